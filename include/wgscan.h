@@ -1,0 +1,390 @@
+/*
+ * wgscan.h: GPU data-parallel primitives on WebGPU. The one public header.
+ *
+ * ============================================================================
+ * MANUAL
+ * ============================================================================
+ *
+ * What it does
+ *   Prefix scan (inclusive and exclusive) of u32, i32, f32 and f16 arrays on any
+ *   WebGPU device, with the operators add, min, max, and for integers and, or, xor.
+ *   Any length from 0 up to what the device's memory holds: arrays longer than one
+ *   storage binding are split over several bindings, and grids beyond 65535
+ *   workgroups are folded into two dimensions.
+ *
+ * What it does NOT do
+ *   - It never submits, waits or reads back in the encode path: wgs_scan_encode
+ *     records passes into YOUR command encoder, on YOUR buffers. Only the
+ *     convenience call wgs_scan_host() uploads, runs and downloads.
+ *   - It does not own your buffers and does not keep references to them.
+ *   - It does not make f32/f16 addition associative: a GPU sum is a tree sum and
+ *     differs from a sequential CPU sum within rounding (see wgs_scan_plan_desc).
+ *
+ * Step by step
+ *   1. wgs_context_create(&(wgs_context_desc){0}, &ctx)
+ *        loads the WebGPU runtime (WGSCAN_WEBGPU_LIB if set, else the pinned Dawn the
+ *        build installed, else the usual system names), picks an adapter (a discrete
+ *        GPU, then an integrated one, else the SwiftShader CPU driver of Debian's
+ *        chromium package, found automatically), creates a device with subgroups,
+ *        timestamp-query and shader-f16 when offered and the adapter's largest
+ *        buffer, binding, workgroup-storage and invocation limits.
+ *      Or wgs_context_create_from_device() to work on a device you already have.
+ *   2. wgs_scan_plan_create(ctx, &(wgs_scan_plan_desc){.type = WGS_TYPE_F32,
+ *        .op = WGS_OP_ADD, .kind = WGS_SCAN_INCLUSIVE, .capacity = n}, &plan)
+ *        compiles the pipelines (cached in the context) and allocates the plan's
+ *        scratch memory for up to `capacity` elements.
+ *   3. wgs_scan_encode(plan, encoder, &(wgs_scan_args){.input = buf, .output = buf2,
+ *        .n = n}) records the scan into your encoder; submit it when you like.
+ *   4. wgs_scan_plan_destroy(plan); wgs_context_destroy(ctx).
+ *   For simple use, wgs_scan_host() does 2-4 with host arrays in and out.
+ *
+ * Errors
+ *   Every fallible call returns a wgs_result: WGS_OK (0) or a numbered error. Numbers
+ *   are never reused. wgs_result_name() gives the symbol, wgs_context_last_error()
+ *   the full message of the last failure on a context (with the WebGPU message when
+ *   WebGPU reported one), and the optional log callback receives each message.
+ *   WebGPU validation, out-of-memory and internal errors raised by wgscan's own calls
+ *   are captured with error scopes and returned as results; a lost device is reported
+ *   as WGS_ERROR_DEVICE_LOST by every later call. Nothing aborts the process.
+ *   Out-parameters are set to NULL on failure. Destroy functions accept NULL.
+ *
+ * Ownership
+ *   A context created by wgs_context_create owns its instance, adapter and device.
+ *   A context made from your device takes a reference (AddRef) on the device and
+ *   instance and releases it on destroy. Plans hold a reference on their context's
+ *   device objects and must be destroyed before their context. wgscan keeps a
+ *   reference on every WebGPU object it holds and releases it on destroy.
+ *
+ * Thread safety
+ *   A context and everything made from it must be used by one thread at a time
+ *   (external synchronisation). Different contexts are independent.
+ *   wgs_result_name() is thread-safe.
+ *
+ * Buffers passed to wgs_scan_encode
+ *   - usage must include WGPUBufferUsage_Storage;
+ *   - offsets must be multiples of the device's minStorageBufferOffsetAlignment
+ *     (wgs_context_info.min_storage_offset_alignment, usually 256);
+ *   - the range [offset, offset + n * element size) must lie inside the buffer; for
+ *     f16 the range is rounded up to a multiple of 4 bytes, which must also fit
+ *     (elements past n are never written);
+ *   - input and output may be the same buffer at the same offset (in place); the same
+ *     buffer at different offsets is refused with WGS_ERROR_ALIASING.
+ *
+ * Parameter slots
+ *   Per-encode parameters (n, offsets) live in a small uniform buffer owned by the
+ *   plan, written with wgpuQueueWriteBuffer when a new (n, layout) is encoded. A plan
+ *   keeps WGS_SCAN_PARAM_SLOTS such configurations; encoding more than that many
+ *   DIFFERENT configurations with one plan before submitting them overwrites the
+ *   oldest. Encodes repeating a configuration reuse its slot and write nothing.
+ */
+#ifndef WGSCAN_H
+#define WGSCAN_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "wgscan_webgpu.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define WGSCAN_VERSION_MAJOR 0
+#define WGSCAN_VERSION_MINOR 1
+#define WGSCAN_VERSION_PATCH 0
+
+#if defined(_WIN32) && defined(WGSCAN_SHARED)
+#ifdef WGSCAN_BUILDING
+#define WGS_API __declspec(dllexport)
+#else
+#define WGS_API __declspec(dllimport)
+#endif
+#elif defined(__GNUC__)
+#define WGS_API __attribute__((visibility("default")))
+#else
+#define WGS_API
+#endif
+
+/* ---------------------------------------------------------------------------
+ * Results. One list yields the enum, the names and the default messages, so a
+ * test can assert exactly which error fired. Numbers are never reused.
+ * ------------------------------------------------------------------------- */
+#define WGS_RESULT_LIST(X)                                                                       \
+    X(WGS_OK, 0, "success")                                                                      \
+    X(WGS_ERROR_INVALID_ARGUMENT, 1, "invalid argument (NULL pointer or out-of-range field)")    \
+    X(WGS_ERROR_UNSUPPORTED_TYPE, 2, "element type not supported")                               \
+    X(WGS_ERROR_UNSUPPORTED_OPERATOR, 3, "operator not supported for this element type")        \
+    X(WGS_ERROR_FEATURE_MISSING, 4, "the device lacks a WebGPU feature this needs")              \
+    X(WGS_ERROR_CAPACITY_EXCEEDED, 5, "n is larger than the plan's capacity")                     \
+    X(WGS_ERROR_BUFFER_TOO_SMALL, 6, "buffer range extends past the end of the buffer")          \
+    X(WGS_ERROR_MISALIGNED_OFFSET, 7, "buffer offset is not a multiple of the required alignment") \
+    X(WGS_ERROR_BUFFER_USAGE, 8, "buffer lacks a required usage flag")                           \
+    X(WGS_ERROR_ALIASING, 9, "input and output share a buffer at different offsets")             \
+    X(WGS_ERROR_TOO_LARGE, 10, "size exceeds what this device can hold")                        \
+    X(WGS_ERROR_OUT_OF_HOST_MEMORY, 11, "host memory allocation failed")                         \
+    X(WGS_ERROR_RUNTIME_NOT_FOUND, 12, "no WebGPU runtime library could be loaded")              \
+    X(WGS_ERROR_NO_ADAPTER, 13, "no WebGPU adapter found")                                       \
+    X(WGS_ERROR_DEVICE_REQUEST_FAILED, 14, "the adapter refused to create a device")             \
+    X(WGS_ERROR_GPU_VALIDATION, 15, "WebGPU validation error")                                   \
+    X(WGS_ERROR_GPU_OUT_OF_MEMORY, 16, "WebGPU out-of-memory error")                             \
+    X(WGS_ERROR_GPU_INTERNAL, 17, "WebGPU internal error")                                       \
+    X(WGS_ERROR_DEVICE_LOST, 18, "the WebGPU device was lost")                                   \
+    X(WGS_ERROR_MAP_FAILED, 19, "mapping a buffer for reading failed")                           \
+    X(WGS_ERROR_TIMEOUT, 20, "the GPU did not finish in time")                                   \
+    X(WGS_ERROR_WRONG_CONTEXT, 21, "object belongs to another context")
+
+typedef enum wgs_result {
+#define WGS_RESULT_ENUM_(sym, num, msg) sym = num,
+    WGS_RESULT_LIST(WGS_RESULT_ENUM_)
+#undef WGS_RESULT_ENUM_
+    WGS_RESULT_FORCE32 = 0x7FFFFFFF
+} wgs_result;
+
+/* "WGS_ERROR_BUFFER_TOO_SMALL" for WGS_ERROR_BUFFER_TOO_SMALL; "WGS_UNKNOWN_RESULT" for
+ * numbers not in the list. Never NULL; thread-safe. */
+WGS_API const char *wgs_result_name(wgs_result result);
+/* The default one-line description of a result. Never NULL; thread-safe. */
+WGS_API const char *wgs_result_description(wgs_result result);
+
+/* ---------------------------------------------------------------------------
+ * Element types and operators. 0 always means "default".
+ * ------------------------------------------------------------------------- */
+typedef enum wgs_type {
+    WGS_TYPE_DEFAULT = 0, /* u32 */
+    WGS_TYPE_U32 = 1,
+    WGS_TYPE_I32 = 2,
+    WGS_TYPE_F32 = 3,
+    WGS_TYPE_F16 = 4, /* needs the device feature shader-f16 */
+    WGS_TYPE_FORCE32 = 0x7FFFFFFF
+} wgs_type;
+
+typedef enum wgs_op {
+    WGS_OP_DEFAULT = 0, /* add */
+    WGS_OP_ADD = 1,
+    WGS_OP_MIN = 2,
+    WGS_OP_MAX = 3,
+    WGS_OP_AND = 4, /* integers only */
+    WGS_OP_OR = 5,  /* integers only */
+    WGS_OP_XOR = 6, /* integers only */
+    WGS_OP_FORCE32 = 0x7FFFFFFF
+} wgs_op;
+
+/* Bytes per element of a type (2 for f16), 0 for an unknown type. */
+WGS_API size_t wgs_type_size(wgs_type type);
+/* "u32", "add", ... for messages and file names; "?" when unknown. */
+WGS_API const char *wgs_type_name(wgs_type type);
+WGS_API const char *wgs_op_name(wgs_op op);
+
+/* ---------------------------------------------------------------------------
+ * Context
+ * ------------------------------------------------------------------------- */
+typedef struct wgs_context wgs_context;
+
+typedef enum wgs_adapter_preference {
+    WGS_ADAPTER_DEFAULT = 0, /* a discrete GPU, then integrated, else a CPU driver */
+    WGS_ADAPTER_GPU = 1,     /* fail with WGS_ERROR_NO_ADAPTER unless a real GPU is found */
+    WGS_ADAPTER_CPU = 2,     /* the CPU (SwiftShader) driver even where a GPU exists */
+    WGS_ADAPTER_FORCE32 = 0x7FFFFFFF
+} wgs_adapter_preference;
+
+typedef enum wgs_log_level {
+    WGS_LOG_ERROR = 0,
+    WGS_LOG_WARNING = 1,
+    WGS_LOG_INFO = 2,
+    WGS_LOG_FORCE32 = 0x7FFFFFFF
+} wgs_log_level;
+
+/* Receives every error message (and warnings); called on the thread that made the call. */
+typedef void (*wgs_log_fn)(wgs_log_level level, wgs_result result, const char *message,
+                           void *user);
+
+typedef struct wgs_context_desc {
+    /* Path of the WebGPU runtime library; NULL: $WGSCAN_WEBGPU_LIB, then the pinned Dawn
+     * installed by the build, then the system names. Ignored by create_from_device. */
+    const char *runtime_library;
+    wgs_adapter_preference adapter;
+    wgs_log_fn log;
+    void *log_user;
+    /* Testing aids: 0 keeps the device's limits. Non-zero values lower the limits that
+     * the algorithms plan with, so that the multi-binding and two-dimensional grid paths
+     * can be exercised on small inputs. They never raise a limit. */
+    uint32_t debug_max_workgroups_per_dimension;
+    uint64_t debug_max_storage_binding_size;
+} wgs_context_desc;
+
+/* Loads the runtime, picks an adapter and creates a device (see the manual).
+ * Cost: loads a shared library, creates a device; seconds on a CPU driver.
+ * On failure *out is NULL and the result says why (the message goes to desc->log). */
+WGS_API wgs_result wgs_context_create(const wgs_context_desc *desc, wgs_context **out);
+
+typedef struct wgs_external_device {
+    WGPUInstance instance; /* required: wgscan waits on futures with it */
+    WGPUDevice device;     /* required */
+    /* How to find the WebGPU functions: wgpuGetProcAddress of the implementation that
+     * made the device. Required. */
+    WGPUProcGetProcAddress get_proc_address;
+} wgs_external_device;
+
+/* Wraps a device the caller already has. wgscan adds a reference to the instance and
+ * device and releases them on destroy. Errors of wgscan's own calls are caught with
+ * error scopes; device loss is seen only through failing calls (the device's lost
+ * callback belongs to whoever created it). */
+WGS_API wgs_result wgs_context_create_from_device(const wgs_external_device *device,
+                                                  const wgs_context_desc *desc,
+                                                  wgs_context **out);
+
+/* Releases everything the context holds. Accepts NULL. Plans must be destroyed first. */
+WGS_API void wgs_context_destroy(wgs_context *ctx);
+
+/* The message of the last failure on this context ("" when none). Valid until the next
+ * call on the context. */
+WGS_API const char *wgs_context_last_error(const wgs_context *ctx);
+
+typedef struct wgs_context_info {
+    char vendor[64];
+    char architecture[64];
+    char device[128];
+    char description[128];
+    char backend[16];      /* "vulkan", "metal", ... */
+    char adapter_type[16]; /* "discrete", "integrated", "cpu", "unknown" */
+    char runtime_path[512]; /* the WebGPU library loaded; "" for an external device */
+    uint32_t vendor_id, device_id;
+    uint32_t subgroup_min_size, subgroup_max_size;
+    int has_subgroups, has_timestamp_query, has_shader_f16;
+    uint64_t max_buffer_size;
+    uint64_t max_storage_binding_size; /* after any debug cap */
+    uint32_t max_workgroups_per_dimension; /* after any debug cap */
+    uint32_t max_workgroup_storage_size;
+    uint32_t max_invocations_per_workgroup;
+    uint32_t max_workgroup_size_x;
+    uint32_t min_storage_offset_alignment;
+    uint32_t min_uniform_offset_alignment;
+    uint32_t max_storage_buffers_per_stage;
+} wgs_context_info;
+
+WGS_API wgs_result wgs_context_get_info(const wgs_context *ctx, wgs_context_info *info);
+
+/* The context's objects, borrowed (no reference added): use them to create buffers and
+ * encoders for wgs_scan_encode. */
+WGS_API WGPUDevice wgs_context_device(const wgs_context *ctx);
+WGS_API WGPUQueue wgs_context_queue(const wgs_context *ctx);
+WGS_API WGPUInstance wgs_context_instance(const wgs_context *ctx);
+/* The WebGPU function table wgscan resolved: pass names like "wgpuDeviceCreateBuffer". */
+WGS_API WGPUProc wgs_context_get_proc(const wgs_context *ctx, const char *name);
+
+/* ---------------------------------------------------------------------------
+ * Scan
+ * ------------------------------------------------------------------------- */
+typedef struct wgs_scan_plan wgs_scan_plan;
+
+typedef enum wgs_scan_kind {
+    WGS_SCAN_DEFAULT = 0, /* exclusive */
+    WGS_SCAN_EXCLUSIVE = 1, /* out[i] = x[0] op ... op x[i-1]; out[0] = identity */
+    WGS_SCAN_INCLUSIVE = 2, /* out[i] = x[0] op ... op x[i] */
+    WGS_SCAN_KIND_FORCE32 = 0x7FFFFFFF
+} wgs_scan_kind;
+
+typedef enum wgs_scan_algorithm {
+    WGS_SCAN_ALGORITHM_DEFAULT = 0, /* the plan chooses */
+    /* Work-efficient Blelloch scan per tile in workgroup memory; tile totals scanned
+     * recursively level by level and added back. Reads and writes the data twice. */
+    WGS_SCAN_ALGORITHM_MULTILEVEL = 1,
+    WGS_SCAN_ALGORITHM_FORCE32 = 0x7FFFFFFF
+} wgs_scan_algorithm;
+
+/* Float results: the identity of min/max is -inf/+inf; sums are computed in a tree,
+ * so each output differs from the exact sum by at most about 64 rounding steps of the
+ * type times the sum of magnitudes before it (the tests check this bound against a
+ * double-precision reference). */
+typedef struct wgs_scan_plan_desc {
+    wgs_type type;
+    wgs_op op;
+    wgs_scan_kind kind;
+    wgs_scan_algorithm algorithm;
+    uint64_t capacity; /* largest n this plan will encode; 0 means 1 */
+    const char *label; /* for WebGPU object labels; may be NULL */
+} wgs_scan_plan_desc;
+
+#define WGS_SCAN_PARAM_SLOTS 64
+
+/* Creates a plan: validates the description, compiles (or takes from the context's
+ * cache) the pipelines and allocates scratch for `capacity` elements (about
+ * capacity / 2048 elements plus a few KiB of parameters). */
+WGS_API wgs_result wgs_scan_plan_create(wgs_context *ctx, const wgs_scan_plan_desc *desc,
+                                        wgs_scan_plan **out);
+/* Accepts NULL. */
+WGS_API void wgs_scan_plan_destroy(wgs_scan_plan *plan);
+
+/* Bytes of GPU scratch the plan holds (for memory budgeting). */
+WGS_API uint64_t wgs_scan_plan_scratch_size(const wgs_scan_plan *plan);
+
+typedef struct wgs_scan_args {
+    WGPUBuffer input;
+    uint64_t input_offset; /* bytes */
+    WGPUBuffer output;     /* may equal input with the same offset: in place */
+    uint64_t output_offset;
+    uint64_t n; /* elements; 0 records nothing */
+    /* Optional: a timestamp query set; the begin index is written when the scan's
+     * first pass starts and the end index when its last pass ends. Requires the
+     * timestamp-query feature. Leave query_set NULL for none. */
+    WGPUQuerySet timestamp_query_set;
+    uint32_t timestamp_begin_index;
+    uint32_t timestamp_end_index;
+} wgs_scan_args;
+
+/* Records the scan into `encoder` (one compute pass). Never submits, waits or
+ * allocates buffers; creates bind groups for the given buffers and releases its own
+ * references at once (the command buffer keeps them alive). May write the plan's
+ * parameter slot with wgpuQueueWriteBuffer (see "Parameter slots").
+ * Preconditions: see "Buffers passed to wgs_scan_encode". */
+WGS_API wgs_result wgs_scan_encode(wgs_scan_plan *plan, WGPUCommandEncoder encoder,
+                                   const wgs_scan_args *args);
+
+/* Convenience: scans n elements of host memory `input` into host memory `output`
+ * (which may equal input). Creates a plan and buffers, uploads, runs, downloads and
+ * waits. Cost: allocates n elements of GPU memory (the scan runs in place); blocks until done. */
+WGS_API wgs_result wgs_scan_host(wgs_context *ctx, const wgs_scan_plan_desc *desc,
+                                 const void *input, void *output, uint64_t n);
+
+
+/* ---------------------------------------------------------------------------
+ * Host helpers: small conveniences for programs that have no WebGPU code of their
+ * own (the CLI, tests, simple users). They wait where they say so.
+ * ------------------------------------------------------------------------- */
+
+/* Creates a buffer on the context's device; the caller owns it (wgs_buffer_release). */
+WGS_API wgs_result wgs_buffer_create(wgs_context *ctx, uint64_t size, WGPUBufferUsage usage,
+                                     WGPUBuffer *out);
+/* Drops the caller's reference (the memory goes with the last one). Accepts NULL. */
+WGS_API void wgs_buffer_release(wgs_context *ctx, WGPUBuffer buffer);
+/* Queues a write of host memory (the buffer needs CopyDst; size a multiple of 4). */
+WGS_API wgs_result wgs_buffer_write(wgs_context *ctx, WGPUBuffer buffer, uint64_t offset,
+                                    const void *data, uint64_t size);
+/* Reads back after all submitted work (the buffer needs CopySrc). Waits. */
+WGS_API wgs_result wgs_buffer_read(wgs_context *ctx, WGPUBuffer buffer, uint64_t offset,
+                                   void *data, uint64_t size);
+/* A command encoder to record into; hand it to wgs_submit. */
+WGS_API wgs_result wgs_encoder_create(wgs_context *ctx, WGPUCommandEncoder *out);
+/* Finishes, submits and releases the encoder. Reports WebGPU validation errors of
+ * everything recorded in it. Does not wait for the GPU. */
+WGS_API wgs_result wgs_submit(wgs_context *ctx, WGPUCommandEncoder encoder);
+/* Waits until the GPU has finished all submitted work. */
+WGS_API wgs_result wgs_wait(wgs_context *ctx);
+
+/* GPU timing with timestamp queries (needs the timestamp-query feature). A timer holds
+ * `pairs` begin/end pairs: pass wgs_timer_query_set and indices 2*i, 2*i+1 to the
+ * timestamp fields of an encode, then wgs_timer_resolve into the same encoder before
+ * submitting, and wgs_timer_read after. */
+typedef struct wgs_timer wgs_timer;
+WGS_API wgs_result wgs_timer_create(wgs_context *ctx, uint32_t pairs, wgs_timer **out);
+WGS_API void wgs_timer_destroy(wgs_timer *timer);
+WGS_API WGPUQuerySet wgs_timer_query_set(const wgs_timer *timer);
+WGS_API wgs_result wgs_timer_resolve(wgs_timer *timer, WGPUCommandEncoder encoder);
+/* Waits, then stores end - begin of each pair in seconds. */
+WGS_API wgs_result wgs_timer_read(wgs_timer *timer, double *seconds, uint32_t pairs);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* WGSCAN_H */

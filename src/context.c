@@ -1,0 +1,190 @@
+/*
+ * context.c: the context object, result names and error reporting. Device creation
+ * itself belongs to the GPU backend (gpu/).
+ */
+#include "internal.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+const char *wgs_result_name(wgs_result result) {
+    switch (result) {
+#define WGS_NAME_CASE_(sym, num, msg) \
+    case sym: return #sym;
+        WGS_RESULT_LIST(WGS_NAME_CASE_)
+#undef WGS_NAME_CASE_
+    default: return "WGS_UNKNOWN_RESULT";
+    }
+}
+
+const char *wgs_result_description(wgs_result result) {
+    switch (result) {
+#define WGS_DESC_CASE_(sym, num, msg) \
+    case sym: return msg;
+        WGS_RESULT_LIST(WGS_DESC_CASE_)
+#undef WGS_DESC_CASE_
+    default: return "unknown result";
+    }
+}
+
+size_t wgs_type_size(wgs_type type) {
+    switch (type) {
+    case WGS_TYPE_DEFAULT:
+    case WGS_TYPE_U32:
+    case WGS_TYPE_I32:
+    case WGS_TYPE_F32: return 4;
+    case WGS_TYPE_F16: return 2;
+    default: return 0;
+    }
+}
+
+const char *wgs_type_name(wgs_type type) {
+    switch (type) {
+    case WGS_TYPE_DEFAULT:
+    case WGS_TYPE_U32: return "u32";
+    case WGS_TYPE_I32: return "i32";
+    case WGS_TYPE_F32: return "f32";
+    case WGS_TYPE_F16: return "f16";
+    default: return "?";
+    }
+}
+
+const char *wgs_op_name(wgs_op op) {
+    switch (op) {
+    case WGS_OP_DEFAULT:
+    case WGS_OP_ADD: return "add";
+    case WGS_OP_MIN: return "min";
+    case WGS_OP_MAX: return "max";
+    case WGS_OP_AND: return "and";
+    case WGS_OP_OR: return "or";
+    case WGS_OP_XOR: return "xor";
+    default: return "?";
+    }
+}
+
+static void vrecord(wgs_log_fn log, void *user, char *buf, size_t cap, wgs_result result,
+                    const char *fmt, va_list ap) {
+    int k = snprintf(buf, cap, "%s: ", wgs_result_name(result));
+    if (k < 0) k = 0;
+    if ((size_t)k < cap) vsnprintf(buf + k, cap - (size_t)k, fmt, ap);
+    if (log) log(WGS_LOG_ERROR, result, buf, user);
+}
+
+wgs_result wgs__fail(wgs_context *ctx, wgs_result result, const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    vrecord(ctx->log, ctx->log_user, ctx->last_error, sizeof ctx->last_error, result, fmt, ap);
+    va_end(ap);
+    return result;
+}
+
+/* Failures before a context exists go to the log callback only. */
+static wgs_result fail_early(const wgs_context_desc *desc, wgs_result result, const char *fmt,
+                             ...) {
+    char buf[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    vrecord(desc ? desc->log : NULL, desc ? desc->log_user : NULL, buf, sizeof buf, result, fmt, ap);
+    va_end(ap);
+    return result;
+}
+
+wgs_result wgs__check_device(wgs_context *ctx) {
+    char msg[256] = "";
+    if (gpu_is_lost(ctx->gpu, msg, sizeof msg))
+        return wgs__fail(ctx, WGS_ERROR_DEVICE_LOST, "the device was lost: %s", msg);
+    return WGS_OK;
+}
+
+wgs_result wgs__scope_end(wgs_context *ctx, const char *what) {
+    char msg[512] = "";
+    wgs_result r = gpu_scope_pop(ctx->gpu, msg, sizeof msg);
+    if (r != WGS_OK) return wgs__fail(ctx, r, "%s: %s", what, msg);
+    return WGS_OK;
+}
+
+static void apply_debug_caps(wgs_context *ctx, const wgs_context_desc *desc) {
+    wgs_context_info *i = &ctx->caps.info;
+    if (desc->debug_max_workgroups_per_dimension &&
+        desc->debug_max_workgroups_per_dimension < i->max_workgroups_per_dimension)
+        i->max_workgroups_per_dimension = desc->debug_max_workgroups_per_dimension;
+    if (desc->debug_max_storage_binding_size &&
+        desc->debug_max_storage_binding_size < i->max_storage_binding_size)
+        i->max_storage_binding_size = desc->debug_max_storage_binding_size;
+}
+
+static wgs_result finish_create(gpu_device *gpu, const wgs_context_desc *desc, wgs_context **out) {
+    wgs_context *ctx = calloc(1, sizeof *ctx);
+    if (!ctx) {
+        gpu_close(gpu);
+        return fail_early(desc, WGS_ERROR_OUT_OF_HOST_MEMORY, "allocating the context");
+    }
+    ctx->gpu = gpu;
+    ctx->log = desc->log;
+    ctx->log_user = desc->log_user;
+    gpu_get_caps(gpu, &ctx->caps);
+    apply_debug_caps(ctx, desc);
+    *out = ctx;
+    return WGS_OK;
+}
+
+wgs_result wgs_context_create(const wgs_context_desc *desc, wgs_context **out) {
+    if (out) *out = NULL;
+    if (!out) return fail_early(desc, WGS_ERROR_INVALID_ARGUMENT, "out is NULL");
+    wgs_context_desc zero;
+    memset(&zero, 0, sizeof zero);
+    if (!desc) desc = &zero;
+    if ((unsigned)desc->adapter > WGS_ADAPTER_CPU)
+        return fail_early(desc, WGS_ERROR_INVALID_ARGUMENT, "unknown adapter preference %d",
+                          (int)desc->adapter);
+    gpu_device *gpu = NULL;
+    char err[768] = "";
+    wgs_result r = gpu_open_default(desc, &gpu, err, sizeof err);
+    if (r != WGS_OK) return fail_early(desc, r, "%s", err);
+    return finish_create(gpu, desc, out);
+}
+
+wgs_result wgs_context_create_from_device(const wgs_external_device *ext,
+                                          const wgs_context_desc *desc, wgs_context **out) {
+    if (out) *out = NULL;
+    if (!out || !ext || !ext->device || !ext->instance || !ext->get_proc_address)
+        return fail_early(desc, WGS_ERROR_INVALID_ARGUMENT,
+                          "out, device, instance and get_proc_address are required");
+    wgs_context_desc zero;
+    memset(&zero, 0, sizeof zero);
+    if (!desc) desc = &zero;
+    gpu_device *gpu = NULL;
+    char err[768] = "";
+    wgs_result r = gpu_open_external(ext, &gpu, err, sizeof err);
+    if (r != WGS_OK) return fail_early(desc, r, "%s", err);
+    return finish_create(gpu, desc, out);
+}
+
+void wgs_context_destroy(wgs_context *ctx) {
+    if (!ctx) return;
+    if (ctx->live_plans)
+        fprintf(stderr, "wgscan: wgs_context_destroy with %d plan(s) alive; destroy them first\n",
+                ctx->live_plans);
+    wgs__pipelines_release(ctx);
+    gpu_close(ctx->gpu);
+    free(ctx);
+}
+
+const char *wgs_context_last_error(const wgs_context *ctx) { return ctx ? ctx->last_error : ""; }
+
+wgs_result wgs_context_get_info(const wgs_context *ctx, wgs_context_info *info) {
+    if (!ctx || !info) return WGS_ERROR_INVALID_ARGUMENT;
+    *info = ctx->caps.info;
+    return WGS_OK;
+}
+
+WGPUDevice wgs_context_device(const wgs_context *ctx) { return ctx ? gpu_wgpu_device(ctx->gpu) : NULL; }
+WGPUQueue wgs_context_queue(const wgs_context *ctx) { return ctx ? gpu_wgpu_queue(ctx->gpu) : NULL; }
+WGPUInstance wgs_context_instance(const wgs_context *ctx) {
+    return ctx ? gpu_wgpu_instance(ctx->gpu) : NULL;
+}
+WGPUProc wgs_context_get_proc(const wgs_context *ctx, const char *name) {
+    return ctx ? gpu_get_proc(ctx->gpu, name) : NULL;
+}

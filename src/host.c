@@ -1,0 +1,205 @@
+/*
+ * host.c: the convenience layer: buffers, submission, waiting, GPU timers and
+ * host-array scans. Everything here waits or allocates; the algorithms never do.
+ */
+#include "internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+wgs_result wgs_buffer_create(wgs_context *ctx, uint64_t size, WGPUBufferUsage usage,
+                             WGPUBuffer *out) {
+    if (out) *out = NULL;
+    if (!ctx) return WGS_ERROR_INVALID_ARGUMENT;
+    WGS_FAIL_IF(ctx, !out || size == 0, WGS_ERROR_INVALID_ARGUMENT, "out and a non-zero size are required");
+    wgs_result r = wgs__check_device(ctx);
+    if (r != WGS_OK) return r;
+    WGS_FAIL_IF(ctx, size > ctx->caps.info.max_buffer_size, WGS_ERROR_TOO_LARGE,
+                "buffer of %llu bytes exceeds maxBufferSize %llu", (unsigned long long)size,
+                (unsigned long long)ctx->caps.info.max_buffer_size);
+    gpu_scope_push(ctx->gpu);
+    WGPUBuffer b = gpu_buffer_create(ctx->gpu, wgs__round_up(size, 4), usage, "wgscan user buffer");
+    r = wgs__scope_end(ctx, "creating a buffer");
+    if (r != WGS_OK) {
+        gpu_buffer_release(ctx->gpu, b);
+        return r;
+    }
+    *out = b;
+    return WGS_OK;
+}
+
+void wgs_buffer_release(wgs_context *ctx, WGPUBuffer buffer) {
+    if (!ctx || !buffer) return;
+    gpu_buffer_release(ctx->gpu, buffer);
+}
+
+wgs_result wgs_buffer_write(wgs_context *ctx, WGPUBuffer buffer, uint64_t offset, const void *data,
+                            uint64_t size) {
+    if (!ctx) return WGS_ERROR_INVALID_ARGUMENT;
+    WGS_FAIL_IF(ctx, !buffer || (!data && size), WGS_ERROR_INVALID_ARGUMENT, "buffer and data are required");
+    WGS_FAIL_IF(ctx, size % 4 || offset % 4, WGS_ERROR_MISALIGNED_OFFSET,
+                "buffer writes need offset and size in multiples of 4 bytes");
+    WGS_FAIL_IF(ctx, offset > gpu_buffer_size(ctx->gpu, buffer) ||
+                         gpu_buffer_size(ctx->gpu, buffer) - offset < size,
+                WGS_ERROR_BUFFER_TOO_SMALL, "write of %llu bytes at %llu past the buffer's end",
+                (unsigned long long)size, (unsigned long long)offset);
+    wgs_result r = wgs__check_device(ctx);
+    if (r != WGS_OK) return r;
+    gpu_scope_push(ctx->gpu);
+    /* Pieces keep each write's staging copy inside the runtime small. */
+    const uint64_t piece = 256ull << 20;
+    for (uint64_t done = 0; done < size; done += piece) {
+        uint64_t len = size - done < piece ? size - done : piece;
+        gpu_queue_write(ctx->gpu, buffer, offset + done, (const char *)data + done, (size_t)len);
+    }
+    return wgs__scope_end(ctx, "writing a buffer");
+}
+
+wgs_result wgs_buffer_read(wgs_context *ctx, WGPUBuffer buffer, uint64_t offset, void *data,
+                           uint64_t size) {
+    if (!ctx) return WGS_ERROR_INVALID_ARGUMENT;
+    WGS_FAIL_IF(ctx, !buffer || (!data && size), WGS_ERROR_INVALID_ARGUMENT, "buffer and data are required");
+    WGS_FAIL_IF(ctx, offset % 4, WGS_ERROR_MISALIGNED_OFFSET, "buffer reads need offset in multiples of 4 bytes");
+    uint64_t bsize = gpu_buffer_size(ctx->gpu, buffer);
+    WGS_FAIL_IF(ctx, offset > bsize || bsize - offset < wgs__round_up(size, 4), WGS_ERROR_BUFFER_TOO_SMALL,
+                "read of %llu bytes at %llu past the buffer's end", (unsigned long long)size,
+                (unsigned long long)offset);
+    wgs_result r = wgs__check_device(ctx);
+    if (r != WGS_OK) return r;
+    char msg[512] = "";
+    r = gpu_buffer_read(ctx->gpu, buffer, offset, size, data, msg, sizeof msg);
+    if (r != WGS_OK) return wgs__fail(ctx, r, "reading a buffer: %s", msg);
+    return WGS_OK;
+}
+
+wgs_result wgs_encoder_create(wgs_context *ctx, WGPUCommandEncoder *out) {
+    if (out) *out = NULL;
+    if (!ctx) return WGS_ERROR_INVALID_ARGUMENT;
+    WGS_FAIL_IF(ctx, !out, WGS_ERROR_INVALID_ARGUMENT, "out is required");
+    wgs_result r = wgs__check_device(ctx);
+    if (r != WGS_OK) return r;
+    *out = gpu_encoder_create(ctx->gpu);
+    return WGS_OK;
+}
+
+wgs_result wgs_submit(wgs_context *ctx, WGPUCommandEncoder encoder) {
+    if (!ctx) return WGS_ERROR_INVALID_ARGUMENT;
+    WGS_FAIL_IF(ctx, !encoder, WGS_ERROR_INVALID_ARGUMENT, "encoder is required");
+    gpu_scope_push(ctx->gpu);
+    gpu_submit(ctx->gpu, encoder);
+    return wgs__scope_end(ctx, "submitting commands");
+}
+
+wgs_result wgs_wait(wgs_context *ctx) {
+    if (!ctx) return WGS_ERROR_INVALID_ARGUMENT;
+    char msg[512] = "";
+    wgs_result r = gpu_wait_idle(ctx->gpu, msg, sizeof msg);
+    if (r != WGS_OK) return wgs__fail(ctx, r, "waiting for the GPU: %s", msg);
+    return WGS_OK;
+}
+
+/* ---- timers ------------------------------------------------------------------- */
+
+struct wgs_timer {
+    wgs_context *ctx;
+    uint32_t pairs;
+    WGPUQuerySet set;
+    WGPUBuffer resolved; /* QueryResolve | CopySrc: 8 bytes per query */
+};
+
+wgs_result wgs_timer_create(wgs_context *ctx, uint32_t pairs, wgs_timer **out) {
+    if (out) *out = NULL;
+    if (!ctx) return WGS_ERROR_INVALID_ARGUMENT;
+    WGS_FAIL_IF(ctx, !out || pairs == 0 || pairs > 2048, WGS_ERROR_INVALID_ARGUMENT,
+                "a timer needs 1 to 2048 pairs");
+    WGS_FAIL_IF(ctx, !ctx->caps.info.has_timestamp_query, WGS_ERROR_FEATURE_MISSING,
+                "GPU timers need the timestamp-query feature");
+    wgs_timer *t = calloc(1, sizeof *t);
+    WGS_FAIL_IF(ctx, !t, WGS_ERROR_OUT_OF_HOST_MEMORY, "allocating a timer");
+    t->ctx = ctx;
+    t->pairs = pairs;
+    gpu_scope_push(ctx->gpu);
+    t->set = gpu_timestamp_set_create(ctx->gpu, 2 * pairs);
+    t->resolved = gpu_buffer_create(ctx->gpu, 16ull * pairs,
+                                    WGPUBufferUsage_QueryResolve | WGPUBufferUsage_CopySrc,
+                                    "wgscan timer");
+    wgs_result r = wgs__scope_end(ctx, "creating a timer");
+    if (r != WGS_OK) {
+        wgs_timer_destroy(t);
+        return r;
+    }
+    *out = t;
+    return WGS_OK;
+}
+
+void wgs_timer_destroy(wgs_timer *t) {
+    if (!t) return;
+    gpu_query_set_release(t->ctx->gpu, t->set);
+    gpu_buffer_release(t->ctx->gpu, t->resolved);
+    free(t);
+}
+
+WGPUQuerySet wgs_timer_query_set(const wgs_timer *t) { return t ? t->set : NULL; }
+
+wgs_result wgs_timer_resolve(wgs_timer *t, WGPUCommandEncoder encoder) {
+    if (!t || !encoder) return WGS_ERROR_INVALID_ARGUMENT;
+    gpu_resolve_queries(t->ctx->gpu, encoder, t->set, 0, 2 * t->pairs, t->resolved, 0);
+    return WGS_OK;
+}
+
+wgs_result wgs_timer_read(wgs_timer *t, double *seconds, uint32_t pairs) {
+    if (!t) return WGS_ERROR_INVALID_ARGUMENT;
+    WGS_FAIL_IF(t->ctx, !seconds || pairs > t->pairs, WGS_ERROR_INVALID_ARGUMENT,
+                "seconds is required and pairs may not exceed the timer's %u", t->pairs);
+    uint64_t ticks[2 * 2048];
+    wgs_result r = wgs_buffer_read(t->ctx, t->resolved, 0, ticks, 16ull * pairs);
+    if (r != WGS_OK) return r;
+    /* WebGPU timestamps are in nanoseconds. An end before its begin (a reordered or
+     * unwritten pair) reads as 0 rather than a huge unsigned difference. */
+    for (uint32_t i = 0; i < pairs; i++)
+        seconds[i] = ticks[2 * i + 1] > ticks[2 * i] ? (double)(ticks[2 * i + 1] - ticks[2 * i]) * 1e-9 : 0.0;
+    return WGS_OK;
+}
+
+/* ---- host-array scan ------------------------------------------------------------ */
+
+wgs_result wgs_scan_host(wgs_context *ctx, const wgs_scan_plan_desc *desc, const void *input,
+                         void *output, uint64_t n) {
+    if (!ctx) return WGS_ERROR_INVALID_ARGUMENT;
+    WGS_FAIL_IF(ctx, !desc || ((!input || !output) && n), WGS_ERROR_INVALID_ARGUMENT,
+                "desc, input and output are required");
+    wgs_scan_plan_desc d = *desc;
+    if (d.capacity < n) d.capacity = n;
+    wgs_scan_plan *plan = NULL;
+    wgs_result r = wgs_scan_plan_create(ctx, &d, &plan);
+    if (r != WGS_OK || n == 0) {
+        wgs_scan_plan_destroy(plan);
+        return r;
+    }
+    size_t es = wgs_type_size(d.type);
+    uint64_t bytes = n * es, padded = wgs__round_up(bytes, 4);
+    WGPUBuffer buf = NULL;
+    WGPUCommandEncoder enc = NULL;
+    void *staged = NULL;
+    r = wgs_buffer_create(ctx, padded,
+                          WGPUBufferUsage_Storage | WGPUBufferUsage_CopyDst | WGPUBufferUsage_CopySrc, &buf);
+    /* f16 with odd n: writes move whole 4-byte words, so stage a padded copy. */
+    if (r == WGS_OK && padded != bytes) {
+        staged = calloc(1, (size_t)padded);
+        if (!staged) r = wgs__fail(ctx, WGS_ERROR_OUT_OF_HOST_MEMORY, "staging %llu bytes", (unsigned long long)padded);
+        else memcpy(staged, input, (size_t)bytes);
+    }
+    if (r == WGS_OK) r = wgs_buffer_write(ctx, buf, 0, staged ? staged : input, padded);
+    if (r == WGS_OK) r = wgs_encoder_create(ctx, &enc);
+    if (r == WGS_OK) {
+        wgs_scan_args a = {buf, 0, buf, 0, n, NULL, 0, 0};
+        r = wgs_scan_encode(plan, enc, &a);
+        wgs_result s = wgs_submit(ctx, enc); /* also releases the encoder */
+        if (r == WGS_OK) r = s;
+    }
+    if (r == WGS_OK) r = wgs_buffer_read(ctx, buf, 0, output, bytes);
+    free(staged);
+    wgs_buffer_release(ctx, buf);
+    wgs_scan_plan_destroy(plan);
+    return r;
+}

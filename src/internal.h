@@ -1,0 +1,82 @@
+/*
+ * internal.h: what the library's source files share and users never see: the context
+ * object, error reporting and the kernel cache.
+ */
+#ifndef WGS_INTERNAL_H
+#define WGS_INTERNAL_H
+
+#include "wgscan.h"
+#include "gpu/gpu.h"
+
+#include <stdint.h>
+
+typedef struct wgs_pipeline_entry {
+    char key[96];
+    WGPUComputePipeline pipeline;
+} wgs_pipeline_entry;
+
+struct wgs_context {
+    gpu_device *gpu;
+    gpu_caps caps;
+    wgs_log_fn log;
+    void *log_user;
+    char last_error[1024];
+    wgs_pipeline_entry *pipelines; /* compiled kernels, by specialisation key */
+    size_t pipeline_count, pipeline_cap;
+    int live_plans; /* destroy order is checked, not trusted */
+};
+
+/* Records a failure: formats "WGS_ERROR_X: message" into ctx->last_error, sends it to
+ * the log callback and returns `result`, so call sites read
+ *     return wgs__fail(ctx, WGS_ERROR_BUFFER_TOO_SMALL, "input needs %llu bytes", ...); */
+wgs_result wgs__fail(wgs_context *ctx, wgs_result result, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+
+/* Returns early with a recorded failure when `cond` holds. */
+#define WGS_FAIL_IF(ctx, cond, result, ...)               \
+    do {                                                  \
+        if (cond) return wgs__fail((ctx), (result), __VA_ARGS__); \
+    } while (0)
+
+/* Fails with WGS_ERROR_DEVICE_LOST once the device is gone. */
+wgs_result wgs__check_device(wgs_context *ctx);
+
+/* Pops the error scope opened by gpu_scope_push and records any WebGPU error with
+ * `what` as context ("creating the scan plan's scratch"). */
+wgs_result wgs__scope_end(wgs_context *ctx, const char *what);
+
+/* ---- kernels -------------------------------------------------------------------- */
+
+/* How a kernel is specialised. The generated prelude turns this into WGSL. */
+typedef struct wgs_kernel_spec {
+    const char *file;  /* under src/wgsl/, e.g. "device/scan_tiles.wgsl" */
+    const char *entry; /* entry point */
+    wgs_type type;
+    wgs_op op;
+    int in_place; /* 1: only binding 1 (read-write) holds the data */
+    uint32_t wg, items;
+} wgs_kernel_spec;
+
+/* The compiled pipeline for `spec`, compiled on first use and cached in the context
+ * (the context owns it). */
+wgs_result wgs__pipeline(wgs_context *ctx, const wgs_kernel_spec *spec, WGPUComputePipeline *out);
+void wgs__pipelines_release(wgs_context *ctx);
+
+/* Embedded WGSL by path under src/wgsl (generated at build time). */
+const char *wgs_wgsl_source(const char *name);
+
+/* ---- types and operators ------------------------------------------------------- */
+
+/* Validates (type, op) against each other and the device: WGS_OK, or the error with
+ * the message recorded. Resolves DEFAULT values in place. */
+wgs_result wgs__check_type_op(wgs_context *ctx, wgs_type *type, wgs_op *op);
+/* Bit pattern of the identity of `op` on `type` (f16 in the low 16 bits). */
+uint32_t wgs__identity_bits(wgs_type type, wgs_op op);
+
+static inline uint64_t wgs__div_up(uint64_t a, uint64_t b) { return (a + b - 1) / b; }
+static inline uint64_t wgs__round_up(uint64_t a, uint64_t b) { return wgs__div_up(a, b) * b; }
+
+#endif

@@ -1,0 +1,186 @@
+/*
+ * kernels.c: turns a kernel specialisation (type, operator, sizes, binding variant)
+ * into WGSL and a compute pipeline, cached per context.
+ *
+ * A kernel's source is: generated prelude + common.wgsl + the workgroup helpers +
+ * the kernel file. The prelude is the only place where types and operators become
+ * WGSL, so native and browser builds share one source of truth.
+ */
+#include "internal.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *wgsl_type(wgs_type t) {
+    switch (t) {
+    case WGS_TYPE_I32: return "i32";
+    case WGS_TYPE_F32: return "f32";
+    case WGS_TYPE_F16: return "f16";
+    default: return "u32";
+    }
+}
+
+static const char *wgsl_combine(wgs_op op) {
+    switch (op) {
+    case WGS_OP_MIN: return "min(a, b)";
+    case WGS_OP_MAX: return "max(a, b)";
+    case WGS_OP_AND: return "a & b";
+    case WGS_OP_OR: return "a | b";
+    case WGS_OP_XOR: return "a ^ b";
+    default: return "a + b";
+    }
+}
+
+uint32_t wgs__identity_bits(wgs_type type, wgs_op op) {
+    switch (op) {
+    case WGS_OP_MIN:
+        switch (type) {
+        case WGS_TYPE_I32: return 0x7FFFFFFFu;
+        case WGS_TYPE_F32: return 0x7F800000u; /* +inf */
+        case WGS_TYPE_F16: return 0x7C00u;     /* +inf */
+        default: return 0xFFFFFFFFu;
+        }
+    case WGS_OP_MAX:
+        switch (type) {
+        case WGS_TYPE_I32: return 0x80000000u;
+        case WGS_TYPE_F32: return 0xFF800000u; /* -inf */
+        case WGS_TYPE_F16: return 0xFC00u;     /* -inf */
+        default: return 0u;
+        }
+    case WGS_OP_AND: return 0xFFFFFFFFu;
+    default: return 0u; /* add, or, xor; +0.0 for floats */
+    }
+}
+
+wgs_result wgs__check_type_op(wgs_context *ctx, wgs_type *type, wgs_op *op) {
+    if (*type == WGS_TYPE_DEFAULT) *type = WGS_TYPE_U32;
+    if (*op == WGS_OP_DEFAULT) *op = WGS_OP_ADD;
+    WGS_FAIL_IF(ctx, (unsigned)*type > WGS_TYPE_F16, WGS_ERROR_UNSUPPORTED_TYPE,
+                "unknown element type %d", (int)*type);
+    WGS_FAIL_IF(ctx, (unsigned)*op > WGS_OP_XOR, WGS_ERROR_UNSUPPORTED_OPERATOR,
+                "unknown operator %d", (int)*op);
+    int is_float = *type == WGS_TYPE_F32 || *type == WGS_TYPE_F16;
+    WGS_FAIL_IF(ctx, is_float && *op >= WGS_OP_AND, WGS_ERROR_UNSUPPORTED_OPERATOR,
+                "operator %s is defined for integer types only, not %s", wgs_op_name(*op),
+                wgs_type_name(*type));
+    WGS_FAIL_IF(ctx, *type == WGS_TYPE_F16 && !ctx->caps.info.has_shader_f16,
+                WGS_ERROR_FEATURE_MISSING, "f16 needs the shader-f16 feature, which %s lacks",
+                ctx->caps.info.device[0] ? ctx->caps.info.device : "this device");
+    return WGS_OK;
+}
+
+/* Appends to a growing string; returns 0 when out of memory. */
+typedef struct strbuf {
+    char *p;
+    size_t len, cap;
+} strbuf;
+
+static int sb_add(strbuf *b, const char *s) {
+    size_t n = strlen(s);
+    if (b->len + n + 1 > b->cap) {
+        size_t cap = (b->cap ? b->cap * 2 : 4096);
+        while (cap < b->len + n + 1) cap *= 2;
+        char *p = realloc(b->p, cap);
+        if (!p) return 0;
+        b->p = p;
+        b->cap = cap;
+    }
+    memcpy(b->p + b->len, s, n + 1);
+    b->len += n;
+    return 1;
+}
+
+static int write_prelude(strbuf *b, const wgs_kernel_spec *s) {
+    char buf[2048];
+    const char *t = wgsl_type(s->type);
+    int ok = 1;
+    if (s->type == WGS_TYPE_F16) ok &= sb_add(b, "enable f16;\n");
+    snprintf(buf, sizeof buf,
+             "// generated prelude: %s %s, WG %u, ITEMS %u%s\n"
+             "alias T = %s;\n"
+             "const WG: u32 = %uu;\n"
+             "const ITEMS: u32 = %uu;\n"
+             "fn combine(a: T, b: T) -> T { return %s; }\n",
+             t, wgs_op_name(s->op), s->wg, s->items, s->in_place ? ", in place" : "", t, s->wg,
+             s->items, wgsl_combine(s->op));
+    ok &= sb_add(b, buf);
+    if (s->type == WGS_TYPE_F16)
+        ok &= sb_add(b, "fn identity_from_bits(bits: u32) -> T { return bitcast<vec2<f16>>(bits).x; }\n");
+    else
+        ok &= sb_add(b, "fn identity_from_bits(bits: u32) -> T { return bitcast<T>(bits); }\n");
+    if (s->in_place) {
+        ok &= sb_add(b, "@group(0) @binding(1) var<storage, read_write> dst: array<T>;\n"
+                        "fn load_in(i: u32) -> T { return dst[i]; }\n");
+    } else {
+        ok &= sb_add(b, "@group(0) @binding(0) var<storage, read> src: array<T>;\n"
+                        "@group(0) @binding(1) var<storage, read_write> dst: array<T>;\n"
+                        "fn load_in(i: u32) -> T { return src[i]; }\n");
+    }
+    return ok;
+}
+
+static void spec_key(const wgs_kernel_spec *s, char *key, size_t cap) {
+    snprintf(key, cap, "%s:%s:%d:%d:%d:%u:%u", s->file, s->entry, (int)s->type, (int)s->op,
+             s->in_place, s->wg, s->items);
+}
+
+static const char *const kernel_parts[] = {"common.wgsl", "workgroup/blelloch.wgsl"};
+
+wgs_result wgs__pipeline(wgs_context *ctx, const wgs_kernel_spec *spec, WGPUComputePipeline *out) {
+    char key[96];
+    spec_key(spec, key, sizeof key);
+    for (size_t i = 0; i < ctx->pipeline_count; i++) {
+        if (strcmp(ctx->pipelines[i].key, key) == 0) {
+            *out = ctx->pipelines[i].pipeline;
+            return WGS_OK;
+        }
+    }
+    const char *body = wgs_wgsl_source(spec->file);
+    WGS_FAIL_IF(ctx, !body, WGS_ERROR_GPU_INTERNAL, "kernel %s is not embedded", spec->file);
+    strbuf sb = {0};
+    int ok = write_prelude(&sb, spec);
+    for (size_t i = 0; i < sizeof kernel_parts / sizeof kernel_parts[0]; i++) {
+        ok &= sb_add(&sb, wgs_wgsl_source(kernel_parts[i]));
+        ok &= sb_add(&sb, "\n");
+    }
+    ok &= sb_add(&sb, body);
+    if (!ok) {
+        free(sb.p);
+        return wgs__fail(ctx, WGS_ERROR_OUT_OF_HOST_MEMORY, "building WGSL for %s", spec->file);
+    }
+    if (ctx->pipeline_count == ctx->pipeline_cap) {
+        size_t cap = ctx->pipeline_cap ? ctx->pipeline_cap * 2 : 16;
+        wgs_pipeline_entry *p = realloc(ctx->pipelines, cap * sizeof *p);
+        if (!p) {
+            free(sb.p);
+            return wgs__fail(ctx, WGS_ERROR_OUT_OF_HOST_MEMORY, "growing the pipeline cache");
+        }
+        ctx->pipelines = p;
+        ctx->pipeline_cap = cap;
+    }
+    gpu_scope_push(ctx->gpu);
+    WGPUComputePipeline pipe = gpu_pipeline_create(ctx->gpu, sb.p, spec->entry, key);
+    char what[160];
+    snprintf(what, sizeof what, "compiling kernel %s", key);
+    wgs_result r = wgs__scope_end(ctx, what);
+    free(sb.p);
+    if (r == WGS_OK && !pipe) r = wgs__fail(ctx, WGS_ERROR_GPU_INTERNAL, "%s: no pipeline", what);
+    if (r != WGS_OK) {
+        gpu_pipeline_release(ctx->gpu, pipe);
+        return r;
+    }
+    wgs_pipeline_entry *e = &ctx->pipelines[ctx->pipeline_count++];
+    snprintf(e->key, sizeof e->key, "%s", key);
+    e->pipeline = pipe;
+    *out = pipe;
+    return WGS_OK;
+}
+
+void wgs__pipelines_release(wgs_context *ctx) {
+    for (size_t i = 0; i < ctx->pipeline_count; i++)
+        gpu_pipeline_release(ctx->gpu, ctx->pipelines[i].pipeline);
+    free(ctx->pipelines);
+    ctx->pipelines = NULL;
+    ctx->pipeline_count = ctx->pipeline_cap = 0;
+}

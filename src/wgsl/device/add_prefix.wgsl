@@ -1,0 +1,24 @@
+// add_prefix.wgsl: last pass of the multi-level scan. Combines each tile's exclusive
+// prefix (aux[], the scanned tile totals of the level above) into every element of the
+// tile, in place.
+
+@group(0) @binding(3) var<storage, read> aux: array<T>;
+
+@compute @workgroup_size(WG)
+fn add_prefix(@builtin(local_invocation_index) lid: u32,
+              @builtin(workgroup_id) wid: vec3<u32>,
+              @builtin(num_workgroups) nwg: vec3<u32>) {
+    let t = tile_index(wid, nwg);
+    let n = params.n;
+    let base = t * TILE;
+    if (base >= n) {
+        return;
+    }
+    let p = aux[params.tile_base + t];
+    for (var k = 0u; k < ITEMS; k++) {
+        let i = base + k * WG + lid;
+        if (i < n) {
+            dst[i] = combine(p, dst[i]);
+        }
+    }
+}
