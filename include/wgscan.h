@@ -317,6 +317,9 @@ WGS_API void wgs_scan_plan_destroy(wgs_scan_plan *plan);
 
 /* Bytes of GPU scratch the plan holds (for memory budgeting). */
 WGS_API uint64_t wgs_scan_plan_scratch_size(const wgs_scan_plan *plan);
+/* Elements one workgroup scans (the tile). Sizes around multiples of it and of its
+ * square are where the algorithm changes shape: useful for tests. */
+WGS_API uint32_t wgs_scan_plan_tile_size(const wgs_scan_plan *plan);
 
 typedef struct wgs_scan_args {
     WGPUBuffer input;

@@ -1,0 +1,243 @@
+/* `wgscan scan`: one scan configuration, timed on the GPU and the CPU. */
+#include "cli.h"
+#include "reference.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_REPEAT 2048
+
+typedef struct scan_run {
+    wgs_context *ctx;
+    const scan_options *o;
+    wgs_scan_plan *plan;
+    WGPUBuffer in, out;
+    wgs_timer *timer;
+    void *host_in, *host_out;
+} scan_run;
+
+static void run_free(scan_run *s) {
+    wgs_timer_destroy(s->timer);
+    wgs_buffer_release(s->ctx, s->in);
+    wgs_buffer_release(s->ctx, s->out);
+    wgs_scan_plan_destroy(s->plan);
+    if (!s->o->input) free(s->host_in);
+    free(s->host_out);
+}
+
+/* One scan: encode (with timestamps when `pair` >= 0), submit, wait. */
+static wgs_result scan_once(scan_run *s, int pair, double *wall) {
+    WGPUCommandEncoder enc;
+    double t0 = cli_now();
+    wgs_result r = wgs_encoder_create(s->ctx, &enc);
+    if (r != WGS_OK) return r;
+    wgs_scan_args a = {s->in, 0, s->out, 0, s->o->n, NULL, 0, 0};
+    if (s->timer && pair >= 0) {
+        a.timestamp_query_set = wgs_timer_query_set(s->timer);
+        a.timestamp_begin_index = 2u * (uint32_t)pair;
+        a.timestamp_end_index = 2u * (uint32_t)pair + 1u;
+    }
+    r = wgs_scan_encode(s->plan, enc, &a);
+    wgs_result sr = wgs_submit(s->ctx, enc);
+    if (r == WGS_OK) r = sr;
+    if (r == WGS_OK) r = wgs_wait(s->ctx);
+    *wall = cli_now() - t0;
+    return r;
+}
+
+static void print_time(const char *label, double seconds, uint64_t n) {
+    printf("  %-34s %10.3f ms   %8.3f Gelem/s\n", label, seconds * 1e3,
+           seconds > 0 ? (double)n / seconds * 1e-9 : 0.0);
+}
+
+int run_scan(wgs_context *ctx, const scan_options *o) {
+    scan_run s;
+    memset(&s, 0, sizeof s);
+    s.ctx = ctx;
+    s.o = o;
+    const size_t es = wgs_type_size(o->type);
+    const uint64_t n = o->n, bytes = n * es, padded = (bytes + 3) & ~3ull;
+    const int repeat = o->repeat < 1 ? 1 : o->repeat > MAX_REPEAT ? MAX_REPEAT : o->repeat;
+    wgs_context_info info;
+    wgs_context_get_info(ctx, &info);
+    printf("scan: n = %llu, %s %s, %s, multilevel, on %s\n", (unsigned long long)n,
+           wgs_type_name(o->type), wgs_op_name(o->op), o->inclusive ? "inclusive" : "exclusive",
+           info.device);
+
+    wgs_scan_plan_desc pd = {o->type, o->op, o->inclusive ? WGS_SCAN_INCLUSIVE : WGS_SCAN_EXCLUSIVE,
+                             WGS_SCAN_ALGORITHM_DEFAULT, n, "wgscan cli"};
+    wgs_result r = wgs_scan_plan_create(ctx, &pd, &s.plan);
+    if (r != WGS_OK) return run_free(&s), cli_gpu_error(ctx, r, "creating the scan plan");
+
+    s.host_in = (void *)o->input;
+    if (!s.host_in) {
+        s.host_in = malloc(padded + 4);
+        if (!s.host_in) return run_free(&s), cli_usage_error("cannot allocate %llu bytes", (unsigned long long)padded);
+        ref_fill_random(s.host_in, o->type, o->op, n, o->seed);
+    }
+    s.host_out = calloc(1, padded + 4);
+    if (!s.host_out) return run_free(&s), cli_usage_error("cannot allocate %llu bytes", (unsigned long long)padded);
+    if (n == 0) {
+        printf("  n = 0: nothing to scan\n");
+        int rc = o->out_path && cli_write_file(o->out_path, s.host_out, 0) ? EXIT_USAGE : EXIT_OK;
+        run_free(&s);
+        return rc;
+    }
+
+    const WGPUBufferUsage usage = WGPUBufferUsage_Storage | WGPUBufferUsage_CopyDst | WGPUBufferUsage_CopySrc;
+    r = wgs_buffer_create(ctx, padded, usage, &s.in);
+    if (r == WGS_OK) r = wgs_buffer_create(ctx, padded, usage, &s.out);
+    if (r != WGS_OK) return run_free(&s), cli_gpu_error(ctx, r, "allocating GPU buffers");
+    if (info.has_timestamp_query && wgs_timer_create(ctx, (uint32_t)repeat, &s.timer) != WGS_OK)
+        s.timer = NULL; /* timing falls back to wall clock */
+
+    /* Upload: write then wait, so the time is the transfer's. The padded tail of an
+     * f16 array is host memory we own (allocated with room). */
+    double t0 = cli_now();
+    r = wgs_buffer_write(ctx, s.in, 0, s.host_in, padded);
+    if (r == WGS_OK) r = wgs_wait(ctx);
+    double upload = cli_now() - t0;
+    if (r != WGS_OK) return run_free(&s), cli_gpu_error(ctx, r, "uploading the input");
+
+    double wall[MAX_REPEAT], gpu[MAX_REPEAT], warm;
+    r = scan_once(&s, -1, &warm); /* warm-up: pipelines, caches, first-use costs */
+    for (int i = 0; r == WGS_OK && i < repeat; i++) r = scan_once(&s, i, &wall[i]);
+    if (r != WGS_OK) return run_free(&s), cli_gpu_error(ctx, r, "running the scan");
+    int have_gpu = 0;
+    if (s.timer) {
+        WGPUCommandEncoder enc;
+        r = wgs_encoder_create(ctx, &enc);
+        if (r == WGS_OK) r = wgs_timer_resolve(s.timer, enc);
+        if (r == WGS_OK) r = wgs_submit(ctx, enc);
+        if (r == WGS_OK) r = wgs_timer_read(s.timer, gpu, (uint32_t)repeat);
+        if (r != WGS_OK) return run_free(&s), cli_gpu_error(ctx, r, "reading timestamps");
+        have_gpu = 1;
+    }
+
+    t0 = cli_now();
+    r = wgs_buffer_read(ctx, s.out, 0, s.host_out, bytes);
+    double download = cli_now() - t0;
+    if (r != WGS_OK) return run_free(&s), cli_gpu_error(ctx, r, "downloading the result");
+
+    /* CPU baselines on the same data; their output is thrown away. */
+    void *cpu_out = malloc(padded + 4);
+    double cpu1 = 0, cpuN = 0;
+    if (cpu_out) {
+        memset(cpu_out, 0, padded); /* fault the pages in before timing */
+        t0 = cli_now();
+        ref_scan(s.host_in, cpu_out, o->type, o->op, o->inclusive, n);
+        cpu1 = cli_now() - t0;
+        t0 = cli_now();
+        ref_scan_parallel(s.host_in, cpu_out, o->type, o->op, o->inclusive, n, 0);
+        cpuN = cli_now() - t0;
+        free(cpu_out);
+    }
+
+    double scan_wall = cli_median(wall, repeat);
+    printf("  median of %d runs after 1 warm-up; rates count n elements per second\n", repeat);
+    if (have_gpu) {
+        double g = cli_median(gpu, repeat);
+        print_time("GPU time (timestamp queries)", g, n);
+        printf("  %-34s %10.1f GB/s (n read + n written)\n", "effective bandwidth",
+               2.0 * (double)bytes / g * 1e-9);
+    } else {
+        printf("  GPU time                           (no timestamp-query feature)\n");
+    }
+    print_time("wall, scan only (submit + wait)", scan_wall, n);
+    print_time("wall, upload", upload, n);
+    print_time("wall, download", download, n);
+    print_time("wall, with transfers (sum)", upload + scan_wall + download, n);
+    print_time("CPU, 1 thread", cpu1, n);
+    print_time("CPU, all threads", cpuN, n);
+
+    int rc = EXIT_OK;
+    if (o->verify) {
+        ref_check c = ref_verify(s.host_in, s.host_out, o->type, o->op, o->inclusive, n);
+        if (c.mismatches) {
+            printf("  verify: FAILED, %llu of %llu elements differ; first at %llu: got %.9g, want %.9g\n",
+                   (unsigned long long)c.mismatches, (unsigned long long)n,
+                   (unsigned long long)c.first_bad, c.got, c.want);
+            rc = EXIT_VERIFY_FAILED;
+        } else if ((o->type == WGS_TYPE_F32 || o->type == WGS_TYPE_F16) && o->op == WGS_OP_ADD) {
+            printf("  verify: OK, all %llu elements within the float bound (worst error %.3f of it)\n",
+                   (unsigned long long)n, c.worst_ratio);
+        } else {
+            printf("  verify: OK, all %llu elements equal the CPU reference\n", (unsigned long long)n);
+        }
+    }
+    if (o->out_path && cli_write_file(o->out_path, s.host_out, bytes) != 0) rc = EXIT_USAGE;
+    run_free(&s);
+    return rc;
+}
+
+int cmd_scan(int argc, char **argv) {
+    scan_options o = {.type = WGS_TYPE_U32, .op = WGS_OP_ADD, .repeat = 10, .seed = 1};
+    int have_n = 0;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        const char *v = i + 1 < argc ? argv[i + 1] : NULL;
+        if (strcmp(a, "--inclusive") == 0) { o.inclusive = 1; continue; }
+        if (strcmp(a, "--verify") == 0) { o.verify = 1; continue; }
+        if (!v) return cli_usage_error("option '%s' needs a value or is unknown", a);
+        uint64_t u;
+        if (strcmp(a, "--n") == 0) {
+            if (cli_parse_u64(v, &o.n)) return cli_usage_error("bad --n '%s'", v);
+            have_n = 1;
+        } else if (strcmp(a, "--type") == 0) {
+            if (cli_parse_type(v, &o.type)) return cli_usage_error("bad --type '%s' (u32, i32, f32, f16)", v);
+        } else if (strcmp(a, "--op") == 0) {
+            if (cli_parse_op(v, &o.op)) return cli_usage_error("bad --op '%s' (add, min, max, and, or, xor)", v);
+        } else if (strcmp(a, "--repeat") == 0) {
+            if (cli_parse_u64(v, &u) || u < 1 || u > MAX_REPEAT) return cli_usage_error("bad --repeat '%s' (1..%d)", v, MAX_REPEAT);
+            o.repeat = (int)u;
+        } else if (strcmp(a, "--seed") == 0) {
+            if (cli_parse_u64(v, &o.seed)) return cli_usage_error("bad --seed '%s'", v);
+        } else if (strcmp(a, "--in") == 0) {
+            o.in_path = v;
+        } else if (strcmp(a, "--out") == 0) {
+            o.out_path = v;
+        } else {
+            return cli_usage_error("unknown option '%s'", a);
+        }
+        i++;
+    }
+    if ((o.type == WGS_TYPE_F32 || o.type == WGS_TYPE_F16) && o.op >= WGS_OP_AND)
+        return cli_usage_error("--op %s needs an integer type, not %s", wgs_op_name(o.op), wgs_type_name(o.type));
+    void *file_data = NULL;
+    if (o.in_path) {
+        int64_t size = cli_read_file(o.in_path, &file_data);
+        if (size < 0) return EXIT_USAGE;
+        size_t es = wgs_type_size(o.type);
+        if ((uint64_t)size % es) {
+            free(file_data);
+            return cli_usage_error("'%s' holds %lld bytes, not a whole number of %s elements",
+                                   o.in_path, (long long)size, wgs_type_name(o.type));
+        }
+        if (have_n && o.n != (uint64_t)size / es) {
+            free(file_data);
+            return cli_usage_error("--n %llu disagrees with '%s' (%lld elements)", (unsigned long long)o.n,
+                                   o.in_path, (long long)((uint64_t)size / es));
+        }
+        o.n = (uint64_t)size / es;
+        /* room for the 4-byte padding of odd f16 arrays */
+        void *grown = realloc(file_data, (size_t)size + 4);
+        if (!grown) {
+            free(file_data);
+            return cli_usage_error("cannot allocate %lld bytes", (long long)size + 4);
+        }
+        memset((char *)grown + size, 0, 4);
+        file_data = grown;
+        o.input = file_data;
+    } else if (!have_n) {
+        return cli_usage_error("scan needs --n N or --in FILE");
+    }
+    wgs_context *ctx = NULL;
+    if (cli_context(&ctx) != WGS_OK) {
+        free(file_data);
+        return EXIT_GPU_ERROR;
+    }
+    int rc = run_scan(ctx, &o);
+    wgs_context_destroy(ctx);
+    free(file_data);
+    return rc;
+}

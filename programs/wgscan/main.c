@@ -1,0 +1,48 @@
+/*
+ * wgscan: the command-line tool. Subcommands live in cmd_*.c; this file only
+ * dispatches and prints help.
+ */
+#include "cli.h"
+
+#include <string.h>
+
+static void help(FILE *f) {
+    fputs("usage: wgscan <command> [options]\n"
+          "\n"
+          "commands:\n"
+          "  info                 adapter, backend, features, limits, subgroup sizes, runtime\n"
+          "  scan [options]       prefix scan of random data or a raw file, with timings\n"
+          "  demo                 a short tour: device info, a verified 16M scan, GPU vs CPU\n"
+          "  help                 this text\n"
+          "\n"
+          "scan options:\n"
+          "  --n N                elements (1000, 1e6, 16M, 2^24); taken from --in if given\n"
+          "  --type T             u32 (default), i32, f32, f16\n"
+          "  --op OP              add (default), min, max, and, or, xor (and/or/xor: integers)\n"
+          "  --inclusive          inclusive scan (default exclusive)\n"
+          "  --verify             check the result against a CPU reference\n"
+          "  --repeat K           timed runs after one warm-up (default 10)\n"
+          "  --in FILE            raw little-endian input of the given type\n"
+          "  --out FILE           write the raw result\n"
+          "  --seed S             seed of the random input (default 1)\n"
+          "\n"
+          "exit status: 0 success, 1 verification failed, 2 bad usage or input,\n"
+          "             3 GPU or runtime error\n",
+          f);
+}
+
+int main(int argc, char **argv) {
+    if (argc < 2) {
+        help(stderr);
+        return EXIT_USAGE;
+    }
+    const char *cmd = argv[1];
+    if (strcmp(cmd, "info") == 0) return cmd_info(argc - 1, argv + 1);
+    if (strcmp(cmd, "scan") == 0) return cmd_scan(argc - 1, argv + 1);
+    if (strcmp(cmd, "demo") == 0) return cmd_demo(argc - 1, argv + 1);
+    if (strcmp(cmd, "help") == 0 || strcmp(cmd, "--help") == 0 || strcmp(cmd, "-h") == 0) {
+        help(stdout);
+        return EXIT_OK;
+    }
+    return cli_usage_error("unknown command '%s'", cmd);
+}

@@ -1,0 +1,49 @@
+/*
+ * reference.h: CPU references shared by the CLI and the tests: test data, sequential
+ * and multi-threaded scans, and the verification rule for each type and operator.
+ * Correctness of the GPU library is judged here, so this code stays simple.
+ */
+#ifndef WGS_REFERENCE_H
+#define WGS_REFERENCE_H
+
+#include "wgscan.h"
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* IEEE binary16 <-> binary32, round to nearest even (no dependence on compiler _Float16). */
+uint16_t ref_f32_to_f16(float f);
+float ref_f16_to_f32(uint16_t h);
+
+/* Fills n elements of `type` with seeded random data suited to `op`: full-range
+ * integers for add/xor, mostly-set bits for and, mostly-clear bits for or, floats in
+ * [-1, 1] (f32) or multiples of 1/8 in [-1, 1] (f16, exact in half precision). */
+void ref_fill_random(void *data, wgs_type type, wgs_op op, uint64_t n, uint64_t seed);
+
+/* Sequential scan on the CPU in the element type's own arithmetic (wrapping integers,
+ * float sums accumulated in the type's precision, f16 through f32). out may equal in. */
+void ref_scan(const void *in, void *out, wgs_type type, wgs_op op, int inclusive, uint64_t n);
+
+/* The same with `threads` threads (0: one per online core): reduce blocks, scan the
+ * block totals, rescan blocks. */
+void ref_scan_parallel(const void *in, void *out, wgs_type type, wgs_op op, int inclusive,
+                       uint64_t n, int threads);
+
+typedef struct ref_check {
+    uint64_t mismatches;
+    uint64_t first_bad; /* index of the first mismatch, valid when mismatches > 0 */
+    double got, want;   /* values at first_bad */
+    double worst_ratio; /* largest |error| / tolerance seen (floats), <= 1 when passing */
+} ref_check;
+
+/* Checks a GPU scan result against the input.
+ * Integers, and min/max of floats: exact equality with the sequential scan.
+ * Float sums: |got - exact| <= 128 u S + u |exact|, exact from a double-precision
+ * prefix sum, S the running sum of |x| up to the element, u the unit roundoff of the
+ * type (2^-24 for f32, 2^-11 for f16). A tree sum whose elements pass through at most
+ * d additions is off by at most d u S to first order; the multi-level scan has d < 128
+ * (per level: 8 serial + 2*8 tree + 8 rescan steps, up to 3 levels, plus the adds). */
+ref_check ref_verify(const void *in, const void *got, wgs_type type, wgs_op op, int inclusive,
+                     uint64_t n);
+
+#endif
