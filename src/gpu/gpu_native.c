@@ -168,6 +168,7 @@ static WGPUProc lookup_dlsym(void *user, const char *name) {
 
 static WGPUProc lookup_gpa(void *user, const char *name) {
     WGPUProcGetProcAddress gpa = *(WGPUProcGetProcAddress *)user;
+    if (strcmp(name, "wgpuGetProcAddress") == 0) return (WGPUProc)gpa;
     return gpa(sv(name));
 }
 
@@ -226,9 +227,9 @@ static void on_device_lost(WGPUDevice const *device, WGPUDeviceLostReason reason
     (void)device;
     (void)u2;
     gpu_device *d = u1;
-    /* Our own destroy at close time is not a loss worth reporting. */
-    if (reason == WGPUDeviceLostReason_Destroyed || reason == WGPUDeviceLostReason_CallbackCancelled)
-        return;
+    /* Cancelled: the instance went away at close. wgscan never destroys a device, so
+     * Destroyed means someone else did and counts as a loss. */
+    if (reason == WGPUDeviceLostReason_CallbackCancelled) return;
     d->lost = 1;
     sv_copy(d->lost_msg, sizeof d->lost_msg, message);
 }
@@ -610,6 +611,9 @@ WGPUProc gpu_get_proc(const gpu_device *d, const char *name) {
 }
 
 int gpu_is_lost(const gpu_device *d, char *msg, size_t msglen) {
+    /* Lets a pending device-lost callback run (it is spontaneous, but Dawn delivers some
+     * events only when the instance is pumped). */
+    if (!d->lost) d->p.InstanceProcessEvents(d->instance);
     if (d->lost && msg) fmt(msg, msglen, "%s", d->lost_msg);
     return d->lost;
 }

@@ -11,6 +11,7 @@
 
 /* X(name without the wgpu prefix, return type, parameter list) */
 #define WGS_PROC_LIST(X)                                                                       \
+    X(GetProcAddress, WGPUProc, (WGPUStringView))                                              \
     X(CreateInstance, WGPUInstance, (WGPUInstanceDescriptor const *))                          \
     X(InstanceRequestAdapter, WGPUFuture,                                                      \
       (WGPUInstance, WGPURequestAdapterOptions const *, WGPURequestAdapterCallbackInfo))       \

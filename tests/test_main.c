@@ -1,0 +1,94 @@
+#include "test_main.h"
+
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct test_entry {
+    const char *name;
+    test_fn fn;
+} test_entry;
+
+static test_entry tests[256];
+static int test_count;
+int test_failed_checks;
+static int skipped;
+
+void test_register(const char *name, test_fn fn) {
+    if (test_count < (int)(sizeof tests / sizeof tests[0])) tests[test_count++] = (test_entry){name, fn};
+}
+
+void test_fail(const char *file, int line, const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    fprintf(stderr, "    %s:%d: ", file, line);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+    va_end(ap);
+    test_failed_checks++;
+}
+
+void test_skip(const char *why) {
+    printf("    skipped: %s\n", why);
+    skipped = 1;
+}
+
+static wgs_context *shared_ctx;
+static wgs_context *capped_ctx;
+
+static void log_msg(wgs_log_level level, wgs_result r, const char *m, void *u) {
+    (void)level;
+    (void)r;
+    (void)u;
+    (void)m; /* tests read wgs_context_last_error when they need the message */
+}
+
+wgs_context *test_context(void) {
+    if (!shared_ctx) {
+        wgs_context_desc d = {0};
+        d.log = log_msg;
+        wgs_result r = wgs_context_create(&d, &shared_ctx);
+        if (r != WGS_OK) test_fail(__FILE__, __LINE__, "no context: %s", wgs_result_name(r));
+    }
+    return shared_ctx;
+}
+
+wgs_context *test_context_capped(uint32_t max_dim, uint64_t max_binding) {
+    if (capped_ctx) wgs_context_destroy(capped_ctx);
+    capped_ctx = NULL;
+    wgs_context_desc d = {0};
+    d.log = log_msg;
+    d.debug_max_workgroups_per_dimension = max_dim;
+    d.debug_max_storage_binding_size = max_binding;
+    wgs_result r = wgs_context_create(&d, &capped_ctx);
+    if (r != WGS_OK) test_fail(__FILE__, __LINE__, "no capped context: %s", wgs_result_name(r));
+    return capped_ctx;
+}
+
+int main(int argc, char **argv) {
+    const char *filter = argc > 1 ? argv[1] : NULL;
+    int passed = 0, failed = 0, nskipped = 0;
+    for (int i = 0; i < test_count; i++) {
+        if (filter && !strstr(tests[i].name, filter)) continue;
+        printf("[ RUN  ] %s\n", tests[i].name);
+        fflush(stdout);
+        int before = test_failed_checks;
+        skipped = 0;
+        tests[i].fn();
+        if (test_failed_checks != before) {
+            printf("[ FAIL ] %s\n", tests[i].name);
+            failed++;
+        } else if (skipped) {
+            printf("[ SKIP ] %s\n", tests[i].name);
+            nskipped++;
+        } else {
+            printf("[  OK  ] %s\n", tests[i].name);
+            passed++;
+        }
+        fflush(stdout);
+    }
+    wgs_context_destroy(capped_ctx);
+    wgs_context_destroy(shared_ctx);
+    printf("%d passed, %d failed, %d skipped\n", passed, failed, nskipped);
+    return failed ? 1 : 0;
+}

@@ -1,0 +1,209 @@
+/* Multi-level scan against the CPU reference: every type, operator and kind at every
+ * size boundary; in place; offsets; several sizes in one encoder; the multi-binding
+ * and two-dimensional-grid paths under capped limits; the host and external-device
+ * entry points. */
+#include "reference.h"
+#include "scan_check.h"
+#include "test_main.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static const wgs_op int_ops[] = {WGS_OP_ADD, WGS_OP_MIN, WGS_OP_MAX, WGS_OP_AND, WGS_OP_OR, WGS_OP_XOR};
+static const wgs_op float_ops[] = {WGS_OP_ADD, WGS_OP_MIN, WGS_OP_MAX};
+
+/* Largest size of the matrix; WGSCAN_TEST_MAX_N lowers it (the sanitizer run). */
+static uint64_t matrix_max(void) {
+    const char *e = getenv("WGSCAN_TEST_MAX_N");
+    return e ? strtoull(e, NULL, 10) : (1ull << 24) + 5;
+}
+
+static void matrix(wgs_type type) {
+    wgs_context *ctx = test_context();
+    if (!ctx) return;
+    wgs_context_info info;
+    wgs_context_get_info(ctx, &info);
+    if (type == WGS_TYPE_F16 && !info.has_shader_f16) {
+        test_skip("the device has no shader-f16");
+        return;
+    }
+    int is_float = type == WGS_TYPE_F32 || type == WGS_TYPE_F16;
+    const wgs_op *ops = is_float ? float_ops : int_ops;
+    int nops = is_float ? 3 : 6;
+    uint64_t max = matrix_max();
+    /* f16 sums grow past half precision's exact range fast; keep them meaningful. */
+    if (type == WGS_TYPE_F16 && max > (1u << 20) + 3) max = (1u << 20) + 3;
+    for (int o = 0; o < nops; o++) {
+        for (int kind = WGS_SCAN_EXCLUSIVE; kind <= WGS_SCAN_INCLUSIVE; kind++) {
+            wgs_scan_plan_desc d = {type, ops[o], (wgs_scan_kind)kind, 0, max, "test"};
+            wgs_scan_plan *plan = NULL;
+            CHECK_RESULT(wgs_scan_plan_create(ctx, &d, &plan), WGS_OK);
+            if (!plan) continue;
+            uint64_t sizes[32];
+            int ns = scan_boundary_sizes(wgs_scan_plan_tile_size(plan), max, sizes, 32);
+            for (int i = 0; i < ns; i++) {
+                scan_case c = {sizes[i], 0, 0, 0, sizes[i] * 31 + (uint64_t)o * 7 + (uint64_t)kind};
+                scan_check(ctx, plan, &d, &c);
+            }
+            wgs_scan_plan_destroy(plan);
+        }
+    }
+}
+
+TEST(scan_matrix_u32) { matrix(WGS_TYPE_U32); }
+TEST(scan_matrix_i32) { matrix(WGS_TYPE_I32); }
+TEST(scan_matrix_f32) { matrix(WGS_TYPE_F32); }
+TEST(scan_matrix_f16) { matrix(WGS_TYPE_F16); }
+
+TEST(scan_in_place_and_offsets) {
+    wgs_context *ctx = test_context();
+    if (!ctx) return;
+    wgs_scan_plan_desc d = {WGS_TYPE_I32, WGS_OP_ADD, WGS_SCAN_INCLUSIVE, 0, 1 << 20, NULL};
+    wgs_scan_plan *plan = NULL;
+    CHECK_RESULT(wgs_scan_plan_create(ctx, &d, &plan), WGS_OK);
+    if (!plan) return;
+    uint32_t t = wgs_scan_plan_tile_size(plan);
+    const uint64_t sizes[] = {1, 7, t - 1, t + 1, 5ull * t + 3, (1 << 20) - 1};
+    for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
+        scan_case inplace = {sizes[i], 512, 0, 1, 100 + i};
+        scan_check(ctx, plan, &d, &inplace);
+        scan_case offs = {sizes[i], 256, 768, 0, 200 + i};
+        scan_check(ctx, plan, &d, &offs);
+    }
+    wgs_scan_plan_destroy(plan);
+}
+
+/* Two different n recorded into one encoder before one submit: each encode must keep
+ * its own parameters (the plan's parameter slots). */
+TEST(scan_two_sizes_one_submit) {
+    wgs_context *ctx = test_context();
+    if (!ctx) return;
+    wgs_scan_plan_desc d = {WGS_TYPE_U32, WGS_OP_ADD, WGS_SCAN_EXCLUSIVE, 0, 100000, NULL};
+    wgs_scan_plan *plan = NULL;
+    CHECK_RESULT(wgs_scan_plan_create(ctx, &d, &plan), WGS_OK);
+    if (!plan) return;
+    const uint64_t n1 = 100000, n2 = 4099;
+    uint32_t *in = malloc(n1 * 4), *o1 = malloc(n1 * 4), *o2 = malloc(n2 * 4);
+    ref_fill_random(in, WGS_TYPE_U32, WGS_OP_ADD, n1, 5);
+    WGPUBuffer b1 = NULL, b2 = NULL;
+    const WGPUBufferUsage u = WGPUBufferUsage_Storage | WGPUBufferUsage_CopyDst | WGPUBufferUsage_CopySrc;
+    CHECK_RESULT(wgs_buffer_create(ctx, n1 * 4, u, &b1), WGS_OK);
+    CHECK_RESULT(wgs_buffer_create(ctx, n1 * 4, u, &b2), WGS_OK);
+    CHECK_RESULT(wgs_buffer_write(ctx, b1, 0, in, n1 * 4), WGS_OK);
+    CHECK_RESULT(wgs_buffer_write(ctx, b2, 0, in, n1 * 4), WGS_OK);
+    WGPUCommandEncoder enc;
+    CHECK_RESULT(wgs_encoder_create(ctx, &enc), WGS_OK);
+    wgs_scan_args a1 = {b1, 0, b1, 0, n1, NULL, 0, 0}, a2 = {b2, 0, b2, 0, n2, NULL, 0, 0};
+    CHECK_RESULT(wgs_scan_encode(plan, enc, &a1), WGS_OK);
+    CHECK_RESULT(wgs_scan_encode(plan, enc, &a2), WGS_OK);
+    CHECK_RESULT(wgs_submit(ctx, enc), WGS_OK);
+    CHECK_RESULT(wgs_buffer_read(ctx, b1, 0, o1, n1 * 4), WGS_OK);
+    CHECK_RESULT(wgs_buffer_read(ctx, b2, 0, o2, n2 * 4), WGS_OK);
+    CHECK(ref_verify(in, o1, WGS_TYPE_U32, WGS_OP_ADD, 0, n1).mismatches == 0);
+    CHECK(ref_verify(in, o2, WGS_TYPE_U32, WGS_OP_ADD, 0, n2).mismatches == 0);
+    wgs_buffer_release(ctx, b1);
+    wgs_buffer_release(ctx, b2);
+    wgs_scan_plan_destroy(plan);
+    free(in);
+    free(o1);
+    free(o2);
+}
+
+/* Capped limits force what big inputs do on a real GPU: arrays split over several
+ * bindings (a 64 KiB binding holds 8 tiles of u32) and grids folded into two
+ * dimensions (3 workgroups per dimension, so 8 tiles run as 3 x 3 with one spare). */
+TEST(scan_multi_binding_and_2d_grid) {
+    wgs_context *ctx = test_context_capped(3, 64 * 1024);
+    if (!ctx) return;
+    wgs_context_info info;
+    wgs_context_get_info(ctx, &info);
+    CHECK(info.max_storage_binding_size == 64 * 1024);
+    CHECK(info.max_workgroups_per_dimension == 3);
+    const wgs_type types[] = {WGS_TYPE_U32, WGS_TYPE_F32, WGS_TYPE_I32};
+    const wgs_op ops[] = {WGS_OP_ADD, WGS_OP_ADD, WGS_OP_MIN};
+    for (int k = 0; k < 3; k++) {
+        for (int kind = WGS_SCAN_EXCLUSIVE; kind <= WGS_SCAN_INCLUSIVE; kind++) {
+            wgs_scan_plan_desc d = {types[k], ops[k], (wgs_scan_kind)kind, 0, 1 << 20, NULL};
+            wgs_scan_plan *plan = NULL;
+            CHECK_RESULT(wgs_scan_plan_create(ctx, &d, &plan), WGS_OK);
+            if (!plan) continue;
+            uint32_t t = wgs_scan_plan_tile_size(plan);
+            const uint64_t sizes[] = {8ull * t - 1, 8ull * t, 8ull * t + 1, 17ull * t + 3,
+                                      100ull * t + 1, (1 << 20) - 3};
+            for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
+                scan_case c = {sizes[i], 0, 0, (int)(i & 1), 300 + i};
+                scan_check(ctx, plan, &d, &c);
+            }
+            wgs_scan_plan_destroy(plan);
+        }
+    }
+}
+
+TEST(scan_host_convenience) {
+    wgs_context *ctx = test_context();
+    if (!ctx) return;
+    const uint64_t n = 12345;
+    float *in = malloc(n * 4), *out = malloc(n * 4);
+    ref_fill_random(in, WGS_TYPE_F32, WGS_OP_MAX, n, 9);
+    wgs_scan_plan_desc d = {WGS_TYPE_F32, WGS_OP_MAX, WGS_SCAN_EXCLUSIVE, 0, 0, NULL};
+    CHECK_RESULT(wgs_scan_host(ctx, &d, in, out, n), WGS_OK);
+    CHECK(ref_verify(in, out, WGS_TYPE_F32, WGS_OP_MAX, 0, n).mismatches == 0);
+    /* In place through the host call, and n = 0. */
+    memcpy(out, in, n * 4);
+    CHECK_RESULT(wgs_scan_host(ctx, &d, out, out, n), WGS_OK);
+    CHECK(ref_verify(in, out, WGS_TYPE_F32, WGS_OP_MAX, 0, n).mismatches == 0);
+    CHECK_RESULT(wgs_scan_host(ctx, &d, NULL, NULL, 0), WGS_OK);
+    free(in);
+    free(out);
+}
+
+TEST(scan_on_external_device) {
+    wgs_context *owner = test_context();
+    if (!owner) return;
+    wgs_external_device ext = {wgs_context_instance(owner), wgs_context_device(owner),
+                               (WGPUProcGetProcAddress)wgs_context_get_proc(owner, "wgpuGetProcAddress")};
+    CHECK(ext.get_proc_address != NULL);
+    wgs_context *ctx = NULL;
+    CHECK_RESULT(wgs_context_create_from_device(&ext, NULL, &ctx), WGS_OK);
+    if (!ctx) return;
+    wgs_scan_plan_desc d = {WGS_TYPE_U32, WGS_OP_XOR, WGS_SCAN_INCLUSIVE, 0, 50000, NULL};
+    wgs_scan_plan *plan = NULL;
+    CHECK_RESULT(wgs_scan_plan_create(ctx, &d, &plan), WGS_OK);
+    if (plan) {
+        scan_case c = {50000, 0, 0, 0, 77};
+        scan_check(ctx, plan, &d, &c);
+    }
+    wgs_scan_plan_destroy(plan);
+    wgs_context_destroy(ctx);
+}
+
+TEST(scan_timestamps) {
+    wgs_context *ctx = test_context();
+    if (!ctx) return;
+    wgs_context_info info;
+    wgs_context_get_info(ctx, &info);
+    if (!info.has_timestamp_query) {
+        test_skip("no timestamp-query");
+        return;
+    }
+    wgs_timer *timer = NULL;
+    CHECK_RESULT(wgs_timer_create(ctx, 1, &timer), WGS_OK);
+    wgs_scan_plan_desc d = {0};
+    d.capacity = 1 << 16;
+    wgs_scan_plan *plan = NULL;
+    CHECK_RESULT(wgs_scan_plan_create(ctx, &d, &plan), WGS_OK);
+    WGPUBuffer b = NULL;
+    CHECK_RESULT(wgs_buffer_create(ctx, 4 << 16, WGPUBufferUsage_Storage, &b), WGS_OK);
+    WGPUCommandEncoder enc;
+    CHECK_RESULT(wgs_encoder_create(ctx, &enc), WGS_OK);
+    wgs_scan_args a = {b, 0, b, 0, 1 << 16, wgs_timer_query_set(timer), 0, 1};
+    CHECK_RESULT(wgs_scan_encode(plan, enc, &a), WGS_OK);
+    CHECK_RESULT(wgs_timer_resolve(timer, enc), WGS_OK);
+    CHECK_RESULT(wgs_submit(ctx, enc), WGS_OK);
+    double s = -1;
+    CHECK_RESULT(wgs_timer_read(timer, &s, 1), WGS_OK);
+    CHECK(s > 0 && s < 60);
+    wgs_buffer_release(ctx, b);
+    wgs_scan_plan_destroy(plan);
+    wgs_timer_destroy(timer);
+}
