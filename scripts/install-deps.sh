@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# Installs what wgscan needs on a fresh Debian 12 machine, and nothing twice:
+#   - Debian packages: the C toolchain, CMake, pkg-config, the Vulkan loader, and
+#     chromium, whose SwiftShader Vulkan driver is the CPU fallback adapter;
+#   - the pinned Dawn runtime (npm bun-webgpu-linux-x64 0.1.7) with `npm ci` from the
+#     committed package-lock.json.
+# Run as root (or with sudo available). Safe to run again.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+packages=(build-essential cmake pkg-config libvulkan1 chromium ca-certificates)
+command -v npm >/dev/null 2>&1 || packages+=(nodejs npm)
+
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if ((${#missing[@]})); then
+  echo "install-deps: installing ${missing[*]}"
+  SUDO=""
+  [ "$(id -u)" -eq 0 ] || SUDO="sudo"
+  export DEBIAN_FRONTEND=noninteractive
+  $SUDO apt-get update -q
+  $SUDO apt-get install -y -q --no-install-recommends "${missing[@]}"
+fi
+
+lib=node_modules/bun-webgpu-linux-x64/libwebgpu_wrapper.so
+stamp=node_modules/.wgscan-lock
+if [ ! -f "$lib" ] || ! cmp -s package-lock.json "$stamp"; then
+  echo "install-deps: npm ci (pinned Dawn runtime)"
+  npm ci --no-audit --no-fund --loglevel=error
+  cp package-lock.json "$stamp"
+fi
