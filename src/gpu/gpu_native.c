@@ -338,8 +338,17 @@ static WGPUInstance make_instance(gpu_device *d) {
 static WGPUAdapter request_adapter(gpu_device *d, int force_fallback, char *err, size_t errlen) {
     adapter_req r;
     memset(&r, 0, sizeof r);
+    /* Dawn hides shader-f16 on NVIDIA's Vulkan driver unless asked; the H200 runs the
+     * f16 test matrix with it. Implementations without Dawn toggles ignore the chain. */
+    static const char *enable[] = {"vulkan_enable_f16_on_nvidia"};
+    WGPUDawnTogglesDescriptor toggles;
+    memset(&toggles, 0, sizeof toggles);
+    toggles.chain.sType = WGPUSType_DawnTogglesDescriptor;
+    toggles.enabledToggleCount = 1;
+    toggles.enabledToggles = enable;
     WGPURequestAdapterOptions opt;
     memset(&opt, 0, sizeof opt);
+    opt.nextInChain = &toggles.chain;
     opt.featureLevel = WGPUFeatureLevel_Core;
     opt.powerPreference = WGPUPowerPreference_HighPerformance;
     opt.forceFallbackAdapter = force_fallback;
