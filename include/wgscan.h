@@ -210,6 +210,9 @@ typedef struct wgs_context_desc {
      * can be exercised on small inputs. They never raise a limit. */
     uint32_t debug_max_workgroups_per_dimension;
     uint64_t debug_max_storage_binding_size;
+    /* Testing aid: non-zero makes kernels use the portable workgroup-memory paths even
+     * where the device offers subgroups. */
+    int debug_disable_subgroups;
 } wgs_context_desc;
 
 /* Loads the runtime, picks an adapter and creates a device (see the manual).
@@ -285,10 +288,19 @@ typedef enum wgs_scan_kind {
 } wgs_scan_kind;
 
 typedef enum wgs_scan_algorithm {
-    WGS_SCAN_ALGORITHM_DEFAULT = 0, /* the plan chooses */
+    /* The plan chooses per encode: single pass out of place, multi-level in place or
+     * when `deterministic` is set. */
+    WGS_SCAN_ALGORITHM_DEFAULT = 0,
     /* Work-efficient Blelloch scan per tile in workgroup memory; tile totals scanned
      * recursively level by level and added back. Reads and writes the data twice. */
     WGS_SCAN_ALGORITHM_MULTILEVEL = 1,
+    /* Chained scan with decoupled look-back and decoupled fallback: one pass, the data
+     * read once and written once. Safe without forward-progress guarantees between
+     * workgroups (a waiting workgroup reduces a stalled predecessor's tile itself).
+     * Cannot run in place (the fallback rereads predecessors' input): an in-place
+     * encode with this algorithm forced fails with WGS_ERROR_ALIASING. Float sums vary
+     * in their last bits from run to run (the look-back splits the sum differently). */
+    WGS_SCAN_ALGORITHM_SINGLE_PASS = 2,
     WGS_SCAN_ALGORITHM_FORCE32 = 0x7FFFFFFF
 } wgs_scan_algorithm;
 
@@ -303,6 +315,10 @@ typedef struct wgs_scan_plan_desc {
     wgs_scan_algorithm algorithm;
     uint64_t capacity; /* largest n this plan will encode; 0 means 1 */
     const char *label; /* for WebGPU object labels; may be NULL */
+    /* Non-zero: the same input gives bit-identical output on every run (a fixed
+     * combination tree: the multi-level algorithm). Matters for f32/f16 sums only;
+     * with an algorithm forced to SINGLE_PASS it is refused (WGS_ERROR_INVALID_ARGUMENT). */
+    int deterministic;
 } wgs_scan_plan_desc;
 
 #define WGS_SCAN_PARAM_SLOTS 64
@@ -317,7 +333,9 @@ WGS_API void wgs_scan_plan_destroy(wgs_scan_plan *plan);
 
 /* Bytes of GPU scratch the plan holds (for memory budgeting). */
 WGS_API uint64_t wgs_scan_plan_scratch_size(const wgs_scan_plan *plan);
-/* Elements one workgroup scans (the tile). Sizes around multiples of it and of its
+/* The algorithm an encode of this plan uses (in_place: input = output). */
+WGS_API wgs_scan_algorithm wgs_scan_plan_algorithm(const wgs_scan_plan *plan, int in_place);
+/* Elements one workgroup scans (the tile) of the algorithm an out-of-place encode uses. Sizes around multiples of it and of its
  * square are where the algorithm changes shape: useful for tests. */
 WGS_API uint32_t wgs_scan_plan_tile_size(const wgs_scan_plan *plan);
 
@@ -349,6 +367,27 @@ WGS_API wgs_result wgs_scan_encode(wgs_scan_plan *plan, WGPUCommandEncoder encod
 WGS_API wgs_result wgs_scan_host(wgs_context *ctx, const wgs_scan_plan_desc *desc,
                                  const void *input, void *output, uint64_t n);
 
+
+/* ---------------------------------------------------------------------------
+ * Copy: the yardstick. A WGSL copy at memory speed; a primitive that reads and writes
+ * n bytes is measured against a copy of n bytes in the same run.
+ * ------------------------------------------------------------------------- */
+typedef struct wgs_copy_args {
+    WGPUBuffer src;
+    uint64_t src_offset;
+    WGPUBuffer dst; /* another buffer */
+    uint64_t dst_offset;
+    uint64_t bytes; /* a multiple of 16 */
+    WGPUQuerySet timestamp_query_set; /* optional, as in wgs_scan_args */
+    uint32_t timestamp_begin_index;
+    uint32_t timestamp_end_index;
+} wgs_copy_args;
+
+/* Records the copy (one compute pass) into `encoder`. Writes its parameters with
+ * wgpuQueueWriteBuffer into a 64-record ring of the context: record at most 64 copies
+ * between submits. */
+WGS_API wgs_result wgs_copy_encode(wgs_context *ctx, WGPUCommandEncoder encoder,
+                                   const wgs_copy_args *args);
 
 /* ---------------------------------------------------------------------------
  * Host helpers: small conveniences for programs that have no WebGPU code of their

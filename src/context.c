@@ -113,6 +113,7 @@ static void apply_debug_caps(wgs_context *ctx, const wgs_context_desc *desc) {
     if (desc->debug_max_storage_binding_size &&
         desc->debug_max_storage_binding_size < i->max_storage_binding_size)
         i->max_storage_binding_size = desc->debug_max_storage_binding_size;
+    if (desc->debug_disable_subgroups) i->has_subgroups = 0;
 }
 
 static wgs_result finish_create(gpu_device *gpu, const wgs_context_desc *desc, wgs_context **out) {
@@ -168,6 +169,7 @@ void wgs_context_destroy(wgs_context *ctx) {
         fprintf(stderr, "wgscan: wgs_context_destroy with %d plan(s) alive; destroy them first\n",
                 ctx->live_plans);
     wgs__pipelines_release(ctx);
+    gpu_buffer_release(ctx->gpu, ctx->copy_params);
     gpu_close(ctx->gpu);
     free(ctx);
 }

@@ -24,6 +24,8 @@ struct wgs_context {
     wgs_pipeline_entry *pipelines; /* compiled kernels, by specialisation key */
     size_t pipeline_count, pipeline_cap;
     int live_plans; /* destroy order is checked, not trusted */
+    WGPUBuffer copy_params; /* wgs_copy_encode's parameter ring (64 records) */
+    uint64_t copy_clock;
 };
 
 /* Records a failure: formats "WGS_ERROR_X: message" into ctx->last_error, sends it to
@@ -56,7 +58,8 @@ typedef struct wgs_kernel_spec {
     const char *entry; /* entry point */
     wgs_type type;
     wgs_op op;
-    int in_place; /* 1: only binding 1 (read-write) holds the data */
+    int in_place;  /* 1: only binding 1 (read-write) holds the data */
+    int subgroups; /* 1: workgroup scans use subgroup operations */
     uint32_t wg, items;
 } wgs_kernel_spec;
 

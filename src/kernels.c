@@ -96,19 +96,39 @@ static int write_prelude(strbuf *b, const wgs_kernel_spec *s) {
     const char *t = wgsl_type(s->type);
     int ok = 1;
     if (s->type == WGS_TYPE_F16) ok &= sb_add(b, "enable f16;\n");
+    /* Subgroup sizes are the same on every lane of a subgroup, but WGSL's uniformity
+     * analysis cannot know that the subgroup_size builtin is: loops bounded by it
+     * around shuffles are correct, so the rule is turned off for these modules. */
+    if (s->subgroups) ok &= sb_add(b, "enable subgroups;\ndiagnostic(off, subgroup_uniformity);\n");
     snprintf(buf, sizeof buf,
              "// generated prelude: %s %s, WG %u, ITEMS %u%s\n"
              "alias T = %s;\n"
              "const WG: u32 = %uu;\n"
              "const ITEMS: u32 = %uu;\n"
+             "const MAX_SPINS: u32 = 16u;\n"
              "fn combine(a: T, b: T) -> T { return %s; }\n",
              t, wgs_op_name(s->op), s->wg, s->items, s->in_place ? ", in place" : "", t, s->wg,
              s->items, wgsl_combine(s->op));
     ok &= sb_add(b, buf);
+    /* Values as 32-bit patterns (f16 in the low half), for look-back states and the
+     * identity passed in Params. */
     if (s->type == WGS_TYPE_F16)
-        ok &= sb_add(b, "fn identity_from_bits(bits: u32) -> T { return bitcast<vec2<f16>>(bits).x; }\n");
+        ok &= sb_add(b, "fn to_bits(v: T) -> u32 { return bitcast<u32>(vec2<f16>(v, 0.0h)); }\n"
+                        "fn from_bits(b: u32) -> T { return bitcast<vec2<f16>>(b).x; }\n");
     else
-        ok &= sb_add(b, "fn identity_from_bits(bits: u32) -> T { return bitcast<T>(bits); }\n");
+        ok &= sb_add(b, "fn to_bits(v: T) -> u32 { return bitcast<u32>(v); }\n"
+                        "fn from_bits(b: u32) -> T { return bitcast<T>(b); }\n");
+    ok &= sb_add(b, "fn identity_from_bits(bits: u32) -> T { return from_bits(bits); }\n");
+    /* Entry points take the per-invocation builtins as one struct, so helpers that need
+     * subgroup builtins work with either workgroup-scan variant. The workgroup-uniform
+     * builtins stay separate parameters: WGSL's uniformity analysis treats a struct as
+     * one value, and barriers may only follow uniform branches. */
+    ok &= sb_add(b, "struct Ids {\n"
+                    "    @builtin(local_invocation_index) lid: u32,\n");
+    if (s->subgroups)
+        ok &= sb_add(b, "    @builtin(subgroup_invocation_id) sg_lane: u32,\n"
+                        "    @builtin(subgroup_size) sg_size: u32,\n");
+    ok &= sb_add(b, "}\n");
     if (s->in_place) {
         ok &= sb_add(b, "@group(0) @binding(1) var<storage, read_write> dst: array<T>;\n"
                         "fn load_in(i: u32) -> T { return dst[i]; }\n");
@@ -121,11 +141,10 @@ static int write_prelude(strbuf *b, const wgs_kernel_spec *s) {
 }
 
 static void spec_key(const wgs_kernel_spec *s, char *key, size_t cap) {
-    snprintf(key, cap, "%s:%s:%d:%d:%d:%u:%u", s->file, s->entry, (int)s->type, (int)s->op,
-             s->in_place, s->wg, s->items);
+    snprintf(key, cap, "%s:%s:%d:%d:%d:%d:%u:%u", s->file, s->entry, (int)s->type, (int)s->op,
+             s->in_place, s->subgroups, s->wg, s->items);
 }
 
-static const char *const kernel_parts[] = {"common.wgsl", "workgroup/blelloch.wgsl"};
 
 wgs_result wgs__pipeline(wgs_context *ctx, const wgs_kernel_spec *spec, WGPUComputePipeline *out) {
     char key[96];
@@ -140,8 +159,11 @@ wgs_result wgs__pipeline(wgs_context *ctx, const wgs_kernel_spec *spec, WGPUComp
     WGS_FAIL_IF(ctx, !body, WGS_ERROR_GPU_INTERNAL, "kernel %s is not embedded", spec->file);
     strbuf sb = {0};
     int ok = write_prelude(&sb, spec);
-    for (size_t i = 0; i < sizeof kernel_parts / sizeof kernel_parts[0]; i++) {
-        ok &= sb_add(&sb, wgs_wgsl_source(kernel_parts[i]));
+    const char *parts[] = {"common.wgsl",
+                           spec->subgroups ? "workgroup/subgroup_scan.wgsl" : "workgroup/blelloch.wgsl",
+                           "workgroup/tile.wgsl"};
+    for (size_t i = 0; i < sizeof parts / sizeof parts[0]; i++) {
+        ok &= sb_add(&sb, wgs_wgsl_source(parts[i]));
         ok &= sb_add(&sb, "\n");
     }
     ok &= sb_add(&sb, body);

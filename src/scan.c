@@ -1,16 +1,22 @@
 /*
- * scan.c: device-wide prefix scan, multi-level (the seed article's algorithm).
+ * scan.c: device-wide prefix scan. Two algorithms share the plan, the parameter slots
+ * and the chunking of long arrays:
  *
- *   level 0   scan_tiles   every tile of TILE elements scanned in workgroup memory;
- *                          tile totals go to sums[0]
- *   level l   scan_tiles   sums[l] scanned in place (exclusive); its tile totals go to
- *                          sums[l+1], until one tile holds a whole level
+ * Multi-level (the seed article's algorithm; in place, deterministic):
+ *   level 0   scan_tiles   every tile scanned in workgroup memory; tile totals to sums[0]
+ *   level l   scan_tiles   sums[l] scanned in place (exclusive); its totals to sums[l+1],
+ *                          until one tile holds a whole level
  *   back down add_prefix   sums[l+1] combined into sums[l], then sums[0] into the output
  *
+ * Single pass (chained scan, decoupled look-back with decoupled fallback):
+ *   reset_state        tile counter and tile states zeroed (stale flags must not survive)
+ *   scan_single_pass   per tile: aggregate, look back, publish, scan, store
+ *
  * Arrays longer than one storage binding are cut into chunks of whole tiles, each bound
- * separately; all chunks share the sums hierarchy through a tile_base offset, so only
- * level 0 and the final add know about chunks. Grids wider than the device's
- * workgroups-per-dimension limit are folded into two dimensions.
+ * separately, dispatched in order; the tile sums (multi-level) or tile states (single
+ * pass) are indexed globally through a tile_base parameter, so only the level-0 passes
+ * know about chunks. Grids wider than the workgroups-per-dimension limit are folded
+ * into two dimensions.
  */
 #include "internal.h"
 
@@ -25,87 +31,145 @@ typedef struct scan_params { /* matches Params in common.wgsl */
 #define FLAG_INCLUSIVE 1u
 #define FLAG_WRITE_TOTALS 2u
 
+/* How one algorithm cuts the data. */
+typedef struct tiling {
+    uint32_t wg, items, tile;
+    uint64_t chunk_elems; /* elements per binding: a multiple of tile */
+} tiling;
+
 struct wgs_scan_plan {
     wgs_context *ctx;
     wgs_type type;
     wgs_op op;
     wgs_scan_kind kind;
+    wgs_scan_algorithm algorithm; /* as asked: DEFAULT lets each encode choose */
+    int deterministic;
     uint64_t capacity;
     uint32_t es; /* element size in bytes */
-    uint32_t wg, items, tile;
-    uint64_t chunk_elems; /* level-0 elements per binding: a multiple of tile */
     uint32_t max_dim;
-    WGPUComputePipeline scan_copy, scan_in_place, add;
+    /* multi-level */
+    tiling ml;
+    WGPUComputePipeline ml_scan_copy, ml_scan_in_place, ml_add;
     int levels; /* number of sums arrays for `capacity` */
     WGPUBuffer sums[MAX_LEVELS];
     WGPUBuffer dummy; /* aux binding of dispatches that write no totals */
+    /* single pass (absent when the plan can never use it) */
+    int has_sp;
+    tiling sp;
+    WGPUComputePipeline sp_reset, sp_scan;
+    WGPUBuffer sp_state;
     /* parameter slots (see "Parameter slots" in wgscan.h) */
     WGPUBuffer params;
     uint32_t stride;         /* bytes between two dispatches' parameters */
     uint32_t dispatches_max; /* parameter records per slot */
-    uint64_t slot_n[WGS_SCAN_PARAM_SLOTS];
+    uint64_t slot_key[WGS_SCAN_PARAM_SLOTS];
     uint64_t slot_age[WGS_SCAN_PARAM_SLOTS];
     uint64_t clock;
     uint64_t scratch_bytes;
 };
 
-/* How one n is laid out. */
-typedef struct scan_layout {
+/* How one n is laid out by the multi-level algorithm. */
+typedef struct ml_layout {
     uint64_t n;
     uint64_t chunks;
     uint64_t tiles0;
     int levels;
     uint64_t count[MAX_LEVELS]; /* elements in sums[l] */
-} scan_layout;
+} ml_layout;
 
-static scan_layout layout_for(const wgs_scan_plan *p, uint64_t n) {
-    scan_layout L;
+static ml_layout ml_layout_for(const wgs_scan_plan *p, uint64_t n) {
+    ml_layout L;
     memset(&L, 0, sizeof L);
     L.n = n;
-    L.chunks = wgs__div_up(n, p->chunk_elems);
-    L.tiles0 = wgs__div_up(n, p->tile);
+    L.chunks = wgs__div_up(n, p->ml.chunk_elems);
+    L.tiles0 = wgs__div_up(n, p->ml.tile);
     if (L.tiles0 > 1) {
         uint64_t c = L.tiles0;
         for (;;) {
             L.count[L.levels++] = c;
-            if (c <= p->tile || L.levels == MAX_LEVELS) break;
-            c = wgs__div_up(c, p->tile);
+            if (c <= p->ml.tile || L.levels == MAX_LEVELS) break;
+            c = wgs__div_up(c, p->ml.tile);
         }
     }
     return L;
 }
 
-static void grid_for(const wgs_scan_plan *p, uint64_t tiles, uint32_t *x, uint32_t *y) {
-    if (tiles <= p->max_dim) {
-        *x = (uint32_t)tiles;
+static void grid_for(const wgs_scan_plan *p, uint64_t groups, uint32_t *x, uint32_t *y) {
+    if (groups <= p->max_dim) {
+        *x = (uint32_t)groups;
         *y = 1;
         return;
     }
-    uint64_t rows = wgs__div_up(tiles, p->max_dim);
+    uint64_t rows = wgs__div_up(groups, p->max_dim);
     *y = (uint32_t)rows;
-    *x = (uint32_t)wgs__div_up(tiles, rows);
+    *x = (uint32_t)wgs__div_up(groups, rows);
+}
+
+/* Workgroup memory a tile kernel needs: the padded tile plus the scan's scratch. */
+static uint64_t tile_storage(uint32_t wg, uint32_t items, uint32_t es) {
+    uint64_t tile = (uint64_t)wg * items;
+    uint64_t es4 = es < 4 ? 4 : es;
+    return (tile + tile / 32) * es + (wg + wg / 32 + 64) * es4 + 64;
 }
 
 /* Workgroup size and items per invocation. GPUs hide latency with many invocations
- * per workgroup. CPU drivers (SwiftShader) run a workgroup's invocations as a few SIMD
- * lanes switching at every barrier, so they want few invocations doing long serial
- * runs: on SwiftShader 32 x 64 scanned 4M u32 ten times faster than 256 x 4. Both
- * tiles hold 2048 elements, and fit the 16 KiB of workgroup memory WebGPU guarantees. */
-static void choose_tuning(const wgs_context_info *ci, uint32_t *wg, uint32_t *items) {
+ * per workgroup; the single pass takes bigger tiles where workgroup memory allows, to
+ * spread each look-back over more data. CPU drivers (SwiftShader) run a workgroup's
+ * invocations as a few SIMD lanes switching at every barrier, so they want few
+ * invocations doing long serial runs: on SwiftShader 32 x 64 scanned 4M u32 ten times
+ * faster than 256 x 4. */
+static void choose_tuning(const wgs_context_info *ci, uint32_t es, int single_pass, tiling *t) {
     if (strcmp(ci->adapter_type, "cpu") == 0 || ci->max_invocations_per_workgroup < 256) {
-        *wg = 32;
-        *items = 64;
+        t->wg = 32;
+        t->items = 64;
     } else {
-        *wg = 256;
-        *items = 8;
+        t->wg = 256;
+        t->items = single_pass ? 16 : 8;
+        while (t->items > 4 && tile_storage(t->wg, t->items, es) > ci->max_workgroup_storage_size)
+            t->items /= 2;
     }
+    t->tile = t->wg * t->items;
+}
+
+/* Chunk of whole tiles: the most one binding and one two-dimensional grid hold. Whole
+ * tiles keep chunk offsets multiples of tile * es bytes, which satisfies WebGPU's
+ * offset alignment. 0 when not even one tile fits. */
+static uint64_t chunk_for(const wgs_context_info *ci, const tiling *t, uint32_t es) {
+    uint64_t tile_bytes = (uint64_t)t->tile * es;
+    if (tile_bytes % ci->min_storage_offset_alignment) return 0;
+    uint64_t per_binding = ci->max_storage_binding_size / tile_bytes;
+    uint64_t per_grid = (uint64_t)ci->max_workgroups_per_dimension * ci->max_workgroups_per_dimension;
+    return (per_binding < per_grid ? per_binding : per_grid) * t->tile;
 }
 
 static void plan_release(wgs_scan_plan *p) {
     gpu_device *g = p->ctx->gpu;
     for (int l = 0; l < MAX_LEVELS; l++) gpu_buffer_release(g, p->sums[l]);
     gpu_buffer_release(g, p->dummy);
+    gpu_buffer_release(g, p->sp_state);
     gpu_buffer_release(g, p->params);
+}
+
+static wgs_result make_pipelines(wgs_scan_plan *p) {
+    wgs_context *ctx = p->ctx;
+    int sg = ctx->caps.info.has_subgroups && ctx->caps.info.subgroup_min_size >= 4;
+    wgs_kernel_spec spec = {"device/scan_tiles.wgsl", "scan_tiles", p->type, p->op, 0, 0,
+                            p->ml.wg, p->ml.items};
+    spec.subgroups = sg && ctx->caps.info.subgroup_max_size <= p->ml.wg;
+    wgs_result r = wgs__pipeline(ctx, &spec, &p->ml_scan_copy);
+    spec.in_place = 1;
+    if (r == WGS_OK) r = wgs__pipeline(ctx, &spec, &p->ml_scan_in_place);
+    spec.file = "device/add_prefix.wgsl";
+    spec.entry = "add_prefix";
+    if (r == WGS_OK) r = wgs__pipeline(ctx, &spec, &p->ml_add);
+    if (r != WGS_OK || !p->has_sp) return r;
+    wgs_kernel_spec sp = {"device/scan_single_pass.wgsl", "scan_single_pass", p->type, p->op, 0, 0,
+                          p->sp.wg, p->sp.items};
+    sp.subgroups = sg && ctx->caps.info.subgroup_max_size <= p->sp.wg;
+    r = wgs__pipeline(ctx, &sp, &p->sp_scan);
+    sp.entry = "reset_state";
+    if (r == WGS_OK) r = wgs__pipeline(ctx, &sp, &p->sp_reset);
+    return r;
 }
 
 wgs_result wgs_scan_plan_create(wgs_context *ctx, const wgs_scan_plan_desc *desc,
@@ -122,8 +186,12 @@ wgs_result wgs_scan_plan_create(wgs_context *ctx, const wgs_scan_plan_desc *desc
     wgs_scan_kind kind = desc->kind == WGS_SCAN_DEFAULT ? WGS_SCAN_EXCLUSIVE : desc->kind;
     WGS_FAIL_IF(ctx, (unsigned)kind > WGS_SCAN_INCLUSIVE, WGS_ERROR_INVALID_ARGUMENT,
                 "unknown scan kind %d", (int)desc->kind);
-    WGS_FAIL_IF(ctx, (unsigned)desc->algorithm > WGS_SCAN_ALGORITHM_MULTILEVEL,
+    WGS_FAIL_IF(ctx, (unsigned)desc->algorithm > WGS_SCAN_ALGORITHM_SINGLE_PASS,
                 WGS_ERROR_INVALID_ARGUMENT, "unknown scan algorithm %d", (int)desc->algorithm);
+    WGS_FAIL_IF(ctx, desc->deterministic && desc->algorithm == WGS_SCAN_ALGORITHM_SINGLE_PASS,
+                WGS_ERROR_INVALID_ARGUMENT,
+                "the single-pass scan is not deterministic for floats; leave the algorithm "
+                "to the plan or ask for MULTILEVEL");
 
     const wgs_context_info *ci = &ctx->caps.info;
     wgs_scan_plan *p = calloc(1, sizeof *p);
@@ -132,48 +200,43 @@ wgs_result wgs_scan_plan_create(wgs_context *ctx, const wgs_scan_plan_desc *desc
     p->type = type;
     p->op = op;
     p->kind = kind;
+    p->algorithm = desc->algorithm;
+    p->deterministic = desc->deterministic != 0;
     p->capacity = desc->capacity ? desc->capacity : 1;
     p->es = (uint32_t)wgs_type_size(type);
-    choose_tuning(ci, &p->wg, &p->items);
-    p->tile = p->wg * p->items;
     p->max_dim = ci->max_workgroups_per_dimension;
+    p->has_sp = p->algorithm != WGS_SCAN_ALGORITHM_MULTILEVEL && !p->deterministic;
+    choose_tuning(ci, p->es, 0, &p->ml);
+    p->ml.chunk_elems = chunk_for(ci, &p->ml, p->es);
+    if (p->has_sp) {
+        choose_tuning(ci, p->es, 1, &p->sp);
+        p->sp.chunk_elems = chunk_for(ci, &p->sp, p->es);
+    }
 
-    /* Level-0 chunk: the most whole tiles one binding and one (two-dimensional) grid
-     * can hold. Whole tiles keep every chunk offset a multiple of TILE * es bytes,
-     * which satisfies the offset alignment WebGPU asks for. */
-    uint64_t tiles_per_binding = ci->max_storage_binding_size / ((uint64_t)p->tile * p->es);
-    uint64_t tiles_per_grid = (uint64_t)p->max_dim * p->max_dim;
-    uint64_t chunk_tiles = tiles_per_binding < tiles_per_grid ? tiles_per_binding : tiles_per_grid;
-    p->chunk_elems = chunk_tiles * p->tile;
     uint64_t bytes = p->capacity * p->es;
-    if (chunk_tiles == 0 || ((uint64_t)p->tile * p->es) % ci->min_storage_offset_alignment != 0 ||
-        bytes / p->es != p->capacity || bytes > ci->max_buffer_size) {
+    ml_layout L = ml_layout_for(p, p->capacity);
+    uint64_t sp_tiles = p->has_sp && p->sp.chunk_elems ? wgs__div_up(p->capacity, p->sp.tile) : 0;
+    uint64_t sp_words = 1 + 2 * sp_tiles;
+    uint64_t per_grid = (uint64_t)p->max_dim * p->max_dim;
+    int too_large = p->ml.chunk_elems == 0 || (p->has_sp && p->sp.chunk_elems == 0) ||
+                    bytes / p->es != p->capacity || bytes > ci->max_buffer_size ||
+                    L.levels == MAX_LEVELS ||
+                    (L.levels && (L.count[0] * p->es > ci->max_storage_binding_size ||
+                                  wgs__div_up(L.count[0], p->ml.tile) > per_grid)) ||
+                    sp_words * 4 > ci->max_storage_binding_size ||
+                    wgs__div_up(sp_words, p->has_sp ? p->sp.wg : 1) > per_grid;
+    if (too_large) {
         free(p);
         return wgs__fail(ctx, WGS_ERROR_TOO_LARGE,
                          "capacity %llu of %s does not fit this device (max buffer %llu bytes, "
-                         "max binding %llu bytes)",
+                         "max binding %llu bytes, %u workgroups per dimension)",
                          (unsigned long long)desc->capacity, wgs_type_name(type),
                          (unsigned long long)ci->max_buffer_size,
-                         (unsigned long long)ci->max_storage_binding_size);
-    }
-    scan_layout L = layout_for(p, p->capacity);
-    if (L.levels == MAX_LEVELS ||
-        (L.levels && (L.count[0] * p->es > ci->max_storage_binding_size ||
-                      wgs__div_up(L.count[0], p->tile) > tiles_per_grid))) {
-        uint64_t cap = p->capacity;
-        free(p);
-        return wgs__fail(ctx, WGS_ERROR_TOO_LARGE, "capacity %llu needs too many scan levels",
-                         (unsigned long long)cap);
+                         (unsigned long long)ci->max_storage_binding_size, ci->max_workgroups_per_dimension);
     }
     p->levels = L.levels;
 
-    wgs_kernel_spec spec = {"device/scan_tiles.wgsl", "scan_tiles", type, op, 0, p->wg, p->items};
-    r = wgs__pipeline(ctx, &spec, &p->scan_copy);
-    spec.in_place = 1;
-    if (r == WGS_OK) r = wgs__pipeline(ctx, &spec, &p->scan_in_place);
-    spec.file = "device/add_prefix.wgsl";
-    spec.entry = "add_prefix";
-    if (r == WGS_OK) r = wgs__pipeline(ctx, &spec, &p->add);
+    r = make_pipelines(p);
     if (r != WGS_OK) {
         free(p);
         return r;
@@ -183,7 +246,9 @@ wgs_result wgs_scan_plan_create(wgs_context *ctx, const wgs_scan_plan_desc *desc
     p->stride = ci->min_uniform_offset_alignment > sizeof(scan_params)
                     ? ci->min_uniform_offset_alignment
                     : (uint32_t)sizeof(scan_params);
-    p->dispatches_max = (uint32_t)(L.chunks + (uint64_t)L.levels);
+    uint64_t ml_records = L.chunks + (uint64_t)L.levels;
+    uint64_t sp_records = p->has_sp ? 1 + wgs__div_up(p->capacity, p->sp.chunk_elems) : 0;
+    p->dispatches_max = (uint32_t)(ml_records > sp_records ? ml_records : sp_records);
     gpu_scope_push(g);
     for (int l = 0; l < L.levels; l++) {
         uint64_t sz = wgs__round_up(L.count[l] * p->es, 4);
@@ -191,6 +256,10 @@ wgs_result wgs_scan_plan_create(wgs_context *ctx, const wgs_scan_plan_desc *desc
         p->scratch_bytes += sz;
     }
     p->dummy = gpu_buffer_create(g, 16, WGPUBufferUsage_Storage, "wgscan scan dummy");
+    if (p->has_sp) {
+        p->sp_state = gpu_buffer_create(g, sp_words * 4, WGPUBufferUsage_Storage, "wgscan scan tile states");
+        p->scratch_bytes += sp_words * 4;
+    }
     uint64_t param_bytes = (uint64_t)WGS_SCAN_PARAM_SLOTS * p->dispatches_max * p->stride;
     p->params = gpu_buffer_create(g, param_bytes, WGPUBufferUsage_Uniform | WGPUBufferUsage_CopyDst,
                                   "wgscan scan params");
@@ -214,43 +283,87 @@ void wgs_scan_plan_destroy(wgs_scan_plan *p) {
 }
 
 uint64_t wgs_scan_plan_scratch_size(const wgs_scan_plan *p) { return p ? p->scratch_bytes : 0; }
-uint32_t wgs_scan_plan_tile_size(const wgs_scan_plan *p) { return p ? p->tile : 0; }
 
-/* The parameter slot holding the records for layout L; written on first use. */
-static uint64_t param_slot(wgs_scan_plan *p, const scan_layout *L) {
+wgs_scan_algorithm wgs_scan_plan_algorithm(const wgs_scan_plan *p, int in_place) {
+    if (!p) return WGS_SCAN_ALGORITHM_DEFAULT;
+    if (p->algorithm != WGS_SCAN_ALGORITHM_DEFAULT) return p->algorithm;
+    return p->has_sp && !in_place ? WGS_SCAN_ALGORITHM_SINGLE_PASS : WGS_SCAN_ALGORITHM_MULTILEVEL;
+}
+
+uint32_t wgs_scan_plan_tile_size(const wgs_scan_plan *p) {
+    if (!p) return 0;
+    return wgs_scan_plan_algorithm(p, 0) == WGS_SCAN_ALGORITHM_SINGLE_PASS ? p->sp.tile : p->ml.tile;
+}
+
+/* ------------------------------------------------------------------------- */
+/* parameters                                                                  */
+
+/* The parameter slot holding `count` records for `key`; `fill` writes them on first
+ * use of the key. */
+typedef void (*fill_fn)(const wgs_scan_plan *p, const void *layout, unsigned char *records);
+
+static uint64_t param_slot(wgs_scan_plan *p, uint64_t key, size_t count, fill_fn fill,
+                           const void *layout) {
     int found = -1, oldest = 0;
     for (int s = 0; s < WGS_SCAN_PARAM_SLOTS; s++) {
-        if (p->slot_age[s] && p->slot_n[s] == L->n) found = s;
+        if (p->slot_age[s] && p->slot_key[s] == key) found = s;
         if (p->slot_age[s] < p->slot_age[oldest]) oldest = s;
     }
     int s = found >= 0 ? found : oldest;
     p->slot_age[s] = ++p->clock;
     uint64_t base = (uint64_t)s * p->dispatches_max * p->stride;
     if (found >= 0) return base;
-
-    p->slot_n[s] = L->n;
-    size_t count = (size_t)(L->chunks + (uint64_t)L->levels);
     unsigned char *buf = calloc(count, p->stride);
-    if (!buf) return UINT64_MAX;
-    uint32_t ident = wgs__identity_bits(p->type, p->op);
-    uint32_t tiles_per_chunk = (uint32_t)(p->chunk_elems / p->tile);
-    for (uint64_t c = 0; c < L->chunks; c++) {
-        uint64_t first = c * p->chunk_elems;
-        uint64_t len = L->n - first < p->chunk_elems ? L->n - first : p->chunk_elems;
-        scan_params sp = {(uint32_t)len, (uint32_t)(c * tiles_per_chunk), ident,
-                          (p->kind == WGS_SCAN_INCLUSIVE ? FLAG_INCLUSIVE : 0u) |
-                              (L->tiles0 > 1 ? FLAG_WRITE_TOTALS : 0u)};
-        memcpy(buf + c * p->stride, &sp, sizeof sp);
+    if (!buf) {
+        p->slot_age[s] = 0;
+        return UINT64_MAX;
     }
-    for (int l = 0; l < L->levels; l++) {
-        scan_params sp = {(uint32_t)L->count[l], 0, ident,
-                          L->count[l] > p->tile ? FLAG_WRITE_TOTALS : 0u};
-        memcpy(buf + (L->chunks + (uint64_t)l) * p->stride, &sp, sizeof sp);
-    }
+    p->slot_key[s] = key;
+    fill(p, layout, buf);
     gpu_queue_write(p->ctx->gpu, p->params, base, buf, count * p->stride);
     free(buf);
     return base;
 }
+
+static void put_record(const wgs_scan_plan *p, unsigned char *records, uint64_t index, uint32_t n,
+                       uint32_t tile_base, uint32_t flags) {
+    scan_params sp = {n, tile_base, wgs__identity_bits(p->type, p->op), flags};
+    memcpy(records + index * p->stride, &sp, sizeof sp);
+}
+
+static uint64_t chunk_len(uint64_t n, uint64_t chunk_elems, uint64_t c) {
+    uint64_t first = c * chunk_elems;
+    return n - first < chunk_elems ? n - first : chunk_elems;
+}
+
+/* Multi-level records: [chunk 0 .. chunks-1][level 0 .. levels-1]. */
+static void fill_ml(const wgs_scan_plan *p, const void *layout, unsigned char *records) {
+    const ml_layout *L = layout;
+    uint32_t tiles_per_chunk = (uint32_t)(p->ml.chunk_elems / p->ml.tile);
+    uint32_t flags = (p->kind == WGS_SCAN_INCLUSIVE ? FLAG_INCLUSIVE : 0u) |
+                     (L->tiles0 > 1 ? FLAG_WRITE_TOTALS : 0u);
+    for (uint64_t c = 0; c < L->chunks; c++)
+        put_record(p, records, c, (uint32_t)chunk_len(L->n, p->ml.chunk_elems, c),
+                   (uint32_t)(c * tiles_per_chunk), flags);
+    for (int l = 0; l < L->levels; l++)
+        put_record(p, records, L->chunks + (uint64_t)l, (uint32_t)L->count[l], 0,
+                   L->count[l] > p->ml.tile ? FLAG_WRITE_TOTALS : 0u);
+}
+
+/* Single-pass records: [reset][chunk 0 .. chunks-1]. */
+static void fill_sp(const wgs_scan_plan *p, const void *layout, unsigned char *records) {
+    uint64_t n = *(const uint64_t *)layout;
+    uint64_t chunks = wgs__div_up(n, p->sp.chunk_elems);
+    uint32_t tiles_per_chunk = (uint32_t)(p->sp.chunk_elems / p->sp.tile);
+    put_record(p, records, 0, (uint32_t)(1 + 2 * wgs__div_up(n, p->sp.tile)), 0, 0);
+    for (uint64_t c = 0; c < chunks; c++)
+        put_record(p, records, 1 + c, (uint32_t)chunk_len(n, p->sp.chunk_elems, c),
+                   (uint32_t)(c * tiles_per_chunk),
+                   p->kind == WGS_SCAN_INCLUSIVE ? FLAG_INCLUSIVE : 0u);
+}
+
+/* ------------------------------------------------------------------------- */
+/* recording                                                                   */
 
 typedef struct recorder {
     wgs_scan_plan *p;
@@ -259,7 +372,7 @@ typedef struct recorder {
 } recorder;
 
 static void dispatch(recorder *rc, WGPUComputePipeline pipe, const gpu_binding *b, uint32_t nb,
-                     uint64_t param_index, uint64_t elems) {
+                     uint64_t param_index, uint64_t groups) {
     wgs_scan_plan *p = rc->p;
     gpu_binding all[4];
     memcpy(all, b, nb * sizeof *b);
@@ -269,34 +382,77 @@ static void dispatch(recorder *rc, WGPUComputePipeline pipe, const gpu_binding *
     all[nb].size = sizeof(scan_params);
     WGPUBindGroup group = gpu_bind_group_create(p->ctx->gpu, pipe, all, nb + 1);
     uint32_t x, y;
-    grid_for(p, wgs__div_up(elems, p->tile), &x, &y);
+    grid_for(p, groups, &x, &y);
     gpu_pass_dispatch(p->ctx->gpu, rc->pass, pipe, group, x, y);
     gpu_bind_group_release(p->ctx->gpu, group);
 }
 
-static uint64_t sums_bytes(const wgs_scan_plan *p, uint64_t count) {
-    return wgs__round_up(count * p->es, 4);
+static uint64_t bytes_of(const wgs_scan_plan *p, uint64_t count) {
+    return wgs__round_up(count * p->es, 4); /* f16 bindings are whole 4-byte words */
 }
 
 /* Scans sums[l] in place (exclusive) and everything above it. */
-static void record_level(recorder *rc, const scan_layout *L, int l) {
+static void record_level(recorder *rc, const ml_layout *L, int l) {
     wgs_scan_plan *p = rc->p;
     uint64_t count = L->count[l];
     int has_next = l + 1 < L->levels;
     gpu_binding b[2] = {
-        {1, p->sums[l], 0, sums_bytes(p, count)},
-        {3, has_next ? p->sums[l + 1] : p->dummy, 0,
-         has_next ? sums_bytes(p, L->count[l + 1]) : 16},
+        {1, p->sums[l], 0, bytes_of(p, count)},
+        {3, has_next ? p->sums[l + 1] : p->dummy, 0, has_next ? bytes_of(p, L->count[l + 1]) : 16},
     };
     uint64_t param_index = L->chunks + (uint64_t)l;
-    dispatch(rc, p->scan_in_place, b, 2, param_index, count);
+    uint64_t groups = wgs__div_up(count, p->ml.tile);
+    dispatch(rc, p->ml_scan_in_place, b, 2, param_index, groups);
     if (!has_next) return;
     record_level(rc, L, l + 1);
-    dispatch(rc, p->add, b, 2, param_index, count);
+    dispatch(rc, p->ml_add, b, 2, param_index, groups);
 }
 
-static uint64_t data_bytes(const wgs_scan_plan *p, uint64_t n) {
-    return wgs__round_up(n * p->es, 4); /* f16 bindings are whole 4-byte words */
+static void record_multilevel(recorder *rc, const wgs_scan_args *a, const ml_layout *L) {
+    wgs_scan_plan *p = rc->p;
+    int in_place = a->input == a->output;
+    WGPUBuffer aux0 = L->levels ? p->sums[0] : p->dummy;
+    uint64_t aux0_size = L->levels ? bytes_of(p, L->count[0]) : 16;
+    for (uint64_t c = 0; c < L->chunks; c++) {
+        uint64_t off = c * p->ml.chunk_elems * p->es, len = chunk_len(a->n, p->ml.chunk_elems, c);
+        gpu_binding b[3] = {
+            {0, a->input, a->input_offset + off, bytes_of(p, len)},
+            {1, a->output, a->output_offset + off, bytes_of(p, len)},
+            {3, aux0, 0, aux0_size},
+        };
+        uint64_t groups = wgs__div_up(len, p->ml.tile);
+        if (in_place)
+            dispatch(rc, p->ml_scan_in_place, b + 1, 2, c, groups);
+        else
+            dispatch(rc, p->ml_scan_copy, b, 3, c, groups);
+    }
+    if (!L->levels) return;
+    record_level(rc, L, 0);
+    for (uint64_t c = 0; c < L->chunks; c++) {
+        uint64_t off = c * p->ml.chunk_elems * p->es, len = chunk_len(a->n, p->ml.chunk_elems, c);
+        gpu_binding b[2] = {
+            {1, a->output, a->output_offset + off, bytes_of(p, len)},
+            {3, aux0, 0, aux0_size},
+        };
+        dispatch(rc, p->ml_add, b, 2, c, wgs__div_up(len, p->ml.tile));
+    }
+}
+
+static void record_single_pass(recorder *rc, const wgs_scan_args *a) {
+    wgs_scan_plan *p = rc->p;
+    uint64_t tiles = wgs__div_up(a->n, p->sp.tile), words = 1 + 2 * tiles;
+    gpu_binding reset[1] = {{3, p->sp_state, 0, words * 4}};
+    dispatch(rc, p->sp_reset, reset, 1, 0, wgs__div_up(words, p->sp.wg));
+    uint64_t chunks = wgs__div_up(a->n, p->sp.chunk_elems);
+    for (uint64_t c = 0; c < chunks; c++) {
+        uint64_t off = c * p->sp.chunk_elems * p->es, len = chunk_len(a->n, p->sp.chunk_elems, c);
+        gpu_binding b[3] = {
+            {0, a->input, a->input_offset + off, bytes_of(p, len)},
+            {1, a->output, a->output_offset + off, bytes_of(p, len)},
+            {3, p->sp_state, 0, words * 4},
+        };
+        dispatch(rc, p->sp_scan, b, 3, 1 + c, wgs__div_up(len, p->sp.tile));
+    }
 }
 
 static wgs_result check_buffer(wgs_scan_plan *p, WGPUBuffer b, uint64_t offset, uint64_t n,
@@ -310,7 +466,7 @@ static wgs_result check_buffer(wgs_scan_plan *p, WGPUBuffer b, uint64_t offset, 
     WGS_FAIL_IF(ctx, !(gpu_buffer_usage(ctx->gpu, b) & WGPUBufferUsage_Storage),
                 WGS_ERROR_BUFFER_USAGE, "%s buffer lacks WGPUBufferUsage_Storage", name);
     uint64_t size = gpu_buffer_size(ctx->gpu, b);
-    uint64_t need = data_bytes(p, n);
+    uint64_t need = bytes_of(p, n);
     WGS_FAIL_IF(ctx, offset > size || size - offset < need, WGS_ERROR_BUFFER_TOO_SMALL,
                 "%s buffer holds %llu bytes; offset %llu + %llu elements of %s need %llu", name,
                 (unsigned long long)size, (unsigned long long)offset, (unsigned long long)n,
@@ -334,46 +490,33 @@ wgs_result wgs_scan_encode(wgs_scan_plan *p, WGPUCommandEncoder encoder, const w
                 "input and output are one buffer at offsets %llu and %llu; use the same offset "
                 "(in place) or separate buffers",
                 (unsigned long long)a->input_offset, (unsigned long long)a->output_offset);
+    wgs_scan_algorithm algo = wgs_scan_plan_algorithm(p, in_place);
+    WGS_FAIL_IF(ctx, in_place && algo == WGS_SCAN_ALGORITHM_SINGLE_PASS, WGS_ERROR_ALIASING,
+                "the single-pass scan cannot run in place (its fallback rereads earlier tiles' "
+                "input); use separate buffers or the multi-level algorithm");
     WGS_FAIL_IF(ctx, a->timestamp_query_set && !ctx->caps.info.has_timestamp_query,
                 WGS_ERROR_FEATURE_MISSING, "timestamps need the timestamp-query feature");
     if (a->n == 0) return WGS_OK;
 
-    scan_layout L = layout_for(p, a->n);
-    uint64_t param_base = param_slot(p, &L);
+    ml_layout L;
+    uint64_t param_base;
+    if (algo == WGS_SCAN_ALGORITHM_SINGLE_PASS) {
+        uint64_t n = a->n;
+        param_base = param_slot(p, n << 1 | 1, (size_t)(1 + wgs__div_up(n, p->sp.chunk_elems)), fill_sp, &n);
+    } else {
+        L = ml_layout_for(p, a->n);
+        param_base = param_slot(p, a->n << 1, (size_t)(L.chunks + (uint64_t)L.levels), fill_ml, &L);
+    }
     WGS_FAIL_IF(ctx, param_base == UINT64_MAX, WGS_ERROR_OUT_OF_HOST_MEMORY, "writing parameters");
 
     gpu_scope_push(ctx->gpu);
     recorder rc = {p, NULL, param_base};
     rc.pass = gpu_pass_begin(ctx->gpu, encoder, a->timestamp_query_set, a->timestamp_begin_index,
                              a->timestamp_end_index);
-    WGPUBuffer aux0 = L.levels ? p->sums[0] : p->dummy;
-    uint64_t aux0_size = L.levels ? sums_bytes(p, L.count[0]) : 16;
-    for (uint64_t c = 0; c < L.chunks; c++) {
-        uint64_t first = c * p->chunk_elems;
-        uint64_t len = a->n - first < p->chunk_elems ? a->n - first : p->chunk_elems;
-        uint64_t off = first * p->es;
-        gpu_binding b[3] = {
-            {0, a->input, a->input_offset + off, data_bytes(p, len)},
-            {1, a->output, a->output_offset + off, data_bytes(p, len)},
-            {3, aux0, 0, aux0_size},
-        };
-        if (in_place)
-            dispatch(&rc, p->scan_in_place, b + 1, 2, c, len);
-        else
-            dispatch(&rc, p->scan_copy, b, 3, c, len);
-    }
-    if (L.levels) {
-        record_level(&rc, &L, 0);
-        for (uint64_t c = 0; c < L.chunks; c++) {
-            uint64_t first = c * p->chunk_elems;
-            uint64_t len = a->n - first < p->chunk_elems ? a->n - first : p->chunk_elems;
-            gpu_binding b[2] = {
-                {1, a->output, a->output_offset + first * p->es, data_bytes(p, len)},
-                {3, aux0, 0, aux0_size},
-            };
-            dispatch(&rc, p->add, b, 2, c, len);
-        }
-    }
+    if (algo == WGS_SCAN_ALGORITHM_SINGLE_PASS)
+        record_single_pass(&rc, a);
+    else
+        record_multilevel(&rc, a, &L);
     gpu_pass_end(ctx->gpu, rc.pass);
     return wgs__scope_end(ctx, "recording the scan");
 }

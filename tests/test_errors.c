@@ -83,6 +83,38 @@ TEST(errors_unsupported_type_and_operator) {
     d.capacity = UINT64_MAX / 2; /* more than any device holds */
     CHECK_RESULT(wgs_scan_plan_create(ctx, &d, &p), WGS_ERROR_TOO_LARGE);
     CHECK(p == NULL);
+    d.capacity = 10;
+    d.algorithm = WGS_SCAN_ALGORITHM_SINGLE_PASS;
+    d.deterministic = 1;
+    CHECK_RESULT(wgs_scan_plan_create(ctx, &d, &p), WGS_ERROR_INVALID_ARGUMENT);
+}
+
+/* The single pass cannot run in place: forced, it says so; by default the plan switches
+ * to the multi-level algorithm. */
+TEST(errors_single_pass_in_place) {
+    wgs_context *ctx = test_context();
+    if (!ctx) return;
+    wgs_scan_plan_desc d = {0};
+    d.capacity = 1000;
+    d.algorithm = WGS_SCAN_ALGORITHM_SINGLE_PASS;
+    wgs_scan_plan *p = NULL;
+    CHECK_RESULT(wgs_scan_plan_create(ctx, &d, &p), WGS_OK);
+    WGPUBuffer b = NULL;
+    CHECK_RESULT(wgs_buffer_create(ctx, 4000, WGPUBufferUsage_Storage, &b), WGS_OK);
+    WGPUCommandEncoder enc;
+    CHECK_RESULT(wgs_encoder_create(ctx, &enc), WGS_OK);
+    wgs_scan_args a = {b, 0, b, 0, 1000, NULL, 0, 0};
+    CHECK_RESULT(wgs_scan_encode(p, enc, &a), WGS_ERROR_ALIASING);
+    CHECK(strstr(wgs_context_last_error(ctx), "in place") != NULL);
+    wgs_scan_plan_destroy(p);
+    d.algorithm = WGS_SCAN_ALGORITHM_DEFAULT;
+    CHECK_RESULT(wgs_scan_plan_create(ctx, &d, &p), WGS_OK);
+    CHECK(wgs_scan_plan_algorithm(p, 1) == WGS_SCAN_ALGORITHM_MULTILEVEL);
+    CHECK(wgs_scan_plan_algorithm(p, 0) == WGS_SCAN_ALGORITHM_SINGLE_PASS);
+    CHECK_RESULT(wgs_scan_encode(p, enc, &a), WGS_OK);
+    CHECK_RESULT(wgs_submit(ctx, enc), WGS_OK);
+    wgs_scan_plan_destroy(p);
+    wgs_buffer_release(ctx, b);
 }
 
 TEST(errors_bad_buffers) {

@@ -18,7 +18,7 @@ static uint64_t matrix_max(void) {
     return e ? strtoull(e, NULL, 10) : (1ull << 24) + 5;
 }
 
-static void matrix(wgs_type type) {
+static void matrix(wgs_type type, wgs_scan_algorithm algorithm) {
     wgs_context *ctx = test_context();
     if (!ctx) return;
     wgs_context_info info;
@@ -35,7 +35,7 @@ static void matrix(wgs_type type) {
     if (type == WGS_TYPE_F16 && max > (1u << 20) + 3) max = (1u << 20) + 3;
     for (int o = 0; o < nops; o++) {
         for (int kind = WGS_SCAN_EXCLUSIVE; kind <= WGS_SCAN_INCLUSIVE; kind++) {
-            wgs_scan_plan_desc d = {type, ops[o], (wgs_scan_kind)kind, 0, max, "test"};
+            wgs_scan_plan_desc d = {type, ops[o], (wgs_scan_kind)kind, algorithm, max, "test", 0};
             wgs_scan_plan *plan = NULL;
             CHECK_RESULT(wgs_scan_plan_create(ctx, &d, &plan), WGS_OK);
             if (!plan) continue;
@@ -50,15 +50,108 @@ static void matrix(wgs_type type) {
     }
 }
 
-TEST(scan_matrix_u32) { matrix(WGS_TYPE_U32); }
-TEST(scan_matrix_i32) { matrix(WGS_TYPE_I32); }
-TEST(scan_matrix_f32) { matrix(WGS_TYPE_F32); }
-TEST(scan_matrix_f16) { matrix(WGS_TYPE_F16); }
+TEST(scan_matrix_u32_multilevel) { matrix(WGS_TYPE_U32, WGS_SCAN_ALGORITHM_MULTILEVEL); }
+TEST(scan_matrix_i32_multilevel) { matrix(WGS_TYPE_I32, WGS_SCAN_ALGORITHM_MULTILEVEL); }
+TEST(scan_matrix_f32_multilevel) { matrix(WGS_TYPE_F32, WGS_SCAN_ALGORITHM_MULTILEVEL); }
+TEST(scan_matrix_f16_multilevel) { matrix(WGS_TYPE_F16, WGS_SCAN_ALGORITHM_MULTILEVEL); }
+TEST(scan_matrix_u32_single_pass) { matrix(WGS_TYPE_U32, WGS_SCAN_ALGORITHM_SINGLE_PASS); }
+TEST(scan_matrix_i32_single_pass) { matrix(WGS_TYPE_I32, WGS_SCAN_ALGORITHM_SINGLE_PASS); }
+TEST(scan_matrix_f32_single_pass) { matrix(WGS_TYPE_F32, WGS_SCAN_ALGORITHM_SINGLE_PASS); }
+TEST(scan_matrix_f16_single_pass) { matrix(WGS_TYPE_F16, WGS_SCAN_ALGORITHM_SINGLE_PASS); }
+
+/* The portable kernels (workgroup memory only), as on a device without subgroups. */
+TEST(scan_without_subgroups) {
+    wgs_context_desc cd = {0};
+    cd.debug_disable_subgroups = 1;
+    wgs_context *ctx = NULL;
+    CHECK_RESULT(wgs_context_create(&cd, &ctx), WGS_OK);
+    if (!ctx) return;
+    const wgs_scan_algorithm algos[] = {WGS_SCAN_ALGORITHM_MULTILEVEL, WGS_SCAN_ALGORITHM_SINGLE_PASS};
+    const wgs_type types[] = {WGS_TYPE_U32, WGS_TYPE_F32};
+    const wgs_op ops[] = {WGS_OP_ADD, WGS_OP_MIN};
+    for (int a = 0; a < 2; a++) {
+        for (int k = 0; k < 2; k++) {
+            wgs_scan_plan_desc d = {types[k], ops[k], WGS_SCAN_INCLUSIVE, algos[a], (1 << 20) + 1, NULL, 0};
+            wgs_scan_plan *plan = NULL;
+            CHECK_RESULT(wgs_scan_plan_create(ctx, &d, &plan), WGS_OK);
+            if (!plan) continue;
+            uint32_t t = wgs_scan_plan_tile_size(plan);
+            const uint64_t sizes[] = {1, t - 1, t + 1, 5ull * t + 3, (1 << 20) + 1};
+            for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
+                scan_case c = {sizes[i], 0, 0, 0, 400 + i};
+                scan_check(ctx, plan, &d, &c);
+            }
+            wgs_scan_plan_destroy(plan);
+        }
+    }
+    wgs_context_destroy(ctx);
+}
+
+/* The single pass 50 times in a row on 2^22 elements, alternating two different inputs:
+ * a tile state left over from the previous run would hand out its old prefix. */
+TEST(scan_single_pass_50_runs) {
+    wgs_context *ctx = test_context();
+    if (!ctx) return;
+    const uint64_t n = 1u << 22;
+    wgs_scan_plan_desc d = {WGS_TYPE_U32, WGS_OP_ADD, WGS_SCAN_EXCLUSIVE, WGS_SCAN_ALGORITHM_SINGLE_PASS, n, NULL, 0};
+    wgs_scan_plan *plan = NULL;
+    CHECK_RESULT(wgs_scan_plan_create(ctx, &d, &plan), WGS_OK);
+    uint32_t *in[2] = {malloc(n * 4), malloc(n * 4)}, *got = malloc(n * 4);
+    WGPUBuffer bin[2] = {NULL, NULL}, bout = NULL;
+    const WGPUBufferUsage u = WGPUBufferUsage_Storage | WGPUBufferUsage_CopyDst | WGPUBufferUsage_CopySrc;
+    for (int k = 0; k < 2; k++) {
+        ref_fill_random(in[k], WGS_TYPE_U32, WGS_OP_ADD, n, 1000 + (uint64_t)k);
+        CHECK_RESULT(wgs_buffer_create(ctx, n * 4, u, &bin[k]), WGS_OK);
+        CHECK_RESULT(wgs_buffer_write(ctx, bin[k], 0, in[k], n * 4), WGS_OK);
+    }
+    CHECK_RESULT(wgs_buffer_create(ctx, n * 4, u, &bout), WGS_OK);
+    int wrong = 0;
+    for (int run = 0; plan && run < 50 && !wrong; run++) {
+        WGPUCommandEncoder enc;
+        CHECK_RESULT(wgs_encoder_create(ctx, &enc), WGS_OK);
+        wgs_scan_args a = {bin[run & 1], 0, bout, 0, n, NULL, 0, 0};
+        CHECK_RESULT(wgs_scan_encode(plan, enc, &a), WGS_OK);
+        CHECK_RESULT(wgs_submit(ctx, enc), WGS_OK);
+        CHECK_RESULT(wgs_buffer_read(ctx, bout, 0, got, n * 4), WGS_OK);
+        ref_check c = ref_verify(in[run & 1], got, WGS_TYPE_U32, WGS_OP_ADD, 0, n);
+        if (c.mismatches) {
+            test_fail(__FILE__, __LINE__, "run %d: %llu wrong, first at %llu", run,
+                      (unsigned long long)c.mismatches, (unsigned long long)c.first_bad);
+            wrong = 1;
+        }
+    }
+    for (int k = 0; k < 2; k++) {
+        wgs_buffer_release(ctx, bin[k]);
+        free(in[k]);
+    }
+    wgs_buffer_release(ctx, bout);
+    free(got);
+    wgs_scan_plan_destroy(plan);
+}
+
+/* deterministic = 1: f32 sums bit-identical from run to run. */
+TEST(scan_deterministic_f32) {
+    wgs_context *ctx = test_context();
+    if (!ctx) return;
+    const uint64_t n = (1u << 20) + 17;
+    float *in = malloc(n * 4), *a = malloc(n * 4), *b = malloc(n * 4);
+    ref_fill_random(in, WGS_TYPE_F32, WGS_OP_ADD, n, 31);
+    wgs_scan_plan_desc d = {WGS_TYPE_F32, WGS_OP_ADD, WGS_SCAN_INCLUSIVE, 0, n, NULL, 1};
+    CHECK_RESULT(wgs_scan_host(ctx, &d, in, a, n), WGS_OK);
+    for (int run = 0; run < 3; run++) {
+        CHECK_RESULT(wgs_scan_host(ctx, &d, in, b, n), WGS_OK);
+        CHECK(memcmp(a, b, n * 4) == 0);
+    }
+    CHECK(ref_verify(in, a, WGS_TYPE_F32, WGS_OP_ADD, 1, n).mismatches == 0);
+    free(in);
+    free(a);
+    free(b);
+}
 
 TEST(scan_in_place_and_offsets) {
     wgs_context *ctx = test_context();
     if (!ctx) return;
-    wgs_scan_plan_desc d = {WGS_TYPE_I32, WGS_OP_ADD, WGS_SCAN_INCLUSIVE, 0, 1 << 20, NULL};
+    wgs_scan_plan_desc d = {WGS_TYPE_I32, WGS_OP_ADD, WGS_SCAN_INCLUSIVE, 0, 1 << 20, NULL, 0};
     wgs_scan_plan *plan = NULL;
     CHECK_RESULT(wgs_scan_plan_create(ctx, &d, &plan), WGS_OK);
     if (!plan) return;
@@ -78,7 +171,7 @@ TEST(scan_in_place_and_offsets) {
 TEST(scan_two_sizes_one_submit) {
     wgs_context *ctx = test_context();
     if (!ctx) return;
-    wgs_scan_plan_desc d = {WGS_TYPE_U32, WGS_OP_ADD, WGS_SCAN_EXCLUSIVE, 0, 100000, NULL};
+    wgs_scan_plan_desc d = {WGS_TYPE_U32, WGS_OP_ADD, WGS_SCAN_EXCLUSIVE, 0, 100000, NULL, 0};
     wgs_scan_plan *plan = NULL;
     CHECK_RESULT(wgs_scan_plan_create(ctx, &d, &plan), WGS_OK);
     if (!plan) return;
@@ -123,7 +216,7 @@ TEST(scan_multi_binding_and_2d_grid) {
     const wgs_op ops[] = {WGS_OP_ADD, WGS_OP_ADD, WGS_OP_MIN};
     for (int k = 0; k < 3; k++) {
         for (int kind = WGS_SCAN_EXCLUSIVE; kind <= WGS_SCAN_INCLUSIVE; kind++) {
-            wgs_scan_plan_desc d = {types[k], ops[k], (wgs_scan_kind)kind, 0, 1 << 20, NULL};
+            wgs_scan_plan_desc d = {types[k], ops[k], (wgs_scan_kind)kind, 0, 1 << 20, NULL, 0};
             wgs_scan_plan *plan = NULL;
             CHECK_RESULT(wgs_scan_plan_create(ctx, &d, &plan), WGS_OK);
             if (!plan) continue;
@@ -145,7 +238,7 @@ TEST(scan_host_convenience) {
     const uint64_t n = 12345;
     float *in = malloc(n * 4), *out = malloc(n * 4);
     ref_fill_random(in, WGS_TYPE_F32, WGS_OP_MAX, n, 9);
-    wgs_scan_plan_desc d = {WGS_TYPE_F32, WGS_OP_MAX, WGS_SCAN_EXCLUSIVE, 0, 0, NULL};
+    wgs_scan_plan_desc d = {WGS_TYPE_F32, WGS_OP_MAX, WGS_SCAN_EXCLUSIVE, 0, 0, NULL, 0};
     CHECK_RESULT(wgs_scan_host(ctx, &d, in, out, n), WGS_OK);
     CHECK(ref_verify(in, out, WGS_TYPE_F32, WGS_OP_MAX, 0, n).mismatches == 0);
     /* In place through the host call, and n = 0. */
@@ -166,7 +259,7 @@ TEST(scan_on_external_device) {
     wgs_context *ctx = NULL;
     CHECK_RESULT(wgs_context_create_from_device(&ext, NULL, &ctx), WGS_OK);
     if (!ctx) return;
-    wgs_scan_plan_desc d = {WGS_TYPE_U32, WGS_OP_XOR, WGS_SCAN_INCLUSIVE, 0, 50000, NULL};
+    wgs_scan_plan_desc d = {WGS_TYPE_U32, WGS_OP_XOR, WGS_SCAN_INCLUSIVE, 0, 50000, NULL, 0};
     wgs_scan_plan *plan = NULL;
     CHECK_RESULT(wgs_scan_plan_create(ctx, &d, &plan), WGS_OK);
     if (plan) {

@@ -20,6 +20,7 @@ enum {
 int cmd_info(int argc, char **argv);
 int cmd_scan(int argc, char **argv);
 int cmd_demo(int argc, char **argv);
+int cmd_bench(int argc, char **argv);
 
 /* Prints "wgscan: <message>" to stderr and returns EXIT_USAGE. */
 int cli_usage_error(const char *fmt, ...)
@@ -38,6 +39,8 @@ void cli_print_info(FILE *f, const wgs_context_info *info);
 int cli_parse_u64(const char *s, uint64_t *out); /* accepts 1000, 1e6, 2^24, 16M, 1Gi */
 int cli_parse_type(const char *s, wgs_type *out);
 int cli_parse_op(const char *s, wgs_op *out);
+int cli_parse_algorithm(const char *s, wgs_scan_algorithm *out); /* auto, single-pass, multilevel */
+const char *cli_algorithm_name(wgs_scan_algorithm a);
 
 /* Wall clock in seconds. */
 double cli_now(void);
@@ -59,6 +62,8 @@ typedef struct scan_options {
     const char *in_path, *out_path;
     uint64_t seed;
     const void *input; /* n elements from --in; NULL: random data from seed */
+    wgs_scan_algorithm algorithm;
+    int deterministic;
 } scan_options;
 int run_scan(wgs_context *ctx, const scan_options *o);
 

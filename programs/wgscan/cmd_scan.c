@@ -60,14 +60,13 @@ int run_scan(wgs_context *ctx, const scan_options *o) {
     const int repeat = o->repeat < 1 ? 1 : o->repeat > MAX_REPEAT ? MAX_REPEAT : o->repeat;
     wgs_context_info info;
     wgs_context_get_info(ctx, &info);
-    printf("scan: n = %llu, %s %s, %s, multilevel, on %s\n", (unsigned long long)n,
-           wgs_type_name(o->type), wgs_op_name(o->op), o->inclusive ? "inclusive" : "exclusive",
-           info.device);
-
     wgs_scan_plan_desc pd = {o->type, o->op, o->inclusive ? WGS_SCAN_INCLUSIVE : WGS_SCAN_EXCLUSIVE,
-                             WGS_SCAN_ALGORITHM_DEFAULT, n, "wgscan cli"};
+                             o->algorithm, n, "wgscan cli", o->deterministic};
     wgs_result r = wgs_scan_plan_create(ctx, &pd, &s.plan);
     if (r != WGS_OK) return run_free(&s), cli_gpu_error(ctx, r, "creating the scan plan");
+    printf("scan: n = %llu, %s %s, %s, %s, on %s\n", (unsigned long long)n,
+           wgs_type_name(o->type), wgs_op_name(o->op), o->inclusive ? "inclusive" : "exclusive",
+           cli_algorithm_name(wgs_scan_plan_algorithm(s.plan, 0)), info.device);
 
     s.host_in = (void *)o->input;
     if (!s.host_in) {
@@ -178,6 +177,7 @@ int cmd_scan(int argc, char **argv) {
         const char *v = i + 1 < argc ? argv[i + 1] : NULL;
         if (strcmp(a, "--inclusive") == 0) { o.inclusive = 1; continue; }
         if (strcmp(a, "--verify") == 0) { o.verify = 1; continue; }
+        if (strcmp(a, "--deterministic") == 0) { o.deterministic = 1; continue; }
         if (!v) return cli_usage_error("option '%s' needs a value or is unknown", a);
         uint64_t u;
         if (strcmp(a, "--n") == 0) {
@@ -192,6 +192,9 @@ int cmd_scan(int argc, char **argv) {
             o.repeat = (int)u;
         } else if (strcmp(a, "--seed") == 0) {
             if (cli_parse_u64(v, &o.seed)) return cli_usage_error("bad --seed '%s'", v);
+        } else if (strcmp(a, "--algorithm") == 0) {
+            if (cli_parse_algorithm(v, &o.algorithm))
+                return cli_usage_error("bad --algorithm '%s' (auto, single-pass, multilevel)", v);
         } else if (strcmp(a, "--in") == 0) {
             o.in_path = v;
         } else if (strcmp(a, "--out") == 0) {

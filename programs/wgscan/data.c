@@ -113,6 +113,22 @@ int cli_parse_op(const char *s, wgs_op *out) {
     return -1;
 }
 
+int cli_parse_algorithm(const char *s, wgs_scan_algorithm *out) {
+    if (!s) return -1;
+    if (strcmp(s, "auto") == 0) return *out = WGS_SCAN_ALGORITHM_DEFAULT, 0;
+    if (strcmp(s, "single-pass") == 0) return *out = WGS_SCAN_ALGORITHM_SINGLE_PASS, 0;
+    if (strcmp(s, "multilevel") == 0) return *out = WGS_SCAN_ALGORITHM_MULTILEVEL, 0;
+    return -1;
+}
+
+const char *cli_algorithm_name(wgs_scan_algorithm a) {
+    switch (a) {
+    case WGS_SCAN_ALGORITHM_SINGLE_PASS: return "single-pass";
+    case WGS_SCAN_ALGORITHM_MULTILEVEL: return "multilevel";
+    default: return "auto";
+    }
+}
+
 int64_t cli_read_file(const char *path, void **data) {
     FILE *f = fopen(path, "rb");
     if (!f) {

@@ -13,6 +13,7 @@ static void help(FILE *f) {
           "  info                 adapter, backend, features, limits, subgroup sizes, runtime\n"
           "  scan [options]       prefix scan of random data or a raw file, with timings\n"
           "  demo                 a short tour: device info, a verified 16M scan, GPU vs CPU\n"
+          "  bench [options]      benchmark sweep against a copy kernel (see below)\n"
           "  help                 this text\n"
           "\n"
           "scan options:\n"
@@ -25,6 +26,16 @@ static void help(FILE *f) {
           "  --in FILE            raw little-endian input of the given type\n"
           "  --out FILE           write the raw result\n"
           "  --seed S             seed of the random input (default 1)\n"
+          "  --algorithm A        auto (default), single-pass, multilevel\n"
+          "  --deterministic      bit-identical float results run to run (multilevel)\n"
+          "\n"
+          "bench options:\n"
+          "  --min N --max N      sizes, powers of two (default 2^10 .. the device's limit:\n"
+          "                       2^30 on GPUs, 2^22 on CPU drivers)\n"
+          "  --types LIST         comma-separated types (default u32,f32,i32)\n"
+          "  --algorithms LIST    single-pass,multilevel (default both)\n"
+          "  --runs K             timed runs per point after warm-up (default 30, at least 20)\n"
+          "  --json F --csv F --svg F   write results (default bench.json, bench.csv, bench.svg)\n"
           "\n"
           "exit status: 0 success, 1 verification failed, 2 bad usage or input,\n"
           "             3 GPU or runtime error\n",
@@ -40,6 +51,7 @@ int main(int argc, char **argv) {
     if (strcmp(cmd, "info") == 0) return cmd_info(argc - 1, argv + 1);
     if (strcmp(cmd, "scan") == 0) return cmd_scan(argc - 1, argv + 1);
     if (strcmp(cmd, "demo") == 0) return cmd_demo(argc - 1, argv + 1);
+    if (strcmp(cmd, "bench") == 0) return cmd_bench(argc - 1, argv + 1);
     if (strcmp(cmd, "help") == 0 || strcmp(cmd, "--help") == 0 || strcmp(cmd, "-h") == 0) {
         help(stdout);
         return EXIT_OK;

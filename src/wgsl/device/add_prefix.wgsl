@@ -5,9 +5,9 @@
 @group(0) @binding(3) var<storage, read> aux: array<T>;
 
 @compute @workgroup_size(WG)
-fn add_prefix(@builtin(local_invocation_index) lid: u32,
-              @builtin(workgroup_id) wid: vec3<u32>,
+fn add_prefix(ids: Ids, @builtin(workgroup_id) wid: vec3<u32>,
               @builtin(num_workgroups) nwg: vec3<u32>) {
+    let lid = ids.lid;
     let t = tile_index(wid, nwg);
     let n = params.n;
     let base = t * TILE;

@@ -8,7 +8,8 @@ var<workgroup> wg_total: T;
 
 // Every invocation of the workgroup must call this (it has barriers). Returns the
 // exclusive prefix of `value` over the workgroup; the total is left in wg_total.
-fn workgroup_exclusive_scan(lid: u32, value: T, ident: T) -> T {
+fn workgroup_exclusive_scan(ids: Ids, value: T, ident: T) -> T {
+    let lid = ids.lid;
     wg_values[pad(lid)] = value;
     var offset = 1u;
     for (var d = WG >> 1u; d > 0u; d = d >> 1u) {

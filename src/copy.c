@@ -1,0 +1,68 @@
+/*
+ * copy.c: the copy kernel that benchmarks use as their ceiling (see copy.wgsl). Public
+ * because users comparing their own kernels need the same yardstick in the same run.
+ */
+#include "internal.h"
+
+#include <string.h>
+
+#define COPY_WG 256u
+#define COPY_GROUPS 8192u /* enough workgroups in flight to saturate any GPU we know */
+
+wgs_result wgs_copy_encode(wgs_context *ctx, WGPUCommandEncoder encoder, const wgs_copy_args *a) {
+    if (!ctx) return WGS_ERROR_INVALID_ARGUMENT;
+    WGS_FAIL_IF(ctx, !encoder || !a || !a->src || !a->dst, WGS_ERROR_INVALID_ARGUMENT,
+                "encoder, args, src and dst are required");
+    wgs_result r = wgs__check_device(ctx);
+    if (r != WGS_OK) return r;
+    const wgs_context_info *ci = &ctx->caps.info;
+    WGS_FAIL_IF(ctx, a->bytes % 16 || a->src_offset % ci->min_storage_offset_alignment ||
+                         a->dst_offset % ci->min_storage_offset_alignment,
+                WGS_ERROR_MISALIGNED_OFFSET,
+                "copy sizes must be multiples of 16 bytes and offsets of %u",
+                ci->min_storage_offset_alignment);
+    WGS_FAIL_IF(ctx, a->src == a->dst, WGS_ERROR_ALIASING, "copy source and destination are one buffer");
+    uint64_t ssize = gpu_buffer_size(ctx->gpu, a->src), dsize = gpu_buffer_size(ctx->gpu, a->dst);
+    WGS_FAIL_IF(ctx, a->src_offset > ssize || ssize - a->src_offset < a->bytes ||
+                         a->dst_offset > dsize || dsize - a->dst_offset < a->bytes,
+                WGS_ERROR_BUFFER_TOO_SMALL, "copy of %llu bytes runs past a buffer's end",
+                (unsigned long long)a->bytes);
+    WGS_FAIL_IF(ctx, a->timestamp_query_set && !ci->has_timestamp_query, WGS_ERROR_FEATURE_MISSING,
+                "timestamps need the timestamp-query feature");
+    if (a->bytes == 0) return WGS_OK;
+
+    wgs_kernel_spec spec = {"device/copy.wgsl", "copy", WGS_TYPE_U32, WGS_OP_ADD, 0, 0, COPY_WG, 1};
+    WGPUComputePipeline pipe;
+    r = wgs__pipeline(ctx, &spec, &pipe);
+    if (r != WGS_OK) return r;
+    /* One parameter record per chunk, in the context's own small ring. */
+    uint64_t chunk = (ci->max_storage_binding_size / 4096) * 4096;
+    uint64_t chunks = wgs__div_up(a->bytes, chunk);
+    uint32_t stride = ci->min_uniform_offset_alignment < 16 ? 16 : ci->min_uniform_offset_alignment;
+    gpu_scope_push(ctx->gpu);
+    if (!ctx->copy_params) {
+        ctx->copy_params = gpu_buffer_create(ctx->gpu, (uint64_t)stride * 64,
+                                             WGPUBufferUsage_Uniform | WGPUBufferUsage_CopyDst,
+                                             "wgscan copy params");
+    }
+    WGPUComputePassEncoder pass = gpu_pass_begin(ctx->gpu, encoder, a->timestamp_query_set,
+                                                 a->timestamp_begin_index, a->timestamp_end_index);
+    for (uint64_t c = 0; c < chunks; c++) {
+        uint64_t off = c * chunk, len = a->bytes - off < chunk ? a->bytes - off : chunk;
+        /* A record per (chunk length): written when it changes, like the scan's slots. */
+        uint32_t slot = (uint32_t)(ctx->copy_clock++ % 64);
+        uint32_t rec[4] = {(uint32_t)(len / 16), 0, 0, 0};
+        gpu_queue_write(ctx->gpu, ctx->copy_params, (uint64_t)slot * stride, rec, sizeof rec);
+        gpu_binding b[3] = {{0, a->src, a->src_offset + off, len},
+                            {1, a->dst, a->dst_offset + off, len},
+                            {2, ctx->copy_params, (uint64_t)slot * stride, 16}};
+        WGPUBindGroup g = gpu_bind_group_create(ctx->gpu, pipe, b, 3);
+        uint64_t groups = wgs__div_up(len / 16, COPY_WG);
+        if (groups > COPY_GROUPS) groups = COPY_GROUPS;
+        if (groups > ci->max_workgroups_per_dimension) groups = ci->max_workgroups_per_dimension;
+        gpu_pass_dispatch(ctx->gpu, pass, pipe, g, (uint32_t)groups, 1);
+        gpu_bind_group_release(ctx->gpu, g);
+    }
+    gpu_pass_end(ctx->gpu, pass);
+    return wgs__scope_end(ctx, "recording the copy");
+}

@@ -1,0 +1,52 @@
+// subgroup_scan.wgsl: exclusive scan of one value per invocation across the workgroup,
+// built on subgroup shuffles (used when the device offers subgroups). Each subgroup
+// scans its lanes in log2(subgroup size) shuffle steps without barriers; invocation 0
+// scans the few subgroup totals; two barriers in all, against 2*log2(WG) for Blelloch.
+//
+// Assumes what every WebGPU implementation we know does: the workgroup is split into
+// full subgroups of consecutive local_invocation_index (lane = lid % size). Works for
+// any subgroup size from 4 to 128.
+
+const MAX_SUBGROUPS: u32 = (WG + 3u) / 4u;
+
+var<workgroup> sg_totals: array<T, MAX_SUBGROUPS>;
+var<workgroup> wg_total: T;
+
+fn subgroup_inclusive_scan(lane: u32, size: u32, value: T) -> T {
+    var x = value;
+    for (var d = 1u; d < size; d = d << 1u) {
+        let y = subgroupShuffleUp(x, d);
+        if (lane >= d) {
+            x = combine(y, x);
+        }
+    }
+    return x;
+}
+
+// Every invocation must call this (it has barriers). Returns the exclusive prefix of
+// `value`; the workgroup total is left in wg_total.
+fn workgroup_exclusive_scan(ids: Ids, value: T, ident: T) -> T {
+    let size = ids.sg_size;
+    let lane = ids.sg_lane;
+    let sg = ids.lid / size;
+    let inclusive = subgroup_inclusive_scan(lane, size, value);
+    if (lane == size - 1u) {
+        sg_totals[sg] = inclusive;
+    }
+    workgroupBarrier();
+    if (ids.lid == 0u) {
+        var acc = ident;
+        for (var s = 0u; s < WG / size; s++) {
+            let t = sg_totals[s];
+            sg_totals[s] = acc;
+            acc = combine(acc, t);
+        }
+        wg_total = acc;
+    }
+    workgroupBarrier();
+    var exclusive = subgroupShuffleUp(inclusive, 1u);
+    if (lane == 0u) {
+        exclusive = ident;
+    }
+    return combine(sg_totals[sg], exclusive);
+}
