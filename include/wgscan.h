@@ -213,6 +213,10 @@ typedef struct wgs_context_desc {
     /* Testing aid: non-zero makes kernels use the portable workgroup-memory paths even
      * where the device offers subgroups. */
     int debug_disable_subgroups;
+    /* Testing aid: fruitless look-back steps before the single pass falls back to
+     * reducing a predecessor's tile itself (0: the default, 16). 1 makes fallbacks
+     * common, so tests exercise them on any device. */
+    uint32_t debug_lookback_spins;
 } wgs_context_desc;
 
 /* Loads the runtime, picks an adapter and creates a device (see the manual).
@@ -251,6 +255,7 @@ typedef struct wgs_context_info {
     char backend[16];      /* "vulkan", "metal", ... */
     char adapter_type[16]; /* "discrete", "integrated", "cpu", "unknown" */
     char runtime_path[512]; /* the WebGPU library loaded; "" for an external device */
+    char adapter_features[256]; /* the adapter's WebGPU feature numbers, "0x3 0x11 ..." */
     uint32_t vendor_id, device_id;
     uint32_t subgroup_min_size, subgroup_max_size;
     int has_subgroups, has_timestamp_query, has_shader_f16;

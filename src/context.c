@@ -125,6 +125,7 @@ static wgs_result finish_create(gpu_device *gpu, const wgs_context_desc *desc, w
     ctx->gpu = gpu;
     ctx->log = desc->log;
     ctx->log_user = desc->log_user;
+    ctx->lookback_spins = desc->debug_lookback_spins ? desc->debug_lookback_spins : 16;
     gpu_get_caps(gpu, &ctx->caps);
     apply_debug_caps(ctx, desc);
     *out = ctx;

@@ -7,7 +7,7 @@
 #include <string.h>
 
 #define COPY_WG 256u
-#define COPY_GROUPS 8192u /* enough workgroups in flight to saturate any GPU we know */
+#define COPY_ITEMS 4u /* 16-byte words per invocation */
 
 wgs_result wgs_copy_encode(wgs_context *ctx, WGPUCommandEncoder encoder, const wgs_copy_args *a) {
     if (!ctx) return WGS_ERROR_INVALID_ARGUMENT;
@@ -31,12 +31,16 @@ wgs_result wgs_copy_encode(wgs_context *ctx, WGPUCommandEncoder encoder, const w
                 "timestamps need the timestamp-query feature");
     if (a->bytes == 0) return WGS_OK;
 
-    wgs_kernel_spec spec = {"device/copy.wgsl", "copy", WGS_TYPE_U32, WGS_OP_ADD, 0, 0, COPY_WG, 1};
+    wgs_kernel_spec spec = {"device/copy.wgsl", "copy", WGS_TYPE_U32, WGS_OP_ADD, 0, 0, COPY_WG, COPY_ITEMS, 0};
     WGPUComputePipeline pipe;
     r = wgs__pipeline(ctx, &spec, &pipe);
     if (r != WGS_OK) return r;
-    /* One parameter record per chunk, in the context's own small ring. */
-    uint64_t chunk = (ci->max_storage_binding_size / 4096) * 4096;
+    /* Chunks: what one binding and one two-dimensional grid of workgroups hold. */
+    uint64_t block = 16ull * COPY_WG * COPY_ITEMS;
+    uint64_t per_grid = (uint64_t)ci->max_workgroups_per_dimension * ci->max_workgroups_per_dimension;
+    uint64_t chunk = ci->max_storage_binding_size / block;
+    if (chunk > per_grid) chunk = per_grid;
+    chunk *= block;
     uint64_t chunks = wgs__div_up(a->bytes, chunk);
     uint32_t stride = ci->min_uniform_offset_alignment < 16 ? 16 : ci->min_uniform_offset_alignment;
     gpu_scope_push(ctx->gpu);
@@ -49,7 +53,6 @@ wgs_result wgs_copy_encode(wgs_context *ctx, WGPUCommandEncoder encoder, const w
                                                  a->timestamp_begin_index, a->timestamp_end_index);
     for (uint64_t c = 0; c < chunks; c++) {
         uint64_t off = c * chunk, len = a->bytes - off < chunk ? a->bytes - off : chunk;
-        /* A record per (chunk length): written when it changes, like the scan's slots. */
         uint32_t slot = (uint32_t)(ctx->copy_clock++ % 64);
         uint32_t rec[4] = {(uint32_t)(len / 16), 0, 0, 0};
         gpu_queue_write(ctx->gpu, ctx->copy_params, (uint64_t)slot * stride, rec, sizeof rec);
@@ -57,10 +60,8 @@ wgs_result wgs_copy_encode(wgs_context *ctx, WGPUCommandEncoder encoder, const w
                             {1, a->dst, a->dst_offset + off, len},
                             {2, ctx->copy_params, (uint64_t)slot * stride, 16}};
         WGPUBindGroup g = gpu_bind_group_create(ctx->gpu, pipe, b, 3);
-        uint64_t groups = wgs__div_up(len / 16, COPY_WG);
-        if (groups > COPY_GROUPS) groups = COPY_GROUPS;
-        if (groups > ci->max_workgroups_per_dimension) groups = ci->max_workgroups_per_dimension;
-        gpu_pass_dispatch(ctx->gpu, pass, pipe, g, (uint32_t)groups, 1);
+        uint64_t groups = wgs__div_up(len, block), y = wgs__div_up(groups, ci->max_workgroups_per_dimension);
+        gpu_pass_dispatch(ctx->gpu, pass, pipe, g, (uint32_t)wgs__div_up(groups, y), (uint32_t)y);
         gpu_bind_group_release(ctx->gpu, g);
     }
     gpu_pass_end(ctx->gpu, pass);

@@ -24,6 +24,7 @@ struct wgs_context {
     wgs_pipeline_entry *pipelines; /* compiled kernels, by specialisation key */
     size_t pipeline_count, pipeline_cap;
     int live_plans; /* destroy order is checked, not trusted */
+    uint32_t lookback_spins; /* see wgs_context_desc.debug_lookback_spins */
     WGPUBuffer copy_params; /* wgs_copy_encode's parameter ring (64 records) */
     uint64_t copy_clock;
 };
@@ -61,6 +62,7 @@ typedef struct wgs_kernel_spec {
     int in_place;  /* 1: only binding 1 (read-write) holds the data */
     int subgroups; /* 1: workgroup scans use subgroup operations */
     uint32_t wg, items;
+    uint32_t max_spins; /* single pass: fruitless look-back steps before a fallback */
 } wgs_kernel_spec;
 
 /* The compiled pipeline for `spec`, compiled on first use and cached in the context

@@ -105,10 +105,10 @@ static int write_prelude(strbuf *b, const wgs_kernel_spec *s) {
              "alias T = %s;\n"
              "const WG: u32 = %uu;\n"
              "const ITEMS: u32 = %uu;\n"
-             "const MAX_SPINS: u32 = 16u;\n"
+             "const MAX_SPINS: u32 = %uu;\n"
              "fn combine(a: T, b: T) -> T { return %s; }\n",
              t, wgs_op_name(s->op), s->wg, s->items, s->in_place ? ", in place" : "", t, s->wg,
-             s->items, wgsl_combine(s->op));
+             s->items, s->max_spins ? s->max_spins : 16u, wgsl_combine(s->op));
     ok &= sb_add(b, buf);
     /* Values as 32-bit patterns (f16 in the low half), for look-back states and the
      * identity passed in Params. */
@@ -141,8 +141,8 @@ static int write_prelude(strbuf *b, const wgs_kernel_spec *s) {
 }
 
 static void spec_key(const wgs_kernel_spec *s, char *key, size_t cap) {
-    snprintf(key, cap, "%s:%s:%d:%d:%d:%d:%u:%u", s->file, s->entry, (int)s->type, (int)s->op,
-             s->in_place, s->subgroups, s->wg, s->items);
+    snprintf(key, cap, "%s:%s:%d:%d:%d:%d:%u:%u:%u", s->file, s->entry, (int)s->type, (int)s->op,
+             s->in_place, s->subgroups, s->wg, s->items, s->max_spins);
 }
 
 
@@ -159,10 +159,17 @@ wgs_result wgs__pipeline(wgs_context *ctx, const wgs_kernel_spec *spec, WGPUComp
     WGS_FAIL_IF(ctx, !body, WGS_ERROR_GPU_INTERNAL, "kernel %s is not embedded", spec->file);
     strbuf sb = {0};
     int ok = write_prelude(&sb, spec);
+    /* Look-back helpers reference the single pass's tile states, so only that kernel
+     * takes them. */
+    int single_pass = strcmp(spec->file, "device/scan_single_pass.wgsl") == 0;
     const char *parts[] = {"common.wgsl",
                            spec->subgroups ? "workgroup/subgroup_scan.wgsl" : "workgroup/blelloch.wgsl",
-                           "workgroup/tile.wgsl"};
+                           "workgroup/tile.wgsl",
+                           !single_pass      ? ""
+                           : spec->subgroups ? "workgroup/lookback_subgroup.wgsl"
+                                             : "workgroup/lookback_workgroup.wgsl"};
     for (size_t i = 0; i < sizeof parts / sizeof parts[0]; i++) {
+        if (!*parts[i]) continue;
         ok &= sb_add(&sb, wgs_wgsl_source(parts[i]));
         ok &= sb_add(&sb, "\n");
     }

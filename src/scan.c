@@ -154,7 +154,7 @@ static wgs_result make_pipelines(wgs_scan_plan *p) {
     wgs_context *ctx = p->ctx;
     int sg = ctx->caps.info.has_subgroups && ctx->caps.info.subgroup_min_size >= 4;
     wgs_kernel_spec spec = {"device/scan_tiles.wgsl", "scan_tiles", p->type, p->op, 0, 0,
-                            p->ml.wg, p->ml.items};
+                            p->ml.wg, p->ml.items, 0};
     spec.subgroups = sg && ctx->caps.info.subgroup_max_size <= p->ml.wg;
     wgs_result r = wgs__pipeline(ctx, &spec, &p->ml_scan_copy);
     spec.in_place = 1;
@@ -164,7 +164,7 @@ static wgs_result make_pipelines(wgs_scan_plan *p) {
     if (r == WGS_OK) r = wgs__pipeline(ctx, &spec, &p->ml_add);
     if (r != WGS_OK || !p->has_sp) return r;
     wgs_kernel_spec sp = {"device/scan_single_pass.wgsl", "scan_single_pass", p->type, p->op, 0, 0,
-                          p->sp.wg, p->sp.items};
+                          p->sp.wg, p->sp.items, ctx->lookback_spins};
     sp.subgroups = sg && ctx->caps.info.subgroup_max_size <= p->sp.wg;
     r = wgs__pipeline(ctx, &sp, &p->sp_scan);
     sp.entry = "reset_state";

@@ -87,6 +87,36 @@ TEST(scan_without_subgroups) {
     wgs_context_destroy(ctx);
 }
 
+/* Fallbacks after a single fruitless look-back step: helpers reduce and publish their
+ * predecessors' tiles all the time, racing the owners; results must not change. */
+TEST(scan_single_pass_forced_fallback) {
+    for (int sg = 0; sg < 2; sg++) {
+        wgs_context_desc cd = {0};
+        cd.debug_lookback_spins = 1;
+        cd.debug_disable_subgroups = sg;
+        wgs_context *ctx = NULL;
+        CHECK_RESULT(wgs_context_create(&cd, &ctx), WGS_OK);
+        if (!ctx) return;
+        const wgs_type types[] = {WGS_TYPE_U32, WGS_TYPE_F32, WGS_TYPE_I32};
+        const wgs_op ops[] = {WGS_OP_ADD, WGS_OP_ADD, WGS_OP_MAX};
+        for (int k = 0; k < 3; k++) {
+            wgs_scan_plan_desc d = {types[k], ops[k], WGS_SCAN_INCLUSIVE, WGS_SCAN_ALGORITHM_SINGLE_PASS,
+                                    1 << 22, NULL, 0};
+            wgs_scan_plan *plan = NULL;
+            CHECK_RESULT(wgs_scan_plan_create(ctx, &d, &plan), WGS_OK);
+            if (!plan) continue;
+            uint32_t t = wgs_scan_plan_tile_size(plan);
+            const uint64_t sizes[] = {t + 1, 37ull * t + 5, (1 << 22) - 1};
+            for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
+                scan_case c = {sizes[i], 0, 0, 0, 500 + i};
+                scan_check(ctx, plan, &d, &c);
+            }
+            wgs_scan_plan_destroy(plan);
+        }
+        wgs_context_destroy(ctx);
+    }
+}
+
 /* The single pass 50 times in a row on 2^22 elements, alternating two different inputs:
  * a tile state left over from the previous run would hand out its old prefix. */
 TEST(scan_single_pass_50_runs) {

@@ -54,6 +54,7 @@ void cli_print_info(FILE *f, const wgs_context_info *i) {
             i->has_subgroups ? "yes" : "no", i->has_timestamp_query ? "yes" : "no",
             i->has_shader_f16 ? "yes" : "no");
     fprintf(f, "subgroups    : size %u..%u\n", i->subgroup_min_size, i->subgroup_max_size);
+    if (i->adapter_features[0]) fprintf(f, "adapter offers: %s (WebGPU feature numbers)\n", i->adapter_features);
     fprintf(f, "limits       : maxBufferSize %llu, maxStorageBufferBindingSize %llu,\n"
                "               maxComputeWorkgroupsPerDimension %u, maxComputeWorkgroupStorageSize %u,\n"
                "               maxComputeInvocationsPerWorkgroup %u, minStorageBufferOffsetAlignment %u\n",

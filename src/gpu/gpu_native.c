@@ -290,6 +290,16 @@ static void fill_caps(gpu_device *d, const char *runtime_path) {
         d->p.AdapterInfoFreeMembers(ai);
     }
     fmt(ci->runtime_path, sizeof ci->runtime_path, "%s", runtime_path ? runtime_path : "");
+    if (d->adapter) {
+        WGPUSupportedFeatures sf;
+        memset(&sf, 0, sizeof sf);
+        d->p.AdapterGetFeatures(d->adapter, &sf);
+        size_t len = 0;
+        for (size_t i = 0; i < sf.featureCount && len + 12 < sizeof ci->adapter_features; i++)
+            len += (size_t)snprintf(ci->adapter_features + len, sizeof ci->adapter_features - len,
+                                    "%s0x%x", i ? " " : "", (unsigned)sf.features[i]);
+        d->p.SupportedFeaturesFreeMembers(sf);
+    }
     /* Room past the declared struct: an implementation with a longer WGPULimits must
      * not write over our stack. */
     struct {

@@ -22,6 +22,8 @@
     X(AdapterGetInfo, WGPUStatus, (WGPUAdapter, WGPUAdapterInfo *))                            \
     X(AdapterGetLimits, WGPUStatus, (WGPUAdapter, WGPULimits *))                               \
     X(AdapterHasFeature, WGPUBool, (WGPUAdapter, WGPUFeatureName))                             \
+    X(AdapterGetFeatures, void, (WGPUAdapter, WGPUSupportedFeatures *))                        \
+    X(SupportedFeaturesFreeMembers, void, (WGPUSupportedFeatures))                             \
     X(AdapterRequestDevice, WGPUFuture,                                                        \
       (WGPUAdapter, WGPUDeviceDescriptor const *, WGPURequestDeviceCallbackInfo))              \
     X(AdapterInfoFreeMembers, void, (WGPUAdapterInfo))                                         \

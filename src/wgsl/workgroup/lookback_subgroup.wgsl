@@ -1,0 +1,102 @@
+// lookback_subgroup.wgsl: the single pass's look-back run by the workgroup's first
+// subgroup alone, with subgroup operations and no workgroup barrier per step (as CUB
+// does it with one warp). Each lane reads one predecessor state; subgroupMin finds the
+// nearest inclusive and the nearest unready tile; a subgroup reduction combines the
+// ready run. The rest of the workgroup waits at one barrier for the result.
+
+var<workgroup> lookback_prefix: T;
+
+// All lanes' values combined, in lane order, on every lane.
+fn subgroup_reduce(lane: u32, size: u32, value: T) -> T {
+    return subgroupShuffle(subgroup_inclusive_scan(lane, size, value), size - 1u);
+}
+
+// The aggregate of a whole tile read straight from the input by one subgroup, in
+// exactly the order of the owner's tile_thread_reduce + workgroup_exclusive_scan (same
+// per-invocation runs, same subgroup scans, same serial pass over subgroup totals), so
+// a helper publishes the very bits the owner would.
+fn fallback_reduce(lane: u32, size: u32, base: u32, n: u32, ident: T) -> T {
+    var total = ident;
+    for (var s = 0u; s < WG / size; s++) {
+        let first = base + (s * size + lane) * ITEMS;
+        var acc = ident;
+        for (var j = 0u; j < ITEMS; j++) {
+            var v = ident;
+            if (first + j < n) {
+                v = load_in(first + j);
+            }
+            acc = combine(acc, v);
+        }
+        total = combine(total, subgroup_reduce(lane, size, acc));
+    }
+    return total;
+}
+
+// Run by the first subgroup only. Returns the exclusive prefix of tile t > 0 on every
+// lane, after publishing t's inclusive prefix.
+fn look_back_subgroup(lane: u32, size: u32, t: u32, aggregate: T, n: u32, ident: T) -> T {
+    var prefix = ident;
+    var j = t - 1u; // nearest predecessor not yet combined
+    var spins = 0u;
+    loop {
+        // Lane i looks at tile j - i.
+        var flag = NOT_READY;
+        var v = ident;
+        let valid = lane <= j;
+        if (valid) {
+            let s = read_state(j - lane);
+            flag = s.x;
+            v = from_bits(s.y);
+        }
+        let inc = subgroupMin(select(NONE, lane, valid && flag == INCLUSIVE));
+        let nr = subgroupMin(select(NONE, lane, valid && flag == NOT_READY));
+        // The run of ready tiles next to us: through the inclusive one when it comes
+        // before any unready tile, else up to the first unready tile.
+        let done = inc != NONE && inc < nr;
+        var take = min(nr, size);
+        if (done) {
+            take = inc + 1u;
+        }
+        if (take > 0u) {
+            prefix = combine(subgroup_reduce(lane, size, select(ident, v, lane < take)), prefix);
+        }
+        if (done) {
+            break;
+        }
+        if (take > 0u) {
+            j = j - take; // cannot pass tile 0: it is published inclusive at once
+            spins = 0u;
+            continue;
+        }
+        spins = spins + 1u;
+        if (spins >= MAX_SPINS && j >= params.tile_base) {
+            // Decoupled fallback: reduce tile j ourselves (it lies in this chunk:
+            // earlier chunks finished in an earlier dispatch).
+            let agg_j = fallback_reduce(lane, size, (j - params.tile_base) * TILE, n, ident);
+            if (lane == 0u) {
+                publish_if_higher(j, select(AGGREGATE, INCLUSIVE, j == 0u), agg_j);
+            }
+            prefix = combine(agg_j, prefix);
+            if (j == 0u) {
+                break;
+            }
+            j = j - 1u;
+            spins = 0u;
+        }
+    }
+    if (lane == 0u) {
+        publish(t, INCLUSIVE, combine(prefix, aggregate));
+    }
+    return prefix;
+}
+
+// Every invocation calls this (one barrier).
+fn look_back(ids: Ids, t: u32, aggregate: T, n: u32, ident: T) -> T {
+    if (ids.lid < ids.sg_size) { // the first subgroup (lanes are consecutive invocations)
+        let p = look_back_subgroup(ids.sg_lane, ids.sg_size, t, aggregate, n, ident);
+        if (ids.lid == 0u) {
+            lookback_prefix = p;
+        }
+    }
+    return workgroupUniformLoad(&lookback_prefix);
+}

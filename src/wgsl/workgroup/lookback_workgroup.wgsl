@@ -1,0 +1,106 @@
+// lookback_workgroup.wgsl: the single pass's look-back for devices without subgroups.
+// The whole workgroup steps back together: LOOKBACK invocations read one predecessor
+// state each, workgroup atomics find the nearest inclusive and the nearest unready
+// tile, and a workgroup scan combines the ready run. Barriers on every step, so it is
+// slower than the subgroup version, but it needs nothing beyond WebGPU's core.
+
+// Tiles examined per step: every state read is two uncached atomic loads, repeated by
+// every waiting workgroup, so the window stays small.
+const LOOKBACK: u32 = 32u;
+
+var<workgroup> first_inclusive: atomic<u32>;
+var<workgroup> first_not_ready: atomic<u32>;
+var<workgroup> window_inclusive: u32;
+var<workgroup> window_not_ready: u32;
+
+// The aggregate of a whole tile read straight from the input, computed in exactly the
+// order tile_thread_reduce + workgroup_exclusive_scan use for the owner's aggregate.
+fn fallback_reduce(ids: Ids, base: u32, n: u32, ident: T) -> T {
+    var acc = ident;
+    for (var j = 0u; j < ITEMS; j++) {
+        let i = base + ids.lid * ITEMS + j;
+        var v = ident;
+        if (i < n) {
+            v = load_in(i);
+        }
+        acc = combine(acc, v);
+    }
+    workgroup_exclusive_scan(ids, acc, ident);
+    return workgroupUniformLoad(&wg_total);
+}
+
+// Every invocation calls this (barriers). Returns the exclusive prefix of tile t > 0
+// and publishes its inclusive prefix.
+fn look_back(ids: Ids, t: u32, aggregate: T, n: u32, ident: T) -> T {
+    let lid = ids.lid;
+    var prefix = ident;
+    var j = t - 1u; // nearest predecessor not yet combined
+    var spins = 0u;
+    loop {
+        if (lid == 0u) {
+            atomicStore(&first_inclusive, NONE);
+            atomicStore(&first_not_ready, NONE);
+        }
+        workgroupBarrier();
+        // Invocation i < LOOKBACK looks at tile j - i.
+        var v = ident;
+        if (lid < LOOKBACK && lid <= j) {
+            let s = read_state(j - lid);
+            v = from_bits(s.y);
+            if (s.x == INCLUSIVE) {
+                atomicMin(&first_inclusive, lid);
+            } else if (s.x == NOT_READY) {
+                atomicMin(&first_not_ready, lid);
+            }
+        }
+        workgroupBarrier();
+        if (lid == 0u) {
+            window_inclusive = atomicLoad(&first_inclusive);
+            window_not_ready = atomicLoad(&first_not_ready);
+        }
+        let inc = workgroupUniformLoad(&window_inclusive);
+        let nr = workgroupUniformLoad(&window_not_ready);
+        // Combine the run of ready tiles next to us: through the inclusive one when
+        // it comes before any unready tile, else up to the first unready tile.
+        let done = inc != NONE && inc < nr;
+        var take = min(nr, LOOKBACK);
+        if (done) {
+            take = inc + 1u;
+        }
+        if (take > 0u) {
+            var mine = ident;
+            if (lid < take) {
+                mine = v;
+            }
+            workgroup_exclusive_scan(ids, mine, ident);
+            prefix = combine(workgroupUniformLoad(&wg_total), prefix);
+        }
+        if (done) {
+            break;
+        }
+        if (take > 0u) {
+            j = j - take; // cannot pass tile 0: it is published inclusive at once
+            spins = 0u;
+            continue;
+        }
+        spins = spins + 1u;
+        if (spins >= MAX_SPINS && j >= params.tile_base) {
+            // Decoupled fallback: reduce tile j ourselves (it lies in this chunk:
+            // earlier chunks finished in an earlier dispatch).
+            let agg_j = fallback_reduce(ids, (j - params.tile_base) * TILE, n, ident);
+            if (lid == 0u) {
+                publish_if_higher(j, select(AGGREGATE, INCLUSIVE, j == 0u), agg_j);
+            }
+            prefix = combine(agg_j, prefix);
+            if (j == 0u) {
+                break;
+            }
+            j = j - 1u;
+            spins = 0u;
+        }
+    }
+    if (lid == 0u) {
+        publish(t, INCLUSIVE, combine(prefix, aggregate));
+    }
+    return prefix;
+}
