@@ -164,7 +164,7 @@ wgs_result wgs__pipeline(wgs_context *ctx, const wgs_kernel_spec *spec, WGPUComp
     int single_pass = strcmp(spec->file, "device/scan_single_pass.wgsl") == 0;
     const char *parts[] = {"common.wgsl",
                            spec->subgroups ? "workgroup/subgroup_scan.wgsl" : "workgroup/blelloch.wgsl",
-                           "workgroup/tile.wgsl",
+                           spec->subgroups ? "workgroup/tile_subgroup.wgsl" : "workgroup/tile.wgsl",
                            !single_pass      ? ""
                            : spec->subgroups ? "workgroup/lookback_subgroup.wgsl"
                                              : "workgroup/lookback_workgroup.wgsl"};

@@ -79,8 +79,8 @@ fn scan_single_pass(ids: Ids, @builtin(workgroup_id) wid: vec3<u32>,
     let base = (t - params.tile_base) * TILE;
     let ident = identity_from_bits(params.identity_bits);
 
-    tile_load(base, n, lid, ident);
-    let own_prefix = workgroup_exclusive_scan(ids, tile_thread_reduce(lid, ident), ident);
+    let inclusive = (params.flags & FLAG_INCLUSIVE) != 0u;
+    tile_scan_local(ids, base, n, ident, inclusive);
     let aggregate = workgroupUniformLoad(&wg_total);
     if (lid == 0u) {
         publish(t, select(AGGREGATE, INCLUSIVE, t == 0u), aggregate);
@@ -91,6 +91,5 @@ fn scan_single_pass(ids: Ids, @builtin(workgroup_id) wid: vec3<u32>,
         prefix = look_back(ids, t, aggregate, n, ident);
     }
 
-    tile_rescan(lid, combine(prefix, own_prefix), (params.flags & FLAG_INCLUSIVE) != 0u);
-    tile_store(base, n, lid);
+    tile_finish(ids, base, n, prefix, inclusive);
 }

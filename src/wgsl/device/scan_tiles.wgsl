@@ -1,7 +1,6 @@
 // scan_tiles.wgsl: first pass of the multi-level scan. Each workgroup scans one tile
 // and, when asked, writes the tile's total to aux[] so the totals can be scanned at the
-// next level: serial reduce of each invocation's run, workgroup exclusive scan of the
-// run totals, serial rescan seeded with the invocation's prefix.
+// next level. The tile scan itself comes from workgroup/tile.wgsl or tile_subgroup.wgsl.
 
 @group(0) @binding(3) var<storage, read_write> aux: array<T>;
 
@@ -16,10 +15,9 @@ fn scan_tiles(ids: Ids, @builtin(workgroup_id) wid: vec3<u32>,
         return; // a spare workgroup of a two-dimensional grid
     }
     let ident = identity_from_bits(params.identity_bits);
-    tile_load(base, n, lid, ident);
-    let prefix = workgroup_exclusive_scan(ids, tile_thread_reduce(lid, ident), ident);
-    tile_rescan(lid, prefix, (params.flags & FLAG_INCLUSIVE) != 0u);
-    tile_store(base, n, lid);
+    let inclusive = (params.flags & FLAG_INCLUSIVE) != 0u;
+    tile_scan_local(ids, base, n, ident, inclusive);
+    tile_finish(ids, base, n, ident, inclusive);
     if (lid == 0u && (params.flags & FLAG_WRITE_TOTALS) != 0u) {
         aux[params.tile_base + t] = wg_total;
     }

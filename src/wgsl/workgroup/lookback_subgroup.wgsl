@@ -12,22 +12,23 @@ fn subgroup_reduce(lane: u32, size: u32, value: T) -> T {
 }
 
 // The aggregate of a whole tile read straight from the input by one subgroup, in
-// exactly the order of the owner's tile_thread_reduce + workgroup_exclusive_scan (same
-// per-invocation runs, same subgroup scans, same serial pass over subgroup totals), so
-// a helper publishes the very bits the owner would.
+// exactly the order of the owner's tile_scan_local (tile_subgroup.wgsl): per segment
+// the same rows, row scans and carry chain, then the same serial pass over segment
+// totals; so a helper publishes the very bits the owner would.
 fn fallback_reduce(lane: u32, size: u32, base: u32, n: u32, ident: T) -> T {
     var total = ident;
     for (var s = 0u; s < WG / size; s++) {
-        let first = base + (s * size + lane) * ITEMS;
-        var acc = ident;
-        for (var j = 0u; j < ITEMS; j++) {
+        let seg = base + s * size * ITEMS;
+        var carry = ident;
+        for (var k = 0u; k < ITEMS; k++) {
+            let i = seg + k * size + lane;
             var v = ident;
-            if (first + j < n) {
-                v = load_in(first + j);
+            if (i < n) {
+                v = load_in(i);
             }
-            acc = combine(acc, v);
+            carry = combine(carry, subgroup_reduce(lane, size, v));
         }
-        total = combine(total, subgroup_reduce(lane, size, acc));
+        total = combine(total, carry);
     }
     return total;
 }

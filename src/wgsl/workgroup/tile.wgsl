@@ -1,12 +1,19 @@
-// tile.wgsl: one tile of TILE = WG * ITEMS elements staged in workgroup memory.
-// Global memory is touched coalesced (invocation lid handles elements lid, lid + WG,
-// ...); the scan reads each invocation's ITEMS consecutive elements from workgroup
-// memory, so each invocation can run serially over its own run.
+// tile.wgsl: one tile of TILE = WG * ITEMS elements, scanned through workgroup memory
+// (the portable path, for devices without subgroups). Global memory is touched
+// coalesced (invocation lid handles elements lid, lid + WG, ...); the scan reads each
+// invocation's ITEMS consecutive elements from workgroup memory, reduces them serially,
+// scans the run totals across the workgroup and rescans each run.
+//
+// Interface shared with tile_subgroup.wgsl:
+//   tile_scan_local(ids, base, n, ident, inclusive)  loads the tile and scans it locally;
+//                                                    the tile's total is left in wg_total
+//   tile_finish(ids, base, n, prefix, inclusive)     stores the scan seeded with prefix
 
 var<workgroup> tile: array<T, TILE + (TILE >> 5u)>;
+var<private> run_prefix: T; // this invocation's exclusive prefix within the tile
 
-// Loads elements [base, base + TILE) (identity past n) and waits for the workgroup.
-fn tile_load(base: u32, n: u32, lid: u32, ident: T) {
+fn tile_scan_local(ids: Ids, base: u32, n: u32, ident: T, inclusive: bool) {
+    let lid = ids.lid;
     for (var k = 0u; k < ITEMS; k++) {
         let i = k * WG + lid;
         var v = ident;
@@ -16,36 +23,28 @@ fn tile_load(base: u32, n: u32, lid: u32, ident: T) {
         tile[pad(i)] = v;
     }
     workgroupBarrier();
-}
-
-// The combination of this invocation's ITEMS consecutive elements, in order.
-fn tile_thread_reduce(lid: u32, ident: T) -> T {
     var acc = ident;
     for (var j = 0u; j < ITEMS; j++) {
         acc = combine(acc, tile[pad(lid * ITEMS + j)]);
     }
-    return acc;
+    run_prefix = workgroup_exclusive_scan(ids, acc, ident);
 }
 
-// Rewrites this invocation's run as its scan seeded with `prefix`, then waits.
-fn tile_rescan(lid: u32, seed: T, inclusive: bool) {
-    var prefix = seed;
+fn tile_finish(ids: Ids, base: u32, n: u32, prefix: T, inclusive: bool) {
+    let lid = ids.lid;
+    var p = combine(prefix, run_prefix);
     for (var j = 0u; j < ITEMS; j++) {
         let idx = pad(lid * ITEMS + j);
         let x = tile[idx];
         if (inclusive) {
-            prefix = combine(prefix, x);
-            tile[idx] = prefix;
+            p = combine(p, x);
+            tile[idx] = p;
         } else {
-            tile[idx] = prefix;
-            prefix = combine(prefix, x);
+            tile[idx] = p;
+            p = combine(p, x);
         }
     }
     workgroupBarrier();
-}
-
-// Stores elements [base, min(base + TILE, n)).
-fn tile_store(base: u32, n: u32, lid: u32) {
     for (var k = 0u; k < ITEMS; k++) {
         let i = k * WG + lid;
         if (base + i < n) {
