@@ -31,7 +31,8 @@ wgs_result wgs_copy_encode(wgs_context *ctx, WGPUCommandEncoder encoder, const w
                 "timestamps need the timestamp-query feature");
     if (a->bytes == 0) return WGS_OK;
 
-    wgs_kernel_spec spec = {"device/copy.wgsl", "copy", WGS_TYPE_U32, WGS_OP_ADD, 0, 0, COPY_WG, COPY_ITEMS, 0};
+    wgs_kernel_spec spec = {.file = "device/copy.wgsl", .entry = "copy", .type = WGS_TYPE_U32,
+                            .op = WGS_OP_ADD, .wg = COPY_WG, .items = COPY_ITEMS};
     WGPUComputePipeline pipe;
     r = wgs__pipeline(ctx, &spec, &pipe);
     if (r != WGS_OK) return r;

@@ -61,6 +61,7 @@ typedef struct wgs_kernel_spec {
     wgs_op op;
     int in_place;  /* 1: only binding 1 (read-write) holds the data */
     int subgroups; /* 1: workgroup scans use subgroup operations */
+    int register_tiles; /* 1 (with subgroups): tiles scanned in registers, not workgroup memory */
     uint32_t wg, items;
     uint32_t max_spins; /* single pass: fruitless look-back steps before a fallback */
 } wgs_kernel_spec;

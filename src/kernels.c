@@ -106,9 +106,11 @@ static int write_prelude(strbuf *b, const wgs_kernel_spec *s) {
              "const WG: u32 = %uu;\n"
              "const ITEMS: u32 = %uu;\n"
              "const MAX_SPINS: u32 = %uu;\n"
+             "const REGISTER_TILES: bool = %s;\n"
              "fn combine(a: T, b: T) -> T { return %s; }\n",
              t, wgs_op_name(s->op), s->wg, s->items, s->in_place ? ", in place" : "", t, s->wg,
-             s->items, s->max_spins ? s->max_spins : 16u, wgsl_combine(s->op));
+             s->items, s->max_spins ? s->max_spins : 16u,
+             s->subgroups && s->register_tiles ? "true" : "false", wgsl_combine(s->op));
     ok &= sb_add(b, buf);
     /* Values as 32-bit patterns (f16 in the low half), for look-back states and the
      * identity passed in Params. */
@@ -141,8 +143,8 @@ static int write_prelude(strbuf *b, const wgs_kernel_spec *s) {
 }
 
 static void spec_key(const wgs_kernel_spec *s, char *key, size_t cap) {
-    snprintf(key, cap, "%s:%s:%d:%d:%d:%d:%u:%u:%u", s->file, s->entry, (int)s->type, (int)s->op,
-             s->in_place, s->subgroups, s->wg, s->items, s->max_spins);
+    snprintf(key, cap, "%s:%s:%d:%d:%d:%d%d:%u:%u:%u", s->file, s->entry, (int)s->type, (int)s->op,
+             s->in_place, s->subgroups, s->register_tiles, s->wg, s->items, s->max_spins);
 }
 
 
@@ -164,7 +166,7 @@ wgs_result wgs__pipeline(wgs_context *ctx, const wgs_kernel_spec *spec, WGPUComp
     int single_pass = strcmp(spec->file, "device/scan_single_pass.wgsl") == 0;
     const char *parts[] = {"common.wgsl",
                            spec->subgroups ? "workgroup/subgroup_scan.wgsl" : "workgroup/blelloch.wgsl",
-                           spec->subgroups ? "workgroup/tile_subgroup.wgsl" : "workgroup/tile.wgsl",
+                           spec->subgroups && spec->register_tiles ? "workgroup/tile_subgroup.wgsl" : "workgroup/tile.wgsl",
                            !single_pass      ? ""
                            : spec->subgroups ? "workgroup/lookback_subgroup.wgsl"
                                              : "workgroup/lookback_workgroup.wgsl"};

@@ -20,6 +20,7 @@
  */
 #include "internal.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -119,6 +120,18 @@ static uint64_t tile_storage(uint32_t wg, uint32_t items, uint32_t es) {
  * invocations doing long serial runs: on SwiftShader 32 x 64 scanned 4M u32 ten times
  * faster than 256 x 4. */
 static void choose_tuning(const wgs_context_info *ci, uint32_t es, int single_pass, tiling *t) {
+    /* WGSCAN_TUNE_SP / WGSCAN_TUNE_ML = "wg,items": a knob for tuning experiments with
+     * `wgscan bench`; both powers of two, checked against the device's limits. */
+    const char *knob = getenv(single_pass ? "WGSCAN_TUNE_SP" : "WGSCAN_TUNE_ML");
+    unsigned kw = 0, ki = 0;
+    if (knob && sscanf(knob, "%u,%u", &kw, &ki) == 2 && kw >= 32 && !(kw & (kw - 1)) && ki >= 1 &&
+        !(ki & (ki - 1)) && kw <= ci->max_invocations_per_workgroup &&
+        tile_storage(kw, ki, es) <= ci->max_workgroup_storage_size) {
+        t->wg = kw;
+        t->items = ki;
+        t->tile = kw * ki;
+        return;
+    }
     if (strcmp(ci->adapter_type, "cpu") == 0 || ci->max_invocations_per_workgroup < 256) {
         t->wg = 32;
         t->items = 64;
@@ -153,9 +166,14 @@ static void plan_release(wgs_scan_plan *p) {
 static wgs_result make_pipelines(wgs_scan_plan *p) {
     wgs_context *ctx = p->ctx;
     int sg = ctx->caps.info.has_subgroups && ctx->caps.info.subgroup_min_size >= 4;
-    wgs_kernel_spec spec = {"device/scan_tiles.wgsl", "scan_tiles", p->type, p->op, 0, 0,
-                            p->ml.wg, p->ml.items, 0};
+    /* Tiles in registers (row scans with shuffles) or in workgroup memory; WGSCAN_TILES
+     * = registers | shared overrides the default for tuning experiments. */
+    const char *tiles = getenv("WGSCAN_TILES");
+    int reg = tiles ? strcmp(tiles, "registers") == 0 : 1;
+    wgs_kernel_spec spec = {.file = "device/scan_tiles.wgsl", .entry = "scan_tiles", .type = p->type,
+                            .op = p->op, .wg = p->ml.wg, .items = p->ml.items};
     spec.subgroups = sg && ctx->caps.info.subgroup_max_size <= p->ml.wg;
+    spec.register_tiles = reg;
     wgs_result r = wgs__pipeline(ctx, &spec, &p->ml_scan_copy);
     spec.in_place = 1;
     if (r == WGS_OK) r = wgs__pipeline(ctx, &spec, &p->ml_scan_in_place);
@@ -163,9 +181,11 @@ static wgs_result make_pipelines(wgs_scan_plan *p) {
     spec.entry = "add_prefix";
     if (r == WGS_OK) r = wgs__pipeline(ctx, &spec, &p->ml_add);
     if (r != WGS_OK || !p->has_sp) return r;
-    wgs_kernel_spec sp = {"device/scan_single_pass.wgsl", "scan_single_pass", p->type, p->op, 0, 0,
-                          p->sp.wg, p->sp.items, ctx->lookback_spins};
+    wgs_kernel_spec sp = {.file = "device/scan_single_pass.wgsl", .entry = "scan_single_pass",
+                          .type = p->type, .op = p->op, .wg = p->sp.wg, .items = p->sp.items,
+                          .max_spins = ctx->lookback_spins};
     sp.subgroups = sg && ctx->caps.info.subgroup_max_size <= p->sp.wg;
+    sp.register_tiles = reg;
     r = wgs__pipeline(ctx, &sp, &p->sp_scan);
     sp.entry = "reset_state";
     if (r == WGS_OK) r = wgs__pipeline(ctx, &sp, &p->sp_reset);

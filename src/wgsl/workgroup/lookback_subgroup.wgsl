@@ -12,23 +12,38 @@ fn subgroup_reduce(lane: u32, size: u32, value: T) -> T {
 }
 
 // The aggregate of a whole tile read straight from the input by one subgroup, in
-// exactly the order of the owner's tile_scan_local (tile_subgroup.wgsl): per segment
-// the same rows, row scans and carry chain, then the same serial pass over segment
-// totals; so a helper publishes the very bits the owner would.
+// exactly the order of the owner's tile_scan_local, so a helper publishes the very
+// bits the owner would. Register tiles (tile_subgroup.wgsl): per segment the same
+// rows, row scans and carry chain. Workgroup-memory tiles (tile.wgsl): the same
+// per-invocation runs, subgroup scans of their totals. Then the same serial pass over
+// the subgroup totals.
 fn fallback_reduce(lane: u32, size: u32, base: u32, n: u32, ident: T) -> T {
     var total = ident;
     for (var s = 0u; s < WG / size; s++) {
-        let seg = base + s * size * ITEMS;
-        var carry = ident;
-        for (var k = 0u; k < ITEMS; k++) {
-            let i = seg + k * size + lane;
-            var v = ident;
-            if (i < n) {
-                v = load_in(i);
+        var part = ident;
+        if (REGISTER_TILES) {
+            let seg = base + s * size * ITEMS;
+            for (var k = 0u; k < ITEMS; k++) {
+                let i = seg + k * size + lane;
+                var v = ident;
+                if (i < n) {
+                    v = load_in(i);
+                }
+                part = combine(part, subgroup_reduce(lane, size, v));
             }
-            carry = combine(carry, subgroup_reduce(lane, size, v));
+        } else {
+            let first = base + (s * size + lane) * ITEMS;
+            var acc = ident;
+            for (var j = 0u; j < ITEMS; j++) {
+                var v = ident;
+                if (first + j < n) {
+                    v = load_in(first + j);
+                }
+                acc = combine(acc, v);
+            }
+            part = subgroup_reduce(lane, size, acc);
         }
-        total = combine(total, carry);
+        total = combine(total, part);
     }
     return total;
 }

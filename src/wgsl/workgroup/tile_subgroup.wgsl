@@ -14,14 +14,18 @@ fn tile_scan_local(ids: Ids, base: u32, n: u32, ident: T, inclusive: bool) {
     let lane = ids.sg_lane;
     let sg = ids.lid / size;
     let seg = base + sg * size * ITEMS;
-    var carry = ident;
+    // All loads first, so ITEMS of them are in flight at once (as in the copy kernel).
     for (var k = 0u; k < ITEMS; k++) {
         let i = seg + k * size + lane;
         var v = ident;
         if (i < n) {
             v = load_in(i);
         }
-        let inc = subgroup_inclusive_scan(lane, size, v);
+        vals[k] = v;
+    }
+    var carry = ident;
+    for (var k = 0u; k < ITEMS; k++) {
+        let inc = subgroup_inclusive_scan(lane, size, vals[k]);
         if (inclusive) {
             vals[k] = combine(carry, inc);
         } else {
