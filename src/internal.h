@@ -64,6 +64,7 @@ typedef struct wgs_kernel_spec {
     int register_tiles; /* 1 (with subgroups): tiles scanned in registers, not workgroup memory */
     uint32_t wg, items;
     uint32_t max_spins; /* single pass: fruitless look-back steps before a fallback */
+    uint32_t lookback_per_lane; /* single pass with subgroups: states each lane reads per step */
 } wgs_kernel_spec;
 
 /* The compiled pipeline for `spec`, compiled on first use and cached in the context

@@ -107,10 +107,12 @@ static int write_prelude(strbuf *b, const wgs_kernel_spec *s) {
              "const ITEMS: u32 = %uu;\n"
              "const MAX_SPINS: u32 = %uu;\n"
              "const REGISTER_TILES: bool = %s;\n"
+             "const LOOKBACK_PER_LANE: u32 = %uu;\n"
              "fn combine(a: T, b: T) -> T { return %s; }\n",
              t, wgs_op_name(s->op), s->wg, s->items, s->in_place ? ", in place" : "", t, s->wg,
              s->items, s->max_spins ? s->max_spins : 16u,
-             s->subgroups && s->register_tiles ? "true" : "false", wgsl_combine(s->op));
+             s->subgroups && s->register_tiles ? "true" : "false",
+             s->lookback_per_lane ? s->lookback_per_lane : 1u, wgsl_combine(s->op));
     ok &= sb_add(b, buf);
     /* Values as 32-bit patterns (f16 in the low half), for look-back states and the
      * identity passed in Params. */
@@ -143,8 +145,9 @@ static int write_prelude(strbuf *b, const wgs_kernel_spec *s) {
 }
 
 static void spec_key(const wgs_kernel_spec *s, char *key, size_t cap) {
-    snprintf(key, cap, "%s:%s:%d:%d:%d:%d%d:%u:%u:%u", s->file, s->entry, (int)s->type, (int)s->op,
-             s->in_place, s->subgroups, s->register_tiles, s->wg, s->items, s->max_spins);
+    snprintf(key, cap, "%s:%s:%d:%d:%d:%d%d:%u:%u:%u:%u", s->file, s->entry, (int)s->type, (int)s->op,
+             s->in_place, s->subgroups, s->register_tiles, s->wg, s->items, s->max_spins,
+             s->lookback_per_lane);
 }
 
 

@@ -169,7 +169,11 @@ static wgs_result make_pipelines(wgs_scan_plan *p) {
     /* Tiles in registers (row scans with shuffles) or in workgroup memory; WGSCAN_TILES
      * = registers | shared overrides the default for tuning experiments. */
     const char *tiles = getenv("WGSCAN_TILES");
-    int reg = tiles ? strcmp(tiles, "registers") == 0 : 1;
+    int reg = tiles ? strcmp(tiles, "registers") == 0 : 0;
+    /* Predecessor states each look-back lane reads per step (WGSCAN_LOOKBACK = 1..8). */
+    const char *lb = getenv("WGSCAN_LOOKBACK");
+    uint32_t per_lane = lb ? (uint32_t)atoi(lb) : 4;
+    if (per_lane < 1 || per_lane > 8) per_lane = 4;
     wgs_kernel_spec spec = {.file = "device/scan_tiles.wgsl", .entry = "scan_tiles", .type = p->type,
                             .op = p->op, .wg = p->ml.wg, .items = p->ml.items};
     spec.subgroups = sg && ctx->caps.info.subgroup_max_size <= p->ml.wg;
@@ -183,7 +187,7 @@ static wgs_result make_pipelines(wgs_scan_plan *p) {
     if (r != WGS_OK || !p->has_sp) return r;
     wgs_kernel_spec sp = {.file = "device/scan_single_pass.wgsl", .entry = "scan_single_pass",
                           .type = p->type, .op = p->op, .wg = p->sp.wg, .items = p->sp.items,
-                          .max_spins = ctx->lookback_spins};
+                          .max_spins = ctx->lookback_spins, .lookback_per_lane = per_lane};
     sp.subgroups = sg && ctx->caps.info.subgroup_max_size <= p->sp.wg;
     sp.register_tiles = reg;
     r = wgs__pipeline(ctx, &sp, &p->sp_scan);

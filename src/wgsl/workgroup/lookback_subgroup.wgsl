@@ -55,26 +55,44 @@ fn look_back_subgroup(lane: u32, size: u32, t: u32, aggregate: T, n: u32, ident:
     var j = t - 1u; // nearest predecessor not yet combined
     var spins = 0u;
     loop {
-        // Lane i looks at tile j - i.
-        var flag = NOT_READY;
-        var v = ident;
-        let valid = lane <= j;
-        if (valid) {
-            let s = read_state(j - lane);
-            flag = s.x;
-            v = from_bits(s.y);
+        // Lane l looks at tiles j - d for d = l * LOOKBACK_PER_LANE + q: the window
+        // covers size * LOOKBACK_PER_LANE tiles per step.
+        var flags: array<u32, LOOKBACK_PER_LANE>;
+        var vs: array<T, LOOKBACK_PER_LANE>;
+        var my_inc = NONE;
+        var my_nr = NONE;
+        for (var q = 0u; q < LOOKBACK_PER_LANE; q++) {
+            let d = lane * LOOKBACK_PER_LANE + q;
+            flags[q] = NOT_READY;
+            vs[q] = ident;
+            if (d <= j) {
+                let s = read_state(j - d);
+                flags[q] = s.x;
+                vs[q] = from_bits(s.y);
+                if (s.x == INCLUSIVE) {
+                    my_inc = min(my_inc, d);
+                } else if (s.x == NOT_READY) {
+                    my_nr = min(my_nr, d);
+                }
+            }
         }
-        let inc = subgroupMin(select(NONE, lane, valid && flag == INCLUSIVE));
-        let nr = subgroupMin(select(NONE, lane, valid && flag == NOT_READY));
+        let inc = subgroupMin(my_inc);
+        let nr = subgroupMin(my_nr);
         // The run of ready tiles next to us: through the inclusive one when it comes
         // before any unready tile, else up to the first unready tile.
         let done = inc != NONE && inc < nr;
-        var take = min(nr, size);
+        var take = min(nr, size * LOOKBACK_PER_LANE);
         if (done) {
             take = inc + 1u;
         }
         if (take > 0u) {
-            prefix = combine(subgroup_reduce(lane, size, select(ident, v, lane < take)), prefix);
+            var mine = ident;
+            for (var q = 0u; q < LOOKBACK_PER_LANE; q++) {
+                if (lane * LOOKBACK_PER_LANE + q < take) {
+                    mine = combine(vs[q], mine); // farther tiles first
+                }
+            }
+            prefix = combine(subgroup_reduce(lane, size, mine), prefix);
         }
         if (done) {
             break;
