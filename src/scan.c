@@ -172,8 +172,8 @@ static wgs_result make_pipelines(wgs_scan_plan *p) {
     int reg = tiles ? strcmp(tiles, "registers") == 0 : 0;
     /* Predecessor states each look-back lane reads per step (WGSCAN_LOOKBACK = 1..8). */
     const char *lb = getenv("WGSCAN_LOOKBACK");
-    uint32_t per_lane = lb ? (uint32_t)atoi(lb) : 4;
-    if (per_lane < 1 || per_lane > 8) per_lane = 4;
+    uint32_t per_lane = lb ? (uint32_t)atoi(lb) : 1;
+    if (per_lane < 1 || per_lane > 8) per_lane = 1;
     wgs_kernel_spec spec = {.file = "device/scan_tiles.wgsl", .entry = "scan_tiles", .type = p->type,
                             .op = p->op, .wg = p->ml.wg, .items = p->ml.items};
     spec.subgroups = sg && ctx->caps.info.subgroup_max_size <= p->ml.wg;

@@ -54,6 +54,7 @@ fn look_back_subgroup(lane: u32, size: u32, t: u32, aggregate: T, n: u32, ident:
     var prefix = ident;
     var j = t - 1u; // nearest predecessor not yet combined
     var spins = 0u;
+    var narrow = false; // after a fruitless step, poll only tile j until it is ready
     loop {
         // Lane l looks at tiles j - d for d = l * LOOKBACK_PER_LANE + q: the window
         // covers size * LOOKBACK_PER_LANE tiles per step.
@@ -65,7 +66,7 @@ fn look_back_subgroup(lane: u32, size: u32, t: u32, aggregate: T, n: u32, ident:
             let d = lane * LOOKBACK_PER_LANE + q;
             flags[q] = NOT_READY;
             vs[q] = ident;
-            if (d <= j) {
+            if (d <= j && (!narrow || d == 0u)) {
                 let s = read_state(j - d);
                 flags[q] = s.x;
                 vs[q] = from_bits(s.y);
@@ -82,6 +83,9 @@ fn look_back_subgroup(lane: u32, size: u32, t: u32, aggregate: T, n: u32, ident:
         // before any unready tile, else up to the first unready tile.
         let done = inc != NONE && inc < nr;
         var take = min(nr, size * LOOKBACK_PER_LANE);
+        if (narrow) {
+            take = min(take, 1u);
+        }
         if (done) {
             take = inc + 1u;
         }
@@ -100,8 +104,13 @@ fn look_back_subgroup(lane: u32, size: u32, t: u32, aggregate: T, n: u32, ident:
         if (take > 0u) {
             j = j - take; // cannot pass tile 0: it is published inclusive at once
             spins = 0u;
+            narrow = false;
             continue;
         }
+        // Nothing ready next to us: every waiting workgroup polling a whole window
+        // floods the L2 with atomic loads (wider windows measured slower on an H200),
+        // so wait on the one tile that blocks us.
+        narrow = true;
         spins = spins + 1u;
         if (spins >= MAX_SPINS && j >= params.tile_base) {
             // Decoupled fallback: reduce tile j ourselves (it lies in this chunk:
