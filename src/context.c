@@ -125,7 +125,11 @@ static wgs_result finish_create(gpu_device *gpu, const wgs_context_desc *desc, w
     ctx->gpu = gpu;
     ctx->log = desc->log;
     ctx->log_user = desc->log_user;
-    ctx->lookback_spins = desc->debug_lookback_spins ? desc->debug_lookback_spins : 16;
+    /* WGSCAN_LOOKBACK_SPINS: the same knob from the environment, for tuning runs. */
+    const char *spins = getenv("WGSCAN_LOOKBACK_SPINS");
+    ctx->lookback_spins = desc->debug_lookback_spins ? desc->debug_lookback_spins
+                          : spins && atoi(spins) > 0 ? (uint32_t)atoi(spins)
+                                                     : 16;
     gpu_get_caps(gpu, &ctx->caps);
     apply_debug_caps(ctx, desc);
     *out = ctx;
