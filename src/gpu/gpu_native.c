@@ -521,6 +521,17 @@ static wgs_result create_device(gpu_device *d, char *err, size_t errlen) {
     toggles.chain.sType = WGPUSType_DawnTogglesDescriptor;
     toggles.disabledToggleCount = 1;
     toggles.disabledToggles = disable;
+    /* WGSCAN_DAWN_TOGGLES="a,b": extra Dawn device toggles to enable, for tuning runs. */
+    char toggle_buf[256];
+    const char *enable[8];
+    const char *extra = getenv("WGSCAN_DAWN_TOGGLES");
+    if (extra && *extra) {
+        snprintf(toggle_buf, sizeof toggle_buf, "%s", extra);
+        for (char *save = NULL, *tok = strtok_r(toggle_buf, ",", &save); tok && toggles.enabledToggleCount < 8;
+             tok = strtok_r(NULL, ",", &save))
+            enable[toggles.enabledToggleCount++] = tok;
+        toggles.enabledToggles = enable;
+    }
 
     WGPUDeviceDescriptor dd;
     memset(&dd, 0, sizeof dd);
