@@ -293,8 +293,9 @@ typedef enum wgs_scan_kind {
 } wgs_scan_kind;
 
 typedef enum wgs_scan_algorithm {
-    /* The plan chooses per encode: single pass out of place, multi-level in place or
-     * when `deterministic` is set. */
+    /* The plan chooses per encode (see wgs_scan_plan_algorithm): the single pass for
+     * out-of-place scans up to 2^24 elements, else multi-level; always multi-level in
+     * place or when `deterministic` is set. */
     WGS_SCAN_ALGORITHM_DEFAULT = 0,
     /* Work-efficient Blelloch scan per tile in workgroup memory; tile totals scanned
      * recursively level by level and added back. Reads and writes the data twice. */
@@ -338,11 +339,16 @@ WGS_API void wgs_scan_plan_destroy(wgs_scan_plan *plan);
 
 /* Bytes of GPU scratch the plan holds (for memory budgeting). */
 WGS_API uint64_t wgs_scan_plan_scratch_size(const wgs_scan_plan *plan);
-/* The algorithm an encode of this plan uses (in_place: input = output). */
-WGS_API wgs_scan_algorithm wgs_scan_plan_algorithm(const wgs_scan_plan *plan, int in_place);
-/* Elements one workgroup scans (the tile) of the algorithm an out-of-place encode uses. Sizes around multiples of it and of its
+/* The algorithm an encode of n elements with this plan uses (in_place: input = output).
+ * By default: the single pass up to WGS_SCAN_SINGLE_PASS_MAX_N elements out of place,
+ * else the multi-level scan (faster above that size on the GPUs measured so far, see
+ * BENCHMARKS.md). */
+WGS_API wgs_scan_algorithm wgs_scan_plan_algorithm(const wgs_scan_plan *plan, uint64_t n, int in_place);
+#define WGS_SCAN_SINGLE_PASS_MAX_N (1ull << 24)
+/* Elements one workgroup of `algorithm` scans (its tile) in this plan; 0 when the plan
+ * never uses that algorithm. Sizes around multiples of it and of its
  * square are where the algorithm changes shape: useful for tests. */
-WGS_API uint32_t wgs_scan_plan_tile_size(const wgs_scan_plan *plan);
+WGS_API uint32_t wgs_scan_plan_tile_size(const wgs_scan_plan *plan, wgs_scan_algorithm algorithm);
 
 typedef struct wgs_scan_args {
     WGPUBuffer input;

@@ -308,15 +308,18 @@ void wgs_scan_plan_destroy(wgs_scan_plan *p) {
 
 uint64_t wgs_scan_plan_scratch_size(const wgs_scan_plan *p) { return p ? p->scratch_bytes : 0; }
 
-wgs_scan_algorithm wgs_scan_plan_algorithm(const wgs_scan_plan *p, int in_place) {
+wgs_scan_algorithm wgs_scan_plan_algorithm(const wgs_scan_plan *p, uint64_t n, int in_place) {
     if (!p) return WGS_SCAN_ALGORITHM_DEFAULT;
     if (p->algorithm != WGS_SCAN_ALGORITHM_DEFAULT) return p->algorithm;
-    return p->has_sp && !in_place ? WGS_SCAN_ALGORITHM_SINGLE_PASS : WGS_SCAN_ALGORITHM_MULTILEVEL;
+    return p->has_sp && !in_place && n <= WGS_SCAN_SINGLE_PASS_MAX_N ? WGS_SCAN_ALGORITHM_SINGLE_PASS
+                                                                     : WGS_SCAN_ALGORITHM_MULTILEVEL;
 }
 
-uint32_t wgs_scan_plan_tile_size(const wgs_scan_plan *p) {
+uint32_t wgs_scan_plan_tile_size(const wgs_scan_plan *p, wgs_scan_algorithm algorithm) {
     if (!p) return 0;
-    return wgs_scan_plan_algorithm(p, 0) == WGS_SCAN_ALGORITHM_SINGLE_PASS ? p->sp.tile : p->ml.tile;
+    if (algorithm == WGS_SCAN_ALGORITHM_SINGLE_PASS) return p->has_sp ? p->sp.tile : 0;
+    if (algorithm == WGS_SCAN_ALGORITHM_MULTILEVEL) return p->ml.tile;
+    return 0;
 }
 
 /* ------------------------------------------------------------------------- */
@@ -514,7 +517,7 @@ wgs_result wgs_scan_encode(wgs_scan_plan *p, WGPUCommandEncoder encoder, const w
                 "input and output are one buffer at offsets %llu and %llu; use the same offset "
                 "(in place) or separate buffers",
                 (unsigned long long)a->input_offset, (unsigned long long)a->output_offset);
-    wgs_scan_algorithm algo = wgs_scan_plan_algorithm(p, in_place);
+    wgs_scan_algorithm algo = wgs_scan_plan_algorithm(p, a->n, in_place);
     WGS_FAIL_IF(ctx, in_place && algo == WGS_SCAN_ALGORITHM_SINGLE_PASS, WGS_ERROR_ALIASING,
                 "the single-pass scan cannot run in place (its fallback rereads earlier tiles' "
                 "input); use separate buffers or the multi-level algorithm");

@@ -109,8 +109,10 @@ TEST(errors_single_pass_in_place) {
     wgs_scan_plan_destroy(p);
     d.algorithm = WGS_SCAN_ALGORITHM_DEFAULT;
     CHECK_RESULT(wgs_scan_plan_create(ctx, &d, &p), WGS_OK);
-    CHECK(wgs_scan_plan_algorithm(p, 1) == WGS_SCAN_ALGORITHM_MULTILEVEL);
-    CHECK(wgs_scan_plan_algorithm(p, 0) == WGS_SCAN_ALGORITHM_SINGLE_PASS);
+    CHECK(wgs_scan_plan_algorithm(p, 1000, 1) == WGS_SCAN_ALGORITHM_MULTILEVEL);
+    CHECK(wgs_scan_plan_algorithm(p, 1000, 0) == WGS_SCAN_ALGORITHM_SINGLE_PASS);
+    CHECK(wgs_scan_plan_algorithm(p, (1ull << 24) + 1, 0) == WGS_SCAN_ALGORITHM_MULTILEVEL);
+    CHECK(wgs_scan_plan_tile_size(p, WGS_SCAN_ALGORITHM_SINGLE_PASS) > 0);
     CHECK_RESULT(wgs_scan_encode(p, enc, &a), WGS_OK);
     CHECK_RESULT(wgs_submit(ctx, enc), WGS_OK);
     wgs_scan_plan_destroy(p);

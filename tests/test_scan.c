@@ -40,7 +40,7 @@ static void matrix(wgs_type type, wgs_scan_algorithm algorithm) {
             CHECK_RESULT(wgs_scan_plan_create(ctx, &d, &plan), WGS_OK);
             if (!plan) continue;
             uint64_t sizes[32];
-            int ns = scan_boundary_sizes(wgs_scan_plan_tile_size(plan), max, sizes, 32);
+            int ns = scan_boundary_sizes(wgs_scan_plan_tile_size(plan, algorithm), max, sizes, 32);
             for (int i = 0; i < ns; i++) {
                 scan_case c = {sizes[i], 0, 0, 0, sizes[i] * 31 + (uint64_t)o * 7 + (uint64_t)kind};
                 scan_check(ctx, plan, &d, &c);
@@ -75,7 +75,7 @@ TEST(scan_without_subgroups) {
             wgs_scan_plan *plan = NULL;
             CHECK_RESULT(wgs_scan_plan_create(ctx, &d, &plan), WGS_OK);
             if (!plan) continue;
-            uint32_t t = wgs_scan_plan_tile_size(plan);
+            uint32_t t = wgs_scan_plan_tile_size(plan, wgs_scan_plan_algorithm(plan, 0, 0));
             const uint64_t sizes[] = {1, t - 1, t + 1, 5ull * t + 3, (1 << 20) + 1};
             for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
                 scan_case c = {sizes[i], 0, 0, 0, 400 + i};
@@ -105,7 +105,7 @@ TEST(scan_single_pass_forced_fallback) {
             wgs_scan_plan *plan = NULL;
             CHECK_RESULT(wgs_scan_plan_create(ctx, &d, &plan), WGS_OK);
             if (!plan) continue;
-            uint32_t t = wgs_scan_plan_tile_size(plan);
+            uint32_t t = wgs_scan_plan_tile_size(plan, wgs_scan_plan_algorithm(plan, 0, 0));
             const uint64_t sizes[] = {t + 1, 37ull * t + 5, (1 << 22) - 1};
             for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
                 scan_case c = {sizes[i], 0, 0, 0, 500 + i};
@@ -185,7 +185,7 @@ TEST(scan_in_place_and_offsets) {
     wgs_scan_plan *plan = NULL;
     CHECK_RESULT(wgs_scan_plan_create(ctx, &d, &plan), WGS_OK);
     if (!plan) return;
-    uint32_t t = wgs_scan_plan_tile_size(plan);
+    uint32_t t = wgs_scan_plan_tile_size(plan, wgs_scan_plan_algorithm(plan, 0, 0));
     const uint64_t sizes[] = {1, 7, t - 1, t + 1, 5ull * t + 3, (1 << 20) - 1};
     for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
         scan_case inplace = {sizes[i], 512, 0, 1, 100 + i};
@@ -250,7 +250,7 @@ TEST(scan_multi_binding_and_2d_grid) {
             wgs_scan_plan *plan = NULL;
             CHECK_RESULT(wgs_scan_plan_create(ctx, &d, &plan), WGS_OK);
             if (!plan) continue;
-            uint32_t t = wgs_scan_plan_tile_size(plan);
+            uint32_t t = wgs_scan_plan_tile_size(plan, wgs_scan_plan_algorithm(plan, 0, 0));
             const uint64_t sizes[] = {8ull * t - 1, 8ull * t, 8ull * t + 1, 17ull * t + 3,
                                       100ull * t + 1, (1 << 20) - 3};
             for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {

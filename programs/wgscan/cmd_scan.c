@@ -66,7 +66,7 @@ int run_scan(wgs_context *ctx, const scan_options *o) {
     if (r != WGS_OK) return run_free(&s), cli_gpu_error(ctx, r, "creating the scan plan");
     printf("scan: n = %llu, %s %s, %s, %s, on %s\n", (unsigned long long)n,
            wgs_type_name(o->type), wgs_op_name(o->op), o->inclusive ? "inclusive" : "exclusive",
-           cli_algorithm_name(wgs_scan_plan_algorithm(s.plan, 0)), info.device);
+           cli_algorithm_name(wgs_scan_plan_algorithm(s.plan, n, 0)), info.device);
 
     s.host_in = (void *)o->input;
     if (!s.host_in) {
