@@ -1,14 +1,17 @@
 #!/usr/bin/env bash
 # Installs what wgscan needs on a fresh Debian 12 machine, and nothing twice:
-#   - Debian packages: the C toolchain, CMake, pkg-config, the Vulkan loader, and
-#     chromium, whose SwiftShader Vulkan driver is the CPU fallback adapter;
-#   - the pinned Dawn runtime (npm bun-webgpu-linux-x64 0.1.7) with `npm ci` from the
-#     committed package-lock.json.
+#   - Debian packages: the C toolchain, CMake, pkg-config, the Vulkan loader, chromium
+#     (its SwiftShader Vulkan driver is the CPU fallback adapter, and the browser test
+#     runs in it), clang + lld + wasi-libc for the WebAssembly build;
+#   - with `npm ci` from the committed package-lock.json: the pinned Dawn runtime (npm
+#     bun-webgpu-linux-x64 0.1.7) and playwright-core, which drives Debian's chromium
+#     (it never downloads a browser).
 # Run as root (or with sudo available). Safe to run again.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-packages=(build-essential cmake pkg-config libvulkan1 chromium ca-certificates)
+packages=(build-essential cmake pkg-config libvulkan1 chromium ca-certificates
+          clang lld wasi-libc libclang-rt-14-dev-wasm32)
 command -v npm >/dev/null 2>&1 || packages+=(nodejs npm)
 
 missing=()
@@ -26,8 +29,8 @@ fi
 
 lib=node_modules/bun-webgpu-linux-x64/libwebgpu_wrapper.so
 stamp=node_modules/.wgscan-lock
-if [ ! -f "$lib" ] || ! cmp -s package-lock.json "$stamp"; then
-  echo "install-deps: npm ci (pinned Dawn runtime)"
+if [ ! -f "$lib" ] || [ ! -d node_modules/playwright-core ] || ! cmp -s package-lock.json "$stamp"; then
+  echo "install-deps: npm ci (pinned Dawn runtime, playwright-core)"
   npm ci --no-audit --no-fund --loglevel=error
   cp package-lock.json "$stamp"
 fi

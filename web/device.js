@@ -1,0 +1,16 @@
+// device.js: the pages' GPUDevice: the adapter's subgroups, timestamp-query and
+// shader-f16 when offered, and its largest buffer, binding and workgroup limits (what
+// the native library asks for too).
+export async function openDevice() {
+  if (!navigator.gpu) throw new Error('this browser has no WebGPU (Chromium: --enable-unsafe-webgpu)');
+  const adapter = await navigator.gpu.requestAdapter({ powerPreference: 'high-performance' });
+  if (!adapter) throw new Error('no WebGPU adapter');
+  const requiredFeatures = ['subgroups', 'timestamp-query', 'shader-f16'].filter((f) => adapter.features.has(f));
+  const l = adapter.limits;
+  const requiredLimits = {};
+  for (const k of ['maxBufferSize', 'maxStorageBufferBindingSize', 'maxComputeWorkgroupStorageSize',
+    'maxComputeInvocationsPerWorkgroup', 'maxComputeWorkgroupSizeX', 'maxStorageBuffersPerShaderStage']) {
+    requiredLimits[k] = l[k];
+  }
+  return adapter.requestDevice({ requiredFeatures, requiredLimits });
+}
