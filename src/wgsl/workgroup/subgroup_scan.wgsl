@@ -23,6 +23,23 @@ fn subgroup_inclusive_scan(lane: u32, size: u32, value: T) -> T {
     return x;
 }
 
+// With sg_totals[s] holding subgroup s's total (written before the call), turns them
+// into exclusive prefixes and leaves the workgroup total in wg_total. Every invocation
+// calls it (barriers on both sides); invocation 0 does the serial pass.
+fn scan_subgroup_totals(ids: Ids, ident: T) {
+    workgroupBarrier();
+    if (ids.lid == 0u) {
+        var acc = ident;
+        for (var s = 0u; s < WG / ids.sg_size; s++) {
+            let t = sg_totals[s];
+            sg_totals[s] = acc;
+            acc = combine(acc, t);
+        }
+        wg_total = acc;
+    }
+    workgroupBarrier();
+}
+
 // Every invocation must call this (it has barriers). Returns the exclusive prefix of
 // `value`; the workgroup total is left in wg_total.
 fn workgroup_exclusive_scan(ids: Ids, value: T, ident: T) -> T {
@@ -33,17 +50,7 @@ fn workgroup_exclusive_scan(ids: Ids, value: T, ident: T) -> T {
     if (lane == size - 1u) {
         sg_totals[sg] = inclusive;
     }
-    workgroupBarrier();
-    if (ids.lid == 0u) {
-        var acc = ident;
-        for (var s = 0u; s < WG / size; s++) {
-            let t = sg_totals[s];
-            sg_totals[s] = acc;
-            acc = combine(acc, t);
-        }
-        wg_total = acc;
-    }
-    workgroupBarrier();
+    scan_subgroup_totals(ids, ident);
     var exclusive = subgroupShuffleUp(inclusive, 1u);
     if (lane == 0u) {
         exclusive = ident;

@@ -40,17 +40,7 @@ fn tile_scan_local(ids: Ids, base: u32, n: u32, ident: T, inclusive: bool) {
     if (lane == 0u) {
         sg_totals[sg] = carry;
     }
-    workgroupBarrier();
-    if (ids.lid == 0u) {
-        var acc = ident;
-        for (var s = 0u; s < WG / size; s++) {
-            let t = sg_totals[s];
-            sg_totals[s] = acc;
-            acc = combine(acc, t);
-        }
-        wg_total = acc;
-    }
-    workgroupBarrier();
+    scan_subgroup_totals(ids, ident);
 }
 
 fn tile_finish(ids: Ids, base: u32, n: u32, prefix: T, inclusive: bool) {
