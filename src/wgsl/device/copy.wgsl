@@ -27,3 +27,28 @@ fn copy(ids: Ids, @builtin(workgroup_id) wid: vec3<u32>,
         }
     }
 }
+
+// The same copy with one 4-byte word per load, as the scan kernels load: the difference
+// to copy() is what wide loads buy (`wgscan bench` with WGSCAN_COPY=scalar).
+@group(0) @binding(0) var<storage, read> copy_src1: array<u32>;
+@group(0) @binding(1) var<storage, read_write> copy_dst1: array<u32>;
+
+@compute @workgroup_size(WG)
+fn copy_scalar(ids: Ids, @builtin(workgroup_id) wid: vec3<u32>,
+               @builtin(num_workgroups) nwg: vec3<u32>) {
+    let n = params.n * 4u;
+    let base = tile_index(wid, nwg) * TILE * 4u + ids.lid;
+    var v: array<u32, ITEMS * 4u>;
+    for (var k = 0u; k < ITEMS * 4u; k++) {
+        let i = base + k * WG;
+        if (i < n) {
+            v[k] = copy_src1[i];
+        }
+    }
+    for (var k = 0u; k < ITEMS * 4u; k++) {
+        let i = base + k * WG;
+        if (i < n) {
+            copy_dst1[i] = v[k];
+        }
+    }
+}
