@@ -247,8 +247,7 @@ wgs_result wgs_scan_plan_create(wgs_context *ctx, const wgs_scan_plan_desc *desc
                     L.levels == MAX_LEVELS ||
                     (L.levels && (L.count[0] * p->es > ci->max_storage_binding_size ||
                                   wgs__div_up(L.count[0], p->ml.tile) > per_grid)) ||
-                    sp_words * 4 > ci->max_storage_binding_size ||
-                    wgs__div_up(sp_words, p->has_sp ? p->sp.wg : 1) > per_grid;
+                    sp_words * 4 > ci->max_storage_binding_size;
     if (too_large) {
         free(p);
         return wgs__fail(ctx, WGS_ERROR_TOO_LARGE,
@@ -469,7 +468,8 @@ static void record_single_pass(recorder *rc, const wgs_scan_args *a) {
     wgs_scan_plan *p = rc->p;
     uint64_t tiles = wgs__div_up(a->n, p->sp.tile), words = 1 + 2 * tiles;
     gpu_binding reset[1] = {{3, p->sp_state, 0, words * 4}};
-    dispatch(rc, p->sp_reset, reset, 1, 0, wgs__div_up(words, p->sp.wg));
+    uint64_t groups = wgs__div_up(words, p->sp.wg); /* reset_state loops over the rest */
+    dispatch(rc, p->sp_reset, reset, 1, 0, groups < p->max_dim ? groups : p->max_dim);
     uint64_t chunks = wgs__div_up(a->n, p->sp.chunk_elems);
     for (uint64_t c = 0; c < chunks; c++) {
         uint64_t off = c * p->sp.chunk_elems * p->es, len = chunk_len(a->n, p->sp.chunk_elems, c);

@@ -54,11 +54,13 @@ fn read_state(t: u32) -> vec2<u32> {
     return vec2<u32>(lo >> 30u, (lo & 0xFFFFu) | ((hi & 0xFFFFu) << 16u));
 }
 
+// Zeroes the tile counter and params.n state words; a grid-stride loop, so any grid
+// size covers any count.
 @compute @workgroup_size(WG)
 fn reset_state(ids: Ids, @builtin(workgroup_id) wid: vec3<u32>,
                @builtin(num_workgroups) nwg: vec3<u32>) {
-    let i = tile_index(wid, nwg) * WG + ids.lid;
-    if (i < params.n) {
+    let stride = nwg.x * nwg.y * WG;
+    for (var i = tile_index(wid, nwg) * WG + ids.lid; i < params.n; i += stride) {
         atomicStore(&state[i], 0u);
     }
 }
