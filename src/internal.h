@@ -57,6 +57,7 @@ wgs_result wgs__scope_end(wgs_context *ctx, const char *what);
 typedef struct wgs_kernel_spec {
     const char *file;  /* under src/wgsl/, e.g. "device/scan_tiles.wgsl" */
     const char *entry; /* entry point */
+    const char *helper; /* optional file included before `file` (shared device code) */
     wgs_type type;
     wgs_op op;
     int in_place;  /* 1: only binding 1 (read-write) holds the data */

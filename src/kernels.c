@@ -164,15 +164,10 @@ wgs_result wgs__pipeline(wgs_context *ctx, const wgs_kernel_spec *spec, WGPUComp
     WGS_FAIL_IF(ctx, !body, WGS_ERROR_GPU_INTERNAL, "kernel %s is not embedded", spec->file);
     strbuf sb = {0};
     int ok = write_prelude(&sb, spec);
-    /* Look-back helpers reference the single pass's tile states, so only that kernel
-     * takes them. */
-    int single_pass = strcmp(spec->file, "device/scan_single_pass.wgsl") == 0;
     const char *parts[] = {"common.wgsl",
                            spec->subgroups ? "workgroup/subgroup_scan.wgsl" : "workgroup/blelloch.wgsl",
                            spec->subgroups && spec->register_tiles ? "workgroup/tile_subgroup.wgsl" : "workgroup/tile.wgsl",
-                           !single_pass      ? ""
-                           : spec->subgroups ? "workgroup/lookback_subgroup.wgsl"
-                                             : "workgroup/lookback_workgroup.wgsl"};
+                           spec->helper ? spec->helper : ""};
     for (size_t i = 0; i < sizeof parts / sizeof parts[0]; i++) {
         if (!*parts[i]) continue;
         ok &= sb_add(&sb, wgs_wgsl_source(parts[i]));

@@ -189,6 +189,7 @@ static wgs_result make_pipelines(wgs_scan_plan *p) {
                           .type = p->type, .op = p->op, .wg = p->sp.wg, .items = p->sp.items,
                           .max_spins = ctx->lookback_spins, .lookback_per_lane = per_lane};
     sp.subgroups = sg && ctx->caps.info.subgroup_max_size <= p->sp.wg;
+    sp.helper = sp.subgroups ? "workgroup/lookback_subgroup.wgsl" : "workgroup/lookback_workgroup.wgsl";
     sp.register_tiles = reg;
     r = wgs__pipeline(ctx, &sp, &p->sp_scan);
     sp.entry = "reset_state";
