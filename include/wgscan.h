@@ -310,10 +310,10 @@ typedef enum wgs_scan_algorithm {
     WGS_SCAN_ALGORITHM_FORCE32 = 0x7FFFFFFF
 } wgs_scan_algorithm;
 
-/* Float results: the identity of min/max is -inf/+inf; sums are computed in a tree,
- * so each output differs from the exact sum by at most about 64 rounding steps of the
- * type times the sum of magnitudes before it (the tests check this bound against a
- * double-precision reference). */
+/* Float results: the identity of min/max is -inf/+inf (inputs must not be NaN); sums
+ * are computed in a tree, so each output differs from the exact sum by at most 128
+ * rounding steps of the type times the sum of magnitudes up to it (the tests check this
+ * bound against a double-precision reference). */
 typedef struct wgs_scan_plan_desc {
     wgs_type type;
     wgs_op op;

@@ -448,7 +448,8 @@ static int add_swiftshader_icd(void) {
 static wgs_result choose_adapter(gpu_device *d, wgs_adapter_preference pref, char *err,
                                  size_t errlen) {
     char first_err[256] = "";
-    /* Not on Linux-without-Vulkan-drivers: other platforms' runtimes find GPUs their way. */
+    /* Without any Vulkan driver manifest there is no GPU to find, and asking only makes
+     * Dawn print loader warnings: go straight to the CPU driver. */
     if (pref != WGS_ADAPTER_CPU && (pref == WGS_ADAPTER_GPU || vulkan_drivers_installed())) {
         d->instance = make_instance(d);
         if (!d->instance) {
