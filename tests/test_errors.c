@@ -1,7 +1,9 @@
 /* Bad input: every case asserts its exact result code and that nothing crashed. */
+#define _POSIX_C_SOURCE 200809L /* access */
 #include "test_main.h"
 
 #include <string.h>
+#include <unistd.h>
 
 static wgs_scan_plan *plan_u32(wgs_context *ctx, uint64_t capacity) {
     wgs_scan_plan_desc d = {0};
@@ -206,5 +208,32 @@ TEST(errors_device_lost) {
     wgs_scan_plan *p = NULL;
     CHECK_RESULT(wgs_scan_plan_create(ctx, &pd, &p), WGS_ERROR_DEVICE_LOST);
     CHECK(p == NULL);
+    wgs_context_destroy(ctx);
+}
+
+/* Adapter preferences: CPU always gives the CPU driver; GPU fails with NO_ADAPTER on a
+ * machine whose default adapter is a CPU driver (and succeeds where a GPU exists). */
+TEST(errors_adapter_preferences) {
+    wgs_context *def = test_context();
+    if (!def) return;
+    wgs_context_info info;
+    wgs_context_get_info(def, &info);
+    int cpu_only = strcmp(info.adapter_type, "cpu") == 0;
+    wgs_context_desc d = {0};
+    wgs_context *ctx = NULL;
+    d.adapter = WGS_ADAPTER_CPU;
+    /* The CPU driver comes with Debian's chromium; a GPU machine may not have it. */
+    int have_cpu_driver = access("/usr/lib/chromium/vk_swiftshader_icd.json", R_OK) == 0;
+    CHECK_RESULT(wgs_context_create(&d, &ctx), have_cpu_driver ? WGS_OK : WGS_ERROR_NO_ADAPTER);
+    if (ctx) {
+        wgs_context_info ci;
+        wgs_context_get_info(ctx, &ci);
+        CHECK(strcmp(ci.adapter_type, "cpu") == 0);
+        wgs_context_destroy(ctx);
+    }
+    ctx = NULL;
+    d.adapter = WGS_ADAPTER_GPU;
+    CHECK_RESULT(wgs_context_create(&d, &ctx), cpu_only ? WGS_ERROR_NO_ADAPTER : WGS_OK);
+    CHECK((ctx == NULL) == cpu_only);
     wgs_context_destroy(ctx);
 }

@@ -457,18 +457,11 @@ static wgs_result choose_adapter(gpu_device *d, wgs_adapter_preference pref, cha
             return WGS_ERROR_NO_ADAPTER;
         }
         WGPUAdapter a = request_adapter(d, 0, first_err, sizeof first_err);
-        if (a) {
-            WGPUAdapterType t = adapter_type(d, a);
-            if (t != WGPUAdapterType_CPU || pref == WGS_ADAPTER_DEFAULT) {
-                /* A CPU adapter found with the user's own driver setup is kept unless a
-                 * GPU was demanded. */
-                if (t != WGPUAdapterType_CPU) {
-                    d->adapter = a;
-                    return WGS_OK;
-                }
-            }
-            d->p.AdapterRelease(a);
+        if (a && adapter_type(d, a) != WGPUAdapterType_CPU) {
+            d->adapter = a;
+            return WGS_OK;
         }
+        if (a) d->p.AdapterRelease(a); /* a CPU driver: found again below, deliberately */
         if (pref == WGS_ADAPTER_GPU) {
             fmt(err, errlen, "no GPU adapter found (%s)", first_err[0] ? first_err : "only a CPU driver");
             return WGS_ERROR_NO_ADAPTER;
@@ -487,6 +480,11 @@ static wgs_result choose_adapter(gpu_device *d, wgs_adapter_preference pref, cha
     char e2[256] = "";
     WGPUAdapter a = request_adapter(d, 1, e2, sizeof e2);
     if (!a) a = request_adapter(d, 0, e2, sizeof e2);
+    if (a && pref == WGS_ADAPTER_CPU && adapter_type(d, a) != WGPUAdapterType_CPU) {
+        d->p.AdapterRelease(a); /* a CPU driver was asked for, not this GPU */
+        a = NULL;
+        fmt(e2, sizeof e2, "no CPU driver among the adapters");
+    }
     if (!a) {
         fmt(err, errlen, "no WebGPU adapter found: %s%s", e2,
             have_ss ? "" : " (the CPU driver needs Debian's chromium package: " SWIFTSHADER_ICD ")");
