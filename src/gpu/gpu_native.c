@@ -322,14 +322,24 @@ static void fill_caps(gpu_device *d, const char *runtime_path) {
     ci->has_shader_f16 = d->p.DeviceHasFeature(d->device, WGPUFeatureName_ShaderF16) != 0;
 }
 
+/* A Dawn toggles descriptor to chain to instance, adapter-request or device
+ * descriptors; implementations without Dawn toggles ignore the chain. */
+static WGPUDawnTogglesDescriptor dawn_toggles(const char *const *enable, size_t n_enable,
+                                              const char *const *disable, size_t n_disable) {
+    WGPUDawnTogglesDescriptor t;
+    memset(&t, 0, sizeof t);
+    t.chain.sType = WGPUSType_DawnTogglesDescriptor;
+    t.enabledToggleCount = n_enable;
+    t.enabledToggles = enable;
+    t.disabledToggleCount = n_disable;
+    t.disabledToggles = disable;
+    return t;
+}
+
 static WGPUInstance make_instance(gpu_device *d) {
     /* allow_unsafe_apis lets the device turn off timestamp quantization (below). */
     static const char *enable[] = {"allow_unsafe_apis"};
-    WGPUDawnTogglesDescriptor toggles;
-    memset(&toggles, 0, sizeof toggles);
-    toggles.chain.sType = WGPUSType_DawnTogglesDescriptor;
-    toggles.enabledToggleCount = 1;
-    toggles.enabledToggles = enable;
+    WGPUDawnTogglesDescriptor toggles = dawn_toggles(enable, 1, NULL, 0);
     WGPUInstanceFeatureName feats[] = {WGPUInstanceFeatureName_TimedWaitAny};
     WGPUInstanceDescriptor desc;
     memset(&desc, 0, sizeof desc);
@@ -348,14 +358,10 @@ static WGPUInstance make_instance(gpu_device *d) {
 static WGPUAdapter request_adapter(gpu_device *d, int force_fallback, char *err, size_t errlen) {
     adapter_req r;
     memset(&r, 0, sizeof r);
-    /* Dawn hides shader-f16 on NVIDIA's Vulkan driver unless asked; the H200 runs the
-     * f16 test matrix with it. Implementations without Dawn toggles ignore the chain. */
+    /* Dawn hides shader-f16 on NVIDIA's Vulkan driver unless asked. (On the H200 with
+     * driver 580 it still did not offer it, 2026-11-30.) */
     static const char *enable[] = {"vulkan_enable_f16_on_nvidia"};
-    WGPUDawnTogglesDescriptor toggles;
-    memset(&toggles, 0, sizeof toggles);
-    toggles.chain.sType = WGPUSType_DawnTogglesDescriptor;
-    toggles.enabledToggleCount = 1;
-    toggles.enabledToggles = enable;
+    WGPUDawnTogglesDescriptor toggles = dawn_toggles(enable, 1, NULL, 0);
     WGPURequestAdapterOptions opt;
     memset(&opt, 0, sizeof opt);
     opt.nextInChain = &toggles.chain;
@@ -515,22 +521,18 @@ static wgs_result create_device(gpu_device *d, char *err, size_t errlen) {
     lim.l.nextInChain = NULL;
 
     static const char *disable[] = {"timestamp_quantization"};
-    WGPUDawnTogglesDescriptor toggles;
-    memset(&toggles, 0, sizeof toggles);
-    toggles.chain.sType = WGPUSType_DawnTogglesDescriptor;
-    toggles.disabledToggleCount = 1;
-    toggles.disabledToggles = disable;
     /* WGSCAN_DAWN_TOGGLES="a,b": extra Dawn device toggles to enable, for tuning runs. */
     char toggle_buf[256];
     const char *enable[8];
+    size_t n_enable = 0;
     const char *extra = getenv("WGSCAN_DAWN_TOGGLES");
     if (extra && *extra) {
         snprintf(toggle_buf, sizeof toggle_buf, "%s", extra);
-        for (char *save = NULL, *tok = strtok_r(toggle_buf, ",", &save); tok && toggles.enabledToggleCount < 8;
+        for (char *save = NULL, *tok = strtok_r(toggle_buf, ",", &save); tok && n_enable < 8;
              tok = strtok_r(NULL, ",", &save))
-            enable[toggles.enabledToggleCount++] = tok;
-        toggles.enabledToggles = enable;
+            enable[n_enable++] = tok;
     }
+    WGPUDawnTogglesDescriptor toggles = dawn_toggles(enable, n_enable, disable, 1);
 
     WGPUDeviceDescriptor dd;
     memset(&dd, 0, sizeof dd);
