@@ -394,9 +394,8 @@ typedef struct wgs_copy_args {
     uint32_t timestamp_end_index;
 } wgs_copy_args;
 
-/* Records the copy (one compute pass) into `encoder`. Writes its parameters with
- * wgpuQueueWriteBuffer into a 64-record ring of the context: record at most 64 copies
- * between submits. */
+/* Records the copy (one compute pass) into `encoder`. Its parameters go to the
+ * context's parameter ring (see "Parameter records"). */
 WGS_API wgs_result wgs_copy_encode(wgs_context *ctx, WGPUCommandEncoder encoder,
                                    const wgs_copy_args *args);
 

@@ -174,7 +174,8 @@ void wgs_context_destroy(wgs_context *ctx) {
         fprintf(stderr, "wgscan: wgs_context_destroy with %d plan(s) alive; destroy them first\n",
                 ctx->live_plans);
     wgs__pipelines_release(ctx);
-    gpu_buffer_release(ctx->gpu, ctx->copy_params);
+    gpu_buffer_release(ctx->gpu, ctx->param_ring);
+    gpu_buffer_release(ctx->gpu, ctx->dummy);
     gpu_close(ctx->gpu);
     free(ctx);
 }

@@ -47,27 +47,16 @@ wgs_result wgs_copy_encode(wgs_context *ctx, WGPUCommandEncoder encoder, const w
     if (chunk > per_grid) chunk = per_grid;
     chunk *= block;
     uint64_t chunks = wgs__div_up(a->bytes, chunk);
-    uint32_t stride = ci->min_uniform_offset_alignment < 16 ? 16 : ci->min_uniform_offset_alignment;
     gpu_scope_push(ctx->gpu);
-    if (!ctx->copy_params) {
-        ctx->copy_params = gpu_buffer_create(ctx->gpu, (uint64_t)stride * 64,
-                                             WGPUBufferUsage_Uniform | WGPUBufferUsage_CopyDst,
-                                             "wgscan copy params");
-    }
     WGPUComputePassEncoder pass = gpu_pass_begin(ctx->gpu, encoder, a->timestamp_query_set,
                                                  a->timestamp_begin_index, a->timestamp_end_index);
     for (uint64_t c = 0; c < chunks; c++) {
         uint64_t off = c * chunk, len = a->bytes - off < chunk ? a->bytes - off : chunk;
-        uint32_t slot = (uint32_t)(ctx->copy_clock++ % 64);
-        uint32_t rec[4] = {(uint32_t)(len / 16), 0, 0, 0};
-        gpu_queue_write(ctx->gpu, ctx->copy_params, (uint64_t)slot * stride, rec, sizeof rec);
-        gpu_binding b[3] = {{0, a->src, a->src_offset + off, len},
-                            {1, a->dst, a->dst_offset + off, len},
-                            {2, ctx->copy_params, (uint64_t)slot * stride, 16}};
-        WGPUBindGroup g = gpu_bind_group_create(ctx->gpu, pipe, b, 3);
-        uint64_t groups = wgs__div_up(len, block), y = wgs__div_up(groups, ci->max_workgroups_per_dimension);
-        gpu_pass_dispatch(ctx->gpu, pass, pipe, g, (uint32_t)wgs__div_up(groups, y), (uint32_t)y);
-        gpu_bind_group_release(ctx->gpu, g);
+        wgs_params rec = {(uint32_t)(len / 16), 0, 0, 0, 0, 0, 0, 0};
+        uint64_t po = wgs__param_push(ctx, &rec);
+        if (po == UINT64_MAX) break;
+        gpu_binding b[2] = {{0, a->src, a->src_offset + off, len}, {1, a->dst, a->dst_offset + off, len}};
+        wgs__dispatch(ctx, pass, pipe, b, 2, ctx->param_ring, po, wgs__div_up(len, block));
     }
     gpu_pass_end(ctx->gpu, pass);
     return wgs__scope_end(ctx, "recording the copy");

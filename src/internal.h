@@ -11,7 +11,7 @@
 #include <stdint.h>
 
 typedef struct wgs_pipeline_entry {
-    char key[96];
+    char key[160];
     WGPUComputePipeline pipeline;
 } wgs_pipeline_entry;
 
@@ -25,9 +25,41 @@ struct wgs_context {
     size_t pipeline_count, pipeline_cap;
     int live_plans; /* destroy order is checked, not trusted */
     uint32_t lookback_spins; /* see wgs_context_desc.debug_lookback_spins */
-    WGPUBuffer copy_params; /* wgs_copy_encode's parameter ring (64 records) */
-    uint64_t copy_clock;
+    /* Parameter ring of the primitives that have no plan-owned slots (copy, reduce,
+     * select, histogram): WGS_PARAM_RING records, written as dispatches are recorded. */
+    WGPUBuffer param_ring;
+    uint64_t param_clock;
+    WGPUBuffer dummy; /* 256 bytes bound where a kernel's optional binding is unused */
 };
+
+/* ---- dispatch --------------------------------------------------------------------- */
+
+/* One dispatch's parameters: matches Params in common.wgsl. The meaning of a..d is the
+ * kernel's (predicate operands, histogram range, ...). */
+typedef struct wgs_params {
+    uint32_t n, tile_base, identity_bits, flags;
+    uint32_t a, b, c, d;
+} wgs_params;
+
+#define WGS_PARAM_RING 1024u
+
+/* Bytes between two parameter records: the uniform offset alignment. */
+uint32_t wgs__param_stride(const wgs_context *ctx);
+/* Writes `rec` into the next record of the context's ring (queue write) and returns its
+ * byte offset, or UINT64_MAX when the ring could not be created (error recorded). */
+uint64_t wgs__param_push(wgs_context *ctx, const wgs_params *rec);
+/* The context's 256-byte placeholder buffer (created on first use). */
+WGPUBuffer wgs__dummy(wgs_context *ctx);
+/* Binds `b` plus the parameter record at binding 2 and dispatches `groups` workgroups,
+ * folded into two dimensions past the per-dimension limit. */
+void wgs__dispatch(wgs_context *ctx, WGPUComputePassEncoder pass, WGPUComputePipeline pipe,
+                   const gpu_binding *b, uint32_t nb, WGPUBuffer params, uint64_t param_offset,
+                   uint64_t groups);
+/* Largest workgroup count a dispatch can have (per-dimension limit squared). */
+uint64_t wgs__max_groups(const wgs_context *ctx);
+/* Checks a buffer argument: non-NULL, Storage usage, aligned offset, `bytes` in range. */
+wgs_result wgs__check_buffer(wgs_context *ctx, WGPUBuffer b, uint64_t offset, uint64_t bytes,
+                             const char *name);
 
 /* Records a failure: formats "WGS_ERROR_X: message" into ctx->last_error, sends it to
  * the log callback and returns `result`, so call sites read
@@ -58,6 +90,12 @@ typedef struct wgs_kernel_spec {
     const char *file;  /* under src/wgsl/, e.g. "device/scan_tiles.wgsl" */
     const char *entry; /* entry point */
     const char *helper; /* optional file included before `file` (shared device code) */
+    /* 1: a primitive other than scan: no data bindings or tile helpers in the prelude
+     * (the kernel declares its own), and V is the element type while T stays the
+     * type the workgroup scan works on. */
+    int primitive;
+    wgs_type value_type; /* V (primitives) */
+    uint32_t arg; /* reduce: 0, 1 arg-min, 2 arg-max; other kernels: a variant number */
     wgs_type type;
     wgs_op op;
     int in_place;  /* 1: only binding 1 (read-write) holds the data */

@@ -133,6 +133,11 @@ static int write_prelude(strbuf *b, const wgs_kernel_spec *s) {
         ok &= sb_add(b, "    @builtin(subgroup_invocation_id) sg_lane: u32,\n"
                         "    @builtin(subgroup_size) sg_size: u32,\n");
     ok &= sb_add(b, "}\n");
+    if (s->primitive) {
+        snprintf(buf, sizeof buf, "alias V = %s;\nconst ARG: u32 = %uu;\n", wgsl_type(s->value_type), s->arg);
+        ok &= sb_add(b, buf);
+        return ok;
+    }
     if (s->in_place) {
         ok &= sb_add(b, "@group(0) @binding(1) var<storage, read_write> dst: array<T>;\n"
                         "fn load_in(i: u32) -> T { return dst[i]; }\n");
@@ -145,14 +150,14 @@ static int write_prelude(strbuf *b, const wgs_kernel_spec *s) {
 }
 
 static void spec_key(const wgs_kernel_spec *s, char *key, size_t cap) {
-    snprintf(key, cap, "%s:%s:%d:%d:%d:%d%d:%u:%u:%u:%u", s->file, s->entry, (int)s->type, (int)s->op,
-             s->in_place, s->subgroups, s->register_tiles, s->wg, s->items, s->max_spins,
-             s->lookback_per_lane);
+    snprintf(key, cap, "%s:%s:%d:%d:%d:%d%d:%u:%u:%u:%u:%d:%d:%u", s->file, s->entry, (int)s->type,
+             (int)s->op, s->in_place, s->subgroups, s->register_tiles, s->wg, s->items, s->max_spins,
+             s->lookback_per_lane, s->primitive, (int)s->value_type, s->arg);
 }
 
 
 wgs_result wgs__pipeline(wgs_context *ctx, const wgs_kernel_spec *spec, WGPUComputePipeline *out) {
-    char key[96];
+    char key[160];
     spec_key(spec, key, sizeof key);
     for (size_t i = 0; i < ctx->pipeline_count; i++) {
         if (strcmp(ctx->pipelines[i].key, key) == 0) {
@@ -166,7 +171,9 @@ wgs_result wgs__pipeline(wgs_context *ctx, const wgs_kernel_spec *spec, WGPUComp
     int ok = write_prelude(&sb, spec);
     const char *parts[] = {"common.wgsl",
                            spec->subgroups ? "workgroup/subgroup_scan.wgsl" : "workgroup/blelloch.wgsl",
-                           spec->subgroups && spec->register_tiles ? "workgroup/tile_subgroup.wgsl" : "workgroup/tile.wgsl",
+                           spec->primitive ? ""
+                           : spec->subgroups && spec->register_tiles ? "workgroup/tile_subgroup.wgsl"
+                                                                     : "workgroup/tile.wgsl",
                            spec->helper ? spec->helper : ""};
     for (size_t i = 0; i < sizeof parts / sizeof parts[0]; i++) {
         if (!*parts[i]) continue;
@@ -190,7 +197,7 @@ wgs_result wgs__pipeline(wgs_context *ctx, const wgs_kernel_spec *spec, WGPUComp
     }
     gpu_scope_push(ctx->gpu);
     WGPUComputePipeline pipe = gpu_pipeline_create(ctx->gpu, sb.p, spec->entry, key);
-    char what[160];
+    char what[200];
     snprintf(what, sizeof what, "compiling kernel %s", key);
     wgs_result r = wgs__scope_end(ctx, what);
     free(sb.p);

@@ -26,9 +26,6 @@
 
 #define MAX_LEVELS 8
 
-typedef struct scan_params { /* matches Params in common.wgsl */
-    uint32_t n, tile_base, identity_bits, flags;
-} scan_params;
 #define FLAG_INCLUSIVE 1u
 #define FLAG_WRITE_TOTALS 2u
 
@@ -93,17 +90,6 @@ static ml_layout ml_layout_for(const wgs_scan_plan *p, uint64_t n) {
         }
     }
     return L;
-}
-
-static void grid_for(const wgs_scan_plan *p, uint64_t groups, uint32_t *x, uint32_t *y) {
-    if (groups <= p->max_dim) {
-        *x = (uint32_t)groups;
-        *y = 1;
-        return;
-    }
-    uint64_t rows = wgs__div_up(groups, p->max_dim);
-    *y = (uint32_t)rows;
-    *x = (uint32_t)wgs__div_up(groups, rows);
 }
 
 /* Workgroup memory a tile kernel needs: the padded tile plus the scan's scratch. */
@@ -267,9 +253,7 @@ wgs_result wgs_scan_plan_create(wgs_context *ctx, const wgs_scan_plan_desc *desc
     }
 
     gpu_device *g = ctx->gpu;
-    p->stride = ci->min_uniform_offset_alignment > sizeof(scan_params)
-                    ? ci->min_uniform_offset_alignment
-                    : (uint32_t)sizeof(scan_params);
+    p->stride = wgs__param_stride(ctx);
     uint64_t ml_records = L.chunks + (uint64_t)L.levels;
     uint64_t sp_records = p->has_sp ? 1 + wgs__div_up(p->capacity, p->sp.chunk_elems) : 0;
     p->dispatches_max = (uint32_t)(ml_records > sp_records ? ml_records : sp_records);
@@ -354,7 +338,7 @@ static uint64_t param_slot(wgs_scan_plan *p, uint64_t key, size_t count, fill_fn
 
 static void put_record(const wgs_scan_plan *p, unsigned char *records, uint64_t index, uint32_t n,
                        uint32_t tile_base, uint32_t flags) {
-    scan_params sp = {n, tile_base, wgs__identity_bits(p->type, p->op), flags};
+    wgs_params sp = {n, tile_base, wgs__identity_bits(p->type, p->op), flags, 0, 0, 0, 0};
     memcpy(records + index * p->stride, &sp, sizeof sp);
 }
 
@@ -401,17 +385,8 @@ typedef struct recorder {
 static void dispatch(recorder *rc, WGPUComputePipeline pipe, const gpu_binding *b, uint32_t nb,
                      uint64_t param_index, uint64_t groups) {
     wgs_scan_plan *p = rc->p;
-    gpu_binding all[4];
-    memcpy(all, b, nb * sizeof *b);
-    all[nb].binding = 2;
-    all[nb].buffer = p->params;
-    all[nb].offset = rc->param_base + param_index * p->stride;
-    all[nb].size = sizeof(scan_params);
-    WGPUBindGroup group = gpu_bind_group_create(p->ctx->gpu, pipe, all, nb + 1);
-    uint32_t x, y;
-    grid_for(p, groups, &x, &y);
-    gpu_pass_dispatch(p->ctx->gpu, rc->pass, pipe, group, x, y);
-    gpu_bind_group_release(p->ctx->gpu, group);
+    wgs__dispatch(p->ctx, rc->pass, pipe, b, nb, p->params, rc->param_base + param_index * p->stride,
+                  groups);
 }
 
 static uint64_t bytes_of(const wgs_scan_plan *p, uint64_t count) {
@@ -485,21 +460,7 @@ static void record_single_pass(recorder *rc, const wgs_scan_args *a) {
 
 static wgs_result check_buffer(wgs_scan_plan *p, WGPUBuffer b, uint64_t offset, uint64_t n,
                                const char *name) {
-    wgs_context *ctx = p->ctx;
-    WGS_FAIL_IF(ctx, !b, WGS_ERROR_INVALID_ARGUMENT, "%s buffer is NULL", name);
-    uint32_t align = ctx->caps.info.min_storage_offset_alignment;
-    WGS_FAIL_IF(ctx, offset % align != 0, WGS_ERROR_MISALIGNED_OFFSET,
-                "%s offset %llu is not a multiple of %u (minStorageBufferOffsetAlignment)", name,
-                (unsigned long long)offset, align);
-    WGS_FAIL_IF(ctx, !(gpu_buffer_usage(ctx->gpu, b) & WGPUBufferUsage_Storage),
-                WGS_ERROR_BUFFER_USAGE, "%s buffer lacks WGPUBufferUsage_Storage", name);
-    uint64_t size = gpu_buffer_size(ctx->gpu, b);
-    uint64_t need = bytes_of(p, n);
-    WGS_FAIL_IF(ctx, offset > size || size - offset < need, WGS_ERROR_BUFFER_TOO_SMALL,
-                "%s buffer holds %llu bytes; offset %llu + %llu elements of %s need %llu", name,
-                (unsigned long long)size, (unsigned long long)offset, (unsigned long long)n,
-                wgs_type_name(p->type), (unsigned long long)(offset + need));
-    return WGS_OK;
+    return wgs__check_buffer(p->ctx, b, offset, bytes_of(p, n), name);
 }
 
 wgs_result wgs_scan_encode(wgs_scan_plan *p, WGPUCommandEncoder encoder, const wgs_scan_args *a) {

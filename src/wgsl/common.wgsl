@@ -13,6 +13,10 @@ struct Params {
     tile_base: u32,     // index of this dispatch's first tile in the auxiliary array
     identity_bits: u32, // bit pattern of the operator's identity (inf is no WGSL constant)
     flags: u32,         // FLAG_* below
+    a: u32,             // a..d: per kernel (predicate operands, histogram range, ...)
+    b: u32,
+    c: u32,
+    d: u32,
 }
 
 const FLAG_INCLUSIVE: u32 = 1u;

@@ -1,0 +1,80 @@
+/*
+ * dispatch.c: what every primitive does around a kernel launch: parameter records in
+ * a uniform ring, bind groups with the parameters at binding 2, grids folded into two
+ * dimensions, and the checks of the buffers users hand in.
+ *
+ * The ring: records are written with wgpuQueueWriteBuffer as dispatches are recorded,
+ * and queue writes land before the next submit executes. So a record must not be
+ * rewritten before the command buffer that reads it is submitted: WGS_PARAM_RING
+ * records per submit at most (the manual says so under "Parameter records").
+ */
+#include "internal.h"
+
+#include <string.h>
+
+uint32_t wgs__param_stride(const wgs_context *ctx) {
+    uint32_t align = ctx->caps.info.min_uniform_offset_alignment;
+    return align > sizeof(wgs_params) ? align : (uint32_t)sizeof(wgs_params);
+}
+
+uint64_t wgs__param_push(wgs_context *ctx, const wgs_params *rec) {
+    uint32_t stride = wgs__param_stride(ctx);
+    if (!ctx->param_ring) {
+        gpu_scope_push(ctx->gpu);
+        ctx->param_ring = gpu_buffer_create(ctx->gpu, (uint64_t)stride * WGS_PARAM_RING,
+                                            WGPUBufferUsage_Uniform | WGPUBufferUsage_CopyDst,
+                                            "wgscan parameter ring");
+        if (wgs__scope_end(ctx, "creating the parameter ring") != WGS_OK) {
+            gpu_buffer_release(ctx->gpu, ctx->param_ring);
+            ctx->param_ring = NULL;
+            return UINT64_MAX;
+        }
+    }
+    uint64_t offset = (ctx->param_clock++ % WGS_PARAM_RING) * stride;
+    gpu_queue_write(ctx->gpu, ctx->param_ring, offset, rec, sizeof *rec);
+    return offset;
+}
+
+WGPUBuffer wgs__dummy(wgs_context *ctx) {
+    if (!ctx->dummy)
+        ctx->dummy = gpu_buffer_create(ctx->gpu, 256, WGPUBufferUsage_Storage, "wgscan placeholder");
+    return ctx->dummy;
+}
+
+uint64_t wgs__max_groups(const wgs_context *ctx) {
+    uint64_t d = ctx->caps.info.max_workgroups_per_dimension;
+    return d * d;
+}
+
+void wgs__dispatch(wgs_context *ctx, WGPUComputePassEncoder pass, WGPUComputePipeline pipe,
+                   const gpu_binding *b, uint32_t nb, WGPUBuffer params, uint64_t param_offset,
+                   uint64_t groups) {
+    gpu_binding all[12];
+    memcpy(all, b, nb * sizeof *b);
+    all[nb] = (gpu_binding){2, params, param_offset, sizeof(wgs_params)};
+    WGPUBindGroup group = gpu_bind_group_create(ctx->gpu, pipe, all, nb + 1);
+    uint64_t max_dim = ctx->caps.info.max_workgroups_per_dimension;
+    uint32_t x = (uint32_t)groups, y = 1;
+    if (groups > max_dim) {
+        y = (uint32_t)wgs__div_up(groups, max_dim);
+        x = (uint32_t)wgs__div_up(groups, y);
+    }
+    gpu_pass_dispatch(ctx->gpu, pass, pipe, group, x, y);
+    gpu_bind_group_release(ctx->gpu, group);
+}
+
+wgs_result wgs__check_buffer(wgs_context *ctx, WGPUBuffer b, uint64_t offset, uint64_t bytes,
+                             const char *name) {
+    WGS_FAIL_IF(ctx, !b, WGS_ERROR_INVALID_ARGUMENT, "%s buffer is NULL", name);
+    uint32_t align = ctx->caps.info.min_storage_offset_alignment;
+    WGS_FAIL_IF(ctx, offset % align != 0, WGS_ERROR_MISALIGNED_OFFSET,
+                "%s offset %llu is not a multiple of %u (minStorageBufferOffsetAlignment)", name,
+                (unsigned long long)offset, align);
+    WGS_FAIL_IF(ctx, !(gpu_buffer_usage(ctx->gpu, b) & WGPUBufferUsage_Storage),
+                WGS_ERROR_BUFFER_USAGE, "%s buffer lacks WGPUBufferUsage_Storage", name);
+    uint64_t size = gpu_buffer_size(ctx->gpu, b);
+    WGS_FAIL_IF(ctx, offset > size || size - offset < bytes, WGS_ERROR_BUFFER_TOO_SMALL,
+                "%s buffer holds %llu bytes; offset %llu + %llu bytes needed", name,
+                (unsigned long long)size, (unsigned long long)offset, (unsigned long long)bytes);
+    return WGS_OK;
+}
