@@ -70,6 +70,13 @@
  *   - input and output may be the same buffer at the same offset (in place); the same
  *     buffer at different offsets is refused with WGS_ERROR_ALIASING.
  *
+ * Parameter records
+ *   Primitives other than scan (copy, reduce, count, select, histogram, allocate)
+ *   write each dispatch's parameters into a ring of WGS_PARAM_RING_RECORDS records of
+ *   the context with wgpuQueueWriteBuffer. Queue writes land before the next submit,
+ *   so record at most that many dispatches (about 2 to 5 per encode) between two
+ *   submits.
+ *
  * Parameter slots
  *   Per-encode parameters (n, offsets) live in a small uniform buffer owned by the
  *   plan, written with wgpuQueueWriteBuffer when a new (n, layout) is encoded. A plan
@@ -166,6 +173,9 @@ typedef enum wgs_op {
     WGS_OP_AND = 4, /* integers only */
     WGS_OP_OR = 5,  /* integers only */
     WGS_OP_XOR = 6, /* integers only */
+    /* Reduce only: the smallest (largest) value and the smallest index holding it. */
+    WGS_OP_ARGMIN = 7,
+    WGS_OP_ARGMAX = 8,
     WGS_OP_FORCE32 = 0x7FFFFFFF
 } wgs_op;
 
@@ -328,6 +338,7 @@ typedef struct wgs_scan_plan_desc {
 } wgs_scan_plan_desc;
 
 #define WGS_SCAN_PARAM_SLOTS 64
+#define WGS_PARAM_RING_RECORDS 1024
 
 /* Creates a plan: validates the description, compiles (or takes from the context's
  * cache) the pipelines and allocates scratch for `capacity` elements (about
@@ -378,6 +389,126 @@ WGS_API wgs_result wgs_scan_encode(wgs_scan_plan *plan, WGPUCommandEncoder encod
 WGS_API wgs_result wgs_scan_host(wgs_context *ctx, const wgs_scan_plan_desc *desc,
                                  const void *input, void *output, uint64_t n);
 
+
+/* ---------------------------------------------------------------------------
+ * Predicates: what count and select test each element against. Operands are given as
+ * doubles and converted to the element type (exactly for integers: an operand that
+ * the type cannot hold is refused with WGS_ERROR_INVALID_ARGUMENT).
+ * ------------------------------------------------------------------------- */
+typedef enum wgs_predicate_kind {
+    WGS_PREDICATE_DEFAULT = 0,   /* non-zero */
+    WGS_PREDICATE_NONZERO = 1,   /* v != 0 (for f32, -0.0 counts as zero) */
+    WGS_PREDICATE_EQUAL = 2,     /* v == a */
+    WGS_PREDICATE_NOT_EQUAL = 3, /* v != a */
+    WGS_PREDICATE_LESS = 4,      /* v < a */
+    WGS_PREDICATE_GREATER = 5,   /* v > a */
+    WGS_PREDICATE_IN_RANGE = 6,  /* a <= v < b */
+    WGS_PREDICATE_FORCE32 = 0x7FFFFFFF
+} wgs_predicate_kind;
+
+typedef struct wgs_predicate {
+    wgs_predicate_kind kind;
+    double a, b;
+} wgs_predicate;
+
+/* ---------------------------------------------------------------------------
+ * Reduce and count
+ *
+ * A reduce plan folds n elements into one value with an operator; a count plan counts
+ * the elements that satisfy a predicate. Both are wgs_reduce_plan and are encoded with
+ * wgs_reduce_encode. Types: u32, i32, f32 (f16 is refused with
+ * WGS_ERROR_UNSUPPORTED_TYPE). n may be 0: the result is then the identity (count 0;
+ * arg index 0xFFFFFFFF).
+ *
+ * Algorithms:
+ *   TREE (default)  each workgroup folds a fixed share of the array and writes a
+ *                   partial; one more workgroup reduces the partials in a fixed order.
+ *                   Deterministic: the same n and input give the same bits every run.
+ *   ATOMIC          the two-level scheme: each workgroup reduces in workgroup memory,
+ *                   then merges into one global accumulator with one atomic. For f32
+ *                   sums the merge is a compare-exchange loop on the bit pattern
+ *                   (float_sum CAS: the order of merges varies, so the last bits may
+ *                   vary from run to run) or a 64-bit fixed-point integer add
+ *                   (FIXED_POINT: integer addition is associative, so the result is
+ *                   deterministic; each workgroup's sum is rounded to a multiple of
+ *                   2^-fixed_point_bits and the total must stay below
+ *                   2^(63 - fixed_point_bits) in magnitude). Arg-min/arg-max have no
+ *                   atomic form (they need 64-bit atomics): refused with
+ *                   WGS_ERROR_UNSUPPORTED_OPERATOR.
+ *   ATOMIC_PER_ELEMENT  count plans only: one global atomic per counted element, the
+ *                   naive counter, kept to measure what contention costs.
+ *
+ * Float sums differ from the exact sum by at most (n / 1024 + 64) rounding steps of
+ * f32 times the sum of magnitudes (tree and CAS; the chain of additions any one value
+ * goes through is that long at most), plus for FIXED_POINT one 2^-(fixed_point_bits+1)
+ * per workgroup and the final rounding to f32. Inputs must not be NaN.
+ *
+ * Results are written to args.output at args.output_offset: the value's 4 bytes
+ * (the count as u32), then for arg ops the index as u32 (8 bytes in all).
+ * Indices and counts are 32-bit: arg plans and count plans hold at most 2^32 - 1
+ * elements (WGS_ERROR_TOO_LARGE beyond).
+ * ------------------------------------------------------------------------- */
+typedef struct wgs_reduce_plan wgs_reduce_plan;
+
+typedef enum wgs_reduce_algorithm {
+    WGS_REDUCE_ALGORITHM_DEFAULT = 0, /* TREE */
+    WGS_REDUCE_ALGORITHM_TREE = 1,
+    WGS_REDUCE_ALGORITHM_ATOMIC = 2,
+    WGS_REDUCE_ALGORITHM_ATOMIC_PER_ELEMENT = 3, /* count plans only */
+    WGS_REDUCE_ALGORITHM_FORCE32 = 0x7FFFFFFF
+} wgs_reduce_algorithm;
+
+typedef enum wgs_float_sum {
+    WGS_FLOAT_SUM_DEFAULT = 0, /* CAS */
+    WGS_FLOAT_SUM_CAS = 1,
+    WGS_FLOAT_SUM_FIXED_POINT = 2,
+    WGS_FLOAT_SUM_FORCE32 = 0x7FFFFFFF
+} wgs_float_sum;
+
+typedef struct wgs_reduce_plan_desc {
+    wgs_type type;
+    wgs_op op; /* add, min, max, and/or/xor (integers), argmin, argmax */
+    wgs_reduce_algorithm algorithm;
+    wgs_float_sum float_sum;     /* f32 add with the ATOMIC algorithm */
+    uint32_t fixed_point_bits;   /* FIXED_POINT fraction bits, 1..40; 0 means 24 */
+    uint64_t capacity;           /* largest n; 0 means 1 */
+    const char *label;
+} wgs_reduce_plan_desc;
+
+typedef struct wgs_count_plan_desc {
+    wgs_type type;
+    wgs_predicate predicate;
+    wgs_reduce_algorithm algorithm; /* TREE, ATOMIC or ATOMIC_PER_ELEMENT */
+    uint64_t capacity;
+    const char *label;
+} wgs_count_plan_desc;
+
+typedef struct wgs_reduce_args {
+    WGPUBuffer input;
+    uint64_t input_offset;
+    uint64_t n;
+    WGPUBuffer output; /* another buffer than input */
+    uint64_t output_offset;
+    WGPUQuerySet timestamp_query_set; /* optional, as in wgs_scan_args */
+    uint32_t timestamp_begin_index;
+    uint32_t timestamp_end_index;
+} wgs_reduce_args;
+
+WGS_API wgs_result wgs_reduce_plan_create(wgs_context *ctx, const wgs_reduce_plan_desc *desc,
+                                          wgs_reduce_plan **out);
+WGS_API wgs_result wgs_count_plan_create(wgs_context *ctx, const wgs_count_plan_desc *desc,
+                                         wgs_reduce_plan **out);
+/* Accepts NULL. */
+WGS_API void wgs_reduce_plan_destroy(wgs_reduce_plan *plan);
+/* Records the reduction (one compute pass). Its parameters go to the context's
+ * parameter ring (see "Parameter records"). */
+WGS_API wgs_result wgs_reduce_encode(wgs_reduce_plan *plan, WGPUCommandEncoder encoder,
+                                     const wgs_reduce_args *args);
+/* Convenience: reduces host memory; `result` receives 4 bytes (8 for arg ops). Waits. */
+WGS_API wgs_result wgs_reduce_host(wgs_context *ctx, const wgs_reduce_plan_desc *desc,
+                                   const void *input, uint64_t n, void *result);
+WGS_API wgs_result wgs_count_host(wgs_context *ctx, const wgs_count_plan_desc *desc,
+                                  const void *input, uint64_t n, uint32_t *count);
 
 /* ---------------------------------------------------------------------------
  * Copy: the yardstick. A WGSL copy at memory speed; a primitive that reads and writes

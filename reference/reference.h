@@ -46,4 +46,21 @@ typedef struct ref_check {
 ref_check ref_verify(const void *in, const void *got, wgs_type type, wgs_op op, int inclusive,
                      uint64_t n);
 
+
+/* ---- primitives beyond scan --------------------------------------------------------- */
+
+/* Reduce of u32/i32/f32 on the CPU. Integers and float min/max: the exact result's bits
+ * (and index for arg ops: the smallest index of the extreme value; 0xFFFFFFFF for n = 0).
+ * Float sums: *exact is the double-precision sum and *abs_sum the sum of magnitudes,
+ * for the tolerance of wgscan.h ("Reduce and count"). */
+typedef struct ref_reduction {
+    uint32_t bits, index;
+    double exact, abs_sum;
+} ref_reduction;
+ref_reduction ref_reduce(const void *in, wgs_type type, wgs_op op, uint64_t n);
+
+/* The predicate of wgscan.h on one element (operands converted as the library does). */
+int ref_predicate(wgs_type type, const wgs_predicate *pred, const void *element);
+uint64_t ref_count(const void *in, wgs_type type, const wgs_predicate *pred, uint64_t n);
+
 #endif

@@ -60,6 +60,8 @@ const char *wgs_op_name(wgs_op op) {
     case WGS_OP_AND: return "and";
     case WGS_OP_OR: return "or";
     case WGS_OP_XOR: return "xor";
+    case WGS_OP_ARGMIN: return "argmin";
+    case WGS_OP_ARGMAX: return "argmax";
     default: return "?";
     }
 }

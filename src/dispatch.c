@@ -78,3 +78,50 @@ wgs_result wgs__check_buffer(wgs_context *ctx, WGPUBuffer b, uint64_t offset, ui
                 (unsigned long long)size, (unsigned long long)offset, (unsigned long long)bytes);
     return WGS_OK;
 }
+
+void wgs__bind_vec4_input(wgs_context *ctx, gpu_binding *b, WGPUBuffer buffer, uint64_t offset,
+                          uint64_t elems) {
+    b[0] = (gpu_binding){0, buffer, offset, elems * 4};
+    if (elems >= 4)
+        b[1] = (gpu_binding){4, buffer, offset, elems / 4 * 16};
+    else
+        b[1] = (gpu_binding){4, wgs__dummy(ctx), 0, 256};
+}
+
+uint64_t wgs__chunk_elems(const wgs_context *ctx, uint64_t multiple) {
+    /* Whole multiples of 256 bytes (offset alignment) and of `multiple` elements, below
+     * 2^31 elements so that in-kernel u32 indices (4 * vec4 index + 3) never wrap. */
+    uint64_t unit = 64 * multiple; /* 4-byte elements: 64 per 256 bytes */
+    uint64_t max = ctx->caps.info.max_storage_binding_size / 4;
+    if (max > (1ull << 31)) max = 1ull << 31;
+    return max / unit * unit;
+}
+
+wgs_result wgs__predicate_bits(wgs_context *ctx, wgs_type type, const wgs_predicate *pred,
+                               uint32_t *kind, uint32_t *a, uint32_t *b) {
+    wgs_predicate_kind k = pred->kind == WGS_PREDICATE_DEFAULT ? WGS_PREDICATE_NONZERO : pred->kind;
+    WGS_FAIL_IF(ctx, (unsigned)k > WGS_PREDICATE_IN_RANGE, WGS_ERROR_INVALID_ARGUMENT,
+                "unknown predicate %d", (int)pred->kind);
+    double ops[2] = {pred->a, pred->b};
+    uint32_t bits[2] = {0, 0};
+    for (int i = 0; i < 2; i++) {
+        double v = ops[i];
+        if (type == WGS_TYPE_F32) {
+            float f = (float)v;
+            memcpy(&bits[i], &f, 4);
+            continue;
+        }
+        int used = (i == 0 && k >= WGS_PREDICATE_EQUAL) || (i == 1 && k == WGS_PREDICATE_IN_RANGE);
+        double lo = type == WGS_TYPE_I32 ? -2147483648.0 : 0.0;
+        double hi = type == WGS_TYPE_I32 ? 2147483647.0 : 4294967295.0;
+        WGS_FAIL_IF(ctx, used && !(v >= lo && v <= hi && v == (double)(int64_t)v),
+                    WGS_ERROR_INVALID_ARGUMENT, "predicate operand %g is not a %s value", v,
+                    wgs_type_name(type));
+        if (!used) continue;
+        bits[i] = type == WGS_TYPE_I32 ? (uint32_t)(int32_t)v : (uint32_t)v;
+    }
+    *kind = (uint32_t)k;
+    *a = bits[0];
+    *b = bits[1];
+    return WGS_OK;
+}

@@ -11,7 +11,7 @@
 #include <stdint.h>
 
 typedef struct wgs_pipeline_entry {
-    char key[160];
+    char key[256];
     WGPUComputePipeline pipeline;
 } wgs_pipeline_entry;
 
@@ -41,7 +41,7 @@ typedef struct wgs_params {
     uint32_t a, b, c, d;
 } wgs_params;
 
-#define WGS_PARAM_RING 1024u
+#define WGS_PARAM_RING WGS_PARAM_RING_RECORDS
 
 /* Bytes between two parameter records: the uniform offset alignment. */
 uint32_t wgs__param_stride(const wgs_context *ctx);
@@ -57,6 +57,16 @@ void wgs__dispatch(wgs_context *ctx, WGPUComputePassEncoder pass, WGPUComputePip
                    uint64_t groups);
 /* Largest workgroup count a dispatch can have (per-dimension limit squared). */
 uint64_t wgs__max_groups(const wgs_context *ctx);
+/* Input bindings of the primitives' kernels: binding 0 the elements (4 bytes each),
+ * binding 4 the same range as vec4 (the placeholder when fewer than 4). */
+void wgs__bind_vec4_input(wgs_context *ctx, gpu_binding *b, WGPUBuffer buffer, uint64_t offset,
+                          uint64_t elems);
+/* Elements of 4 bytes per chunk when an array is cut over several bindings: a multiple
+ * of `multiple` and of 256 bytes. */
+uint64_t wgs__chunk_elems(const wgs_context *ctx, uint64_t multiple);
+/* A predicate as (kind, operand bits) for the kernels; refuses operands the type cannot hold. */
+wgs_result wgs__predicate_bits(wgs_context *ctx, wgs_type type, const wgs_predicate *pred,
+                               uint32_t *kind, uint32_t *a, uint32_t *b);
 /* Checks a buffer argument: non-NULL, Storage usage, aligned offset, `bytes` in range. */
 wgs_result wgs__check_buffer(wgs_context *ctx, WGPUBuffer b, uint64_t offset, uint64_t bytes,
                              const char *name);
@@ -89,7 +99,7 @@ wgs_result wgs__scope_end(wgs_context *ctx, const char *what);
 typedef struct wgs_kernel_spec {
     const char *file;  /* under src/wgsl/, e.g. "device/scan_tiles.wgsl" */
     const char *entry; /* entry point */
-    const char *helper; /* optional file included before `file` (shared device code) */
+    const char *helper; /* optional files (space-separated) included before `file` */
     /* 1: a primitive other than scan: no data bindings or tile helpers in the prelude
      * (the kernel declares its own), and V is the element type while T stays the
      * type the workgroup scan works on. */

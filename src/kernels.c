@@ -134,7 +134,13 @@ static int write_prelude(strbuf *b, const wgs_kernel_spec *s) {
                         "    @builtin(subgroup_size) sg_size: u32,\n");
     ok &= sb_add(b, "}\n");
     if (s->primitive) {
-        snprintf(buf, sizeof buf, "alias V = %s;\nconst ARG: u32 = %uu;\n", wgsl_type(s->value_type), s->arg);
+        /* OP and the type kinds (0 u32, 1 i32, 2 f32) let one kernel file choose its
+         * atomic per operator at compile time. */
+        snprintf(buf, sizeof buf,
+                 "alias V = %s;\nconst ARG: u32 = %uu;\nconst OP: u32 = %uu;\n"
+                 "const TKIND: u32 = %uu;\nconst VKIND: u32 = %uu;\n",
+                 wgsl_type(s->value_type), s->arg, (unsigned)s->op, (unsigned)s->type - 1u,
+                 (unsigned)s->value_type - 1u);
         ok &= sb_add(b, buf);
         return ok;
     }
@@ -150,14 +156,15 @@ static int write_prelude(strbuf *b, const wgs_kernel_spec *s) {
 }
 
 static void spec_key(const wgs_kernel_spec *s, char *key, size_t cap) {
-    snprintf(key, cap, "%s:%s:%d:%d:%d:%d%d:%u:%u:%u:%u:%d:%d:%u", s->file, s->entry, (int)s->type,
+    snprintf(key, cap, "%s:%s:%s:%d:%d:%d:%d%d:%u:%u:%u:%u:%d:%d:%u", s->file, s->entry,
+             s->helper ? s->helper : "", (int)s->type,
              (int)s->op, s->in_place, s->subgroups, s->register_tiles, s->wg, s->items, s->max_spins,
              s->lookback_per_lane, s->primitive, (int)s->value_type, s->arg);
 }
 
 
 wgs_result wgs__pipeline(wgs_context *ctx, const wgs_kernel_spec *spec, WGPUComputePipeline *out) {
-    char key[160];
+    char key[256];
     spec_key(spec, key, sizeof key);
     for (size_t i = 0; i < ctx->pipeline_count; i++) {
         if (strcmp(ctx->pipelines[i].key, key) == 0) {
@@ -173,12 +180,29 @@ wgs_result wgs__pipeline(wgs_context *ctx, const wgs_kernel_spec *spec, WGPUComp
                            spec->subgroups ? "workgroup/subgroup_scan.wgsl" : "workgroup/blelloch.wgsl",
                            spec->primitive ? ""
                            : spec->subgroups && spec->register_tiles ? "workgroup/tile_subgroup.wgsl"
-                                                                     : "workgroup/tile.wgsl",
-                           spec->helper ? spec->helper : ""};
+                                                                     : "workgroup/tile.wgsl"};
     for (size_t i = 0; i < sizeof parts / sizeof parts[0]; i++) {
         if (!*parts[i]) continue;
         ok &= sb_add(&sb, wgs_wgsl_source(parts[i]));
         ok &= sb_add(&sb, "\n");
+    }
+    /* helper: space-separated files, in order. */
+    for (const char *h = spec->helper; h && *h;) {
+        char name[96];
+        size_t len = strcspn(h, " ");
+        if (len && len < sizeof name) {
+            memcpy(name, h, len);
+            name[len] = 0;
+            const char *src = wgs_wgsl_source(name);
+            if (!src) {
+                free(sb.p);
+                return wgs__fail(ctx, WGS_ERROR_GPU_INTERNAL, "kernel helper %s is not embedded", name);
+            }
+            ok &= sb_add(&sb, src);
+            ok &= sb_add(&sb, "\n");
+        }
+        h += len;
+        while (*h == ' ') h++;
     }
     ok &= sb_add(&sb, body);
     if (!ok) {
@@ -197,7 +221,7 @@ wgs_result wgs__pipeline(wgs_context *ctx, const wgs_kernel_spec *spec, WGPUComp
     }
     gpu_scope_push(ctx->gpu);
     WGPUComputePipeline pipe = gpu_pipeline_create(ctx->gpu, sb.p, spec->entry, key);
-    char what[200];
+    char what[300];
     snprintf(what, sizeof what, "compiling kernel %s", key);
     wgs_result r = wgs__scope_end(ctx, what);
     free(sb.p);

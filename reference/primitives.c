@@ -1,0 +1,90 @@
+/*
+ * primitives.c: CPU references for reduce, count, select and histogram. Plain loops:
+ * correctness of the GPU primitives is judged here.
+ */
+#include "reference.h"
+
+#include <math.h>
+#include <string.h>
+
+static uint32_t word(const void *in, uint64_t i) {
+    uint32_t w;
+    memcpy(&w, (const char *)in + i * 4, 4);
+    return w;
+}
+
+static double as_double(wgs_type type, uint32_t w) {
+    if (type == WGS_TYPE_I32) return (double)(int32_t)w;
+    if (type == WGS_TYPE_F32) {
+        float f;
+        memcpy(&f, &w, 4);
+        return f;
+    }
+    return (double)w;
+}
+
+ref_reduction ref_reduce(const void *in, wgs_type type, wgs_op op, uint64_t n) {
+    ref_reduction r = {0, 0xFFFFFFFFu, 0.0, 0.0};
+    int arg = op == WGS_OP_ARGMIN || op == WGS_OP_ARGMAX;
+    int want_min = op == WGS_OP_MIN || op == WGS_OP_ARGMIN;
+    if (op == WGS_OP_AND) r.bits = 0xFFFFFFFFu;
+    if (op == WGS_OP_MIN || op == WGS_OP_MAX || arg) {
+        float inf = INFINITY, ninf = -INFINITY;
+        if (type == WGS_TYPE_F32) memcpy(&r.bits, want_min ? &inf : &ninf, 4);
+        else if (type == WGS_TYPE_I32) r.bits = want_min ? 0x7FFFFFFFu : 0x80000000u;
+        else r.bits = want_min ? 0xFFFFFFFFu : 0u;
+    }
+    double best = as_double(type, r.bits);
+    for (uint64_t i = 0; i < n; i++) {
+        uint32_t w = word(in, i);
+        double v = as_double(type, w);
+        switch (op) {
+        case WGS_OP_ADD:
+            if (type == WGS_TYPE_F32) {
+                r.exact += v;
+                r.abs_sum += fabs(v);
+            } else {
+                r.bits += w; /* wrapping, two's complement for i32 */
+            }
+            break;
+        case WGS_OP_AND: r.bits &= w; break;
+        case WGS_OP_OR: r.bits |= w; break;
+        case WGS_OP_XOR: r.bits ^= w; break;
+        default: /* min, max, argmin, argmax: first index of the extreme wins */
+            if (want_min ? v < best : v > best) {
+                best = v;
+                r.bits = w;
+                r.index = (uint32_t)i;
+            } else if (v == best && r.index == 0xFFFFFFFFu) {
+                r.bits = w;
+                r.index = (uint32_t)i;
+            }
+            break;
+        }
+    }
+    if (!arg) r.index = 0xFFFFFFFFu;
+    return r;
+}
+
+int ref_predicate(wgs_type type, const wgs_predicate *pred, const void *element) {
+    double v = as_double(type, word(element, 0));
+    double a = pred->a, b = pred->b;
+    if (type == WGS_TYPE_F32) { /* operands are rounded to f32 by the library */
+        a = (float)a;
+        b = (float)b;
+    }
+    switch (pred->kind) {
+    case WGS_PREDICATE_EQUAL: return v == a;
+    case WGS_PREDICATE_NOT_EQUAL: return v != a;
+    case WGS_PREDICATE_LESS: return v < a;
+    case WGS_PREDICATE_GREATER: return v > a;
+    case WGS_PREDICATE_IN_RANGE: return v >= a && v < b;
+    default: return v != 0.0;
+    }
+}
+
+uint64_t ref_count(const void *in, wgs_type type, const wgs_predicate *pred, uint64_t n) {
+    uint64_t c = 0;
+    for (uint64_t i = 0; i < n; i++) c += (uint64_t)ref_predicate(type, pred, (const char *)in + i * 4);
+    return c;
+}

@@ -1,0 +1,313 @@
+/*
+ * reduce.c: reduce and count plans (kernels in wgsl/device/reduce.wgsl).
+ *
+ * One pass over the array by a fixed grid of workgroups, then a short step that
+ * produces the result:
+ *   tree                  reduce_partials per chunk, then reduce_final (1 workgroup)
+ *   atomic                reduce_atomic_init, reduce_atomic per chunk, reduce_atomic_finish
+ *   atomic per element    reduce_atomic_init, count_per_element per chunk, ..._finish
+ * The grid is as large as the device keeps busy and no larger: each workgroup folds a
+ * long run of the array, so the per-workgroup steps (tree in workgroup memory, the
+ * partial or the atomic) cost nothing next to the loads.
+ */
+#include "internal.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define FLAG_FIXED_POINT 4u
+
+struct wgs_reduce_plan {
+    wgs_context *ctx;
+    wgs_type type;
+    wgs_op op;
+    int count; /* a count plan */
+    wgs_reduce_algorithm algorithm;
+    uint32_t flags; /* fixed point, predicate */
+    uint32_t pred_a, pred_b;
+    uint64_t capacity;
+    uint32_t wg, items, groups_max;
+    uint64_t chunk_elems;
+    WGPUComputePipeline main, final_, init, finish;
+    WGPUBuffer partials, acc;
+};
+
+/* Invocations, 16-byte loads in flight per invocation, and the grid. GPUs want a grid
+ * that fills every core several times over (1024 x 256 invocations keep an H200's 132
+ * SMs full); SwiftShader runs a workgroup as a few SIMD lanes, so few, small groups.
+ * WGSCAN_TUNE_REDUCE = "wg,items,groups" overrides for experiments. */
+static void choose_tuning(const wgs_context_info *ci, wgs_reduce_plan *p) {
+    unsigned w = 0, it = 0, g = 0;
+    const char *knob = getenv("WGSCAN_TUNE_REDUCE");
+    if (knob && sscanf(knob, "%u,%u,%u", &w, &it, &g) == 3 && w >= 32 && !(w & (w - 1)) &&
+        w <= ci->max_invocations_per_workgroup && it >= 1 && it <= 16 && g >= 1) {
+        p->wg = w;
+        p->items = it;
+        p->groups_max = g;
+        return;
+    }
+    if (strcmp(ci->adapter_type, "cpu") == 0 || ci->max_invocations_per_workgroup < 256) {
+        p->wg = 64;
+        p->items = 2;
+        p->groups_max = 64;
+    } else {
+        p->wg = 256;
+        p->items = 4;
+        p->groups_max = 1024;
+    }
+}
+
+static void plan_release(wgs_reduce_plan *p) {
+    gpu_buffer_release(p->ctx->gpu, p->partials);
+    gpu_buffer_release(p->ctx->gpu, p->acc);
+}
+
+/* Everything after the description is checked: pipelines and scratch. */
+static wgs_result plan_finish(wgs_context *ctx, wgs_reduce_plan *p, wgs_type acc_type, wgs_op acc_op,
+                              uint32_t arg, const char *lift, wgs_reduce_plan **out) {
+    const wgs_context_info *ci = &ctx->caps.info;
+    choose_tuning(ci, p);
+    p->chunk_elems = wgs__chunk_elems(ctx, 4);
+    int wide_index = arg || p->count;
+    if (p->chunk_elems == 0 || p->capacity * 4 > ci->max_buffer_size ||
+        (wide_index && p->capacity > 0xFFFFFFFFull)) {
+        free(p);
+        return wgs__fail(ctx, WGS_ERROR_TOO_LARGE,
+                         "capacity %llu does not fit this device (max buffer %llu bytes)%s",
+                         (unsigned long long)p->capacity, (unsigned long long)ci->max_buffer_size,
+                         wide_index ? "; counts and arg indices are 32-bit" : "");
+    }
+    wgs_kernel_spec spec = {.file = "device/reduce.wgsl", .helper = lift, .primitive = 1,
+                            .value_type = p->type, .arg = arg, .type = acc_type, .op = acc_op,
+                            .wg = p->wg, .items = p->items};
+    wgs_result r = WGS_OK;
+    int atomic = p->algorithm != WGS_REDUCE_ALGORITHM_TREE;
+    spec.entry = !atomic ? "reduce_partials"
+                 : p->algorithm == WGS_REDUCE_ALGORITHM_ATOMIC ? "reduce_atomic"
+                                                               : "count_per_element";
+    r = wgs__pipeline(ctx, &spec, &p->main);
+    spec.entry = atomic ? "reduce_atomic_finish" : "reduce_final";
+    if (r == WGS_OK) r = wgs__pipeline(ctx, &spec, &p->final_);
+    if (atomic) {
+        spec.entry = "reduce_atomic_init";
+        if (r == WGS_OK) r = wgs__pipeline(ctx, &spec, &p->init);
+    }
+    if (r != WGS_OK) {
+        free(p);
+        return r;
+    }
+    uint64_t chunks = wgs__div_up(p->capacity, p->chunk_elems);
+    gpu_scope_push(ctx->gpu);
+    if (!atomic)
+        p->partials = gpu_buffer_create(ctx->gpu, chunks * p->groups_max * 8, WGPUBufferUsage_Storage,
+                                        "wgscan reduce partials");
+    else
+        p->acc = gpu_buffer_create(ctx->gpu, 256, WGPUBufferUsage_Storage, "wgscan reduce accumulator");
+    r = wgs__scope_end(ctx, "allocating the reduce plan's scratch");
+    if (r != WGS_OK) {
+        plan_release(p);
+        free(p);
+        return r;
+    }
+    ctx->live_plans++;
+    *out = p;
+    return WGS_OK;
+}
+
+static wgs_result plan_start(wgs_context *ctx, const void *desc, wgs_reduce_plan **out,
+                             wgs_type *type, wgs_reduce_plan **p) {
+    if (out) *out = NULL;
+    if (!ctx) return WGS_ERROR_INVALID_ARGUMENT;
+    WGS_FAIL_IF(ctx, !desc || !out, WGS_ERROR_INVALID_ARGUMENT, "desc and out are required");
+    wgs_result r = wgs__check_device(ctx);
+    if (r != WGS_OK) return r;
+    if (*type == WGS_TYPE_DEFAULT) *type = WGS_TYPE_U32;
+    WGS_FAIL_IF(ctx, *type == WGS_TYPE_F16, WGS_ERROR_UNSUPPORTED_TYPE,
+                "reduce, count, select and histogram take u32, i32 and f32, not f16");
+    WGS_FAIL_IF(ctx, (unsigned)*type > WGS_TYPE_F32, WGS_ERROR_UNSUPPORTED_TYPE,
+                "unknown element type %d", (int)*type);
+    *p = calloc(1, sizeof **p);
+    WGS_FAIL_IF(ctx, !*p, WGS_ERROR_OUT_OF_HOST_MEMORY, "allocating the plan");
+    (*p)->ctx = ctx;
+    (*p)->type = *type;
+    return WGS_OK;
+}
+
+wgs_result wgs_reduce_plan_create(wgs_context *ctx, const wgs_reduce_plan_desc *desc,
+                                  wgs_reduce_plan **out) {
+    wgs_type type = desc ? desc->type : WGS_TYPE_DEFAULT;
+    wgs_reduce_plan *p = NULL;
+    wgs_result r = plan_start(ctx, desc, out, &type, &p);
+    if (r != WGS_OK) return r;
+    wgs_op op = desc->op == WGS_OP_DEFAULT ? WGS_OP_ADD : desc->op;
+    int arg = op == WGS_OP_ARGMIN ? 1 : op == WGS_OP_ARGMAX ? 2 : 0;
+    wgs_op acc_op = arg == 1 ? WGS_OP_MIN : arg == 2 ? WGS_OP_MAX : op;
+    wgs_reduce_algorithm algo = desc->algorithm ? desc->algorithm : WGS_REDUCE_ALGORITHM_TREE;
+    uint32_t bits = desc->fixed_point_bits ? desc->fixed_point_bits : 24;
+    const char *why = NULL;
+    wgs_result code = WGS_ERROR_INVALID_ARGUMENT;
+    if ((unsigned)op > WGS_OP_ARGMAX) why = "unknown operator", code = WGS_ERROR_UNSUPPORTED_OPERATOR;
+    else if (type == WGS_TYPE_F32 && acc_op >= WGS_OP_AND)
+        why = "and, or and xor are defined for integer types only", code = WGS_ERROR_UNSUPPORTED_OPERATOR;
+    else if ((unsigned)algo > WGS_REDUCE_ALGORITHM_ATOMIC_PER_ELEMENT) why = "unknown algorithm";
+    else if (algo == WGS_REDUCE_ALGORITHM_ATOMIC_PER_ELEMENT)
+        why = "one atomic per element is a counting algorithm (wgs_count_plan_create)";
+    else if (arg && algo == WGS_REDUCE_ALGORITHM_ATOMIC)
+        why = "arg-min and arg-max have no atomic form (no 64-bit atomics); use the tree",
+        code = WGS_ERROR_UNSUPPORTED_OPERATOR;
+    else if ((unsigned)desc->float_sum > WGS_FLOAT_SUM_FIXED_POINT) why = "unknown float_sum";
+    else if (bits > 40) why = "fixed_point_bits must be 1..40";
+    if (why) {
+        free(p);
+        return wgs__fail(ctx, code, "%s (op %s, type %s)", why, wgs_op_name(op), wgs_type_name(type));
+    }
+    p->op = op;
+    p->algorithm = algo;
+    p->capacity = desc->capacity ? desc->capacity : 1;
+    if (desc->float_sum == WGS_FLOAT_SUM_FIXED_POINT && type == WGS_TYPE_F32 && op == WGS_OP_ADD &&
+        algo == WGS_REDUCE_ALGORITHM_ATOMIC)
+        p->flags = FLAG_FIXED_POINT | bits << 16;
+    return plan_finish(ctx, p, type, acc_op, (uint32_t)arg, "element/lift_value.wgsl", out);
+}
+
+wgs_result wgs_count_plan_create(wgs_context *ctx, const wgs_count_plan_desc *desc,
+                                 wgs_reduce_plan **out) {
+    wgs_type type = desc ? desc->type : WGS_TYPE_DEFAULT;
+    wgs_reduce_plan *p = NULL;
+    wgs_result r = plan_start(ctx, desc, out, &type, &p);
+    if (r != WGS_OK) return r;
+    uint32_t kind = 0;
+    r = wgs__predicate_bits(ctx, type, &desc->predicate, &kind, &p->pred_a, &p->pred_b);
+    wgs_reduce_algorithm algo = desc->algorithm ? desc->algorithm : WGS_REDUCE_ALGORITHM_TREE;
+    if (r == WGS_OK && (unsigned)algo > WGS_REDUCE_ALGORITHM_ATOMIC_PER_ELEMENT)
+        r = wgs__fail(ctx, WGS_ERROR_INVALID_ARGUMENT, "unknown algorithm %d", (int)algo);
+    if (r != WGS_OK) {
+        free(p);
+        return r;
+    }
+    p->count = 1;
+    p->op = WGS_OP_ADD;
+    p->algorithm = algo;
+    p->flags = kind << 8;
+    p->capacity = desc->capacity ? desc->capacity : 1;
+    return plan_finish(ctx, p, WGS_TYPE_U32, WGS_OP_ADD, 0,
+                       "element/predicate.wgsl element/lift_count.wgsl", out);
+}
+
+void wgs_reduce_plan_destroy(wgs_reduce_plan *p) {
+    if (!p) return;
+    plan_release(p);
+    p->ctx->live_plans--;
+    free(p);
+}
+
+wgs_result wgs_reduce_encode(wgs_reduce_plan *p, WGPUCommandEncoder encoder, const wgs_reduce_args *a) {
+    if (!p) return WGS_ERROR_INVALID_ARGUMENT;
+    wgs_context *ctx = p->ctx;
+    WGS_FAIL_IF(ctx, !encoder || !a, WGS_ERROR_INVALID_ARGUMENT, "encoder and args are required");
+    wgs_result r = wgs__check_device(ctx);
+    if (r != WGS_OK) return r;
+    WGS_FAIL_IF(ctx, a->n > p->capacity, WGS_ERROR_CAPACITY_EXCEEDED,
+                "n = %llu exceeds the plan's capacity %llu", (unsigned long long)a->n,
+                (unsigned long long)p->capacity);
+    int arg = p->op == WGS_OP_ARGMIN || p->op == WGS_OP_ARGMAX;
+    if ((r = wgs__check_buffer(ctx, a->input, a->input_offset, a->n * 4, "input")) != WGS_OK) return r;
+    if ((r = wgs__check_buffer(ctx, a->output, a->output_offset, arg ? 8 : 4, "output")) != WGS_OK) return r;
+    WGS_FAIL_IF(ctx, a->input == a->output, WGS_ERROR_ALIASING,
+                "the result must go to another buffer than the input");
+    WGS_FAIL_IF(ctx, a->timestamp_query_set && !ctx->caps.info.has_timestamp_query,
+                WGS_ERROR_FEATURE_MISSING, "timestamps need the timestamp-query feature");
+
+    wgs_params base = {0, 0, p->count ? 0u : wgs__identity_bits(p->type, arg ? (p->op == WGS_OP_ARGMIN ? WGS_OP_MIN : WGS_OP_MAX) : p->op),
+                       p->flags, p->pred_a, p->pred_b, 0, 0};
+    int atomic = p->algorithm != WGS_REDUCE_ALGORITHM_TREE;
+    gpu_scope_push(ctx->gpu);
+    WGPUComputePassEncoder pass = gpu_pass_begin(ctx->gpu, encoder, a->timestamp_query_set,
+                                                 a->timestamp_begin_index, a->timestamp_end_index);
+    uint64_t po;
+    gpu_binding accb = {5, p->acc, 0, 256};
+    if (atomic) {
+        if ((po = wgs__param_push(ctx, &base)) == UINT64_MAX) goto out;
+        wgs__dispatch(ctx, pass, p->init, &accb, 1, ctx->param_ring, po, 1);
+    }
+    uint64_t chunks = wgs__div_up(a->n, p->chunk_elems), partials = 0;
+    uint64_t per_group = (uint64_t)4 * p->wg * p->items;
+    for (uint64_t c = 0; c < chunks; c++) {
+        uint64_t first = c * p->chunk_elems, len = a->n - first < p->chunk_elems ? a->n - first : p->chunk_elems;
+        uint64_t groups = wgs__div_up(len, per_group);
+        if (groups > p->groups_max) groups = p->groups_max;
+        wgs_params rec = base;
+        rec.n = (uint32_t)len;
+        rec.tile_base = (uint32_t)partials;
+        rec.c = (uint32_t)first;
+        rec.d = (uint32_t)groups;
+        if ((po = wgs__param_push(ctx, &rec)) == UINT64_MAX) goto out;
+        gpu_binding b[3];
+        wgs__bind_vec4_input(ctx, b, a->input, a->input_offset + first * 4, len);
+        b[2] = atomic ? accb : (gpu_binding){3, p->partials, 0, gpu_buffer_size(ctx->gpu, p->partials)};
+        wgs__dispatch(ctx, pass, p->main, b, 3, ctx->param_ring, po, groups);
+        partials += groups;
+    }
+    wgs_params fin = base;
+    fin.n = (uint32_t)partials;
+    if ((po = wgs__param_push(ctx, &fin)) == UINT64_MAX) goto out;
+    gpu_binding fb[2] = {{1, a->output, a->output_offset, arg ? 8 : 4},
+                         atomic ? accb : (gpu_binding){3, p->partials, 0, gpu_buffer_size(ctx->gpu, p->partials)}};
+    wgs__dispatch(ctx, pass, p->final_, fb, 2, ctx->param_ring, po, 1);
+out:
+    gpu_pass_end(ctx->gpu, pass);
+    return wgs__scope_end(ctx, "recording the reduction");
+}
+
+/* Host convenience shared by reduce and count: upload, encode, read back. */
+static wgs_result run_host(wgs_context *ctx, wgs_reduce_plan *plan, const void *input, uint64_t n,
+                           void *result, uint64_t result_bytes) {
+    const WGPUBufferUsage usage = WGPUBufferUsage_Storage | WGPUBufferUsage_CopyDst | WGPUBufferUsage_CopySrc;
+    WGPUBuffer in = NULL, outb = NULL;
+    WGPUCommandEncoder enc = NULL;
+    wgs_result r = wgs_buffer_create(ctx, n ? n * 4 : 4, usage, &in);
+    if (r == WGS_OK) r = wgs_buffer_create(ctx, 16, usage, &outb);
+    if (r == WGS_OK && n) r = wgs_buffer_write(ctx, in, 0, input, n * 4);
+    if (r == WGS_OK) r = wgs_encoder_create(ctx, &enc);
+    if (r == WGS_OK) {
+        wgs_reduce_args a = {in, 0, n, outb, 0, NULL, 0, 0};
+        r = wgs_reduce_encode(plan, enc, &a);
+        wgs_result s = wgs_submit(ctx, enc);
+        if (r == WGS_OK) r = s;
+    }
+    if (r == WGS_OK) r = wgs_buffer_read(ctx, outb, 0, result, result_bytes);
+    wgs_buffer_release(ctx, in);
+    wgs_buffer_release(ctx, outb);
+    return r;
+}
+
+wgs_result wgs_reduce_host(wgs_context *ctx, const wgs_reduce_plan_desc *desc, const void *input,
+                           uint64_t n, void *result) {
+    if (!ctx) return WGS_ERROR_INVALID_ARGUMENT;
+    WGS_FAIL_IF(ctx, !desc || (!input && n) || !result, WGS_ERROR_INVALID_ARGUMENT,
+                "desc, input and result are required");
+    wgs_reduce_plan_desc d = *desc;
+    if (d.capacity < n) d.capacity = n;
+    wgs_reduce_plan *plan = NULL;
+    wgs_result r = wgs_reduce_plan_create(ctx, &d, &plan);
+    if (r == WGS_OK)
+        r = run_host(ctx, plan, input, n, result,
+                     plan->op == WGS_OP_ARGMIN || plan->op == WGS_OP_ARGMAX ? 8 : 4);
+    wgs_reduce_plan_destroy(plan);
+    return r;
+}
+
+wgs_result wgs_count_host(wgs_context *ctx, const wgs_count_plan_desc *desc, const void *input,
+                          uint64_t n, uint32_t *count) {
+    if (!ctx) return WGS_ERROR_INVALID_ARGUMENT;
+    WGS_FAIL_IF(ctx, !desc || (!input && n) || !count, WGS_ERROR_INVALID_ARGUMENT,
+                "desc, input and count are required");
+    wgs_count_plan_desc d = *desc;
+    if (d.capacity < n) d.capacity = n;
+    wgs_reduce_plan *plan = NULL;
+    wgs_result r = wgs_count_plan_create(ctx, &d, &plan);
+    if (r == WGS_OK) r = run_host(ctx, plan, input, n, count, 4);
+    wgs_reduce_plan_destroy(plan);
+    return r;
+}

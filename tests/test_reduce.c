@@ -1,0 +1,282 @@
+/* Reduce and count against the CPU reference: every type, operator and algorithm at the
+ * size boundaries (0, 1, the tail below 4, a workgroup's share +-1, the whole grid's
+ * share +-1, larger), ties for arg ops, several bindings under capped limits, the
+ * fixed-point and compare-exchange float sums, the contention variants of count. */
+#include "reference.h"
+#include "test_buffers.h"
+#include "test_main.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static uint64_t max_n(void) {
+    const char *e = getenv("WGSCAN_TEST_MAX_N");
+    uint64_t m = e ? strtoull(e, NULL, 10) : (1ull << 22) + 3;
+    return m;
+}
+
+/* 0..4, grid shares of both tunings (512 and 2048 elements per workgroup on the CPU and
+ * GPU tunings; 64 and 1024 workgroups), +-1, and the largest. */
+static int sizes_for(uint64_t *s) {
+    const uint64_t base[] = {0, 1, 2, 3, 4, 5, 511, 512, 513, 2047, 2048, 2049, 32767, 32769,
+                             (1u << 21) - 1, (1u << 21) + 1, 3000017};
+    int k = 0;
+    for (size_t i = 0; i < sizeof base / sizeof base[0]; i++)
+        if (base[i] <= max_n()) s[k++] = base[i];
+    s[k++] = max_n();
+    return k;
+}
+
+/* Runs one encode; result[0..1] = value bits, index. */
+static int run_reduce(wgs_context *ctx, wgs_reduce_plan *plan, const void *data, uint64_t n,
+                      uint32_t result[2]) {
+    WGPUBuffer in = test_upload(ctx, data, n * 4), out = test_buffer(ctx, 256);
+    int ok = 0;
+    WGPUCommandEncoder enc;
+    uint32_t guard[4] = {0xDEADBEEF, 0xDEADBEEF, 0xDEADBEEF, 0xDEADBEEF};
+    if (!in || !out) goto done;
+    wgs_buffer_write(ctx, out, 0, guard, 16);
+    CHECK_RESULT(wgs_encoder_create(ctx, &enc), WGS_OK);
+    wgs_reduce_args a = {in, 0, n, out, 0, NULL, 0, 0};
+    wgs_result r = wgs_reduce_encode(plan, enc, &a);
+    CHECK_RESULT(wgs_submit(ctx, enc), WGS_OK);
+    if (r != WGS_OK) {
+        test_fail(__FILE__, __LINE__, "encode n=%llu: %s", (unsigned long long)n, wgs_context_last_error(ctx));
+        goto done;
+    }
+    uint32_t got[4];
+    CHECK_RESULT(wgs_buffer_read(ctx, out, 0, got, 16), WGS_OK);
+    result[0] = got[0];
+    result[1] = got[1];
+    ok = 1;
+done:
+    wgs_buffer_release(ctx, in);
+    wgs_buffer_release(ctx, out);
+    return ok;
+}
+
+static double f32_of(uint32_t bits) {
+    float f;
+    memcpy(&f, &bits, 4);
+    return f;
+}
+
+/* The documented bound of wgscan.h: (n / 1024 + 64) u S, plus for fixed point half a
+ * step of 2^-bits per workgroup (at most n / 128 workgroups) and a final rounding. */
+static void check_reduction(const char *what, wgs_type type, wgs_op op, uint64_t n, const void *data,
+                            const uint32_t got[2], uint32_t fixed_bits) {
+    ref_reduction want = ref_reduce(data, type, op, n);
+    int arg = op == WGS_OP_ARGMIN || op == WGS_OP_ARGMAX;
+    if (type == WGS_TYPE_F32 && op == WGS_OP_ADD) {
+        double tol = ((double)n / 1024 + 64) * ldexp(1, -24) * want.abs_sum;
+        if (fixed_bits) tol += ((double)n / 128 + 1) * ldexp(1, -(int)fixed_bits - 1) + ldexp(1, -23) * fabs(want.exact);
+        double err = fabs(f32_of(got[0]) - want.exact);
+        if (!(err <= tol))
+            test_fail(__FILE__, __LINE__, "%s n=%llu: sum %.9g, exact %.9g, error %.3g > tolerance %.3g", what,
+                      (unsigned long long)n, f32_of(got[0]), want.exact, err, tol);
+        return;
+    }
+    if (got[0] != want.bits || (arg && got[1] != want.index))
+        test_fail(__FILE__, __LINE__, "%s %s %s n=%llu: got %08x/%u, want %08x/%u", what, wgs_type_name(type),
+                  wgs_op_name(op), (unsigned long long)n, got[0], arg ? got[1] : 0, want.bits,
+                  arg ? want.index : 0);
+}
+
+static void *random_data(wgs_type type, wgs_op op, uint64_t n, uint64_t seed) {
+    void *d = malloc(n ? n * 4 : 4);
+    if (!d) return NULL;
+    ref_fill_random(d, type, op == WGS_OP_ARGMIN || op == WGS_OP_ARGMAX ? WGS_OP_MIN : op, n, seed);
+    /* Arg ops: few distinct integers, so the extreme value repeats and ties decide. */
+    if ((op == WGS_OP_ARGMIN || op == WGS_OP_ARGMAX) && type != WGS_TYPE_F32) {
+        uint32_t *w = d;
+        for (uint64_t i = 0; i < n; i++) w[i] = type == WGS_TYPE_I32 ? (uint32_t)((int32_t)(w[i] % 61) - 30) : w[i] % 61;
+    }
+    return d;
+}
+
+static void reduce_matrix(wgs_context *ctx, wgs_type type, wgs_reduce_algorithm algo, wgs_float_sum fs) {
+    static const wgs_op int_ops[] = {WGS_OP_ADD, WGS_OP_MIN, WGS_OP_MAX, WGS_OP_AND,
+                                     WGS_OP_OR, WGS_OP_XOR, WGS_OP_ARGMIN, WGS_OP_ARGMAX};
+    static const wgs_op float_ops[] = {WGS_OP_ADD, WGS_OP_MIN, WGS_OP_MAX, WGS_OP_ARGMIN, WGS_OP_ARGMAX};
+    const wgs_op *ops = type == WGS_TYPE_F32 ? float_ops : int_ops;
+    int nops = type == WGS_TYPE_F32 ? 5 : 8;
+    uint64_t sizes[32];
+    int ns = sizes_for(sizes);
+    for (int o = 0; o < nops; o++) {
+        int arg = ops[o] == WGS_OP_ARGMIN || ops[o] == WGS_OP_ARGMAX;
+        if (arg && algo == WGS_REDUCE_ALGORITHM_ATOMIC) continue;
+        wgs_reduce_plan_desc d = {type, ops[o], algo, fs, 0, max_n(), "test"};
+        wgs_reduce_plan *plan = NULL;
+        CHECK_RESULT(wgs_reduce_plan_create(ctx, &d, &plan), WGS_OK);
+        if (!plan) continue;
+        for (int i = 0; i < ns; i++) {
+            void *data = random_data(type, ops[o], sizes[i], sizes[i] * 13 + (uint64_t)o);
+            uint32_t got[2];
+            if (data && run_reduce(ctx, plan, data, sizes[i], got))
+                check_reduction("reduce", type, ops[o], sizes[i], data, got,
+                                fs == WGS_FLOAT_SUM_FIXED_POINT && type == WGS_TYPE_F32 && algo == WGS_REDUCE_ALGORITHM_ATOMIC ? 24 : 0);
+            free(data);
+        }
+        wgs_reduce_plan_destroy(plan);
+    }
+}
+
+TEST(reduce_tree_u32) { reduce_matrix(test_context(), WGS_TYPE_U32, WGS_REDUCE_ALGORITHM_TREE, 0); }
+TEST(reduce_tree_i32) { reduce_matrix(test_context(), WGS_TYPE_I32, WGS_REDUCE_ALGORITHM_TREE, 0); }
+TEST(reduce_tree_f32) { reduce_matrix(test_context(), WGS_TYPE_F32, WGS_REDUCE_ALGORITHM_TREE, 0); }
+TEST(reduce_atomic_u32) { reduce_matrix(test_context(), WGS_TYPE_U32, WGS_REDUCE_ALGORITHM_ATOMIC, 0); }
+TEST(reduce_atomic_i32) { reduce_matrix(test_context(), WGS_TYPE_I32, WGS_REDUCE_ALGORITHM_ATOMIC, 0); }
+TEST(reduce_atomic_f32_cas) { reduce_matrix(test_context(), WGS_TYPE_F32, WGS_REDUCE_ALGORITHM_ATOMIC, WGS_FLOAT_SUM_CAS); }
+TEST(reduce_atomic_f32_fixed_point) {
+    reduce_matrix(test_context(), WGS_TYPE_F32, WGS_REDUCE_ALGORITHM_ATOMIC, WGS_FLOAT_SUM_FIXED_POINT);
+}
+
+/* Several bindings: a 64 KiB binding cap cuts the array into chunks of 16384 elements. */
+TEST(reduce_multi_binding) {
+    wgs_context *ctx = test_context_capped(0, 64 * 1024);
+    if (!ctx) return;
+    const wgs_op ops[] = {WGS_OP_ADD, WGS_OP_ARGMAX, WGS_OP_MIN};
+    const wgs_reduce_algorithm algos[] = {WGS_REDUCE_ALGORITHM_TREE, WGS_REDUCE_ALGORITHM_TREE, WGS_REDUCE_ALGORITHM_ATOMIC};
+    for (int k = 0; k < 3; k++) {
+        wgs_reduce_plan_desc d = {WGS_TYPE_I32, ops[k], algos[k], 0, 0, 200000, NULL};
+        wgs_reduce_plan *plan = NULL;
+        CHECK_RESULT(wgs_reduce_plan_create(ctx, &d, &plan), WGS_OK);
+        const uint64_t sizes[] = {16383, 16384, 16385, 65536 * 3 + 1};
+        for (int i = 0; plan && i < 4; i++) {
+            void *data = random_data(WGS_TYPE_I32, ops[k], sizes[i], 77 + (uint64_t)i);
+            uint32_t got[2];
+            if (data && run_reduce(ctx, plan, data, sizes[i], got))
+                check_reduction("chunked", WGS_TYPE_I32, ops[k], sizes[i], data, got, 0);
+            free(data);
+        }
+        wgs_reduce_plan_destroy(plan);
+    }
+}
+
+/* The tree and the fixed-point sum give the same bits every run; all-equal values tie
+ * everywhere and arg ops must return index 0. */
+TEST(reduce_deterministic_and_ties) {
+    wgs_context *ctx = test_context();
+    if (!ctx) return;
+    const uint64_t n = 1000003;
+    float *x = malloc(n * 4);
+    if (!x) return;
+    ref_fill_random(x, WGS_TYPE_F32, WGS_OP_ADD, n, 5);
+    const wgs_reduce_algorithm algos[] = {WGS_REDUCE_ALGORITHM_TREE, WGS_REDUCE_ALGORITHM_ATOMIC};
+    for (int a = 0; a < 2; a++) {
+        wgs_reduce_plan_desc d = {WGS_TYPE_F32, WGS_OP_ADD, algos[a], WGS_FLOAT_SUM_FIXED_POINT, 20, n, NULL};
+        wgs_reduce_plan *plan = NULL;
+        CHECK_RESULT(wgs_reduce_plan_create(ctx, &d, &plan), WGS_OK);
+        uint32_t first[2] = {0, 0}, got[2];
+        for (int run = 0; plan && run < 5; run++) {
+            if (!run_reduce(ctx, plan, x, n, got)) break;
+            if (run == 0) memcpy(first, got, sizeof first);
+            else CHECK(got[0] == first[0]);
+        }
+        wgs_reduce_plan_destroy(plan);
+    }
+    for (uint64_t i = 0; i < n; i++) x[i] = 0.5f;
+    wgs_reduce_plan_desc d = {WGS_TYPE_F32, WGS_OP_ARGMAX, 0, 0, 0, n, NULL};
+    uint32_t res[2];
+    CHECK_RESULT(wgs_reduce_host(ctx, &d, x, n, res), WGS_OK);
+    CHECK(res[1] == 0 && f32_of(res[0]) == 0.5);
+    free(x);
+}
+
+static void count_matrix(wgs_type type, wgs_reduce_algorithm algo) {
+    wgs_context *ctx = test_context();
+    if (!ctx) return;
+    const wgs_predicate preds[] = {
+        {WGS_PREDICATE_NONZERO, 0, 0}, {WGS_PREDICATE_EQUAL, 3, 0}, {WGS_PREDICATE_NOT_EQUAL, 3, 0},
+        {WGS_PREDICATE_LESS, 10, 0},   {WGS_PREDICATE_GREATER, 10, 0}, {WGS_PREDICATE_IN_RANGE, -5, 17},
+    };
+    uint64_t sizes[32];
+    int ns = sizes_for(sizes);
+    for (int p = 0; p < 6; p++) {
+        wgs_predicate pr = preds[p];
+        if (type == WGS_TYPE_U32 && pr.a < 0) pr.a = 0;
+        wgs_count_plan_desc d = {type, pr, algo, max_n(), NULL};
+        wgs_reduce_plan *plan = NULL;
+        CHECK_RESULT(wgs_count_plan_create(ctx, &d, &plan), WGS_OK);
+        for (int i = 0; plan && i < ns; i++) {
+            uint64_t n = sizes[i];
+            uint32_t *data = malloc(n ? n * 4 : 4);
+            ref_fill_random(data, WGS_TYPE_U32, WGS_OP_ADD, n, n + (uint64_t)p);
+            /* Small values (and quarter steps for f32) so that every predicate hits often. */
+            for (uint64_t k = 0; k < n; k++) {
+                int v = (int)(data[k] % 41) - 20;
+                if (type == WGS_TYPE_F32) {
+                    float f = (float)v * 0.75f;
+                    memcpy(&data[k], &f, 4);
+                } else {
+                    data[k] = type == WGS_TYPE_U32 ? (uint32_t)(v + 20) : (uint32_t)v;
+                }
+            }
+            uint32_t got[2];
+            if (run_reduce(ctx, plan, data, n, got)) {
+                uint64_t want = ref_count(data, type, &pr, n);
+                if (got[0] != want)
+                    test_fail(__FILE__, __LINE__, "count %s predicate %d n=%llu: got %u, want %llu",
+                              wgs_type_name(type), (int)pr.kind, (unsigned long long)n, got[0],
+                              (unsigned long long)want);
+            }
+            free(data);
+        }
+        wgs_reduce_plan_destroy(plan);
+    }
+}
+
+TEST(count_tree) { count_matrix(WGS_TYPE_I32, WGS_REDUCE_ALGORITHM_TREE); }
+TEST(count_two_level_atomic) { count_matrix(WGS_TYPE_F32, WGS_REDUCE_ALGORITHM_ATOMIC); }
+TEST(count_atomic_per_element) { count_matrix(WGS_TYPE_U32, WGS_REDUCE_ALGORITHM_ATOMIC_PER_ELEMENT); }
+
+TEST(reduce_bad_input) {
+    wgs_context *ctx = test_context();
+    if (!ctx) return;
+    wgs_reduce_plan *plan = NULL;
+    wgs_reduce_plan_desc d = {WGS_TYPE_F16, WGS_OP_ADD, 0, 0, 0, 16, NULL};
+    CHECK_RESULT(wgs_reduce_plan_create(ctx, &d, &plan), WGS_ERROR_UNSUPPORTED_TYPE);
+    d.type = WGS_TYPE_F32;
+    d.op = WGS_OP_XOR;
+    CHECK_RESULT(wgs_reduce_plan_create(ctx, &d, &plan), WGS_ERROR_UNSUPPORTED_OPERATOR);
+    d.op = WGS_OP_ARGMIN;
+    d.algorithm = WGS_REDUCE_ALGORITHM_ATOMIC;
+    CHECK_RESULT(wgs_reduce_plan_create(ctx, &d, &plan), WGS_ERROR_UNSUPPORTED_OPERATOR);
+    d.op = WGS_OP_ADD;
+    d.algorithm = WGS_REDUCE_ALGORITHM_ATOMIC_PER_ELEMENT;
+    CHECK_RESULT(wgs_reduce_plan_create(ctx, &d, &plan), WGS_ERROR_INVALID_ARGUMENT);
+    d.algorithm = 0;
+    d.capacity = 1ull << 40;
+    CHECK_RESULT(wgs_reduce_plan_create(ctx, &d, &plan), WGS_ERROR_TOO_LARGE);
+    wgs_count_plan_desc c = {WGS_TYPE_U32, {WGS_PREDICATE_EQUAL, -1, 0}, 0, 16, NULL};
+    CHECK_RESULT(wgs_count_plan_create(ctx, &c, &plan), WGS_ERROR_INVALID_ARGUMENT);
+    c.predicate.a = 0.5;
+    CHECK_RESULT(wgs_count_plan_create(ctx, &c, &plan), WGS_ERROR_INVALID_ARGUMENT);
+    c.predicate.kind = (wgs_predicate_kind)99;
+    CHECK_RESULT(wgs_count_plan_create(ctx, &c, &plan), WGS_ERROR_INVALID_ARGUMENT);
+    CHECK(plan == NULL);
+
+    d.capacity = 100;
+    CHECK_RESULT(wgs_reduce_plan_create(ctx, &d, &plan), WGS_OK);
+    if (!plan) return;
+    WGPUBuffer in = test_buffer(ctx, 400), out = test_buffer(ctx, 256);
+    WGPUCommandEncoder enc;
+    CHECK_RESULT(wgs_encoder_create(ctx, &enc), WGS_OK);
+    wgs_reduce_args a = {in, 0, 101, out, 0, NULL, 0, 0};
+    CHECK_RESULT(wgs_reduce_encode(plan, enc, &a), WGS_ERROR_CAPACITY_EXCEEDED);
+    a.n = 100;
+    a.input_offset = 4;
+    CHECK_RESULT(wgs_reduce_encode(plan, enc, &a), WGS_ERROR_MISALIGNED_OFFSET);
+    a.input_offset = 256;
+    CHECK_RESULT(wgs_reduce_encode(plan, enc, &a), WGS_ERROR_BUFFER_TOO_SMALL);
+    a.input_offset = 0;
+    a.output = in;
+    CHECK_RESULT(wgs_reduce_encode(plan, enc, &a), WGS_ERROR_ALIASING);
+    a.output = NULL;
+    CHECK_RESULT(wgs_reduce_encode(plan, enc, &a), WGS_ERROR_INVALID_ARGUMENT);
+    CHECK_RESULT(wgs_submit(ctx, enc), WGS_OK);
+    wgs_buffer_release(ctx, in);
+    wgs_buffer_release(ctx, out);
+    wgs_reduce_plan_destroy(plan);
+}
