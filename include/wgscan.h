@@ -511,6 +511,85 @@ WGS_API wgs_result wgs_count_host(wgs_context *ctx, const wgs_count_plan_desc *d
                                   const void *input, uint64_t n, uint32_t *count);
 
 /* ---------------------------------------------------------------------------
+ * Select: stream compaction and its relatives
+ *
+ * Keeps the elements that pass a test, in their original order, and says how many:
+ *   FLAGGED     x[i] where flags[i] != 0; flags are one byte per element (the flags
+ *               range is rounded up to whole 4-byte words, which must fit the buffer)
+ *   IF          x[i] where the plan's predicate holds
+ *   UNIQUE      the first element of each run of equal consecutive elements
+ *   RUN_LENGTH  as UNIQUE, and payload_out[j] = the length of run j (u32)
+ * Options:
+ *   partition   the rejected elements follow the selected ones, also in their original
+ *               order (a stable partition): the output holds all n elements
+ *   payload     BUFFER: a 4-byte payload per element (payload_in) moves along to
+ *               payload_out (key-value select); INDEX: payload_out receives each kept
+ *               element's index in the input
+ * count receives the number selected (runs for RUN_LENGTH) as a u32.
+ *
+ * How: each tile counts its selected elements; the counts are scanned; each tile ranks
+ * its elements in workgroup memory and writes them out in one coalesced run. No
+ * workgroup waits for another, so it cannot hang. Deterministic.
+ * Limits: types u32, i32, f32; n fits one storage binding (wgs_context_info
+ * max_storage_binding_size / 4 elements) and 2^32 - 1; RUN_LENGTH plans hold capacity
+ * * 4 bytes of scratch (the run starts). Outputs are other buffers than the inputs.
+ * ------------------------------------------------------------------------- */
+typedef struct wgs_select_plan wgs_select_plan;
+
+typedef enum wgs_select_mode {
+    WGS_SELECT_DEFAULT = 0, /* FLAGGED */
+    WGS_SELECT_FLAGGED = 1,
+    WGS_SELECT_IF = 2,
+    WGS_SELECT_UNIQUE = 3,
+    WGS_SELECT_RUN_LENGTH = 4,
+    WGS_SELECT_FORCE32 = 0x7FFFFFFF
+} wgs_select_mode;
+
+typedef enum wgs_payload {
+    WGS_PAYLOAD_NONE = 0,
+    WGS_PAYLOAD_BUFFER = 1,
+    WGS_PAYLOAD_INDEX = 2,
+    WGS_PAYLOAD_FORCE32 = 0x7FFFFFFF
+} wgs_payload;
+
+typedef struct wgs_select_plan_desc {
+    wgs_type type;
+    wgs_select_mode mode;
+    wgs_predicate predicate; /* IF */
+    int partition;           /* not with UNIQUE or RUN_LENGTH */
+    wgs_payload payload;     /* not with RUN_LENGTH (its payload_out is the lengths) */
+    uint64_t capacity;
+    const char *label;
+} wgs_select_plan_desc;
+
+typedef struct wgs_select_args {
+    WGPUBuffer input;
+    uint64_t input_offset;
+    WGPUBuffer flags; /* FLAGGED */
+    uint64_t flags_offset;
+    WGPUBuffer payload_in; /* payload BUFFER */
+    uint64_t payload_in_offset;
+    WGPUBuffer output; /* selected elements (n elements for a partition) */
+    uint64_t output_offset;
+    WGPUBuffer payload_out; /* payload plans and RUN_LENGTH */
+    uint64_t payload_out_offset;
+    WGPUBuffer count; /* u32 */
+    uint64_t count_offset;
+    uint64_t n;
+    WGPUQuerySet timestamp_query_set; /* optional: begin of the first pass, end of the last */
+    uint32_t timestamp_begin_index;
+    uint32_t timestamp_end_index;
+} wgs_select_args;
+
+WGS_API wgs_result wgs_select_plan_create(wgs_context *ctx, const wgs_select_plan_desc *desc,
+                                          wgs_select_plan **out);
+WGS_API void wgs_select_plan_destroy(wgs_select_plan *plan);
+/* Records three compute passes and a scan. Output buffers must hold n elements (the
+ * count is not known when recording). */
+WGS_API wgs_result wgs_select_encode(wgs_select_plan *plan, WGPUCommandEncoder encoder,
+                                     const wgs_select_args *args);
+
+/* ---------------------------------------------------------------------------
  * Copy: the yardstick. A WGSL copy at memory speed; a primitive that reads and writes
  * n bytes is measured against a copy of n bytes in the same run.
  * ------------------------------------------------------------------------- */

@@ -88,3 +88,34 @@ uint64_t ref_count(const void *in, wgs_type type, const wgs_predicate *pred, uin
     for (uint64_t i = 0; i < n; i++) c += (uint64_t)ref_predicate(type, pred, (const char *)in + i * 4);
     return c;
 }
+
+/* Whether element i is selected. f32 heads compare values: +0.0 equals -0.0. */
+static int ref_selected(const void *in, wgs_type type, wgs_select_mode mode, const wgs_predicate *pred,
+                        const uint8_t *flags, uint64_t i) {
+    if (mode == WGS_SELECT_UNIQUE || mode == WGS_SELECT_RUN_LENGTH)
+        return i == 0 || as_double(type, word(in, i)) != as_double(type, word(in, i - 1));
+    if (mode == WGS_SELECT_IF) return ref_predicate(type, pred, (const char *)in + i * 4);
+    return flags[i] != 0;
+}
+
+uint64_t ref_select(const void *in, wgs_type type, wgs_select_mode mode, const wgs_predicate *pred,
+                    const uint8_t *flags, int partition, wgs_payload payload, const uint32_t *pay_in,
+                    uint64_t n, void *out, uint32_t *pay_out) {
+    uint32_t *o = out;
+    uint64_t k = 0, selected = 0;
+    /* Pass 0 keeps the selected elements; a partition's pass 1 appends the rest. */
+    for (int pass = 0; pass < (partition ? 2 : 1); pass++) {
+        for (uint64_t i = 0; i < n; i++) {
+            if (ref_selected(in, type, mode, pred, flags, i) != (pass == 0)) continue;
+            o[k] = word(in, i);
+            if (payload == WGS_PAYLOAD_BUFFER) pay_out[k] = pay_in[i];
+            if (payload == WGS_PAYLOAD_INDEX || mode == WGS_SELECT_RUN_LENGTH) pay_out[k] = (uint32_t)i;
+            k++;
+        }
+        if (pass == 0) selected = k;
+    }
+    if (mode == WGS_SELECT_RUN_LENGTH)
+        for (uint64_t j = 0; j < selected; j++)
+            pay_out[j] = (uint32_t)((j + 1 < selected ? pay_out[j + 1] : n) - pay_out[j]);
+    return selected;
+}

@@ -178,6 +178,7 @@ void wgs_context_destroy(wgs_context *ctx) {
     wgs__pipelines_release(ctx);
     gpu_buffer_release(ctx->gpu, ctx->param_ring);
     gpu_buffer_release(ctx->gpu, ctx->dummy);
+    gpu_buffer_release(ctx->gpu, ctx->dummy_rw);
     gpu_close(ctx->gpu);
     free(ctx);
 }

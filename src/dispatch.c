@@ -41,6 +41,12 @@ WGPUBuffer wgs__dummy(wgs_context *ctx) {
     return ctx->dummy;
 }
 
+WGPUBuffer wgs__dummy_rw(wgs_context *ctx) {
+    if (!ctx->dummy_rw)
+        ctx->dummy_rw = gpu_buffer_create(ctx->gpu, 256, WGPUBufferUsage_Storage, "wgscan placeholder (rw)");
+    return ctx->dummy_rw;
+}
+
 uint64_t wgs__max_groups(const wgs_context *ctx) {
     uint64_t d = ctx->caps.info.max_workgroups_per_dimension;
     return d * d;
@@ -51,8 +57,8 @@ void wgs__dispatch(wgs_context *ctx, WGPUComputePassEncoder pass, WGPUComputePip
                    uint64_t groups) {
     gpu_binding all[12];
     memcpy(all, b, nb * sizeof *b);
-    all[nb] = (gpu_binding){2, params, param_offset, sizeof(wgs_params)};
-    WGPUBindGroup group = gpu_bind_group_create(ctx->gpu, pipe, all, nb + 1);
+    if (params) all[nb++] = (gpu_binding){2, params, param_offset, sizeof(wgs_params)};
+    WGPUBindGroup group = gpu_bind_group_create(ctx->gpu, pipe, all, nb);
     uint64_t max_dim = ctx->caps.info.max_workgroups_per_dimension;
     uint32_t x = (uint32_t)groups, y = 1;
     if (groups > max_dim) {

@@ -29,7 +29,8 @@ struct wgs_context {
      * select, histogram): WGS_PARAM_RING records, written as dispatches are recorded. */
     WGPUBuffer param_ring;
     uint64_t param_clock;
-    WGPUBuffer dummy; /* 256 bytes bound where a kernel's optional binding is unused */
+    WGPUBuffer dummy, dummy_rw; /* 256-byte placeholders for unused optional bindings
+                                 * (two: one dispatch may not read and write one buffer) */
 };
 
 /* ---- dispatch --------------------------------------------------------------------- */
@@ -48,9 +49,12 @@ uint32_t wgs__param_stride(const wgs_context *ctx);
 /* Writes `rec` into the next record of the context's ring (queue write) and returns its
  * byte offset, or UINT64_MAX when the ring could not be created (error recorded). */
 uint64_t wgs__param_push(wgs_context *ctx, const wgs_params *rec);
-/* The context's 256-byte placeholder buffer (created on first use). */
+/* The context's 256-byte placeholders for unused read-only and read-write bindings
+ * (created on first use). */
 WGPUBuffer wgs__dummy(wgs_context *ctx);
-/* Binds `b` plus the parameter record at binding 2 and dispatches `groups` workgroups,
+WGPUBuffer wgs__dummy_rw(wgs_context *ctx);
+/* Binds `b` plus the parameter record at binding 2 (none when params is NULL: kernels
+ * that read no parameters) and dispatches `groups` workgroups,
  * folded into two dimensions past the per-dimension limit. */
 void wgs__dispatch(wgs_context *ctx, WGPUComputePassEncoder pass, WGPUComputePipeline pipe,
                    const gpu_binding *b, uint32_t nb, WGPUBuffer params, uint64_t param_offset,

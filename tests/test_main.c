@@ -40,7 +40,9 @@ static void log_msg(wgs_log_level level, wgs_result r, const char *m, void *u) {
     (void)level;
     (void)r;
     (void)u;
-    (void)m; /* tests read wgs_context_last_error when they need the message */
+    /* tests read wgs_context_last_error when they need the message;
+     * WGSCAN_TEST_VERBOSE=1 prints every one while debugging */
+    if (getenv("WGSCAN_TEST_VERBOSE")) fprintf(stderr, "    log: %s\n", m);
 }
 
 wgs_context *test_context(void) {

@@ -770,8 +770,8 @@ void gpu_pipeline_release(gpu_device *d, WGPUComputePipeline p) {
 
 WGPUBindGroup gpu_bind_group_create(gpu_device *d, WGPUComputePipeline pipeline,
                                     const gpu_binding *b, uint32_t count) {
-    WGPUBindGroupEntry e[8];
-    if (count > 8) return NULL;
+    WGPUBindGroupEntry e[12];
+    if (count > 12) return NULL;
     memset(e, 0, sizeof e);
     for (uint32_t i = 0; i < count; i++) {
         e[i].binding = b[i].binding;

@@ -154,9 +154,9 @@ void gpu_pipeline_release(gpu_device *d, WGPUComputePipeline p) {
 WGPUBindGroup gpu_bind_group_create(gpu_device *d, WGPUComputePipeline pipeline, const gpu_binding *b,
                                     uint32_t count) {
     (void)d;
-    uint32_t ids[16];
-    double ranges[16];
-    if (count > 8) return NULL;
+    uint32_t ids[24];
+    double ranges[24];
+    if (count > 12) return NULL;
     for (uint32_t i = 0; i < count; i++) {
         ids[2 * i] = b[i].binding;
         ids[2 * i + 1] = H(b[i].buffer);

@@ -1,0 +1,225 @@
+/*
+ * select.c: select, partition, unique and run-length plans (kernels in
+ * wgsl/device/select.wgsl). Per encode:
+ *   pass 1  select_count     tile counts into tile_sums
+ *   scan    the plan's u32 inclusive scan of tile_sums, in place
+ *   pass 2  select_scatter   (and run_lengths for RUN_LENGTH)
+ */
+#include "internal.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MODE_FLAGGED 1u
+#define MODE_IF 2u
+#define MODE_HEADS 3u
+#define FLAG_PARTITION 16u
+#define FLAG_PAYLOAD 32u
+#define FLAG_PAYLOAD_INDEX 64u
+
+struct wgs_select_plan {
+    wgs_context *ctx;
+    wgs_type type;
+    wgs_select_mode mode;
+    wgs_payload payload;
+    uint32_t flags, pred_a, pred_b;
+    uint64_t capacity;
+    uint32_t wg, items, tile;
+    WGPUComputePipeline count, scatter, lengths, empty;
+    wgs_scan_plan *scan;
+    WGPUBuffer tile_sums, starts;
+};
+
+static void plan_release(wgs_select_plan *p) {
+    wgs_scan_plan_destroy(p->scan);
+    gpu_buffer_release(p->ctx->gpu, p->tile_sums);
+    gpu_buffer_release(p->ctx->gpu, p->starts);
+}
+
+wgs_result wgs_select_plan_create(wgs_context *ctx, const wgs_select_plan_desc *desc,
+                                  wgs_select_plan **out) {
+    if (out) *out = NULL;
+    if (!ctx) return WGS_ERROR_INVALID_ARGUMENT;
+    WGS_FAIL_IF(ctx, !desc || !out, WGS_ERROR_INVALID_ARGUMENT, "desc and out are required");
+    wgs_result r = wgs__check_device(ctx);
+    if (r != WGS_OK) return r;
+    wgs_type type = desc->type ? desc->type : WGS_TYPE_U32;
+    WGS_FAIL_IF(ctx, type == WGS_TYPE_F16 || (unsigned)type > WGS_TYPE_F32, WGS_ERROR_UNSUPPORTED_TYPE,
+                "select takes u32, i32 and f32, not %s", wgs_type_name(type));
+    wgs_select_mode mode = desc->mode ? desc->mode : WGS_SELECT_FLAGGED;
+    WGS_FAIL_IF(ctx, (unsigned)mode > WGS_SELECT_RUN_LENGTH, WGS_ERROR_INVALID_ARGUMENT,
+                "unknown select mode %d", (int)mode);
+    WGS_FAIL_IF(ctx, (unsigned)desc->payload > WGS_PAYLOAD_INDEX, WGS_ERROR_INVALID_ARGUMENT,
+                "unknown payload kind %d", (int)desc->payload);
+    int heads = mode == WGS_SELECT_UNIQUE || mode == WGS_SELECT_RUN_LENGTH;
+    WGS_FAIL_IF(ctx, heads && desc->partition, WGS_ERROR_INVALID_ARGUMENT,
+                "unique and run-length plans do not partition");
+    WGS_FAIL_IF(ctx, mode == WGS_SELECT_RUN_LENGTH && desc->payload, WGS_ERROR_INVALID_ARGUMENT,
+                "run-length plans write the lengths to payload_out; they take no payload");
+    uint32_t kind = 0, pa = 0, pb = 0;
+    if (mode == WGS_SELECT_IF && (r = wgs__predicate_bits(ctx, type, &desc->predicate, &kind, &pa, &pb)) != WGS_OK)
+        return r;
+    const wgs_context_info *ci = &ctx->caps.info;
+    uint64_t capacity = desc->capacity ? desc->capacity : 1;
+    WGS_FAIL_IF(ctx, capacity * 4 > ci->max_storage_binding_size || capacity > 0xFFFFFFFFull,
+                WGS_ERROR_TOO_LARGE,
+                "select capacity %llu exceeds one storage binding (%llu bytes) or 2^32 - 1",
+                (unsigned long long)capacity, (unsigned long long)ci->max_storage_binding_size);
+
+    wgs_select_plan *p = calloc(1, sizeof *p);
+    WGS_FAIL_IF(ctx, !p, WGS_ERROR_OUT_OF_HOST_MEMORY, "allocating the select plan");
+    p->ctx = ctx;
+    p->type = type;
+    p->mode = mode;
+    p->payload = mode == WGS_SELECT_RUN_LENGTH ? WGS_PAYLOAD_INDEX : desc->payload;
+    p->capacity = capacity;
+    p->pred_a = pa;
+    p->pred_b = pb;
+    p->flags = (mode == WGS_SELECT_FLAGGED ? MODE_FLAGGED : mode == WGS_SELECT_IF ? MODE_IF : MODE_HEADS) |
+               (desc->partition ? FLAG_PARTITION : 0u) |
+               (p->payload == WGS_PAYLOAD_BUFFER ? FLAG_PAYLOAD : 0u) |
+               (p->payload == WGS_PAYLOAD_INDEX ? FLAG_PAYLOAD_INDEX : 0u) | kind << 8;
+    /* Tiles of 4096 on GPUs (16 KiB staged); the CPU driver prefers small workgroups. */
+    int cpu = strcmp(ci->adapter_type, "cpu") == 0 || ci->max_invocations_per_workgroup < 256;
+    p->wg = cpu ? 64 : 256;
+    p->items = 16;
+    p->tile = p->wg * p->items;
+    int sg = ci->has_subgroups && ci->subgroup_min_size >= 4 && ci->subgroup_max_size <= p->wg;
+    wgs_kernel_spec spec = {.file = "device/select.wgsl", .helper = "element/predicate.wgsl",
+                            .primitive = 1, .value_type = type, .type = WGS_TYPE_U32,
+                            .op = WGS_OP_ADD, .subgroups = sg, .wg = p->wg, .items = p->items};
+    spec.entry = "select_count";
+    r = wgs__pipeline(ctx, &spec, &p->count);
+    spec.entry = "select_scatter";
+    if (r == WGS_OK) r = wgs__pipeline(ctx, &spec, &p->scatter);
+    spec.entry = "run_lengths";
+    if (r == WGS_OK && mode == WGS_SELECT_RUN_LENGTH) r = wgs__pipeline(ctx, &spec, &p->lengths);
+    spec.entry = "select_empty";
+    if (r == WGS_OK) r = wgs__pipeline(ctx, &spec, &p->empty);
+    uint64_t tiles = wgs__div_up(capacity, p->tile);
+    wgs_scan_plan_desc sd = {WGS_TYPE_U32, WGS_OP_ADD, WGS_SCAN_INCLUSIVE, WGS_SCAN_ALGORITHM_MULTILEVEL,
+                             tiles, "wgscan select tile sums", 0};
+    if (r == WGS_OK) r = wgs_scan_plan_create(ctx, &sd, &p->scan);
+    if (r == WGS_OK) {
+        gpu_scope_push(ctx->gpu);
+        p->tile_sums = gpu_buffer_create(ctx->gpu, tiles * 4, WGPUBufferUsage_Storage, "wgscan select tile sums");
+        if (mode == WGS_SELECT_RUN_LENGTH)
+            p->starts = gpu_buffer_create(ctx->gpu, capacity * 4, WGPUBufferUsage_Storage, "wgscan run starts");
+        r = wgs__scope_end(ctx, "allocating the select plan's scratch");
+    }
+    if (r != WGS_OK) {
+        plan_release(p);
+        free(p);
+        return r;
+    }
+    ctx->live_plans++;
+    *out = p;
+    return WGS_OK;
+}
+
+void wgs_select_plan_destroy(wgs_select_plan *p) {
+    if (!p) return;
+    plan_release(p);
+    p->ctx->live_plans--;
+    free(p);
+}
+
+static wgs_result check_args(wgs_select_plan *p, const wgs_select_args *a) {
+    wgs_context *ctx = p->ctx;
+    uint64_t n = a->n, bytes = n * 4;
+    wgs_result r;
+    WGS_FAIL_IF(ctx, n > p->capacity, WGS_ERROR_CAPACITY_EXCEEDED,
+                "n = %llu exceeds the plan's capacity %llu", (unsigned long long)n,
+                (unsigned long long)p->capacity);
+    if ((r = wgs__check_buffer(ctx, a->input, a->input_offset, bytes, "input")) != WGS_OK) return r;
+    if ((r = wgs__check_buffer(ctx, a->output, a->output_offset, bytes, "output")) != WGS_OK) return r;
+    if ((r = wgs__check_buffer(ctx, a->count, a->count_offset, 4, "count")) != WGS_OK) return r;
+    if (p->mode == WGS_SELECT_FLAGGED &&
+        (r = wgs__check_buffer(ctx, a->flags, a->flags_offset, wgs__round_up(n, 4), "flags")) != WGS_OK)
+        return r;
+    if (p->payload == WGS_PAYLOAD_BUFFER &&
+        (r = wgs__check_buffer(ctx, a->payload_in, a->payload_in_offset, bytes, "payload_in")) != WGS_OK)
+        return r;
+    if (p->payload != WGS_PAYLOAD_NONE &&
+        (r = wgs__check_buffer(ctx, a->payload_out, a->payload_out_offset, bytes, "payload_out")) != WGS_OK)
+        return r;
+    WGPUBuffer ins[3] = {a->input, p->mode == WGS_SELECT_FLAGGED ? a->flags : NULL,
+                         p->payload == WGS_PAYLOAD_BUFFER ? a->payload_in : NULL};
+    WGPUBuffer outs[3] = {a->output, a->count, p->payload != WGS_PAYLOAD_NONE ? a->payload_out : NULL};
+    for (int i = 0; i < 3; i++) {
+        for (int j = 0; j < 3; j++) {
+            WGS_FAIL_IF(ctx, ins[i] && ins[i] == outs[j], WGS_ERROR_ALIASING,
+                        "select writes to a buffer it reads (outputs must be other buffers)");
+            WGS_FAIL_IF(ctx, j > i && outs[j] && outs[i] == outs[j], WGS_ERROR_ALIASING,
+                        "select's outputs must be separate buffers");
+        }
+    }
+    WGS_FAIL_IF(ctx, a->timestamp_query_set && !ctx->caps.info.has_timestamp_query,
+                WGS_ERROR_FEATURE_MISSING, "timestamps need the timestamp-query feature");
+    return WGS_OK;
+}
+
+wgs_result wgs_select_encode(wgs_select_plan *p, WGPUCommandEncoder encoder, const wgs_select_args *a) {
+    if (!p) return WGS_ERROR_INVALID_ARGUMENT;
+    wgs_context *ctx = p->ctx;
+    WGS_FAIL_IF(ctx, !encoder || !a, WGS_ERROR_INVALID_ARGUMENT, "encoder and args are required");
+    wgs_result r = wgs__check_device(ctx);
+    if (r != WGS_OK) return r;
+    if ((r = check_args(p, a)) != WGS_OK) return r;
+    const uint32_t none = 0xFFFFFFFFu; /* WGPU_QUERY_SET_INDEX_UNDEFINED */
+    uint64_t n = a->n, tiles = wgs__div_up(n, p->tile);
+    wgs_params rec = {(uint32_t)n, 0, 0, p->flags, p->pred_a, p->pred_b, 0, (uint32_t)tiles};
+    gpu_binding count_b = {8, a->count, a->count_offset, 4};
+    gpu_scope_push(ctx->gpu);
+    uint64_t po = wgs__param_push(ctx, &rec);
+    if (po == UINT64_MAX) return wgs__scope_end(ctx, "recording the select");
+    if (n == 0) {
+        WGPUComputePassEncoder pass = gpu_pass_begin(ctx->gpu, encoder, a->timestamp_query_set,
+                                                     a->timestamp_begin_index, a->timestamp_end_index);
+        wgs__dispatch(ctx, pass, p->empty, &count_b, 1, NULL, 0, 1);
+        gpu_pass_end(ctx->gpu, pass);
+        return wgs__scope_end(ctx, "recording the select");
+    }
+    WGPUBuffer dummy = wgs__dummy(ctx);
+    gpu_binding in[2];
+    wgs__bind_vec4_input(ctx, in, a->input, a->input_offset, n);
+    gpu_binding flags_b = p->mode == WGS_SELECT_FLAGGED
+                              ? (gpu_binding){5, a->flags, a->flags_offset, wgs__round_up(n, 4)}
+                              : (gpu_binding){5, dummy, 0, 256};
+    gpu_binding sums_b = {3, p->tile_sums, 0, tiles * 4};
+
+    /* Pass 1: tile counts. FLAGGED reads only the flags; the other modes the values. */
+    WGPUComputePassEncoder pass = gpu_pass_begin(ctx->gpu, encoder, a->timestamp_query_set,
+                                                 a->timestamp_begin_index, none);
+    gpu_binding b1[4] = {in[0], in[1], flags_b, sums_b};
+    wgs__dispatch(ctx, pass, p->count, b1, 4, ctx->param_ring, po, tiles);
+    gpu_pass_end(ctx->gpu, pass);
+
+    wgs_scan_args sa = {p->tile_sums, 0, p->tile_sums, 0, tiles, NULL, 0, 0};
+    r = wgs_scan_encode(p->scan, encoder, &sa);
+    if (r != WGS_OK) {
+        wgs__scope_end(ctx, "recording the select");
+        return r;
+    }
+
+    pass = gpu_pass_begin(ctx->gpu, encoder, a->timestamp_query_set, none, a->timestamp_end_index);
+    WGPUBuffer pay_out = p->mode == WGS_SELECT_RUN_LENGTH ? p->starts : a->payload_out;
+    uint64_t pay_out_off = p->mode == WGS_SELECT_RUN_LENGTH ? 0 : a->payload_out_offset;
+    gpu_binding b2[8] = {
+        in[0], in[1], flags_b, sums_b,
+        {1, a->output, a->output_offset, n * 4},
+        p->payload == WGS_PAYLOAD_BUFFER ? (gpu_binding){6, a->payload_in, a->payload_in_offset, n * 4}
+                                         : (gpu_binding){6, dummy, 0, 256},
+        p->payload != WGS_PAYLOAD_NONE ? (gpu_binding){7, pay_out, pay_out_off, n * 4}
+                                       : (gpu_binding){7, wgs__dummy_rw(ctx), 0, 256},
+        count_b,
+    };
+    wgs__dispatch(ctx, pass, p->scatter, b2, 8, ctx->param_ring, po, tiles);
+    if (p->mode == WGS_SELECT_RUN_LENGTH) {
+        gpu_binding b3[3] = {{6, p->starts, 0, n * 4}, {7, a->payload_out, a->payload_out_offset, n * 4}, count_b};
+        wgs__dispatch(ctx, pass, p->lengths, b3, 3, ctx->param_ring, po, wgs__div_up(n, p->wg));
+    }
+    gpu_pass_end(ctx->gpu, pass);
+    return wgs__scope_end(ctx, "recording the select");
+}

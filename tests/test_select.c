@@ -1,0 +1,219 @@
+/* Select, partition, unique and run-length encoding against the CPU reference: every
+ * mode and type, with and without payloads, partitions, all / none / half the flags,
+ * at the size boundaries (0, 1, the 4-element steps, tiles of both tunings +-1), and
+ * bad inputs with their exact result codes. */
+#include "reference.h"
+#include "test_buffers.h"
+#include "test_main.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static uint64_t max_n(void) {
+    const char *e = getenv("WGSCAN_TEST_MAX_N");
+    return e ? strtoull(e, NULL, 10) : (1ull << 22) + 3;
+}
+
+static int sizes_for(uint64_t *s) {
+    const uint64_t base[] = {0, 1, 2, 3, 4, 5, 1023, 1024, 1025, 4095, 4096, 4097, 3 * 4096 + 7, 100003};
+    int k = 0;
+    for (size_t i = 0; i < sizeof base / sizeof base[0]; i++)
+        if (base[i] <= max_n()) s[k++] = base[i];
+    s[k++] = max_n();
+    return k;
+}
+
+typedef struct select_case {
+    wgs_select_mode mode;
+    wgs_type type;
+    wgs_predicate pred;
+    int partition;
+    wgs_payload payload;
+    int flag_pattern; /* 0 random half, 1 all, 2 none */
+} select_case;
+
+/* Runs one select of n elements and compares everything it wrote. */
+static void check_select(wgs_context *ctx, wgs_select_plan *plan, const select_case *c, uint64_t n, uint64_t seed) {
+    uint64_t bytes = n ? n * 4 : 4;
+    uint32_t *in = malloc(bytes), *pay = malloc(bytes), *want = malloc(bytes), *want_pay = malloc(bytes);
+    uint32_t *got = malloc(bytes), *got_pay = malloc(bytes);
+    uint8_t *flags = malloc(n + 4);
+    WGPUBuffer bin = NULL, bflags = NULL, bpay = NULL, bout = NULL, bpout = NULL, bcount = NULL;
+    if (!in || !pay || !want || !want_pay || !got || !got_pay || !flags) goto done;
+    ref_fill_random(in, WGS_TYPE_U32, WGS_OP_ADD, n, seed);
+    for (uint64_t i = 0; i < n; i++) {
+        pay[i] = (uint32_t)(i * 2654435761u);
+        flags[i] = c->flag_pattern == 1 ? (uint8_t)(1 + in[i] % 255) : c->flag_pattern == 2 ? 0 : (uint8_t)((in[i] >> 7) & 1 ? in[i] >> 24 | 1 : 0);
+        /* Values with runs (for unique) and in a small range (for the predicates). */
+        int v = (int)((in[i] >> 3) % 9) - 4;
+        if ((in[i] & 3) != 0 && i > 0) {
+            memcpy(&in[i], &in[i - 1], 4);
+            continue;
+        }
+        if (c->type == WGS_TYPE_F32) {
+            float f = (float)v * 0.5f;
+            memcpy(&in[i], &f, 4);
+        } else {
+            in[i] = c->type == WGS_TYPE_U32 ? (uint32_t)(v + 4) : (uint32_t)v;
+        }
+    }
+    memset(flags + n, 0, 4);
+    uint64_t want_count = ref_select(in, c->type, c->mode, &c->pred, flags, c->partition, c->payload, pay, n,
+                                     want, want_pay);
+    bin = test_upload(ctx, in, n * 4);
+    bflags = test_upload(ctx, flags, (n + 3) & ~3ull);
+    bpay = test_upload(ctx, pay, n * 4);
+    bout = test_buffer(ctx, n * 4);
+    bpout = test_buffer(ctx, n * 4);
+    bcount = test_buffer(ctx, 4);
+    uint32_t junk = 0xDEADBEEF;
+    if (!bin || !bflags || !bpay || !bout || !bpout || !bcount) goto done;
+    wgs_buffer_write(ctx, bcount, 0, &junk, 4);
+    WGPUCommandEncoder enc;
+    CHECK_RESULT(wgs_encoder_create(ctx, &enc), WGS_OK);
+    wgs_select_args a = {bin, 0, bflags, 0, bpay, 0, bout, 0, bpout, 0, bcount, 0, n, NULL, 0, 0};
+    wgs_result r = wgs_select_encode(plan, enc, &a);
+    CHECK_RESULT(wgs_submit(ctx, enc), WGS_OK);
+    if (r != WGS_OK) {
+        test_fail(__FILE__, __LINE__, "encode n=%llu: %s", (unsigned long long)n, wgs_context_last_error(ctx));
+        goto done;
+    }
+    uint32_t count = 0;
+    uint64_t written = c->partition ? n : want_count;
+    if (!test_download(ctx, bcount, &count, 4) || !test_download(ctx, bout, got, written * 4)) goto done;
+    int has_pay = c->payload != WGS_PAYLOAD_NONE || c->mode == WGS_SELECT_RUN_LENGTH;
+    if (has_pay && !test_download(ctx, bpout, got_pay, written * 4)) goto done;
+    if (count != want_count) {
+        test_fail(__FILE__, __LINE__, "mode %d %s n=%llu: count %u, want %llu", (int)c->mode,
+                  wgs_type_name(c->type), (unsigned long long)n, count, (unsigned long long)want_count);
+        goto done;
+    }
+    for (uint64_t i = 0; i < written; i++) {
+        if (got[i] != want[i] || (has_pay && got_pay[i] != want_pay[i])) {
+            test_fail(__FILE__, __LINE__,
+                      "mode %d %s partition %d payload %d n=%llu: element %llu is %08x/%08x, want %08x/%08x",
+                      (int)c->mode, wgs_type_name(c->type), c->partition, (int)c->payload, (unsigned long long)n,
+                      (unsigned long long)i, got[i], has_pay ? got_pay[i] : 0, want[i], has_pay ? want_pay[i] : 0);
+            break;
+        }
+    }
+done:
+    wgs_buffer_release(ctx, bin);
+    wgs_buffer_release(ctx, bflags);
+    wgs_buffer_release(ctx, bpay);
+    wgs_buffer_release(ctx, bout);
+    wgs_buffer_release(ctx, bpout);
+    wgs_buffer_release(ctx, bcount);
+    free(in), free(pay), free(want), free(want_pay), free(got), free(got_pay), free(flags);
+}
+
+static void run_cases(const select_case *cases, int count) {
+    wgs_context *ctx = test_context();
+    if (!ctx) return;
+    uint64_t sizes[32];
+    int ns = sizes_for(sizes);
+    for (int k = 0; k < count; k++) {
+        wgs_select_plan_desc d = {cases[k].type, cases[k].mode, cases[k].pred, cases[k].partition,
+                                  cases[k].payload, max_n(), NULL};
+        wgs_select_plan *plan = NULL;
+        CHECK_RESULT(wgs_select_plan_create(ctx, &d, &plan), WGS_OK);
+        for (int i = 0; plan && i < ns; i++) check_select(ctx, plan, &cases[k], sizes[i], sizes[i] * 7 + (uint64_t)k);
+        wgs_select_plan_destroy(plan);
+    }
+}
+
+TEST(select_flagged) {
+    const select_case cases[] = {
+        {WGS_SELECT_FLAGGED, WGS_TYPE_U32, {0, 0, 0}, 0, WGS_PAYLOAD_NONE, 0},
+        {WGS_SELECT_FLAGGED, WGS_TYPE_F32, {0, 0, 0}, 0, WGS_PAYLOAD_NONE, 1},
+        {WGS_SELECT_FLAGGED, WGS_TYPE_I32, {0, 0, 0}, 0, WGS_PAYLOAD_NONE, 2},
+        {WGS_SELECT_FLAGGED, WGS_TYPE_U32, {0, 0, 0}, 0, WGS_PAYLOAD_BUFFER, 0},
+        {WGS_SELECT_FLAGGED, WGS_TYPE_U32, {0, 0, 0}, 0, WGS_PAYLOAD_INDEX, 0},
+    };
+    run_cases(cases, 5);
+}
+
+TEST(select_if) {
+    const select_case cases[] = {
+        {WGS_SELECT_IF, WGS_TYPE_I32, {WGS_PREDICATE_NONZERO, 0, 0}, 0, WGS_PAYLOAD_NONE, 0},
+        {WGS_SELECT_IF, WGS_TYPE_F32, {WGS_PREDICATE_LESS, 0.5, 0}, 0, WGS_PAYLOAD_INDEX, 0},
+        {WGS_SELECT_IF, WGS_TYPE_U32, {WGS_PREDICATE_GREATER, 5, 0}, 0, WGS_PAYLOAD_BUFFER, 0},
+        {WGS_SELECT_IF, WGS_TYPE_I32, {WGS_PREDICATE_IN_RANGE, -2, 3}, 0, WGS_PAYLOAD_NONE, 0},
+        {WGS_SELECT_IF, WGS_TYPE_F32, {WGS_PREDICATE_EQUAL, -1.5, 0}, 0, WGS_PAYLOAD_NONE, 0},
+        {WGS_SELECT_IF, WGS_TYPE_U32, {WGS_PREDICATE_NOT_EQUAL, 4, 0}, 0, WGS_PAYLOAD_NONE, 0},
+    };
+    run_cases(cases, 6);
+}
+
+TEST(select_partition) {
+    const select_case cases[] = {
+        {WGS_SELECT_FLAGGED, WGS_TYPE_U32, {0, 0, 0}, 1, WGS_PAYLOAD_NONE, 0},
+        {WGS_SELECT_FLAGGED, WGS_TYPE_I32, {0, 0, 0}, 1, WGS_PAYLOAD_BUFFER, 1},
+        {WGS_SELECT_FLAGGED, WGS_TYPE_F32, {0, 0, 0}, 1, WGS_PAYLOAD_INDEX, 2},
+        {WGS_SELECT_IF, WGS_TYPE_F32, {WGS_PREDICATE_GREATER, 0, 0}, 1, WGS_PAYLOAD_BUFFER, 0},
+    };
+    run_cases(cases, 4);
+}
+
+TEST(select_unique_and_run_length) {
+    const select_case cases[] = {
+        {WGS_SELECT_UNIQUE, WGS_TYPE_U32, {0, 0, 0}, 0, WGS_PAYLOAD_NONE, 0},
+        {WGS_SELECT_UNIQUE, WGS_TYPE_F32, {0, 0, 0}, 0, WGS_PAYLOAD_BUFFER, 0},
+        {WGS_SELECT_RUN_LENGTH, WGS_TYPE_I32, {0, 0, 0}, 0, WGS_PAYLOAD_NONE, 0},
+        {WGS_SELECT_RUN_LENGTH, WGS_TYPE_F32, {0, 0, 0}, 0, WGS_PAYLOAD_NONE, 0},
+    };
+    run_cases(cases, 4);
+}
+
+TEST(select_bad_input) {
+    wgs_context *ctx = test_context();
+    if (!ctx) return;
+    wgs_select_plan *plan = NULL;
+    wgs_select_plan_desc d = {WGS_TYPE_F16, 0, {0, 0, 0}, 0, 0, 16, NULL};
+    CHECK_RESULT(wgs_select_plan_create(ctx, &d, &plan), WGS_ERROR_UNSUPPORTED_TYPE);
+    d.type = WGS_TYPE_U32;
+    d.mode = WGS_SELECT_UNIQUE;
+    d.partition = 1;
+    CHECK_RESULT(wgs_select_plan_create(ctx, &d, &plan), WGS_ERROR_INVALID_ARGUMENT);
+    d.partition = 0;
+    d.mode = WGS_SELECT_RUN_LENGTH;
+    d.payload = WGS_PAYLOAD_BUFFER;
+    CHECK_RESULT(wgs_select_plan_create(ctx, &d, &plan), WGS_ERROR_INVALID_ARGUMENT);
+    d.payload = 0;
+    d.mode = WGS_SELECT_IF;
+    d.predicate = (wgs_predicate){WGS_PREDICATE_LESS, 1e12, 0};
+    CHECK_RESULT(wgs_select_plan_create(ctx, &d, &plan), WGS_ERROR_INVALID_ARGUMENT);
+    d.predicate.a = 3;
+    d.capacity = 1ull << 40;
+    CHECK_RESULT(wgs_select_plan_create(ctx, &d, &plan), WGS_ERROR_TOO_LARGE);
+    d.mode = WGS_SELECT_FLAGGED;
+    d.capacity = 100;
+    CHECK_RESULT(wgs_select_plan_create(ctx, &d, &plan), WGS_OK);
+    if (!plan) return;
+    WGPUBuffer in = test_buffer(ctx, 400), flags = test_buffer(ctx, 100), out = test_buffer(ctx, 400),
+               count = test_buffer(ctx, 4);
+    WGPUCommandEncoder enc;
+    CHECK_RESULT(wgs_encoder_create(ctx, &enc), WGS_OK);
+    wgs_select_args a = {in, 0, flags, 0, NULL, 0, out, 0, NULL, 0, count, 0, 101, NULL, 0, 0};
+    CHECK_RESULT(wgs_select_encode(plan, enc, &a), WGS_ERROR_CAPACITY_EXCEEDED);
+    a.n = 100;
+    a.flags = NULL;
+    CHECK_RESULT(wgs_select_encode(plan, enc, &a), WGS_ERROR_INVALID_ARGUMENT);
+    a.flags = flags;
+    a.count = in;
+    CHECK_RESULT(wgs_select_encode(plan, enc, &a), WGS_ERROR_ALIASING);
+    a.count = out;
+    CHECK_RESULT(wgs_select_encode(plan, enc, &a), WGS_ERROR_ALIASING);
+    a.count = count;
+    a.output_offset = 8;
+    CHECK_RESULT(wgs_select_encode(plan, enc, &a), WGS_ERROR_MISALIGNED_OFFSET);
+    a.output_offset = 0;
+    a.n = 97; /* 97 flag bytes round up to 100: fits */
+    CHECK_RESULT(wgs_select_encode(plan, enc, &a), WGS_OK);
+    CHECK_RESULT(wgs_submit(ctx, enc), WGS_OK);
+    wgs_buffer_release(ctx, in);
+    wgs_buffer_release(ctx, flags);
+    wgs_buffer_release(ctx, out);
+    wgs_buffer_release(ctx, count);
+    wgs_select_plan_destroy(plan);
+}
