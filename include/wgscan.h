@@ -590,6 +590,50 @@ WGS_API wgs_result wgs_select_encode(wgs_select_plan *plan, WGPUCommandEncoder e
                                      const wgs_select_args *args);
 
 /* ---------------------------------------------------------------------------
+ * Histogram: counts of values in `bins` even bins over [lower, upper)
+ *
+ * Integers (u32, i32): bin = floor((v - lower) * bins / (upper - lower)), exact; lower
+ * and upper are integers with lower < upper <= the type's maximum + 1 (so the whole u32
+ * range is lower 0, upper 4294967296). f32: bin = floor((v - lower) * scale) in f32
+ * arithmetic, with lower and upper rounded to f32 and scale = bins / (upper - lower)
+ * computed in double and rounded to f32; a value that rounds to `bins` just below upper
+ * goes to the last bin. Values outside [lower, upper) (and NaN) are not counted.
+ * Up to WGS_HISTOGRAM_MAX_BINS bins. Up to WGS_HISTOGRAM_LOCAL_BINS bins, each workgroup
+ * counts in workgroup memory and adds its non-zero bins to the output once; beyond, it
+ * counts with one global atomic per element. The output (bins u32 counts) is zeroed by
+ * the encode first. Counts are exact (integer atomics): deterministic.
+ * ------------------------------------------------------------------------- */
+typedef struct wgs_histogram_plan wgs_histogram_plan;
+
+#define WGS_HISTOGRAM_MAX_BINS (1u << 20)
+#define WGS_HISTOGRAM_LOCAL_BINS 4096u
+
+typedef struct wgs_histogram_plan_desc {
+    wgs_type type;
+    uint32_t bins;
+    double lower, upper;
+    uint64_t capacity;
+    const char *label;
+} wgs_histogram_plan_desc;
+
+typedef struct wgs_histogram_args {
+    WGPUBuffer input;
+    uint64_t input_offset;
+    uint64_t n;
+    WGPUBuffer output; /* bins u32 counts; another buffer than input */
+    uint64_t output_offset;
+    WGPUQuerySet timestamp_query_set; /* optional, as in wgs_scan_args */
+    uint32_t timestamp_begin_index;
+    uint32_t timestamp_end_index;
+} wgs_histogram_args;
+
+WGS_API wgs_result wgs_histogram_plan_create(wgs_context *ctx, const wgs_histogram_plan_desc *desc,
+                                             wgs_histogram_plan **out);
+WGS_API void wgs_histogram_plan_destroy(wgs_histogram_plan *plan);
+WGS_API wgs_result wgs_histogram_encode(wgs_histogram_plan *plan, WGPUCommandEncoder encoder,
+                                        const wgs_histogram_args *args);
+
+/* ---------------------------------------------------------------------------
  * Copy: the yardstick. A WGSL copy at memory speed; a primitive that reads and writes
  * n bytes is measured against a copy of n bytes in the same run.
  * ------------------------------------------------------------------------- */

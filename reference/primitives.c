@@ -119,3 +119,27 @@ uint64_t ref_select(const void *in, wgs_type type, wgs_select_mode mode, const w
             pay_out[j] = (uint32_t)((j + 1 < selected ? pay_out[j + 1] : n) - pay_out[j]);
     return selected;
 }
+
+void ref_histogram(const void *in, wgs_type type, uint32_t bins, double lower, double upper, uint64_t n,
+                   uint32_t *hist) {
+    memset(hist, 0, (size_t)bins * 4);
+    float lo = (float)lower, hi = (float)upper;
+    float scale = (float)((double)bins / ((double)hi - (double)lo));
+    for (uint64_t i = 0; i < n; i++) {
+        uint32_t w = word(in, i);
+        uint64_t b;
+        if (type == WGS_TYPE_F32) {
+            float x;
+            memcpy(&x, &w, 4);
+            if (!(x >= lo && x < hi)) continue;
+            float t = (x - lo) * scale; /* f32 arithmetic, as the kernel */
+            b = (uint64_t)floorf(t);
+            if (b > bins - 1) b = bins - 1;
+        } else {
+            double v = as_double(type, w);
+            if (!(v >= lower && v < upper)) continue;
+            b = (uint64_t)(v - lower) * bins / (uint64_t)(upper - lower);
+        }
+        hist[b]++;
+    }
+}

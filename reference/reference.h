@@ -66,6 +66,10 @@ uint64_t ref_count(const void *in, wgs_type type, const wgs_predicate *pred, uin
 /* Select on the CPU (modes and options of wgscan.h "Select"): writes out (and pay_out
  * when payload != NONE or mode is RUN_LENGTH) and returns the count. flags: one byte
  * per element (FLAGGED); pay_in: 4-byte payloads (BUFFER). */
+/* Histogram with the bin rule of wgscan.h ("Histogram"); hist receives bins counts. */
+void ref_histogram(const void *in, wgs_type type, uint32_t bins, double lower, double upper, uint64_t n,
+                   uint32_t *hist);
+
 uint64_t ref_select(const void *in, wgs_type type, wgs_select_mode mode, const wgs_predicate *pred,
                     const uint8_t *flags, int partition, wgs_payload payload, const uint32_t *pay_in,
                     uint64_t n, void *out, uint32_t *pay_out);

@@ -1,0 +1,171 @@
+/*
+ * histogram.c: histogram plans (kernels in wgsl/device/histogram.wgsl). Per encode: the
+ * output zeroed, then one dispatch per chunk of the input over a fixed grid.
+ */
+#include "internal.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct wgs_histogram_plan {
+    wgs_context *ctx;
+    wgs_type type;
+    uint32_t bins;
+    uint64_t capacity, chunk_elems;
+    uint32_t wg, items, groups_max;
+    wgs_params base; /* the bin rule: mode, range, lower */
+    WGPUComputePipeline count, clear;
+};
+
+static uint32_t f32_bits(double v) {
+    float f = (float)v;
+    uint32_t b;
+    memcpy(&b, &f, 4);
+    return b;
+}
+
+/* The bin rule as kernel parameters (see histogram.wgsl); refuses what it cannot bin. */
+static wgs_result bin_rule(wgs_context *ctx, wgs_type type, uint32_t bins, double lower, double upper,
+                           wgs_params *rec) {
+    memset(rec, 0, sizeof *rec);
+    rec->c = bins;
+    if (type == WGS_TYPE_F32) {
+        float lo = (float)lower, hi = (float)upper;
+        WGS_FAIL_IF(ctx, !isfinite(lo) || !isfinite(hi) || !(lo < hi), WGS_ERROR_INVALID_ARGUMENT,
+                    "histogram bounds [%g, %g) must be finite f32 values with lower < upper", lower, upper);
+        rec->flags = 0;
+        rec->a = f32_bits(lo);
+        rec->b = f32_bits(hi);
+        rec->identity_bits = f32_bits((double)bins / ((double)hi - (double)lo));
+        return WGS_OK;
+    }
+    double tmin = type == WGS_TYPE_I32 ? -2147483648.0 : 0.0;
+    double tmax = type == WGS_TYPE_I32 ? 2147483648.0 : 4294967296.0; /* max + 1 */
+    WGS_FAIL_IF(ctx, lower != floor(lower) || upper != floor(upper) || lower < tmin || upper > tmax ||
+                         !(lower < upper),
+                WGS_ERROR_INVALID_ARGUMENT,
+                "histogram bounds [%.17g, %.17g) must be %s integers with lower < upper <= %.0f", lower,
+                upper, wgs_type_name(type), tmax);
+    uint64_t range = (uint64_t)(upper - lower);
+    rec->a = type == WGS_TYPE_I32 ? (uint32_t)(int32_t)lower : (uint32_t)lower;
+    rec->b = (uint32_t)(range - 1);
+    rec->d = (uint32_t)range;
+    rec->flags = (uint32_t)(range >> 32) << 8;
+    if (range % bins == 0) {
+        uint64_t w = range / bins;
+        if ((w & (w - 1)) == 0) {
+            uint32_t s = 0;
+            while ((1ull << s) < w) s++;
+            rec->flags |= 1;
+            rec->identity_bits = s;
+        } else {
+            rec->flags |= 2;
+            rec->identity_bits = (uint32_t)w;
+        }
+    } else {
+        rec->flags |= 3;
+        rec->identity_bits = f32_bits((double)bins / (double)range);
+    }
+    return WGS_OK;
+}
+
+wgs_result wgs_histogram_plan_create(wgs_context *ctx, const wgs_histogram_plan_desc *desc,
+                                     wgs_histogram_plan **out) {
+    if (out) *out = NULL;
+    if (!ctx) return WGS_ERROR_INVALID_ARGUMENT;
+    WGS_FAIL_IF(ctx, !desc || !out, WGS_ERROR_INVALID_ARGUMENT, "desc and out are required");
+    wgs_result r = wgs__check_device(ctx);
+    if (r != WGS_OK) return r;
+    wgs_type type = desc->type ? desc->type : WGS_TYPE_U32;
+    WGS_FAIL_IF(ctx, type == WGS_TYPE_F16 || (unsigned)type > WGS_TYPE_F32, WGS_ERROR_UNSUPPORTED_TYPE,
+                "histogram takes u32, i32 and f32, not %s", wgs_type_name(type));
+    WGS_FAIL_IF(ctx, desc->bins == 0 || desc->bins > WGS_HISTOGRAM_MAX_BINS, WGS_ERROR_INVALID_ARGUMENT,
+                "bins must be 1..%u, not %u", WGS_HISTOGRAM_MAX_BINS, desc->bins);
+    wgs_params rule;
+    if ((r = bin_rule(ctx, type, desc->bins, desc->lower, desc->upper, &rule)) != WGS_OK) return r;
+    const wgs_context_info *ci = &ctx->caps.info;
+    uint64_t capacity = desc->capacity ? desc->capacity : 1;
+    WGS_FAIL_IF(ctx, capacity * 4 > ci->max_buffer_size || (uint64_t)desc->bins * 4 > ci->max_storage_binding_size,
+                WGS_ERROR_TOO_LARGE, "capacity %llu or %u bins do not fit this device",
+                (unsigned long long)capacity, desc->bins);
+    wgs_histogram_plan *p = calloc(1, sizeof *p);
+    WGS_FAIL_IF(ctx, !p, WGS_ERROR_OUT_OF_HOST_MEMORY, "allocating the histogram plan");
+    p->ctx = ctx;
+    p->type = type;
+    p->bins = desc->bins;
+    p->capacity = capacity;
+    p->base = rule;
+    p->chunk_elems = wgs__chunk_elems(ctx, 4);
+    /* As reduce: a grid that fills a GPU several times over; few small groups on CPUs. */
+    int cpu = strcmp(ci->adapter_type, "cpu") == 0 || ci->max_invocations_per_workgroup < 256;
+    p->wg = cpu ? 64 : 256;
+    p->items = cpu ? 2 : 4;
+    p->groups_max = cpu ? 64 : 1024;
+    /* Workgroup-private bins: a power of two >= bins (fewer pipeline variants). */
+    uint32_t local = 64;
+    while (local < p->bins) local *= 2;
+    int use_local = p->bins <= WGS_HISTOGRAM_LOCAL_BINS && local * 4 + 1024 <= ci->max_workgroup_storage_size;
+    wgs_kernel_spec spec = {.file = "device/histogram.wgsl", .primitive = 1, .value_type = type,
+                            .type = WGS_TYPE_U32, .op = WGS_OP_ADD, .wg = p->wg, .items = p->items,
+                            .arg = use_local ? local : 0};
+    spec.entry = use_local ? "histogram_local" : "histogram_global";
+    r = wgs__pipeline(ctx, &spec, &p->count);
+    spec.entry = "histogram_clear";
+    if (r == WGS_OK) r = wgs__pipeline(ctx, &spec, &p->clear);
+    if (r != WGS_OK) {
+        free(p);
+        return r;
+    }
+    ctx->live_plans++;
+    *out = p;
+    return WGS_OK;
+}
+
+void wgs_histogram_plan_destroy(wgs_histogram_plan *p) {
+    if (!p) return;
+    p->ctx->live_plans--;
+    free(p);
+}
+
+wgs_result wgs_histogram_encode(wgs_histogram_plan *p, WGPUCommandEncoder encoder,
+                                const wgs_histogram_args *a) {
+    if (!p) return WGS_ERROR_INVALID_ARGUMENT;
+    wgs_context *ctx = p->ctx;
+    WGS_FAIL_IF(ctx, !encoder || !a, WGS_ERROR_INVALID_ARGUMENT, "encoder and args are required");
+    wgs_result r = wgs__check_device(ctx);
+    if (r != WGS_OK) return r;
+    WGS_FAIL_IF(ctx, a->n > p->capacity, WGS_ERROR_CAPACITY_EXCEEDED,
+                "n = %llu exceeds the plan's capacity %llu", (unsigned long long)a->n,
+                (unsigned long long)p->capacity);
+    if ((r = wgs__check_buffer(ctx, a->input, a->input_offset, a->n * 4, "input")) != WGS_OK) return r;
+    if ((r = wgs__check_buffer(ctx, a->output, a->output_offset, (uint64_t)p->bins * 4, "output")) != WGS_OK)
+        return r;
+    WGS_FAIL_IF(ctx, a->input == a->output, WGS_ERROR_ALIASING, "the histogram must go to another buffer");
+    WGS_FAIL_IF(ctx, a->timestamp_query_set && !ctx->caps.info.has_timestamp_query,
+                WGS_ERROR_FEATURE_MISSING, "timestamps need the timestamp-query feature");
+    gpu_scope_push(ctx->gpu);
+    WGPUComputePassEncoder pass = gpu_pass_begin(ctx->gpu, encoder, a->timestamp_query_set,
+                                                 a->timestamp_begin_index, a->timestamp_end_index);
+    gpu_binding hist = {1, a->output, a->output_offset, (uint64_t)p->bins * 4};
+    uint64_t po = wgs__param_push(ctx, &p->base);
+    if (po != UINT64_MAX)
+        wgs__dispatch(ctx, pass, p->clear, &hist, 1, ctx->param_ring, po, wgs__div_up(p->bins, p->wg));
+    uint64_t per_group = (uint64_t)4 * p->wg * p->items;
+    for (uint64_t first = 0; po != UINT64_MAX && first < a->n; first += p->chunk_elems) {
+        uint64_t len = a->n - first < p->chunk_elems ? a->n - first : p->chunk_elems;
+        uint64_t groups = wgs__div_up(len, per_group);
+        if (groups > p->groups_max) groups = p->groups_max;
+        wgs_params rec = p->base;
+        rec.n = (uint32_t)len;
+        rec.tile_base = (uint32_t)groups;
+        if ((po = wgs__param_push(ctx, &rec)) == UINT64_MAX) break;
+        gpu_binding b[3];
+        wgs__bind_vec4_input(ctx, b, a->input, a->input_offset + first * 4, len);
+        b[2] = hist;
+        wgs__dispatch(ctx, pass, p->count, b, 3, ctx->param_ring, po, groups);
+    }
+    gpu_pass_end(ctx->gpu, pass);
+    return wgs__scope_end(ctx, "recording the histogram");
+}
