@@ -51,5 +51,26 @@ expect 2 "file not a whole number of u32" -- "$cli" scan --in "$tmp/odd.bin"
 expect 3 "runtime missing" -- env WGSCAN_WEBGPU_LIB=/nonexistent.so "$cli" info
 grep -q "WGS_ERROR_RUNTIME_NOT_FOUND" "$tmp/err.txt" || { failed=$((failed + 1)); echo "[ FAIL ] runtime error message"; }
 
+# The primitives: every command verifies against its CPU reference.
+expect 0 "reduce argmax f32" -- "$cli" reduce --n 100003 --type f32 --op argmax --repeat 2 --verify
+expect 0 "reduce atomic fixed point" -- "$cli" reduce --n 100003 --type f32 --algorithm atomic --float-sum fixed --repeat 2 --verify
+expect 0 "count per element" -- "$cli" count --n 100003 --predicate lt:50 --algorithm per-element --repeat 2 --verify
+expect 0 "compact flagged" -- "$cli" compact --n 100003 --repeat 2 --verify
+expect 0 "compact partition" -- "$cli" compact --n 100003 --type i32 --predicate range:-10:10 --partition --payload index --repeat 2 --verify
+expect 0 "compact rle" -- "$cli" compact --n 100003 --mode rle --repeat 2 --verify
+expect 0 "histogram" -- "$cli" histogram --n 100003 --type f32 --bins 100 --repeat 2 --verify
+expect 0 "reduce n=0" -- "$cli" reduce --n 0 --verify
+expect 2 "reduce bad op" -- "$cli" reduce --n 10 --op mul
+expect 2 "scan argmin" -- "$cli" scan --n 10 --op argmin
+expect 2 "count bad predicate" -- "$cli" count --n 10 --predicate lt
+expect 2 "histogram half a range" -- "$cli" histogram --n 10 --lower 3
+expect 2 "compact option of another command" -- "$cli" compact --n 10 --bins 3
+expect 3 "reduce argmin atomic" -- "$cli" reduce --n 10 --op argmin --algorithm atomic
+grep -q "WGS_ERROR_UNSUPPORTED_OPERATOR" "$tmp/err.txt" || { failed=$((failed + 1)); echo "[ FAIL ] argmin atomic message"; }
+# count of a file: 1000 words of 0x01010101 are all non-zero
+expect 0 "count --in/--out" -- "$cli" count --in "$tmp/ones8.bin" --out "$tmp/count.bin" --verify --repeat 1
+b=$(od -An -tu4 -N4 "$tmp/count.bin" | tr -d ' \n')
+if [ "$b" = "1000" ]; then passed=$((passed + 1)); echo "[  OK  ] count output"; else failed=$((failed + 1)); echo "[ FAIL ] count output: $b"; fi
+
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

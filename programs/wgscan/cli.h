@@ -21,6 +21,8 @@ int cmd_info(int argc, char **argv);
 int cmd_scan(int argc, char **argv);
 int cmd_demo(int argc, char **argv);
 int cmd_bench(int argc, char **argv);
+/* reduce, count, compact, histogram (argv[0] names which) */
+int cmd_primitive(int argc, char **argv);
 
 /* Prints "wgscan: <message>" to stderr and returns EXIT_USAGE. */
 int cli_usage_error(const char *fmt, ...)

@@ -186,7 +186,8 @@ int cmd_scan(int argc, char **argv) {
         } else if (strcmp(a, "--type") == 0) {
             if (cli_parse_type(v, &o.type)) return cli_usage_error("bad --type '%s' (u32, i32, f32, f16)", v);
         } else if (strcmp(a, "--op") == 0) {
-            if (cli_parse_op(v, &o.op)) return cli_usage_error("bad --op '%s' (add, min, max, and, or, xor)", v);
+            if (cli_parse_op(v, &o.op) || o.op > WGS_OP_XOR)
+                return cli_usage_error("bad --op '%s' (add, min, max, and, or, xor)", v);
         } else if (strcmp(a, "--repeat") == 0) {
             if (cli_parse_u64(v, &u) || u < 1 || u > MAX_REPEAT) return cli_usage_error("bad --repeat '%s' (1..%d)", v, MAX_REPEAT);
             o.repeat = (int)u;

@@ -108,7 +108,8 @@ int cli_parse_type(const char *s, wgs_type *out) {
 int cli_parse_op(const char *s, wgs_op *out) {
     static const struct { const char *n; wgs_op o; } k[] = {
         {"add", WGS_OP_ADD}, {"min", WGS_OP_MIN}, {"max", WGS_OP_MAX},
-        {"and", WGS_OP_AND}, {"or", WGS_OP_OR},   {"xor", WGS_OP_XOR}};
+        {"and", WGS_OP_AND}, {"or", WGS_OP_OR},   {"xor", WGS_OP_XOR},
+        {"argmin", WGS_OP_ARGMIN}, {"argmax", WGS_OP_ARGMAX}};
     for (size_t i = 0; s && i < sizeof k / sizeof k[0]; i++)
         if (strcmp(s, k[i].n) == 0) return *out = k[i].o, 0;
     return -1;

@@ -13,6 +13,10 @@ static void help(FILE *f) {
           "  info                 adapter, backend, features, limits, subgroup sizes, runtime\n"
           "  scan [options]       prefix scan of random data or a raw file, with timings\n"
           "  demo                 a short tour: device info, a verified 16M scan, GPU vs CPU\n"
+          "  reduce [options]     reduce (sum, min, max, and/or/xor, argmin, argmax)\n"
+          "  count [options]      count the elements that satisfy a predicate\n"
+          "  compact [options]    select by flags or predicate, partition, unique, rle\n"
+          "  histogram [options]  even-bin histogram\n"
           "  bench [options]      benchmark sweep against a copy kernel (see below)\n"
           "  help                 this text\n"
           "\n"
@@ -28,6 +32,16 @@ static void help(FILE *f) {
           "  --seed S             seed of the random input (default 1)\n"
           "  --algorithm A        auto (default), single-pass, multilevel\n"
           "  --deterministic      bit-identical float results run to run (multilevel)\n"
+          "\n"
+          "reduce / count / compact / histogram options (and --n --type --in --out\n"
+          "--verify --repeat --seed as for scan; types u32, i32, f32):\n"
+          "  reduce    --op add|min|max|and|or|xor|argmin|argmax  --algorithm tree|atomic\n"
+          "            --float-sum cas|fixed      (f32 add with --algorithm atomic)\n"
+          "  count     --predicate P  --algorithm tree|atomic|per-element\n"
+          "  compact   --mode flagged|if|unique|rle  --predicate P  --partition\n"
+          "            --payload none|index  --flags FILE (n bytes)  --density D (random flags)\n"
+          "  histogram --bins B --lower L --upper U  (default 256 bins over the type's range)\n"
+          "  P: nonzero, eq:A, ne:A, lt:A, gt:A, range:A:B (A <= v < B)\n"
           "\n"
           "bench options:\n"
           "  --min N --max N      sizes, powers of two (default 2^10 .. the device's limit:\n"
@@ -52,6 +66,8 @@ int main(int argc, char **argv) {
     if (strcmp(cmd, "scan") == 0) return cmd_scan(argc - 1, argv + 1);
     if (strcmp(cmd, "demo") == 0) return cmd_demo(argc - 1, argv + 1);
     if (strcmp(cmd, "bench") == 0) return cmd_bench(argc - 1, argv + 1);
+    if (!strcmp(cmd, "reduce") || !strcmp(cmd, "count") || !strcmp(cmd, "compact") || !strcmp(cmd, "histogram"))
+        return cmd_primitive(argc - 1, argv + 1);
     if (strcmp(cmd, "help") == 0 || strcmp(cmd, "--help") == 0 || strcmp(cmd, "-h") == 0) {
         help(stdout);
         return EXIT_OK;
