@@ -27,7 +27,9 @@ typedef struct series {
 typedef struct point {
     series s;
     wgs_scan_algorithm algo;
+    char label[24]; /* the algorithm column: a scan algorithm or a primitive */
     uint64_t n;
+    double bytes; /* what the operation must move at least: GB/s counts these */
     double median, min, copy_median;
 } point;
 
@@ -122,9 +124,9 @@ static void write_outputs(const bench *b, const point *pts, int np, const char *
         fprintf(f, "type,op,algorithm,n,median_us,min_us,gelem_per_s,gb_per_s,copy_us,time_over_copy\n");
         for (int i = 0; i < np; i++) {
             const point *p = &pts[i];
-            double bytes = 2.0 * (double)p->n * (double)wgs_type_size(p->s.type);
+            double bytes = p->bytes;
             fprintf(f, "%s,%s,%s,%llu,%.3f,%.3f,%.4f,%.2f,%.3f,%.4f\n", wgs_type_name(p->s.type),
-                    wgs_op_name(p->s.op), cli_algorithm_name(p->algo), (unsigned long long)p->n,
+                    wgs_op_name(p->s.op), p->label, (unsigned long long)p->n,
                     p->median * 1e6, p->min * 1e6, (double)p->n / p->median * 1e-9, bytes / p->median * 1e-9,
                     p->copy_median * 1e6, p->median / p->copy_median);
         }
@@ -138,11 +140,11 @@ static void write_outputs(const bench *b, const point *pts, int np, const char *
                 b->runs, b->warmup);
         for (int i = 0; i < np; i++) {
             const point *p = &pts[i];
-            double bytes = 2.0 * (double)p->n * (double)wgs_type_size(p->s.type);
+            double bytes = p->bytes;
             fprintf(f, "    {\"type\": \"%s\", \"op\": \"%s\", \"algorithm\": \"%s\", \"n\": %llu, "
                        "\"median_us\": %.3f, \"min_us\": %.3f, \"gelem_per_s\": %.4f, \"gb_per_s\": %.2f, "
                        "\"copy_us\": %.3f, \"time_over_copy\": %.4f}%s\n",
-                    wgs_type_name(p->s.type), wgs_op_name(p->s.op), cli_algorithm_name(p->algo),
+                    wgs_type_name(p->s.type), wgs_op_name(p->s.op), p->label,
                     (unsigned long long)p->n, p->median * 1e6, p->min * 1e6, (double)p->n / p->median * 1e-9,
                     bytes / p->median * 1e-9, p->copy_median * 1e6, p->median / p->copy_median,
                     i + 1 < np ? "," : "");
@@ -168,7 +170,7 @@ static void write_outputs(const bench *b, const point *pts, int np, const char *
 #define SY(y) (H - B - (y) / ymax * (H - T - B))
         fprintf(f, "<svg xmlns='http://www.w3.org/2000/svg' width='%.0f' height='%.0f' font-family='sans-serif' font-size='12'>\n"
                    "<rect width='100%%' height='100%%' fill='white'/>\n"
-                   "<text x='%.0f' y='22' font-size='15'>wgscan scan throughput, %s (%s)</text>\n",
+                   "<text x='%.0f' y='22' font-size='15'>wgscan throughput, %s (%s)</text>\n",
                 W, H, L, b->info.device, date);
         for (int i = 0; i <= 5; i++) {
             double y = ymax * i / 5;
@@ -184,7 +186,9 @@ static void write_outputs(const bench *b, const point *pts, int np, const char *
         int line = 0;
         for (int i = 0; i < np;) {
             int j = i;
-            while (j < np && pts[j].s.type == pts[i].s.type && pts[j].s.op == pts[i].s.op && pts[j].algo == pts[i].algo) j++;
+            while (j < np && pts[j].s.type == pts[i].s.type && pts[j].s.op == pts[i].s.op &&
+                   strcmp(pts[j].label, pts[i].label) == 0)
+                j++;
             const char *c = colors[line % 8];
             for (int pass = 0; pass < 2; pass++) { /* the scan, then its copy ceiling */
                 if (pass == 1 && line > 0) break; /* one copy line is enough: same bytes for 4-byte types */
@@ -203,7 +207,7 @@ static void write_outputs(const bench *b, const point *pts, int np, const char *
                         pass ? "copy (same bytes)" : "");
                 if (!pass)
                     fprintf(f, "<text x='%.1f' y='%.1f'>%s %s %s</text>\n", W - R + 46, ly + 4,
-                            wgs_type_name(pts[i].s.type), wgs_op_name(pts[i].s.op), cli_algorithm_name(pts[i].algo));
+                            wgs_type_name(pts[i].s.type), wgs_op_name(pts[i].s.op), pts[i].label);
             }
             line++;
             i = j;
@@ -215,6 +219,152 @@ static void write_outputs(const bench *b, const point *pts, int np, const char *
     }
 }
 
+static void print_point(const point *p) {
+    printf("%-5s %-4s %-18s %12llu %12.2f %10.3f %10.1f %12.2f %8.3f\n", wgs_type_name(p->s.type),
+           wgs_op_name(p->s.op), p->label, (unsigned long long)p->n, p->median * 1e6,
+           (double)p->n / p->median * 1e-9, p->bytes / p->median * 1e-9, p->copy_median * 1e6,
+           p->median / p->copy_median);
+    fflush(stdout);
+}
+
+/* ---- the primitives ----------------------------------------------------------------
+ * Each on u32 data: uniform random words (so histogram bins and atomics see realistic,
+ * spread-out traffic), flags one byte per element with half of them set. */
+static const char *const prim_names[] = {"reduce-tree",  "reduce-atomic", "count-tree",
+                                         "count-atomic", "count-per-element", "select-flagged",
+                                         "select-if", "histogram-256"};
+#define NPRIMS (int)(sizeof prim_names / sizeof prim_names[0])
+
+typedef struct prim_job {
+    scan_job j; /* layout of the value pool; copy timing */
+    int prim;
+    wgs_reduce_plan *reduce;
+    wgs_select_plan *select;
+    wgs_histogram_plan *hist;
+    WGPUBuffer flags_pool, small; /* flags: n bytes a slot; small: results */
+    uint64_t flag_slot_bytes;
+} prim_job;
+
+static wgs_result record_prim(bench *b, void *user, WGPUCommandEncoder enc, int run) {
+    prim_job *pj = user;
+    scan_job *j = &pj->j;
+    uint64_t in_off = (uint64_t)(run % (int)j->slots) * j->slot_bytes;
+    uint64_t out_off = (uint64_t)((run + 1) % (int)j->slots) * j->slot_bytes;
+    WGPUQuerySet qs = wgs_timer_query_set(b->timer);
+    uint32_t tb = 2u * (uint32_t)run, te = tb + 1u;
+    if (pj->reduce) {
+        wgs_reduce_args a = {b->in_pool, in_off, j->n, pj->small, 0, qs, tb, te};
+        return wgs_reduce_encode(pj->reduce, enc, &a);
+    }
+    if (pj->hist) {
+        wgs_histogram_args a = {b->in_pool, in_off, j->n, b->out_pool, out_off, qs, tb, te};
+        return wgs_histogram_encode(pj->hist, enc, &a);
+    }
+    uint64_t flag_slots = (4 * j->slot_bytes * j->slots) / 4 / pj->flag_slot_bytes;
+    uint64_t flags_off = (uint64_t)run % (flag_slots ? flag_slots : 1) * pj->flag_slot_bytes;
+    wgs_select_args a = {b->in_pool, in_off, pj->flags_pool, flags_off, NULL, 0, b->out_pool, out_off,
+                         NULL, 0, pj->small, 0, j->n, qs, tb, te};
+    return wgs_select_encode(pj->select, enc, &a);
+}
+
+static wgs_result prim_plan(bench *b, prim_job *pj, uint64_t cap) {
+    wgs_predicate every = {WGS_PREDICATE_NONZERO, 0, 0}; /* uniform words: all but ~2^-32 count */
+    switch (pj->prim) {
+    case 0:
+    case 1: {
+        wgs_reduce_plan_desc d = {WGS_TYPE_U32, WGS_OP_ADD, pj->prim ? WGS_REDUCE_ALGORITHM_ATOMIC : WGS_REDUCE_ALGORITHM_TREE,
+                                  0, 0, cap, "bench"};
+        return wgs_reduce_plan_create(b->ctx, &d, &pj->reduce);
+    }
+    case 2:
+    case 3:
+    case 4: {
+        wgs_reduce_algorithm a = pj->prim == 2 ? WGS_REDUCE_ALGORITHM_TREE
+                                 : pj->prim == 3 ? WGS_REDUCE_ALGORITHM_ATOMIC
+                                                 : WGS_REDUCE_ALGORITHM_ATOMIC_PER_ELEMENT;
+        wgs_count_plan_desc d = {WGS_TYPE_U32, every, a, cap, "bench"};
+        return wgs_count_plan_create(b->ctx, &d, &pj->reduce);
+    }
+    case 5:
+    case 6: {
+        wgs_predicate half = {WGS_PREDICATE_LESS, 2147483648.0, 0};
+        wgs_select_plan_desc d = {WGS_TYPE_U32, pj->prim == 5 ? WGS_SELECT_FLAGGED : WGS_SELECT_IF, half, 0, 0,
+                                  cap, "bench"};
+        return wgs_select_plan_create(b->ctx, &d, &pj->select);
+    }
+    default: {
+        wgs_histogram_plan_desc d = {WGS_TYPE_U32, 256, 0, 4294967296.0, cap, "bench"};
+        return wgs_histogram_plan_create(b->ctx, &d, &pj->hist);
+    }
+    }
+}
+
+/* Least traffic of each primitive: reads once, writes once (select: half the elements). */
+static double prim_bytes(int prim, uint64_t n) {
+    if (prim == 5) return 4.0 * n + n + 2.0 * n;
+    if (prim == 6) return 4.0 * n + 2.0 * n;
+    return 4.0 * n;
+}
+
+/* Runs the primitive sweep; returns the points added or -1 (error printed). */
+static int bench_primitives(bench *b, const int *prims, int nprims, int kmin, int kmax, point *pts, int np,
+                            int total) {
+    /* Uniform random words over the value pool; half-set byte flags in their own pool. */
+    wgs_result r = WGS_OK;
+    const uint64_t piece = 64ull << 20;
+    uint32_t *host = malloc(piece);
+    WGPUBuffer flags_pool = NULL, small = NULL;
+    uint64_t flag_bytes = b->pool_bytes / 4;
+    if (!host) return cli_usage_error("out of memory"), -1;
+    for (uint64_t off = 0; r == WGS_OK && off < b->pool_bytes; off += piece) {
+        uint64_t len = b->pool_bytes - off < piece ? b->pool_bytes - off : piece;
+        ref_fill_random(host, WGS_TYPE_U32, WGS_OP_ADD, len / 4, off + 17);
+        r = wgs_buffer_write(b->ctx, b->in_pool, off, host, len & ~3ull);
+    }
+    const WGPUBufferUsage usage = WGPUBufferUsage_Storage | WGPUBufferUsage_CopyDst;
+    if (r == WGS_OK) r = wgs_buffer_create(b->ctx, flag_bytes, usage, &flags_pool);
+    if (r == WGS_OK) r = wgs_buffer_create(b->ctx, 256, usage, &small);
+    for (uint64_t off = 0; r == WGS_OK && off < flag_bytes; off += piece) {
+        uint64_t len = flag_bytes - off < piece ? flag_bytes - off : piece;
+        ref_fill_random(host, WGS_TYPE_U32, WGS_OP_ADD, len / 4, off + 99);
+        unsigned char *f = (unsigned char *)host;
+        for (uint64_t i = 0; i < len; i++) f[i] = (unsigned char)(f[i] & 1);
+        r = wgs_buffer_write(b->ctx, flags_pool, off, host, len & ~3ull);
+    }
+    free(host);
+    if (r == WGS_OK) r = wgs_wait(b->ctx);
+    for (int pi = 0; r == WGS_OK && pi < nprims; pi++) {
+        prim_job pj;
+        memset(&pj, 0, sizeof pj);
+        pj.prim = prims[pi];
+        pj.flags_pool = flags_pool;
+        pj.small = small;
+        r = prim_plan(b, &pj, 1ull << kmax);
+        for (int k = kmin; r == WGS_OK && k <= kmax; k++) {
+            point *p = &pts[np];
+            p->s = (series){WGS_TYPE_U32, WGS_OP_ADD};
+            snprintf(p->label, sizeof p->label, "%s", prim_names[pj.prim]);
+            p->n = 1ull << k;
+            p->bytes = prim_bytes(pj.prim, p->n);
+            fprintf(stderr, "bench: [%d/%d] %s n=2^%d\n", np + 1, total, p->label, k);
+            job_layout(b, p->n, 4, &pj.j);
+            pj.flag_slot_bytes = (p->n + 255) / 256 * 256;
+            if (pj.flag_slot_bytes > flag_bytes) break;
+            double cmin;
+            r = time_runs(b, record_prim, &pj, &p->median, &p->min);
+            if (r == WGS_OK) r = time_runs(b, record_copy, &pj.j, &p->copy_median, &cmin);
+            if (r == WGS_OK) print_point(p), np++;
+        }
+        wgs_reduce_plan_destroy(pj.reduce);
+        wgs_select_plan_destroy(pj.select);
+        wgs_histogram_plan_destroy(pj.hist);
+    }
+    wgs_buffer_release(b->ctx, flags_pool);
+    wgs_buffer_release(b->ctx, small);
+    if (r != WGS_OK) return cli_gpu_error(b->ctx, r, "a primitive benchmark"), -1;
+    return np;
+}
+
 int cmd_bench(int argc, char **argv) {
     uint64_t nmin = 1u << 10, nmax = 0;
     int runs = 30;
@@ -222,6 +372,7 @@ int cmd_bench(int argc, char **argv) {
     int nser = 3;
     wgs_scan_algorithm algos[2] = {WGS_SCAN_ALGORITHM_SINGLE_PASS, WGS_SCAN_ALGORITHM_MULTILEVEL};
     int nalgo = 2;
+    int prims[NPRIMS], nprims = 0;
     const char *json = "bench.json", *csv = "bench.csv", *svg = "bench.svg";
     char command[512] = "wgscan bench";
     for (int i = 1; i < argc; i++) {
@@ -238,6 +389,22 @@ int cmd_bench(int argc, char **argv) {
         } else if (strcmp(a, "--runs") == 0) {
             if (cli_parse_u64(v, &u) || u < 20 || u > MAX_RUNS) return cli_usage_error("bad --runs '%s' (20..%d)", v, MAX_RUNS);
             runs = (int)u;
+        } else if (strcmp(a, "--primitives") == 0) {
+            nprims = 0;
+            char buf[256];
+            snprintf(buf, sizeof buf, "%s", v);
+            for (char *save = NULL, *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+                int found = -1;
+                for (int q = 0; q < NPRIMS; q++)
+                    if (!strcmp(tok, prim_names[q]) || !strcmp(tok, "all")) found = q;
+                if (found < 0 || nprims == NPRIMS) return cli_usage_error("bad --primitives '%s' (see 'wgscan help')", v);
+                if (!strcmp(tok, "all"))
+                    for (nprims = 0; nprims < NPRIMS; nprims++) prims[nprims] = nprims;
+                else
+                    prims[nprims++] = found;
+            }
+        } else if (strcmp(a, "--series") == 0 && strcmp(v, "none") == 0) {
+            nser = 0;
         } else if (strcmp(a, "--series") == 0) {
             nser = parse_series(v, ser, 8);
             if (nser <= 0) return cli_usage_error("bad --series '%s' (e.g. u32:add,f32:add,i32:max)", v);
@@ -326,12 +493,12 @@ int cmd_bench(int argc, char **argv) {
     int kmin = 0, kmax = 0;
     while ((1ull << kmin) < nmin) kmin++;
     while ((1ull << kmax) < nmax) kmax++;
-    int total = (kmax - kmin + 1) * nser * nalgo;
+    int total = (kmax - kmin + 1) * (nser * nalgo + nprims);
     pts = calloc((size_t)total, sizeof *pts);
     printf("bench on %s (%s, %s): median of %d runs after %d warm-up, inputs rotated over %llu MiB\n",
            b.info.device, b.info.backend, b.info.adapter_type, runs, b.warmup,
            (unsigned long long)(b.pool_bytes >> 20));
-    printf("%-5s %-4s %-12s %12s %12s %10s %10s %12s %8s\n", "type", "op", "algorithm", "n", "time_us",
+    printf("%-5s %-4s %-18s %12s %12s %10s %10s %12s %8s\n", "type", "op", "algorithm", "n", "time_us",
            "Gelem/s", "GB/s", "copy_us", "t/copy");
     for (int si = 0; si < nser && rc == EXIT_OK; si++) {
         for (int ai = 0; ai < nalgo && rc == EXIT_OK; ai++) {
@@ -346,7 +513,9 @@ int cmd_bench(int argc, char **argv) {
                 point *p = &pts[np];
                 p->s = ser[si];
                 p->algo = algos[ai];
+                snprintf(p->label, sizeof p->label, "%s", cli_algorithm_name(algos[ai]));
                 p->n = 1ull << k;
+                p->bytes = 2.0 * (double)p->n * (double)wgs_type_size(p->s.type);
                 fprintf(stderr, "bench: [%d/%d] %s %s %s n=2^%d\n", np + 1, total, wgs_type_name(p->s.type),
                         wgs_op_name(p->s.op), cli_algorithm_name(p->algo), k);
                 scan_job j = {plan, p->n, 0, 0, 0};
@@ -358,16 +527,16 @@ int cmd_bench(int argc, char **argv) {
                     rc = cli_gpu_error(b.ctx, r, "a benchmark run");
                     break;
                 }
-                double bytes = 2.0 * (double)p->n * (double)wgs_type_size(p->s.type);
-                printf("%-5s %-4s %-12s %12llu %12.2f %10.3f %10.1f %12.2f %8.3f\n", wgs_type_name(p->s.type),
-                       wgs_op_name(p->s.op), cli_algorithm_name(p->algo), (unsigned long long)p->n,
-                       p->median * 1e6, (double)p->n / p->median * 1e-9, bytes / p->median * 1e-9,
-                       p->copy_median * 1e6, p->median / p->copy_median);
-                fflush(stdout);
+                print_point(p);
                 np++;
             }
             wgs_scan_plan_destroy(plan);
         }
+    }
+    if (rc == EXIT_OK && nprims) {
+        int got = bench_primitives(&b, prims, nprims, kmin, kmax, pts, np, total);
+        if (got < 0) rc = EXIT_GPU_ERROR;
+        else np = got;
     }
     write_outputs(&b, pts, np, json, csv, svg, command);
     if (np) printf("wrote %s, %s, %s\n", json, csv, svg);
