@@ -634,6 +634,60 @@ WGS_API wgs_result wgs_histogram_encode(wgs_histogram_plan *plan, WGPUCommandEnc
                                         const wgs_histogram_args *args);
 
 /* ---------------------------------------------------------------------------
+ * Allocate: a GPU bump allocator for many requests at once
+ *
+ * An arena of `arena_size` units (bytes, slots: the caller's choice) and a state buffer
+ * whose first u32 is the arena's top, kept across calls (zero it to empty the arena).
+ * Each call serves n requests (sizes[i] units each) and writes offsets[i], the start of
+ * request i's block, or WGS_ALLOC_FAILED when it did not fit; the top moves past what
+ * was served. Blocks never overlap and stay below arena_size.
+ *   SCAN (default)  offsets in request order: request i's block follows request i - 1's.
+ *                   Requests are served up to the first that does not fit; it and every
+ *                   later one fail. Deterministic. The sizes of one call must sum below
+ *                   2^32.
+ *   ATOMIC          each request takes its block with a compare-exchange on the top:
+ *                   blocks land in no particular order and differ from run to run; a
+ *                   request fails only when it does not fit at the moment it is served,
+ *                   so a later, smaller one may still succeed.
+ * ------------------------------------------------------------------------- */
+typedef struct wgs_alloc_plan wgs_alloc_plan;
+
+#define WGS_ALLOC_FAILED 0xFFFFFFFFu
+
+typedef enum wgs_alloc_algorithm {
+    WGS_ALLOC_DEFAULT = 0, /* SCAN */
+    WGS_ALLOC_SCAN = 1,
+    WGS_ALLOC_ATOMIC = 2,
+    WGS_ALLOC_FORCE32 = 0x7FFFFFFF
+} wgs_alloc_algorithm;
+
+typedef struct wgs_alloc_plan_desc {
+    wgs_alloc_algorithm algorithm;
+    uint64_t capacity; /* most requests per call */
+    const char *label;
+} wgs_alloc_plan_desc;
+
+typedef struct wgs_alloc_args {
+    WGPUBuffer sizes; /* n u32 */
+    uint64_t sizes_offset;
+    WGPUBuffer offsets; /* n u32, another buffer */
+    uint64_t offsets_offset;
+    WGPUBuffer state; /* u32 top; a third buffer */
+    uint64_t state_offset;
+    uint64_t n;
+    uint32_t arena_size;
+    WGPUQuerySet timestamp_query_set; /* optional: begin of the first pass, end of the last */
+    uint32_t timestamp_begin_index;
+    uint32_t timestamp_end_index;
+} wgs_alloc_args;
+
+WGS_API wgs_result wgs_alloc_plan_create(wgs_context *ctx, const wgs_alloc_plan_desc *desc,
+                                         wgs_alloc_plan **out);
+WGS_API void wgs_alloc_plan_destroy(wgs_alloc_plan *plan);
+WGS_API wgs_result wgs_alloc_encode(wgs_alloc_plan *plan, WGPUCommandEncoder encoder,
+                                    const wgs_alloc_args *args);
+
+/* ---------------------------------------------------------------------------
  * Copy: the yardstick. A WGSL copy at memory speed; a primitive that reads and writes
  * n bytes is measured against a copy of n bytes in the same run.
  * ------------------------------------------------------------------------- */

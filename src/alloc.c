@@ -1,0 +1,116 @@
+/*
+ * alloc.c: the bump allocator (kernels in wgsl/device/alloc.wgsl). Scan version: the
+ * plan's exclusive scan of the sizes into offsets, then alloc_place and alloc_commit.
+ * Atomic version: alloc_atomic alone.
+ */
+#include "internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+struct wgs_alloc_plan {
+    wgs_context *ctx;
+    wgs_alloc_algorithm algorithm;
+    uint64_t capacity;
+    uint32_t wg;
+    wgs_scan_plan *scan;
+    WGPUComputePipeline place, commit, atomic;
+};
+
+wgs_result wgs_alloc_plan_create(wgs_context *ctx, const wgs_alloc_plan_desc *desc, wgs_alloc_plan **out) {
+    if (out) *out = NULL;
+    if (!ctx) return WGS_ERROR_INVALID_ARGUMENT;
+    WGS_FAIL_IF(ctx, !desc || !out, WGS_ERROR_INVALID_ARGUMENT, "desc and out are required");
+    wgs_result r = wgs__check_device(ctx);
+    if (r != WGS_OK) return r;
+    wgs_alloc_algorithm algo = desc->algorithm ? desc->algorithm : WGS_ALLOC_SCAN;
+    WGS_FAIL_IF(ctx, (unsigned)algo > WGS_ALLOC_ATOMIC, WGS_ERROR_INVALID_ARGUMENT, "unknown algorithm %d",
+                (int)desc->algorithm);
+    uint64_t capacity = desc->capacity ? desc->capacity : 1;
+    WGS_FAIL_IF(ctx, capacity * 4 > ctx->caps.info.max_storage_binding_size || capacity > 0xFFFFFFFFull,
+                WGS_ERROR_TOO_LARGE, "%llu requests exceed one storage binding", (unsigned long long)capacity);
+    wgs_alloc_plan *p = calloc(1, sizeof *p);
+    WGS_FAIL_IF(ctx, !p, WGS_ERROR_OUT_OF_HOST_MEMORY, "allocating the alloc plan");
+    p->ctx = ctx;
+    p->algorithm = algo;
+    p->capacity = capacity;
+    p->wg = 64;
+    wgs_kernel_spec spec = {.file = "device/alloc.wgsl", .primitive = 1, .value_type = WGS_TYPE_U32,
+                            .type = WGS_TYPE_U32, .op = WGS_OP_ADD, .wg = p->wg, .items = 1};
+    if (algo == WGS_ALLOC_ATOMIC) {
+        spec.entry = "alloc_atomic";
+        r = wgs__pipeline(ctx, &spec, &p->atomic);
+    } else {
+        spec.entry = "alloc_place";
+        r = wgs__pipeline(ctx, &spec, &p->place);
+        spec.entry = "alloc_commit";
+        if (r == WGS_OK) r = wgs__pipeline(ctx, &spec, &p->commit);
+        wgs_scan_plan_desc sd = {WGS_TYPE_U32, WGS_OP_ADD, WGS_SCAN_EXCLUSIVE, 0, capacity, "wgscan alloc", 0};
+        if (r == WGS_OK) r = wgs_scan_plan_create(ctx, &sd, &p->scan);
+    }
+    if (r != WGS_OK) {
+        wgs_scan_plan_destroy(p->scan);
+        free(p);
+        return r;
+    }
+    ctx->live_plans++;
+    *out = p;
+    return WGS_OK;
+}
+
+void wgs_alloc_plan_destroy(wgs_alloc_plan *p) {
+    if (!p) return;
+    wgs_scan_plan_destroy(p->scan);
+    p->ctx->live_plans--;
+    free(p);
+}
+
+wgs_result wgs_alloc_encode(wgs_alloc_plan *p, WGPUCommandEncoder encoder, const wgs_alloc_args *a) {
+    if (!p) return WGS_ERROR_INVALID_ARGUMENT;
+    wgs_context *ctx = p->ctx;
+    WGS_FAIL_IF(ctx, !encoder || !a, WGS_ERROR_INVALID_ARGUMENT, "encoder and args are required");
+    wgs_result r = wgs__check_device(ctx);
+    if (r != WGS_OK) return r;
+    WGS_FAIL_IF(ctx, a->n > p->capacity, WGS_ERROR_CAPACITY_EXCEEDED,
+                "n = %llu exceeds the plan's capacity %llu", (unsigned long long)a->n,
+                (unsigned long long)p->capacity);
+    if ((r = wgs__check_buffer(ctx, a->sizes, a->sizes_offset, a->n * 4, "sizes")) != WGS_OK) return r;
+    if ((r = wgs__check_buffer(ctx, a->offsets, a->offsets_offset, a->n * 4, "offsets")) != WGS_OK) return r;
+    if ((r = wgs__check_buffer(ctx, a->state, a->state_offset, 4, "state")) != WGS_OK) return r;
+    WGS_FAIL_IF(ctx, a->sizes == a->offsets || a->sizes == a->state || a->offsets == a->state,
+                WGS_ERROR_ALIASING, "sizes, offsets and state must be three buffers");
+    WGS_FAIL_IF(ctx, a->timestamp_query_set && !ctx->caps.info.has_timestamp_query,
+                WGS_ERROR_FEATURE_MISSING, "timestamps need the timestamp-query feature");
+    if (a->n == 0) return WGS_OK;
+    const uint32_t none = 0xFFFFFFFFu;
+    int scan = p->algorithm == WGS_ALLOC_SCAN;
+    gpu_binding b[3] = {{0, a->sizes, a->sizes_offset, a->n * 4},
+                        {1, a->offsets, a->offsets_offset, a->n * 4},
+                        {3, a->state, a->state_offset, 4}};
+    wgs_params rec = {(uint32_t)a->n, 0, 0, 0, a->arena_size, 0, 0, 0};
+    gpu_scope_push(ctx->gpu);
+    uint64_t po = wgs__param_push(ctx, &rec);
+    if (po == UINT64_MAX) return wgs__scope_end(ctx, "recording the allocation");
+    if (scan) {
+        /* The scan's own pass carries the begin timestamp through an empty pass first. */
+        WGPUComputePassEncoder mark = gpu_pass_begin(ctx->gpu, encoder, a->timestamp_query_set,
+                                                     a->timestamp_begin_index, none);
+        gpu_pass_end(ctx->gpu, mark);
+        wgs_scan_args sa = {a->sizes, a->sizes_offset, a->offsets, a->offsets_offset, a->n, NULL, 0, 0};
+        if ((r = wgs_scan_encode(p->scan, encoder, &sa)) != WGS_OK) {
+            wgs__scope_end(ctx, "recording the allocation");
+            return r;
+        }
+    }
+    WGPUComputePassEncoder pass = gpu_pass_begin(ctx->gpu, encoder, a->timestamp_query_set,
+                                                 scan ? none : a->timestamp_begin_index, a->timestamp_end_index);
+    uint64_t groups = wgs__div_up(a->n, p->wg);
+    if (scan) {
+        wgs__dispatch(ctx, pass, p->place, b, 3, ctx->param_ring, po, groups);
+        wgs__dispatch(ctx, pass, p->commit, b, 3, ctx->param_ring, po, 1);
+    } else {
+        wgs__dispatch(ctx, pass, p->atomic, b, 3, ctx->param_ring, po, groups);
+    }
+    gpu_pass_end(ctx->gpu, pass);
+    return wgs__scope_end(ctx, "recording the allocation");
+}

@@ -1,0 +1,132 @@
+/* The bump allocator: scan version against a sequential CPU allocator (same offsets,
+ * same failures, same top); atomic version by its guarantees (disjoint blocks that tile
+ * the served range exactly, failures only for requests that could not fit); state kept
+ * across calls; bad inputs. */
+#include "reference.h"
+#include "test_buffers.h"
+#include "test_main.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct served {
+    uint32_t offset, size;
+} served;
+
+static int by_offset(const void *a, const void *b) {
+    const served *x = a, *y = b;
+    if (x->offset != y->offset) return x->offset < y->offset ? -1 : 1;
+    return x->size < y->size ? -1 : x->size > y->size; /* empty blocks first */
+}
+
+static void run_calls(wgs_alloc_algorithm algo, uint64_t n, uint32_t arena, int calls) {
+    wgs_context *ctx = test_context();
+    if (!ctx) return;
+    wgs_alloc_plan_desc d = {algo, n, NULL};
+    wgs_alloc_plan *plan = NULL;
+    CHECK_RESULT(wgs_alloc_plan_create(ctx, &d, &plan), WGS_OK);
+    uint32_t *sizes = malloc(n * 4 + 4), *got = malloc(n * 4 + 4);
+    served *blocks = malloc(n * sizeof *blocks + 1);
+    WGPUBuffer bs = NULL, bo = test_buffer(ctx, n * 4), bstate = test_buffer(ctx, 4);
+    uint32_t top = 0;
+    CHECK_RESULT(wgs_buffer_write(ctx, bstate, 0, &top, 4), WGS_OK);
+    for (int call = 0; plan && sizes && got && blocks && call < calls; call++) {
+        ref_fill_random(sizes, WGS_TYPE_U32, WGS_OP_ADD, n, (uint64_t)call * 7 + n);
+        for (uint64_t i = 0; i < n; i++) sizes[i] %= 97; /* 0..96, zero-sized requests too */
+        wgs_buffer_release(ctx, bs);
+        bs = test_upload(ctx, sizes, n * 4);
+        WGPUCommandEncoder enc;
+        CHECK_RESULT(wgs_encoder_create(ctx, &enc), WGS_OK);
+        wgs_alloc_args a = {bs, 0, bo, 0, bstate, 0, n, arena, NULL, 0, 0};
+        CHECK_RESULT(wgs_alloc_encode(plan, enc, &a), WGS_OK);
+        CHECK_RESULT(wgs_submit(ctx, enc), WGS_OK);
+        uint32_t new_top = 0;
+        if (!test_download(ctx, bo, got, n * 4) || !test_download(ctx, bstate, &new_top, 4)) break;
+        if (algo == WGS_ALLOC_SCAN) {
+            uint32_t t = top;
+            int full = 0;
+            for (uint64_t i = 0; i < n; i++) {
+                uint32_t want = WGS_ALLOC_FAILED;
+                if (!full && sizes[i] <= arena - t) {
+                    want = t;
+                    t += sizes[i];
+                } else {
+                    full = 1;
+                }
+                if (got[i] != want) {
+                    test_fail(__FILE__, __LINE__, "scan alloc call %d request %llu: offset %u, want %u", call,
+                              (unsigned long long)i, got[i], want);
+                    break;
+                }
+            }
+            CHECK(new_top == t);
+        } else {
+            uint64_t k = 0, sum = 0;
+            for (uint64_t i = 0; i < n; i++) {
+                if (got[i] == WGS_ALLOC_FAILED) {
+                    if (sizes[i] <= arena - new_top)
+                        test_fail(__FILE__, __LINE__, "request %llu of %u failed with %u free",
+                                  (unsigned long long)i, sizes[i], arena - new_top);
+                    continue;
+                }
+                blocks[k++] = (served){got[i], sizes[i]};
+                sum += sizes[i];
+            }
+            qsort(blocks, k, sizeof *blocks, by_offset);
+            uint64_t at = top;
+            for (uint64_t i = 0; i < k; i++) {
+                if (blocks[i].offset != at) {
+                    test_fail(__FILE__, __LINE__, "atomic blocks do not tile [%u, %u): block at %u, expected %llu",
+                              top, new_top, blocks[i].offset, (unsigned long long)at);
+                    break;
+                }
+                at += blocks[i].size;
+            }
+            CHECK(top + sum == new_top && new_top <= arena);
+        }
+        top = new_top;
+    }
+    wgs_buffer_release(ctx, bs);
+    wgs_buffer_release(ctx, bo);
+    wgs_buffer_release(ctx, bstate);
+    free(sizes), free(got), free(blocks);
+    wgs_alloc_plan_destroy(plan);
+}
+
+TEST(alloc_scan_in_order) {
+    run_calls(WGS_ALLOC_SCAN, 1, 1000, 3);
+    run_calls(WGS_ALLOC_SCAN, 4097, 1u << 30, 2);
+    run_calls(WGS_ALLOC_SCAN, 100003, 3000000, 3); /* the arena fills up in the second call */
+}
+
+TEST(alloc_atomic_disjoint) {
+    run_calls(WGS_ALLOC_ATOMIC, 1, 1000, 3);
+    run_calls(WGS_ALLOC_ATOMIC, 4097, 1u << 30, 2);
+    run_calls(WGS_ALLOC_ATOMIC, 100003, 3000000, 3);
+}
+
+TEST(alloc_bad_input) {
+    wgs_context *ctx = test_context();
+    if (!ctx) return;
+    wgs_alloc_plan *plan = NULL;
+    wgs_alloc_plan_desc d = {(wgs_alloc_algorithm)7, 10, NULL};
+    CHECK_RESULT(wgs_alloc_plan_create(ctx, &d, &plan), WGS_ERROR_INVALID_ARGUMENT);
+    d.algorithm = WGS_ALLOC_ATOMIC;
+    CHECK_RESULT(wgs_alloc_plan_create(ctx, &d, &plan), WGS_OK);
+    if (!plan) return;
+    WGPUBuffer s = test_buffer(ctx, 40), o = test_buffer(ctx, 40), st = test_buffer(ctx, 4);
+    WGPUCommandEncoder enc;
+    CHECK_RESULT(wgs_encoder_create(ctx, &enc), WGS_OK);
+    wgs_alloc_args a = {s, 0, o, 0, st, 0, 11, 100, NULL, 0, 0};
+    CHECK_RESULT(wgs_alloc_encode(plan, enc, &a), WGS_ERROR_CAPACITY_EXCEEDED);
+    a.n = 10;
+    a.state = o;
+    CHECK_RESULT(wgs_alloc_encode(plan, enc, &a), WGS_ERROR_ALIASING);
+    a.state = NULL;
+    CHECK_RESULT(wgs_alloc_encode(plan, enc, &a), WGS_ERROR_INVALID_ARGUMENT);
+    CHECK_RESULT(wgs_submit(ctx, enc), WGS_OK);
+    wgs_buffer_release(ctx, s);
+    wgs_buffer_release(ctx, o);
+    wgs_buffer_release(ctx, st);
+    wgs_alloc_plan_destroy(plan);
+}
