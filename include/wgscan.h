@@ -489,6 +489,8 @@ typedef struct wgs_reduce_args {
     uint64_t n;
     WGPUBuffer output; /* another buffer than input */
     uint64_t output_offset;
+    /* Optional (count plans): this encode's predicate operands, as in wgs_select_args. */
+    const wgs_predicate *predicate;
     WGPUQuerySet timestamp_query_set; /* optional, as in wgs_scan_args */
     uint32_t timestamp_begin_index;
     uint32_t timestamp_end_index;
@@ -576,6 +578,9 @@ typedef struct wgs_select_args {
     WGPUBuffer count; /* u32 */
     uint64_t count_offset;
     uint64_t n;
+    /* Optional (IF plans): this encode's predicate operands, instead of the plan's; the
+     * kind must be the plan's. A moving threshold needs no new plan. */
+    const wgs_predicate *predicate;
     WGPUQuerySet timestamp_query_set; /* optional: begin of the first pass, end of the last */
     uint32_t timestamp_begin_index;
     uint32_t timestamp_end_index;

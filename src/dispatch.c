@@ -131,3 +131,13 @@ wgs_result wgs__predicate_bits(wgs_context *ctx, wgs_type type, const wgs_predic
     *b = bits[1];
     return WGS_OK;
 }
+
+wgs_result wgs__predicate_override(wgs_context *ctx, wgs_type type, uint32_t kind, const wgs_predicate *pred,
+                                   uint32_t *a, uint32_t *b) {
+    uint32_t k = 0;
+    wgs_result r = wgs__predicate_bits(ctx, type, pred, &k, a, b);
+    if (r != WGS_OK) return r;
+    WGS_FAIL_IF(ctx, k != kind, WGS_ERROR_INVALID_ARGUMENT,
+                "an encode's predicate may change the operands, not the kind (plan %u, encode %u)", kind, k);
+    return WGS_OK;
+}

@@ -71,6 +71,9 @@ uint64_t wgs__chunk_elems(const wgs_context *ctx, uint64_t multiple);
 /* A predicate as (kind, operand bits) for the kernels; refuses operands the type cannot hold. */
 wgs_result wgs__predicate_bits(wgs_context *ctx, wgs_type type, const wgs_predicate *pred,
                                uint32_t *kind, uint32_t *a, uint32_t *b);
+/* An encode's predicate operands in place of the plan's; the kind must match. */
+wgs_result wgs__predicate_override(wgs_context *ctx, wgs_type type, uint32_t kind, const wgs_predicate *pred,
+                                   uint32_t *a, uint32_t *b);
 /* Checks a buffer argument: non-NULL, Storage usage, aligned offset, `bytes` in range. */
 wgs_result wgs__check_buffer(wgs_context *ctx, WGPUBuffer b, uint64_t offset, uint64_t bytes,
                              const char *name);

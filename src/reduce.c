@@ -221,6 +221,9 @@ wgs_result wgs_reduce_encode(wgs_reduce_plan *p, WGPUCommandEncoder encoder, con
 
     wgs_params base = {0, 0, p->count ? 0u : wgs__identity_bits(p->type, arg ? (p->op == WGS_OP_ARGMIN ? WGS_OP_MIN : WGS_OP_MAX) : p->op),
                        p->flags, p->pred_a, p->pred_b, 0, 0};
+    if (a->predicate && p->count &&
+        (r = wgs__predicate_override(ctx, p->type, (p->flags >> 8) & 15u, a->predicate, &base.a, &base.b)) != WGS_OK)
+        return r;
     int atomic = p->algorithm != WGS_REDUCE_ALGORITHM_TREE;
     gpu_scope_push(ctx->gpu);
     WGPUComputePassEncoder pass = gpu_pass_begin(ctx->gpu, encoder, a->timestamp_query_set,
@@ -271,7 +274,7 @@ static wgs_result run_host(wgs_context *ctx, wgs_reduce_plan *plan, const void *
     if (r == WGS_OK && n) r = wgs_buffer_write(ctx, in, 0, input, n * 4);
     if (r == WGS_OK) r = wgs_encoder_create(ctx, &enc);
     if (r == WGS_OK) {
-        wgs_reduce_args a = {in, 0, n, outb, 0, NULL, 0, 0};
+        wgs_reduce_args a = {.input = in, .n = n, .output = outb};
         r = wgs_reduce_encode(plan, enc, &a);
         wgs_result s = wgs_submit(ctx, enc);
         if (r == WGS_OK) r = s;

@@ -170,6 +170,9 @@ wgs_result wgs_select_encode(wgs_select_plan *p, WGPUCommandEncoder encoder, con
     const uint32_t none = 0xFFFFFFFFu; /* WGPU_QUERY_SET_INDEX_UNDEFINED */
     uint64_t n = a->n, tiles = wgs__div_up(n, p->tile);
     wgs_params rec = {(uint32_t)n, 0, 0, p->flags, p->pred_a, p->pred_b, 0, (uint32_t)tiles};
+    if (a->predicate && p->mode == WGS_SELECT_IF &&
+        (r = wgs__predicate_override(ctx, p->type, (p->flags >> 8) & 15u, a->predicate, &rec.a, &rec.b)) != WGS_OK)
+        return r;
     gpu_binding count_b = {8, a->count, a->count_offset, 4};
     gpu_scope_push(ctx->gpu);
     uint64_t po = wgs__param_push(ctx, &rec);

@@ -38,7 +38,7 @@ static int run_reduce(wgs_context *ctx, wgs_reduce_plan *plan, const void *data,
     if (!in || !out) goto done;
     wgs_buffer_write(ctx, out, 0, guard, 16);
     CHECK_RESULT(wgs_encoder_create(ctx, &enc), WGS_OK);
-    wgs_reduce_args a = {in, 0, n, out, 0, NULL, 0, 0};
+    wgs_reduce_args a = {.input = in, .n = n, .output = out};
     wgs_result r = wgs_reduce_encode(plan, enc, &a);
     CHECK_RESULT(wgs_submit(ctx, enc), WGS_OK);
     if (r != WGS_OK) {
@@ -263,7 +263,7 @@ TEST(reduce_bad_input) {
     WGPUBuffer in = test_buffer(ctx, 400), out = test_buffer(ctx, 256);
     WGPUCommandEncoder enc;
     CHECK_RESULT(wgs_encoder_create(ctx, &enc), WGS_OK);
-    wgs_reduce_args a = {in, 0, 101, out, 0, NULL, 0, 0};
+    wgs_reduce_args a = {.input = in, .n = 101, .output = out};
     CHECK_RESULT(wgs_reduce_encode(plan, enc, &a), WGS_ERROR_CAPACITY_EXCEEDED);
     a.n = 100;
     a.input_offset = 4;

@@ -71,7 +71,8 @@ static void check_select(wgs_context *ctx, wgs_select_plan *plan, const select_c
     wgs_buffer_write(ctx, bcount, 0, &junk, 4);
     WGPUCommandEncoder enc;
     CHECK_RESULT(wgs_encoder_create(ctx, &enc), WGS_OK);
-    wgs_select_args a = {bin, 0, bflags, 0, bpay, 0, bout, 0, bpout, 0, bcount, 0, n, NULL, 0, 0};
+    wgs_select_args a = {.input = bin, .flags = bflags, .payload_in = bpay, .output = bout,
+                         .payload_out = bpout, .count = bcount, .n = n};
     wgs_result r = wgs_select_encode(plan, enc, &a);
     CHECK_RESULT(wgs_submit(ctx, enc), WGS_OK);
     if (r != WGS_OK) {
@@ -194,7 +195,7 @@ TEST(select_bad_input) {
                count = test_buffer(ctx, 4);
     WGPUCommandEncoder enc;
     CHECK_RESULT(wgs_encoder_create(ctx, &enc), WGS_OK);
-    wgs_select_args a = {in, 0, flags, 0, NULL, 0, out, 0, NULL, 0, count, 0, 101, NULL, 0, 0};
+    wgs_select_args a = {.input = in, .flags = flags, .output = out, .count = count, .n = 101};
     CHECK_RESULT(wgs_select_encode(plan, enc, &a), WGS_ERROR_CAPACITY_EXCEEDED);
     a.n = 100;
     a.flags = NULL;

@@ -253,17 +253,20 @@ static wgs_result record_prim(bench *b, void *user, WGPUCommandEncoder enc, int 
     WGPUQuerySet qs = wgs_timer_query_set(b->timer);
     uint32_t tb = 2u * (uint32_t)run, te = tb + 1u;
     if (pj->reduce) {
-        wgs_reduce_args a = {b->in_pool, in_off, j->n, pj->small, 0, qs, tb, te};
+        wgs_reduce_args a = {.input = b->in_pool, .input_offset = in_off, .n = j->n, .output = pj->small,
+                             .timestamp_query_set = qs, .timestamp_begin_index = tb, .timestamp_end_index = te};
         return wgs_reduce_encode(pj->reduce, enc, &a);
     }
     if (pj->hist) {
         wgs_histogram_args a = {b->in_pool, in_off, j->n, b->out_pool, out_off, qs, tb, te};
         return wgs_histogram_encode(pj->hist, enc, &a);
     }
-    uint64_t flag_slots = (4 * j->slot_bytes * j->slots) / 4 / pj->flag_slot_bytes;
+    uint64_t flag_slots = b->pool_bytes / 4 / pj->flag_slot_bytes; /* the flags pool's slots */
     uint64_t flags_off = (uint64_t)run % (flag_slots ? flag_slots : 1) * pj->flag_slot_bytes;
-    wgs_select_args a = {b->in_pool, in_off, pj->flags_pool, flags_off, NULL, 0, b->out_pool, out_off,
-                         NULL, 0, pj->small, 0, j->n, qs, tb, te};
+    wgs_select_args a = {.input = b->in_pool, .input_offset = in_off, .flags = pj->flags_pool,
+                         .flags_offset = flags_off, .output = b->out_pool, .output_offset = out_off,
+                         .count = pj->small, .n = j->n, .timestamp_query_set = qs,
+                         .timestamp_begin_index = tb, .timestamp_end_index = te};
     return wgs_select_encode(pj->select, enc, &a);
 }
 

@@ -109,12 +109,14 @@ static wgs_result make_plan(prim_run *s) {
 static wgs_result encode(prim_run *s, WGPUCommandEncoder enc, WGPUQuerySet qs, uint32_t pair) {
     uint64_t n = s->o->n;
     if (s->reduce) {
-        wgs_reduce_args a = {s->in, 0, n, s->out, 0, qs, 2 * pair, 2 * pair + 1};
+        wgs_reduce_args a = {.input = s->in, .n = n, .output = s->out, .timestamp_query_set = qs,
+                             .timestamp_begin_index = 2 * pair, .timestamp_end_index = 2 * pair + 1};
         return wgs_reduce_encode(s->reduce, enc, &a);
     }
     if (s->select) {
-        wgs_select_args a = {s->in, 0, s->flags_buf, 0, NULL, 0, s->out, 0, s->pay_out, 0, s->count, 0, n,
-                             qs, 2 * pair, 2 * pair + 1};
+        wgs_select_args a = {.input = s->in, .flags = s->flags_buf, .output = s->out, .payload_out = s->pay_out,
+                             .count = s->count, .n = n, .timestamp_query_set = qs,
+                             .timestamp_begin_index = 2 * pair, .timestamp_end_index = 2 * pair + 1};
         return wgs_select_encode(s->select, enc, &a);
     }
     wgs_histogram_args a = {s->in, 0, n, s->out, 0, qs, 2 * pair, 2 * pair + 1};
