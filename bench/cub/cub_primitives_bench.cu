@@ -1,0 +1,116 @@
+// cub_primitives_bench.cu: NVIDIA CUB's reduce, select-flagged, select-if and even
+// histogram on the data `wgscan bench --primitives` uses (uniform random u32 words, byte
+// flags with half set), timed as cub_scan_bench.cu times scans: CUDA events, median of
+// RUNS after WARMUP, inputs rotated through 512 MiB pools, a device copy of the same
+// n u32 in the same run. Prints CSV: primitive,n,cub_us,copy_us,cub_over_copy.
+#include <cub/device/device_histogram.cuh>
+#include <cub/device/device_reduce.cuh>
+#include <cub/device/device_select.cuh>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <vector>
+
+#define CHECK(x)                                                                       \
+    do {                                                                               \
+        cudaError_t e_ = (x);                                                          \
+        if (e_ != cudaSuccess) {                                                       \
+            std::fprintf(stderr, "%s:%d: %s\n", __FILE__, __LINE__, cudaGetErrorString(e_)); \
+            std::exit(1);                                                              \
+        }                                                                              \
+    } while (0)
+
+static const int RUNS = 30, WARMUP = 5;
+static const size_t POOL = 512ull << 20;
+
+struct Below {
+    __device__ bool operator()(unsigned v) const { return v < 0x80000000u; }
+};
+
+template <typename F>
+static double median_us(F run) {
+    cudaEvent_t a, b;
+    CHECK(cudaEventCreate(&a));
+    CHECK(cudaEventCreate(&b));
+    std::vector<float> t;
+    for (int i = 0; i < RUNS + WARMUP; i++) {
+        CHECK(cudaEventRecord(a));
+        run(i);
+        CHECK(cudaEventRecord(b));
+        CHECK(cudaEventSynchronize(b));
+        float ms = 0;
+        CHECK(cudaEventElapsedTime(&ms, a, b));
+        if (i >= WARMUP) t.push_back(ms * 1000.0f);
+    }
+    std::sort(t.begin(), t.end());
+    CHECK(cudaEventDestroy(a));
+    CHECK(cudaEventDestroy(b));
+    return RUNS % 2 ? t[RUNS / 2] : 0.5 * (t[RUNS / 2 - 1] + t[RUNS / 2]);
+}
+
+int main(int argc, char **argv) {
+    int kmin = argc > 1 ? std::atoi(argv[1]) : 20, kmax = argc > 2 ? std::atoi(argv[2]) : 28;
+    long long nmax = 1ll << kmax;
+    size_t pool = std::max(POOL, 2 * ((size_t)nmax * 4 + 512));
+    char *in = nullptr, *out = nullptr, *flags = nullptr, *temp = nullptr;
+    unsigned *small = nullptr;
+    int *count = nullptr;
+    CHECK(cudaMalloc(&in, pool));
+    CHECK(cudaMalloc(&out, pool));
+    CHECK(cudaMalloc(&flags, pool / 4));
+    CHECK(cudaMalloc(&small, 1024 * 4));
+    CHECK(cudaMalloc(&count, 4));
+    {
+        std::vector<unsigned> h(16 << 20);
+        unsigned long long s = 88172645463325252ull;
+        for (size_t off = 0; off < pool; off += h.size() * 4) {
+            for (auto &x : h) { s ^= s << 13; s ^= s >> 7; s ^= s << 17; x = (unsigned)(s >> 32); }
+            CHECK(cudaMemcpy(in + off, h.data(), std::min(h.size() * 4, pool - off), cudaMemcpyHostToDevice));
+        }
+        std::vector<unsigned char> f(64 << 20);
+        for (size_t off = 0; off < pool / 4; off += f.size()) {
+            for (auto &x : f) { s ^= s << 13; s ^= s >> 7; s ^= s << 17; x = (unsigned char)(s >> 63); }
+            CHECK(cudaMemcpy(flags + off, f.data(), std::min(f.size(), pool / 4 - off), cudaMemcpyHostToDevice));
+        }
+    }
+    size_t temp_bytes = 0, need = 0;
+    CHECK(cub::DeviceReduce::Sum(nullptr, need, (unsigned *)in, small, nmax));
+    temp_bytes = std::max(temp_bytes, need);
+    CHECK(cub::DeviceSelect::Flagged(nullptr, need, (unsigned *)in, (unsigned char *)flags, (unsigned *)out, count, nmax));
+    temp_bytes = std::max(temp_bytes, need);
+    CHECK(cub::DeviceSelect::If(nullptr, need, (unsigned *)in, (unsigned *)out, count, nmax, Below()));
+    temp_bytes = std::max(temp_bytes, need);
+    CHECK(cub::DeviceHistogram::HistogramEven(nullptr, need, (unsigned *)in, (int *)small, 257, 0ull,
+                                              4294967296ull, nmax));
+    temp_bytes = std::max(temp_bytes, need);
+    CHECK(cudaMalloc(&temp, temp_bytes));
+    std::printf("primitive,n,cub_us,copy_us,cub_over_copy\n");
+    const char *names[] = {"reduce-sum", "select-flagged", "select-if", "histogram-256"};
+    for (int p = 0; p < 4; p++) {
+        for (int k = kmin; k <= kmax; k++) {
+            long long n = 1ll << k;
+            size_t slot = ((size_t)n * 4 / 256 + 1) * 256, slots = std::max<size_t>(1, pool / slot);
+            size_t fslot = ((size_t)n / 256 + 1) * 256, fslots = std::max<size_t>(1, pool / 4 / fslot);
+            auto run = [&](int i) {
+                unsigned *src = (unsigned *)(in + (i % slots) * slot), *dst = (unsigned *)(out + ((i + 1) % slots) * slot);
+                unsigned char *fl = (unsigned char *)(flags + (i % fslots) * fslot);
+                size_t tb = temp_bytes;
+                if (p == 0) CHECK(cub::DeviceReduce::Sum(temp, tb, src, small, n));
+                if (p == 1) CHECK(cub::DeviceSelect::Flagged(temp, tb, src, fl, dst, count, n));
+                if (p == 2) CHECK(cub::DeviceSelect::If(temp, tb, src, dst, count, n, Below()));
+                // 257 levels over [0, 2^32): 256 even bins of the whole u32 range
+                if (p == 3) CHECK(cub::DeviceHistogram::HistogramEven(temp, tb, src, (int *)small, 257, 0ull,
+                                                                      4294967296ull, n));
+            };
+            auto copy = [&](int i) {
+                CHECK(cudaMemcpyAsync(out + ((i + 1) % slots) * slot, in + (i % slots) * slot, (size_t)n * 4,
+                                      cudaMemcpyDeviceToDevice));
+            };
+            double t = median_us(run), c = median_us(copy);
+            std::printf("%s,%lld,%.3f,%.3f,%.4f\n", names[p], n, t, c, t / c);
+            std::fflush(stdout);
+        }
+    }
+    return 0;
+}
