@@ -219,6 +219,18 @@ static void write_outputs(const bench *b, const point *pts, int np, const char *
     }
 }
 
+/* Brings the GPU to its working clocks: a cold GPU (or one idle for the seconds it takes
+ * to fill the pools) ran the first sizes of a sweep at a third of its copy speed. About
+ * a second of copies over the whole pool. */
+static wgs_result warm_up(bench *b) {
+    scan_job j = {NULL, b->pool_bytes / 4 / 2, 0, 0, 0};
+    job_layout(b, j.n, 4, &j);
+    double t0 = cli_now(), med, mn;
+    wgs_result r = WGS_OK;
+    while (r == WGS_OK && cli_now() - t0 < 1.0) r = time_runs(b, record_copy, &j, &med, &mn);
+    return r;
+}
+
 static void print_point(const point *p) {
     printf("%-5s %-4s %-18s %12llu %12.2f %10.3f %10.1f %12.2f %8.3f\n", wgs_type_name(p->s.type),
            wgs_op_name(p->s.op), p->label, (unsigned long long)p->n, p->median * 1e6,
@@ -336,6 +348,7 @@ static int bench_primitives(bench *b, const int *prims, int nprims, int kmin, in
     }
     free(host);
     if (r == WGS_OK) r = wgs_wait(b->ctx);
+    if (r == WGS_OK) r = warm_up(b);
     for (int pi = 0; r == WGS_OK && pi < nprims; pi++) {
         prim_job pj;
         memset(&pj, 0, sizeof pj);
@@ -481,17 +494,9 @@ int cmd_bench(int argc, char **argv) {
             goto done;
         }
     }
-    /* Bring the GPU to its working clocks: a cold GPU ran the first sizes of a sweep at a
-     * third of its copy speed. About a second of copies over the whole pool. */
-    {
-        scan_job j = {NULL, b.pool_bytes / 4 / 2, 0, 0, 0};
-        job_layout(&b, j.n, 4, &j);
-        double t0 = cli_now(), med, mn;
-        while (r == WGS_OK && cli_now() - t0 < 1.0) r = time_runs(&b, record_copy, &j, &med, &mn);
-        if (r != WGS_OK) {
-            rc = cli_gpu_error(b.ctx, r, "warming up");
-            goto done;
-        }
+    if ((r = warm_up(&b)) != WGS_OK) {
+        rc = cli_gpu_error(b.ctx, r, "warming up");
+        goto done;
     }
     int kmin = 0, kmax = 0;
     while ((1ull << kmin) < nmin) kmin++;

@@ -2,16 +2,16 @@
 // three steps that never wait on another workgroup:
 //   select_count    each tile counts its selected elements into tile_sums
 //   (scan)          tile_sums scanned inclusively in place (the scan plan)
-//   select_scatter  each tile ranks its selected elements with workgroup scans, stages
-//                   them in workgroup memory in order and writes them out as one
-//                   contiguous, coalesced run at its prefix; a partition writes the
+//   select_scatter  each tile ranks its selected elements with one workgroup scan,
+//                   stages them in workgroup memory in order and writes them out as
+//                   one contiguous, coalesced run at its prefix; a partition writes the
 //                   rejected ones after all selected ones, in order as well
 // With byte flags the first step reads a quarter of the data, so the whole costs about
 // one read and one write of the selected data, like a copy.
 //
-// An invocation takes 4 consecutive elements per step (one 16-byte load, one word of
-// byte flags), a workgroup WG * 4 of them per step, ITEMS / 4 steps per tile; both
-// passes number the elements of a tile the same way, (step, invocation, lane).
+// The count pass takes 4 consecutive elements per invocation and step (one 16-byte
+// load, one word of byte flags), WG * 4 per step, ITEMS / 4 steps per tile: the count
+// does not care about order. The scatter ranks contiguous runs (see gather_run).
 //
 // Bindings: 0 src (array<V>), 4 src4 (the same range as vec4), 5 flags (byte flags, 4 per
 // word), 1 out, 3 tile_sums, 6 pay_in, 7 pay_out, 8 count_out (u32: elements selected).
@@ -35,7 +35,7 @@ const FLAG_PAYLOAD: u32 = 32u;
 const FLAG_PAYLOAD_INDEX: u32 = 64u;
 const STEPS: u32 = ITEMS / 4u;
 
-var<workgroup> stage: array<u32, TILE>;
+var<workgroup> stage: array<u32, TILE + TILE / 32u>;
 
 // The 4 elements 4q .. 4q+3 (those at or past n are never used).
 fn load4(q: u32, n: u32) -> vec4<V> {
@@ -109,39 +109,107 @@ fn select_count(ids: Ids, @builtin(workgroup_id) wid: vec3<u32>,
     }
 }
 
-// Stages one word per element of the tile: selected ones at their rank, rejected ones
-// (partitions) after all selected ones; `what` 0: the values, 1: the payloads.
-fn stage_tile(t: u32, n: u32, lid: u32, masks: array<u32, STEPS>, pos: array<u32, STEPS>,
-              tile_sel: u32, what: u32) {
-    let is_partition = (params.flags & FLAG_PARTITION) != 0u;
-    for (var s = 0u; s < STEPS; s++) {
-        let q = t * (TILE / 4u) + s * WG + lid;
-        if (4u * q >= n) {
-            continue;
+// The scatter works on contiguous runs: invocation i owns elements i * ITEMS ..
+// i * ITEMS + ITEMS - 1 of its tile, so one workgroup scan of the per-invocation counts
+// ranks every element. Global memory is still read and written in coalesced 16-byte
+// steps: words pass through `stage` (padded: conflict-free both ways).
+fn spad(i: u32) -> u32 {
+    return i + (i >> 5u);
+}
+
+var<private> prev_word: u32; // the word before this invocation's run (unique)
+
+// Loads the tile's words (what 0: the elements, 1: the payloads) into stage, coalesced,
+// and returns this invocation's run. Every invocation calls it (barriers).
+fn gather_run(t: u32, n: u32, lid: u32, what: u32) -> array<u32, ITEMS> {
+    let tile_q = t * (TILE / 4u);
+    for (var k = 0u; k < STEPS; k++) {
+        let q = tile_q + k * WG + lid;
+        if (4u * q < n) {
+            var w: vec4<u32>;
+            if (what == 0u) {
+                w = bitcast<vec4<u32>>(load4(q, n));
+            } else if ((params.flags & FLAG_PAYLOAD_INDEX) != 0u) {
+                w = vec4<u32>(4u * q, 4u * q + 1u, 4u * q + 2u, 4u * q + 3u);
+            } else {
+                for (var j = 0u; j < 4u; j++) {
+                    if (4u * q + j < n) {
+                        w[j] = pay_in[4u * q + j];
+                    }
+                }
+            }
+            let e = 4u * (k * WG + lid);
+            stage[spad(e)] = w.x;
+            stage[spad(e + 1u)] = w.y;
+            stage[spad(e + 2u)] = w.z;
+            stage[spad(e + 3u)] = w.w;
         }
-        var words: vec4<u32>;
-        if (what == 0u) {
-            words = bitcast<vec4<u32>>(load4(q, n));
-        } else if ((params.flags & FLAG_PAYLOAD_INDEX) != 0u) {
-            words = vec4<u32>(4u * q, 4u * q + 1u, 4u * q + 2u, 4u * q + 3u);
-        } else {
-            for (var j = 0u; j < 4u; j++) {
-                if (4u * q + j < n) {
-                    words[j] = pay_in[4u * q + j];
+    }
+    workgroupBarrier();
+    var run: array<u32, ITEMS>;
+    for (var j = 0u; j < ITEMS; j++) {
+        run[j] = stage[spad(lid * ITEMS + j)];
+    }
+    if (lid > 0u) {
+        prev_word = stage[spad(lid * ITEMS - 1u)];
+    } else if (t > 0u) {
+        prev_word = bitcast<u32>(src[t * TILE - 1u]);
+    }
+    workgroupBarrier();
+    return run;
+}
+
+// Bit j set when element j of this invocation's run is selected.
+fn run_mask(t: u32, n: u32, lid: u32, run: array<u32, ITEMS>) -> u32 {
+    let mode = params.flags & 15u;
+    let first = t * TILE + lid * ITEMS;
+    let valid = min(n - min(n, first), ITEMS);
+    var m = 0u;
+    if (mode == MODE_FLAGGED) {
+        for (var w = 0u; w < ITEMS / 4u; w++) {
+            if (4u * w < valid) {
+                let f = sel_flags[first / 4u + w];
+                for (var j = 0u; j < 4u; j++) {
+                    if (((f >> (8u * j)) & 255u) != 0u) {
+                        m |= 1u << (4u * w + j);
+                    }
                 }
             }
         }
-        let m = masks[s];
-        for (var j = 0u; j < 4u; j++) {
-            if (4u * q + j >= n) {
-                break;
+    } else if (mode == MODE_IF) {
+        let kind = (params.flags >> 8u) & 15u;
+        for (var j = 0u; j < ITEMS; j++) {
+            if (predicate(kind, bitcast<V>(run[j]))) {
+                m |= 1u << j;
             }
-            let sel_before = pos[s] + countOneBits(m & ((1u << j) - 1u));
+        }
+    } else {
+        var prev = bitcast<V>(prev_word);
+        for (var j = 0u; j < ITEMS; j++) {
+            let x = bitcast<V>(run[j]);
+            if ((first == 0u && j == 0u) || x != prev) {
+                m |= 1u << j;
+            }
+            prev = x;
+        }
+    }
+    return m & ((1u << valid) - 1u); // valid <= ITEMS <= 16 keeps the shift below 32
+}
+
+// Puts the run's words at their places in stage: selected ones at their rank (from
+// `base`), rejected ones after all selected ones when partitioning.
+fn place_run(t: u32, n: u32, lid: u32, run: array<u32, ITEMS>, m: u32, base: u32, tile_sel: u32) {
+    let is_partition = (params.flags & FLAG_PARTITION) != 0u;
+    let first = lid * ITEMS;
+    let valid = min(n - min(n, t * TILE + first), ITEMS);
+    var sel = base;
+    for (var j = 0u; j < ITEMS; j++) {
+        if (j < valid) {
             if ((m & (1u << j)) != 0u) {
-                stage[sel_before] = words[j];
+                stage[spad(sel)] = run[j];
+                sel += 1u;
             } else if (is_partition) {
-                let local = s * WG * 4u + lid * 4u + j;
-                stage[tile_sel + local - sel_before] = words[j];
+                stage[spad(tile_sel + first + j - sel)] = run[j];
             }
         }
     }
@@ -161,42 +229,31 @@ fn select_scatter(ids: Ids, @builtin(workgroup_id) wid: vec3<u32>,
     if (t > 0u) {
         prefix = tile_sums[t - 1u];
     }
-    // Ranks: one workgroup scan of per-invocation counts per step.
-    var masks: array<u32, STEPS>;
-    var pos: array<u32, STEPS>;
-    var running = 0u;
-    for (var s = 0u; s < STEPS; s++) {
-        let q = t * (TILE / 4u) + s * WG + lid;
-        var m = 0u;
-        if (4u * q < n) {
-            m = select_mask(q, n);
-        }
-        masks[s] = m;
-        pos[s] = running + workgroup_exclusive_scan(ids, countOneBits(m), 0u);
-        running += wg_total;
-        workgroupBarrier(); // wg_total is rewritten by the next step's scan
-    }
+    let total = tile_sums[params.d - 1u];
     let tile_sel = incl - prefix;
     let tile_start = t * TILE;
     let tile_len = min(TILE, n - tile_start);
-    let total = tile_sums[params.d - 1u];
     let is_partition = (params.flags & FLAG_PARTITION) != 0u;
     let rejected_base = total + tile_start - prefix;
     let words = select(tile_sel, tile_len, is_partition);
 
-    stage_tile(t, n, lid, masks, pos, tile_sel, 0u);
+    var run = gather_run(t, n, lid, 0u);
+    let m = run_mask(t, n, lid, run);
+    let base = workgroup_exclusive_scan(ids, countOneBits(m), 0u);
+    place_run(t, n, lid, run, m, base, tile_sel);
     workgroupBarrier();
     for (var i = lid; i < words; i += WG) {
         let at = select(rejected_base + i - tile_sel, prefix + i, i < tile_sel);
-        out[at] = bitcast<V>(stage[i]);
+        out[at] = bitcast<V>(stage[spad(i)]);
     }
     if ((params.flags & (FLAG_PAYLOAD | FLAG_PAYLOAD_INDEX)) != 0u) {
         workgroupBarrier();
-        stage_tile(t, n, lid, masks, pos, tile_sel, 1u);
+        run = gather_run(t, n, lid, 1u);
+        place_run(t, n, lid, run, m, base, tile_sel);
         workgroupBarrier();
         for (var i = lid; i < words; i += WG) {
             let at = select(rejected_base + i - tile_sel, prefix + i, i < tile_sel);
-            pay_out[at] = stage[i];
+            pay_out[at] = stage[spad(i)];
         }
     }
     if (t == params.d - 1u && lid == 0u) {
