@@ -109,7 +109,7 @@ wgs_result wgs_histogram_plan_create(wgs_context *ctx, const wgs_histogram_plan_
     int use_local = p->bins <= WGS_HISTOGRAM_LOCAL_BINS && local * 4 + 1024 <= ci->max_workgroup_storage_size;
     wgs_kernel_spec spec = {.file = "device/histogram.wgsl", .primitive = 1, .value_type = type,
                             .type = WGS_TYPE_U32, .op = WGS_OP_ADD, .wg = p->wg, .items = p->items,
-                            .arg = use_local ? local : 0};
+                            .arg = (rule.flags & 15u) << 24 | (use_local ? local : 0u)};
     spec.entry = use_local ? "histogram_local" : "histogram_global";
     r = wgs__pipeline(ctx, &spec, &p->count);
     spec.entry = "histogram_clear";

@@ -14,7 +14,8 @@
 // rounded to f32, clamped to the last bin (rounding may reach `bins` just below upper).
 // Values outside [lower, upper) are not counted.
 //
-// ARG is the number of workgroup-private bins the kernel holds (histogram_local).
+// ARG = the bin mode << 24 | the number of workgroup-private bins (histogram_local):
+// the mode is a constant, so each pipeline holds only its own bin rule.
 // Bindings: 0 src, 4 src4, 1 hist (u32 per bin).
 // Params: n = elements of this chunk, tile_base = workgroups in this dispatch,
 // identity_bits = shift (mode 1) / width (mode 2) / f32 scale bits (modes 0 and 3),
@@ -27,7 +28,10 @@
 
 const OUTSIDE: u32 = 0xFFFFFFFFu;
 
-var<workgroup> local_bins: array<atomic<u32>, max(ARG, 1u)>;
+const BIN_MODE: u32 = ARG >> 24u;
+const LOCAL_BINS: u32 = ARG & 0xFFFFFFu;
+
+var<workgroup> local_bins: array<atomic<u32>, max(LOCAL_BINS, 1u)>;
 
 // a * b as (low, high) words.
 fn mul64(a: u32, b: u32) -> vec2<u32> {
@@ -56,7 +60,7 @@ fn times_range(q: u32) -> vec2<u32> {
 }
 
 fn bin_of(v: V) -> u32 {
-    let mode = params.flags & 15u;
+    let mode = BIN_MODE;
     let bins = params.c;
     if (mode == 0u) {
         let x = f32(v);
