@@ -88,24 +88,57 @@ fn select_mask(q: u32, n: u32) -> u32 {
     return m & ((1u << valid) - 1u);
 }
 
+// A workgroup counts COUNT_TILES tiles, so that each invocation has several loads in
+// flight (one tile alone left the flag reads latency-bound); the totals of two tiles
+// share one workgroup scan as 16-bit halves (a tile holds at most 16384 < 2^16 elements).
+const COUNT_TILES: u32 = 4u;
+
 @compute @workgroup_size(WG)
 fn select_count(ids: Ids, @builtin(workgroup_id) wid: vec3<u32>,
                 @builtin(num_workgroups) nwg: vec3<u32>) {
-    let t = tile_index(wid, nwg);
-    if (t >= params.d) {
+    let t0 = tile_index(wid, nwg) * COUNT_TILES;
+    if (t0 >= params.d) {
         return; // past the last tile of a folded grid (workgroup-uniform)
     }
     let n = params.n;
-    var c = 0u;
-    for (var s = 0u; s < STEPS; s++) {
-        let q = t * (TILE / 4u) + s * WG + ids.lid;
-        if (4u * q < n) {
-            c += countOneBits(select_mask(q, n));
+    var c: array<u32, COUNT_TILES>;
+    if ((params.flags & 15u) == MODE_FLAGGED) {
+        // Byte flags: every word loaded first (clamped, so no branch stands between the
+        // loads and the compiler keeps them all in flight), then counted without branches.
+        let words = (n + 3u) / 4u;
+        var w: array<u32, COUNT_TILES * STEPS>;
+        for (var i = 0u; i < COUNT_TILES * STEPS; i++) {
+            let q = (t0 + i / STEPS) * (TILE / 4u) + (i % STEPS) * WG + ids.lid;
+            w[i] = select(0u, sel_flags[min(q, words - 1u)], q < words);
+        }
+        for (var i = 0u; i < COUNT_TILES * STEPS; i++) {
+            let q = (t0 + i / STEPS) * (TILE / 4u) + (i % STEPS) * WG + ids.lid;
+            let valid = min(n - min(n, 4u * q), 4u); // flags past n may hold anything
+            let keep = select(0xFFFFFFFFu >> (32u - 8u * valid), 0u, valid == 0u);
+            // high bit of each byte set when the byte is non-zero
+            let nz = (((w[i] & 0x7F7F7F7Fu) + 0x7F7F7F7Fu) | w[i]) & 0x80808080u;
+            c[i / STEPS] += countOneBits(nz & keep);
+        }
+    } else {
+        for (var k = 0u; k < COUNT_TILES; k++) {
+            c[k] = 0u;
+            for (var s = 0u; s < STEPS; s++) {
+                let q = (t0 + k) * (TILE / 4u) + s * WG + ids.lid;
+                if (4u * q < n) {
+                    c[k] += countOneBits(select_mask(q, n));
+                }
+            }
         }
     }
-    workgroup_exclusive_scan(ids, c, 0u);
-    if (ids.lid == 0u) {
-        tile_sums[t] = wg_total;
+    var totals: array<u32, COUNT_TILES>;
+    for (var k = 0u; k < COUNT_TILES; k += 2u) {
+        workgroup_exclusive_scan(ids, c[k] | (c[k + 1u] << 16u), 0u);
+        totals[k] = wg_total & 0xFFFFu;
+        totals[k + 1u] = wg_total >> 16u;
+        workgroupBarrier(); // wg_total is rewritten by the next scan
+    }
+    if (ids.lid < COUNT_TILES && t0 + ids.lid < params.d) {
+        tile_sums[t0 + ids.lid] = totals[ids.lid];
     }
 }
 
@@ -118,6 +151,24 @@ fn spad(i: u32) -> u32 {
 }
 
 var<private> prev_word: u32; // the word before this invocation's run (unique)
+var<private> run_flags: array<u32, ITEMS / 4u>; // this invocation's byte flags (flagged)
+
+// What the mask needs from global memory besides the elements, loaded before them so
+// that both loads are in flight together: the run's flags, or for the first run of a
+// tile the element before it (unique).
+fn prefetch_run(t: u32, n: u32, lid: u32) {
+    let mode = params.flags & 15u;
+    let first = t * TILE + lid * ITEMS;
+    if (mode == MODE_FLAGGED) {
+        for (var w = 0u; w < ITEMS / 4u; w++) {
+            if (first + 4u * w < n) {
+                run_flags[w] = sel_flags[first / 4u + w];
+            }
+        }
+    } else if (mode == MODE_HEADS && lid == 0u && t > 0u) {
+        prev_word = bitcast<u32>(src[t * TILE - 1u]);
+    }
+}
 
 // Loads the tile's words (what 0: the elements, 1: the payloads) into stage, coalesced,
 // and returns this invocation's run. Every invocation calls it (barriers).
@@ -152,8 +203,6 @@ fn gather_run(t: u32, n: u32, lid: u32, what: u32) -> array<u32, ITEMS> {
     }
     if (lid > 0u) {
         prev_word = stage[spad(lid * ITEMS - 1u)];
-    } else if (t > 0u) {
-        prev_word = bitcast<u32>(src[t * TILE - 1u]);
     }
     workgroupBarrier();
     return run;
@@ -168,7 +217,7 @@ fn run_mask(t: u32, n: u32, lid: u32, run: array<u32, ITEMS>) -> u32 {
     if (mode == MODE_FLAGGED) {
         for (var w = 0u; w < ITEMS / 4u; w++) {
             if (4u * w < valid) {
-                let f = sel_flags[first / 4u + w];
+                let f = run_flags[w];
                 for (var j = 0u; j < 4u; j++) {
                     if (((f >> (8u * j)) & 255u) != 0u) {
                         m |= 1u << (4u * w + j);
@@ -237,6 +286,7 @@ fn select_scatter(ids: Ids, @builtin(workgroup_id) wid: vec3<u32>,
     let rejected_base = total + tile_start - prefix;
     let words = select(tile_sel, tile_len, is_partition);
 
+    prefetch_run(t, n, lid);
     var run = gather_run(t, n, lid, 0u);
     let m = run_mask(t, n, lid, run);
     let base = workgroup_exclusive_scan(ids, countOneBits(m), 0u);
