@@ -1,13 +1,13 @@
 #!/usr/bin/env bash
 # The measurement run behind BENCHMARKS.md's primitive rows, on the GPU machine: the
 # primitive tests and examples, the CLI's verified 2^28 runs, `wgscan bench
-# --primitives all` and CUB's reduce / select / histogram. Results go to $OUT (or ./out).
+# --primitives all`, the select phases and CUB's reduce / select / histogram.
+# Results go to $OUT (or ./out).
 out=${OUT:-out}
 mkdir -p "$out"
-export WGSCAN_TEST_MAX_N=${WGSCAN_TEST_MAX_N:-16777219}
-for t in reduce select histogram alloc; do build/tests/test_$t | tail -1; done
-build/examples/particles && build/examples/allocator --requests 1000000 && build/examples/block_sparse --blocks 2048
 n=268435456
+for t in reduce select histogram alloc; do WGSCAN_TEST_MAX_N=16777219 build/tests/test_$t | tail -1; done
+build/examples/particles && build/examples/allocator --requests 1000000 && build/examples/block_sparse --blocks 2048
 build/wgscan reduce --n $n --verify
 build/wgscan reduce --n $n --type f32 --algorithm atomic --float-sum fixed --verify
 build/wgscan reduce --n $n --type i32 --op argmax --verify
@@ -17,5 +17,11 @@ build/wgscan compact --n $n --predicate range:10:60 --partition --payload index 
 build/wgscan histogram --n $n --verify
 build/wgscan bench --series none --primitives all --min 1048576 --max $n \
   --json "$out/bench_primitives.json" --csv "$out/bench_primitives.csv" --svg "$out/bench_primitives.svg" 2>/dev/null
+# Where select's time goes: each phase alone (the output is wrong then).
+for ph in count scan scatter; do
+  echo "select phase: $ph"
+  WGSCAN_SELECT_PHASES=$ph build/wgscan bench --series none --primitives select-flagged --min $n --max $n \
+    --json /dev/null --csv /dev/null --svg /dev/null 2>/dev/null | grep select
+done
 bench/cub/run_primitives.sh 20 28 > "$out/cub_primitives.csv"
 cat "$out/cub_primitives.csv"
