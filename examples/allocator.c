@@ -6,11 +6,11 @@
  * meshes spawned this frame) asks for blocks of one arena. Two allocators serve them:
  *   scan    offsets by an exclusive scan of the sizes: blocks in request order, the
  *           same every run; served up to the first request that does not fit
- *   atomic  each request bumps the top with a compare-exchange: blocks in no
- *           particular order; any request that fits when served gets a block
+ *   atomic  each request bumps the top with one fetch-add: blocks in no particular
+ *           order; served up to the first request (in the adds' order) that does not fit
  * The program checks each frame: the scan allocator against a sequential CPU allocator
  * exactly; the atomic one by its guarantees (disjoint blocks tiling the served range,
- * failures only when the request could not fit).
+ * failures only after a request that could not fit).
  *
  *   allocator [--requests N] [--frames F]
  */
@@ -56,9 +56,11 @@ static int check_frame(wgs_alloc_algorithm algo, const uint32_t *sizes, const ui
         *served = k;
         return new_top == t;
     }
+    int failed = 0, first_failure = 0;
     for (uint64_t i = 0; i < n; i++) {
-        if (offsets[i] == WGS_ALLOC_FAILED) {
-            if (sizes[i] <= arena - new_top) return 0; /* it would have fit */
+        if (offsets[i] == WGS_ALLOC_FAILED) { /* the first failure did not fit what was left */
+            failed = 1;
+            first_failure |= sizes[i] > arena - new_top;
             continue;
         }
         scratch[k++] = (block){offsets[i], sizes[i]};
@@ -70,7 +72,7 @@ static int check_frame(wgs_alloc_algorithm algo, const uint32_t *sizes, const ui
         at += scratch[i].size;
     }
     *served = k;
-    return at == new_top && new_top <= arena;
+    return at == new_top && new_top <= arena && (!failed || first_failure);
 }
 
 int main(int argc, char **argv) {
@@ -100,7 +102,7 @@ int main(int argc, char **argv) {
     WGPUBuffer bsizes, boffsets, bstate;
     CHECKED(wgs_buffer_create(ctx, n * 4, usage, &bsizes));
     CHECKED(wgs_buffer_create(ctx, n * 4, usage, &boffsets));
-    CHECKED(wgs_buffer_create(ctx, 4, usage, &bstate));
+    CHECKED(wgs_buffer_create(ctx, 8, usage, &bstate));
     printf("allocator: %llu requests a frame, arena of %u units, on %s\n", (unsigned long long)n, arena, info.device);
     int bad = 0;
     for (int v = 0; v < 2 && !bad; v++) {

@@ -642,7 +642,8 @@ WGS_API wgs_result wgs_histogram_encode(wgs_histogram_plan *plan, WGPUCommandEnc
  * Allocate: a GPU bump allocator for many requests at once
  *
  * An arena of `arena_size` units (bytes, slots: the caller's choice) and a state buffer
- * whose first u32 is the arena's top, kept across calls (zero it to empty the arena).
+ * of two u32: the first is the arena's top, kept across calls (zero it to empty the
+ * arena), the second is the atomic version's scratch.
  * Each call serves n requests (sizes[i] units each) and writes offsets[i], the start of
  * request i's block, or WGS_ALLOC_FAILED when it did not fit; the top moves past what
  * was served. Blocks never overlap and stay below arena_size.
@@ -650,10 +651,11 @@ WGS_API wgs_result wgs_histogram_encode(wgs_histogram_plan *plan, WGPUCommandEnc
  *                   Requests are served up to the first that does not fit; it and every
  *                   later one fail. Deterministic. The sizes of one call must sum below
  *                   2^32.
- *   ATOMIC          each request takes its block with a compare-exchange on the top:
- *                   blocks land in no particular order and differ from run to run; a
- *                   request fails only when it does not fit at the moment it is served,
- *                   so a later, smaller one may still succeed.
+ *   ATOMIC          each request takes its block with one fetch-add on the top: blocks
+ *                   land in no particular order and differ from run to run. Requests
+ *                   are served in the order their adds happen, up to the first that
+ *                   does not fit; it and all later ones fail. The sizes of one call
+ *                   must sum below 2^32 - arena_size.
  * ------------------------------------------------------------------------- */
 typedef struct wgs_alloc_plan wgs_alloc_plan;
 
@@ -677,7 +679,7 @@ typedef struct wgs_alloc_args {
     uint64_t sizes_offset;
     WGPUBuffer offsets; /* n u32, another buffer */
     uint64_t offsets_offset;
-    WGPUBuffer state; /* u32 top; a third buffer */
+    WGPUBuffer state; /* two u32 (top, scratch); a third buffer */
     uint64_t state_offset;
     uint64_t n;
     uint32_t arena_size;

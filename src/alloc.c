@@ -1,7 +1,7 @@
 /*
  * alloc.c: the bump allocator (kernels in wgsl/device/alloc.wgsl). Scan version: the
  * plan's exclusive scan of the sizes into offsets, then alloc_place and alloc_commit.
- * Atomic version: alloc_atomic alone.
+ * Atomic version: alloc_atomic_begin, alloc_atomic (one fetch-add a request), alloc_atomic_end.
  */
 #include "internal.h"
 
@@ -14,7 +14,7 @@ struct wgs_alloc_plan {
     uint64_t capacity;
     uint32_t wg;
     wgs_scan_plan *scan;
-    WGPUComputePipeline place, commit, atomic;
+    WGPUComputePipeline place, commit, atomic, atomic_begin, atomic_end;
 };
 
 wgs_result wgs_alloc_plan_create(wgs_context *ctx, const wgs_alloc_plan_desc *desc, wgs_alloc_plan **out) {
@@ -40,6 +40,10 @@ wgs_result wgs_alloc_plan_create(wgs_context *ctx, const wgs_alloc_plan_desc *de
     if (algo == WGS_ALLOC_ATOMIC) {
         spec.entry = "alloc_atomic";
         r = wgs__pipeline(ctx, &spec, &p->atomic);
+        spec.entry = "alloc_atomic_begin";
+        if (r == WGS_OK) r = wgs__pipeline(ctx, &spec, &p->atomic_begin);
+        spec.entry = "alloc_atomic_end";
+        if (r == WGS_OK) r = wgs__pipeline(ctx, &spec, &p->atomic_end);
     } else {
         spec.entry = "alloc_place";
         r = wgs__pipeline(ctx, &spec, &p->place);
@@ -76,7 +80,7 @@ wgs_result wgs_alloc_encode(wgs_alloc_plan *p, WGPUCommandEncoder encoder, const
                 (unsigned long long)p->capacity);
     if ((r = wgs__check_buffer(ctx, a->sizes, a->sizes_offset, a->n * 4, "sizes")) != WGS_OK) return r;
     if ((r = wgs__check_buffer(ctx, a->offsets, a->offsets_offset, a->n * 4, "offsets")) != WGS_OK) return r;
-    if ((r = wgs__check_buffer(ctx, a->state, a->state_offset, 4, "state")) != WGS_OK) return r;
+    if ((r = wgs__check_buffer(ctx, a->state, a->state_offset, 8, "state")) != WGS_OK) return r;
     WGS_FAIL_IF(ctx, a->sizes == a->offsets || a->sizes == a->state || a->offsets == a->state,
                 WGS_ERROR_ALIASING, "sizes, offsets and state must be three buffers");
     WGS_FAIL_IF(ctx, a->timestamp_query_set && !ctx->caps.info.has_timestamp_query,
@@ -86,7 +90,7 @@ wgs_result wgs_alloc_encode(wgs_alloc_plan *p, WGPUCommandEncoder encoder, const
     int scan = p->algorithm == WGS_ALLOC_SCAN;
     gpu_binding b[3] = {{0, a->sizes, a->sizes_offset, a->n * 4},
                         {1, a->offsets, a->offsets_offset, a->n * 4},
-                        {3, a->state, a->state_offset, 4}};
+                        {3, a->state, a->state_offset, 8}};
     wgs_params rec = {(uint32_t)a->n, 0, 0, 0, a->arena_size, 0, 0, 0};
     gpu_scope_push(ctx->gpu);
     uint64_t po = wgs__param_push(ctx, &rec);
@@ -109,7 +113,9 @@ wgs_result wgs_alloc_encode(wgs_alloc_plan *p, WGPUCommandEncoder encoder, const
         wgs__dispatch(ctx, pass, p->place, b, 3, ctx->param_ring, po, groups);
         wgs__dispatch(ctx, pass, p->commit, b, 3, ctx->param_ring, po, 1);
     } else {
+        wgs__dispatch(ctx, pass, p->atomic_begin, b + 2, 1, NULL, 0, 1);
         wgs__dispatch(ctx, pass, p->atomic, b, 3, ctx->param_ring, po, groups);
+        wgs__dispatch(ctx, pass, p->atomic_end, b + 2, 1, NULL, 0, 1);
     }
     gpu_pass_end(ctx->gpu, pass);
     return wgs__scope_end(ctx, "recording the allocation");
