@@ -11,6 +11,9 @@
  *   Any length from 0 up to what the device's memory holds: arrays longer than one
  *   storage binding are split over several bindings, and grids beyond 65535
  *   workgroups are folded into two dimensions.
+ *   Built on scan and atomics, with the same plan / encode shape: reduce and count,
+ *   select (compaction, partition, unique, run-length), histogram and a bump
+ *   allocator (sections below).
  *
  * What it does NOT do
  *   - It never submits, waits or reads back in the encode path: wgs_scan_encode
