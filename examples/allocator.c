@@ -1,4 +1,3 @@
-#define _POSIX_C_SOURCE 200809L /* clock_gettime */
 /*
  * allocator: a GPU slot allocator, the first seed article's use of scan for memory.
  *
@@ -14,21 +13,12 @@
  *
  *   allocator [--requests N] [--frames F]
  */
-#include "wgscan.h"
+#include "example.h"
 
-#include <stdio.h>
+static const char *example_name = "allocator";
+
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
-
-#define CHECKED(call)                                                                        \
-    do {                                                                                     \
-        wgs_result r_ = (call);                                                              \
-        if (r_ != WGS_OK) {                                                                  \
-            fprintf(stderr, "allocator: %s failed: %s\n", #call, wgs_context_last_error(ctx)); \
-            return 3;                                                                        \
-        }                                                                                    \
-    } while (0)
 
 typedef struct block {
     uint32_t offset, size;
@@ -114,12 +104,10 @@ int main(int argc, char **argv) {
         uint64_t seed = 12345;
         for (int f = 0; f < frames && !bad; f++) {
             for (uint64_t i = 0; i < n; i++) {
-                seed ^= seed << 13, seed ^= seed >> 7, seed ^= seed << 17;
-                sizes[i] = (uint32_t)(seed >> 33) % 256 + 1;
+                sizes[i] = (uint32_t)(example_random(&seed) >> 33) % 256 + 1;
             }
             CHECKED(wgs_buffer_write(ctx, bsizes, 0, sizes, n * 4));
-            struct timespec t0, t1;
-            clock_gettime(CLOCK_MONOTONIC, &t0);
+            double t0 = example_now();
             WGPUCommandEncoder enc;
             CHECKED(wgs_encoder_create(ctx, &enc));
             wgs_alloc_args a = {bsizes, 0, boffsets, 0, bstate, 0, n, arena, NULL, 0, 0};
@@ -127,7 +115,7 @@ int main(int argc, char **argv) {
             CHECKED(wgs_submit(ctx, enc));
             uint32_t new_top = 0;
             CHECKED(wgs_buffer_read(ctx, bstate, 0, &new_top, 4));
-            clock_gettime(CLOCK_MONOTONIC, &t1);
+            double t1 = example_now();
             CHECKED(wgs_buffer_read(ctx, boffsets, 0, offsets, n * 4));
             uint64_t served = 0;
             if (!check_frame(algo, sizes, offsets, n, top, new_top, arena, scratch, &served)) {
@@ -136,7 +124,7 @@ int main(int argc, char **argv) {
             }
             printf("  %-6s frame %d: served %6llu of %llu, top %10u -> %10u, %.3f ms with the top read back\n",
                    v ? "atomic" : "scan", f, (unsigned long long)served, (unsigned long long)n, top, new_top,
-                   (double)(t1.tv_sec - t0.tv_sec) * 1e3 + (double)(t1.tv_nsec - t0.tv_nsec) * 1e-6);
+                   (t1 - t0) * 1e3);
             top = new_top;
         }
         wgs_alloc_plan_destroy(plan);

@@ -15,20 +15,12 @@
  *
  *   block_sparse [--blocks B] [--masks M]
  */
-#include "wgscan.h"
+#include "example.h"
 
-#include <stdio.h>
+static const char *example_name = "block_sparse";
+
 #include <stdlib.h>
 #include <string.h>
-
-#define CHECKED(call)                                                                           \
-    do {                                                                                        \
-        wgs_result r_ = (call);                                                                 \
-        if (r_ != WGS_OK) {                                                                     \
-            fprintf(stderr, "block_sparse: %s failed: %s\n", #call, wgs_context_last_error(ctx)); \
-            return 3;                                                                           \
-        }                                                                                       \
-    } while (0)
 
 int main(int argc, char **argv) {
     uint32_t b = 512;
@@ -83,8 +75,7 @@ int main(int argc, char **argv) {
         uint32_t window = 4 + (uint32_t)m;
         for (uint32_t r = 0; r < b; r++) {
             for (uint32_t c = 0; c < b; c++) {
-                seed ^= seed << 13, seed ^= seed >> 7, seed ^= seed << 17;
-                int keep = c <= r && (r - c < window || c < 2 || (seed >> 40) % 100 == 0);
+                int keep = c <= r && (r - c < window || c < 2 || (example_random(&seed) >> 40) % 100 == 0);
                 mask[(uint64_t)r * b + c] = (uint8_t)keep;
             }
         }

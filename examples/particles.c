@@ -1,4 +1,3 @@
-#define _POSIX_C_SOURCE 200809L /* clock_gettime */
 /*
  * particles: the first seed article's stream compaction, frame after frame.
  *
@@ -11,27 +10,12 @@
  *
  *   particles [--n N] [--frames F]
  */
-#include "wgscan.h"
+#include "example.h"
 
-#include <stdio.h>
+static const char *example_name = "particles";
+
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
-
-#define CHECKED(call)                                                                       \
-    do {                                                                                    \
-        wgs_result r_ = (call);                                                             \
-        if (r_ != WGS_OK) {                                                                 \
-            fprintf(stderr, "particles: %s failed: %s\n", #call, wgs_context_last_error(ctx)); \
-            return 3;                                                                       \
-        }                                                                                   \
-    } while (0)
-
-static double now(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
-}
 
 static int cmp_double(const void *a, const void *b) {
     double x = *(const double *)a, y = *(const double *)b;
@@ -64,8 +48,7 @@ int main(int argc, char **argv) {
     if (!life || !cpu_life || !tmp_life || !id || !cpu_id || !tmp_id || !gpu_ms || !wall_ms) return 2;
     uint64_t s = 0x9E3779B97F4A7C15ull;
     for (uint64_t i = 0; i < n; i++) {
-        s ^= s << 13, s ^= s >> 7, s ^= s << 17;
-        life[i] = (float)((s >> 40) % 60000 + 1) * 1e-4f;
+        life[i] = (float)((example_random(&s) >> 40) % 60000 + 1) * 1e-4f;
         id[i] = (uint32_t)i;
     }
     memcpy(cpu_life, life, n * 4);
@@ -95,11 +78,11 @@ int main(int argc, char **argv) {
     CHECKED(wgs_count_plan_create(ctx, &cd, &cnt));
     uint64_t live = n, cpu_live = n;
     int cur = 0, bad = 0;
-    double t_all = now();
+    double t_all = example_now();
     for (int f = 0; f < frames && !bad; f++) {
         double clock = 0.1 * (f + 1);
         alive.a = clock;
-        double t0 = now();
+        double t0 = example_now();
         WGPUCommandEncoder enc;
         CHECKED(wgs_encoder_create(ctx, &enc));
         /* The seed's active-particle counter (two-level atomic count) on this frame's
@@ -116,7 +99,7 @@ int main(int argc, char **argv) {
         uint32_t got = 0, got_counter = 0;
         CHECKED(wgs_buffer_read(ctx, count, 0, &got, 4));
         CHECKED(wgs_buffer_read(ctx, counted, 0, &got_counter, 4));
-        wall_ms[f] = (now() - t0) * 1e3;
+        wall_ms[f] = (example_now() - t0) * 1e3;
 
         /* The CPU frame: the same test in f32. */
         uint64_t k = 0;
@@ -138,7 +121,7 @@ int main(int argc, char **argv) {
         live = got;
         cur = 1 - cur;
     }
-    t_all = now() - t_all;
+    t_all = example_now() - t_all;
     wgs_select_plan_destroy(sel);
     wgs_reduce_plan_destroy(cnt);
     if (!bad && live) { /* the survivors, particle by particle */

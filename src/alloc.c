@@ -18,11 +18,8 @@ struct wgs_alloc_plan {
 };
 
 wgs_result wgs_alloc_plan_create(wgs_context *ctx, const wgs_alloc_plan_desc *desc, wgs_alloc_plan **out) {
-    if (out) *out = NULL;
-    if (!ctx) return WGS_ERROR_INVALID_ARGUMENT;
-    WGS_FAIL_IF(ctx, !desc || !out, WGS_ERROR_INVALID_ARGUMENT, "desc and out are required");
-    wgs_result r = wgs__check_device(ctx);
-    if (r != WGS_OK) return r;
+    WGS_CREATE_BEGIN(ctx, desc, out);
+    wgs_result r = WGS_OK;
     wgs_alloc_algorithm algo = desc->algorithm ? desc->algorithm : WGS_ALLOC_SCAN;
     WGS_FAIL_IF(ctx, (unsigned)algo > WGS_ALLOC_ATOMIC, WGS_ERROR_INVALID_ARGUMENT, "unknown algorithm %d",
                 (int)desc->algorithm);
@@ -72,19 +69,13 @@ void wgs_alloc_plan_destroy(wgs_alloc_plan *p) {
 wgs_result wgs_alloc_encode(wgs_alloc_plan *p, WGPUCommandEncoder encoder, const wgs_alloc_args *a) {
     if (!p) return WGS_ERROR_INVALID_ARGUMENT;
     wgs_context *ctx = p->ctx;
-    WGS_FAIL_IF(ctx, !encoder || !a, WGS_ERROR_INVALID_ARGUMENT, "encoder and args are required");
-    wgs_result r = wgs__check_device(ctx);
+    wgs_result r = wgs__encode_begin(ctx, encoder, a, a ? a->n : 0, p->capacity, a ? a->timestamp_query_set : NULL);
     if (r != WGS_OK) return r;
-    WGS_FAIL_IF(ctx, a->n > p->capacity, WGS_ERROR_CAPACITY_EXCEEDED,
-                "n = %llu exceeds the plan's capacity %llu", (unsigned long long)a->n,
-                (unsigned long long)p->capacity);
     if ((r = wgs__check_buffer(ctx, a->sizes, a->sizes_offset, a->n * 4, "sizes")) != WGS_OK) return r;
     if ((r = wgs__check_buffer(ctx, a->offsets, a->offsets_offset, a->n * 4, "offsets")) != WGS_OK) return r;
     if ((r = wgs__check_buffer(ctx, a->state, a->state_offset, 8, "state")) != WGS_OK) return r;
     WGS_FAIL_IF(ctx, a->sizes == a->offsets || a->sizes == a->state || a->offsets == a->state,
                 WGS_ERROR_ALIASING, "sizes, offsets and state must be three buffers");
-    WGS_FAIL_IF(ctx, a->timestamp_query_set && !ctx->caps.info.has_timestamp_query,
-                WGS_ERROR_FEATURE_MISSING, "timestamps need the timestamp-query feature");
     if (a->n == 0) return WGS_OK;
     const uint32_t none = 0xFFFFFFFFu;
     int scan = p->algorithm == WGS_ALLOC_SCAN;

@@ -141,3 +141,15 @@ wgs_result wgs__predicate_override(wgs_context *ctx, wgs_type type, uint32_t kin
                 "an encode's predicate may change the operands, not the kind (plan %u, encode %u)", kind, k);
     return WGS_OK;
 }
+
+wgs_result wgs__encode_begin(wgs_context *ctx, WGPUCommandEncoder encoder, const void *args, uint64_t n,
+                             uint64_t capacity, WGPUQuerySet timestamps) {
+    WGS_FAIL_IF(ctx, !encoder || !args, WGS_ERROR_INVALID_ARGUMENT, "encoder and args are required");
+    wgs_result r = wgs__check_device(ctx);
+    if (r != WGS_OK) return r;
+    WGS_FAIL_IF(ctx, n > capacity, WGS_ERROR_CAPACITY_EXCEEDED, "n = %llu exceeds the plan's capacity %llu",
+                (unsigned long long)n, (unsigned long long)capacity);
+    WGS_FAIL_IF(ctx, timestamps && !ctx->caps.info.has_timestamp_query, WGS_ERROR_FEATURE_MISSING,
+                "timestamps need the timestamp-query feature");
+    return WGS_OK;
+}

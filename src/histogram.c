@@ -73,11 +73,8 @@ static wgs_result bin_rule(wgs_context *ctx, wgs_type type, uint32_t bins, doubl
 
 wgs_result wgs_histogram_plan_create(wgs_context *ctx, const wgs_histogram_plan_desc *desc,
                                      wgs_histogram_plan **out) {
-    if (out) *out = NULL;
-    if (!ctx) return WGS_ERROR_INVALID_ARGUMENT;
-    WGS_FAIL_IF(ctx, !desc || !out, WGS_ERROR_INVALID_ARGUMENT, "desc and out are required");
-    wgs_result r = wgs__check_device(ctx);
-    if (r != WGS_OK) return r;
+    WGS_CREATE_BEGIN(ctx, desc, out);
+    wgs_result r = WGS_OK;
     wgs_type type = desc->type ? desc->type : WGS_TYPE_U32;
     WGS_FAIL_IF(ctx, type == WGS_TYPE_F16 || (unsigned)type > WGS_TYPE_F32, WGS_ERROR_UNSUPPORTED_TYPE,
                 "histogram takes u32, i32 and f32, not %s", wgs_type_name(type));
@@ -133,18 +130,12 @@ wgs_result wgs_histogram_encode(wgs_histogram_plan *p, WGPUCommandEncoder encode
                                 const wgs_histogram_args *a) {
     if (!p) return WGS_ERROR_INVALID_ARGUMENT;
     wgs_context *ctx = p->ctx;
-    WGS_FAIL_IF(ctx, !encoder || !a, WGS_ERROR_INVALID_ARGUMENT, "encoder and args are required");
-    wgs_result r = wgs__check_device(ctx);
+    wgs_result r = wgs__encode_begin(ctx, encoder, a, a ? a->n : 0, p->capacity, a ? a->timestamp_query_set : NULL);
     if (r != WGS_OK) return r;
-    WGS_FAIL_IF(ctx, a->n > p->capacity, WGS_ERROR_CAPACITY_EXCEEDED,
-                "n = %llu exceeds the plan's capacity %llu", (unsigned long long)a->n,
-                (unsigned long long)p->capacity);
     if ((r = wgs__check_buffer(ctx, a->input, a->input_offset, a->n * 4, "input")) != WGS_OK) return r;
     if ((r = wgs__check_buffer(ctx, a->output, a->output_offset, (uint64_t)p->bins * 4, "output")) != WGS_OK)
         return r;
     WGS_FAIL_IF(ctx, a->input == a->output, WGS_ERROR_ALIASING, "the histogram must go to another buffer");
-    WGS_FAIL_IF(ctx, a->timestamp_query_set && !ctx->caps.info.has_timestamp_query,
-                WGS_ERROR_FEATURE_MISSING, "timestamps need the timestamp-query feature");
     gpu_scope_push(ctx->gpu);
     WGPUComputePassEncoder pass = gpu_pass_begin(ctx->gpu, encoder, a->timestamp_query_set,
                                                  a->timestamp_begin_index, a->timestamp_end_index);

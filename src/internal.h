@@ -74,6 +74,10 @@ wgs_result wgs__predicate_bits(wgs_context *ctx, wgs_type type, const wgs_predic
 /* An encode's predicate operands in place of the plan's; the kind must match. */
 wgs_result wgs__predicate_override(wgs_context *ctx, wgs_type type, uint32_t kind, const wgs_predicate *pred,
                                    uint32_t *a, uint32_t *b);
+/* The checks every encode starts with: encoder and args given, the device alive, n
+ * within the plan's capacity, the timestamp feature when a query set is passed. */
+wgs_result wgs__encode_begin(wgs_context *ctx, WGPUCommandEncoder encoder, const void *args, uint64_t n,
+                             uint64_t capacity, WGPUQuerySet timestamps);
 /* Checks a buffer argument: non-NULL, Storage usage, aligned offset, `bytes` in range. */
 wgs_result wgs__check_buffer(wgs_context *ctx, WGPUBuffer b, uint64_t offset, uint64_t bytes,
                              const char *name);
@@ -86,6 +90,18 @@ wgs_result wgs__fail(wgs_context *ctx, wgs_result result, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)))
 #endif
     ;
+
+/* The checks every plan creation starts with, returning early on failure: *out
+ * cleared, a context, a description and an out pointer, a live device. */
+#define WGS_CREATE_BEGIN(ctx, desc, out)                                                    \
+    do {                                                                                    \
+        if (out) *(out) = NULL;                                                             \
+        if (!(ctx)) return WGS_ERROR_INVALID_ARGUMENT;                                      \
+        WGS_FAIL_IF((ctx), !(desc) || !(out), WGS_ERROR_INVALID_ARGUMENT,                   \
+                    "desc and out are required");                                           \
+        wgs_result create_r_ = wgs__check_device(ctx);                                      \
+        if (create_r_ != WGS_OK) return create_r_;                                          \
+    } while (0)
 
 /* Returns early with a recorded failure when `cond` holds. */
 #define WGS_FAIL_IF(ctx, cond, result, ...)               \

@@ -117,11 +117,7 @@ static wgs_result plan_finish(wgs_context *ctx, wgs_reduce_plan *p, wgs_type acc
 
 static wgs_result plan_start(wgs_context *ctx, const void *desc, wgs_reduce_plan **out,
                              wgs_type *type, wgs_reduce_plan **p) {
-    if (out) *out = NULL;
-    if (!ctx) return WGS_ERROR_INVALID_ARGUMENT;
-    WGS_FAIL_IF(ctx, !desc || !out, WGS_ERROR_INVALID_ARGUMENT, "desc and out are required");
-    wgs_result r = wgs__check_device(ctx);
-    if (r != WGS_OK) return r;
+    WGS_CREATE_BEGIN(ctx, desc, out);
     if (*type == WGS_TYPE_DEFAULT) *type = WGS_TYPE_U32;
     WGS_FAIL_IF(ctx, *type == WGS_TYPE_F16, WGS_ERROR_UNSUPPORTED_TYPE,
                 "reduce, count, select and histogram take u32, i32 and f32, not f16");
@@ -205,19 +201,13 @@ void wgs_reduce_plan_destroy(wgs_reduce_plan *p) {
 wgs_result wgs_reduce_encode(wgs_reduce_plan *p, WGPUCommandEncoder encoder, const wgs_reduce_args *a) {
     if (!p) return WGS_ERROR_INVALID_ARGUMENT;
     wgs_context *ctx = p->ctx;
-    WGS_FAIL_IF(ctx, !encoder || !a, WGS_ERROR_INVALID_ARGUMENT, "encoder and args are required");
-    wgs_result r = wgs__check_device(ctx);
+    wgs_result r = wgs__encode_begin(ctx, encoder, a, a ? a->n : 0, p->capacity, a ? a->timestamp_query_set : NULL);
     if (r != WGS_OK) return r;
-    WGS_FAIL_IF(ctx, a->n > p->capacity, WGS_ERROR_CAPACITY_EXCEEDED,
-                "n = %llu exceeds the plan's capacity %llu", (unsigned long long)a->n,
-                (unsigned long long)p->capacity);
     int arg = p->op == WGS_OP_ARGMIN || p->op == WGS_OP_ARGMAX;
     if ((r = wgs__check_buffer(ctx, a->input, a->input_offset, a->n * 4, "input")) != WGS_OK) return r;
     if ((r = wgs__check_buffer(ctx, a->output, a->output_offset, arg ? 8 : 4, "output")) != WGS_OK) return r;
     WGS_FAIL_IF(ctx, a->input == a->output, WGS_ERROR_ALIASING,
                 "the result must go to another buffer than the input");
-    WGS_FAIL_IF(ctx, a->timestamp_query_set && !ctx->caps.info.has_timestamp_query,
-                WGS_ERROR_FEATURE_MISSING, "timestamps need the timestamp-query feature");
 
     wgs_params base = {0, 0, p->count ? 0u : wgs__identity_bits(p->type, arg ? (p->op == WGS_OP_ARGMIN ? WGS_OP_MIN : WGS_OP_MAX) : p->op),
                        p->flags, p->pred_a, p->pred_b, 0, 0};

@@ -185,11 +185,8 @@ static wgs_result make_pipelines(wgs_scan_plan *p) {
 
 wgs_result wgs_scan_plan_create(wgs_context *ctx, const wgs_scan_plan_desc *desc,
                                 wgs_scan_plan **out) {
-    if (out) *out = NULL;
-    if (!ctx) return WGS_ERROR_INVALID_ARGUMENT;
-    WGS_FAIL_IF(ctx, !desc || !out, WGS_ERROR_INVALID_ARGUMENT, "desc and out are required");
-    wgs_result r = wgs__check_device(ctx);
-    if (r != WGS_OK) return r;
+    WGS_CREATE_BEGIN(ctx, desc, out);
+    wgs_result r = WGS_OK;
     wgs_type type = desc->type;
     wgs_op op = desc->op;
     r = wgs__check_type_op(ctx, &type, &op);
@@ -466,12 +463,8 @@ static wgs_result check_buffer(wgs_scan_plan *p, WGPUBuffer b, uint64_t offset, 
 wgs_result wgs_scan_encode(wgs_scan_plan *p, WGPUCommandEncoder encoder, const wgs_scan_args *a) {
     if (!p) return WGS_ERROR_INVALID_ARGUMENT;
     wgs_context *ctx = p->ctx;
-    WGS_FAIL_IF(ctx, !encoder || !a, WGS_ERROR_INVALID_ARGUMENT, "encoder and args are required");
-    wgs_result r = wgs__check_device(ctx);
+    wgs_result r = wgs__encode_begin(ctx, encoder, a, a ? a->n : 0, p->capacity, a ? a->timestamp_query_set : NULL);
     if (r != WGS_OK) return r;
-    WGS_FAIL_IF(ctx, a->n > p->capacity, WGS_ERROR_CAPACITY_EXCEEDED,
-                "n = %llu exceeds the plan's capacity %llu", (unsigned long long)a->n,
-                (unsigned long long)p->capacity);
     if ((r = check_buffer(p, a->input, a->input_offset, a->n, "input")) != WGS_OK) return r;
     if ((r = check_buffer(p, a->output, a->output_offset, a->n, "output")) != WGS_OK) return r;
     int in_place = a->input == a->output;
@@ -483,8 +476,6 @@ wgs_result wgs_scan_encode(wgs_scan_plan *p, WGPUCommandEncoder encoder, const w
     WGS_FAIL_IF(ctx, in_place && algo == WGS_SCAN_ALGORITHM_SINGLE_PASS, WGS_ERROR_ALIASING,
                 "the single-pass scan cannot run in place (its fallback rereads earlier tiles' "
                 "input); use separate buffers or the multi-level algorithm");
-    WGS_FAIL_IF(ctx, a->timestamp_query_set && !ctx->caps.info.has_timestamp_query,
-                WGS_ERROR_FEATURE_MISSING, "timestamps need the timestamp-query feature");
     if (a->n == 0) return WGS_OK;
 
     ml_layout L;

@@ -40,11 +40,8 @@ static void plan_release(wgs_select_plan *p) {
 
 wgs_result wgs_select_plan_create(wgs_context *ctx, const wgs_select_plan_desc *desc,
                                   wgs_select_plan **out) {
-    if (out) *out = NULL;
-    if (!ctx) return WGS_ERROR_INVALID_ARGUMENT;
-    WGS_FAIL_IF(ctx, !desc || !out, WGS_ERROR_INVALID_ARGUMENT, "desc and out are required");
-    wgs_result r = wgs__check_device(ctx);
-    if (r != WGS_OK) return r;
+    WGS_CREATE_BEGIN(ctx, desc, out);
+    wgs_result r = WGS_OK;
     wgs_type type = desc->type ? desc->type : WGS_TYPE_U32;
     WGS_FAIL_IF(ctx, type == WGS_TYPE_F16 || (unsigned)type > WGS_TYPE_F32, WGS_ERROR_UNSUPPORTED_TYPE,
                 "select takes u32, i32 and f32, not %s", wgs_type_name(type));
@@ -141,9 +138,6 @@ static wgs_result check_args(wgs_select_plan *p, const wgs_select_args *a) {
     wgs_context *ctx = p->ctx;
     uint64_t n = a->n, bytes = n * 4;
     wgs_result r;
-    WGS_FAIL_IF(ctx, n > p->capacity, WGS_ERROR_CAPACITY_EXCEEDED,
-                "n = %llu exceeds the plan's capacity %llu", (unsigned long long)n,
-                (unsigned long long)p->capacity);
     if ((r = wgs__check_buffer(ctx, a->input, a->input_offset, bytes, "input")) != WGS_OK) return r;
     if ((r = wgs__check_buffer(ctx, a->output, a->output_offset, bytes, "output")) != WGS_OK) return r;
     if ((r = wgs__check_buffer(ctx, a->count, a->count_offset, 4, "count")) != WGS_OK) return r;
@@ -167,18 +161,14 @@ static wgs_result check_args(wgs_select_plan *p, const wgs_select_args *a) {
                         "select's outputs must be separate buffers");
         }
     }
-    WGS_FAIL_IF(ctx, a->timestamp_query_set && !ctx->caps.info.has_timestamp_query,
-                WGS_ERROR_FEATURE_MISSING, "timestamps need the timestamp-query feature");
     return WGS_OK;
 }
 
 wgs_result wgs_select_encode(wgs_select_plan *p, WGPUCommandEncoder encoder, const wgs_select_args *a) {
     if (!p) return WGS_ERROR_INVALID_ARGUMENT;
     wgs_context *ctx = p->ctx;
-    WGS_FAIL_IF(ctx, !encoder || !a, WGS_ERROR_INVALID_ARGUMENT, "encoder and args are required");
-    wgs_result r = wgs__check_device(ctx);
-    if (r != WGS_OK) return r;
-    if ((r = check_args(p, a)) != WGS_OK) return r;
+    wgs_result r = wgs__encode_begin(ctx, encoder, a, a ? a->n : 0, p->capacity, a ? a->timestamp_query_set : NULL);
+    if (r != WGS_OK || (r = check_args(p, a)) != WGS_OK) return r;
     const uint32_t none = 0xFFFFFFFFu; /* WGPU_QUERY_SET_INDEX_UNDEFINED */
     uint64_t n = a->n, tiles = wgs__div_up(n, p->tile);
     wgs_params rec = {(uint32_t)n, 0, 0, p->flags, p->pred_a, p->pred_b, 0, (uint32_t)tiles};

@@ -6,48 +6,13 @@
 // Build: nvcc -O3 -std=c++17 -arch=sm_90 -o cub_scan_bench cub_scan_bench.cu
 #include <cub/device/device_scan.cuh>
 
-#include <algorithm>
+#include "cub_common.cuh"
+
 #include <climits>
-#include <cstdio>
-#include <cstdlib>
-#include <vector>
-
-#define CHECK(x)                                                                       \
-    do {                                                                               \
-        cudaError_t e_ = (x);                                                          \
-        if (e_ != cudaSuccess) {                                                       \
-            std::fprintf(stderr, "%s:%d: %s\n", __FILE__, __LINE__, cudaGetErrorString(e_)); \
-            std::exit(1);                                                              \
-        }                                                                              \
-    } while (0)
-
-static const int RUNS = 30, WARMUP = 5;
-static const size_t POOL = 512ull << 20;
 
 struct MaxOp {
     __device__ int operator()(int a, int b) const { return a > b ? a : b; }
 };
-
-template <typename F>
-static double median_us(F run) {
-    cudaEvent_t a, b;
-    CHECK(cudaEventCreate(&a));
-    CHECK(cudaEventCreate(&b));
-    std::vector<float> t;
-    for (int i = 0; i < RUNS + WARMUP; i++) {
-        CHECK(cudaEventRecord(a));
-        run(i);
-        CHECK(cudaEventRecord(b));
-        CHECK(cudaEventSynchronize(b));
-        float ms = 0;
-        CHECK(cudaEventElapsedTime(&ms, a, b));
-        if (i >= WARMUP) t.push_back(ms * 1000.0f);
-    }
-    std::sort(t.begin(), t.end());
-    CHECK(cudaEventDestroy(a));
-    CHECK(cudaEventDestroy(b));
-    return RUNS % 2 ? t[RUNS / 2] : 0.5 * (t[RUNS / 2 - 1] + t[RUNS / 2]);
-}
 
 int main(int argc, char **argv) {
     int kmin = argc > 1 ? std::atoi(argv[1]) : 10, kmax = argc > 2 ? std::atoi(argv[2]) : 30;
