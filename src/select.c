@@ -78,12 +78,12 @@ wgs_result wgs_select_plan_create(wgs_context *ctx, const wgs_select_plan_desc *
                (desc->partition ? FLAG_PARTITION : 0u) |
                (p->payload == WGS_PAYLOAD_BUFFER ? FLAG_PAYLOAD : 0u) |
                (p->payload == WGS_PAYLOAD_INDEX ? FLAG_PAYLOAD_INDEX : 0u) | kind << 8;
-    /* Tiles of 1024 on GPUs: on an H200, 128 x 8 selected from 2^28 elements 1.5x faster
-     * than 256 x 16 (fewer registers, more workgroups resident; 256 x 8 and 256 x 4 came
-     * between). The CPU driver prefers small workgroups.
+    /* Tiles of 512 on GPUs: on an H200, 64 x 8 selected from 2^28 elements 1.7x faster
+     * than 256 x 16 (fewer registers, more workgroups resident; 128 x 8, 128 x 4, 64 x 4,
+     * 64 x 16 and 32 x 16 came between). The CPU driver prefers small workgroups.
      * WGSCAN_TUNE_SELECT = "wg,items" (items 4, 8 or 16) for tuning experiments. */
     int cpu = strcmp(ci->adapter_type, "cpu") == 0 || ci->max_invocations_per_workgroup < 256;
-    p->wg = cpu ? 64 : 128;
+    p->wg = 64;
     p->items = cpu ? 16 : 8;
     unsigned kw = 0, ki = 0;
     const char *knob = getenv("WGSCAN_TUNE_SELECT");
