@@ -44,6 +44,11 @@ int cli_parse_op(const char *s, wgs_op *out);
 int cli_parse_algorithm(const char *s, wgs_scan_algorithm *out); /* auto, single-pass, multilevel */
 const char *cli_algorithm_name(wgs_scan_algorithm a);
 
+/* How long the warm-up of a timed command lasts: a GPU left idle while the input was
+ * uploaded runs its first milliseconds of work at low clocks (an H200 ran a 2^28 select
+ * 4x slower after a 1 GiB upload than warm). CPU drivers need one run. */
+double cli_warmup_seconds(const wgs_context_info *info);
+
 /* Wall clock in seconds. */
 double cli_now(void);
 /* Median of n values (sorts the array). */

@@ -249,7 +249,13 @@ static int run_prim(wgs_context *ctx, prim_options *o, void *file_data) {
     wgs_timer *timer = NULL;
     if (info.has_timestamp_query && wgs_timer_create(ctx, (uint32_t)repeat, &timer) != WGS_OK) timer = NULL;
     double wall[MAX_REPEAT], gpu[MAX_REPEAT];
-    for (int i = -1; r == WGS_OK && i < repeat; i++) { /* run -1: warm-up */
+    /* Runs below 0 warm up (pipelines, first-use costs, the GPU's clocks): as many as
+     * fit in cli_warmup_seconds, at least one. */
+    int warmups = 0;
+    double warm_start = cli_now();
+    for (int i = -1; r == WGS_OK && i < repeat; i++) {
+        if (i == 0 && warmups < 1000 && cli_now() - warm_start < cli_warmup_seconds(&info)) i = -1;
+        if (i < 0) warmups++;
         WGPUCommandEncoder enc;
         t0 = cli_now();
         r = wgs_encoder_create(ctx, &enc);
@@ -282,7 +288,8 @@ static int run_prim(wgs_context *ctx, prim_options *o, void *file_data) {
 
     double cpu = 0;
     int ok = check(&s, &cpu);
-    printf("  median of %d runs after 1 warm-up; rates count n elements per second\n", repeat);
+    printf("  median of %d runs after %d warm-up run%s; rates count n elements per second\n", repeat, warmups,
+           warmups == 1 ? "" : "s");
     if (timer) print_time("GPU time (timestamp queries)", cli_median(gpu, repeat), o->n);
     else printf("  GPU time                           (no timestamp-query feature)\n");
     print_time("wall, run only (submit + wait)", cli_median(wall, repeat), o->n);
