@@ -72,10 +72,11 @@ static wgs_result plan_finish(wgs_context *ctx, wgs_reduce_plan *p, wgs_type acc
     int wide_index = arg || p->count;
     if (p->chunk_elems == 0 || p->capacity * 4 > ci->max_buffer_size ||
         (wide_index && p->capacity > 0xFFFFFFFFull)) {
+        unsigned long long capacity = (unsigned long long)p->capacity;
         free(p);
         return wgs__fail(ctx, WGS_ERROR_TOO_LARGE,
-                         "capacity %llu does not fit this device (max buffer %llu bytes)%s",
-                         (unsigned long long)p->capacity, (unsigned long long)ci->max_buffer_size,
+                         "capacity %llu does not fit this device (max buffer %llu bytes)%s", capacity,
+                         (unsigned long long)ci->max_buffer_size,
                          wide_index ? "; counts and arg indices are 32-bit" : "");
     }
     wgs_kernel_spec spec = {.file = "device/reduce.wgsl", .helper = lift, .primitive = 1,
