@@ -97,7 +97,8 @@ wgs_result wgs_select_plan_create(wgs_context *ctx, const wgs_select_plan_desc *
     int sg = ci->has_subgroups && ci->subgroup_min_size >= 4 && ci->subgroup_max_size <= p->wg;
     wgs_kernel_spec spec = {.file = "device/select.wgsl", .helper = "element/predicate.wgsl",
                             .primitive = 1, .value_type = type, .type = WGS_TYPE_U32,
-                            .op = WGS_OP_ADD, .subgroups = sg, .wg = p->wg, .items = p->items};
+                            .op = WGS_OP_ADD, .subgroups = sg, .wg = p->wg, .items = p->items,
+                            .arg = p->flags};
     spec.entry = "select_count";
     r = wgs__pipeline(ctx, &spec, &p->count);
     spec.entry = "select_scatter";
