@@ -47,11 +47,6 @@ WGPUBuffer wgs__dummy_rw(wgs_context *ctx) {
     return ctx->dummy_rw;
 }
 
-uint64_t wgs__max_groups(const wgs_context *ctx) {
-    uint64_t d = ctx->caps.info.max_workgroups_per_dimension;
-    return d * d;
-}
-
 void wgs__dispatch(wgs_context *ctx, WGPUComputePassEncoder pass, WGPUComputePipeline pipe,
                    const gpu_binding *b, uint32_t nb, WGPUBuffer params, uint64_t param_offset,
                    uint64_t groups) {

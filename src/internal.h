@@ -59,8 +59,6 @@ WGPUBuffer wgs__dummy_rw(wgs_context *ctx);
 void wgs__dispatch(wgs_context *ctx, WGPUComputePassEncoder pass, WGPUComputePipeline pipe,
                    const gpu_binding *b, uint32_t nb, WGPUBuffer params, uint64_t param_offset,
                    uint64_t groups);
-/* Largest workgroup count a dispatch can have (per-dimension limit squared). */
-uint64_t wgs__max_groups(const wgs_context *ctx);
 /* Input bindings of the primitives' kernels: binding 0 the elements (4 bytes each),
  * binding 4 the same range as vec4 (the placeholder when fewer than 4). */
 void wgs__bind_vec4_input(wgs_context *ctx, gpu_binding *b, WGPUBuffer buffer, uint64_t offset,
