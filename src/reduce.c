@@ -25,6 +25,8 @@ struct wgs_reduce_plan {
     int count; /* a count plan */
     wgs_reduce_algorithm algorithm;
     uint32_t flags; /* fixed point, predicate */
+    uint32_t identity_bits; /* of the operator the kernels combine with */
+    uint32_t result_bytes;  /* 4, or 8 for arg ops (value and index) */
     uint32_t pred_a, pred_b;
     uint64_t capacity;
     uint32_t wg, items, groups_max;
@@ -67,6 +69,8 @@ static void plan_release(wgs_reduce_plan *p) {
 static wgs_result plan_finish(wgs_context *ctx, wgs_reduce_plan *p, wgs_type acc_type, wgs_op acc_op,
                               uint32_t arg, const char *lift, wgs_reduce_plan **out) {
     const wgs_context_info *ci = &ctx->caps.info;
+    p->identity_bits = wgs__identity_bits(acc_type, acc_op);
+    p->result_bytes = arg ? 8 : 4;
     choose_tuning(ci, p);
     p->chunk_elems = wgs__chunk_elems(ctx, 4);
     int wide_index = arg || p->count;
@@ -204,14 +208,12 @@ wgs_result wgs_reduce_encode(wgs_reduce_plan *p, WGPUCommandEncoder encoder, con
     wgs_context *ctx = p->ctx;
     wgs_result r = wgs__encode_begin(ctx, encoder, a, a ? a->n : 0, p->capacity, a ? a->timestamp_query_set : NULL);
     if (r != WGS_OK) return r;
-    int arg = p->op == WGS_OP_ARGMIN || p->op == WGS_OP_ARGMAX;
     if ((r = wgs__check_buffer(ctx, a->input, a->input_offset, a->n * 4, "input")) != WGS_OK) return r;
-    if ((r = wgs__check_buffer(ctx, a->output, a->output_offset, arg ? 8 : 4, "output")) != WGS_OK) return r;
+    if ((r = wgs__check_buffer(ctx, a->output, a->output_offset, p->result_bytes, "output")) != WGS_OK) return r;
     WGS_FAIL_IF(ctx, a->input == a->output, WGS_ERROR_ALIASING,
                 "the result must go to another buffer than the input");
 
-    wgs_params base = {0, 0, p->count ? 0u : wgs__identity_bits(p->type, arg ? (p->op == WGS_OP_ARGMIN ? WGS_OP_MIN : WGS_OP_MAX) : p->op),
-                       p->flags, p->pred_a, p->pred_b, 0, 0};
+    wgs_params base = {0, 0, p->identity_bits, p->flags, p->pred_a, p->pred_b, 0, 0};
     if (a->predicate && p->count &&
         (r = wgs__predicate_override(ctx, p->type, (p->flags >> 8) & 15u, a->predicate, &base.a, &base.b)) != WGS_OK)
         return r;
@@ -246,7 +248,7 @@ wgs_result wgs_reduce_encode(wgs_reduce_plan *p, WGPUCommandEncoder encoder, con
     wgs_params fin = base;
     fin.n = (uint32_t)partials;
     if ((po = wgs__param_push(ctx, &fin)) == UINT64_MAX) goto out;
-    gpu_binding fb[2] = {{1, a->output, a->output_offset, arg ? 8 : 4},
+    gpu_binding fb[2] = {{1, a->output, a->output_offset, p->result_bytes},
                          atomic ? accb : (gpu_binding){3, p->partials, 0, gpu_buffer_size(ctx->gpu, p->partials)}};
     wgs__dispatch(ctx, pass, p->final_, fb, 2, ctx->param_ring, po, 1);
 out:
@@ -286,8 +288,7 @@ wgs_result wgs_reduce_host(wgs_context *ctx, const wgs_reduce_plan_desc *desc, c
     wgs_reduce_plan *plan = NULL;
     wgs_result r = wgs_reduce_plan_create(ctx, &d, &plan);
     if (r == WGS_OK)
-        r = run_host(ctx, plan, input, n, result,
-                     plan->op == WGS_OP_ARGMIN || plan->op == WGS_OP_ARGMAX ? 8 : 4);
+        r = run_host(ctx, plan, input, n, result, plan->result_bytes);
     wgs_reduce_plan_destroy(plan);
     return r;
 }
