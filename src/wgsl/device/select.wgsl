@@ -54,37 +54,35 @@ fn load4(q: u32, n: u32) -> vec4<V> {
     return x;
 }
 
-// Bit j set when element 4q + j (< n) is selected.
+// Bit j set when byte j of a word of byte flags is non-zero: the high bit of each byte
+// after the add is set exactly for the non-zero bytes, without a branch.
+fn byte_mask(w: u32) -> u32 {
+    let nz = (((w & 0x7F7F7F7Fu) + 0x7F7F7F7Fu) | w) & 0x80808080u;
+    return ((nz >> 7u) & 1u) | ((nz >> 14u) & 2u) | ((nz >> 21u) & 4u) | ((nz >> 28u) & 8u);
+}
+
+// Modes IF and UNIQUE (FLAGGED counts from the flag words alone): bit j set when
+// element 4q + j (< n) is selected.
 fn select_mask(q: u32, n: u32) -> u32 {
-    let mode = SEL_FLAGS & 15u;
+    let x = load4(q, n);
     var m = 0u;
-    if (mode == MODE_FLAGGED) {
-        let w = sel_flags[q];
+    if ((SEL_FLAGS & 15u) == MODE_IF) {
+        let kind = (SEL_FLAGS >> 8u) & 15u;
         for (var j = 0u; j < 4u; j++) {
-            if (((w >> (8u * j)) & 255u) != 0u) {
+            if (predicate(kind, x[j])) {
                 m |= 1u << j;
             }
         }
     } else {
-        let x = load4(q, n);
-        if (mode == MODE_IF) {
-            let kind = (SEL_FLAGS >> 8u) & 15u;
-            for (var j = 0u; j < 4u; j++) {
-                if (predicate(kind, x[j])) {
-                    m |= 1u << j;
-                }
+        var prev: V;
+        if (q > 0u) {
+            prev = src[4u * q - 1u];
+        }
+        for (var j = 0u; j < 4u; j++) {
+            if ((q == 0u && j == 0u) || x[j] != prev) {
+                m |= 1u << j;
             }
-        } else {
-            var prev: V;
-            if (q > 0u) {
-                prev = src[4u * q - 1u];
-            }
-            for (var j = 0u; j < 4u; j++) {
-                if ((q == 0u && j == 0u) || x[j] != prev) {
-                    m |= 1u << j;
-                }
-                prev = x[j];
-            }
+            prev = x[j];
         }
     }
     let valid = min(n - min(n, 4u * q), 4u);
@@ -107,7 +105,7 @@ fn select_count(ids: Ids, @builtin(workgroup_id) wid: vec3<u32>,
     var c: array<u32, COUNT_TILES>;
     if ((SEL_FLAGS & 15u) == MODE_FLAGGED) {
         // Byte flags: every word loaded first (clamped, so no branch stands between the
-        // loads and the compiler keeps them all in flight), then counted without branches.
+        // loads and the compiler keeps them all in flight), then counted.
         let words = (n + 3u) / 4u;
         var w: array<u32, COUNT_TILES * STEPS>;
         for (var i = 0u; i < COUNT_TILES * STEPS; i++) {
@@ -117,14 +115,10 @@ fn select_count(ids: Ids, @builtin(workgroup_id) wid: vec3<u32>,
         for (var i = 0u; i < COUNT_TILES * STEPS; i++) {
             let q = (t0 + i / STEPS) * (TILE / 4u) + (i % STEPS) * WG + ids.lid;
             let valid = min(n - min(n, 4u * q), 4u); // flags past n may hold anything
-            let keep = select(0xFFFFFFFFu >> (32u - 8u * valid), 0u, valid == 0u);
-            // high bit of each byte set when the byte is non-zero
-            let nz = (((w[i] & 0x7F7F7F7Fu) + 0x7F7F7F7Fu) | w[i]) & 0x80808080u;
-            c[i / STEPS] += countOneBits(nz & keep);
+            c[i / STEPS] += countOneBits(byte_mask(w[i]) & ((1u << valid) - 1u));
         }
     } else {
-        for (var k = 0u; k < COUNT_TILES; k++) {
-            c[k] = 0u;
+        for (var k = 0u; k < COUNT_TILES; k++) { // c starts at zero, as every WGSL var
             for (var s = 0u; s < STEPS; s++) {
                 let q = (t0 + k) * (TILE / 4u) + s * WG + ids.lid;
                 if (4u * q < n) {
@@ -220,12 +214,7 @@ fn run_mask(t: u32, n: u32, lid: u32, run: array<u32, ITEMS>) -> u32 {
     if (mode == MODE_FLAGGED) {
         for (var w = 0u; w < ITEMS / 4u; w++) {
             if (4u * w < valid) {
-                let f = run_flags[w];
-                for (var j = 0u; j < 4u; j++) {
-                    if (((f >> (8u * j)) & 255u) != 0u) {
-                        m |= 1u << (4u * w + j);
-                    }
-                }
+                m |= byte_mask(run_flags[w]) << (4u * w);
             }
         }
     } else if (mode == MODE_IF) {
