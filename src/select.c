@@ -27,6 +27,7 @@ struct wgs_select_plan {
     uint32_t flags, pred_a, pred_b;
     uint64_t capacity;
     uint32_t wg, items, tile;
+    int do_count, do_scan, do_scatter; /* all 1 unless WGSCAN_SELECT_PHASES says otherwise */
     WGPUComputePipeline count, scatter, lengths, empty;
     wgs_scan_plan *scan;
     WGPUBuffer tile_sums, starts;
@@ -94,6 +95,12 @@ wgs_result wgs_select_plan_create(wgs_context *ctx, const wgs_select_plan_desc *
         p->items = ki;
     }
     p->tile = p->wg * p->items;
+    /* WGSCAN_SELECT_PHASES = some of "count,scan,scatter": encodes record only those, so
+     * that a benchmark can time each phase (the output is then wrong: experiments only). */
+    const char *phases = getenv("WGSCAN_SELECT_PHASES");
+    p->do_count = !phases || strstr(phases, "count");
+    p->do_scan = !phases || strstr(phases, "scan");
+    p->do_scatter = !phases || strstr(phases, "scatter");
     int sg = ci->has_subgroups && ci->subgroup_min_size >= 4 && ci->subgroup_max_size <= p->wg;
     wgs_kernel_spec spec = {.file = "device/select.wgsl", .helper = "element/predicate.wgsl",
                             .primitive = 1, .value_type = type, .type = WGS_TYPE_U32,
@@ -195,21 +202,16 @@ wgs_result wgs_select_encode(wgs_select_plan *p, WGPUCommandEncoder encoder, con
                               : (gpu_binding){5, dummy, 0, 256};
     gpu_binding sums_b = {3, p->tile_sums, 0, tiles * 4};
 
-    /* WGSCAN_SELECT_PHASES = some of "count,scan,scatter": records only those, so that a
-     * benchmark can time each phase (the output is then wrong: experiments only). */
-    const char *phases = getenv("WGSCAN_SELECT_PHASES");
-    int do_count = !phases || strstr(phases, "count"), do_scan = !phases || strstr(phases, "scan"),
-        do_scatter = !phases || strstr(phases, "scatter");
 
     /* Pass 1: tile counts. FLAGGED reads only the flags; the other modes the values. */
     WGPUComputePassEncoder pass = gpu_pass_begin(ctx->gpu, encoder, a->timestamp_query_set,
                                                  a->timestamp_begin_index, none);
     gpu_binding b1[4] = {in[0], in[1], flags_b, sums_b};
-    if (do_count) wgs__dispatch(ctx, pass, p->count, b1, 4, ctx->param_ring, po, wgs__div_up(tiles, COUNT_TILES));
+    if (p->do_count) wgs__dispatch(ctx, pass, p->count, b1, 4, ctx->param_ring, po, wgs__div_up(tiles, COUNT_TILES));
     gpu_pass_end(ctx->gpu, pass);
 
     wgs_scan_args sa = {p->tile_sums, 0, p->tile_sums, 0, tiles, NULL, 0, 0};
-    if (do_scan) r = wgs_scan_encode(p->scan, encoder, &sa);
+    if (p->do_scan) r = wgs_scan_encode(p->scan, encoder, &sa);
     if (r != WGS_OK) {
         wgs__scope_end(ctx, "recording the select");
         return r;
@@ -227,7 +229,7 @@ wgs_result wgs_select_encode(wgs_select_plan *p, WGPUCommandEncoder encoder, con
                                        : (gpu_binding){7, wgs__dummy_rw(ctx), 0, 256},
         count_b,
     };
-    if (do_scatter) wgs__dispatch(ctx, pass, p->scatter, b2, 8, ctx->param_ring, po, tiles);
+    if (p->do_scatter) wgs__dispatch(ctx, pass, p->scatter, b2, 8, ctx->param_ring, po, tiles);
     if (p->mode == WGS_SELECT_RUN_LENGTH) {
         gpu_binding b3[3] = {{6, p->starts, 0, n * 4}, {7, a->payload_out, a->payload_out_offset, n * 4}, count_b};
         wgs__dispatch(ctx, pass, p->lengths, b3, 3, ctx->param_ring, po, wgs__div_up(n, p->wg));
