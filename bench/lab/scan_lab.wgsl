@@ -1,0 +1,273 @@
+// scan_lab.wgsl: variants of the scan's data passes for u32 add, for bench/lab/lab.c.
+// n must be a multiple of 4 * WG * ITEMS * TPW. Defines: WG, ITEMS (16-byte words per
+// invocation and tile), TPW (tiles per workgroup, run one after another).
+enable subgroups;
+diagnostic(off, subgroup_uniformity);
+//DEFINES
+
+struct Params { n: u32, a: u32, b: u32, c: u32, d: u32, e: u32, f: u32, g: u32 }
+@group(0) @binding(0) var<storage, read> src: array<vec4<u32>>;
+@group(0) @binding(1) var<storage, read_write> dst: array<vec4<u32>>;
+@group(0) @binding(2) var<uniform> params: Params;
+@group(0) @binding(3) var<storage, read_write> aux: array<u32>;
+@group(0) @binding(3) var<storage, read_write> state: array<atomic<u32>>;
+
+const TILE4: u32 = WG * ITEMS; // 16-byte words per tile
+const NSG_MAX: u32 = WG / 4u;
+
+fn wid_linear(wid: vec3<u32>, nwg: vec3<u32>) -> u32 { return wid.x + wid.y * nwg.x; }
+
+fn touch_all() { // every entry uses all four bindings (the lab binds them all)
+    if (params.n == 0xFFFFFFFFu) { dst[0] = src[0]; aux[0] = 0u; }
+}
+fn touch_state() {
+    if (params.n == 0xFFFFFFFFu) { dst[0] = src[0]; atomicStore(&state[0], 0u); }
+}
+
+@compute @workgroup_size(WG)
+fn copy4(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: vec3<u32>,
+         @builtin(num_workgroups) nwg: vec3<u32>) {
+    touch_all();
+    let base = wid_linear(wid, nwg) * TILE4 + lid;
+    var v: array<vec4<u32>, ITEMS>;
+    for (var k = 0u; k < ITEMS; k++) { v[k] = src[base + k * WG]; }
+    for (var k = 0u; k < ITEMS; k++) { dst[base + k * WG] = v[k]; }
+}
+
+var<workgroup> sg_part: array<u32, NSG_MAX>;
+
+// Workgroup sum of one value per invocation (subgroupAdd, then the subgroup totals).
+fn wg_sum(lid: u32, lane: u32, size: u32, x: u32) -> u32 {
+    let s = subgroupAdd(x);
+    if (lane == 0u) { sg_part[lid / size] = s; }
+    workgroupBarrier();
+    var t = 0u;
+    for (var i = 0u; i < WG / size; i++) { t += sg_part[i]; }
+    workgroupBarrier();
+    return t;
+}
+
+// Pass 1 of reduce-then-scan: each workgroup sums its TPW tiles into aux[g].
+@compute @workgroup_size(WG)
+fn reduce_tiles(@builtin(local_invocation_index) lid: u32, @builtin(subgroup_invocation_id) lane: u32,
+                @builtin(subgroup_size) size: u32, @builtin(workgroup_id) wid: vec3<u32>,
+                @builtin(num_workgroups) nwg: vec3<u32>) {
+    touch_all();
+    let g = wid_linear(wid, nwg);
+    var acc = 0u;
+    for (var t = 0u; t < TPW; t++) {
+        let base = (g * TPW + t) * TILE4 + lid;
+        var v: array<vec4<u32>, ITEMS>;
+        for (var k = 0u; k < ITEMS; k++) { v[k] = src[base + k * WG]; }
+        for (var k = 0u; k < ITEMS; k++) { acc += v[k].x + v[k].y + v[k].z + v[k].w; }
+    }
+    let total = wg_sum(lid, lane, size, acc);
+    if (lid == 0u) { aux[g] = total; }
+}
+
+var<workgroup> big_part: array<u32, SUMS_WG / 4u>;
+
+// Pass 2: exclusive scan of aux[0 .. params.a) in place by one workgroup of SUMS_WG.
+@compute @workgroup_size(SUMS_WG)
+fn scan_sums(@builtin(local_invocation_index) lid: u32, @builtin(subgroup_invocation_id) lane: u32,
+             @builtin(subgroup_size) size: u32) {
+    touch_all();
+    let m = params.a;
+    let per = (m + SUMS_WG - 1u) / SUMS_WG;
+    let first = lid * per;
+    var s = 0u;
+    for (var i = 0u; i < per; i++) { if (first + i < m) { s += aux[first + i]; } }
+    let ex = subgroupExclusiveAdd(s);
+    if (lane == size - 1u) { big_part[lid / size] = ex + s; }
+    workgroupBarrier();
+    var before = 0u;
+    for (var i = 0u; i < lid / size; i++) { before += big_part[i]; }
+    var run = before + ex;
+    for (var i = 0u; i < per; i++) {
+        if (first + i < m) { let x = aux[first + i]; aux[first + i] = run; run += x; }
+    }
+}
+
+// Local exclusive scan of a 16-byte word; returns it, the sum in .w of the second value.
+fn scan4(v: vec4<u32>) -> vec4<u32> {
+    return vec4<u32>(0u, v.x, v.x + v.y, v.x + v.y + v.z);
+}
+
+var<workgroup> table: array<u32, 2u * ITEMS * NSG_MAX>;
+
+// Pass 3, row layout: row k of a tile is WG consecutive 16-byte words (coalesced); each
+// row is scanned with subgroup scans; one table of (row, subgroup) totals, scanned by
+// the first subgroup, links them. Seeded with aux[g], carried across the TPW tiles.
+@compute @workgroup_size(WG)
+fn scan_rows(@builtin(local_invocation_index) lid: u32, @builtin(subgroup_invocation_id) lane: u32,
+             @builtin(subgroup_size) size: u32, @builtin(workgroup_id) wid: vec3<u32>,
+             @builtin(num_workgroups) nwg: vec3<u32>) {
+    touch_all();
+    let g = wid_linear(wid, nwg);
+    let nsg = WG / size;
+    let sg = lid / size;
+    var carry = aux[g];
+    var cur: array<vec4<u32>, ITEMS>;
+    var nxt: array<vec4<u32>, ITEMS>;
+    let b0 = g * TPW * TILE4 + lid;
+    for (var k = 0u; k < ITEMS; k++) { cur[k] = src[b0 + k * WG]; }
+    for (var t = 0u; t < TPW; t++) {
+        let base = (g * TPW + t) * TILE4 + lid;
+        if (PREFETCH != 0u && t + 1u < TPW) {
+            for (var k = 0u; k < ITEMS; k++) { nxt[k] = src[base + TILE4 + k * WG]; }
+        }
+        let tb = (t & 1u) * ITEMS * NSG_MAX;
+        var ex: array<u32, ITEMS>;
+        for (var k = 0u; k < ITEMS; k++) {
+            let s = cur[k].x + cur[k].y + cur[k].z + cur[k].w;
+            ex[k] = subgroupExclusiveAdd(s);
+            if (lane == size - 1u) { table[tb + k * nsg + sg] = ex[k] + s; }
+        }
+        workgroupBarrier();
+        if (sg == 0u) { // exclusive scan of the table, row-major: ITEMS * nsg entries
+            let cnt = ITEMS * nsg;
+            let per = (cnt + size - 1u) / size;
+            var s = 0u;
+            for (var i = 0u; i < per; i++) { let j = lane * per + i; if (j < cnt) { s += table[tb + j]; } }
+            var run = subgroupExclusiveAdd(s);
+            for (var i = 0u; i < per; i++) {
+                let j = lane * per + i;
+                if (j < cnt) { let x = table[tb + j]; table[tb + j] = run; run += x; }
+            }
+            if (lane == size - 1u) { tile_tot[t & 1u] = run; }
+        }
+        workgroupBarrier();
+        for (var k = 0u; k < ITEMS; k++) {
+            let p = carry + table[tb + k * nsg + sg] + ex[k];
+            dst[base + k * WG] = vec4<u32>(p) + scan4(cur[k]);
+        }
+        carry += tile_tot[t & 1u];
+        if (PREFETCH != 0u) { cur = nxt; } else if (t + 1u < TPW) {
+            for (var k = 0u; k < ITEMS; k++) { cur[k] = src[base + TILE4 + k * WG]; }
+        }
+    }
+}
+var<workgroup> tile_tot: array<u32, 2>;
+
+// Pass 3, contiguous layout: invocation lid owns 16-byte words lid * ITEMS .. + ITEMS - 1
+// of the tile (loads 16 bytes per lane at a stride of 16 * ITEMS bytes: each warp-wide
+// load touches more lines, later loads hit them). One workgroup scan per tile.
+@compute @workgroup_size(WG)
+fn scan_contig(@builtin(local_invocation_index) lid: u32, @builtin(subgroup_invocation_id) lane: u32,
+               @builtin(subgroup_size) size: u32, @builtin(workgroup_id) wid: vec3<u32>,
+               @builtin(num_workgroups) nwg: vec3<u32>) {
+    touch_all();
+    let g = wid_linear(wid, nwg);
+    let nsg = WG / size;
+    let sg = lid / size;
+    var carry = aux[g];
+    var cur: array<vec4<u32>, ITEMS>;
+    var nxt: array<vec4<u32>, ITEMS>;
+    let b0 = g * TPW * TILE4 + lid * ITEMS;
+    for (var k = 0u; k < ITEMS; k++) { cur[k] = src[b0 + k]; }
+    for (var t = 0u; t < TPW; t++) {
+        let base = (g * TPW + t) * TILE4 + lid * ITEMS;
+        if (PREFETCH != 0u && t + 1u < TPW) {
+            for (var k = 0u; k < ITEMS; k++) { nxt[k] = src[base + TILE4 + k]; }
+        }
+        var s = 0u;
+        for (var k = 0u; k < ITEMS; k++) { s += cur[k].x + cur[k].y + cur[k].z + cur[k].w; }
+        let ex = subgroupExclusiveAdd(s);
+        let tb = (t & 1u) * NSG_MAX;
+        if (lane == size - 1u) { table[tb + sg] = ex + s; }
+        workgroupBarrier();
+        var before = 0u;
+        var total = 0u;
+        for (var i = 0u; i < nsg; i++) {
+            let x = table[tb + i];
+            if (i < sg) { before += x; }
+            total += x;
+        }
+        var p = carry + before + ex;
+        for (var k = 0u; k < ITEMS; k++) {
+            dst[base + k] = vec4<u32>(p) + scan4(cur[k]);
+            p += cur[k].x + cur[k].y + cur[k].z + cur[k].w;
+        }
+        carry += total;
+        if (PREFETCH != 0u) { cur = nxt; } else if (t + 1u < TPW) {
+            for (var k = 0u; k < ITEMS; k++) { cur[k] = src[base + TILE4 + k]; }
+        }
+    }
+}
+
+// Single pass, chained over tiles with decoupled look-back by the first subgroup (no
+// fallback: a lab kernel for a GPU that schedules workgroups in order). Tile states at
+// state[1 + 2t], state[2 + 2t]: 2-bit flag over 16 bits of value, as the library.
+var<workgroup> claimed: u32;
+var<workgroup> lb_prefix: u32;
+
+fn sp_publish(t: u32, flag: u32, v: u32) {
+    atomicStore(&state[1u + 2u * t], (flag << 30u) | (v & 0xFFFFu));
+    atomicStore(&state[2u + 2u * t], (flag << 30u) | (v >> 16u));
+}
+
+@compute @workgroup_size(WG)
+fn single_pass(@builtin(local_invocation_index) lid: u32, @builtin(subgroup_invocation_id) lane: u32,
+               @builtin(subgroup_size) size: u32) {
+    touch_state();
+    let nsg = WG / size;
+    let sg = lid / size;
+    if (lid == 0u) { claimed = atomicAdd(&state[0], 1u); }
+    let t = workgroupUniformLoad(&claimed);
+    var cur: array<vec4<u32>, ITEMS>;
+    var base = t * TILE4 + lid * ITEMS;
+    if (ROWS != 0u) { base = t * TILE4 + lid; }
+    for (var k = 0u; k < ITEMS; k++) {
+        if (ROWS != 0u) { cur[k] = src[base + k * WG]; } else { cur[k] = src[base + k]; }
+    }
+    // (contiguous layout only; ROWS scans rows as if contiguous: timing only)
+    var s = 0u;
+    for (var k = 0u; k < ITEMS; k++) { s += cur[k].x + cur[k].y + cur[k].z + cur[k].w; }
+    let ex = subgroupExclusiveAdd(s);
+    if (lane == size - 1u) { table[sg] = ex + s; }
+    workgroupBarrier();
+    var before = 0u;
+    var total = 0u;
+    for (var i = 0u; i < nsg; i++) {
+        let x = table[i];
+        if (i < sg) { before += x; }
+        total += x;
+    }
+    if (sg == 0u) {
+        var prefix = 0u;
+        if (t == 0u) {
+            if (lane == 0u) { sp_publish(0u, 2u, total); }
+        } else {
+            if (lane == 0u) { sp_publish(t, 1u, total); }
+            var j = i32(t) - 1;
+            loop {
+                let d = i32(lane);
+                var flag = 0u;
+                var v = 0u;
+                if (j - d >= 0) {
+                    let lo = atomicLoad(&state[1u + 2u * u32(j - d)]);
+                    let hi = atomicLoad(&state[2u + 2u * u32(j - d)]);
+                    if ((lo >> 30u) == (hi >> 30u)) { flag = lo >> 30u; v = (lo & 0xFFFFu) | ((hi & 0xFFFFu) << 16u); }
+                }
+                let inc = subgroupMin(select(0xFFFFFFFFu, lane, flag == 2u));
+                let nr = subgroupMin(select(0xFFFFFFFFu, lane, flag == 0u && j - d >= 0));
+                let done = inc != 0xFFFFFFFFu && inc < nr;
+                var take = min(nr, size);
+                if (done) { take = inc + 1u; }
+                take = min(take, u32(j + 1));
+                prefix += subgroupAdd(select(0u, v, lane < take));
+                if (done) { break; }
+                j -= i32(take);
+            }
+            if (lane == 0u) { sp_publish(t, 2u, prefix + total); }
+        }
+        if (lid == 0u) { lb_prefix = prefix; }
+    }
+    let prefix = workgroupUniformLoad(&lb_prefix);
+    var p = prefix + before + ex;
+    for (var k = 0u; k < ITEMS; k++) {
+        if (ROWS != 0u) { dst[base + k * WG] = vec4<u32>(p) + scan4(cur[k]); }
+        else { dst[base + k] = vec4<u32>(p) + scan4(cur[k]); }
+        p += cur[k].x + cur[k].y + cur[k].z + cur[k].w;
+    }
+}
