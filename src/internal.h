@@ -130,8 +130,9 @@ typedef struct wgs_kernel_spec {
     wgs_type type;
     wgs_op op;
     int in_place;  /* 1: only binding 1 (read-write) holds the data */
-    int subgroups; /* 1: workgroup scans use subgroup operations */
-    int register_tiles; /* 1 (with subgroups): tiles scanned in registers, not workgroup memory */
+    /* 1: workgroup scans use subgroup operations, and scan tiles are row tiles
+     * (workgroup/tile_rows.wgsl: 16-byte words, ITEMS a multiple of 4) */
+    int subgroups;
     uint32_t wg, items;
     uint32_t max_spins; /* single pass: fruitless look-back steps before a fallback */
     uint32_t lookback_per_lane; /* single pass with subgroups: states each lane reads per step */

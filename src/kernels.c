@@ -106,13 +106,13 @@ static int write_prelude(strbuf *b, const wgs_kernel_spec *s) {
              "const WG: u32 = %uu;\n"
              "const ITEMS: u32 = %uu;\n"
              "const MAX_SPINS: u32 = %uu;\n"
-             "const REGISTER_TILES: bool = %s;\n"
              "const LOOKBACK_PER_LANE: u32 = %uu;\n"
+             "const OP_IS_ADD: bool = %s;\n"
              "fn combine(a: T, b: T) -> T { return %s; }\n",
              t, wgs_op_name(s->op), s->wg, s->items, s->in_place ? ", in place" : "", t, s->wg,
              s->items, s->max_spins ? s->max_spins : 16u,
-             s->subgroups && s->register_tiles ? "true" : "false",
-             s->lookback_per_lane ? s->lookback_per_lane : 1u, wgsl_combine(s->op));
+             s->lookback_per_lane ? s->lookback_per_lane : 1u,
+             s->op == WGS_OP_ADD || s->op == WGS_OP_DEFAULT ? "true" : "false", wgsl_combine(s->op));
     ok &= sb_add(b, buf);
     /* Values as 32-bit patterns (f16 in the low half), for look-back states and the
      * identity passed in Params. */
@@ -144,7 +144,22 @@ static int write_prelude(strbuf *b, const wgs_kernel_spec *s) {
         ok &= sb_add(b, buf);
         return ok;
     }
-    if (s->in_place) {
+    if (s->subgroups) {
+        /* Row tiles (tile_rows.wgsl) move 16-byte words: a word view of the data up to
+         * the last aligned offset and a scalar view of the rest (Params.c words in the
+         * first), two ranges that do not overlap, so both may be writable. */
+        if (!s->in_place)
+            ok &= sb_add(b, "@group(0) @binding(0) var<storage, read> src4: array<vec4<T>>;\n"
+                            "@group(0) @binding(4) var<storage, read> src_tail: array<T>;\n");
+        ok &= sb_add(b, "@group(0) @binding(1) var<storage, read_write> dst4: array<vec4<T>>;\n"
+                        "@group(0) @binding(5) var<storage, read_write> dst_tail: array<T>;\n"
+                        "fn store4_full(q: u32, v: vec4<T>) { dst4[q] = v; }\n"
+                        "fn store_tail(i: u32, v: T) { dst_tail[i] = v; }\n");
+        ok &= sb_add(b, s->in_place ? "fn load4_full(q: u32) -> vec4<T> { return dst4[q]; }\n"
+                                      "fn load_tail(i: u32) -> T { return dst_tail[i]; }\n"
+                                    : "fn load4_full(q: u32) -> vec4<T> { return src4[q]; }\n"
+                                      "fn load_tail(i: u32) -> T { return src_tail[i]; }\n");
+    } else if (s->in_place) {
         ok &= sb_add(b, "@group(0) @binding(1) var<storage, read_write> dst: array<T>;\n"
                         "fn load_in(i: u32) -> T { return dst[i]; }\n");
     } else {
@@ -156,9 +171,9 @@ static int write_prelude(strbuf *b, const wgs_kernel_spec *s) {
 }
 
 static void spec_key(const wgs_kernel_spec *s, char *key, size_t cap) {
-    snprintf(key, cap, "%s:%s:%s:%d:%d:%d:%d%d:%u:%u:%u:%u:%d:%d:%u", s->file, s->entry,
+    snprintf(key, cap, "%s:%s:%s:%d:%d:%d:%d:%u:%u:%u:%u:%d:%d:%u", s->file, s->entry,
              s->helper ? s->helper : "", (int)s->type,
-             (int)s->op, s->in_place, s->subgroups, s->register_tiles, s->wg, s->items, s->max_spins,
+             (int)s->op, s->in_place, s->subgroups, s->wg, s->items, s->max_spins,
              s->lookback_per_lane, s->primitive, (int)s->value_type, s->arg);
 }
 
@@ -179,8 +194,8 @@ wgs_result wgs__pipeline(wgs_context *ctx, const wgs_kernel_spec *spec, WGPUComp
     const char *parts[] = {"common.wgsl",
                            spec->subgroups ? "workgroup/subgroup_scan.wgsl" : "workgroup/blelloch.wgsl",
                            spec->primitive ? ""
-                           : spec->subgroups && spec->register_tiles ? "workgroup/tile_subgroup.wgsl"
-                                                                     : "workgroup/tile.wgsl"};
+                           : spec->subgroups ? "workgroup/tile_rows.wgsl"
+                                             : "workgroup/tile.wgsl"};
     for (size_t i = 0; i < sizeof parts / sizeof parts[0]; i++) {
         if (!*parts[i]) continue;
         ok &= sb_add(&sb, wgs_wgsl_source(parts[i]));

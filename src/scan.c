@@ -33,6 +33,7 @@
 typedef struct tiling {
     uint32_t wg, items, tile;
     uint64_t chunk_elems; /* elements per binding: a multiple of tile */
+    int rows;             /* row tiles (subgroups): data bound as words + scalar tail */
 } tiling;
 
 struct wgs_scan_plan {
@@ -44,6 +45,7 @@ struct wgs_scan_plan {
     int deterministic;
     uint64_t capacity;
     uint32_t es; /* element size in bytes */
+    uint32_t word_align; /* where the word view of row tiles ends: a multiple of this */
     uint32_t max_dim;
     /* multi-level */
     tiling ml;
@@ -92,11 +94,13 @@ static ml_layout ml_layout_for(const wgs_scan_plan *p, uint64_t n) {
     return L;
 }
 
-/* Workgroup memory a tile kernel needs: the padded tile plus the scan's scratch. */
-static uint64_t tile_storage(uint32_t wg, uint32_t items, uint32_t es) {
+/* Workgroup memory a tile kernel needs: the padded tile (workgroup-memory tiles) or
+ * the segment table (row tiles), plus the scan's scratch. */
+static uint64_t tile_storage(uint32_t wg, uint32_t items, uint32_t es, int rows) {
     uint64_t tile = (uint64_t)wg * items;
     uint64_t es4 = es < 4 ? 4 : es;
-    return (tile + tile / 32) * es + (wg + wg / 32 + 64) * es4 + 64;
+    uint64_t data = rows ? (uint64_t)items / 4 * (wg / 4) * es4 : (tile + tile / 32) * es;
+    return data + (wg + wg / 32 + 64) * es4 + 64;
 }
 
 /* Workgroup size and items per invocation. GPUs hide latency with many invocations
@@ -106,16 +110,18 @@ static uint64_t tile_storage(uint32_t wg, uint32_t items, uint32_t es) {
  * invocations doing long serial runs: on SwiftShader 32 x 64 scanned 4M u32 ten times
  * faster than 256 x 4. */
 static void choose_tuning(const wgs_context_info *ci, uint32_t es, int single_pass, tiling *t) {
+    int sg = ci->has_subgroups && ci->subgroup_min_size >= 4;
     /* WGSCAN_TUNE_SP / WGSCAN_TUNE_ML = "wg,items": a knob for tuning experiments with
      * `wgscan bench`; both powers of two, checked against the device's limits. */
     const char *knob = getenv(single_pass ? "WGSCAN_TUNE_SP" : "WGSCAN_TUNE_ML");
     unsigned kw = 0, ki = 0;
-    if (knob && sscanf(knob, "%u,%u", &kw, &ki) == 2 && kw >= 32 && !(kw & (kw - 1)) && ki >= 1 &&
+    if (knob && sscanf(knob, "%u,%u", &kw, &ki) == 2 && kw >= 32 && !(kw & (kw - 1)) && ki >= 4 &&
         !(ki & (ki - 1)) && kw <= ci->max_invocations_per_workgroup &&
-        tile_storage(kw, ki, es) <= ci->max_workgroup_storage_size) {
+        tile_storage(kw, ki, es, sg && ci->subgroup_max_size <= kw) <= ci->max_workgroup_storage_size) {
         t->wg = kw;
         t->items = ki;
         t->tile = kw * ki;
+        t->rows = sg && ci->subgroup_max_size <= kw;
         return;
     }
     if (strcmp(ci->adapter_type, "cpu") == 0 || ci->max_invocations_per_workgroup < 256) {
@@ -123,11 +129,12 @@ static void choose_tuning(const wgs_context_info *ci, uint32_t es, int single_pa
         t->items = 64;
     } else {
         t->wg = 256;
-        t->items = single_pass ? 16 : 8;
-        while (t->items > 4 && tile_storage(t->wg, t->items, es) > ci->max_workgroup_storage_size)
+        t->items = 16;
+        while (t->items > 4 && tile_storage(t->wg, t->items, es, sg) > ci->max_workgroup_storage_size)
             t->items /= 2;
     }
     t->tile = t->wg * t->items;
+    t->rows = sg && ci->subgroup_max_size <= t->wg;
 }
 
 /* Chunk of whole tiles: the most one binding and one two-dimensional grid hold. Whole
@@ -151,19 +158,13 @@ static void plan_release(wgs_scan_plan *p) {
 
 static wgs_result make_pipelines(wgs_scan_plan *p) {
     wgs_context *ctx = p->ctx;
-    int sg = ctx->caps.info.has_subgroups && ctx->caps.info.subgroup_min_size >= 4;
-    /* Tiles in registers (row scans with shuffles) or in workgroup memory; WGSCAN_TILES
-     * = registers | shared overrides the default for tuning experiments. */
-    const char *tiles = getenv("WGSCAN_TILES");
-    int reg = tiles ? strcmp(tiles, "registers") == 0 : 0;
     /* Predecessor states each look-back lane reads per step (WGSCAN_LOOKBACK = 1..8). */
     const char *lb = getenv("WGSCAN_LOOKBACK");
     uint32_t per_lane = lb ? (uint32_t)atoi(lb) : 1;
     if (per_lane < 1 || per_lane > 8) per_lane = 1;
     wgs_kernel_spec spec = {.file = "device/scan_tiles.wgsl", .entry = "scan_tiles", .type = p->type,
                             .op = p->op, .wg = p->ml.wg, .items = p->ml.items};
-    spec.subgroups = sg && ctx->caps.info.subgroup_max_size <= p->ml.wg;
-    spec.register_tiles = reg;
+    spec.subgroups = p->ml.rows;
     wgs_result r = wgs__pipeline(ctx, &spec, &p->ml_scan_copy);
     spec.in_place = 1;
     if (r == WGS_OK) r = wgs__pipeline(ctx, &spec, &p->ml_scan_in_place);
@@ -174,9 +175,8 @@ static wgs_result make_pipelines(wgs_scan_plan *p) {
     wgs_kernel_spec sp = {.file = "device/scan_single_pass.wgsl", .entry = "scan_single_pass",
                           .type = p->type, .op = p->op, .wg = p->sp.wg, .items = p->sp.items,
                           .max_spins = ctx->lookback_spins, .lookback_per_lane = per_lane};
-    sp.subgroups = sg && ctx->caps.info.subgroup_max_size <= p->sp.wg;
+    sp.subgroups = p->sp.rows;
     sp.helper = sp.subgroups ? "workgroup/lookback_subgroup.wgsl" : "workgroup/lookback_workgroup.wgsl";
-    sp.register_tiles = reg;
     r = wgs__pipeline(ctx, &sp, &p->sp_scan);
     sp.entry = "reset_state";
     if (r == WGS_OK) r = wgs__pipeline(ctx, &sp, &p->sp_reset);
@@ -213,6 +213,7 @@ wgs_result wgs_scan_plan_create(wgs_context *ctx, const wgs_scan_plan_desc *desc
     p->capacity = desc->capacity ? desc->capacity : 1;
     p->es = (uint32_t)wgs_type_size(type);
     p->max_dim = ci->max_workgroups_per_dimension;
+    p->word_align = ci->min_storage_offset_alignment < 16 ? 16 : ci->min_storage_offset_alignment;
     p->has_sp = p->algorithm != WGS_SCAN_ALGORITHM_MULTILEVEL && !p->deterministic;
     choose_tuning(ci, p->es, 0, &p->ml);
     p->ml.chunk_elems = chunk_for(ci, &p->ml, p->es);
@@ -333,9 +334,19 @@ static uint64_t param_slot(wgs_scan_plan *p, uint64_t key, size_t count, fill_fn
     return base;
 }
 
-static void put_record(const wgs_scan_plan *p, unsigned char *records, uint64_t index, uint32_t n,
-                       uint32_t tile_base, uint32_t flags) {
-    wgs_params sp = {n, tile_base, wgs__identity_bits(p->type, p->op), flags, 0, 0, 0, 0};
+/* Row tiles see `len` elements as 16-byte words up to the last offset that is a
+ * multiple of word_align (a tail binding must start at such an offset), then as
+ * scalars: the elements in the word view. */
+static uint64_t word_elems(const wgs_scan_plan *p, const tiling *t, uint64_t len) {
+    if (!t->rows) return 0;
+    return len * p->es / p->word_align * p->word_align / p->es;
+}
+
+/* Params.c: the words of the word view. */
+static void put_record(const wgs_scan_plan *p, const tiling *t, unsigned char *records, uint64_t index,
+                       uint32_t n, uint32_t tile_base, uint32_t flags) {
+    wgs_params sp = {n, tile_base, wgs__identity_bits(p->type, p->op), flags,
+                     0, 0, (uint32_t)(word_elems(p, t, n) / 4), 0};
     memcpy(records + index * p->stride, &sp, sizeof sp);
 }
 
@@ -351,10 +362,10 @@ static void fill_ml(const wgs_scan_plan *p, const void *layout, unsigned char *r
     uint32_t flags = (p->kind == WGS_SCAN_INCLUSIVE ? FLAG_INCLUSIVE : 0u) |
                      (L->tiles0 > 1 ? FLAG_WRITE_TOTALS : 0u);
     for (uint64_t c = 0; c < L->chunks; c++)
-        put_record(p, records, c, (uint32_t)chunk_len(L->n, p->ml.chunk_elems, c),
+        put_record(p, &p->ml, records, c, (uint32_t)chunk_len(L->n, p->ml.chunk_elems, c),
                    (uint32_t)(c * tiles_per_chunk), flags);
     for (int l = 0; l < L->levels; l++)
-        put_record(p, records, L->chunks + (uint64_t)l, (uint32_t)L->count[l], 0,
+        put_record(p, &p->ml, records, L->chunks + (uint64_t)l, (uint32_t)L->count[l], 0,
                    L->count[l] > p->ml.tile ? FLAG_WRITE_TOTALS : 0u);
 }
 
@@ -363,9 +374,9 @@ static void fill_sp(const wgs_scan_plan *p, const void *layout, unsigned char *r
     uint64_t n = *(const uint64_t *)layout;
     uint64_t chunks = wgs__div_up(n, p->sp.chunk_elems);
     uint32_t tiles_per_chunk = (uint32_t)(p->sp.chunk_elems / p->sp.tile);
-    put_record(p, records, 0, (uint32_t)(1 + 2 * wgs__div_up(n, p->sp.tile)), 0, 0);
+    put_record(p, &p->sp, records, 0, (uint32_t)(1 + 2 * wgs__div_up(n, p->sp.tile)), 0, 0);
     for (uint64_t c = 0; c < chunks; c++)
-        put_record(p, records, 1 + c, (uint32_t)chunk_len(n, p->sp.chunk_elems, c),
+        put_record(p, &p->sp, records, 1 + c, (uint32_t)chunk_len(n, p->sp.chunk_elems, c),
                    (uint32_t)(c * tiles_per_chunk),
                    p->kind == WGS_SCAN_INCLUSIVE ? FLAG_INCLUSIVE : 0u);
 }
@@ -390,21 +401,39 @@ static uint64_t bytes_of(const wgs_scan_plan *p, uint64_t count) {
     return wgs__round_up(count * p->es, 4); /* f16 bindings are whole 4-byte words */
 }
 
+/* Binds `len` elements of `buf` at `offset`: one binding, or for row tiles the word
+ * view at word_binding and the scalar rest at tail_binding (a placeholder where a view
+ * is empty). Returns the number of bindings written. */
+static uint32_t bind_data(const wgs_scan_plan *p, const tiling *t, gpu_binding *b, uint32_t word_binding,
+                          uint32_t tail_binding, WGPUBuffer buf, uint64_t offset, uint64_t len, int writable) {
+    uint64_t all = bytes_of(p, len);
+    if (!t->rows) {
+        b[0] = (gpu_binding){word_binding, buf, offset, all};
+        return 1;
+    }
+    uint64_t words = word_elems(p, t, len) * p->es;
+    WGPUBuffer dummy = writable ? wgs__dummy_rw(p->ctx) : wgs__dummy(p->ctx);
+    b[0] = words ? (gpu_binding){word_binding, buf, offset, words} : (gpu_binding){word_binding, dummy, 0, 256};
+    b[1] = all > words ? (gpu_binding){tail_binding, buf, offset + words, all - words}
+                       : (gpu_binding){tail_binding, dummy, 0, 256};
+    return 2;
+}
+
 /* Scans sums[l] in place (exclusive) and everything above it. */
 static void record_level(recorder *rc, const ml_layout *L, int l) {
     wgs_scan_plan *p = rc->p;
     uint64_t count = L->count[l];
     int has_next = l + 1 < L->levels;
-    gpu_binding b[2] = {
-        {1, p->sums[l], 0, bytes_of(p, count)},
-        {3, has_next ? p->sums[l + 1] : p->dummy, 0, has_next ? bytes_of(p, L->count[l + 1]) : 16},
-    };
+    gpu_binding b[3];
+    uint32_t nb = bind_data(p, &p->ml, b, 1, 5, p->sums[l], 0, count, 1);
+    b[nb++] = (gpu_binding){3, has_next ? p->sums[l + 1] : p->dummy, 0,
+                            has_next ? bytes_of(p, L->count[l + 1]) : 16};
     uint64_t param_index = L->chunks + (uint64_t)l;
     uint64_t groups = wgs__div_up(count, p->ml.tile);
-    dispatch(rc, p->ml_scan_in_place, b, 2, param_index, groups);
+    dispatch(rc, p->ml_scan_in_place, b, nb, param_index, groups);
     if (!has_next) return;
     record_level(rc, L, l + 1);
-    dispatch(rc, p->ml_add, b, 2, param_index, groups);
+    dispatch(rc, p->ml_add, b, nb, param_index, groups);
 }
 
 static void record_multilevel(recorder *rc, const wgs_scan_args *a, const ml_layout *L) {
@@ -414,26 +443,22 @@ static void record_multilevel(recorder *rc, const wgs_scan_args *a, const ml_lay
     uint64_t aux0_size = L->levels ? bytes_of(p, L->count[0]) : 16;
     for (uint64_t c = 0; c < L->chunks; c++) {
         uint64_t off = c * p->ml.chunk_elems * p->es, len = chunk_len(a->n, p->ml.chunk_elems, c);
-        gpu_binding b[3] = {
-            {0, a->input, a->input_offset + off, bytes_of(p, len)},
-            {1, a->output, a->output_offset + off, bytes_of(p, len)},
-            {3, aux0, 0, aux0_size},
-        };
+        gpu_binding b[5];
+        uint32_t nb = 0;
+        if (!in_place) nb += bind_data(p, &p->ml, b, 0, 4, a->input, a->input_offset + off, len, 0);
+        nb += bind_data(p, &p->ml, b + nb, 1, 5, a->output, a->output_offset + off, len, 1);
+        b[nb++] = (gpu_binding){3, aux0, 0, aux0_size};
         uint64_t groups = wgs__div_up(len, p->ml.tile);
-        if (in_place)
-            dispatch(rc, p->ml_scan_in_place, b + 1, 2, c, groups);
-        else
-            dispatch(rc, p->ml_scan_copy, b, 3, c, groups);
+        dispatch(rc, in_place ? p->ml_scan_in_place : p->ml_scan_copy, b, nb, c, groups);
     }
     if (!L->levels) return;
     record_level(rc, L, 0);
     for (uint64_t c = 0; c < L->chunks; c++) {
         uint64_t off = c * p->ml.chunk_elems * p->es, len = chunk_len(a->n, p->ml.chunk_elems, c);
-        gpu_binding b[2] = {
-            {1, a->output, a->output_offset + off, bytes_of(p, len)},
-            {3, aux0, 0, aux0_size},
-        };
-        dispatch(rc, p->ml_add, b, 2, c, wgs__div_up(len, p->ml.tile));
+        gpu_binding b[3];
+        uint32_t nb = bind_data(p, &p->ml, b, 1, 5, a->output, a->output_offset + off, len, 1);
+        b[nb++] = (gpu_binding){3, aux0, 0, aux0_size};
+        dispatch(rc, p->ml_add, b, nb, c, wgs__div_up(len, p->ml.tile));
     }
 }
 
@@ -446,12 +471,11 @@ static void record_single_pass(recorder *rc, const wgs_scan_args *a) {
     uint64_t chunks = wgs__div_up(a->n, p->sp.chunk_elems);
     for (uint64_t c = 0; c < chunks; c++) {
         uint64_t off = c * p->sp.chunk_elems * p->es, len = chunk_len(a->n, p->sp.chunk_elems, c);
-        gpu_binding b[3] = {
-            {0, a->input, a->input_offset + off, bytes_of(p, len)},
-            {1, a->output, a->output_offset + off, bytes_of(p, len)},
-            {3, p->sp_state, 0, words * 4},
-        };
-        dispatch(rc, p->sp_scan, b, 3, 1 + c, wgs__div_up(len, p->sp.tile));
+        gpu_binding b[5];
+        uint32_t nb = bind_data(p, &p->sp, b, 0, 4, a->input, a->input_offset + off, len, 0);
+        nb += bind_data(p, &p->sp, b + nb, 1, 5, a->output, a->output_offset + off, len, 1);
+        b[nb++] = (gpu_binding){3, p->sp_state, 0, words * 4};
+        dispatch(rc, p->sp_scan, b, nb, 1 + c, wgs__div_up(len, p->sp.tile));
     }
 }
 

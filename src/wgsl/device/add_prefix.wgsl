@@ -7,18 +7,11 @@
 @compute @workgroup_size(WG)
 fn add_prefix(ids: Ids, @builtin(workgroup_id) wid: vec3<u32>,
               @builtin(num_workgroups) nwg: vec3<u32>) {
-    let lid = ids.lid;
     let t = tile_index(wid, nwg);
     let n = params.n;
     let base = t * TILE;
     if (base >= n) {
         return;
     }
-    let p = aux[params.tile_base + t];
-    for (var k = 0u; k < ITEMS; k++) {
-        let i = base + k * WG + lid;
-        if (i < n) {
-            dst[i] = combine(p, dst[i]);
-        }
-    }
+    tile_add_prefix(ids, base, n, aux[params.tile_base + t]);
 }

@@ -6,46 +6,25 @@
 
 var<workgroup> lookback_prefix: T;
 
-// All lanes' values combined, in lane order, on every lane.
-fn subgroup_reduce(lane: u32, size: u32, value: T) -> T {
-    return subgroupShuffle(subgroup_inclusive_scan(lane, size, value), size - 1u);
-}
-
 // The aggregate of a whole tile read straight from the input by one subgroup, in
-// exactly the order of the owner's tile_scan_local, so a helper publishes the very
-// bits the owner would. Register tiles (tile_subgroup.wgsl): per segment the same
-// rows, row scans and carry chain. Workgroup-memory tiles (tile.wgsl): the same
-// per-invocation runs, subgroup scans of their totals. Then the same serial pass over
-// the subgroup totals.
+// exactly the steps of the owner's tile_scan_local (tile_rows.wgsl, the tiles of every
+// device with subgroups): the same word scans and segment totals, gathered into the
+// lanes that fold them in the owner's table scan, so a helper publishes the very bits
+// the owner would.
 fn fallback_reduce(lane: u32, size: u32, base: u32, n: u32, ident: T) -> T {
-    var total = ident;
-    for (var s = 0u; s < WG / size; s++) {
-        var part = ident;
-        if (REGISTER_TILES) {
-            let seg = base + s * size * ITEMS;
-            for (var k = 0u; k < ITEMS; k++) {
-                let i = seg + k * size + lane;
-                var v = ident;
-                if (i < n) {
-                    v = load_in(i);
-                }
-                part = combine(part, subgroup_reduce(lane, size, v));
+    let nsg = WG / size;
+    let per = table_per_lane(size);
+    var acc = ident;
+    for (var k = 0u; k < ROWS; k++) {
+        for (var s = 0u; s < nsg; s++) {
+            let w = scan_word(load4(base / 4u + k * WG + s * size + lane, n, ident));
+            let seg = subgroup_reduce(lane, size, w.w);
+            if ((k * nsg + s) / per == lane) {
+                acc = combine(acc, seg);
             }
-        } else {
-            let first = base + (s * size + lane) * ITEMS;
-            var acc = ident;
-            for (var j = 0u; j < ITEMS; j++) {
-                var v = ident;
-                if (first + j < n) {
-                    v = load_in(first + j);
-                }
-                acc = combine(acc, v);
-            }
-            part = subgroup_reduce(lane, size, acc);
         }
-        total = combine(total, part);
     }
-    return total;
+    return subgroup_reduce(lane, size, acc);
 }
 
 // Run by the first subgroup only. Returns the exclusive prefix of tile t > 0 on every

@@ -12,7 +12,12 @@ const MAX_SUBGROUPS: u32 = (WG + 3u) / 4u;
 var<workgroup> sg_totals: array<T, MAX_SUBGROUPS>;
 var<workgroup> wg_total: T;
 
+// Sums use the subgroup's own scan instruction; other operators, which WGSL has no
+// scan for, log2(size) shuffle steps.
 fn subgroup_inclusive_scan(lane: u32, size: u32, value: T) -> T {
+    if (OP_IS_ADD) {
+        return subgroupInclusiveAdd(value);
+    }
     var x = value;
     for (var d = 1u; d < size; d = d << 1u) {
         let y = subgroupShuffleUp(x, d);
@@ -21,6 +26,12 @@ fn subgroup_inclusive_scan(lane: u32, size: u32, value: T) -> T {
         }
     }
     return x;
+}
+
+// All lanes' values combined, in lane order, on every lane: the inclusive scan taken at
+// the last lane, so that it has the same bits as that scan's last value.
+fn subgroup_reduce(lane: u32, size: u32, value: T) -> T {
+    return subgroupShuffle(subgroup_inclusive_scan(lane, size, value), size - 1u);
 }
 
 // With sg_totals[s] holding subgroup s's total (written before the call), turns them

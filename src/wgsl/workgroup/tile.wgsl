@@ -52,3 +52,13 @@ fn tile_finish(ids: Ids, base: u32, n: u32, prefix: T, inclusive: bool) {
         }
     }
 }
+
+// The multi-level scan's last pass on one tile: p combined into every element, in place.
+fn tile_add_prefix(ids: Ids, base: u32, n: u32, p: T) {
+    for (var k = 0u; k < ITEMS; k++) {
+        let i = base + k * WG + ids.lid;
+        if (i < n) {
+            dst[i] = combine(p, dst[i]);
+        }
+    }
+}

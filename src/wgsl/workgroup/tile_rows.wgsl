@@ -1,0 +1,151 @@
+// tile_rows.wgsl: one tile of TILE = WG * ITEMS elements scanned in registers, for
+// devices with subgroups. The tile is ROWS = ITEMS / 4 rows of WG 16-byte words: in row
+// k invocation lid holds word k * WG + lid, so every load and store is a coalesced
+// 16-byte access, the same as the copy kernel's (measured on an H200: a pass scanning
+// such rows ran at copy speed, one whose lanes held 4 consecutive words at 0.7 of it).
+//
+// A lane scans its word (4 elements, in order), each subgroup scans its lanes' word
+// totals in the row, and a table of ROWS x subgroups segment totals in workgroup memory,
+// scanned by the first subgroup, links the segments: two barriers per tile, and one
+// subgroup scan per 4 elements.
+//
+// The tile's aggregate comes out of fixed steps (word totals, segment totals, the
+// table scan) that fallback_reduce in lookback_subgroup.wgsl repeats from the input
+// with one subgroup, so a helper publishes the very bits the owner would.
+//
+// Same interface as tile.wgsl. The data bindings (16-byte view of the aligned part, a
+// scalar view of the rest: params.c words in the first) come from the prelude.
+
+const ROWS: u32 = ITEMS / 4u;
+
+var<private> words: array<vec4<T>, ROWS>; // this lane's words, each scanned inclusively
+var<private> lane_prefix: array<T, ROWS>; // exclusive prefix of the lane within its segment
+var<workgroup> segments: array<T, ROWS * MAX_SUBGROUPS>; // segment totals, then prefixes
+
+// Word q of the chunk; elements at or past n read as ident.
+fn load4(q: u32, n: u32, ident: T) -> vec4<T> {
+    if (q < params.c) {
+        return load4_full(q);
+    }
+    var v = vec4<T>(ident);
+    for (var j = 0u; j < 4u; j++) {
+        let i = 4u * q + j;
+        if (i < n) {
+            v[j] = load_tail(i - 4u * params.c);
+        }
+    }
+    return v;
+}
+
+fn store4(q: u32, n: u32, v: vec4<T>) {
+    if (q < params.c) {
+        store4_full(q, v);
+        return;
+    }
+    for (var j = 0u; j < 4u; j++) {
+        let i = 4u * q + j;
+        if (i < n) {
+            store_tail(i - 4u * params.c, v[j]);
+        }
+    }
+}
+
+// Inclusive scan of one word, in element order.
+fn scan_word(v: vec4<T>) -> vec4<T> {
+    var w = v;
+    w.y = combine(w.x, w.y);
+    w.z = combine(w.y, w.z);
+    w.w = combine(w.z, w.w);
+    return w;
+}
+
+// Table entries per lane of the first subgroup when it scans the table.
+fn table_per_lane(size: u32) -> u32 {
+    return (ROWS * (WG / size) + size - 1u) / size;
+}
+
+fn tile_scan_local(ids: Ids, base: u32, n: u32, ident: T, inclusive: bool) {
+    let size = ids.sg_size;
+    let lane = ids.sg_lane;
+    let nsg = WG / size;
+    let sg = ids.lid / size;
+    let q0 = base / 4u + ids.lid;
+    // All loads first, so ROWS of them are in flight at once (as in the copy kernel).
+    for (var k = 0u; k < ROWS; k++) {
+        words[k] = load4(q0 + k * WG, n, ident);
+    }
+    for (var k = 0u; k < ROWS; k++) {
+        words[k] = scan_word(words[k]);
+        let inc = subgroup_inclusive_scan(lane, size, words[k].w);
+        var exc = subgroupShuffleUp(inc, 1u);
+        if (lane == 0u) {
+            exc = ident;
+        }
+        lane_prefix[k] = exc;
+        if (lane == size - 1u) {
+            segments[k * nsg + sg] = inc;
+        }
+    }
+    workgroupBarrier();
+    // The first subgroup scans the table: lane l folds entries l * per .. l * per + per - 1
+    // in order, the lanes' folds are scanned, then each lane rewrites its entries.
+    if (sg == 0u) {
+        let count = ROWS * nsg;
+        let per = table_per_lane(size);
+        var acc = ident;
+        for (var i = 0u; i < per; i++) {
+            let j = lane * per + i;
+            if (j < count) {
+                acc = combine(acc, segments[j]);
+            }
+        }
+        let inc = subgroup_inclusive_scan(lane, size, acc);
+        var run = subgroupShuffleUp(inc, 1u);
+        if (lane == 0u) {
+            run = ident;
+        }
+        for (var i = 0u; i < per; i++) {
+            let j = lane * per + i;
+            if (j < count) {
+                let x = segments[j];
+                segments[j] = run;
+                run = combine(run, x);
+            }
+        }
+        if (lane == size - 1u) {
+            wg_total = inc;
+        }
+    }
+    workgroupBarrier();
+}
+
+fn tile_finish(ids: Ids, base: u32, n: u32, prefix: T, inclusive: bool) {
+    let size = ids.sg_size;
+    let nsg = WG / size;
+    let sg = ids.lid / size;
+    let q0 = base / 4u + ids.lid;
+    for (var k = 0u; k < ROWS; k++) {
+        let p = combine(combine(prefix, segments[k * nsg + sg]), lane_prefix[k]);
+        let w = words[k];
+        var out: vec4<T>;
+        if (inclusive) {
+            out = vec4<T>(combine(p, w.x), combine(p, w.y), combine(p, w.z), combine(p, w.w));
+        } else {
+            out = vec4<T>(p, combine(p, w.x), combine(p, w.y), combine(p, w.z));
+        }
+        store4(q0 + k * WG, n, out);
+    }
+}
+
+// The multi-level scan's last pass on one tile: p combined into every element, in place.
+fn tile_add_prefix(ids: Ids, base: u32, n: u32, p: T) {
+    let q0 = base / 4u + ids.lid;
+    var w: array<vec4<T>, ROWS>;
+    for (var k = 0u; k < ROWS; k++) {
+        w[k] = load4(q0 + k * WG, n, p);
+    }
+    for (var k = 0u; k < ROWS; k++) {
+        let x = w[k];
+        store4(q0 + k * WG, n, vec4<T>(combine(p, x.x), combine(p, x.y), combine(p, x.z), combine(p, x.w)));
+    }
+}
