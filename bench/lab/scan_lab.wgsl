@@ -240,24 +240,98 @@ fn single_pass(@builtin(local_invocation_index) lid: u32, @builtin(subgroup_invo
         } else {
             if (lane == 0u) { sp_publish(t, 1u, total); }
             var j = i32(t) - 1;
+            var narrow = false;
             loop {
                 let d = i32(lane);
                 var flag = 0u;
                 var v = 0u;
-                if (j - d >= 0) {
+                if (j - d >= 0 && (!narrow || d == 0)) {
                     let lo = atomicLoad(&state[1u + 2u * u32(j - d)]);
                     let hi = atomicLoad(&state[2u + 2u * u32(j - d)]);
                     if ((lo >> 30u) == (hi >> 30u)) { flag = lo >> 30u; v = (lo & 0xFFFFu) | ((hi & 0xFFFFu) << 16u); }
                 }
                 let inc = subgroupMin(select(0xFFFFFFFFu, lane, flag == 2u));
-                let nr = subgroupMin(select(0xFFFFFFFFu, lane, flag == 0u && j - d >= 0));
+                let nr = subgroupMin(select(0xFFFFFFFFu, lane, flag == 0u && j - d >= 0 && (!narrow || d == 0)));
                 let done = inc != 0xFFFFFFFFu && inc < nr;
                 var take = min(nr, size);
+                if (narrow) { take = min(take, 1u); }
                 if (done) { take = inc + 1u; }
                 take = min(take, u32(j + 1));
                 prefix += subgroupAdd(select(0u, v, lane < take));
                 if (done) { break; }
                 j -= i32(take);
+                narrow = NARROW != 0u && take == 0u;
+            }
+            if (lane == 0u) { sp_publish(t, 2u, prefix + total); }
+        }
+        if (lid == 0u) { lb_prefix = prefix; }
+    }
+    let prefix = workgroupUniformLoad(&lb_prefix);
+    var p = prefix + before + ex;
+    for (var k = 0u; k < ITEMS; k++) {
+        if (ROWS != 0u) { dst[base + k * WG] = vec4<u32>(p) + scan4(cur[k]); }
+        else { dst[base + k] = vec4<u32>(p) + scan4(cur[k]); }
+        p += cur[k].x + cur[k].y + cur[k].z + cur[k].w;
+    }
+}
+
+var<private> cur: array<vec4<u32>, ITEMS>;
+
+// The same with the tile's words in a module-scope private array (as the library).
+@compute @workgroup_size(WG)
+fn single_pass_priv(@builtin(local_invocation_index) lid: u32, @builtin(subgroup_invocation_id) lane: u32,
+               @builtin(subgroup_size) size: u32) {
+    touch_state();
+    let nsg = WG / size;
+    let sg = lid / size;
+    if (lid == 0u) { claimed = atomicAdd(&state[0], 1u); }
+    let t = workgroupUniformLoad(&claimed);
+    var base = t * TILE4 + lid * ITEMS;
+    if (ROWS != 0u) { base = t * TILE4 + lid; }
+    for (var k = 0u; k < ITEMS; k++) {
+        if (ROWS != 0u) { cur[k] = src[base + k * WG]; } else { cur[k] = src[base + k]; }
+    }
+    // (contiguous layout only; ROWS scans rows as if contiguous: timing only)
+    var s = 0u;
+    for (var k = 0u; k < ITEMS; k++) { s += cur[k].x + cur[k].y + cur[k].z + cur[k].w; }
+    let ex = subgroupExclusiveAdd(s);
+    if (lane == size - 1u) { table[sg] = ex + s; }
+    workgroupBarrier();
+    var before = 0u;
+    var total = 0u;
+    for (var i = 0u; i < nsg; i++) {
+        let x = table[i];
+        if (i < sg) { before += x; }
+        total += x;
+    }
+    if (sg == 0u) {
+        var prefix = 0u;
+        if (t == 0u) {
+            if (lane == 0u) { sp_publish(0u, 2u, total); }
+        } else {
+            if (lane == 0u) { sp_publish(t, 1u, total); }
+            var j = i32(t) - 1;
+            var narrow = false;
+            loop {
+                let d = i32(lane);
+                var flag = 0u;
+                var v = 0u;
+                if (j - d >= 0 && (!narrow || d == 0)) {
+                    let lo = atomicLoad(&state[1u + 2u * u32(j - d)]);
+                    let hi = atomicLoad(&state[2u + 2u * u32(j - d)]);
+                    if ((lo >> 30u) == (hi >> 30u)) { flag = lo >> 30u; v = (lo & 0xFFFFu) | ((hi & 0xFFFFu) << 16u); }
+                }
+                let inc = subgroupMin(select(0xFFFFFFFFu, lane, flag == 2u));
+                let nr = subgroupMin(select(0xFFFFFFFFu, lane, flag == 0u && j - d >= 0 && (!narrow || d == 0)));
+                let done = inc != 0xFFFFFFFFu && inc < nr;
+                var take = min(nr, size);
+                if (narrow) { take = min(take, 1u); }
+                if (done) { take = inc + 1u; }
+                take = min(take, u32(j + 1));
+                prefix += subgroupAdd(select(0u, v, lane < take));
+                if (done) { break; }
+                j -= i32(take);
+                narrow = NARROW != 0u && take == 0u;
             }
             if (lane == 0u) { sp_publish(t, 2u, prefix + total); }
         }
