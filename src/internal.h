@@ -130,6 +130,7 @@ typedef struct wgs_kernel_spec {
     wgs_type type;
     wgs_op op;
     int in_place;  /* 1: only binding 1 (read-write) holds the data */
+    int inclusive; /* scan kernels: the constant SCAN_INCLUSIVE */
     /* 1: workgroup scans use subgroup operations, and scan tiles are row tiles
      * (workgroup/tile_rows.wgsl: 16-byte words, ITEMS a multiple of 4) */
     int subgroups;

@@ -26,7 +26,6 @@
 
 #define MAX_LEVELS 8
 
-#define FLAG_INCLUSIVE 1u
 #define FLAG_WRITE_TOTALS 2u
 
 /* How one algorithm cuts the data. */
@@ -49,7 +48,8 @@ struct wgs_scan_plan {
     uint32_t max_dim;
     /* multi-level */
     tiling ml;
-    WGPUComputePipeline ml_scan_copy, ml_scan_in_place, ml_add;
+    /* level 0 out of place and in place (the plan's kind), the levels above (exclusive) */
+    WGPUComputePipeline ml_scan_copy, ml_scan_in_place, ml_scan_levels, ml_add;
     int levels; /* number of sums arrays for `capacity` */
     WGPUBuffer sums[MAX_LEVELS];
     WGPUBuffer dummy; /* aux binding of dispatches that write no totals */
@@ -165,16 +165,20 @@ static wgs_result make_pipelines(wgs_scan_plan *p) {
     wgs_kernel_spec spec = {.file = "device/scan_tiles.wgsl", .entry = "scan_tiles", .type = p->type,
                             .op = p->op, .wg = p->ml.wg, .items = p->ml.items};
     spec.subgroups = p->ml.rows;
+    spec.inclusive = p->kind == WGS_SCAN_INCLUSIVE;
     wgs_result r = wgs__pipeline(ctx, &spec, &p->ml_scan_copy);
     spec.in_place = 1;
     if (r == WGS_OK) r = wgs__pipeline(ctx, &spec, &p->ml_scan_in_place);
+    spec.inclusive = 0;
+    if (r == WGS_OK) r = wgs__pipeline(ctx, &spec, &p->ml_scan_levels);
     spec.file = "device/add_prefix.wgsl";
     spec.entry = "add_prefix";
     if (r == WGS_OK) r = wgs__pipeline(ctx, &spec, &p->ml_add);
     if (r != WGS_OK || !p->has_sp) return r;
     wgs_kernel_spec sp = {.file = "device/scan_single_pass.wgsl", .entry = "scan_single_pass",
                           .type = p->type, .op = p->op, .wg = p->sp.wg, .items = p->sp.items,
-                          .max_spins = ctx->lookback_spins, .lookback_per_lane = per_lane};
+                          .max_spins = ctx->lookback_spins, .lookback_per_lane = per_lane,
+                          .inclusive = p->kind == WGS_SCAN_INCLUSIVE};
     sp.subgroups = p->sp.rows;
     sp.helper = sp.subgroups ? "workgroup/lookback_subgroup.wgsl" : "workgroup/lookback_workgroup.wgsl";
     r = wgs__pipeline(ctx, &sp, &p->sp_scan);
@@ -359,8 +363,7 @@ static uint64_t chunk_len(uint64_t n, uint64_t chunk_elems, uint64_t c) {
 static void fill_ml(const wgs_scan_plan *p, const void *layout, unsigned char *records) {
     const ml_layout *L = layout;
     uint32_t tiles_per_chunk = (uint32_t)(p->ml.chunk_elems / p->ml.tile);
-    uint32_t flags = (p->kind == WGS_SCAN_INCLUSIVE ? FLAG_INCLUSIVE : 0u) |
-                     (L->tiles0 > 1 ? FLAG_WRITE_TOTALS : 0u);
+    uint32_t flags = L->tiles0 > 1 ? FLAG_WRITE_TOTALS : 0u;
     for (uint64_t c = 0; c < L->chunks; c++)
         put_record(p, &p->ml, records, c, (uint32_t)chunk_len(L->n, p->ml.chunk_elems, c),
                    (uint32_t)(c * tiles_per_chunk), flags);
@@ -377,8 +380,7 @@ static void fill_sp(const wgs_scan_plan *p, const void *layout, unsigned char *r
     put_record(p, &p->sp, records, 0, (uint32_t)(1 + 2 * wgs__div_up(n, p->sp.tile)), 0, 0);
     for (uint64_t c = 0; c < chunks; c++)
         put_record(p, &p->sp, records, 1 + c, (uint32_t)chunk_len(n, p->sp.chunk_elems, c),
-                   (uint32_t)(c * tiles_per_chunk),
-                   p->kind == WGS_SCAN_INCLUSIVE ? FLAG_INCLUSIVE : 0u);
+                   (uint32_t)(c * tiles_per_chunk), 0u);
 }
 
 /* ------------------------------------------------------------------------- */
@@ -430,7 +432,7 @@ static void record_level(recorder *rc, const ml_layout *L, int l) {
                             has_next ? bytes_of(p, L->count[l + 1]) : 16};
     uint64_t param_index = L->chunks + (uint64_t)l;
     uint64_t groups = wgs__div_up(count, p->ml.tile);
-    dispatch(rc, p->ml_scan_in_place, b, nb, param_index, groups);
+    dispatch(rc, p->ml_scan_levels, b, nb, param_index, groups);
     if (!has_next) return;
     record_level(rc, L, l + 1);
     dispatch(rc, p->ml_add, b, nb, param_index, groups);

@@ -19,7 +19,6 @@ struct Params {
     d: u32,
 }
 
-const FLAG_INCLUSIVE: u32 = 1u;
 const FLAG_WRITE_TOTALS: u32 = 2u;
 
 const TILE: u32 = WG * ITEMS;

@@ -79,10 +79,9 @@ fn scan_single_pass(ids: Ids, @builtin(workgroup_id) wid: vec3<u32>,
     }
     let t = workgroupUniformLoad(&claimed_tile); // global tile index
     let base = (t - params.tile_base) * TILE;
-    let ident = identity_from_bits(params.identity_bits);
+    let ident = identity_from_bits(IDENTITY_BITS);
 
-    let inclusive = (params.flags & FLAG_INCLUSIVE) != 0u;
-    tile_scan_local(ids, base, n, ident, inclusive);
+    tile_scan_local(ids, base, n, ident, SCAN_INCLUSIVE);
     let aggregate = workgroupUniformLoad(&wg_total);
     if (lid == 0u) {
         publish(t, select(AGGREGATE, INCLUSIVE, t == 0u), aggregate);
@@ -93,5 +92,5 @@ fn scan_single_pass(ids: Ids, @builtin(workgroup_id) wid: vec3<u32>,
         prefix = look_back(ids, t, aggregate, n, ident);
     }
 
-    tile_finish(ids, base, n, prefix, inclusive);
+    tile_finish(ids, base, n, prefix, SCAN_INCLUSIVE);
 }

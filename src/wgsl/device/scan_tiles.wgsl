@@ -14,10 +14,9 @@ fn scan_tiles(ids: Ids, @builtin(workgroup_id) wid: vec3<u32>,
     if (base >= n) {
         return; // a spare workgroup of a two-dimensional grid
     }
-    let ident = identity_from_bits(params.identity_bits);
-    let inclusive = (params.flags & FLAG_INCLUSIVE) != 0u;
-    tile_scan_local(ids, base, n, ident, inclusive);
-    tile_finish(ids, base, n, ident, inclusive);
+    let ident = identity_from_bits(IDENTITY_BITS);
+    tile_scan_local(ids, base, n, ident, SCAN_INCLUSIVE);
+    tile_finish(ids, base, n, ident, SCAN_INCLUSIVE);
     if (lid == 0u && (params.flags & FLAG_WRITE_TOTALS) != 0u) {
         aux[params.tile_base + t] = wg_total;
     }

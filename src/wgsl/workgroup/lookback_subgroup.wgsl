@@ -75,7 +75,18 @@ fn look_back_subgroup(lane: u32, size: u32, t: u32, aggregate: T, n: u32, ident:
                     mine = combine(vs[q], mine); // farther tiles first
                 }
             }
-            prefix = combine(subgroup_reduce(lane, size, mine), prefix);
+            var r = subgroup_reduce(lane, size, mine);
+            if (LOOKBACK_SHUFFLES) {
+                var x = mine;
+                for (var d = 1u; d < size; d = d << 1u) {
+                    let y = subgroupShuffleUp(x, d);
+                    if (lane >= d) {
+                        x = combine(y, x);
+                    }
+                }
+                r = subgroupShuffle(x, size - 1u);
+            }
+            prefix = combine(r, prefix);
         }
         if (done) {
             break;
@@ -91,7 +102,7 @@ fn look_back_subgroup(lane: u32, size: u32, t: u32, aggregate: T, n: u32, ident:
         // so wait on the one tile that blocks us.
         narrow = true;
         spins = spins + 1u;
-        if (spins >= MAX_SPINS && j >= params.tile_base) {
+        if (FALLBACK && spins >= MAX_SPINS && j >= params.tile_base) {
             // Decoupled fallback: reduce tile j ourselves (it lies in this chunk:
             // earlier chunks finished in an earlier dispatch).
             let agg_j = fallback_reduce(lane, size, (j - params.tile_base) * TILE, n, ident);
