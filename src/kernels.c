@@ -95,10 +95,6 @@ static int write_prelude(strbuf *b, const wgs_kernel_spec *s) {
     char buf[2048];
     const char *t = wgsl_type(s->type);
     int ok = 1;
-    /* WGSCAN_SUBGROUP_ADD (diagnosis): 0 no subgroup scan instruction for sums, 2 not in
-     * the look-back's combining step. */
-    const char *sa = getenv("WGSCAN_SUBGROUP_ADD");
-    int sg_add = sa ? atoi(sa) : 1;
     if (s->type == WGS_TYPE_F16) ok &= sb_add(b, "enable f16;\n");
     /* Subgroup sizes are the same on every lane of a subgroup, but WGSL's uniformity
      * analysis cannot know that the subgroup_size builtin is: loops bounded by it
@@ -111,23 +107,18 @@ static int write_prelude(strbuf *b, const wgs_kernel_spec *s) {
              "const ITEMS: u32 = %uu;\n"
              "const MAX_SPINS: u32 = %uu;\n"
              "const LOOKBACK_PER_LANE: u32 = %uu;\n"
-             "const OP_IS_ADD: bool = %s;\n"
              "fn combine(a: T, b: T) -> T { return %s; }\n",
              t, wgs_op_name(s->op), s->wg, s->items, s->in_place ? ", in place" : "", t, s->wg,
              s->items, s->max_spins ? s->max_spins : 16u,
              s->lookback_per_lane ? s->lookback_per_lane : 1u,
-             (s->op == WGS_OP_ADD || s->op == WGS_OP_DEFAULT) && sg_add != 0 ? "true" : "false",
              wgsl_combine(s->op));
     ok &= sb_add(b, buf);
     /* What the plan fixes is constant in the kernel, so that the compiler keeps the
      * other cases out of its registers: the scan kind and the operator's identity (a
      * bit pattern, since inf is no WGSL constant; the conversion is a function call). */
-    snprintf(buf, sizeof buf, "const SCAN_INCLUSIVE: bool = %s;\nconst IDENTITY_BITS: u32 = 0x%Xu;\n"
-             "const FALLBACK: bool = %s;\n", s->inclusive ? "true" : "false",
-             wgs__identity_bits(s->type, s->op), getenv("WGSCAN_NO_FALLBACK") ? "false" : "true");
+    snprintf(buf, sizeof buf, "const SCAN_INCLUSIVE: bool = %s;\nconst IDENTITY_BITS: u32 = 0x%Xu;\n",
+             s->inclusive ? "true" : "false", wgs__identity_bits(s->type, s->op));
     ok &= sb_add(b, buf);
-    ok &= sb_add(b, sg_add == 2 ? "const LOOKBACK_SHUFFLES: bool = true;\n"
-                                : "const LOOKBACK_SHUFFLES: bool = false;\n");
     /* Values as 32-bit patterns (f16 in the low half), for look-back states and the
      * identity passed in Params. */
     if (s->type == WGS_TYPE_F16)

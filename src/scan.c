@@ -2,11 +2,13 @@
  * scan.c: device-wide prefix scan. Two algorithms share the plan, the parameter slots
  * and the chunking of long arrays:
  *
- * Multi-level (the seed article's algorithm; in place, deterministic):
- *   level 0   scan_tiles   every tile scanned in workgroup memory; tile totals to sums[0]
- *   level l   scan_tiles   sums[l] scanned in place (exclusive); its totals to sums[l+1],
- *                          until one tile holds a whole level
- *   back down add_prefix   sums[l+1] combined into sums[l], then sums[0] into the output
+ * Multi-level (reduce, then scan; in place, deterministic):
+ *   level 0   reduce_tiles        tile totals to sums[0] (the data is read once)
+ *   level l   scan_tiles          sums[l] scanned in place (exclusive); its totals to
+ *                                 sums[l+1], until one tile holds a whole level
+ *   back down add_prefix          sums[l+1] combined into sums[l]
+ *   level 0   scan_tiles_seeded   every tile scanned from its prefix in sums[0] and
+ *                                 stored: two reads and one write of the data in all
  *
  * Single pass (chained scan, decoupled look-back with decoupled fallback):
  *   reset_state        tile counter and tile states zeroed (stale flags must not survive)
@@ -27,6 +29,7 @@
 #define MAX_LEVELS 8
 
 #define FLAG_WRITE_TOTALS 2u
+#define FLAG_SEEDED 4u
 
 /* How one algorithm cuts the data. */
 typedef struct tiling {
@@ -48,8 +51,10 @@ struct wgs_scan_plan {
     uint32_t max_dim;
     /* multi-level */
     tiling ml;
-    /* level 0 out of place and in place (the plan's kind), the levels above (exclusive) */
-    WGPUComputePipeline ml_scan_copy, ml_scan_in_place, ml_scan_levels, ml_add;
+    /* level 0: tile totals, then seeded tile scans (the plan's kind), out of place and
+     * in place; the levels above: exclusive scans in place, then prefixes added */
+    WGPUComputePipeline ml_reduce_copy, ml_reduce_in_place, ml_seeded_copy, ml_seeded_in_place;
+    WGPUComputePipeline ml_scan_levels, ml_add;
     int levels; /* number of sums arrays for `capacity` */
     WGPUBuffer sums[MAX_LEVELS];
     WGPUBuffer dummy; /* aux binding of dispatches that write no totals */
@@ -162,13 +167,19 @@ static wgs_result make_pipelines(wgs_scan_plan *p) {
     const char *lb = getenv("WGSCAN_LOOKBACK");
     uint32_t per_lane = lb ? (uint32_t)atoi(lb) : 1;
     if (per_lane < 1 || per_lane > 8) per_lane = 1;
-    wgs_kernel_spec spec = {.file = "device/scan_tiles.wgsl", .entry = "scan_tiles", .type = p->type,
+    wgs_kernel_spec spec = {.file = "device/scan_tiles.wgsl", .entry = "reduce_tiles", .type = p->type,
                             .op = p->op, .wg = p->ml.wg, .items = p->ml.items};
     spec.subgroups = p->ml.rows;
-    spec.inclusive = p->kind == WGS_SCAN_INCLUSIVE;
-    wgs_result r = wgs__pipeline(ctx, &spec, &p->ml_scan_copy);
+    wgs_result r = wgs__pipeline(ctx, &spec, &p->ml_reduce_copy);
     spec.in_place = 1;
-    if (r == WGS_OK) r = wgs__pipeline(ctx, &spec, &p->ml_scan_in_place);
+    if (r == WGS_OK) r = wgs__pipeline(ctx, &spec, &p->ml_reduce_in_place);
+    spec.entry = "scan_tiles_seeded";
+    spec.inclusive = p->kind == WGS_SCAN_INCLUSIVE;
+    if (r == WGS_OK) r = wgs__pipeline(ctx, &spec, &p->ml_seeded_in_place);
+    spec.in_place = 0;
+    if (r == WGS_OK) r = wgs__pipeline(ctx, &spec, &p->ml_seeded_copy);
+    spec.entry = "scan_tiles";
+    spec.in_place = 1;
     spec.inclusive = 0;
     if (r == WGS_OK) r = wgs__pipeline(ctx, &spec, &p->ml_scan_levels);
     spec.file = "device/add_prefix.wgsl";
@@ -363,7 +374,7 @@ static uint64_t chunk_len(uint64_t n, uint64_t chunk_elems, uint64_t c) {
 static void fill_ml(const wgs_scan_plan *p, const void *layout, unsigned char *records) {
     const ml_layout *L = layout;
     uint32_t tiles_per_chunk = (uint32_t)(p->ml.chunk_elems / p->ml.tile);
-    uint32_t flags = L->tiles0 > 1 ? FLAG_WRITE_TOTALS : 0u;
+    uint32_t flags = L->tiles0 > 1 ? FLAG_SEEDED : 0u;
     for (uint64_t c = 0; c < L->chunks; c++)
         put_record(p, &p->ml, records, c, (uint32_t)chunk_len(L->n, p->ml.chunk_elems, c),
                    (uint32_t)(c * tiles_per_chunk), flags);
@@ -443,24 +454,25 @@ static void record_multilevel(recorder *rc, const wgs_scan_args *a, const ml_lay
     int in_place = a->input == a->output;
     WGPUBuffer aux0 = L->levels ? p->sums[0] : p->dummy;
     uint64_t aux0_size = L->levels ? bytes_of(p, L->count[0]) : 16;
-    for (uint64_t c = 0; c < L->chunks; c++) {
-        uint64_t off = c * p->ml.chunk_elems * p->es, len = chunk_len(a->n, p->ml.chunk_elems, c);
-        gpu_binding b[5];
-        uint32_t nb = 0;
-        if (!in_place) nb += bind_data(p, &p->ml, b, 0, 4, a->input, a->input_offset + off, len, 0);
-        nb += bind_data(p, &p->ml, b + nb, 1, 5, a->output, a->output_offset + off, len, 1);
-        b[nb++] = (gpu_binding){3, aux0, 0, aux0_size};
-        uint64_t groups = wgs__div_up(len, p->ml.tile);
-        dispatch(rc, in_place ? p->ml_scan_in_place : p->ml_scan_copy, b, nb, c, groups);
-    }
-    if (!L->levels) return;
-    record_level(rc, L, 0);
-    for (uint64_t c = 0; c < L->chunks; c++) {
-        uint64_t off = c * p->ml.chunk_elems * p->es, len = chunk_len(a->n, p->ml.chunk_elems, c);
-        gpu_binding b[3];
-        uint32_t nb = bind_data(p, &p->ml, b, 1, 5, a->output, a->output_offset + off, len, 1);
-        b[nb++] = (gpu_binding){3, aux0, 0, aux0_size};
-        dispatch(rc, p->ml_add, b, nb, c, wgs__div_up(len, p->ml.tile));
+    /* seeded = 0: the tile totals (only with levels); 1: the seeded scans. The data is
+     * input for both, and output (binding 1) for the second, or both when in place. */
+    for (int seeded = !L->levels; seeded < 2; seeded++) {
+        for (uint64_t c = 0; c < L->chunks; c++) {
+            uint64_t off = c * p->ml.chunk_elems * p->es, len = chunk_len(a->n, p->ml.chunk_elems, c);
+            gpu_binding b[5];
+            uint32_t nb = 0;
+            if (in_place)
+                nb += bind_data(p, &p->ml, b, 1, 5, a->output, a->output_offset + off, len, 1);
+            else
+                nb += bind_data(p, &p->ml, b, 0, 4, a->input, a->input_offset + off, len, 0);
+            if (seeded && !in_place)
+                nb += bind_data(p, &p->ml, b + nb, 1, 5, a->output, a->output_offset + off, len, 1);
+            b[nb++] = (gpu_binding){3, aux0, 0, aux0_size};
+            WGPUComputePipeline pipe = seeded ? (in_place ? p->ml_seeded_in_place : p->ml_seeded_copy)
+                                              : (in_place ? p->ml_reduce_in_place : p->ml_reduce_copy);
+            dispatch(rc, pipe, b, nb, c, wgs__div_up(len, p->ml.tile));
+        }
+        if (!seeded) record_level(rc, L, 0);
     }
 }
 

@@ -14,10 +14,11 @@ var<workgroup> lookback_prefix: T;
 fn fallback_reduce(lane: u32, size: u32, base: u32, n: u32, ident: T) -> T {
     let nsg = WG / size;
     let per = table_per_lane(size);
+    let whole = tile_is_whole(base);
     var acc = ident;
     for (var k = 0u; k < ROWS; k++) {
         for (var s = 0u; s < nsg; s++) {
-            let w = scan_word(load4(base / 4u + k * WG + s * size + lane, n, ident));
+            let w = scan_word(load_word(base / 4u + k * WG + s * size + lane, n, ident, whole));
             let seg = subgroup_reduce(lane, size, w.w);
             if ((k * nsg + s) / per == lane) {
                 acc = combine(acc, seg);
@@ -75,18 +76,7 @@ fn look_back_subgroup(lane: u32, size: u32, t: u32, aggregate: T, n: u32, ident:
                     mine = combine(vs[q], mine); // farther tiles first
                 }
             }
-            var r = subgroup_reduce(lane, size, mine);
-            if (LOOKBACK_SHUFFLES) {
-                var x = mine;
-                for (var d = 1u; d < size; d = d << 1u) {
-                    let y = subgroupShuffleUp(x, d);
-                    if (lane >= d) {
-                        x = combine(y, x);
-                    }
-                }
-                r = subgroupShuffle(x, size - 1u);
-            }
-            prefix = combine(r, prefix);
+            prefix = combine(subgroup_reduce(lane, size, mine), prefix);
         }
         if (done) {
             break;
@@ -102,7 +92,7 @@ fn look_back_subgroup(lane: u32, size: u32, t: u32, aggregate: T, n: u32, ident:
         // so wait on the one tile that blocks us.
         narrow = true;
         spins = spins + 1u;
-        if (FALLBACK && spins >= MAX_SPINS && j >= params.tile_base) {
+        if (spins >= MAX_SPINS && j >= params.tile_base) {
             // Decoupled fallback: reduce tile j ourselves (it lies in this chunk:
             // earlier chunks finished in an earlier dispatch).
             let agg_j = fallback_reduce(lane, size, (j - params.tile_base) * TILE, n, ident);

@@ -84,7 +84,7 @@ fn look_back(ids: Ids, t: u32, aggregate: T, n: u32, ident: T) -> T {
             continue;
         }
         spins = spins + 1u;
-        if (FALLBACK && spins >= MAX_SPINS && j >= params.tile_base) {
+        if (spins >= MAX_SPINS && j >= params.tile_base) {
             // Decoupled fallback: reduce tile j ourselves (it lies in this chunk:
             // earlier chunks finished in an earlier dispatch).
             let agg_j = fallback_reduce(ids, (j - params.tile_base) * TILE, n, ident);

@@ -62,3 +62,16 @@ fn tile_add_prefix(ids: Ids, base: u32, n: u32, p: T) {
         }
     }
 }
+
+// The tile's total, left in wg_total (multi-level first pass: reads, writes nothing).
+// Every invocation calls it (barriers).
+fn tile_reduce(ids: Ids, base: u32, n: u32, ident: T) {
+    var acc = ident;
+    for (var k = 0u; k < ITEMS; k++) {
+        let i = base + k * WG + ids.lid;
+        if (i < n) {
+            acc = combine(acc, load_in(i));
+        }
+    }
+    workgroup_exclusive_scan(ids, acc, ident);
+}

@@ -22,17 +22,34 @@ var<private> words: array<vec4<T>, ROWS>; // this lane's words, each scanned inc
 var<private> lane_prefix: array<T, ROWS>; // exclusive prefix of the lane within its segment
 var<workgroup> segments: array<T, ROWS * MAX_SUBGROUPS>; // segment totals, then prefixes
 
-// Word q of the chunk; elements at or past n read as ident.
-fn load4(q: u32, n: u32, ident: T) -> vec4<T> {
-    if (q < params.c) {
+// Whether the tile at element `base` lies wholly in the word view (uniform across the
+// workgroup, so branching on it keeps every lane together).
+fn tile_is_whole(base: u32) -> bool {
+    return base + TILE <= 4u * params.c;
+}
+
+// Word q of the chunk: a plain 16-byte load in whole tiles, else load4.
+fn load_word(q: u32, n: u32, ident: T, whole: bool) -> vec4<T> {
+    if (whole) {
         return load4_full(q);
     }
-    var v = vec4<T>(ident);
+    return load4(q, n, ident);
+}
+
+// Word q of the chunk; elements at or past n read as ident. Without a branch: the
+// subgroup operations that follow need every lane to have come the same way (Vulkan
+// does not promise reconvergence after divergent code, and an H200 returned wrong
+// scans of tail tiles when a branch stood here). Indices are clamped into the views.
+fn load4(q: u32, n: u32, ident: T) -> vec4<T> {
+    let words = params.c;
+    let full = load4_full(min(q, max(words, 1u) - 1u));
+    let tail_first = 4u * words;
+    let tail_len = max(n, tail_first) - tail_first;
+    var v: vec4<T>;
     for (var j = 0u; j < 4u; j++) {
         let i = 4u * q + j;
-        if (i < n) {
-            v[j] = load_tail(i - 4u * params.c);
-        }
+        let t = load_tail(min(max(i, tail_first) - tail_first, max(tail_len, 1u) - 1u));
+        v[j] = select(select(t, full[j], q < words), ident, i >= n);
     }
     return v;
 }
@@ -71,8 +88,9 @@ fn tile_scan_local(ids: Ids, base: u32, n: u32, ident: T, inclusive: bool) {
     let sg = ids.lid / size;
     let q0 = base / 4u + ids.lid;
     // All loads first, so ROWS of them are in flight at once (as in the copy kernel).
+    let whole = tile_is_whole(base);
     for (var k = 0u; k < ROWS; k++) {
-        words[k] = load4(q0 + k * WG, n, ident);
+        words[k] = load_word(q0 + k * WG, n, ident, whole);
     }
     for (var k = 0u; k < ROWS; k++) {
         words[k] = scan_word(words[k]);
@@ -140,12 +158,34 @@ fn tile_finish(ids: Ids, base: u32, n: u32, prefix: T, inclusive: bool) {
 // The multi-level scan's last pass on one tile: p combined into every element, in place.
 fn tile_add_prefix(ids: Ids, base: u32, n: u32, p: T) {
     let q0 = base / 4u + ids.lid;
+    let whole = tile_is_whole(base);
     var w: array<vec4<T>, ROWS>;
     for (var k = 0u; k < ROWS; k++) {
-        w[k] = load4(q0 + k * WG, n, p);
+        w[k] = load_word(q0 + k * WG, n, p, whole);
     }
     for (var k = 0u; k < ROWS; k++) {
         let x = w[k];
         store4(q0 + k * WG, n, vec4<T>(combine(p, x.x), combine(p, x.y), combine(p, x.z), combine(p, x.w)));
     }
+}
+
+// The tile's total, left in wg_total (multi-level first pass: reads, writes nothing).
+// Every invocation calls it (barriers). Its own order: nothing needs its bits to match
+// the scan's.
+fn tile_reduce(ids: Ids, base: u32, n: u32, ident: T) {
+    let q0 = base / 4u + ids.lid;
+    let whole = tile_is_whole(base);
+    var w: array<vec4<T>, ROWS>;
+    for (var k = 0u; k < ROWS; k++) {
+        w[k] = load_word(q0 + k * WG, n, ident, whole);
+    }
+    var acc = ident;
+    for (var k = 0u; k < ROWS; k++) {
+        acc = combine(acc, scan_word(w[k]).w);
+    }
+    let total = subgroup_reduce(ids.sg_lane, ids.sg_size, acc);
+    if (ids.sg_lane == 0u) {
+        sg_totals[ids.lid / ids.sg_size] = total;
+    }
+    scan_subgroup_totals(ids, ident);
 }
