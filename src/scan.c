@@ -108,9 +108,10 @@ static uint64_t tile_storage(uint32_t wg, uint32_t items, uint32_t es, int rows)
     return data + (wg + wg / 32 + 64) * es4 + 64;
 }
 
-/* Workgroup size and items per invocation. GPUs hide latency with many invocations
- * per workgroup; the single pass takes bigger tiles where workgroup memory allows, to
- * spread each look-back over more data. CPU drivers (SwiftShader) run a workgroup's
+/* Workgroup size and items per invocation. GPUs: measured on an H200 (u32 add, 2^24 and
+ * 2^28; bench/lab/sweep-scan.sh): the single pass is fastest with 512 x 16 (bigger
+ * tiles, fewer look-back steps), the multi-level passes with 256 x 8 (its seeded scans
+ * run near copy speed; 16 items halved it). CPU drivers (SwiftShader) run a workgroup's
  * invocations as a few SIMD lanes switching at every barrier, so they want few
  * invocations doing long serial runs: on SwiftShader 32 x 64 scanned 4M u32 ten times
  * faster than 256 x 4. */
@@ -133,8 +134,8 @@ static void choose_tuning(const wgs_context_info *ci, uint32_t es, int single_pa
         t->wg = 32;
         t->items = 64;
     } else {
-        t->wg = 256;
-        t->items = 16;
+        t->wg = single_pass && ci->max_invocations_per_workgroup >= 512 ? 512 : 256;
+        t->items = single_pass ? 16 : 8;
         while (t->items > 4 && tile_storage(t->wg, t->items, es, sg) > ci->max_workgroup_storage_size)
             t->items /= 2;
     }
