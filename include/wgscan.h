@@ -310,8 +310,9 @@ typedef enum wgs_scan_algorithm {
      * out-of-place scans up to 2^24 elements, else multi-level; always multi-level in
      * place or when `deterministic` is set. */
     WGS_SCAN_ALGORITHM_DEFAULT = 0,
-    /* Work-efficient Blelloch scan per tile in workgroup memory; tile totals scanned
-     * recursively level by level and added back. Reads and writes the data twice. */
+    /* Reduce, then scan: tile totals from one read of the data, the totals scanned
+     * level by level, then every tile scanned from its prefix and stored. Reads the data
+     * twice and writes it once; runs in place. */
     WGS_SCAN_ALGORITHM_MULTILEVEL = 1,
     /* Chained scan with decoupled look-back and decoupled fallback: one pass, the data
      * read once and written once. Safe without forward-progress guarantees between

@@ -4,10 +4,12 @@
 // invocation's ITEMS consecutive elements from workgroup memory, reduces them serially,
 // scans the run totals across the workgroup and rescans each run.
 //
-// Interface shared with tile_subgroup.wgsl:
+// Interface shared with tile_rows.wgsl (which every device with subgroups uses):
 //   tile_scan_local(ids, base, n, ident, inclusive)  loads the tile and scans it locally;
 //                                                    the tile's total is left in wg_total
 //   tile_finish(ids, base, n, prefix, inclusive)     stores the scan seeded with prefix
+//   tile_reduce(ids, base, n, ident)                 the tile's total into wg_total
+//   tile_add_prefix(ids, base, n, p)                 p combined into the tile, in place
 
 var<workgroup> tile: array<T, TILE + (TILE >> 5u)>;
 var<private> run_prefix: T; // this invocation's exclusive prefix within the tile
