@@ -67,6 +67,18 @@ fn store4(q: u32, n: u32, v: vec4<T>) {
     }
 }
 
+// This invocation's word of every row of the tile at element `base`. All loads are
+// issued before any is used, so ROWS of them are in flight at once (as in the copy).
+fn load_rows(ids: Ids, base: u32, n: u32, ident: T) -> array<vec4<T>, ROWS> {
+    let q0 = base / 4u + ids.lid;
+    let whole = tile_is_whole(base);
+    var w: array<vec4<T>, ROWS>;
+    for (var k = 0u; k < ROWS; k++) {
+        w[k] = load_word(q0 + k * WG, n, ident, whole);
+    }
+    return w;
+}
+
 // Inclusive scan of one word, in element order.
 fn scan_word(v: vec4<T>) -> vec4<T> {
     var w = v;
@@ -86,12 +98,7 @@ fn tile_scan_local(ids: Ids, base: u32, n: u32, ident: T, inclusive: bool) {
     let lane = ids.sg_lane;
     let nsg = WG / size;
     let sg = ids.lid / size;
-    let q0 = base / 4u + ids.lid;
-    // All loads first, so ROWS of them are in flight at once (as in the copy kernel).
-    let whole = tile_is_whole(base);
-    for (var k = 0u; k < ROWS; k++) {
-        words[k] = load_word(q0 + k * WG, n, ident, whole);
-    }
+    words = load_rows(ids, base, n, ident);
     for (var k = 0u; k < ROWS; k++) {
         words[k] = scan_word(words[k]);
         let inc = subgroup_inclusive_scan(lane, size, words[k].w);
@@ -158,11 +165,7 @@ fn tile_finish(ids: Ids, base: u32, n: u32, prefix: T, inclusive: bool) {
 // The multi-level scan's last pass on one tile: p combined into every element, in place.
 fn tile_add_prefix(ids: Ids, base: u32, n: u32, p: T) {
     let q0 = base / 4u + ids.lid;
-    let whole = tile_is_whole(base);
-    var w: array<vec4<T>, ROWS>;
-    for (var k = 0u; k < ROWS; k++) {
-        w[k] = load_word(q0 + k * WG, n, p, whole);
-    }
+    let w = load_rows(ids, base, n, p);
     for (var k = 0u; k < ROWS; k++) {
         let x = w[k];
         store4(q0 + k * WG, n, vec4<T>(combine(p, x.x), combine(p, x.y), combine(p, x.z), combine(p, x.w)));
@@ -173,12 +176,7 @@ fn tile_add_prefix(ids: Ids, base: u32, n: u32, p: T) {
 // Every invocation calls it (barriers). Its own order: nothing needs its bits to match
 // the scan's.
 fn tile_reduce(ids: Ids, base: u32, n: u32, ident: T) {
-    let q0 = base / 4u + ids.lid;
-    let whole = tile_is_whole(base);
-    var w: array<vec4<T>, ROWS>;
-    for (var k = 0u; k < ROWS; k++) {
-        w[k] = load_word(q0 + k * WG, n, ident, whole);
-    }
+    let w = load_rows(ids, base, n, ident);
     var acc = ident;
     for (var k = 0u; k < ROWS; k++) {
         acc = combine(acc, scan_word(w[k]).w);
