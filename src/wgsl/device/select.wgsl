@@ -2,16 +2,16 @@
 // three steps that never wait on another workgroup:
 //   select_count    each tile counts its selected elements into tile_sums
 //   (scan)          tile_sums scanned inclusively in place (the scan plan)
-//   select_scatter  each tile ranks its selected elements with one workgroup scan,
-//                   stages them in workgroup memory in order and writes them out as
-//                   one contiguous, coalesced run at its prefix; a partition writes the
-//                   rejected ones after all selected ones, in order as well
+//   select_scatter  each tile ranks its selected elements with workgroup scans and
+//                   stores each at its place from the tile's prefix; a partition writes
+//                   the rejected ones after all selected ones, in order as well
 // With byte flags the first step reads a quarter of the data, so the whole costs about
 // one read and one write of the selected data, like a copy.
 //
-// The count pass takes 4 consecutive elements per invocation and step (one 16-byte
-// load, one word of byte flags), WG * 4 per step, ITEMS / 4 steps per tile: the count
-// does not care about order. The scatter ranks contiguous runs (see gather_run).
+// Both passes see a tile as ROWS rows of WG 16-byte words (invocation lid holds word
+// k * WG + lid of row k) and the flag word of the same 4 elements: every load is
+// coalesced, as in the scan's row tiles. The count pass takes COUNT_TILES tiles per
+// workgroup.
 //
 // Bindings: 0 src (array<V>), 4 src4 (the same range as vec4), 5 flags (byte flags, 4 per
 // word), 1 out, 3 tile_sums, 6 pay_in, 7 pay_out, 8 count_out (u32: elements selected).
@@ -36,57 +36,13 @@ const MODE_HEADS: u32 = 3u; // x[i] != x[i - 1], and x[0]
 const FLAG_PARTITION: u32 = 16u;
 const FLAG_PAYLOAD: u32 = 32u;
 const FLAG_PAYLOAD_INDEX: u32 = 64u;
-const STEPS: u32 = ITEMS / 4u;
-
-var<workgroup> stage: array<u32, TILE + TILE / 32u>;
-
-// The 4 elements 4q .. 4q+3 (those at or past n are never used).
-fn load4(q: u32, n: u32) -> vec4<V> {
-    if (4u * q + 3u < n) {
-        return src4[q];
-    }
-    var x: vec4<V>;
-    for (var j = 0u; j < 4u; j++) {
-        if (4u * q + j < n) {
-            x[j] = src[4u * q + j];
-        }
-    }
-    return x;
-}
+const ROWS: u32 = ITEMS / 4u; // rows of WG 16-byte words in a tile
 
 // Bit j set when byte j of a word of byte flags is non-zero: the high bit of each byte
 // after the add is set exactly for the non-zero bytes, without a branch.
 fn byte_mask(w: u32) -> u32 {
     let nz = (((w & 0x7F7F7F7Fu) + 0x7F7F7F7Fu) | w) & 0x80808080u;
     return ((nz >> 7u) & 1u) | ((nz >> 14u) & 2u) | ((nz >> 21u) & 4u) | ((nz >> 28u) & 8u);
-}
-
-// Modes IF and UNIQUE (FLAGGED counts from the flag words alone): bit j set when
-// element 4q + j (< n) is selected.
-fn select_mask(q: u32, n: u32) -> u32 {
-    let x = load4(q, n);
-    var m = 0u;
-    if ((SEL_FLAGS & 15u) == MODE_IF) {
-        let kind = (SEL_FLAGS >> 8u) & 15u;
-        for (var j = 0u; j < 4u; j++) {
-            if (predicate(kind, x[j])) {
-                m |= 1u << j;
-            }
-        }
-    } else {
-        var prev: V;
-        if (q > 0u) {
-            prev = src[4u * q - 1u];
-        }
-        for (var j = 0u; j < 4u; j++) {
-            if ((q == 0u && j == 0u) || x[j] != prev) {
-                m |= 1u << j;
-            }
-            prev = x[j];
-        }
-    }
-    let valid = min(n - min(n, 4u * q), 4u);
-    return m & ((1u << valid) - 1u);
 }
 
 // A workgroup counts COUNT_TILES tiles, so that each invocation has several loads in
@@ -107,23 +63,22 @@ fn select_count(ids: Ids, @builtin(workgroup_id) wid: vec3<u32>,
         // Byte flags: every word loaded first (clamped, so no branch stands between the
         // loads and the compiler keeps them all in flight), then counted.
         let words = (n + 3u) / 4u;
-        var w: array<u32, COUNT_TILES * STEPS>;
-        for (var i = 0u; i < COUNT_TILES * STEPS; i++) {
-            let q = (t0 + i / STEPS) * (TILE / 4u) + (i % STEPS) * WG + ids.lid;
+        var w: array<u32, COUNT_TILES * ROWS>;
+        for (var i = 0u; i < COUNT_TILES * ROWS; i++) {
+            let q = (t0 + i / ROWS) * (TILE / 4u) + (i % ROWS) * WG + ids.lid;
             w[i] = select(0u, sel_flags[min(q, words - 1u)], q < words);
         }
-        for (var i = 0u; i < COUNT_TILES * STEPS; i++) {
-            let q = (t0 + i / STEPS) * (TILE / 4u) + (i % STEPS) * WG + ids.lid;
+        for (var i = 0u; i < COUNT_TILES * ROWS; i++) {
+            let q = (t0 + i / ROWS) * (TILE / 4u) + (i % ROWS) * WG + ids.lid;
             let valid = min(n - min(n, 4u * q), 4u); // flags past n may hold anything
-            c[i / STEPS] += countOneBits(byte_mask(w[i]) & ((1u << valid) - 1u));
+            c[i / ROWS] += countOneBits(byte_mask(w[i]) & ((1u << valid) - 1u));
         }
     } else {
         for (var k = 0u; k < COUNT_TILES; k++) { // c starts at zero, as every WGSL var
-            for (var s = 0u; s < STEPS; s++) {
+            let whole = tile_is_whole((t0 + k) * TILE, n);
+            for (var s = 0u; s < ROWS; s++) {
                 let q = (t0 + k) * (TILE / 4u) + s * WG + ids.lid;
-                if (4u * q < n) {
-                    c[k] += countOneBits(select_mask(q, n));
-                }
+                c[k] += countOneBits(word_mask(q, n, load_word(q, n, whole)));
             }
         }
     }
@@ -139,121 +94,70 @@ fn select_count(ids: Ids, @builtin(workgroup_id) wid: vec3<u32>,
     }
 }
 
-// The scatter works on contiguous runs: invocation i owns elements i * ITEMS ..
-// i * ITEMS + ITEMS - 1 of its tile, so one workgroup scan of the per-invocation counts
-// ranks every element. Global memory is still read and written in coalesced 16-byte
-// steps: words pass through `stage` (padded: conflict-free both ways).
-fn spad(i: u32) -> u32 {
-    return i + (i >> 5u);
+// The scatter, in rows like the scan's tiles: row k of a tile is WG 16-byte words of
+// elements, invocation lid holds word k * WG + lid and the flag word of the same 4
+// elements, so every load is coalesced and nothing passes through workgroup memory.
+// The ranks come from workgroup scans of the per-word counts, two rows per scan as
+// 16-bit halves (a row holds at most 4 * WG < 2^16 elements). Each selected element is
+// then stored straight at its place: the selected elements of a row segment are one
+// contiguous run of the output, which the L2 assembles into whole lines.
+
+// Whether the tile starting at element `start` holds only whole words before n
+// (uniform across the workgroup: a branch on it keeps the lanes together).
+fn tile_is_whole(start: u32, n: u32) -> bool {
+    return start + TILE <= n / 4u * 4u;
 }
 
-var<private> prev_word: u32; // the word before this invocation's run (unique)
-var<private> run_flags: array<u32, ITEMS / 4u>; // this invocation's byte flags (flagged)
-
-// What the mask needs from global memory besides the elements, loaded before them so
-// that both loads are in flight together: the run's flags, or for the first run of a
-// tile the element before it (unique).
-fn prefetch_run(t: u32, n: u32, lid: u32) {
-    let mode = SEL_FLAGS & 15u;
-    let first = t * TILE + lid * ITEMS;
-    if (mode == MODE_FLAGGED) {
-        for (var w = 0u; w < ITEMS / 4u; w++) {
-            if (first + 4u * w < n) {
-                run_flags[w] = sel_flags[first / 4u + w];
-            }
-        }
-    } else if (mode == MODE_HEADS && lid == 0u && t > 0u) {
-        prev_word = bitcast<u32>(src[t * TILE - 1u]);
+// Word q, without a divergent branch in a partial tile (subgroup operations follow, and
+// Vulkan does not promise that lanes reconverge after one): indices clamped, elements
+// past n unused.
+fn load_word(q: u32, n: u32, whole: bool) -> vec4<V> {
+    if (whole) {
+        return src4[q];
     }
+    let words = n / 4u;
+    let full = src4[min(q, max(words, 1u) - 1u)];
+    var x: vec4<V>;
+    for (var j = 0u; j < 4u; j++) {
+        let i = 4u * q + j;
+        let t = src[min(i, n - 1u)];
+        x[j] = select(t, full[j], q < words);
+    }
+    return x;
 }
 
-// Loads the tile's words (what 0: the elements, 1: the payloads) into stage, coalesced,
-// and returns this invocation's run. Every invocation calls it (barriers).
-fn gather_run(t: u32, n: u32, lid: u32, what: u32) -> array<u32, ITEMS> {
-    let tile_q = t * (TILE / 4u);
-    for (var k = 0u; k < STEPS; k++) {
-        let q = tile_q + k * WG + lid;
-        if (4u * q < n) {
-            var w: vec4<u32>;
-            if (what == 0u) {
-                w = bitcast<vec4<u32>>(load4(q, n));
-            } else if ((SEL_FLAGS & FLAG_PAYLOAD_INDEX) != 0u) {
-                w = vec4<u32>(4u * q, 4u * q + 1u, 4u * q + 2u, 4u * q + 3u);
-            } else {
-                for (var j = 0u; j < 4u; j++) {
-                    if (4u * q + j < n) {
-                        w[j] = pay_in[4u * q + j];
-                    }
-                }
-            }
-            let e = 4u * (k * WG + lid);
-            stage[spad(e)] = w.x;
-            stage[spad(e + 1u)] = w.y;
-            stage[spad(e + 2u)] = w.z;
-            stage[spad(e + 3u)] = w.w;
-        }
-    }
-    workgroupBarrier();
-    var run: array<u32, ITEMS>;
-    for (var j = 0u; j < ITEMS; j++) {
-        run[j] = stage[spad(lid * ITEMS + j)];
-    }
-    if (lid > 0u) {
-        prev_word = stage[spad(lid * ITEMS - 1u)];
-    }
-    workgroupBarrier();
-    return run;
-}
-
-// Bit j set when element j of this invocation's run is selected.
-fn run_mask(t: u32, n: u32, lid: u32, run: array<u32, ITEMS>) -> u32 {
-    let mode = SEL_FLAGS & 15u;
-    let first = t * TILE + lid * ITEMS;
-    let valid = min(n - min(n, first), ITEMS);
+// Bit j set when element 4q + j (< n) is selected; x is word q.
+fn word_mask(q: u32, n: u32, x: vec4<V>) -> u32 {
     var m = 0u;
+    let mode = SEL_FLAGS & 15u;
     if (mode == MODE_FLAGGED) {
-        for (var w = 0u; w < ITEMS / 4u; w++) {
-            if (4u * w < valid) {
-                m |= byte_mask(run_flags[w]) << (4u * w);
-            }
-        }
+        m = byte_mask(sel_flags[min(q, (n + 3u) / 4u - 1u)]);
     } else if (mode == MODE_IF) {
         let kind = (SEL_FLAGS >> 8u) & 15u;
-        for (var j = 0u; j < ITEMS; j++) {
-            if (predicate(kind, bitcast<V>(run[j]))) {
-                m |= 1u << j;
-            }
+        for (var j = 0u; j < 4u; j++) {
+            m |= select(0u, 1u << j, predicate(kind, x[j]));
         }
     } else {
-        var prev = bitcast<V>(prev_word);
-        for (var j = 0u; j < ITEMS; j++) {
-            let x = bitcast<V>(run[j]);
-            if ((first == 0u && j == 0u) || x != prev) {
-                m |= 1u << j;
-            }
-            prev = x;
+        var prev = src[min(max(4u * q, 1u) - 1u, n - 1u)];
+        for (var j = 0u; j < 4u; j++) {
+            m |= select(0u, 1u << j, (q == 0u && j == 0u) || x[j] != prev);
+            prev = x[j];
         }
     }
-    return m & ((1u << valid) - 1u); // valid <= ITEMS <= 16 keeps the shift below 32
+    let valid = min(n - min(n, 4u * q), 4u);
+    return m & ((1u << valid) - 1u);
 }
 
-// Puts the run's words at their places in stage: selected ones at their rank (from
-// `base`), rejected ones after all selected ones when partitioning.
-fn place_run(t: u32, n: u32, lid: u32, run: array<u32, ITEMS>, m: u32, base: u32, tile_sel: u32) {
-    let is_partition = (SEL_FLAGS & FLAG_PARTITION) != 0u;
-    let first = lid * ITEMS;
-    let valid = min(n - min(n, t * TILE + first), ITEMS);
-    var sel = base;
-    for (var j = 0u; j < ITEMS; j++) {
-        if (j < valid) {
-            if ((m & (1u << j)) != 0u) {
-                stage[spad(sel)] = run[j];
-                sel += 1u;
-            } else if (is_partition) {
-                stage[spad(tile_sel + first + j - sel)] = run[j];
-            }
-        }
+// The payload word of word q (FLAG_PAYLOAD: pay_in; FLAG_PAYLOAD_INDEX: the indices).
+fn payload_word(q: u32, n: u32) -> vec4<u32> {
+    if ((SEL_FLAGS & FLAG_PAYLOAD_INDEX) != 0u) {
+        return vec4<u32>(4u * q, 4u * q + 1u, 4u * q + 2u, 4u * q + 3u);
     }
+    var w: vec4<u32>;
+    for (var j = 0u; j < 4u; j++) {
+        w[j] = pay_in[min(4u * q + j, n - 1u)];
+    }
+    return w;
 }
 
 @compute @workgroup_size(WG)
@@ -265,37 +169,61 @@ fn select_scatter(ids: Ids, @builtin(workgroup_id) wid: vec3<u32>,
     }
     let n = params.n;
     let lid = ids.lid;
-    let incl = tile_sums[t];
     var prefix = 0u;
     if (t > 0u) {
         prefix = tile_sums[t - 1u];
     }
     let total = tile_sums[params.d - 1u];
-    let tile_sel = incl - prefix;
     let tile_start = t * TILE;
-    let tile_len = min(TILE, n - tile_start);
     let is_partition = (SEL_FLAGS & FLAG_PARTITION) != 0u;
-    let rejected_base = total + tile_start - prefix;
-    let words = select(tile_sel, tile_len, is_partition);
+    let has_payload = (SEL_FLAGS & (FLAG_PAYLOAD | FLAG_PAYLOAD_INDEX)) != 0u;
+    let whole = tile_is_whole(tile_start, n);
+    let q0 = tile_start / 4u + lid;
 
-    prefetch_run(t, n, lid);
-    var run = gather_run(t, n, lid, 0u);
-    let m = run_mask(t, n, lid, run);
-    let base = workgroup_exclusive_scan(ids, countOneBits(m), 0u);
-    place_run(t, n, lid, run, m, base, tile_sel);
-    workgroupBarrier();
-    for (var i = lid; i < words; i += WG) {
-        let at = select(rejected_base + i - tile_sel, prefix + i, i < tile_sel);
-        out[at] = bitcast<V>(stage[spad(i)]);
+    var x: array<vec4<V>, ROWS>;
+    var m: array<u32, ROWS>;
+    for (var k = 0u; k < ROWS; k++) {
+        x[k] = load_word(q0 + k * WG, n, whole);
     }
-    if ((SEL_FLAGS & (FLAG_PAYLOAD | FLAG_PAYLOAD_INDEX)) != 0u) {
-        workgroupBarrier();
-        run = gather_run(t, n, lid, 1u);
-        place_run(t, n, lid, run, m, base, tile_sel);
-        workgroupBarrier();
-        for (var i = lid; i < words; i += WG) {
-            let at = select(rejected_base + i - tile_sel, prefix + i, i < tile_sel);
-            pay_out[at] = stage[spad(i)];
+    for (var k = 0u; k < ROWS; k++) {
+        m[k] = word_mask(q0 + k * WG, n, x[k]);
+    }
+    // Selected elements before this word within the tile, and the rows' totals.
+    var before: array<u32, ROWS>;
+    var row_base = 0u;
+    for (var k = 0u; k < ROWS; k += 2u) {
+        let ex = workgroup_exclusive_scan(ids, countOneBits(m[k]) | (countOneBits(m[k + 1u]) << 16u), 0u);
+        let tot = wg_total;
+        before[k] = row_base + (ex & 0xFFFFu);
+        before[k + 1u] = row_base + (tot & 0xFFFFu) + (ex >> 16u);
+        row_base += (tot & 0xFFFFu) + (tot >> 16u);
+        workgroupBarrier(); // wg_total is rewritten by the next scan
+    }
+    let rejected_base = total + tile_start - prefix;
+    for (var k = 0u; k < ROWS; k++) {
+        let q = q0 + k * WG;
+        var p: vec4<u32>;
+        if (has_payload) {
+            p = payload_word(q, n);
+        }
+        var sel = before[k];
+        for (var j = 0u; j < 4u; j++) {
+            let e = 4u * q + j; // element index
+            if (e < n) {
+                var at = 0xFFFFFFFFu;
+                if ((m[k] & (1u << j)) != 0u) {
+                    at = prefix + sel;
+                    sel += 1u;
+                } else if (is_partition) {
+                    at = rejected_base + (e - tile_start) - sel;
+                }
+                if (at != 0xFFFFFFFFu) {
+                    out[at] = x[k][j];
+                    if (has_payload) {
+                        pay_out[at] = p[j];
+                    }
+                }
+            }
         }
     }
     if (t == params.d - 1u && lid == 0u) {
