@@ -2,16 +2,19 @@
 // three steps that never wait on another workgroup:
 //   select_count    each tile counts its selected elements into tile_sums
 //   (scan)          tile_sums scanned inclusively in place (the scan plan)
-//   select_scatter  each tile ranks its selected elements with workgroup scans and
-//                   stores each at its place from the tile's prefix; a partition writes
-//                   the rejected ones after all selected ones, in order as well
+//   select_scatter  each tile ranks its selected elements with one workgroup scan,
+//                   stages them in workgroup memory in order and writes them out as
+//                   one contiguous, coalesced run at its prefix; a partition writes the
+//                   rejected ones after all selected ones, in order as well
 // With byte flags the first step reads a quarter of the data, so the whole costs about
 // one read and one write of the selected data, like a copy.
 //
-// Both passes see a tile as ROWS rows of WG 16-byte words (invocation lid holds word
-// k * WG + lid of row k) and the flag word of the same 4 elements: every load is
-// coalesced, as in the scan's row tiles. The count pass takes COUNT_TILES tiles per
-// workgroup.
+// The count pass sees a tile as ROWS rows of WG 16-byte words (invocation lid holds
+// word k * WG + lid of row k) and the flag word of the same 4 elements: every load is
+// coalesced; it takes COUNT_TILES tiles per workgroup. The scatter ranks contiguous
+// runs (see gather_run). A scatter on the count pass's rows, storing each selected
+// element straight at its place, measured slower on an H200 (909 against 839 µs at
+// 2^28, flags half set): the staged runs leave as whole coalesced lines.
 //
 // Bindings: 0 src (array<V>), 4 src4 (the same range as vec4), 5 flags (byte flags, 4 per
 // word), 1 out, 3 tile_sums, 6 pay_in, 7 pay_out, 8 count_out (u32: elements selected).
@@ -38,69 +41,28 @@ const FLAG_PAYLOAD: u32 = 32u;
 const FLAG_PAYLOAD_INDEX: u32 = 64u;
 const ROWS: u32 = ITEMS / 4u; // rows of WG 16-byte words in a tile
 
+var<workgroup> stage: array<u32, TILE + TILE / 32u>;
+
+// The 4 elements 4q .. 4q+3 (those at or past n are never used).
+fn load4(q: u32, n: u32) -> vec4<V> {
+    if (4u * q + 3u < n) {
+        return src4[q];
+    }
+    var x: vec4<V>;
+    for (var j = 0u; j < 4u; j++) {
+        if (4u * q + j < n) {
+            x[j] = src[4u * q + j];
+        }
+    }
+    return x;
+}
+
 // Bit j set when byte j of a word of byte flags is non-zero: the high bit of each byte
 // after the add is set exactly for the non-zero bytes, without a branch.
 fn byte_mask(w: u32) -> u32 {
     let nz = (((w & 0x7F7F7F7Fu) + 0x7F7F7F7Fu) | w) & 0x80808080u;
     return ((nz >> 7u) & 1u) | ((nz >> 14u) & 2u) | ((nz >> 21u) & 4u) | ((nz >> 28u) & 8u);
 }
-
-// A workgroup counts COUNT_TILES tiles, so that each invocation has several loads in
-// flight (one tile alone left the flag reads latency-bound); the totals of two tiles
-// share one workgroup scan as 16-bit halves (a tile holds at most 16384 < 2^16 elements).
-const COUNT_TILES: u32 = 4u;
-
-@compute @workgroup_size(WG)
-fn select_count(ids: Ids, @builtin(workgroup_id) wid: vec3<u32>,
-                @builtin(num_workgroups) nwg: vec3<u32>) {
-    let t0 = tile_index(wid, nwg) * COUNT_TILES;
-    if (t0 >= params.d) {
-        return; // past the last tile of a folded grid (workgroup-uniform)
-    }
-    let n = params.n;
-    var c: array<u32, COUNT_TILES>;
-    if ((SEL_FLAGS & 15u) == MODE_FLAGGED) {
-        // Byte flags: every word loaded first (clamped, so no branch stands between the
-        // loads and the compiler keeps them all in flight), then counted.
-        let words = (n + 3u) / 4u;
-        var w: array<u32, COUNT_TILES * ROWS>;
-        for (var i = 0u; i < COUNT_TILES * ROWS; i++) {
-            let q = (t0 + i / ROWS) * (TILE / 4u) + (i % ROWS) * WG + ids.lid;
-            w[i] = select(0u, sel_flags[min(q, words - 1u)], q < words);
-        }
-        for (var i = 0u; i < COUNT_TILES * ROWS; i++) {
-            let q = (t0 + i / ROWS) * (TILE / 4u) + (i % ROWS) * WG + ids.lid;
-            let valid = min(n - min(n, 4u * q), 4u); // flags past n may hold anything
-            c[i / ROWS] += countOneBits(byte_mask(w[i]) & ((1u << valid) - 1u));
-        }
-    } else {
-        for (var k = 0u; k < COUNT_TILES; k++) { // c starts at zero, as every WGSL var
-            let whole = tile_is_whole((t0 + k) * TILE, n);
-            for (var s = 0u; s < ROWS; s++) {
-                let q = (t0 + k) * (TILE / 4u) + s * WG + ids.lid;
-                c[k] += countOneBits(word_mask(q, n, load_word(q, n, whole)));
-            }
-        }
-    }
-    var totals: array<u32, COUNT_TILES>;
-    for (var k = 0u; k < COUNT_TILES; k += 2u) {
-        workgroup_exclusive_scan(ids, c[k] | (c[k + 1u] << 16u), 0u);
-        totals[k] = wg_total & 0xFFFFu;
-        totals[k + 1u] = wg_total >> 16u;
-        workgroupBarrier(); // wg_total is rewritten by the next scan
-    }
-    if (ids.lid < COUNT_TILES && t0 + ids.lid < params.d) {
-        tile_sums[t0 + ids.lid] = totals[ids.lid];
-    }
-}
-
-// The scatter, in rows like the scan's tiles: row k of a tile is WG 16-byte words of
-// elements, invocation lid holds word k * WG + lid and the flag word of the same 4
-// elements, so every load is coalesced and nothing passes through workgroup memory.
-// The ranks come from workgroup scans of the per-word counts, two rows per scan as
-// 16-bit halves (a row holds at most 4 * WG < 2^16 elements). Each selected element is
-// then stored straight at its place: the selected elements of a row segment are one
-// contiguous run of the output, which the L2 assembles into whole lines.
 
 // Whether the tile starting at element `start` holds only whole words before n
 // (uniform across the workgroup: a branch on it keeps the lanes together).
@@ -148,16 +110,166 @@ fn word_mask(q: u32, n: u32, x: vec4<V>) -> u32 {
     return m & ((1u << valid) - 1u);
 }
 
-// The payload word of word q (FLAG_PAYLOAD: pay_in; FLAG_PAYLOAD_INDEX: the indices).
-fn payload_word(q: u32, n: u32) -> vec4<u32> {
-    if ((SEL_FLAGS & FLAG_PAYLOAD_INDEX) != 0u) {
-        return vec4<u32>(4u * q, 4u * q + 1u, 4u * q + 2u, 4u * q + 3u);
+// A workgroup counts COUNT_TILES tiles, so that each invocation has several loads in
+// flight (one tile alone left the flag reads latency-bound); the totals of two tiles
+// share one workgroup scan as 16-bit halves (a tile holds at most 16384 < 2^16 elements).
+const COUNT_TILES: u32 = 8u;
+
+@compute @workgroup_size(WG)
+fn select_count(ids: Ids, @builtin(workgroup_id) wid: vec3<u32>,
+                @builtin(num_workgroups) nwg: vec3<u32>) {
+    let t0 = tile_index(wid, nwg) * COUNT_TILES;
+    if (t0 >= params.d) {
+        return; // past the last tile of a folded grid (workgroup-uniform)
     }
-    var w: vec4<u32>;
-    for (var j = 0u; j < 4u; j++) {
-        w[j] = pay_in[min(4u * q + j, n - 1u)];
+    let n = params.n;
+    var c: array<u32, COUNT_TILES>;
+    if ((SEL_FLAGS & 15u) == MODE_FLAGGED) {
+        // Byte flags: every word loaded first (clamped, so no branch stands between the
+        // loads and the compiler keeps them all in flight), then counted.
+        let words = (n + 3u) / 4u;
+        var w: array<u32, COUNT_TILES * ROWS>;
+        for (var i = 0u; i < COUNT_TILES * ROWS; i++) {
+            let q = (t0 + i / ROWS) * (TILE / 4u) + (i % ROWS) * WG + ids.lid;
+            w[i] = select(0u, sel_flags[min(q, words - 1u)], q < words);
+        }
+        for (var i = 0u; i < COUNT_TILES * ROWS; i++) {
+            let q = (t0 + i / ROWS) * (TILE / 4u) + (i % ROWS) * WG + ids.lid;
+            let valid = min(n - min(n, 4u * q), 4u); // flags past n may hold anything
+            c[i / ROWS] += countOneBits(byte_mask(w[i]) & ((1u << valid) - 1u));
+        }
+    } else {
+        for (var k = 0u; k < COUNT_TILES; k++) { // c starts at zero, as every WGSL var
+            let whole = tile_is_whole((t0 + k) * TILE, n);
+            for (var s = 0u; s < ROWS; s++) {
+                let q = (t0 + k) * (TILE / 4u) + s * WG + ids.lid;
+                c[k] += countOneBits(word_mask(q, n, load_word(q, n, whole)));
+            }
+        }
     }
-    return w;
+    var totals: array<u32, COUNT_TILES>;
+    for (var k = 0u; k < COUNT_TILES; k += 2u) {
+        workgroup_exclusive_scan(ids, c[k] | (c[k + 1u] << 16u), 0u);
+        totals[k] = wg_total & 0xFFFFu;
+        totals[k + 1u] = wg_total >> 16u;
+        workgroupBarrier(); // wg_total is rewritten by the next scan
+    }
+    if (ids.lid < COUNT_TILES && t0 + ids.lid < params.d) {
+        tile_sums[t0 + ids.lid] = totals[ids.lid];
+    }
+}
+
+// The scatter works on contiguous runs: invocation i owns elements i * ITEMS ..
+// i * ITEMS + ITEMS - 1 of its tile, so one workgroup scan of the per-invocation counts
+// ranks every element. Global memory is still read and written in coalesced 16-byte
+// steps: words pass through `stage` (padded: conflict-free both ways).
+fn spad(i: u32) -> u32 {
+    return i + (i >> 5u);
+}
+
+var<private> prev_word: u32; // the word before this invocation's run (unique)
+var<private> run_flags: array<u32, ITEMS / 4u>; // this invocation's byte flags (flagged)
+
+// What the mask needs from global memory besides the elements, loaded before them so
+// that both loads are in flight together: the run's flags, or for the first run of a
+// tile the element before it (unique).
+fn prefetch_run(t: u32, n: u32, lid: u32) {
+    let mode = SEL_FLAGS & 15u;
+    let first = t * TILE + lid * ITEMS;
+    if (mode == MODE_FLAGGED) {
+        for (var w = 0u; w < ITEMS / 4u; w++) {
+            if (first + 4u * w < n) {
+                run_flags[w] = sel_flags[first / 4u + w];
+            }
+        }
+    } else if (mode == MODE_HEADS && lid == 0u && t > 0u) {
+        prev_word = bitcast<u32>(src[t * TILE - 1u]);
+    }
+}
+
+// Loads the tile's words (what 0: the elements, 1: the payloads) into stage, coalesced,
+// and returns this invocation's run. Every invocation calls it (barriers).
+fn gather_run(t: u32, n: u32, lid: u32, what: u32) -> array<u32, ITEMS> {
+    let tile_q = t * (TILE / 4u);
+    for (var k = 0u; k < ROWS; k++) {
+        let q = tile_q + k * WG + lid;
+        if (4u * q < n) {
+            var w: vec4<u32>;
+            if (what == 0u) {
+                w = bitcast<vec4<u32>>(load4(q, n));
+            } else if ((SEL_FLAGS & FLAG_PAYLOAD_INDEX) != 0u) {
+                w = vec4<u32>(4u * q, 4u * q + 1u, 4u * q + 2u, 4u * q + 3u);
+            } else {
+                for (var j = 0u; j < 4u; j++) {
+                    if (4u * q + j < n) {
+                        w[j] = pay_in[4u * q + j];
+                    }
+                }
+            }
+            let e = 4u * (k * WG + lid);
+            stage[spad(e)] = w.x;
+            stage[spad(e + 1u)] = w.y;
+            stage[spad(e + 2u)] = w.z;
+            stage[spad(e + 3u)] = w.w;
+        }
+    }
+    workgroupBarrier();
+    var run: array<u32, ITEMS>;
+    for (var j = 0u; j < ITEMS; j++) {
+        run[j] = stage[spad(lid * ITEMS + j)];
+    }
+    if (lid > 0u) {
+        prev_word = stage[spad(lid * ITEMS - 1u)];
+    }
+    workgroupBarrier();
+    return run;
+}
+
+// Bit j set when element j of this invocation's run is selected. Without branches:
+// the workgroup scan that ranks the runs uses subgroup operations, and Vulkan does not
+// promise that lanes reconverge after a divergent branch.
+fn run_mask(t: u32, n: u32, lid: u32, run: array<u32, ITEMS>) -> u32 {
+    let mode = SEL_FLAGS & 15u;
+    let first = t * TILE + lid * ITEMS;
+    let valid = min(n - min(n, first), ITEMS);
+    var m = 0u;
+    if (mode == MODE_FLAGGED) {
+        for (var w = 0u; w < ITEMS / 4u; w++) { // bits past valid are cleared below
+            m |= byte_mask(run_flags[w]) << (4u * w);
+        }
+    } else if (mode == MODE_IF) {
+        let kind = (SEL_FLAGS >> 8u) & 15u;
+        for (var j = 0u; j < ITEMS; j++) {
+            m |= select(0u, 1u << j, predicate(kind, bitcast<V>(run[j])));
+        }
+    } else {
+        var prev = bitcast<V>(prev_word);
+        for (var j = 0u; j < ITEMS; j++) {
+            let x = bitcast<V>(run[j]);
+            m |= select(0u, 1u << j, (first == 0u && j == 0u) || x != prev);
+            prev = x;
+        }
+    }
+    return m & ((1u << valid) - 1u); // valid <= ITEMS <= 16 keeps the shift below 32
+}
+
+// Puts the run's words at their places in stage: selected ones at their rank (from
+// `base`), rejected ones after all selected ones when partitioning.
+fn place_run(t: u32, n: u32, lid: u32, run: array<u32, ITEMS>, m: u32, base: u32, tile_sel: u32) {
+    let is_partition = (SEL_FLAGS & FLAG_PARTITION) != 0u;
+    let first = lid * ITEMS;
+    let valid = min(n - min(n, t * TILE + first), ITEMS);
+    var sel = base;
+    for (var j = 0u; j < ITEMS; j++) {
+        if (j < valid) {
+            if ((m & (1u << j)) != 0u) {
+                stage[spad(sel)] = run[j];
+                sel += 1u;
+            } else if (is_partition) {
+                stage[spad(tile_sel + first + j - sel)] = run[j];
+            }
+        }
+    }
 }
 
 @compute @workgroup_size(WG)
@@ -169,61 +281,37 @@ fn select_scatter(ids: Ids, @builtin(workgroup_id) wid: vec3<u32>,
     }
     let n = params.n;
     let lid = ids.lid;
+    let incl = tile_sums[t];
     var prefix = 0u;
     if (t > 0u) {
         prefix = tile_sums[t - 1u];
     }
     let total = tile_sums[params.d - 1u];
+    let tile_sel = incl - prefix;
     let tile_start = t * TILE;
+    let tile_len = min(TILE, n - tile_start);
     let is_partition = (SEL_FLAGS & FLAG_PARTITION) != 0u;
-    let has_payload = (SEL_FLAGS & (FLAG_PAYLOAD | FLAG_PAYLOAD_INDEX)) != 0u;
-    let whole = tile_is_whole(tile_start, n);
-    let q0 = tile_start / 4u + lid;
-
-    var x: array<vec4<V>, ROWS>;
-    var m: array<u32, ROWS>;
-    for (var k = 0u; k < ROWS; k++) {
-        x[k] = load_word(q0 + k * WG, n, whole);
-    }
-    for (var k = 0u; k < ROWS; k++) {
-        m[k] = word_mask(q0 + k * WG, n, x[k]);
-    }
-    // Selected elements before this word within the tile, and the rows' totals.
-    var before: array<u32, ROWS>;
-    var row_base = 0u;
-    for (var k = 0u; k < ROWS; k += 2u) {
-        let ex = workgroup_exclusive_scan(ids, countOneBits(m[k]) | (countOneBits(m[k + 1u]) << 16u), 0u);
-        let tot = wg_total;
-        before[k] = row_base + (ex & 0xFFFFu);
-        before[k + 1u] = row_base + (tot & 0xFFFFu) + (ex >> 16u);
-        row_base += (tot & 0xFFFFu) + (tot >> 16u);
-        workgroupBarrier(); // wg_total is rewritten by the next scan
-    }
     let rejected_base = total + tile_start - prefix;
-    for (var k = 0u; k < ROWS; k++) {
-        let q = q0 + k * WG;
-        var p: vec4<u32>;
-        if (has_payload) {
-            p = payload_word(q, n);
-        }
-        var sel = before[k];
-        for (var j = 0u; j < 4u; j++) {
-            let e = 4u * q + j; // element index
-            if (e < n) {
-                var at = 0xFFFFFFFFu;
-                if ((m[k] & (1u << j)) != 0u) {
-                    at = prefix + sel;
-                    sel += 1u;
-                } else if (is_partition) {
-                    at = rejected_base + (e - tile_start) - sel;
-                }
-                if (at != 0xFFFFFFFFu) {
-                    out[at] = x[k][j];
-                    if (has_payload) {
-                        pay_out[at] = p[j];
-                    }
-                }
-            }
+    let words = select(tile_sel, tile_len, is_partition);
+
+    prefetch_run(t, n, lid);
+    var run = gather_run(t, n, lid, 0u);
+    let m = run_mask(t, n, lid, run);
+    let base = workgroup_exclusive_scan(ids, countOneBits(m), 0u);
+    place_run(t, n, lid, run, m, base, tile_sel);
+    workgroupBarrier();
+    for (var i = lid; i < words; i += WG) {
+        let at = select(rejected_base + i - tile_sel, prefix + i, i < tile_sel);
+        out[at] = bitcast<V>(stage[spad(i)]);
+    }
+    if ((SEL_FLAGS & (FLAG_PAYLOAD | FLAG_PAYLOAD_INDEX)) != 0u) {
+        workgroupBarrier();
+        run = gather_run(t, n, lid, 1u);
+        place_run(t, n, lid, run, m, base, tile_sel);
+        workgroupBarrier();
+        for (var i = lid; i < words; i += WG) {
+            let at = select(rejected_base + i - tile_sel, prefix + i, i < tile_sel);
+            pay_out[at] = stage[spad(i)];
         }
     }
     if (t == params.d - 1u && lid == 0u) {
