@@ -17,7 +17,7 @@
 #define FLAG_PARTITION 16u
 #define FLAG_PAYLOAD 32u
 #define FLAG_PAYLOAD_INDEX 64u
-#define COUNT_TILES 8u /* tiles per workgroup of select_count (select.wgsl) */
+#define COUNT_TILES 4u /* tiles per workgroup of select_count (select.wgsl) */
 
 struct wgs_select_plan {
     wgs_context *ctx;

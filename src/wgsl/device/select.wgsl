@@ -113,7 +113,7 @@ fn word_mask(q: u32, n: u32, x: vec4<V>) -> u32 {
 // A workgroup counts COUNT_TILES tiles, so that each invocation has several loads in
 // flight (one tile alone left the flag reads latency-bound); the totals of two tiles
 // share one workgroup scan as 16-bit halves (a tile holds at most 16384 < 2^16 elements).
-const COUNT_TILES: u32 = 8u;
+const COUNT_TILES: u32 = 4u;
 
 @compute @workgroup_size(WG)
 fn select_count(ids: Ids, @builtin(workgroup_id) wid: vec3<u32>,
