@@ -7,7 +7,7 @@
  *   level l   scan_tiles          sums[l] scanned in place (exclusive); its totals to
  *                                 sums[l+1], until one tile holds a whole level
  *   back down add_prefix          sums[l+1] combined into sums[l]
- *   level 0   scan_tiles_seeded   every tile scanned from its prefix in sums[0] and
+ *   level 0   scan_tiles          every tile scanned from its prefix in sums[0] and
  *                                 stored: two reads and one write of the data in all
  *
  * Single pass (chained scan, decoupled look-back with decoupled fallback):
@@ -174,16 +174,14 @@ static wgs_result make_pipelines(wgs_scan_plan *p) {
     wgs_result r = wgs__pipeline(ctx, &spec, &p->ml_reduce_copy);
     spec.in_place = 1;
     if (r == WGS_OK) r = wgs__pipeline(ctx, &spec, &p->ml_reduce_in_place);
-    spec.entry = "scan_tiles_seeded";
+    spec.entry = "scan_tiles";
     spec.inclusive = p->kind == WGS_SCAN_INCLUSIVE;
     if (r == WGS_OK) r = wgs__pipeline(ctx, &spec, &p->ml_seeded_in_place);
     spec.in_place = 0;
     if (r == WGS_OK) r = wgs__pipeline(ctx, &spec, &p->ml_seeded_copy);
-    spec.entry = "scan_tiles";
     spec.in_place = 1;
     spec.inclusive = 0;
     if (r == WGS_OK) r = wgs__pipeline(ctx, &spec, &p->ml_scan_levels);
-    spec.file = "device/add_prefix.wgsl";
     spec.entry = "add_prefix";
     if (r == WGS_OK) r = wgs__pipeline(ctx, &spec, &p->ml_add);
     if (r != WGS_OK || !p->has_sp) return r;

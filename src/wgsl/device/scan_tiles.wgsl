@@ -1,9 +1,9 @@
-// scan_tiles.wgsl: the tile passes of the multi-level scan (reduce, then scan):
-//   reduce_tiles        level 0: each tile's total to aux[] (reads the data once)
-//   scan_tiles          levels above: each tile of aux scanned in place, its total
-//                       written to the next level's aux[] when asked
-//   scan_tiles_seeded   level 0: each tile scanned from its prefix aux[] (the scanned
-//                       totals) and stored: the data is read twice and written once
+// scan_tiles.wgsl: the passes of the multi-level scan (reduce, then scan):
+//   reduce_tiles   level 0: each tile's total to aux[] (reads the data once)
+//   scan_tiles     the levels above: each tile of aux scanned in place, its total to the
+//                  next level's aux[]; then level 0: each tile scanned from its prefix
+//                  (the scanned totals) and stored: the data is read twice, written once
+//   add_prefix     back down the levels above: prefixes added
 // The tile code comes from workgroup/tile_rows.wgsl or workgroup/tile.wgsl.
 
 @group(0) @binding(3) var<storage, read_write> aux: array<T>;
@@ -24,6 +24,9 @@ fn reduce_tiles(ids: Ids, @builtin(workgroup_id) wid: vec3<u32>,
     }
 }
 
+// Level 0 (FLAG_SEEDED: each tile starts from its prefix in aux[]; absent when one tile
+// holds everything) and the levels above (FLAG_WRITE_TOTALS: each tile's total to the
+// next level's aux[]).
 @compute @workgroup_size(WG)
 fn scan_tiles(ids: Ids, @builtin(workgroup_id) wid: vec3<u32>,
               @builtin(num_workgroups) nwg: vec3<u32>) {
@@ -34,25 +37,25 @@ fn scan_tiles(ids: Ids, @builtin(workgroup_id) wid: vec3<u32>,
         return;
     }
     let ident = identity_from_bits(IDENTITY_BITS);
+    var prefix = ident;
+    if ((params.flags & FLAG_SEEDED) != 0u) {
+        prefix = aux[params.tile_base + t];
+    }
     tile_scan_local(ids, base, n, ident, SCAN_INCLUSIVE);
-    tile_finish(ids, base, n, ident, SCAN_INCLUSIVE);
+    tile_finish(ids, base, n, prefix, SCAN_INCLUSIVE);
     if (ids.lid == 0u && (params.flags & FLAG_WRITE_TOTALS) != 0u) {
         aux[params.tile_base + t] = wg_total;
     }
 }
 
-// Params.flags has FLAG_SEEDED when there are prefixes (more than one tile).
+// Back down the levels: the scanned totals of the level above, aux[], combined into
+// every element of this level's tiles, in place.
 @compute @workgroup_size(WG)
-fn scan_tiles_seeded(ids: Ids, @builtin(workgroup_id) wid: vec3<u32>,
-                     @builtin(num_workgroups) nwg: vec3<u32>) {
+fn add_prefix(ids: Ids, @builtin(workgroup_id) wid: vec3<u32>,
+              @builtin(num_workgroups) nwg: vec3<u32>) {
     let t = tile_index(wid, nwg);
-    let n = params.n;
-    let base = t * TILE;
-    if (base >= n) {
+    if (t * TILE >= params.n) {
         return;
     }
-    let ident = identity_from_bits(IDENTITY_BITS);
-    let seed = aux[params.tile_base + t];
-    tile_scan_local(ids, base, n, ident, SCAN_INCLUSIVE);
-    tile_finish(ids, base, n, select(ident, seed, (params.flags & FLAG_SEEDED) != 0u), SCAN_INCLUSIVE);
+    tile_add_prefix(ids, t * TILE, params.n, aux[params.tile_base + t]);
 }
