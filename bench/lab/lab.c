@@ -182,5 +182,16 @@ int main(int argc, char **argv) {
     for (int i = 1; i < argc; i++) /* the defines on one line */
         if (!strcmp(argv[i], "-D") && i + 1 < argc) printf(" %s", argv[i + 1]);
     printf("\n");
+    for (int p = 0; p < passes; p++) gpu_pipeline_release(g, pipe[p]);
+    gpu_query_set_release(g, qs);
+    WGPUBuffer bufs[] = {bsrc, bdst, baux, bzero, bpar, bts};
+    for (size_t i = 0; i < sizeof bufs / sizeof bufs[0]; i++) gpu_buffer_release(g, bufs[i]);
+    wgs_context_destroy(ctx);
+    free(ts);
+    free(us);
+    free(host);
+    free(back);
+    free(src);
+    free(body);
     return strcmp(verdict, "WRONG") == 0;
 }

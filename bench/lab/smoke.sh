@@ -1,0 +1,17 @@
+#!/usr/bin/env bash
+# The laboratory checks itself (ctest `lab`): each variant of bench/lab/scan_lab.wgsl
+# that computes a whole scan is run on a small array and compared with the CPU. Usage:
+# bench/lab/smoke.sh path/to/wgscan-lab
+set -eu
+L=$1
+F=$(dirname "$0")/scan_lab.wgsl
+N=65536
+D="-D WG=64 -D ITEMS=4 -D TPW=2 -D PREFETCH=1 -D ROWS=0 -D SUMS_WG=64 -D NARROW=1"
+T4=$((64 * 4)); G=$((N / 4 / T4 / 2)); T=$((N / 4 / T4))
+run() { out=$("$L" "$F" --n $N --runs 2 $D "$@" 2>&1); echo "$out" | head -1; echo "$out" | grep -q " ok |"; }
+run --check copy --pass copy4:$T
+for v in scan_rows scan_contig; do
+  run --aux $G --params $G --check scan --pass reduce_tiles:$G --pass scan_sums:1 --pass $v:$G
+done
+run --aux $((1 + 2 * T)) --check scan --pass single_pass:$T
+echo "lab: all variants equal the CPU scan"
