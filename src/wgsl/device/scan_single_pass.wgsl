@@ -44,6 +44,14 @@ fn publish_if_higher(t: u32, flag: u32, v: T) {
     atomicMax(&state[2u + 2u * t], (flag << 30u) | (b >> 16u));
 }
 
+// The helper's side of the decoupled fallback: tile j's aggregate, reduced from the
+// input by a waiting workgroup, published by its leader (inclusive for tile 0).
+fn publish_fallback(j: u32, agg: T, leader: bool) {
+    if (leader) {
+        publish_if_higher(j, select(AGGREGATE, INCLUSIVE, j == 0u), agg);
+    }
+}
+
 // (flag, value bits); NOT_READY while the halves disagree.
 fn read_state(t: u32) -> vec2<u32> {
     let lo = atomicLoad(&state[1u + 2u * t]);

@@ -96,9 +96,7 @@ fn look_back_subgroup(lane: u32, size: u32, t: u32, aggregate: T, n: u32, ident:
             // Decoupled fallback: reduce tile j ourselves (it lies in this chunk:
             // earlier chunks finished in an earlier dispatch).
             let agg_j = fallback_reduce(lane, size, (j - params.tile_base) * TILE, n, ident);
-            if (lane == 0u) {
-                publish_if_higher(j, select(AGGREGATE, INCLUSIVE, j == 0u), agg_j);
-            }
+            publish_fallback(j, agg_j, lane == 0u);
             prefix = combine(agg_j, prefix);
             if (j == 0u) {
                 break;

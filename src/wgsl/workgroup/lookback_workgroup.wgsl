@@ -88,9 +88,7 @@ fn look_back(ids: Ids, t: u32, aggregate: T, n: u32, ident: T) -> T {
             // Decoupled fallback: reduce tile j ourselves (it lies in this chunk:
             // earlier chunks finished in an earlier dispatch).
             let agg_j = fallback_reduce(ids, (j - params.tile_base) * TILE, n, ident);
-            if (lid == 0u) {
-                publish_if_higher(j, select(AGGREGATE, INCLUSIVE, j == 0u), agg_j);
-            }
+            publish_fallback(j, agg_j, lid == 0u);
             prefix = combine(agg_j, prefix);
             if (j == 0u) {
                 break;
