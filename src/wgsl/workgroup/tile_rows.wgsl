@@ -41,15 +41,15 @@ fn load_word(q: u32, n: u32, ident: T, whole: bool) -> vec4<T> {
 // does not promise reconvergence after divergent code, and an H200 returned wrong
 // scans of tail tiles when a branch stood here). Indices are clamped into the views.
 fn load4(q: u32, n: u32, ident: T) -> vec4<T> {
-    let words = params.c;
-    let full = load4_full(min(q, max(words, 1u) - 1u));
-    let tail_first = 4u * words;
+    let in_view = params.c; // words in the 16-byte view
+    let full = load4_full(min(q, max(in_view, 1u) - 1u));
+    let tail_first = 4u * in_view;
     let tail_len = max(n, tail_first) - tail_first;
     var v: vec4<T>;
     for (var j = 0u; j < 4u; j++) {
         let i = 4u * q + j;
         let t = load_tail(min(max(i, tail_first) - tail_first, max(tail_len, 1u) - 1u));
-        v[j] = select(select(t, full[j], q < words), ident, i >= n);
+        v[j] = select(select(t, full[j], q < in_view), ident, i >= n);
     }
     return v;
 }
