@@ -90,7 +90,7 @@ fn scan_single_pass(ids: Ids, @builtin(workgroup_id) wid: vec3<u32>,
     let ident = identity_from_bits(IDENTITY_BITS);
 
     tile_scan_local(ids, base, n, ident, SCAN_INCLUSIVE);
-    let aggregate = workgroupUniformLoad(&wg_total);
+    let aggregate = tile_total(ids, ident);
     if (lid == 0u) {
         publish(t, select(AGGREGATE, INCLUSIVE, t == 0u), aggregate);
     }

@@ -7,25 +7,22 @@
 var<workgroup> lookback_prefix: T;
 
 // The aggregate of a whole tile read straight from the input by one subgroup, in
-// exactly the steps of the owner's tile_scan_local (tile_rows.wgsl, the tiles of every
-// device with subgroups): the same word scans and segment totals, gathered into the
-// lanes that fold them in the owner's table scan, so a helper publishes the very bits
-// the owner would.
+// exactly the steps of the owner's tile_total (tile_rows.wgsl, the tiles of every
+// device with subgroups): per subgroup of the owner, each lane folds the totals of that
+// subgroup's words in row order, the lanes are reduced, and the subgroups' totals are
+// folded in order; so a helper publishes the very bits the owner would.
 fn fallback_reduce(lane: u32, size: u32, base: u32, n: u32, ident: T) -> T {
-    let nsg = WG / size;
-    let per = table_per_lane(size);
     let whole = tile_is_whole(base);
-    var acc = ident;
-    for (var k = 0u; k < ROWS; k++) {
-        for (var s = 0u; s < nsg; s++) {
-            let w = scan_word(load_word(base / 4u + k * WG + s * size + lane, n, ident, whole));
-            let seg = subgroup_reduce(lane, size, w.w);
-            if ((k * nsg + s) / per == lane) {
-                acc = combine(acc, seg);
-            }
+    var total = ident;
+    for (var s = 0u; s < WG / size; s++) {
+        var acc = ident;
+        for (var k = 0u; k < ROWS; k++) {
+            let w = load_word(base / 4u + k * WG + s * size + lane, n, ident, whole);
+            acc = combine(acc, scan_word(w).w);
         }
+        total = combine(total, subgroup_reduce(lane, size, acc));
     }
-    return subgroup_reduce(lane, size, acc);
+    return total;
 }
 
 // Run by the first subgroup only. Returns the exclusive prefix of tile t > 0 on every

@@ -5,9 +5,11 @@
 // scans the run totals across the workgroup and rescans each run.
 //
 // Interface shared with tile_rows.wgsl (which every device with subgroups uses):
-//   tile_scan_local(ids, base, n, ident, inclusive)  loads the tile and scans it locally;
-//                                                    the tile's total is left in wg_total
-//   tile_finish(ids, base, n, prefix, inclusive)     stores the scan seeded with prefix
+//   tile_scan_local(ids, base, n, ident, inclusive)  loads the tile (and here scans the
+//                                                    runs, leaving the total in wg_total)
+//   tile_total(ids, ident)                           the loaded tile's total
+//   tile_finish(ids, base, n, prefix, inclusive)     stores the scan seeded with prefix;
+//                                                    the tile's total is in wg_total after
 //   tile_reduce(ids, base, n, ident)                 the tile's total into wg_total
 //   tile_add_prefix(ids, base, n, p)                 p combined into the tile, in place
 
@@ -53,6 +55,11 @@ fn tile_finish(ids: Ids, base: u32, n: u32, prefix: T, inclusive: bool) {
             dst[base + i] = tile[pad(i)];
         }
     }
+}
+
+// The tile's total once tile_scan_local has run (it left it in wg_total).
+fn tile_total(ids: Ids, ident: T) -> T {
+    return workgroupUniformLoad(&wg_total);
 }
 
 // The multi-level scan's last pass on one tile: p combined into every element, in place.

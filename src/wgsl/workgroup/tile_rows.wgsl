@@ -9,9 +9,9 @@
 // scanned by the first subgroup, links the segments: two barriers per tile, and one
 // subgroup scan per 4 elements.
 //
-// The tile's aggregate comes out of fixed steps (word totals, segment totals, the
-// table scan) that fallback_reduce in lookback_subgroup.wgsl repeats from the input
-// with one subgroup, so a helper publishes the very bits the owner would.
+// The tile's total for the single pass (tile_total) comes before the scan, out of fixed
+// steps that fallback_reduce in lookback_subgroup.wgsl repeats from the input with one
+// subgroup, so a helper publishes the very bits the owner would.
 //
 // Same interface as tile.wgsl. The data bindings (16-byte view of the aligned part, a
 // scalar view of the rest: params.c words in the first) come from the prelude.
@@ -88,17 +88,45 @@ fn scan_word(v: vec4<T>) -> vec4<T> {
     return w;
 }
 
-// Table entries per lane of the first subgroup when it scans the table.
-fn table_per_lane(size: u32) -> u32 {
-    return (ROWS * (WG / size) + size - 1u) / size;
+// Loads the tile; the scan itself waits for tile_finish, so that the single pass can
+// publish the tile's total (tile_total) before doing it: the row scans then overlap
+// the look-back instead of delaying every successor.
+fn tile_scan_local(ids: Ids, base: u32, n: u32, ident: T, inclusive: bool) {
+    words = load_rows(ids, base, n, ident);
 }
 
-fn tile_scan_local(ids: Ids, base: u32, n: u32, ident: T, inclusive: bool) {
+// The loaded tile's total, in fixed steps that fallback_reduce in lookback_subgroup.wgsl
+// repeats from the input: each lane folds its words' totals in row order, each subgroup
+// reduces its lanes, invocation 0 folds the subgroups' totals in order. Every
+// invocation calls it (barriers); the total is also left in wg_total.
+fn tile_total(ids: Ids, ident: T) -> T {
+    var acc = ident;
+    for (var k = 0u; k < ROWS; k++) {
+        acc = combine(acc, scan_word(words[k]).w);
+    }
+    let s = subgroup_reduce(ids.sg_lane, ids.sg_size, acc);
+    if (ids.sg_lane == 0u) {
+        sg_totals[ids.lid / ids.sg_size] = s;
+    }
+    workgroupBarrier();
+    if (ids.lid == 0u) {
+        var total = ident;
+        for (var g = 0u; g < WG / ids.sg_size; g++) {
+            total = combine(total, sg_totals[g]);
+        }
+        wg_total = total;
+    }
+    return workgroupUniformLoad(&wg_total);
+}
+
+// Scans the loaded tile and stores it seeded with prefix; leaves the tile's total in
+// wg_total. Every invocation calls it (barriers).
+fn tile_finish(ids: Ids, base: u32, n: u32, prefix: T, inclusive: bool) {
     let size = ids.sg_size;
     let lane = ids.sg_lane;
     let nsg = WG / size;
     let sg = ids.lid / size;
-    words = load_rows(ids, base, n, ident);
+    let ident = identity_from_bits(IDENTITY_BITS);
     for (var k = 0u; k < ROWS; k++) {
         words[k] = scan_word(words[k]);
         let inc = subgroup_inclusive_scan(lane, size, words[k].w);
@@ -116,7 +144,7 @@ fn tile_scan_local(ids: Ids, base: u32, n: u32, ident: T, inclusive: bool) {
     // in order, the lanes' folds are scanned, then each lane rewrites its entries.
     if (sg == 0u) {
         let count = ROWS * nsg;
-        let per = table_per_lane(size);
+        let per = (count + size - 1u) / size;
         var acc = ident;
         for (var i = 0u; i < per; i++) {
             let j = lane * per + i;
@@ -142,12 +170,6 @@ fn tile_scan_local(ids: Ids, base: u32, n: u32, ident: T, inclusive: bool) {
         }
     }
     workgroupBarrier();
-}
-
-fn tile_finish(ids: Ids, base: u32, n: u32, prefix: T, inclusive: bool) {
-    let size = ids.sg_size;
-    let nsg = WG / size;
-    let sg = ids.lid / size;
     let q0 = base / 4u + ids.lid;
     for (var k = 0u; k < ROWS; k++) {
         let p = combine(combine(prefix, segments[k * nsg + sg]), lane_prefix[k]);
@@ -173,17 +195,8 @@ fn tile_add_prefix(ids: Ids, base: u32, n: u32, p: T) {
 }
 
 // The tile's total, left in wg_total (multi-level first pass: reads, writes nothing).
-// Every invocation calls it (barriers). Its own order: nothing needs its bits to match
-// the scan's.
+// Every invocation calls it (barriers).
 fn tile_reduce(ids: Ids, base: u32, n: u32, ident: T) {
-    let w = load_rows(ids, base, n, ident);
-    var acc = ident;
-    for (var k = 0u; k < ROWS; k++) {
-        acc = combine(acc, scan_word(w[k]).w);
-    }
-    let total = subgroup_reduce(ids.sg_lane, ids.sg_size, acc);
-    if (ids.sg_lane == 0u) {
-        sg_totals[ids.lid / ids.sg_size] = total;
-    }
-    scan_subgroup_totals(ids, ident);
+    words = load_rows(ids, base, n, ident);
+    tile_total(ids, ident);
 }
