@@ -120,7 +120,7 @@ static int write_prelude(strbuf *b, const wgs_kernel_spec *s) {
              s->inclusive ? "true" : "false", wgs__identity_bits(s->type, s->op));
     ok &= sb_add(b, buf);
     /* Values as 32-bit patterns (f16 in the low half), for look-back states and the
-     * identity passed in Params. */
+     * identities given as bits (IDENTITY_BITS, or Params for the primitives). */
     if (s->type == WGS_TYPE_F16)
         ok &= sb_add(b, "fn to_bits(v: T) -> u32 { return bitcast<u32>(vec2<f16>(v, 0.0h)); }\n"
                         "fn from_bits(b: u32) -> T { return bitcast<vec2<f16>>(b).x; }\n");

@@ -115,32 +115,33 @@ static uint64_t tile_storage(uint32_t wg, uint32_t items, uint32_t es, int rows)
  * invocations as a few SIMD lanes switching at every barrier, so they want few
  * invocations doing long serial runs: on SwiftShader 32 x 64 scanned 4M u32 ten times
  * faster than 256 x 4. */
+/* Row tiles need subgroups of 4 or more lanes, none larger than the workgroup. */
+static int row_tiles(const wgs_context_info *ci, uint32_t wg) {
+    return ci->has_subgroups && ci->subgroup_min_size >= 4 && ci->subgroup_max_size <= wg;
+}
+
 static void choose_tuning(const wgs_context_info *ci, uint32_t es, int single_pass, tiling *t) {
-    int sg = ci->has_subgroups && ci->subgroup_min_size >= 4;
     /* WGSCAN_TUNE_SP / WGSCAN_TUNE_ML = "wg,items": a knob for tuning experiments with
      * `wgscan bench`; both powers of two, checked against the device's limits. */
     const char *knob = getenv(single_pass ? "WGSCAN_TUNE_SP" : "WGSCAN_TUNE_ML");
     unsigned kw = 0, ki = 0;
     if (knob && sscanf(knob, "%u,%u", &kw, &ki) == 2 && kw >= 32 && !(kw & (kw - 1)) && ki >= 4 &&
         !(ki & (ki - 1)) && kw <= ci->max_invocations_per_workgroup &&
-        tile_storage(kw, ki, es, sg && ci->subgroup_max_size <= kw) <= ci->max_workgroup_storage_size) {
+        tile_storage(kw, ki, es, row_tiles(ci, kw)) <= ci->max_workgroup_storage_size) {
         t->wg = kw;
         t->items = ki;
-        t->tile = kw * ki;
-        t->rows = sg && ci->subgroup_max_size <= kw;
-        return;
-    }
-    if (strcmp(ci->adapter_type, "cpu") == 0 || ci->max_invocations_per_workgroup < 256) {
+    } else if (strcmp(ci->adapter_type, "cpu") == 0 || ci->max_invocations_per_workgroup < 256) {
         t->wg = 32;
         t->items = 64;
     } else {
         t->wg = single_pass && ci->max_invocations_per_workgroup >= 512 ? 512 : 256;
         t->items = single_pass ? 16 : 8;
-        while (t->items > 4 && tile_storage(t->wg, t->items, es, sg) > ci->max_workgroup_storage_size)
+        while (t->items > 4 && tile_storage(t->wg, t->items, es, row_tiles(ci, t->wg)) >
+                                   ci->max_workgroup_storage_size)
             t->items /= 2;
     }
     t->tile = t->wg * t->items;
-    t->rows = sg && ci->subgroup_max_size <= t->wg;
+    t->rows = row_tiles(ci, t->wg);
 }
 
 /* Chunk of whole tiles: the most one binding and one two-dimensional grid hold. Whole
@@ -356,11 +357,10 @@ static uint64_t word_elems(const wgs_scan_plan *p, const tiling *t, uint64_t len
     return len * p->es / p->word_align * p->word_align / p->es;
 }
 
-/* Params.c: the words of the word view. */
+/* Params.c: the words of the word view. (The identity is a constant of the kernels.) */
 static void put_record(const wgs_scan_plan *p, const tiling *t, unsigned char *records, uint64_t index,
                        uint32_t n, uint32_t tile_base, uint32_t flags) {
-    wgs_params sp = {n, tile_base, wgs__identity_bits(p->type, p->op), flags,
-                     0, 0, (uint32_t)(word_elems(p, t, n) / 4), 0};
+    wgs_params sp = {n, tile_base, 0, flags, 0, 0, (uint32_t)(word_elems(p, t, n) / 4), 0};
     memcpy(records + index * p->stride, &sp, sizeof sp);
 }
 

@@ -11,7 +11,7 @@
 struct Params {
     n: u32,             // elements this dispatch covers
     tile_base: u32,     // index of this dispatch's first tile in the auxiliary array
-    identity_bits: u32, // bit pattern of the operator's identity (inf is no WGSL constant)
+    identity_bits: u32, // reduce: the identity as bits; histogram: its scale (scans: IDENTITY_BITS)
     flags: u32,         // FLAG_* below
     a: u32,             // a..d: per kernel (predicate operands, histogram range, ...)
     b: u32,
@@ -20,6 +20,7 @@ struct Params {
 }
 
 const FLAG_WRITE_TOTALS: u32 = 2u;
+const FLAG_SEEDED: u32 = 4u; // scan_tiles: each tile starts from its prefix in aux[]
 
 const TILE: u32 = WG * ITEMS;
 

@@ -8,8 +8,6 @@
 
 @group(0) @binding(3) var<storage, read_write> aux: array<T>;
 
-const FLAG_SEEDED: u32 = 4u;
-
 @compute @workgroup_size(WG)
 fn reduce_tiles(ids: Ids, @builtin(workgroup_id) wid: vec3<u32>,
                 @builtin(num_workgroups) nwg: vec3<u32>) {
