@@ -43,20 +43,6 @@ const ROWS: u32 = ITEMS / 4u; // rows of WG 16-byte words in a tile
 
 var<workgroup> stage: array<u32, TILE + TILE / 32u>;
 
-// The 4 elements 4q .. 4q+3 (those at or past n are never used).
-fn load4(q: u32, n: u32) -> vec4<V> {
-    if (4u * q + 3u < n) {
-        return src4[q];
-    }
-    var x: vec4<V>;
-    for (var j = 0u; j < 4u; j++) {
-        if (4u * q + j < n) {
-            x[j] = src[4u * q + j];
-        }
-    }
-    return x;
-}
-
 // Bit j set when byte j of a word of byte flags is non-zero: the high bit of each byte
 // after the add is set exactly for the non-zero bytes, without a branch.
 fn byte_mask(w: u32) -> u32 {
@@ -191,12 +177,13 @@ fn prefetch_run(t: u32, n: u32, lid: u32) {
 // and returns this invocation's run. Every invocation calls it (barriers).
 fn gather_run(t: u32, n: u32, lid: u32, what: u32) -> array<u32, ITEMS> {
     let tile_q = t * (TILE / 4u);
+    let whole = tile_is_whole(t * TILE, n);
     for (var k = 0u; k < ROWS; k++) {
         let q = tile_q + k * WG + lid;
         if (4u * q < n) {
             var w: vec4<u32>;
             if (what == 0u) {
-                w = bitcast<vec4<u32>>(load4(q, n));
+                w = bitcast<vec4<u32>>(load_word(q, n, whole));
             } else if ((SEL_FLAGS & FLAG_PAYLOAD_INDEX) != 0u) {
                 w = vec4<u32>(4u * q, 4u * q + 1u, 4u * q + 2u, 4u * q + 3u);
             } else {
