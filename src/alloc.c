@@ -49,14 +49,7 @@ wgs_result wgs_alloc_plan_create(wgs_context *ctx, const wgs_alloc_plan_desc *de
         wgs_scan_plan_desc sd = {WGS_TYPE_U32, WGS_OP_ADD, WGS_SCAN_EXCLUSIVE, 0, capacity, "wgscan alloc", 0};
         if (r == WGS_OK) r = wgs_scan_plan_create(ctx, &sd, &p->scan);
     }
-    if (r != WGS_OK) {
-        wgs_scan_plan_destroy(p->scan);
-        free(p);
-        return r;
-    }
-    ctx->live_plans++;
-    *out = p;
-    return WGS_OK;
+    WGS_CREATE_END(ctx, r, p, wgs_scan_plan_destroy(p->scan), out);
 }
 
 void wgs_alloc_plan_destroy(wgs_alloc_plan *p) {

@@ -111,13 +111,7 @@ wgs_result wgs_histogram_plan_create(wgs_context *ctx, const wgs_histogram_plan_
     r = wgs__pipeline(ctx, &spec, &p->count);
     spec.entry = "histogram_clear";
     if (r == WGS_OK) r = wgs__pipeline(ctx, &spec, &p->clear);
-    if (r != WGS_OK) {
-        free(p);
-        return r;
-    }
-    ctx->live_plans++;
-    *out = p;
-    return WGS_OK;
+    WGS_CREATE_END(ctx, r, p, (void)0, out);
 }
 
 void wgs_histogram_plan_destroy(wgs_histogram_plan *p) {

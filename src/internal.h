@@ -101,6 +101,21 @@ wgs_result wgs__fail(wgs_context *ctx, wgs_result result, const char *fmt, ...)
         if (create_r_ != WGS_OK) return create_r_;                                          \
     } while (0)
 
+/* The end every plan creation shares: on failure `release` (a statement) undoes what
+ * the plan made, the plan is freed and r returned; on success the plan counts as live
+ * (wgs_context_destroy checks that every plan went first) and is handed out. */
+#define WGS_CREATE_END(ctx, r, plan, release, out)                                          \
+    do {                                                                                    \
+        if ((r) != WGS_OK) {                                                                \
+            release;                                                                        \
+            free(plan);                                                                     \
+            return (r);                                                                     \
+        }                                                                                   \
+        (ctx)->live_plans++;                                                                \
+        *(out) = (plan);                                                                    \
+        return WGS_OK;                                                                      \
+    } while (0)
+
 /* Returns early with a recorded failure when `cond` holds. */
 #define WGS_FAIL_IF(ctx, cond, result, ...)               \
     do {                                                  \

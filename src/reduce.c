@@ -110,14 +110,7 @@ static wgs_result plan_finish(wgs_context *ctx, wgs_reduce_plan *p, wgs_type acc
     else
         p->acc = gpu_buffer_create(ctx->gpu, 256, WGPUBufferUsage_Storage, "wgscan reduce accumulator");
     r = wgs__scope_end(ctx, "allocating the reduce plan's scratch");
-    if (r != WGS_OK) {
-        plan_release(p);
-        free(p);
-        return r;
-    }
-    ctx->live_plans++;
-    *out = p;
-    return WGS_OK;
+    WGS_CREATE_END(ctx, r, p, plan_release(p), out);
 }
 
 static wgs_result plan_start(wgs_context *ctx, const void *desc, wgs_reduce_plan **out,

@@ -286,14 +286,7 @@ wgs_result wgs_scan_plan_create(wgs_context *ctx, const wgs_scan_plan_desc *desc
                                   "wgscan scan params");
     p->scratch_bytes += 16 + param_bytes;
     r = wgs__scope_end(ctx, "allocating the scan plan's scratch");
-    if (r != WGS_OK) {
-        plan_release(p);
-        free(p);
-        return r;
-    }
-    ctx->live_plans++;
-    *out = p;
-    return WGS_OK;
+    WGS_CREATE_END(ctx, r, p, plan_release(p), out);
 }
 
 void wgs_scan_plan_destroy(wgs_scan_plan *p) {

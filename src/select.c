@@ -125,14 +125,7 @@ wgs_result wgs_select_plan_create(wgs_context *ctx, const wgs_select_plan_desc *
             p->starts = gpu_buffer_create(ctx->gpu, capacity * 4, WGPUBufferUsage_Storage, "wgscan run starts");
         r = wgs__scope_end(ctx, "allocating the select plan's scratch");
     }
-    if (r != WGS_OK) {
-        plan_release(p);
-        free(p);
-        return r;
-    }
-    ctx->live_plans++;
-    *out = p;
-    return WGS_OK;
+    WGS_CREATE_END(ctx, r, p, plan_release(p), out);
 }
 
 void wgs_select_plan_destroy(wgs_select_plan *p) {
