@@ -109,9 +109,10 @@ static uint64_t tile_storage(uint32_t wg, uint32_t items, uint32_t es, int rows)
 }
 
 /* Workgroup size and items per invocation. GPUs: measured on an H200 (u32 add, 2^24 and
- * 2^28; bench/lab/sweep-scan.sh): the single pass is fastest with 512 x 16 (bigger
- * tiles, fewer look-back steps), the multi-level passes with 256 x 8 (its seeded scans
- * run near copy speed; 16 items halved it). CPU drivers (SwiftShader) run a workgroup's
+ * 2^28; bench/lab/sweep-scan.sh, bench/lab/probe4.sh): the single pass is fastest with
+ * the largest workgroup and 16 items (1024 x 16: 870 us at 2^28; 512 x 16: 943; 1024 x 8:
+ * 1019; fewer look-back steps, fewer resident tiles waiting), the multi-level passes with
+ * 256 x 8 (its seeded scans run near copy speed; 16 items halved it). CPU drivers (SwiftShader) run a workgroup's
  * invocations as a few SIMD lanes switching at every barrier, so they want few
  * invocations doing long serial runs: on SwiftShader 32 x 64 scanned 4M u32 ten times
  * faster than 256 x 4. */
@@ -134,7 +135,8 @@ static void choose_tuning(const wgs_context_info *ci, uint32_t es, int single_pa
         t->wg = 32;
         t->items = 64;
     } else {
-        t->wg = single_pass && ci->max_invocations_per_workgroup >= 512 ? 512 : 256;
+        t->wg = 256;
+        while (single_pass && t->wg < 1024 && t->wg * 2 <= ci->max_invocations_per_workgroup) t->wg *= 2;
         t->items = single_pass ? 16 : 8;
         while (t->items > 4 && tile_storage(t->wg, t->items, es, row_tiles(ci, t->wg)) >
                                    ci->max_workgroup_storage_size)

@@ -10,7 +10,9 @@
  * Every entry point sees the same group 0: 0 src (N random u32, read-only), 1 dst (N
  * u32), 2 Params (uniform, 8 u32: n, then --params a,b,c,... ), 3 aux (WORDS u32,
  * zeroed before every run), and must use all four (auto layout). -D NAME=VALUE becomes
- * `const NAME: u32 = VALUEu;` inserted at the line `//DEFINES` (else at the top).
+ * `const NAME: u32 = VALUEu;` inserted at the line `//DEFINES` (else at the top); a line
+ * `//DEFAULT NAME=VALUE` in the file gives NAME a value when no -D names it (so the
+ * experiments of one kernel need not pass the knobs of all the others).
  * --check scan compares dst with the exclusive u32 sum of src after the last run.
  */
 #include "internal.h"
@@ -87,6 +89,14 @@ int main(int argc, char **argv) {
     if (!file || !n || !passes || runs < 1) return fail("need a file, --n and at least one --pass", NULL);
     char *body = read_text(file);
     if (!body) return fail("cannot read the kernel file", NULL);
+    for (char *d = strstr(body, "//DEFAULT "); d; d = strstr(d + 1, "//DEFAULT ")) {
+        char name[64], value[64], given[80];
+        if (sscanf(d + 10, "%63[A-Za-z0-9_]=%63[0-9]", name, value) != 2) continue;
+        snprintf(given, sizeof given, "const %s:", name);
+        if (strstr(defines, given)) continue;
+        size_t len = strlen(defines);
+        snprintf(defines + len, sizeof defines - len, "const %s: u32 = %su;\n", name, value);
+    }
     char *mark = strstr(body, "//DEFINES");
     size_t pre = mark ? (size_t)(mark - body) : 0;
     char *src = malloc(strlen(body) + strlen(defines) + 1);

@@ -277,3 +277,122 @@ fn single_pass(@builtin(local_invocation_index) lid: u32, @builtin(subgroup_invo
 
 // Measured on the H200 and removed: the same kernel with the tile's words in a
 // module-scope private array (as the library keeps them) ran as fast (709-782 us).
+
+// Single pass with correct row tiles (checked): each row scanned with subgroup scans,
+// the (row, subgroup) table scanned by the first subgroup, which then publishes the
+// tile's aggregate and looks back; two barriers per tile. FB != 0 compiles in a
+// decoupled fallback (reduce a blocking tile from the input after MAX_SPINS fruitless
+// polls) to see what its code costs; FB = 2 forces it after one poll.
+//DEFAULT FB=0
+//DEFAULT MAX_SPINS=16
+//DEFAULT NARROW=1
+//DEFAULT EXF=0
+//DEFAULT STASH=0
+var<workgroup> stash: array<vec4<u32>, select(1u, TILE4, STASH != 0u)>;
+var<workgroup> seg: array<u32, ITEMS * NSG_MAX>;
+
+fn sp_fallback(lane: u32, size: u32, j: u32) -> u32 {
+    var acc = 0u;
+    for (var q = lane; q < TILE4; q += size) {
+        let w = src[j * TILE4 + q];
+        acc += w.x + w.y + w.z + w.w;
+    }
+    return subgroupAdd(acc);
+}
+
+@compute @workgroup_size(WG)
+fn sp_rows(@builtin(local_invocation_index) lid: u32, @builtin(subgroup_invocation_id) lane: u32,
+           @builtin(subgroup_size) size: u32) {
+    touch_state();
+    let nsg = WG / size;
+    let sg = lid / size;
+    if (lid == 0u) { claimed = atomicAdd(&state[0], 1u); }
+    let t = workgroupUniformLoad(&claimed);
+    let base = t * TILE4 + lid;
+    var cur: array<vec4<u32>, ITEMS>;
+    for (var k = 0u; k < ITEMS; k++) { cur[k] = src[base + k * WG]; }
+    var ex: array<u32, ITEMS>;
+    for (var k = 0u; k < ITEMS; k++) {
+        let s = cur[k].x + cur[k].y + cur[k].z + cur[k].w;
+        ex[k] = subgroupExclusiveAdd(s);
+        if (lane == size - 1u) { seg[k * nsg + sg] = ex[k] + s; }
+        // EXF: the lane's prefix folded into its scanned word now (fewer live registers
+        // across the look-back); STASH: the scanned words wait in workgroup memory.
+        if (EXF != 0u || STASH != 0u) { cur[k] = vec4<u32>(ex[k]) + scan4(cur[k]); }
+        if (STASH != 0u) { stash[k * WG + lid] = cur[k]; }
+    }
+    workgroupBarrier();
+    if (sg == 0u) {
+        let cnt = ITEMS * nsg;
+        let per = (cnt + size - 1u) / size;
+        var s = 0u;
+        for (var i = 0u; i < per; i++) { let j = lane * per + i; if (j < cnt) { s += seg[j]; } }
+        let incl = subgroupInclusiveAdd(s);
+        var run = incl - s;
+        for (var i = 0u; i < per; i++) {
+            let j = lane * per + i;
+            if (j < cnt) { let x = seg[j]; seg[j] = run; run += x; }
+        }
+        let total = subgroupShuffle(incl, size - 1u);
+        var prefix = 0u;
+        if (t == 0u) {
+            if (lane == 0u) { sp_publish(0u, 2u, total); }
+        } else {
+            if (lane == 0u) { sp_publish(t, 1u, total); }
+            var j = i32(t) - 1;
+            var narrow = false;
+            var spins = 0u;
+            loop {
+                let d = i32(lane);
+                var flag = 0u;
+                var v = 0u;
+                let look = j - d >= 0 && (!narrow || d == 0);
+                if (look) {
+                    let lo = atomicLoad(&state[1u + 2u * u32(j - d)]);
+                    let hi = atomicLoad(&state[2u + 2u * u32(j - d)]);
+                    if ((lo >> 30u) == (hi >> 30u)) { flag = lo >> 30u; v = (lo & 0xFFFFu) | ((hi & 0xFFFFu) << 16u); }
+                }
+                let inc = subgroupMin(select(0xFFFFFFFFu, lane, flag == 2u));
+                let nr = subgroupMin(select(0xFFFFFFFFu, lane, flag == 0u && look));
+                let done = inc != 0xFFFFFFFFu && inc < nr;
+                var take = min(nr, size);
+                if (narrow) { take = min(take, 1u); }
+                if (done) { take = inc + 1u; }
+                take = min(take, u32(j + 1));
+                prefix += subgroupAdd(select(0u, v, lane < take));
+                if (done) { break; }
+                j -= i32(take);
+                if (take > 0u) { spins = 0u; }
+                narrow = NARROW != 0u && take == 0u;
+                if (FB != 0u && take == 0u) {
+                    spins += 1u;
+                    if (spins >= select(MAX_SPINS, 1u, FB == 2u)) {
+                        let a = sp_fallback(lane, size, u32(j));
+                        if (lane == 0u) {
+                            let f = select(1u, 2u, j == 0);
+                            atomicMax(&state[1u + 2u * u32(j)], (f << 30u) | (a & 0xFFFFu));
+                            atomicMax(&state[2u + 2u * u32(j)], (f << 30u) | (a >> 16u));
+                        }
+                        prefix += a;
+                        if (j == 0) { break; }
+                        j -= 1;
+                        spins = 0u;
+                    }
+                }
+            }
+            if (lane == 0u) { sp_publish(t, 2u, prefix + total); }
+        }
+        if (lid == 0u) { lb_prefix = prefix; }
+    }
+    let prefix = workgroupUniformLoad(&lb_prefix);
+    for (var k = 0u; k < ITEMS; k++) {
+        if (STASH != 0u) {
+            dst[base + k * WG] = vec4<u32>(prefix + seg[k * nsg + sg]) + stash[k * WG + lid];
+        } else if (EXF != 0u) {
+            dst[base + k * WG] = vec4<u32>(prefix + seg[k * nsg + sg]) + cur[k];
+        } else {
+            let p = prefix + seg[k * nsg + sg] + ex[k];
+            dst[base + k * WG] = vec4<u32>(p) + scan4(cur[k]);
+        }
+    }
+}

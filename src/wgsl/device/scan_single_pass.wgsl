@@ -14,9 +14,10 @@
 // value, since WGSL has no 64-bit atomics. A reader accepts a state only when both
 // halves carry the same flag; flags only grow, so a mixed read is simply retried.
 //
-// The look-back itself, look_back(ids, t, aggregate, n, ident) -> exclusive prefix of
-// tile t (which it also publishes), comes from workgroup/lookback_subgroup.wgsl where
-// the device has subgroups, else from workgroup/lookback_workgroup.wgsl.
+// The middle of it, tile_chain(ids, t, n, ident) -> exclusive prefix of tile t (the
+// aggregate published, the look-back, the inclusive prefix published), comes from
+// workgroup/lookback_subgroup.wgsl where the device has subgroups (row tiles), else
+// from workgroup/lookback_workgroup.wgsl.
 //
 // Bindings: 0 input, 1 output, 2 Params, 3 state (word 0: tile counter, then 2 per tile).
 // Params: n = elements of this chunk, tile_base = global index of its first tile.
@@ -90,15 +91,6 @@ fn scan_single_pass(ids: Ids, @builtin(workgroup_id) wid: vec3<u32>,
     let ident = identity_from_bits(IDENTITY_BITS);
 
     tile_scan_local(ids, base, n, ident, SCAN_INCLUSIVE);
-    let aggregate = tile_total(ids, ident);
-    if (lid == 0u) {
-        publish(t, select(AGGREGATE, INCLUSIVE, t == 0u), aggregate);
-    }
-
-    var prefix = ident;
-    if (t > 0u) {
-        prefix = look_back(ids, t, aggregate, n, ident);
-    }
-
-    tile_finish(ids, base, n, prefix, SCAN_INCLUSIVE);
+    let prefix = tile_chain(ids, t, n, ident);
+    tile_store(ids, base, n, prefix, SCAN_INCLUSIVE);
 }

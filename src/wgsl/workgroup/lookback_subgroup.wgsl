@@ -7,22 +7,29 @@
 var<workgroup> lookback_prefix: T;
 
 // The aggregate of a whole tile read straight from the input by one subgroup, in
-// exactly the steps of the owner's tile_total (tile_rows.wgsl, the tiles of every
-// device with subgroups): per subgroup of the owner, each lane folds the totals of that
-// subgroup's words in row order, the lanes are reduced, and the subgroups' totals are
-// folded in order; so a helper publishes the very bits the owner would.
+// exactly the steps of the owner (tile_scan_local, then scan_segments in tile_rows.wgsl):
+// each (row, subgroup) segment's total from the same subgroup scan of the same words
+// in the same lanes, folded by lane l of the table's scan over the same entries in the
+// same order, then the same scan over the lanes. So a helper publishes the very bits
+// the owner would, for floats too.
 fn fallback_reduce(lane: u32, size: u32, base: u32, n: u32, ident: T) -> T {
     let whole = tile_is_whole(base);
-    var total = ident;
-    for (var s = 0u; s < WG / size; s++) {
-        var acc = ident;
-        for (var k = 0u; k < ROWS; k++) {
+    let nsg = WG / size;
+    let per = segments_per_lane(size);
+    var acc = ident; // this lane's fold of table entries lane * per .. + per - 1
+    for (var k = 0u; k < ROWS; k++) {
+        for (var s = 0u; s < nsg; s++) {
             let w = load_word(base / 4u + k * WG + s * size + lane, n, ident, whole);
-            acc = combine(acc, scan_word(w).w);
+            let inc = subgroup_inclusive_scan(lane, size, scan_word(w).w);
+            let segment = subgroupShuffle(inc, size - 1u);
+            let j = k * nsg + s;
+            if (j / per == lane) {
+                acc = combine(acc, segment);
+            }
         }
-        total = combine(total, subgroup_reduce(lane, size, acc));
     }
-    return total;
+    let inc = subgroup_inclusive_scan(lane, size, acc);
+    return subgroupShuffle(inc, size - 1u);
 }
 
 // Run by the first subgroup only. Returns the exclusive prefix of tile t > 0 on every
@@ -108,12 +115,28 @@ fn look_back_subgroup(lane: u32, size: u32, t: u32, aggregate: T, n: u32, ident:
     return prefix;
 }
 
-// Every invocation calls this (one barrier).
-fn look_back(ids: Ids, t: u32, aggregate: T, n: u32, ident: T) -> T {
+// The single pass's middle (every invocation calls it, after tile_scan_local): the
+// first subgroup scans the segment table, publishes the tile's aggregate (inclusive for
+// tile 0) and looks back with no barrier in between; the rest wait at one barrier.
+// Returns the tile's exclusive prefix.
+fn tile_chain(ids: Ids, t: u32, n: u32, ident: T) -> T {
+    workgroupBarrier(); // every subgroup's segment totals are in the table
     if (ids.lid < ids.sg_size) { // the first subgroup (lanes are consecutive invocations)
-        let p = look_back_subgroup(ids.sg_lane, ids.sg_size, t, aggregate, n, ident);
-        if (ids.lid == 0u) {
-            lookback_prefix = p;
+        let lane = ids.sg_lane;
+        let aggregate = scan_segments(lane, ids.sg_size, ident);
+        var prefix = ident;
+        if (t == 0u) {
+            if (lane == 0u) {
+                publish(0u, INCLUSIVE, aggregate);
+            }
+        } else {
+            if (lane == 0u) {
+                publish(t, AGGREGATE, aggregate);
+            }
+            prefix = look_back_subgroup(lane, ids.sg_size, t, aggregate, n, ident);
+        }
+        if (lane == 0u) {
+            lookback_prefix = prefix;
         }
     }
     return workgroupUniformLoad(&lookback_prefix);

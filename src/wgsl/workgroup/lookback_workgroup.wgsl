@@ -102,3 +102,16 @@ fn look_back(ids: Ids, t: u32, aggregate: T, n: u32, ident: T) -> T {
     }
     return prefix;
 }
+
+// The single pass's middle (every invocation calls it): publishes the loaded tile's
+// aggregate (inclusive for tile 0), looks back, returns the tile's exclusive prefix.
+fn tile_chain(ids: Ids, t: u32, n: u32, ident: T) -> T {
+    let aggregate = tile_total(ids, ident);
+    if (ids.lid == 0u) {
+        publish(t, select(AGGREGATE, INCLUSIVE, t == 0u), aggregate);
+    }
+    if (t == 0u) {
+        return ident;
+    }
+    return look_back(ids, t, aggregate, n, ident);
+}

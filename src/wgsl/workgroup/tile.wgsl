@@ -10,6 +10,9 @@
 //   tile_total(ids, ident)                           the loaded tile's total
 //   tile_finish(ids, base, n, prefix, inclusive)     stores the scan seeded with prefix;
 //                                                    the tile's total is in wg_total after
+//   tile_store(ids, base, n, prefix, inclusive)      the single pass's end: tile_finish
+//                                                    here; row tiles scan their segment
+//                                                    table before it, in the look-back
 //   tile_reduce(ids, base, n, ident)                 the tile's total into wg_total
 //   tile_add_prefix(ids, base, n, p)                 p combined into the tile, in place
 
@@ -55,6 +58,12 @@ fn tile_finish(ids: Ids, base: u32, n: u32, prefix: T, inclusive: bool) {
             dst[base + i] = tile[pad(i)];
         }
     }
+}
+
+// The single pass's last step (row tiles split tile_finish around the look-back; this
+// tile has nothing to split).
+fn tile_store(ids: Ids, base: u32, n: u32, prefix: T, inclusive: bool) {
+    tile_finish(ids, base, n, prefix, inclusive);
 }
 
 // The tile's total once tile_scan_local has run (it left it in wg_total).

@@ -7,14 +7,14 @@
 // A lane scans its word (4 elements, in order), each subgroup scans its lanes' word
 // totals in the row, and a table of ROWS x subgroups segment totals in workgroup memory,
 // scanned by the first subgroup, links the segments: two barriers per tile, and one
-// subgroup scan per 4 elements.
+// subgroup scan per 4 elements. In the single pass the first subgroup scans the table
+// and goes straight on to the look-back (lookback_subgroup.wgsl), so a tile waits at one
+// barrier before its aggregate is published and at one after its prefix is known.
 //
-// The tile's total for the single pass (tile_total) comes before the scan, out of fixed
-// steps that fallback_reduce in lookback_subgroup.wgsl repeats from the input with one
-// subgroup, so a helper publishes the very bits the owner would.
-//
-// Same interface as tile.wgsl. The data bindings (16-byte view of the aligned part, a
-// scalar view of the rest: params.c words in the first) come from the prelude.
+// Interface: that of tile.wgsl, plus scan_segments (the table's scan, by the first
+// subgroup) and tile_store (the stores once the table is scanned). The data bindings
+// (16-byte view of the aligned part, a scalar view of the rest: params.c words in the
+// first) come from the prelude.
 
 const ROWS: u32 = ITEMS / 4u;
 
@@ -88,45 +88,15 @@ fn scan_word(v: vec4<T>) -> vec4<T> {
     return w;
 }
 
-// Loads the tile; the scan itself waits for tile_finish, so that the single pass can
-// publish the tile's total (tile_total) before doing it: the row scans then overlap
-// the look-back instead of delaying every successor.
+// Loads the tile and scans each row: a lane scans its word, each subgroup scans its
+// lanes' word totals; the last lane of each (row, subgroup) segment writes the segment's
+// total into the table. The table is scanned later, after a barrier, by scan_segments.
 fn tile_scan_local(ids: Ids, base: u32, n: u32, ident: T, inclusive: bool) {
-    words = load_rows(ids, base, n, ident);
-}
-
-// The loaded tile's total, in fixed steps that fallback_reduce in lookback_subgroup.wgsl
-// repeats from the input: each lane folds its words' totals in row order, each subgroup
-// reduces its lanes, invocation 0 folds the subgroups' totals in order. Every
-// invocation calls it (barriers); the total is also left in wg_total.
-fn tile_total(ids: Ids, ident: T) -> T {
-    var acc = ident;
-    for (var k = 0u; k < ROWS; k++) {
-        acc = combine(acc, scan_word(words[k]).w);
-    }
-    let s = subgroup_reduce(ids.sg_lane, ids.sg_size, acc);
-    if (ids.sg_lane == 0u) {
-        sg_totals[ids.lid / ids.sg_size] = s;
-    }
-    workgroupBarrier();
-    if (ids.lid == 0u) {
-        var total = ident;
-        for (var g = 0u; g < WG / ids.sg_size; g++) {
-            total = combine(total, sg_totals[g]);
-        }
-        wg_total = total;
-    }
-    return workgroupUniformLoad(&wg_total);
-}
-
-// Scans the loaded tile and stores it seeded with prefix; leaves the tile's total in
-// wg_total. Every invocation calls it (barriers).
-fn tile_finish(ids: Ids, base: u32, n: u32, prefix: T, inclusive: bool) {
     let size = ids.sg_size;
     let lane = ids.sg_lane;
     let nsg = WG / size;
     let sg = ids.lid / size;
-    let ident = identity_from_bits(IDENTITY_BITS);
+    words = load_rows(ids, base, n, ident);
     for (var k = 0u; k < ROWS; k++) {
         words[k] = scan_word(words[k]);
         let inc = subgroup_inclusive_scan(lane, size, words[k].w);
@@ -139,37 +109,49 @@ fn tile_finish(ids: Ids, base: u32, n: u32, prefix: T, inclusive: bool) {
             segments[k * nsg + sg] = inc;
         }
     }
-    workgroupBarrier();
-    // The first subgroup scans the table: lane l folds entries l * per .. l * per + per - 1
-    // in order, the lanes' folds are scanned, then each lane rewrites its entries.
-    if (sg == 0u) {
-        let count = ROWS * nsg;
-        let per = (count + size - 1u) / size;
-        var acc = ident;
-        for (var i = 0u; i < per; i++) {
-            let j = lane * per + i;
-            if (j < count) {
-                acc = combine(acc, segments[j]);
-            }
-        }
-        let inc = subgroup_inclusive_scan(lane, size, acc);
-        var run = subgroupShuffleUp(inc, 1u);
-        if (lane == 0u) {
-            run = ident;
-        }
-        for (var i = 0u; i < per; i++) {
-            let j = lane * per + i;
-            if (j < count) {
-                let x = segments[j];
-                segments[j] = run;
-                run = combine(run, x);
-            }
-        }
-        if (lane == size - 1u) {
-            wg_total = inc;
+}
+
+// Entries of the segment table each lane of the first subgroup folds: lane l takes
+// entries l * per .. l * per + per - 1, in order.
+fn segments_per_lane(size: u32) -> u32 {
+    return (ROWS * (WG / size) + size - 1u) / size;
+}
+
+// Run by the first subgroup once the table is complete (after a barrier): turns the
+// segment totals into exclusive prefixes, in place, and returns the tile's total on
+// every lane. fallback_reduce (lookback_subgroup.wgsl) repeats these very steps from
+// the input, so a helper publishes the bits the owner would.
+fn scan_segments(lane: u32, size: u32, ident: T) -> T {
+    let count = ROWS * (WG / size);
+    let per = segments_per_lane(size);
+    var acc = ident;
+    for (var i = 0u; i < per; i++) {
+        let j = lane * per + i;
+        if (j < count) {
+            acc = combine(acc, segments[j]);
         }
     }
-    workgroupBarrier();
+    let inc = subgroup_inclusive_scan(lane, size, acc);
+    var run = subgroupShuffleUp(inc, 1u);
+    if (lane == 0u) {
+        run = ident;
+    }
+    for (var i = 0u; i < per; i++) {
+        let j = lane * per + i;
+        if (j < count) {
+            let x = segments[j];
+            segments[j] = run;
+            run = combine(run, x);
+        }
+    }
+    return subgroupShuffle(inc, size - 1u);
+}
+
+// Stores the scanned tile seeded with prefix, once the table holds the segments'
+// prefixes.
+fn tile_store(ids: Ids, base: u32, n: u32, prefix: T, inclusive: bool) {
+    let nsg = WG / ids.sg_size;
+    let sg = ids.lid / ids.sg_size;
     let q0 = base / 4u + ids.lid;
     for (var k = 0u; k < ROWS; k++) {
         let p = combine(combine(prefix, segments[k * nsg + sg]), lane_prefix[k]);
@@ -184,6 +166,20 @@ fn tile_finish(ids: Ids, base: u32, n: u32, prefix: T, inclusive: bool) {
     }
 }
 
+// Scans the segment table and stores the tile seeded with prefix; leaves the tile's
+// total in wg_total. Every invocation calls it (barriers).
+fn tile_finish(ids: Ids, base: u32, n: u32, prefix: T, inclusive: bool) {
+    workgroupBarrier();
+    if (ids.lid < ids.sg_size) { // the first subgroup (lanes are consecutive invocations)
+        let total = scan_segments(ids.sg_lane, ids.sg_size, identity_from_bits(IDENTITY_BITS));
+        if (ids.lid == 0u) {
+            wg_total = total;
+        }
+    }
+    workgroupBarrier();
+    tile_store(ids, base, n, prefix, inclusive);
+}
+
 // The multi-level scan's last pass on one tile: p combined into every element, in place.
 fn tile_add_prefix(ids: Ids, base: u32, n: u32, p: T) {
     let q0 = base / 4u + ids.lid;
@@ -194,9 +190,26 @@ fn tile_add_prefix(ids: Ids, base: u32, n: u32, p: T) {
     }
 }
 
-// The tile's total, left in wg_total (multi-level first pass: reads, writes nothing).
-// Every invocation calls it (barriers).
+// The tile's total, left in wg_total (multi-level first pass: reads, writes nothing):
+// each lane folds its words' totals, each subgroup reduces its lanes, invocation 0
+// folds the subgroups' totals. Every invocation calls it (barriers).
 fn tile_reduce(ids: Ids, base: u32, n: u32, ident: T) {
-    words = load_rows(ids, base, n, ident);
-    tile_total(ids, ident);
+    let w = load_rows(ids, base, n, ident);
+    var acc = ident;
+    for (var k = 0u; k < ROWS; k++) {
+        acc = combine(acc, scan_word(w[k]).w);
+    }
+    let s = subgroup_reduce(ids.sg_lane, ids.sg_size, acc);
+    if (ids.sg_lane == 0u) {
+        sg_totals[ids.lid / ids.sg_size] = s;
+    }
+    workgroupBarrier();
+    if (ids.lid == 0u) {
+        var total = ident;
+        for (var g = 0u; g < WG / ids.sg_size; g++) {
+            total = combine(total, sg_totals[g]);
+        }
+        wg_total = total;
+    }
+    workgroupBarrier();
 }
