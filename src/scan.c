@@ -193,7 +193,8 @@ static wgs_result make_pipelines(wgs_scan_plan *p) {
                           .max_spins = ctx->lookback_spins, .lookback_per_lane = per_lane,
                           .inclusive = p->kind == WGS_SCAN_INCLUSIVE};
     sp.subgroups = p->sp.rows;
-    sp.helper = sp.subgroups ? "workgroup/lookback_subgroup.wgsl" : "workgroup/lookback_workgroup.wgsl";
+    sp.helper = sp.subgroups ? "workgroup/tile_state.wgsl workgroup/lookback_subgroup.wgsl"
+                             : "workgroup/tile_state.wgsl workgroup/lookback_workgroup.wgsl";
     r = wgs__pipeline(ctx, &sp, &p->sp_scan);
     sp.entry = "reset_state";
     if (r == WGS_OK) r = wgs__pipeline(ctx, &sp, &p->sp_reset);

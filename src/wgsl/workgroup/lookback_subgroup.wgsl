@@ -1,36 +1,18 @@
-// lookback_subgroup.wgsl: the single pass's look-back run by the workgroup's first
+// lookback_subgroup.wgsl: a single pass's look-back run by the workgroup's first
 // subgroup alone, with subgroup operations and no workgroup barrier per step (as CUB
 // does it with one warp). Each lane reads one predecessor state; subgroupMin finds the
 // nearest inclusive and the nearest unready tile; a subgroup reduction combines the
 // ready run. The rest of the workgroup waits at one barrier for the result.
+//
+// The kernel that includes it (with tile_state.wgsl) provides, for its own tiles:
+//   tile_aggregate_sg(lane, size, ident) -> T    run by the first subgroup, after a
+//                                                barrier: the loaded tile's aggregate
+//   fallback_aggregate(lane, size, j, n, ident)  run by the first subgroup: tile j's
+//                                                aggregate (j counted from this chunk's
+//                                                first tile) read from the input, the
+//                                                very bits its owner publishes
 
 var<workgroup> lookback_prefix: T;
-
-// The aggregate of a whole tile read straight from the input by one subgroup, in
-// exactly the steps of the owner (tile_scan_local, then scan_segments in tile_rows.wgsl):
-// each (row, subgroup) segment's total from the same subgroup scan of the same words
-// in the same lanes, folded by lane l of the table's scan over the same entries in the
-// same order, then the same scan over the lanes. So a helper publishes the very bits
-// the owner would, for floats too.
-fn fallback_reduce(lane: u32, size: u32, base: u32, n: u32, ident: T) -> T {
-    let whole = tile_is_whole(base);
-    let nsg = WG / size;
-    let per = segments_per_lane(size);
-    var acc = ident; // this lane's fold of table entries lane * per .. + per - 1
-    for (var k = 0u; k < ROWS; k++) {
-        for (var s = 0u; s < nsg; s++) {
-            let w = load_word(base / 4u + k * WG + s * size + lane, n, ident, whole);
-            let inc = subgroup_inclusive_scan(lane, size, scan_word(w).w);
-            let segment = subgroupShuffle(inc, size - 1u);
-            let j = k * nsg + s;
-            if (j / per == lane) {
-                acc = combine(acc, segment);
-            }
-        }
-    }
-    let inc = subgroup_inclusive_scan(lane, size, acc);
-    return subgroupShuffle(inc, size - 1u);
-}
 
 // Run by the first subgroup only. Returns the exclusive prefix of tile t > 0 on every
 // lane, after publishing t's inclusive prefix.
@@ -99,7 +81,7 @@ fn look_back_subgroup(lane: u32, size: u32, t: u32, aggregate: T, n: u32, ident:
         if (spins >= MAX_SPINS && j >= params.tile_base) {
             // Decoupled fallback: reduce tile j ourselves (it lies in this chunk:
             // earlier chunks finished in an earlier dispatch).
-            let agg_j = fallback_reduce(lane, size, (j - params.tile_base) * TILE, n, ident);
+            let agg_j = fallback_aggregate(lane, size, j - params.tile_base, n, ident);
             publish_fallback(j, agg_j, lane == 0u);
             prefix = combine(agg_j, prefix);
             if (j == 0u) {
@@ -115,15 +97,15 @@ fn look_back_subgroup(lane: u32, size: u32, t: u32, aggregate: T, n: u32, ident:
     return prefix;
 }
 
-// The single pass's middle (every invocation calls it, after tile_scan_local): the
-// first subgroup scans the segment table, publishes the tile's aggregate (inclusive for
-// tile 0) and looks back with no barrier in between; the rest wait at one barrier.
-// Returns the tile's exclusive prefix.
+// A single pass's middle (every invocation calls it, once its tile is loaded): the
+// first subgroup gets the tile's aggregate (for the scan's row tiles: it scans the
+// segment table), publishes it (inclusive for tile 0) and looks back with no barrier in
+// between; the rest wait at one barrier. Returns the tile's exclusive prefix.
 fn tile_chain(ids: Ids, t: u32, n: u32, ident: T) -> T {
     workgroupBarrier(); // every subgroup's segment totals are in the table
     if (ids.lid < ids.sg_size) { // the first subgroup (lanes are consecutive invocations)
         let lane = ids.sg_lane;
-        let aggregate = scan_segments(lane, ids.sg_size, ident);
+        let aggregate = tile_aggregate_sg(lane, ids.sg_size, ident);
         var prefix = ident;
         if (t == 0u) {
             if (lane == 0u) {

@@ -3,6 +3,14 @@
 // state each, workgroup atomics find the nearest inclusive and the nearest unready
 // tile, and a workgroup scan combines the ready run. Barriers on every step, so it is
 // slower than the subgroup version, but it needs nothing beyond WebGPU's core.
+//
+// The kernel that includes it (with tile_state.wgsl) provides, for its own tiles:
+//   tile_aggregate_wg(ids, ident) -> T           every invocation: the loaded tile's
+//                                                aggregate
+//   fallback_aggregate_wg(ids, j, n, ident)      every invocation: tile j's aggregate
+//                                                (j counted from this chunk's first
+//                                                tile) read from the input, the very
+//                                                bits its owner publishes
 
 // Tiles examined per step: every state read is two uncached atomic loads, repeated by
 // every waiting workgroup, so the window stays small.
@@ -12,22 +20,6 @@ var<workgroup> first_inclusive: atomic<u32>;
 var<workgroup> first_not_ready: atomic<u32>;
 var<workgroup> window_inclusive: u32;
 var<workgroup> window_not_ready: u32;
-
-// The aggregate of a whole tile read straight from the input, computed in exactly the
-// order tile_thread_reduce + workgroup_exclusive_scan use for the owner's aggregate.
-fn fallback_reduce(ids: Ids, base: u32, n: u32, ident: T) -> T {
-    var acc = ident;
-    for (var j = 0u; j < ITEMS; j++) {
-        let i = base + ids.lid * ITEMS + j;
-        var v = ident;
-        if (i < n) {
-            v = load_in(i);
-        }
-        acc = combine(acc, v);
-    }
-    workgroup_exclusive_scan(ids, acc, ident);
-    return workgroupUniformLoad(&wg_total);
-}
 
 // Every invocation calls this (barriers). Returns the exclusive prefix of tile t > 0
 // and publishes its inclusive prefix.
@@ -87,7 +79,7 @@ fn look_back(ids: Ids, t: u32, aggregate: T, n: u32, ident: T) -> T {
         if (spins >= MAX_SPINS && j >= params.tile_base) {
             // Decoupled fallback: reduce tile j ourselves (it lies in this chunk:
             // earlier chunks finished in an earlier dispatch).
-            let agg_j = fallback_reduce(ids, (j - params.tile_base) * TILE, n, ident);
+            let agg_j = fallback_aggregate_wg(ids, j - params.tile_base, n, ident);
             publish_fallback(j, agg_j, lid == 0u);
             prefix = combine(agg_j, prefix);
             if (j == 0u) {
@@ -103,10 +95,10 @@ fn look_back(ids: Ids, t: u32, aggregate: T, n: u32, ident: T) -> T {
     return prefix;
 }
 
-// The single pass's middle (every invocation calls it): publishes the loaded tile's
-// aggregate (inclusive for tile 0), looks back, returns the tile's exclusive prefix.
+// A single pass's middle (every invocation calls it, once its tile is loaded):
+// publishes the tile's aggregate (inclusive for tile 0), looks back, returns the tile's exclusive prefix.
 fn tile_chain(ids: Ids, t: u32, n: u32, ident: T) -> T {
-    let aggregate = tile_total(ids, ident);
+    let aggregate = tile_aggregate_wg(ids, ident);
     if (ids.lid == 0u) {
         publish(t, select(AGGREGATE, INCLUSIVE, t == 0u), aggregate);
     }

@@ -7,7 +7,6 @@
 // Interface shared with tile_rows.wgsl (which every device with subgroups uses):
 //   tile_scan_local(ids, base, n, ident, inclusive)  loads the tile (and here scans the
 //                                                    runs, leaving the total in wg_total)
-//   tile_total(ids, ident)                           the loaded tile's total
 //   tile_finish(ids, base, n, prefix, inclusive)     stores the scan seeded with prefix;
 //                                                    the tile's total is in wg_total after
 //   tile_store(ids, base, n, prefix, inclusive)      the single pass's end: tile_finish
@@ -15,6 +14,9 @@
 //                                                    table before it, in the look-back
 //   tile_reduce(ids, base, n, ident)                 the tile's total into wg_total
 //   tile_add_prefix(ids, base, n, p)                 p combined into the tile, in place
+// and for the single pass's look-back the aggregate and fallback functions it wants
+// (tile_aggregate_wg / fallback_aggregate_wg here, tile_aggregate_sg /
+// fallback_aggregate in tile_rows.wgsl).
 
 var<workgroup> tile: array<T, TILE + (TILE >> 5u)>;
 var<private> run_prefix: T; // this invocation's exclusive prefix within the tile
@@ -66,10 +68,30 @@ fn tile_store(ids: Ids, base: u32, n: u32, prefix: T, inclusive: bool) {
     tile_finish(ids, base, n, prefix, inclusive);
 }
 
-// The tile's total once tile_scan_local has run (it left it in wg_total).
-fn tile_total(ids: Ids, ident: T) -> T {
+// The single pass's tile aggregate (lookback_workgroup.wgsl): the loaded tile's total,
+// which tile_scan_local left in wg_total.
+fn tile_aggregate_wg(ids: Ids, ident: T) -> T {
     return workgroupUniformLoad(&wg_total);
 }
+
+// The single pass's fallback (lookback_workgroup.wgsl): the aggregate of tile j read
+// straight from the input, computed in exactly the
+// order tile_thread_reduce + workgroup_exclusive_scan use for the owner's aggregate.
+fn fallback_aggregate_wg(ids: Ids, j: u32, n: u32, ident: T) -> T {
+    let base = j * TILE;
+    var acc = ident;
+    for (var j = 0u; j < ITEMS; j++) {
+        let i = base + ids.lid * ITEMS + j;
+        var v = ident;
+        if (i < n) {
+            v = load_in(i);
+        }
+        acc = combine(acc, v);
+    }
+    workgroup_exclusive_scan(ids, acc, ident);
+    return workgroupUniformLoad(&wg_total);
+}
+
 
 // The multi-level scan's last pass on one tile: p combined into every element, in place.
 fn tile_add_prefix(ids: Ids, base: u32, n: u32, p: T) {

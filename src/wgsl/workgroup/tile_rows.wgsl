@@ -147,6 +147,39 @@ fn scan_segments(lane: u32, size: u32, ident: T) -> T {
     return subgroupShuffle(inc, size - 1u);
 }
 
+// The single pass's fallback (lookback_subgroup.wgsl): the aggregate of tile j read
+// straight from the input by one subgroup, in
+// exactly the steps of the owner (tile_scan_local, then scan_segments in tile_rows.wgsl):
+// each (row, subgroup) segment's total from the same subgroup scan of the same words
+// in the same lanes, folded by lane l of the table's scan over the same entries in the
+// same order, then the same scan over the lanes. So a helper publishes the very bits
+// the owner would, for floats too.
+fn fallback_aggregate(lane: u32, size: u32, j: u32, n: u32, ident: T) -> T {
+    let base = j * TILE;
+    let whole = tile_is_whole(base);
+    let nsg = WG / size;
+    let per = segments_per_lane(size);
+    var acc = ident; // this lane's fold of table entries lane * per .. + per - 1
+    for (var k = 0u; k < ROWS; k++) {
+        for (var s = 0u; s < nsg; s++) {
+            let w = load_word(base / 4u + k * WG + s * size + lane, n, ident, whole);
+            let inc = subgroup_inclusive_scan(lane, size, scan_word(w).w);
+            let segment = subgroupShuffle(inc, size - 1u);
+            let e = k * nsg + s;
+            if (e / per == lane) {
+                acc = combine(acc, segment);
+            }
+        }
+    }
+    let inc = subgroup_inclusive_scan(lane, size, acc);
+    return subgroupShuffle(inc, size - 1u);
+}
+
+// The single pass's tile aggregate (lookback_subgroup.wgsl): the table's scan.
+fn tile_aggregate_sg(lane: u32, size: u32, ident: T) -> T {
+    return scan_segments(lane, size, ident);
+}
+
 // Stores the scanned tile seeded with prefix, once the table holds the segments'
 // prefixes.
 fn tile_store(ids: Ids, base: u32, n: u32, prefix: T, inclusive: bool) {
