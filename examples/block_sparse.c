@@ -62,7 +62,7 @@ int main(int argc, char **argv) {
     wgs_histogram_plan *hist = NULL;
     wgs_scan_plan *scan = NULL;
     CHECKED(wgs_select_plan_create(ctx, &(wgs_select_plan_desc){WGS_TYPE_U32, WGS_SELECT_FLAGGED, {0, 0, 0}, 0,
-                                                              WGS_PAYLOAD_INDEX, cells, "block_sparse"}, &sel));
+                                                              WGS_PAYLOAD_INDEX, cells, "block_sparse", 0}, &sel));
     CHECKED(wgs_histogram_plan_create(ctx, &(wgs_histogram_plan_desc){WGS_TYPE_U32, b, 0, (double)cells, cells,
                                                                      "block_sparse"}, &hist));
     CHECKED(wgs_scan_plan_create(ctx, &(wgs_scan_plan_desc){WGS_TYPE_U32, WGS_OP_ADD, WGS_SCAN_EXCLUSIVE, 0, b + 1,

@@ -70,7 +70,7 @@ int main(int argc, char **argv) {
     /* One plan for all frames: each encode passes its frame's clock as the predicate's
      * operand. */
     wgs_predicate alive = {WGS_PREDICATE_GREATER, 0.0, 0};
-    wgs_select_plan_desc sd = {WGS_TYPE_F32, WGS_SELECT_IF, alive, 0, WGS_PAYLOAD_BUFFER, n, "particles"};
+    wgs_select_plan_desc sd = {WGS_TYPE_F32, WGS_SELECT_IF, alive, 0, WGS_PAYLOAD_BUFFER, n, "particles", 0};
     wgs_count_plan_desc cd = {WGS_TYPE_F32, alive, WGS_REDUCE_ALGORITHM_ATOMIC, n, "particles"};
     wgs_select_plan *sel = NULL;
     wgs_reduce_plan *cnt = NULL;

@@ -533,9 +533,18 @@ WGS_API wgs_result wgs_count_host(wgs_context *ctx, const wgs_count_plan_desc *d
  *               element's index in the input
  * count receives the number selected (runs for RUN_LENGTH) as a u32.
  *
- * How: each tile counts its selected elements; the counts are scanned; each tile ranks
- * its elements in workgroup memory and writes them out in one coalesced run. No
- * workgroup waits for another, so it cannot hang. Deterministic.
+ * How (algorithm):
+ *   SINGLE_PASS  one kernel: each tile ranks its elements in workgroup memory, gets the
+ *                count of the tiles before it by decoupled look-back (the single-pass
+ *                scan's, with its fallback: a workgroup that waits too long counts the
+ *                tile it waits on itself, so it cannot hang) and writes its elements out
+ *                in one coalesced run. The data is read once. Not with partition (the
+ *                rejected elements need the total first).
+ *   THREE_PASS   each tile counts its selected elements; the counts are scanned; each
+ *                tile ranks and writes as above. No workgroup waits for another.
+ *   DEFAULT      SINGLE_PASS on GPUs when not partitioning, else THREE_PASS (CPU
+ *                drivers run the three passes faster).
+ * Both are deterministic (the output is defined by the input).
  * Limits: types u32, i32, f32; n fits one storage binding (wgs_context_info
  * max_storage_binding_size / 4 elements) and 2^32 - 1; RUN_LENGTH plans hold capacity
  * * 4 bytes of scratch (the run starts). Outputs are other buffers than the inputs.
@@ -558,6 +567,13 @@ typedef enum wgs_payload {
     WGS_PAYLOAD_FORCE32 = 0x7FFFFFFF
 } wgs_payload;
 
+typedef enum wgs_select_algorithm {
+    WGS_SELECT_ALGORITHM_DEFAULT = 0,
+    WGS_SELECT_ALGORITHM_SINGLE_PASS = 1,
+    WGS_SELECT_ALGORITHM_THREE_PASS = 2,
+    WGS_SELECT_ALGORITHM_FORCE32 = 0x7FFFFFFF
+} wgs_select_algorithm;
+
 typedef struct wgs_select_plan_desc {
     wgs_type type;
     wgs_select_mode mode;
@@ -566,6 +582,7 @@ typedef struct wgs_select_plan_desc {
     wgs_payload payload;     /* not with RUN_LENGTH (its payload_out is the lengths) */
     uint64_t capacity;
     const char *label;
+    wgs_select_algorithm algorithm; /* SINGLE_PASS with partition: INVALID_ARGUMENT */
 } wgs_select_plan_desc;
 
 typedef struct wgs_select_args {

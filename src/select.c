@@ -1,6 +1,9 @@
 /*
  * select.c: select, partition, unique and run-length plans (kernels in
- * wgsl/device/select.wgsl). Per encode:
+ * wgsl/device/select.wgsl). Per encode, single pass:
+ *   reset_state, select_single_pass   tile states zeroed, then one chained pass
+ *   (run_lengths for RUN_LENGTH)
+ * or three passes (partitions, CPU drivers):
  *   pass 1  select_count     tile counts into tile_sums
  *   scan    the plan's u32 inclusive scan of tile_sums, in place
  *   pass 2  select_scatter   (and run_lengths for RUN_LENGTH)
@@ -28,15 +31,18 @@ struct wgs_select_plan {
     uint64_t capacity;
     uint32_t wg, items, tile;
     int do_count, do_scan, do_scatter; /* all 1 unless WGSCAN_SELECT_PHASES says otherwise */
-    WGPUComputePipeline count, scatter, lengths, empty;
-    wgs_scan_plan *scan;
+    int single_pass;
+    WGPUComputePipeline count, scatter, lengths, empty, sp, sp_reset;
+    wgs_scan_plan *scan;           /* three passes */
     WGPUBuffer tile_sums, starts;
+    WGPUBuffer sp_state;           /* single pass: tile counter, 2 words per tile */
 };
 
 static void plan_release(wgs_select_plan *p) {
     wgs_scan_plan_destroy(p->scan);
     gpu_buffer_release(p->ctx->gpu, p->tile_sums);
     gpu_buffer_release(p->ctx->gpu, p->starts);
+    gpu_buffer_release(p->ctx->gpu, p->sp_state);
 }
 
 wgs_result wgs_select_plan_create(wgs_context *ctx, const wgs_select_plan_desc *desc,
@@ -56,6 +62,11 @@ wgs_result wgs_select_plan_create(wgs_context *ctx, const wgs_select_plan_desc *
                 "unique and run-length plans do not partition");
     WGS_FAIL_IF(ctx, mode == WGS_SELECT_RUN_LENGTH && desc->payload, WGS_ERROR_INVALID_ARGUMENT,
                 "run-length plans write the lengths to payload_out; they take no payload");
+    WGS_FAIL_IF(ctx, (unsigned)desc->algorithm > WGS_SELECT_ALGORITHM_THREE_PASS, WGS_ERROR_INVALID_ARGUMENT,
+                "unknown select algorithm %d", (int)desc->algorithm);
+    WGS_FAIL_IF(ctx, desc->algorithm == WGS_SELECT_ALGORITHM_SINGLE_PASS && desc->partition,
+                WGS_ERROR_INVALID_ARGUMENT,
+                "a single-pass select cannot partition (the rejected elements need the total first)");
     uint32_t kind = 0, pa = 0, pb = 0;
     if (mode == WGS_SELECT_IF && (r = wgs__predicate_bits(ctx, type, &desc->predicate, &kind, &pa, &pb)) != WGS_OK)
         return r;
@@ -101,15 +112,29 @@ wgs_result wgs_select_plan_create(wgs_context *ctx, const wgs_select_plan_desc *
     p->do_count = !phases || strstr(phases, "count");
     p->do_scan = !phases || strstr(phases, "scan");
     p->do_scatter = !phases || strstr(phases, "scatter");
+    p->single_pass = desc->algorithm == WGS_SELECT_ALGORITHM_SINGLE_PASS ||
+                     (desc->algorithm == WGS_SELECT_ALGORITHM_DEFAULT && !desc->partition && !cpu);
     int sg = ci->has_subgroups && ci->subgroup_min_size >= 4 && ci->subgroup_max_size <= p->wg;
-    wgs_kernel_spec spec = {.file = "device/select.wgsl", .helper = "element/predicate.wgsl",
+    /* Every entry of select.wgsl sees the single pass's look-back (the module is one). */
+    wgs_kernel_spec spec = {.file = "device/select.wgsl",
+                            .helper = sg ? "element/predicate.wgsl workgroup/tile_state.wgsl "
+                                           "workgroup/lookback_subgroup.wgsl"
+                                         : "element/predicate.wgsl workgroup/tile_state.wgsl "
+                                           "workgroup/lookback_workgroup.wgsl",
                             .primitive = 1, .value_type = type, .type = WGS_TYPE_U32,
                             .op = WGS_OP_ADD, .subgroups = sg, .wg = p->wg, .items = p->items,
-                            .arg = p->flags};
-    spec.entry = "select_count";
-    r = wgs__pipeline(ctx, &spec, &p->count);
-    spec.entry = "select_scatter";
-    if (r == WGS_OK) r = wgs__pipeline(ctx, &spec, &p->scatter);
+                            .max_spins = ctx->lookback_spins, .arg = p->flags};
+    if (p->single_pass) {
+        spec.entry = "select_single_pass";
+        r = wgs__pipeline(ctx, &spec, &p->sp);
+        spec.entry = "reset_state";
+        if (r == WGS_OK) r = wgs__pipeline(ctx, &spec, &p->sp_reset);
+    } else {
+        spec.entry = "select_count";
+        r = wgs__pipeline(ctx, &spec, &p->count);
+        spec.entry = "select_scatter";
+        if (r == WGS_OK) r = wgs__pipeline(ctx, &spec, &p->scatter);
+    }
     spec.entry = "run_lengths";
     if (r == WGS_OK && mode == WGS_SELECT_RUN_LENGTH) r = wgs__pipeline(ctx, &spec, &p->lengths);
     spec.entry = "select_empty";
@@ -117,10 +142,14 @@ wgs_result wgs_select_plan_create(wgs_context *ctx, const wgs_select_plan_desc *
     uint64_t tiles = wgs__div_up(capacity, p->tile);
     wgs_scan_plan_desc sd = {WGS_TYPE_U32, WGS_OP_ADD, WGS_SCAN_INCLUSIVE, WGS_SCAN_ALGORITHM_MULTILEVEL,
                              tiles, "wgscan select tile sums", 0};
-    if (r == WGS_OK) r = wgs_scan_plan_create(ctx, &sd, &p->scan);
+    if (r == WGS_OK && !p->single_pass) r = wgs_scan_plan_create(ctx, &sd, &p->scan);
     if (r == WGS_OK) {
         gpu_scope_push(ctx->gpu);
-        p->tile_sums = gpu_buffer_create(ctx->gpu, tiles * 4, WGPUBufferUsage_Storage, "wgscan select tile sums");
+        if (p->single_pass)
+            p->sp_state = gpu_buffer_create(ctx->gpu, (1 + 2 * tiles) * 4, WGPUBufferUsage_Storage,
+                                            "wgscan select tile states");
+        else
+            p->tile_sums = gpu_buffer_create(ctx->gpu, tiles * 4, WGPUBufferUsage_Storage, "wgscan select tile sums");
         if (mode == WGS_SELECT_RUN_LENGTH)
             p->starts = gpu_buffer_create(ctx->gpu, capacity * 4, WGPUBufferUsage_Storage, "wgscan run starts");
         r = wgs__scope_end(ctx, "allocating the select plan's scratch");
@@ -165,6 +194,23 @@ static wgs_result check_args(wgs_select_plan *p, const wgs_select_args *a) {
     return WGS_OK;
 }
 
+/* The three passes' first two: tile counts (FLAGGED reads only the flags, the other
+ * modes the values), then their scan; the scatter follows in the caller's pass. */
+static wgs_result record_three_passes(wgs_select_plan *p, WGPUCommandEncoder encoder, const wgs_select_args *a,
+                                      uint64_t po, const gpu_binding in[2], gpu_binding flags_b,
+                                      gpu_binding sums_b, uint64_t tiles) {
+    wgs_context *ctx = p->ctx;
+    WGPUComputePassEncoder pass = gpu_pass_begin(ctx->gpu, encoder, a->timestamp_query_set,
+                                                 a->timestamp_begin_index, 0xFFFFFFFFu);
+    gpu_binding b1[4] = {in[0], in[1], flags_b, sums_b};
+    if (p->do_count) wgs__dispatch(ctx, pass, p->count, b1, 4, ctx->param_ring, po, wgs__div_up(tiles, COUNT_TILES));
+    gpu_pass_end(ctx->gpu, pass);
+    wgs_scan_args sa = {p->tile_sums, 0, p->tile_sums, 0, tiles, NULL, 0, 0};
+    wgs_result r = p->do_scan ? wgs_scan_encode(p->scan, encoder, &sa) : WGS_OK;
+    if (r != WGS_OK) wgs__scope_end(ctx, "recording the select");
+    return r;
+}
+
 wgs_result wgs_select_encode(wgs_select_plan *p, WGPUCommandEncoder encoder, const wgs_select_args *a) {
     if (!p) return WGS_ERROR_INVALID_ARGUMENT;
     wgs_context *ctx = p->ctx;
@@ -194,27 +240,9 @@ wgs_result wgs_select_encode(wgs_select_plan *p, WGPUCommandEncoder encoder, con
                               ? (gpu_binding){5, a->flags, a->flags_offset, wgs__round_up(n, 4)}
                               : (gpu_binding){5, dummy, 0, 256};
     gpu_binding sums_b = {3, p->tile_sums, 0, tiles * 4};
-
-
-    /* Pass 1: tile counts. FLAGGED reads only the flags; the other modes the values. */
-    WGPUComputePassEncoder pass = gpu_pass_begin(ctx->gpu, encoder, a->timestamp_query_set,
-                                                 a->timestamp_begin_index, none);
-    gpu_binding b1[4] = {in[0], in[1], flags_b, sums_b};
-    if (p->do_count) wgs__dispatch(ctx, pass, p->count, b1, 4, ctx->param_ring, po, wgs__div_up(tiles, COUNT_TILES));
-    gpu_pass_end(ctx->gpu, pass);
-
-    wgs_scan_args sa = {p->tile_sums, 0, p->tile_sums, 0, tiles, NULL, 0, 0};
-    if (p->do_scan) r = wgs_scan_encode(p->scan, encoder, &sa);
-    if (r != WGS_OK) {
-        wgs__scope_end(ctx, "recording the select");
-        return r;
-    }
-
-    pass = gpu_pass_begin(ctx->gpu, encoder, a->timestamp_query_set, none, a->timestamp_end_index);
     WGPUBuffer pay_out = p->mode == WGS_SELECT_RUN_LENGTH ? p->starts : a->payload_out;
     uint64_t pay_out_off = p->mode == WGS_SELECT_RUN_LENGTH ? 0 : a->payload_out_offset;
-    gpu_binding b2[8] = {
-        in[0], in[1], flags_b, sums_b,
+    gpu_binding outs[4] = {
         {1, a->output, a->output_offset, n * 4},
         p->payload == WGS_PAYLOAD_BUFFER ? (gpu_binding){6, a->payload_in, a->payload_in_offset, n * 4}
                                          : (gpu_binding){6, dummy, 0, 256},
@@ -222,7 +250,27 @@ wgs_result wgs_select_encode(wgs_select_plan *p, WGPUCommandEncoder encoder, con
                                        : (gpu_binding){7, wgs__dummy_rw(ctx), 0, 256},
         count_b,
     };
-    if (p->do_scatter) wgs__dispatch(ctx, pass, p->scatter, b2, 8, ctx->param_ring, po, tiles);
+    WGPUComputePassEncoder pass;
+    if (p->single_pass) {
+        /* Tile states zeroed (reset_state loops over what one grid row leaves), then the
+         * chained pass. */
+        uint64_t words = 1 + 2 * tiles, groups = wgs__div_up(words, p->wg);
+        uint64_t max_dim = ctx->caps.info.max_workgroups_per_dimension;
+        wgs_params reset = {(uint32_t)words, 0, 0, 0, 0, 0, 0, 0};
+        uint64_t ro = wgs__param_push(ctx, &reset);
+        if (ro == UINT64_MAX) return wgs__scope_end(ctx, "recording the select");
+        gpu_binding state_b = {3, p->sp_state, 0, words * 4};
+        pass = gpu_pass_begin(ctx->gpu, encoder, a->timestamp_query_set, a->timestamp_begin_index,
+                              a->timestamp_end_index);
+        wgs__dispatch(ctx, pass, p->sp_reset, &state_b, 1, ctx->param_ring, ro, groups < max_dim ? groups : max_dim);
+        gpu_binding b[8] = {in[0], in[1], flags_b, state_b, outs[0], outs[1], outs[2], outs[3]};
+        wgs__dispatch(ctx, pass, p->sp, b, 8, ctx->param_ring, po, tiles);
+    } else {
+        if ((r = record_three_passes(p, encoder, a, po, in, flags_b, sums_b, tiles)) != WGS_OK) return r;
+        pass = gpu_pass_begin(ctx->gpu, encoder, a->timestamp_query_set, none, a->timestamp_end_index);
+        gpu_binding b2[8] = {in[0], in[1], flags_b, sums_b, outs[0], outs[1], outs[2], outs[3]};
+        if (p->do_scatter) wgs__dispatch(ctx, pass, p->scatter, b2, 8, ctx->param_ring, po, tiles);
+    }
     if (p->mode == WGS_SELECT_RUN_LENGTH) {
         gpu_binding b3[3] = {{6, p->starts, 0, n * 4}, {7, a->payload_out, a->payload_out_offset, n * 4}, count_b};
         wgs__dispatch(ctx, pass, p->lengths, b3, 3, ctx->param_ring, po, wgs__div_up(n, p->wg));

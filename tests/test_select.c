@@ -108,18 +108,47 @@ done:
     free(in), free(pay), free(want), free(want_pay), free(got), free(got_pay), free(flags);
 }
 
-static void run_cases(const select_case *cases, int count) {
-    wgs_context *ctx = test_context();
-    if (!ctx) return;
+/* Every case with each algorithm that takes it (a partition only in three passes). */
+static void run_cases_on(wgs_context *ctx, const select_case *cases, int count) {
     uint64_t sizes[32];
     int ns = sizes_for(sizes);
+    const wgs_select_algorithm algos[] = {WGS_SELECT_ALGORITHM_SINGLE_PASS, WGS_SELECT_ALGORITHM_THREE_PASS};
     for (int k = 0; k < count; k++) {
-        wgs_select_plan_desc d = {cases[k].type, cases[k].mode, cases[k].pred, cases[k].partition,
-                                  cases[k].payload, max_n(), NULL};
-        wgs_select_plan *plan = NULL;
-        CHECK_RESULT(wgs_select_plan_create(ctx, &d, &plan), WGS_OK);
-        for (int i = 0; plan && i < ns; i++) check_select(ctx, plan, &cases[k], sizes[i], sizes[i] * 7 + (uint64_t)k);
-        wgs_select_plan_destroy(plan);
+        for (int a = cases[k].partition ? 1 : 0; a < 2; a++) {
+            wgs_select_plan_desc d = {cases[k].type, cases[k].mode, cases[k].pred, cases[k].partition,
+                                      cases[k].payload, max_n(), NULL, algos[a]};
+            wgs_select_plan *plan = NULL;
+            CHECK_RESULT(wgs_select_plan_create(ctx, &d, &plan), WGS_OK);
+            for (int i = 0; plan && i < ns; i++)
+                check_select(ctx, plan, &cases[k], sizes[i], sizes[i] * 7 + (uint64_t)k);
+            wgs_select_plan_destroy(plan);
+        }
+    }
+}
+
+static void run_cases(const select_case *cases, int count) {
+    wgs_context *ctx = test_context();
+    if (ctx) run_cases_on(ctx, cases, count);
+}
+
+/* The single pass with fallbacks after one fruitless look-back step (helpers count
+ * their predecessors' tiles all the time, racing the owners), with the subgroup
+ * look-back and with the workgroup one (a device without subgroups). */
+TEST(select_single_pass_forced_fallback) {
+    const select_case cases[] = {
+        {WGS_SELECT_FLAGGED, WGS_TYPE_U32, {0, 0, 0}, 0, WGS_PAYLOAD_INDEX, 0},
+        {WGS_SELECT_IF, WGS_TYPE_F32, {WGS_PREDICATE_LESS, 0.5, 0}, 0, WGS_PAYLOAD_NONE, 0},
+        {WGS_SELECT_RUN_LENGTH, WGS_TYPE_I32, {0, 0, 0}, 0, WGS_PAYLOAD_NONE, 0},
+    };
+    for (int sg = 0; sg < 2; sg++) {
+        wgs_context_desc cd = {0};
+        cd.debug_lookback_spins = 1;
+        cd.debug_disable_subgroups = sg;
+        wgs_context *ctx = NULL;
+        CHECK_RESULT(wgs_context_create(&cd, &ctx), WGS_OK);
+        if (!ctx) return;
+        run_cases_on(ctx, cases, 3);
+        wgs_context_destroy(ctx);
     }
 }
 
@@ -170,7 +199,7 @@ TEST(select_bad_input) {
     wgs_context *ctx = test_context();
     if (!ctx) return;
     wgs_select_plan *plan = NULL;
-    wgs_select_plan_desc d = {WGS_TYPE_F16, 0, {0, 0, 0}, 0, 0, 16, NULL};
+    wgs_select_plan_desc d = {WGS_TYPE_F16, 0, {0, 0, 0}, 0, 0, 16, NULL, 0};
     CHECK_RESULT(wgs_select_plan_create(ctx, &d, &plan), WGS_ERROR_UNSUPPORTED_TYPE);
     d.type = WGS_TYPE_U32;
     d.mode = WGS_SELECT_UNIQUE;
@@ -181,6 +210,14 @@ TEST(select_bad_input) {
     d.payload = WGS_PAYLOAD_BUFFER;
     CHECK_RESULT(wgs_select_plan_create(ctx, &d, &plan), WGS_ERROR_INVALID_ARGUMENT);
     d.payload = 0;
+    d.mode = WGS_SELECT_FLAGGED;
+    d.partition = 1;
+    d.algorithm = WGS_SELECT_ALGORITHM_SINGLE_PASS;
+    CHECK_RESULT(wgs_select_plan_create(ctx, &d, &plan), WGS_ERROR_INVALID_ARGUMENT);
+    d.partition = 0;
+    d.algorithm = (wgs_select_algorithm)7;
+    CHECK_RESULT(wgs_select_plan_create(ctx, &d, &plan), WGS_ERROR_INVALID_ARGUMENT);
+    d.algorithm = 0;
     d.mode = WGS_SELECT_IF;
     d.predicate = (wgs_predicate){WGS_PREDICATE_LESS, 1e12, 0};
     CHECK_RESULT(wgs_select_plan_create(ctx, &d, &plan), WGS_ERROR_INVALID_ARGUMENT);

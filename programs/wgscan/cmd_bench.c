@@ -244,7 +244,7 @@ static void print_point(const point *p) {
  * spread-out traffic), flags one byte per element with half of them set. */
 static const char *const prim_names[] = {"reduce-tree",  "reduce-atomic", "count-tree",
                                          "count-atomic", "count-per-element", "select-flagged",
-                                         "select-if", "histogram-256"};
+                                         "select-if", "histogram-256", "select-flagged-3pass"};
 #define NPRIMS (int)(sizeof prim_names / sizeof prim_names[0])
 
 typedef struct prim_job {
@@ -301,10 +301,11 @@ static wgs_result prim_plan(bench *b, prim_job *pj, uint64_t cap) {
         return wgs_count_plan_create(b->ctx, &d, &pj->reduce);
     }
     case 5:
-    case 6: {
+    case 6:
+    case 8: { /* 8: select-flagged forced to the three passes, beside the default (5) */
         wgs_predicate half = {WGS_PREDICATE_LESS, 2147483648.0, 0};
-        wgs_select_plan_desc d = {WGS_TYPE_U32, pj->prim == 5 ? WGS_SELECT_FLAGGED : WGS_SELECT_IF, half, 0, 0,
-                                  cap, "bench"};
+        wgs_select_plan_desc d = {WGS_TYPE_U32, pj->prim == 6 ? WGS_SELECT_IF : WGS_SELECT_FLAGGED, half, 0, 0,
+                                  cap, "bench", pj->prim == 8 ? WGS_SELECT_ALGORITHM_THREE_PASS : 0};
         return wgs_select_plan_create(b->ctx, &d, &pj->select);
     }
     default: {
@@ -316,7 +317,7 @@ static wgs_result prim_plan(bench *b, prim_job *pj, uint64_t cap) {
 
 /* Least traffic of each primitive: reads once, writes once (select: half the elements). */
 static double prim_bytes(int prim, uint64_t n) {
-    if (prim == 5) return 4.0 * n + n + 2.0 * n;
+    if (prim == 5 || prim == 8) return 4.0 * n + n + 2.0 * n;
     if (prim == 6) return 4.0 * n + 2.0 * n;
     return 4.0 * n;
 }

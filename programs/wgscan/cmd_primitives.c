@@ -21,6 +21,7 @@ typedef struct prim_options {
     const char *in_path, *out_path, *flags_path;
     wgs_op op;
     wgs_reduce_algorithm algorithm;
+    wgs_select_algorithm select_algorithm;
     wgs_float_sum float_sum;
     wgs_predicate pred;
     wgs_select_mode mode;
@@ -97,7 +98,7 @@ static wgs_result make_plan(prim_run *s) {
         return wgs_count_plan_create(s->ctx, &d, &s->reduce);
     }
     if (!strcmp(o->cmd, "compact")) {
-        wgs_select_plan_desc d = {o->type, o->mode, o->pred, o->partition, o->payload, o->n, "wgscan cli"};
+        wgs_select_plan_desc d = {o->type, o->mode, o->pred, o->partition, o->payload, o->n, "wgscan cli", o->select_algorithm};
         s->out_bytes = o->n * 4;
         return wgs_select_plan_create(s->ctx, &d, &s->select);
     }
@@ -354,6 +355,11 @@ static int parse_option(prim_options *o, const char *a, const char *v) {
         else if (!strcmp(v, "atomic")) o->algorithm = WGS_REDUCE_ALGORITHM_ATOMIC;
         else if (!strcmp(v, "per-element") && !strcmp(o->cmd, "count")) o->algorithm = WGS_REDUCE_ALGORITHM_ATOMIC_PER_ELEMENT;
         else return cli_usage_error("bad --algorithm '%s' (tree, atomic; count also per-element)", v);
+    } else if (!strcmp(a, "--algorithm") && !strcmp(o->cmd, "compact")) {
+        if (!strcmp(v, "auto")) o->select_algorithm = WGS_SELECT_ALGORITHM_DEFAULT;
+        else if (!strcmp(v, "single-pass")) o->select_algorithm = WGS_SELECT_ALGORITHM_SINGLE_PASS;
+        else if (!strcmp(v, "three-pass")) o->select_algorithm = WGS_SELECT_ALGORITHM_THREE_PASS;
+        else return cli_usage_error("bad --algorithm '%s' (auto, single-pass, three-pass)", v);
     } else if (!strcmp(a, "--float-sum") && !strcmp(o->cmd, "reduce")) {
         if (!strcmp(v, "cas")) o->float_sum = WGS_FLOAT_SUM_CAS;
         else if (!strcmp(v, "fixed")) o->float_sum = WGS_FLOAT_SUM_FIXED_POINT;

@@ -40,6 +40,7 @@ static void help(FILE *f) {
           "  count     --predicate P  --algorithm tree|atomic|per-element\n"
           "  compact   --mode flagged|if|unique|rle  --predicate P  --partition\n"
           "            --payload none|index  --flags FILE (n bytes)  --density D (random flags)\n"
+          "            --algorithm auto|single-pass|three-pass\n"
           "  histogram --bins B --lower L --upper U  (default 256 bins over the type's range)\n"
           "  P: nonzero, eq:A, ne:A, lt:A, gt:A, range:A:B (A <= v < B)\n"
           "\n"

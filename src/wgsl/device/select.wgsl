@@ -306,6 +306,87 @@ fn select_scatter(ids: Ids, @builtin(workgroup_id) wid: vec3<u32>,
     }
 }
 
+// The single pass (no partition): one kernel instead of count, scan and scatter. Each
+// workgroup claims the next tile (workgroup/tile_state.wgsl), ranks its selected
+// elements as select_scatter does, publishes the tile's count, gets the count of all
+// tiles before it by decoupled look-back with fallback (workgroup/lookback_subgroup.wgsl
+// or lookback_workgroup.wgsl), and writes its run. The data is read once, no tile sums
+// are written or read back, and there are no pass boundaries. A partition needs the
+// total before it can place the rejected elements, so it keeps the three steps.
+// Binding 3 is the tile states here (select_scatter's tile_sums elsewhere).
+@compute @workgroup_size(WG)
+fn select_single_pass(ids: Ids, @builtin(workgroup_id) wid: vec3<u32>,
+                      @builtin(num_workgroups) nwg: vec3<u32>) {
+    if (tile_index(wid, nwg) >= params.d) {
+        return; // a spare workgroup of a folded grid (workgroup-uniform)
+    }
+    let n = params.n;
+    let lid = ids.lid;
+    let t = claim_tile(lid);
+    prefetch_run(t, n, lid);
+    var run = gather_run(t, n, lid, 0u);
+    let m = run_mask(t, n, lid, run);
+    let base = workgroup_exclusive_scan(ids, countOneBits(m), 0u);
+    let tile_sel = wg_total; // written before the scan's last barrier; read before any rewrite
+    let prefix = tile_chain(ids, t, n, 0u);
+    place_run(t, n, lid, run, m, base, tile_sel);
+    workgroupBarrier();
+    for (var i = lid; i < tile_sel; i += WG) {
+        out[prefix + i] = bitcast<V>(stage[spad(i)]);
+    }
+    if ((SEL_FLAGS & (FLAG_PAYLOAD | FLAG_PAYLOAD_INDEX)) != 0u) {
+        workgroupBarrier();
+        run = gather_run(t, n, lid, 1u);
+        place_run(t, n, lid, run, m, base, tile_sel);
+        workgroupBarrier();
+        for (var i = lid; i < tile_sel; i += WG) {
+            pay_out[prefix + i] = stage[spad(i)];
+        }
+    }
+    if (t == params.d - 1u && lid == 0u) {
+        count_out[0] = prefix + tile_sel;
+    }
+}
+
+// What the look-back asks of the tiles it chains (see its header): the tile's count,
+// left in wg_total by the ranking scan, and a predecessor's count read from the input.
+fn tile_aggregate_sg(lane: u32, size: u32, ident: u32) -> u32 {
+    return wg_total;
+}
+
+fn tile_aggregate_wg(ids: Ids, ident: u32) -> u32 {
+    return workgroupUniformLoad(&wg_total);
+}
+
+// Selected elements of word k of tile j (k past the tile's end counts none).
+fn count_word(j: u32, k: u32, n: u32, whole: bool) -> u32 {
+    let q = j * (TILE / 4u) + k;
+    return countOneBits(word_mask(q, n, load_word(q, n, whole)));
+}
+
+// Tile j counted by the first subgroup: every lane counts the whole tile (the same
+// addresses in every lane, so one load serves the subgroup), which needs no subgroup
+// operation, so this module also compiles where the device has none. A rare path.
+// Counts are integers: any order gives the owner's count.
+fn fallback_aggregate(lane: u32, size: u32, j: u32, n: u32, ident: u32) -> u32 {
+    let whole = tile_is_whole(j * TILE, n);
+    var c = 0u;
+    for (var k = 0u; k < TILE / 4u; k++) {
+        c += count_word(j, k, n, whole);
+    }
+    return c;
+}
+
+fn fallback_aggregate_wg(ids: Ids, j: u32, n: u32, ident: u32) -> u32 {
+    let whole = tile_is_whole(j * TILE, n);
+    var c = 0u;
+    for (var k = ids.lid; k < TILE / 4u; k += WG) {
+        c += count_word(j, k, n, whole);
+    }
+    workgroup_exclusive_scan(ids, c, 0u);
+    return workgroupUniformLoad(&wg_total);
+}
+
 // Run lengths from run starts: pay_in holds the start index of each run (count_out[0]
 // of them), pay_out receives start[j + 1] - start[j] (n - start[j] for the last).
 @compute @workgroup_size(WG)
