@@ -90,13 +90,19 @@ wgs_result wgs_select_plan_create(wgs_context *ctx, const wgs_select_plan_desc *
                (desc->partition ? FLAG_PARTITION : 0u) |
                (p->payload == WGS_PAYLOAD_BUFFER ? FLAG_PAYLOAD : 0u) |
                (p->payload == WGS_PAYLOAD_INDEX ? FLAG_PAYLOAD_INDEX : 0u) | kind << 8;
-    /* Tiles of 512 on GPUs: on an H200, 64 x 8 selected from 2^28 elements 1.7x faster
+    /* Three passes: tiles of 512 on GPUs: on an H200, 64 x 8 selected from 2^28 elements 1.7x faster
      * than 256 x 16 (fewer registers, more workgroups resident; 128 x 8, 128 x 4, 64 x 4,
      * 64 x 16 and 32 x 16 came between). The CPU driver prefers small workgroups.
      * WGSCAN_TUNE_SELECT = "wg,items" (items 8 or 16) for tuning experiments. */
     int cpu = strcmp(ci->adapter_type, "cpu") == 0 || ci->max_invocations_per_workgroup < 256;
+    p->single_pass = desc->algorithm == WGS_SELECT_ALGORITHM_SINGLE_PASS;
     p->wg = 64;
     p->items = cpu ? 16 : 8;
+    /* The single pass wants big tiles (fewer links in its chain): on the H200 at 2^28,
+     * 512 x 8 took 1708 us, 256 x 16 1865, 64 x 8 2143. */
+    if (p->single_pass && !cpu && ci->max_invocations_per_workgroup >= 512 &&
+        512u * 8 * 4 * 2 + 4096 <= ci->max_workgroup_storage_size)
+        p->wg = 512;
     unsigned kw = 0, ki = 0;
     const char *knob = getenv("WGSCAN_TUNE_SELECT");
     if (knob && sscanf(knob, "%u,%u", &kw, &ki) == 2 && kw >= 32 && !(kw & (kw - 1)) &&
@@ -112,8 +118,10 @@ wgs_result wgs_select_plan_create(wgs_context *ctx, const wgs_select_plan_desc *
     p->do_count = !phases || strstr(phases, "count");
     p->do_scan = !phases || strstr(phases, "scan");
     p->do_scatter = !phases || strstr(phases, "scatter");
-    p->single_pass = desc->algorithm == WGS_SELECT_ALGORITHM_SINGLE_PASS ||
-                     (desc->algorithm == WGS_SELECT_ALGORITHM_DEFAULT && !desc->partition && !cpu);
+    /* The three passes by default: on an H200 (2^28 u32, flags half set) they took 814 us,
+     * the single pass 1708 us at its best tile (512 x 8; 2143 us at 64 x 8). Its chained
+     * look-back passes inclusive prefixes along 65536 small tiles, a window of tiles per
+     * round trip through the L2, and that chain, not memory, sets its pace. */
     int sg = ci->has_subgroups && ci->subgroup_min_size >= 4 && ci->subgroup_max_size <= p->wg;
     /* Every entry of select.wgsl sees the single pass's look-back (the module is one). */
     wgs_kernel_spec spec = {.file = "device/select.wgsl",
