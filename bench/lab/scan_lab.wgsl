@@ -292,7 +292,7 @@ var<workgroup> stash: array<vec4<u32>, select(1u, TILE4, STASH != 0u)>;
 var<workgroup> seg: array<u32, ITEMS * NSG_MAX>;
 
 fn sp_fallback(lane: u32, size: u32, j: u32) -> u32 {
-    if (FB == 3u) { // FB = 3: a stand-in that loads one word (is it the loop that costs?)
+    if (FB == 3u) { // a stand-in loading one word: is it the loop that costs? (timing only)
         let w = src[j * TILE4 + lane];
         return subgroupAdd(w.x + w.y + w.z + w.w);
     }

@@ -14,4 +14,5 @@ for v in scan_rows scan_contig; do
   run --aux $G --params $G --check scan --pass reduce_tiles:$G --pass scan_sums:1 --pass $v:$G
 done
 run --aux $((1 + 2 * T)) --check scan --pass single_pass:$T
+for fb in 0 2; do run --aux $((1 + 2 * T)) -D FB=$fb --check scan --pass sp_rows:$T; done
 echo "lab: all variants equal the CPU scan"

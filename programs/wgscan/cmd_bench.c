@@ -244,7 +244,7 @@ static void print_point(const point *p) {
  * spread-out traffic), flags one byte per element with half of them set. */
 static const char *const prim_names[] = {"reduce-tree",  "reduce-atomic", "count-tree",
                                          "count-atomic", "count-per-element", "select-flagged",
-                                         "select-if", "histogram-256", "select-flagged-3pass"};
+                                         "select-if", "histogram-256", "select-flagged-1pass"};
 #define NPRIMS (int)(sizeof prim_names / sizeof prim_names[0])
 
 typedef struct prim_job {
@@ -302,10 +302,10 @@ static wgs_result prim_plan(bench *b, prim_job *pj, uint64_t cap) {
     }
     case 5:
     case 6:
-    case 8: { /* 8: select-flagged forced to the three passes, beside the default (5) */
+    case 8: { /* 8: select-flagged forced to the single pass, beside the default (5) */
         wgs_predicate half = {WGS_PREDICATE_LESS, 2147483648.0, 0};
         wgs_select_plan_desc d = {WGS_TYPE_U32, pj->prim == 6 ? WGS_SELECT_IF : WGS_SELECT_FLAGGED, half, 0, 0,
-                                  cap, "bench", pj->prim == 8 ? WGS_SELECT_ALGORITHM_THREE_PASS : 0};
+                                  cap, "bench", pj->prim == 8 ? WGS_SELECT_ALGORITHM_SINGLE_PASS : 0};
         return wgs_select_plan_create(b->ctx, &d, &pj->select);
     }
     default: {
