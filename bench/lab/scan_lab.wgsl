@@ -287,6 +287,9 @@ fn single_pass(@builtin(local_invocation_index) lid: u32, @builtin(subgroup_invo
 //DEFAULT MAX_SPINS=16
 //DEFAULT NARROW=1
 //DEFAULT EXF=0
+//DEFAULT FB_STASH=0
+var<workgroup> fb_words: array<vec4<u32>, select(1u, ITEMS * 128u, FB_STASH != 0u)>;
+var<workgroup> fb_ex: array<u32, select(1u, ITEMS * 128u, FB_STASH != 0u)>;
 //DEFAULT STASH=0
 var<workgroup> stash: array<vec4<u32>, select(1u, TILE4, STASH != 0u)>;
 var<workgroup> seg: array<u32, ITEMS * NSG_MAX>;
@@ -371,7 +374,21 @@ fn sp_rows(@builtin(local_invocation_index) lid: u32, @builtin(subgroup_invocati
                 if (FB != 0u && take == 0u) {
                     spins += 1u;
                     if (spins >= select(MAX_SPINS, 1u, FB == 2u)) {
+                        // FB_STASH: this lane's words wait in workgroup memory while it
+                        // reduces another tile, so they hold no registers there.
+                        if (FB_STASH != 0u) {
+                            for (var k = 0u; k < ITEMS; k++) {
+                                fb_words[k * size + lane] = cur[k];
+                                fb_ex[k * size + lane] = ex[k];
+                            }
+                        }
                         let a = sp_fallback(lane, size, u32(j));
+                        if (FB_STASH != 0u) {
+                            for (var k = 0u; k < ITEMS; k++) {
+                                cur[k] = fb_words[k * size + lane];
+                                ex[k] = fb_ex[k * size + lane];
+                            }
+                        }
                         if (lane == 0u) {
                             let f = select(1u, 2u, j == 0);
                             atomicMax(&state[1u + 2u * u32(j)], (f << 30u) | (a & 0xFFFFu));
