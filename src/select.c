@@ -21,6 +21,7 @@
 #define FLAG_PAYLOAD 32u
 #define FLAG_PAYLOAD_INDEX 64u
 #define COUNT_TILES 4u /* tiles per workgroup of select_count (select.wgsl) */
+#define FLAG_TILES 16u /* tiles per workgroup of select_count_flags (select.wgsl) */
 
 struct wgs_select_plan {
     wgs_context *ctx;
@@ -138,7 +139,7 @@ wgs_result wgs_select_plan_create(wgs_context *ctx, const wgs_select_plan_desc *
         spec.entry = "reset_state";
         if (r == WGS_OK) r = wgs__pipeline(ctx, &spec, &p->sp_reset);
     } else {
-        spec.entry = "select_count";
+        spec.entry = mode == WGS_SELECT_FLAGGED ? "select_count_flags" : "select_count";
         r = wgs__pipeline(ctx, &spec, &p->count);
         spec.entry = "select_scatter";
         if (r == WGS_OK) r = wgs__pipeline(ctx, &spec, &p->scatter);
@@ -210,8 +211,18 @@ static wgs_result record_three_passes(wgs_select_plan *p, WGPUCommandEncoder enc
     wgs_context *ctx = p->ctx;
     WGPUComputePassEncoder pass = gpu_pass_begin(ctx->gpu, encoder, a->timestamp_query_set,
                                                  a->timestamp_begin_index, 0xFFFFFFFFu);
-    gpu_binding b1[4] = {in[0], in[1], flags_b, sums_b};
-    if (p->do_count) wgs__dispatch(ctx, pass, p->count, b1, 4, ctx->param_ring, po, wgs__div_up(tiles, COUNT_TILES));
+    if (p->mode == WGS_SELECT_FLAGGED) {
+        /* The flags alone: as 16-byte words up to the last whole one, and as 4-byte words. */
+        uint64_t whole = a->n / 16 * 16;
+        gpu_binding b1[3] = {flags_b, {9, whole ? a->flags : wgs__dummy(ctx), whole ? a->flags_offset : 0,
+                                       whole ? whole : 256}, sums_b};
+        if (p->do_count)
+            wgs__dispatch(ctx, pass, p->count, b1, 3, ctx->param_ring, po, wgs__div_up(tiles, FLAG_TILES));
+    } else {
+        gpu_binding b1[4] = {in[0], in[1], flags_b, sums_b};
+        if (p->do_count)
+            wgs__dispatch(ctx, pass, p->count, b1, 4, ctx->param_ring, po, wgs__div_up(tiles, COUNT_TILES));
+    }
     gpu_pass_end(ctx->gpu, pass);
     wgs_scan_args sa = {p->tile_sums, 0, p->tile_sums, 0, tiles, NULL, 0, 0};
     wgs_result r = p->do_scan ? wgs_scan_encode(p->scan, encoder, &sa) : WGS_OK;
