@@ -543,7 +543,7 @@ WGS_API wgs_result wgs_count_host(wgs_context *ctx, const wgs_count_plan_desc *d
  *   THREE_PASS   each tile counts its selected elements; the counts are scanned; each
  *                tile ranks and writes as above. No workgroup waits for another.
  *   DEFAULT      THREE_PASS: measured faster on an H200 (2^28 u32, half the flags
- *                set: 814 against 1708 us; the single pass's chained look-back over
+ *                set: 701 against 1708 us; the single pass's chained look-back over
  *                many small tiles sets its pace) and on SwiftShader.
  * Both are deterministic (the output is defined by the input).
  * Limits: types u32, i32, f32; n fits one storage binding (wgs_context_info
