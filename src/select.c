@@ -120,9 +120,9 @@ wgs_result wgs_select_plan_create(wgs_context *ctx, const wgs_select_plan_desc *
     p->do_scan = !phases || strstr(phases, "scan");
     p->do_scatter = !phases || strstr(phases, "scatter");
     /* The three passes by default: on an H200 (2^28 u32, flags half set) they take 701 us,
-     * the single pass 1708 us at its best tile (512 x 8; 2143 us at 64 x 8). Its chained
-     * look-back passes inclusive prefixes along 65536 small tiles, a window of tiles per
-     * round trip through the L2, and that chain, not memory, sets its pace. */
+     * the single pass 1708 us at its best tile (512 x 8; 2143 us at 64 x 8): its time
+     * grows with the number of tiles, not of bytes (one tile every 4 ns at 64 x 8 from 2^24
+     * to 2^28), so the chain of look-backs, not memory, sets its pace. */
     int sg = ci->has_subgroups && ci->subgroup_min_size >= 4 && ci->subgroup_max_size <= p->wg;
     /* Every entry of select.wgsl sees the single pass's look-back (the module is one). */
     wgs_kernel_spec spec = {.file = "device/select.wgsl",
