@@ -99,9 +99,10 @@ fn word_mask(q: u32, n: u32, x: vec4<V>) -> u32 {
     return m & ((1u << valid) - 1u);
 }
 
-// A workgroup counts COUNT_TILES tiles, so that each invocation has several loads in
-// flight (one tile alone left the flag reads latency-bound); the totals of two tiles
-// share one workgroup scan as 16-bit halves (a tile holds at most 16384 < 2^16 elements).
+// The count of the modes that read the values (IF, unique, run lengths): a workgroup
+// counts COUNT_TILES tiles, so that each invocation has several loads in flight (one tile
+// alone left the reads latency-bound); the totals of two tiles share one workgroup scan
+// as 16-bit halves (a tile holds at most 16384 < 2^16 elements).
 const COUNT_TILES: u32 = 4u;
 
 @compute @workgroup_size(WG)
@@ -113,27 +114,11 @@ fn select_count(ids: Ids, @builtin(workgroup_id) wid: vec3<u32>,
     }
     let n = params.n;
     var c: array<u32, COUNT_TILES>;
-    if ((SEL_FLAGS & 15u) == MODE_FLAGGED) {
-        // Byte flags: every word loaded first (clamped, so no branch stands between the
-        // loads and the compiler keeps them all in flight), then counted.
-        let words = (n + 3u) / 4u;
-        var w: array<u32, COUNT_TILES * ROWS>;
-        for (var i = 0u; i < COUNT_TILES * ROWS; i++) {
-            let q = (t0 + i / ROWS) * (TILE / 4u) + (i % ROWS) * WG + ids.lid;
-            w[i] = select(0u, sel_flags[min(q, words - 1u)], q < words);
-        }
-        for (var i = 0u; i < COUNT_TILES * ROWS; i++) {
-            let q = (t0 + i / ROWS) * (TILE / 4u) + (i % ROWS) * WG + ids.lid;
-            let valid = min(n - min(n, 4u * q), 4u); // flags past n may hold anything
-            c[i / ROWS] += countOneBits(byte_mask(w[i]) & ((1u << valid) - 1u));
-        }
-    } else {
-        for (var k = 0u; k < COUNT_TILES; k++) { // c starts at zero, as every WGSL var
-            let whole = tile_is_whole((t0 + k) * TILE, n);
-            for (var s = 0u; s < ROWS; s++) {
-                let q = (t0 + k) * (TILE / 4u) + s * WG + ids.lid;
-                c[k] += countOneBits(word_mask(q, n, load_word(q, n, whole)));
-            }
+    for (var k = 0u; k < COUNT_TILES; k++) { // c starts at zero, as every WGSL var
+        let whole = tile_is_whole((t0 + k) * TILE, n);
+        for (var s = 0u; s < ROWS; s++) {
+            let q = (t0 + k) * (TILE / 4u) + s * WG + ids.lid;
+            c[k] += countOneBits(word_mask(q, n, load_word(q, n, whole)));
         }
     }
     var totals: array<u32, COUNT_TILES>;
@@ -150,9 +135,10 @@ fn select_count(ids: Ids, @builtin(workgroup_id) wid: vec3<u32>,
 
 // The count for byte flags (FLAGGED): only the flags are read, 16 per 16-byte load, and
 // a workgroup counts FLAG_TILES tiles (FLAG_LOADS loads in flight per invocation).
-// Measured on an H200 at 2^28: select_count's 4-byte loads and two workgroup scans per
-// workgroup read the flags at 1.4 TB/s (191 µs). The tiles' counts gather in workgroup
-// atomics: the invocations that share a tile need not share a subgroup.
+// Measured on an H200 at 2^28: 191 µs (1.4 TB/s) when select_count also served the flags
+// with 4-byte loads and two workgroup scans per workgroup, 75 µs with this kernel. The
+// tiles' counts gather in workgroup atomics: the invocations that share a tile need not
+// share a subgroup.
 const FLAG_TILES: u32 = 16u;
 const FLAG_LOADS: u32 = FLAG_TILES * ITEMS / 16u; // TILE / 16 words a tile, WG per load
 var<workgroup> flag_counts: array<atomic<u32>, FLAG_TILES>;
