@@ -55,16 +55,28 @@ wgs_context *test_context(void) {
     return shared_ctx;
 }
 
-wgs_context *test_context_capped(uint32_t max_dim, uint64_t max_binding) {
+/* The one debug context alive at a time: each call replaces the previous one. */
+static wgs_context *debug_context(wgs_context_desc d, const char *what) {
     if (capped_ctx) wgs_context_destroy(capped_ctx);
     capped_ctx = NULL;
-    wgs_context_desc d = {0};
     d.log = log_msg;
+    wgs_result r = wgs_context_create(&d, &capped_ctx);
+    if (r != WGS_OK) test_fail(__FILE__, __LINE__, "no %s context: %s", what, wgs_result_name(r));
+    return capped_ctx;
+}
+
+wgs_context *test_context_capped(uint32_t max_dim, uint64_t max_binding) {
+    wgs_context_desc d = {0};
     d.debug_max_workgroups_per_dimension = max_dim;
     d.debug_max_storage_binding_size = max_binding;
-    wgs_result r = wgs_context_create(&d, &capped_ctx);
-    if (r != WGS_OK) test_fail(__FILE__, __LINE__, "no capped context: %s", wgs_result_name(r));
-    return capped_ctx;
+    return debug_context(d, "capped");
+}
+
+wgs_context *test_context_forced_fallback(int without_subgroups) {
+    wgs_context_desc d = {0};
+    d.debug_lookback_spins = 1;
+    d.debug_disable_subgroups = without_subgroups;
+    return debug_context(d, "forced-fallback");
 }
 
 int main(int argc, char **argv) {

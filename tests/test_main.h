@@ -46,5 +46,8 @@ wgs_context *test_context(void);
 /* A context whose planning limits are capped (see wgs_context_desc debug fields). */
 wgs_context *test_context_capped(uint32_t max_workgroups_per_dimension,
                                  uint64_t max_storage_binding_size);
+/* A context whose single passes fall back after one fruitless look-back step, with or
+ * without subgroups. Each of these two calls replaces the context the last one made. */
+wgs_context *test_context_forced_fallback(int without_subgroups);
 
 #endif

@@ -91,11 +91,7 @@ TEST(scan_without_subgroups) {
  * predecessors' tiles all the time, racing the owners; results must not change. */
 TEST(scan_single_pass_forced_fallback) {
     for (int sg = 0; sg < 2; sg++) {
-        wgs_context_desc cd = {0};
-        cd.debug_lookback_spins = 1;
-        cd.debug_disable_subgroups = sg;
-        wgs_context *ctx = NULL;
-        CHECK_RESULT(wgs_context_create(&cd, &ctx), WGS_OK);
+        wgs_context *ctx = test_context_forced_fallback(sg);
         if (!ctx) return;
         const wgs_type types[] = {WGS_TYPE_U32, WGS_TYPE_F32, WGS_TYPE_I32};
         const wgs_op ops[] = {WGS_OP_ADD, WGS_OP_ADD, WGS_OP_MAX};
@@ -113,7 +109,6 @@ TEST(scan_single_pass_forced_fallback) {
             }
             wgs_scan_plan_destroy(plan);
         }
-        wgs_context_destroy(ctx);
     }
 }
 

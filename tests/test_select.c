@@ -141,14 +141,8 @@ TEST(select_single_pass_forced_fallback) {
         {WGS_SELECT_RUN_LENGTH, WGS_TYPE_I32, {0, 0, 0}, 0, WGS_PAYLOAD_NONE, 0},
     };
     for (int sg = 0; sg < 2; sg++) {
-        wgs_context_desc cd = {0};
-        cd.debug_lookback_spins = 1;
-        cd.debug_disable_subgroups = sg;
-        wgs_context *ctx = NULL;
-        CHECK_RESULT(wgs_context_create(&cd, &ctx), WGS_OK);
-        if (!ctx) return;
-        run_cases_on(ctx, cases, 3);
-        wgs_context_destroy(ctx);
+        wgs_context *ctx = test_context_forced_fallback(sg);
+        if (ctx) run_cases_on(ctx, cases, 3);
     }
 }
 
