@@ -417,3 +417,126 @@ fn sp_rows(@builtin(local_invocation_index) lid: u32, @builtin(subgroup_invocati
         }
     }
 }
+
+// sp_rows with the fallback taken out of the first subgroup's loop (WGFB): when the
+// subgroup has polled a blocking tile MAX_SPINS times (once when WGFB_FORCE != 0) it
+// leaves its loop and says which tile; the whole workgroup then reduces that tile (the
+// owner's row layout, every invocation one word a row) and the subgroup goes on. Is
+// the fallback's cost its code inside the subgroup's loop?
+//DEFAULT WGFB_FORCE=0
+var<workgroup> wgfb_stuck: u32; // 0: prefix known; 1: tile wgfb_j blocks
+var<workgroup> wgfb_j: u32;
+var<workgroup> wgfb_acc: u32; // prefix of the tiles after wgfb_j, combined so far
+
+@compute @workgroup_size(WG)
+fn sp_rows_wgfb(@builtin(local_invocation_index) lid: u32, @builtin(subgroup_invocation_id) lane: u32,
+                @builtin(subgroup_size) size: u32) {
+    touch_state();
+    let nsg = WG / size;
+    let sg = lid / size;
+    if (lid == 0u) { claimed = atomicAdd(&state[0], 1u); }
+    let t = workgroupUniformLoad(&claimed);
+    let base = t * TILE4 + lid;
+    var cur: array<vec4<u32>, ITEMS>;
+    for (var k = 0u; k < ITEMS; k++) { cur[k] = src[base + k * WG]; }
+    var ex: array<u32, ITEMS>;
+    for (var k = 0u; k < ITEMS; k++) {
+        let s = cur[k].x + cur[k].y + cur[k].z + cur[k].w;
+        ex[k] = subgroupExclusiveAdd(s);
+        if (lane == size - 1u) { seg[k * nsg + sg] = ex[k] + s; }
+    }
+    workgroupBarrier();
+    var total = 0u;
+    if (sg == 0u) {
+        let cnt = ITEMS * nsg;
+        let per = (cnt + size - 1u) / size;
+        var s = 0u;
+        for (var i = 0u; i < per; i++) { let j = lane * per + i; if (j < cnt) { s += seg[j]; } }
+        let incl = subgroupInclusiveAdd(s);
+        var run = incl - s;
+        for (var i = 0u; i < per; i++) {
+            let j = lane * per + i;
+            if (j < cnt) { let x = seg[j]; seg[j] = run; run += x; }
+        }
+        total = subgroupShuffle(incl, size - 1u);
+        if (lane == 0u) { sp_publish(t, select(1u, 2u, t == 0u), total); }
+    }
+    var first = true;
+    loop {
+        if (t == 0u) { break; }
+        if (sg == 0u) {
+            // Where to go on: the start, or what the fallback step left (written before
+            // the barrier that ended that step).
+            var j = i32(t) - 1;
+            var prefix = 0u;
+            if (!first) {
+                j = i32(wgfb_j);
+                prefix = wgfb_acc;
+            }
+            var narrow = false;
+            var spins = 0u;
+            var stuck = 0u;
+            loop {
+                let d = i32(lane);
+                var flag = 0u;
+                var v = 0u;
+                let look = j - d >= 0 && (!narrow || d == 0);
+                if (look) {
+                    let lo = atomicLoad(&state[1u + 2u * u32(j - d)]);
+                    let hi = atomicLoad(&state[2u + 2u * u32(j - d)]);
+                    if ((lo >> 30u) == (hi >> 30u)) { flag = lo >> 30u; v = (lo & 0xFFFFu) | ((hi & 0xFFFFu) << 16u); }
+                }
+                let inc = subgroupMin(select(0xFFFFFFFFu, lane, flag == 2u));
+                let nr = subgroupMin(select(0xFFFFFFFFu, lane, flag == 0u && look));
+                let done = inc != 0xFFFFFFFFu && inc < nr;
+                var take = min(nr, size);
+                if (narrow) { take = min(take, 1u); }
+                if (done) { take = inc + 1u; }
+                take = min(take, u32(j + 1));
+                prefix += subgroupAdd(select(0u, v, lane < take));
+                if (done) { break; }
+                j -= i32(take);
+                if (take > 0u) { spins = 0u; }
+                narrow = take == 0u;
+                if (take == 0u) {
+                    spins += 1u;
+                    if (spins >= select(MAX_SPINS, 1u, WGFB_FORCE != 0u)) { stuck = 1u; break; }
+                }
+            }
+            if (lane == 0u) {
+                wgfb_stuck = stuck;
+                wgfb_j = u32(j);
+                wgfb_acc = prefix;
+                if (stuck == 0u) { sp_publish(t, 2u, prefix + total); }
+            }
+        }
+        if (workgroupUniformLoad(&wgfb_stuck) == 0u) { break; }
+        // The whole workgroup reduces the blocking tile, in the owner's layout.
+        let jj = workgroupUniformLoad(&wgfb_j);
+        var acc = 0u;
+        for (var k = 0u; k < ITEMS; k++) {
+            let w = src[jj * TILE4 + lid + k * WG];
+            acc += w.x + w.y + w.z + w.w;
+        }
+        let a = wg_sum(lid, lane, size, acc);
+        if (lid == 0u) {
+            let f = select(1u, 2u, jj == 0u);
+            atomicMax(&state[1u + 2u * jj], (f << 30u) | (a & 0xFFFFu));
+            atomicMax(&state[2u + 2u * jj], (f << 30u) | (a >> 16u));
+            wgfb_acc += a;
+            if (jj == 0u) {
+                wgfb_stuck = 0u;
+                sp_publish(t, 2u, wgfb_acc + total);
+            }
+            wgfb_j = jj - 1u;
+        }
+        first = false;
+        if (workgroupUniformLoad(&wgfb_j) == 0xFFFFFFFFu) { break; }
+    }
+    // wgfb_acc was last written before the barrier that ended the loop.
+    let prefix = select(wgfb_acc, 0u, t == 0u);
+    for (var k = 0u; k < ITEMS; k++) {
+        let p = prefix + seg[k * nsg + sg] + ex[k];
+        dst[base + k * WG] = vec4<u32>(p) + scan4(cur[k]);
+    }
+}

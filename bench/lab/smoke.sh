@@ -15,4 +15,5 @@ for v in scan_rows scan_contig; do
 done
 run --aux $((1 + 2 * T)) --check scan --pass single_pass:$T
 for fb in 0 2; do run --aux $((1 + 2 * T)) -D FB=$fb --check scan --pass sp_rows:$T; done
+for f in 0 1; do run --aux $((1 + 2 * T)) -D WGFB_FORCE=$f --check scan --pass sp_rows_wgfb:$T; done
 echo "lab: all variants equal the CPU scan"

@@ -3,7 +3,8 @@
 # timing-only single pass, u32 add at 2^28 and 2^24 on a GPU: tile shapes; the fallback's
 # code compiled in (FB=1) or not (FB=0) or a one-load stand-in (FB=3); the spin limit;
 # the lane prefix folded in early (EXF); the tile kept in workgroup memory across the
-# look-back (STASH) or only across a fallback (FB_STASH). Figures in BENCHMARKS.md. Usage: bench/lab/sp-rows.sh
+# look-back (STASH) or only across a fallback (FB_STASH); the fallback run by the whole
+# workgroup outside the subgroup's loop (sp_rows_wgfb). Figures in BENCHMARKS.md. Usage: bench/lab/sp-rows.sh
 L=${LAB:-build/wgscan-lab}
 F=bench/lab/scan_lab.wgsl
 for lg in 28 24; do N=$((1 << lg))
@@ -21,5 +22,8 @@ for lg in 28 24; do N=$((1 << lg))
     sp $1 $2 -D FB=1 -D FB_STASH=1
   done
   sp 512 4 -D FB=0 -D STASH=1
+  for c in "512 4" "1024 4"; do set -- $c; T=$((N / 4 / ($1 * $2)))
+    lab $(d $1 $2) --aux $((1 + 2 * T)) --check scan --pass sp_rows_wgfb:$T
+  done
   sp 256 4 -D FB=1 -D NARROW=0
 done
