@@ -3,7 +3,7 @@
  * wgsl/device/select.wgsl). Per encode, single pass:
  *   reset_state, select_single_pass   tile states zeroed, then one chained pass
  *   (run_lengths for RUN_LENGTH)
- * or three passes (partitions, CPU drivers):
+ * or three passes (the default, and every partition):
  *   pass 1  select_count     tile counts into tile_sums
  *   scan    the plan's u32 inclusive scan of tile_sums, in place
  *   pass 2  select_scatter   (and run_lengths for RUN_LENGTH)
@@ -92,8 +92,9 @@ wgs_result wgs_select_plan_create(wgs_context *ctx, const wgs_select_plan_desc *
                (p->payload == WGS_PAYLOAD_BUFFER ? FLAG_PAYLOAD : 0u) |
                (p->payload == WGS_PAYLOAD_INDEX ? FLAG_PAYLOAD_INDEX : 0u) | kind << 8;
     /* Three passes: tiles of 512 on GPUs (on an H200, 64 x 8 selected from 2^28 elements
-     * 1.7x faster than 256 x 16 (fewer registers, more workgroups resident; 128 x 8, 128 x 4, 64 x 4,
-     * 64 x 16 and 32 x 16 came between)). The CPU driver prefers small workgroups.
+     * 1.7x faster than 256 x 16: fewer registers, more workgroups resident; 128 x 8,
+     * 128 x 4, 64 x 4, 64 x 16 and 32 x 16 came between). The CPU driver prefers small
+     * workgroups.
      * WGSCAN_TUNE_SELECT = "wg,items" (items 8 or 16) for tuning experiments. */
     int cpu = strcmp(ci->adapter_type, "cpu") == 0 || ci->max_invocations_per_workgroup < 256;
     p->single_pass = desc->algorithm == WGS_SELECT_ALGORITHM_SINGLE_PASS;
