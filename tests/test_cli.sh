@@ -65,8 +65,12 @@ expect 2 "scan argmin" -- "$cli" scan --n 10 --op argmin
 expect 2 "count bad predicate" -- "$cli" count --n 10 --predicate lt
 expect 2 "histogram half a range" -- "$cli" histogram --n 10 --lower 3
 expect 2 "compact option of another command" -- "$cli" compact --n 10 --bins 3
-expect 3 "reduce argmin atomic" -- "$cli" reduce --n 10 --op argmin --algorithm atomic
+expect 2 "reduce argmin atomic (refused by the library)" -- "$cli" reduce --n 10 --op argmin --algorithm atomic
 grep -q "WGS_ERROR_UNSUPPORTED_OPERATOR" "$tmp/err.txt" || { failed=$((failed + 1)); echo "[ FAIL ] argmin atomic message"; }
+expect 2 "compact single pass with partition" -- "$cli" compact --n 10 --algorithm single-pass --partition
+expect 2 "compact bad algorithm" -- "$cli" compact --n 10 --algorithm fastest
+expect 0 "compact single pass" -- "$cli" compact --n 100003 --algorithm single-pass --payload index --repeat 2 --verify
+expect 0 "compact three passes" -- "$cli" compact --n 100003 --algorithm three-pass --repeat 2 --verify
 # count of a file: 1000 words of 0x01010101 are all non-zero
 expect 0 "count --in/--out" -- "$cli" count --in "$tmp/ones8.bin" --out "$tmp/count.bin" --verify --repeat 1
 b=$(od -An -tu4 -N4 "$tmp/count.bin" | tr -d ' \n')

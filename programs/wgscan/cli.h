@@ -30,7 +30,9 @@ int cli_usage_error(const char *fmt, ...)
     __attribute__((format(printf, 1, 2)))
 #endif
     ;
-/* Prints the failing call's result and message; returns EXIT_GPU_ERROR. */
+/* Prints the failing call's result and message; returns EXIT_USAGE when the library
+ * refused the options (invalid argument, unsupported type or operator, too large),
+ * else EXIT_GPU_ERROR. */
 int cli_gpu_error(wgs_context *ctx, wgs_result r, const char *what);
 
 /* Creates the default context; errors are printed. */

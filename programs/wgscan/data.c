@@ -21,6 +21,11 @@ int cli_gpu_error(wgs_context *ctx, wgs_result r, const char *what) {
     const char *msg = ctx ? wgs_context_last_error(ctx) : "";
     fprintf(stderr, "wgscan: %s failed: %s (%d): %s\n", what, wgs_result_name(r), (int)r,
             msg && *msg ? msg : wgs_result_description(r));
+    /* What the library refuses in the options themselves (a combination it does not
+     * take, a size the device cannot hold) is bad usage, not a GPU failure. */
+    if (r == WGS_ERROR_INVALID_ARGUMENT || r == WGS_ERROR_UNSUPPORTED_TYPE || r == WGS_ERROR_UNSUPPORTED_OPERATOR ||
+        r == WGS_ERROR_TOO_LARGE)
+        return EXIT_USAGE;
     return EXIT_GPU_ERROR;
 }
 
