@@ -206,6 +206,30 @@ fn sp_publish(t: u32, flag: u32, v: u32) {
     atomicStore(&state[2u + 2u * t], (flag << 30u) | (v >> 16u));
 }
 
+// One step of the lab's look-back by one subgroup: lane d reads the state of tile j - d
+// (only tile j when narrow); returns (1 when an inclusive prefix ends the run, tiles
+// taken, the sum of their values). Tiles are taken up to the nearest unready one, or
+// through the nearest inclusive one when that comes first.
+fn lb_step(lane: u32, size: u32, j: i32, narrow: bool) -> vec3<u32> {
+    let d = i32(lane);
+    var flag = 0u;
+    var v = 0u;
+    let look = j - d >= 0 && (!narrow || d == 0);
+    if (look) {
+        let lo = atomicLoad(&state[1u + 2u * u32(j - d)]);
+        let hi = atomicLoad(&state[2u + 2u * u32(j - d)]);
+        if ((lo >> 30u) == (hi >> 30u)) { flag = lo >> 30u; v = (lo & 0xFFFFu) | ((hi & 0xFFFFu) << 16u); }
+    }
+    let inc = subgroupMin(select(0xFFFFFFFFu, lane, flag == 2u));
+    let nr = subgroupMin(select(0xFFFFFFFFu, lane, flag == 0u && look));
+    let done = inc != 0xFFFFFFFFu && inc < nr;
+    var take = min(nr, size);
+    if (narrow) { take = min(take, 1u); }
+    if (done) { take = inc + 1u; }
+    take = min(take, u32(j + 1));
+    return vec3<u32>(select(0u, 1u, done), take, subgroupAdd(select(0u, v, lane < take)));
+}
+
 @compute @workgroup_size(WG)
 fn single_pass(@builtin(local_invocation_index) lid: u32, @builtin(subgroup_invocation_id) lane: u32,
                @builtin(subgroup_size) size: u32) {
@@ -242,23 +266,10 @@ fn single_pass(@builtin(local_invocation_index) lid: u32, @builtin(subgroup_invo
             var j = i32(t) - 1;
             var narrow = false;
             loop {
-                let d = i32(lane);
-                var flag = 0u;
-                var v = 0u;
-                if (j - d >= 0 && (!narrow || d == 0)) {
-                    let lo = atomicLoad(&state[1u + 2u * u32(j - d)]);
-                    let hi = atomicLoad(&state[2u + 2u * u32(j - d)]);
-                    if ((lo >> 30u) == (hi >> 30u)) { flag = lo >> 30u; v = (lo & 0xFFFFu) | ((hi & 0xFFFFu) << 16u); }
-                }
-                let inc = subgroupMin(select(0xFFFFFFFFu, lane, flag == 2u));
-                let nr = subgroupMin(select(0xFFFFFFFFu, lane, flag == 0u && j - d >= 0 && (!narrow || d == 0)));
-                let done = inc != 0xFFFFFFFFu && inc < nr;
-                var take = min(nr, size);
-                if (narrow) { take = min(take, 1u); }
-                if (done) { take = inc + 1u; }
-                take = min(take, u32(j + 1));
-                prefix += subgroupAdd(select(0u, v, lane < take));
-                if (done) { break; }
+                let step = lb_step(lane, size, j, narrow);
+                let take = step.y;
+                prefix += step.z;
+                if (step.x != 0u) { break; }
                 j -= i32(take);
                 narrow = NARROW != 0u && take == 0u;
             }
@@ -293,6 +304,30 @@ var<workgroup> fb_ex: array<u32, select(1u, ITEMS * 128u, FB_STASH != 0u)>;
 //DEFAULT STASH=0
 var<workgroup> stash: array<vec4<u32>, select(1u, TILE4, STASH != 0u)>;
 var<workgroup> seg: array<u32, ITEMS * NSG_MAX>;
+
+// The first subgroup's exclusive scan of the (row, subgroup) table seg, in place;
+// returns the tile's total on every lane.
+fn seg_scan(lane: u32, size: u32, nsg: u32) -> u32 {
+    let cnt = ITEMS * nsg;
+    let per = (cnt + size - 1u) / size;
+    var s = 0u;
+    for (var i = 0u; i < per; i++) { let j = lane * per + i; if (j < cnt) { s += seg[j]; } }
+    let incl = subgroupInclusiveAdd(s);
+    var run = incl - s;
+    for (var i = 0u; i < per; i++) {
+        let j = lane * per + i;
+        if (j < cnt) { let x = seg[j]; seg[j] = run; run += x; }
+    }
+    return subgroupShuffle(incl, size - 1u);
+}
+
+// A helper's publication of tile j's aggregate a (inclusive for tile 0): atomicMax never
+// lowers what the owner published.
+fn sp_help_publish(j: u32, a: u32) {
+    let f = select(1u, 2u, j == 0u);
+    atomicMax(&state[1u + 2u * j], (f << 30u) | (a & 0xFFFFu));
+    atomicMax(&state[2u + 2u * j], (f << 30u) | (a >> 16u));
+}
 
 fn sp_fallback(lane: u32, size: u32, j: u32) -> u32 {
     if (FB == 3u) { // a stand-in loading one word: is it the loop that costs? (timing only)
@@ -330,17 +365,7 @@ fn sp_rows(@builtin(local_invocation_index) lid: u32, @builtin(subgroup_invocati
     }
     workgroupBarrier();
     if (sg == 0u) {
-        let cnt = ITEMS * nsg;
-        let per = (cnt + size - 1u) / size;
-        var s = 0u;
-        for (var i = 0u; i < per; i++) { let j = lane * per + i; if (j < cnt) { s += seg[j]; } }
-        let incl = subgroupInclusiveAdd(s);
-        var run = incl - s;
-        for (var i = 0u; i < per; i++) {
-            let j = lane * per + i;
-            if (j < cnt) { let x = seg[j]; seg[j] = run; run += x; }
-        }
-        let total = subgroupShuffle(incl, size - 1u);
+        let total = seg_scan(lane, size, nsg);
         var prefix = 0u;
         if (t == 0u) {
             if (lane == 0u) { sp_publish(0u, 2u, total); }
@@ -350,24 +375,10 @@ fn sp_rows(@builtin(local_invocation_index) lid: u32, @builtin(subgroup_invocati
             var narrow = false;
             var spins = 0u;
             loop {
-                let d = i32(lane);
-                var flag = 0u;
-                var v = 0u;
-                let look = j - d >= 0 && (!narrow || d == 0);
-                if (look) {
-                    let lo = atomicLoad(&state[1u + 2u * u32(j - d)]);
-                    let hi = atomicLoad(&state[2u + 2u * u32(j - d)]);
-                    if ((lo >> 30u) == (hi >> 30u)) { flag = lo >> 30u; v = (lo & 0xFFFFu) | ((hi & 0xFFFFu) << 16u); }
-                }
-                let inc = subgroupMin(select(0xFFFFFFFFu, lane, flag == 2u));
-                let nr = subgroupMin(select(0xFFFFFFFFu, lane, flag == 0u && look));
-                let done = inc != 0xFFFFFFFFu && inc < nr;
-                var take = min(nr, size);
-                if (narrow) { take = min(take, 1u); }
-                if (done) { take = inc + 1u; }
-                take = min(take, u32(j + 1));
-                prefix += subgroupAdd(select(0u, v, lane < take));
-                if (done) { break; }
+                let step = lb_step(lane, size, j, narrow);
+                let take = step.y;
+                prefix += step.z;
+                if (step.x != 0u) { break; }
                 j -= i32(take);
                 if (take > 0u) { spins = 0u; }
                 narrow = NARROW != 0u && take == 0u;
@@ -389,11 +400,7 @@ fn sp_rows(@builtin(local_invocation_index) lid: u32, @builtin(subgroup_invocati
                                 ex[k] = fb_ex[k * size + lane];
                             }
                         }
-                        if (lane == 0u) {
-                            let f = select(1u, 2u, j == 0);
-                            atomicMax(&state[1u + 2u * u32(j)], (f << 30u) | (a & 0xFFFFu));
-                            atomicMax(&state[2u + 2u * u32(j)], (f << 30u) | (a >> 16u));
-                        }
+                        if (lane == 0u) { sp_help_publish(u32(j), a); }
                         prefix += a;
                         if (j == 0) { break; }
                         j -= 1;
@@ -448,17 +455,7 @@ fn sp_rows_wgfb(@builtin(local_invocation_index) lid: u32, @builtin(subgroup_inv
     workgroupBarrier();
     var total = 0u;
     if (sg == 0u) {
-        let cnt = ITEMS * nsg;
-        let per = (cnt + size - 1u) / size;
-        var s = 0u;
-        for (var i = 0u; i < per; i++) { let j = lane * per + i; if (j < cnt) { s += seg[j]; } }
-        let incl = subgroupInclusiveAdd(s);
-        var run = incl - s;
-        for (var i = 0u; i < per; i++) {
-            let j = lane * per + i;
-            if (j < cnt) { let x = seg[j]; seg[j] = run; run += x; }
-        }
-        total = subgroupShuffle(incl, size - 1u);
+        total = seg_scan(lane, size, nsg);
         if (lane == 0u) { sp_publish(t, select(1u, 2u, t == 0u), total); }
     }
     var first = true;
@@ -477,24 +474,10 @@ fn sp_rows_wgfb(@builtin(local_invocation_index) lid: u32, @builtin(subgroup_inv
             var spins = 0u;
             var stuck = 0u;
             loop {
-                let d = i32(lane);
-                var flag = 0u;
-                var v = 0u;
-                let look = j - d >= 0 && (!narrow || d == 0);
-                if (look) {
-                    let lo = atomicLoad(&state[1u + 2u * u32(j - d)]);
-                    let hi = atomicLoad(&state[2u + 2u * u32(j - d)]);
-                    if ((lo >> 30u) == (hi >> 30u)) { flag = lo >> 30u; v = (lo & 0xFFFFu) | ((hi & 0xFFFFu) << 16u); }
-                }
-                let inc = subgroupMin(select(0xFFFFFFFFu, lane, flag == 2u));
-                let nr = subgroupMin(select(0xFFFFFFFFu, lane, flag == 0u && look));
-                let done = inc != 0xFFFFFFFFu && inc < nr;
-                var take = min(nr, size);
-                if (narrow) { take = min(take, 1u); }
-                if (done) { take = inc + 1u; }
-                take = min(take, u32(j + 1));
-                prefix += subgroupAdd(select(0u, v, lane < take));
-                if (done) { break; }
+                let step = lb_step(lane, size, j, narrow);
+                let take = step.y;
+                prefix += step.z;
+                if (step.x != 0u) { break; }
                 j -= i32(take);
                 if (take > 0u) { spins = 0u; }
                 narrow = take == 0u;
@@ -520,9 +503,7 @@ fn sp_rows_wgfb(@builtin(local_invocation_index) lid: u32, @builtin(subgroup_inv
         }
         let a = wg_sum(lid, lane, size, acc);
         if (lid == 0u) {
-            let f = select(1u, 2u, jj == 0u);
-            atomicMax(&state[1u + 2u * jj], (f << 30u) | (a & 0xFFFFu));
-            atomicMax(&state[2u + 2u * jj], (f << 30u) | (a >> 16u));
+            sp_help_publish(jj, a);
             wgfb_acc += a;
             if (jj == 0u) {
                 wgfb_stuck = 0u;
