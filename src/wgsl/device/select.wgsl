@@ -297,6 +297,28 @@ fn place_run(t: u32, n: u32, lid: u32, run: array<u32, ITEMS>, m: u32, base: u32
     }
 }
 
+// Writes a ranked tile: its elements (and payloads) staged in order, then `words` of
+// them stored: the tile_sel selected ones from `prefix` on, the rejected ones of a
+// partition from rejected_base on. Every invocation calls it (barriers).
+fn write_tile(t: u32, n: u32, lid: u32, run: array<u32, ITEMS>, m: u32, base: u32, tile_sel: u32,
+              words: u32, prefix: u32, rejected_base: u32) {
+    place_run(t, n, lid, run, m, base, tile_sel);
+    workgroupBarrier();
+    for (var i = lid; i < words; i += WG) {
+        let at = select(rejected_base + i - tile_sel, prefix + i, i < tile_sel);
+        out[at] = bitcast<V>(stage[spad(i)]);
+    }
+    if ((SEL_FLAGS & (FLAG_PAYLOAD | FLAG_PAYLOAD_INDEX)) != 0u) {
+        workgroupBarrier();
+        place_run(t, n, lid, gather_run(t, n, lid, 1u), m, base, tile_sel);
+        workgroupBarrier();
+        for (var i = lid; i < words; i += WG) {
+            let at = select(rejected_base + i - tile_sel, prefix + i, i < tile_sel);
+            pay_out[at] = stage[spad(i)];
+        }
+    }
+}
+
 @compute @workgroup_size(WG)
 fn select_scatter(ids: Ids, @builtin(workgroup_id) wid: vec3<u32>,
                   @builtin(num_workgroups) nwg: vec3<u32>) {
@@ -320,25 +342,10 @@ fn select_scatter(ids: Ids, @builtin(workgroup_id) wid: vec3<u32>,
     let words = select(tile_sel, tile_len, is_partition);
 
     prefetch_run(t, n, lid);
-    var run = gather_run(t, n, lid, 0u);
+    let run = gather_run(t, n, lid, 0u);
     let m = run_mask(t, n, lid, run);
     let base = workgroup_exclusive_scan(ids, countOneBits(m), 0u);
-    place_run(t, n, lid, run, m, base, tile_sel);
-    workgroupBarrier();
-    for (var i = lid; i < words; i += WG) {
-        let at = select(rejected_base + i - tile_sel, prefix + i, i < tile_sel);
-        out[at] = bitcast<V>(stage[spad(i)]);
-    }
-    if ((SEL_FLAGS & (FLAG_PAYLOAD | FLAG_PAYLOAD_INDEX)) != 0u) {
-        workgroupBarrier();
-        run = gather_run(t, n, lid, 1u);
-        place_run(t, n, lid, run, m, base, tile_sel);
-        workgroupBarrier();
-        for (var i = lid; i < words; i += WG) {
-            let at = select(rejected_base + i - tile_sel, prefix + i, i < tile_sel);
-            pay_out[at] = stage[spad(i)];
-        }
-    }
+    write_tile(t, n, lid, run, m, base, tile_sel, words, prefix, rejected_base);
     if (t == params.d - 1u && lid == 0u) {
         count_out[0] = total;
     }
@@ -362,25 +369,12 @@ fn select_single_pass(ids: Ids, @builtin(workgroup_id) wid: vec3<u32>,
     let lid = ids.lid;
     let t = claim_tile(lid);
     prefetch_run(t, n, lid);
-    var run = gather_run(t, n, lid, 0u);
+    let run = gather_run(t, n, lid, 0u);
     let m = run_mask(t, n, lid, run);
     let base = workgroup_exclusive_scan(ids, countOneBits(m), 0u);
     let tile_sel = wg_total; // written before the scan's last barrier; read before any rewrite
     let prefix = tile_chain(ids, t, n, 0u);
-    place_run(t, n, lid, run, m, base, tile_sel);
-    workgroupBarrier();
-    for (var i = lid; i < tile_sel; i += WG) {
-        out[prefix + i] = bitcast<V>(stage[spad(i)]);
-    }
-    if ((SEL_FLAGS & (FLAG_PAYLOAD | FLAG_PAYLOAD_INDEX)) != 0u) {
-        workgroupBarrier();
-        run = gather_run(t, n, lid, 1u);
-        place_run(t, n, lid, run, m, base, tile_sel);
-        workgroupBarrier();
-        for (var i = lid; i < tile_sel; i += WG) {
-            pay_out[prefix + i] = stage[spad(i)];
-        }
-    }
+    write_tile(t, n, lid, run, m, base, tile_sel, tile_sel, prefix, 0u); // selected only
     if (t == params.d - 1u && lid == 0u) {
         count_out[0] = prefix + tile_sel;
     }
