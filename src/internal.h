@@ -173,4 +173,13 @@ uint32_t wgs__identity_bits(wgs_type type, wgs_op op);
 static inline uint64_t wgs__div_up(uint64_t a, uint64_t b) { return (a + b - 1) / b; }
 static inline uint64_t wgs__round_up(uint64_t a, uint64_t b) { return wgs__div_up(a, b) * b; }
 
+/* A single pass's tile-state buffer (wgsl/workgroup/tile_state.wgsl): the tile counter,
+ * then two words per tile. reset_state zeroes them with a grid-stride loop, so one grid
+ * row of workgroups (at most max_dim) covers any count. */
+static inline uint64_t wgs__tile_state_words(uint64_t tiles) { return 1 + 2 * tiles; }
+static inline uint64_t wgs__reset_groups(uint64_t words, uint32_t wg, uint64_t max_dim) {
+    uint64_t groups = wgs__div_up(words, wg);
+    return groups < max_dim ? groups : max_dim;
+}
+
 #endif

@@ -243,7 +243,7 @@ wgs_result wgs_scan_plan_create(wgs_context *ctx, const wgs_scan_plan_desc *desc
     uint64_t bytes = p->capacity * p->es;
     ml_layout L = ml_layout_for(p, p->capacity);
     uint64_t sp_tiles = p->has_sp && p->sp.chunk_elems ? wgs__div_up(p->capacity, p->sp.tile) : 0;
-    uint64_t sp_words = 1 + 2 * sp_tiles;
+    uint64_t sp_words = wgs__tile_state_words(sp_tiles);
     uint64_t per_grid = (uint64_t)p->max_dim * p->max_dim;
     int too_large = p->ml.chunk_elems == 0 || (p->has_sp && p->sp.chunk_elems == 0) ||
                     bytes / p->es != p->capacity || bytes > ci->max_buffer_size ||
@@ -383,7 +383,7 @@ static void fill_sp(const wgs_scan_plan *p, const void *layout, unsigned char *r
     uint64_t n = *(const uint64_t *)layout;
     uint64_t chunks = wgs__div_up(n, p->sp.chunk_elems);
     uint32_t tiles_per_chunk = (uint32_t)(p->sp.chunk_elems / p->sp.tile);
-    put_record(p, &p->sp, records, 0, (uint32_t)(1 + 2 * wgs__div_up(n, p->sp.tile)), 0, 0);
+    put_record(p, &p->sp, records, 0, (uint32_t)wgs__tile_state_words(wgs__div_up(n, p->sp.tile)), 0, 0);
     for (uint64_t c = 0; c < chunks; c++)
         put_record(p, &p->sp, records, 1 + c, (uint32_t)chunk_len(n, p->sp.chunk_elems, c),
                    (uint32_t)(c * tiles_per_chunk), 0u);
@@ -473,10 +473,9 @@ static void record_multilevel(recorder *rc, const wgs_scan_args *a, const ml_lay
 
 static void record_single_pass(recorder *rc, const wgs_scan_args *a) {
     wgs_scan_plan *p = rc->p;
-    uint64_t tiles = wgs__div_up(a->n, p->sp.tile), words = 1 + 2 * tiles;
+    uint64_t words = wgs__tile_state_words(wgs__div_up(a->n, p->sp.tile));
     gpu_binding reset[1] = {{3, p->sp_state, 0, words * 4}};
-    uint64_t groups = wgs__div_up(words, p->sp.wg); /* reset_state loops over the rest */
-    dispatch(rc, p->sp_reset, reset, 1, 0, groups < p->max_dim ? groups : p->max_dim);
+    dispatch(rc, p->sp_reset, reset, 1, 0, wgs__reset_groups(words, p->sp.wg, p->max_dim));
     uint64_t chunks = wgs__div_up(a->n, p->sp.chunk_elems);
     for (uint64_t c = 0; c < chunks; c++) {
         uint64_t off = c * p->sp.chunk_elems * p->es, len = chunk_len(a->n, p->sp.chunk_elems, c);

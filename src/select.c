@@ -156,7 +156,7 @@ wgs_result wgs_select_plan_create(wgs_context *ctx, const wgs_select_plan_desc *
     if (r == WGS_OK) {
         gpu_scope_push(ctx->gpu);
         if (p->single_pass)
-            p->sp_state = gpu_buffer_create(ctx->gpu, (1 + 2 * tiles) * 4, WGPUBufferUsage_Storage,
+            p->sp_state = gpu_buffer_create(ctx->gpu, wgs__tile_state_words(tiles) * 4, WGPUBufferUsage_Storage,
                                             "wgscan select tile states");
         else
             p->tile_sums = gpu_buffer_create(ctx->gpu, tiles * 4, WGPUBufferUsage_Storage, "wgscan select tile sums");
@@ -272,17 +272,16 @@ wgs_result wgs_select_encode(wgs_select_plan *p, WGPUCommandEncoder encoder, con
     };
     WGPUComputePassEncoder pass;
     if (p->single_pass) {
-        /* Tile states zeroed (reset_state loops over what one grid row leaves), then the
-         * chained pass. */
-        uint64_t words = 1 + 2 * tiles, groups = wgs__div_up(words, p->wg);
-        uint64_t max_dim = ctx->caps.info.max_workgroups_per_dimension;
+        /* Tile states zeroed, then the chained pass. */
+        uint64_t words = wgs__tile_state_words(tiles);
         wgs_params reset = {(uint32_t)words, 0, 0, 0, 0, 0, 0, 0};
         uint64_t ro = wgs__param_push(ctx, &reset);
         if (ro == UINT64_MAX) return wgs__scope_end(ctx, "recording the select");
         gpu_binding state_b = {3, p->sp_state, 0, words * 4};
         pass = gpu_pass_begin(ctx->gpu, encoder, a->timestamp_query_set, a->timestamp_begin_index,
                               a->timestamp_end_index);
-        wgs__dispatch(ctx, pass, p->sp_reset, &state_b, 1, ctx->param_ring, ro, groups < max_dim ? groups : max_dim);
+        wgs__dispatch(ctx, pass, p->sp_reset, &state_b, 1, ctx->param_ring, ro,
+                      wgs__reset_groups(words, p->wg, ctx->caps.info.max_workgroups_per_dimension));
         gpu_binding b[8] = {in[0], in[1], flags_b, state_b, outs[0], outs[1], outs[2], outs[3]};
         wgs__dispatch(ctx, pass, p->sp, b, 8, ctx->param_ring, po, tiles);
     } else {
