@@ -4,9 +4,10 @@
  *   reset_state, select_single_pass   tile states zeroed, then one chained pass
  *   (run_lengths for RUN_LENGTH)
  * or three passes (the default, and every partition):
- *   pass 1  select_count     tile counts into tile_sums
- *   scan    the plan's u32 inclusive scan of tile_sums, in place
- *   pass 2  select_scatter   (and run_lengths for RUN_LENGTH)
+ *   pass 1  select_count_flags  counts of groups of tiles into tile_sums, flags as bits
+ *           (or select_clear, select_count: the other modes)
+ *   scan    the plan's u32 inclusive scan of the group counts, in place
+ *   pass 2  select_scatter   a workgroup per group (and run_lengths for RUN_LENGTH)
  */
 #include "internal.h"
 
@@ -31,11 +32,14 @@ struct wgs_select_plan {
     uint32_t flags, pred_a, pred_b;
     uint64_t capacity;
     uint32_t wg, items, tile;
+    uint32_t group_tiles; /* at most this many tiles per workgroup of select_scatter */
+    int group_forced;     /* the knob fixed group_tiles whatever the size (tests, sweeps) */
     int do_count, do_scan, do_scatter; /* all 1 unless WGSCAN_SELECT_PHASES says otherwise */
     int single_pass;
-    WGPUComputePipeline count, scatter, lengths, empty, sp, sp_reset;
+    WGPUComputePipeline count, clear, scatter, lengths, empty, sp, sp_reset;
     wgs_scan_plan *scan;           /* three passes */
-    WGPUBuffer tile_sums, starts;
+    WGPUBuffer tile_sums, starts;  /* tile_sums: one count per group of tiles */
+    WGPUBuffer bits;               /* FLAGGED, three passes: the flags as bits */
     WGPUBuffer sp_state;           /* single pass: tile counter, 2 words per tile */
 };
 
@@ -43,6 +47,7 @@ static void plan_release(wgs_select_plan *p) {
     wgs_scan_plan_destroy(p->scan);
     gpu_buffer_release(p->ctx->gpu, p->tile_sums);
     gpu_buffer_release(p->ctx->gpu, p->starts);
+    gpu_buffer_release(p->ctx->gpu, p->bits);
     gpu_buffer_release(p->ctx->gpu, p->sp_state);
 }
 
@@ -91,36 +96,47 @@ wgs_result wgs_select_plan_create(wgs_context *ctx, const wgs_select_plan_desc *
                (desc->partition ? FLAG_PARTITION : 0u) |
                (p->payload == WGS_PAYLOAD_BUFFER ? FLAG_PAYLOAD : 0u) |
                (p->payload == WGS_PAYLOAD_INDEX ? FLAG_PAYLOAD_INDEX : 0u) | kind << 8;
-    /* Three passes: tiles of 512 on GPUs (on an H200, 64 x 8 selected from 2^28 elements
-     * 1.7x faster than 256 x 16: fewer registers, more workgroups resident; 128 x 8,
-     * 128 x 4, 64 x 4, 64 x 16 and 32 x 16 came between). The CPU driver prefers small
-     * workgroups.
-     * WGSCAN_TUNE_SELECT = "wg,items" (items 8 or 16) for tuning experiments. */
+    /* Three passes: tiles of 16 elements an invocation; on GPUs one subgroup a workgroup
+     * where subgroups are 32 wide or less (its barriers then cost next to nothing), in
+     * groups of up to 16 tiles a workgroup (select_scatter). On an H200 at 2^28, flags
+     * half set: 32 x 8 in groups of 8 641 us, of 4 645, of 1 746; 64 x 8 alone 696, in
+     * groups of 16 699; 128 x 8 in groups of 8 682; then with the flags passed to the
+     * scatter as bits: 32 x 8 in groups of 8 583 us, 32 x 16 in groups of 8 543.
+     * WGSCAN_TUNE_SELECT = "wg,items[,group]" (items 8 or 16; a group, a power of two up
+     * to 16, forced at every size) for tuning experiments. */
     int cpu = strcmp(ci->adapter_type, "cpu") == 0 || ci->max_invocations_per_workgroup < 256;
     p->single_pass = desc->algorithm == WGS_SELECT_ALGORITHM_SINGLE_PASS;
-    p->wg = 64;
-    p->items = cpu ? 16 : 8;
+    p->wg = !cpu && ci->has_subgroups && ci->subgroup_max_size <= 32 ? 32 : 64;
+    p->items = 16;
     /* The single pass wants big tiles (fewer links in its chain): on the H200 at 2^28,
      * 512 x 8 took 1708 us, 256 x 16 1865, 64 x 8 2143. */
     if (p->single_pass && !cpu && ci->max_invocations_per_workgroup >= 512 &&
-        512u * 8 * 4 * 2 + 4096 <= ci->max_workgroup_storage_size)
+        512u * 8 * 4 * 2 + 4096 <= ci->max_workgroup_storage_size) {
         p->wg = 512;
-    unsigned kw = 0, ki = 0;
-    const char *knob = getenv("WGSCAN_TUNE_SELECT");
-    if (knob && sscanf(knob, "%u,%u", &kw, &ki) == 2 && kw >= 32 && !(kw & (kw - 1)) &&
-        kw <= ci->max_invocations_per_workgroup && (ki == 8 || ki == 16) &&
-        (uint64_t)kw * ki * 4 * 2 + 4096 <= ci->max_workgroup_storage_size) {
+        p->items = 8;
+    }
+    p->group_tiles = 16;
+    unsigned kw = 0, ki = 0, kg = 0;
+    const char *knob = getenv("WGSCAN_TUNE_SELECT"); /* "wg,items[,group tiles]" */
+    int nk = knob ? sscanf(knob, "%u,%u,%u", &kw, &ki, &kg) : 0;
+    if (nk >= 2 && kw >= 32 && !(kw & (kw - 1)) && kw <= ci->max_invocations_per_workgroup &&
+        (ki == 8 || ki == 16) && (uint64_t)kw * ki * 4 * 2 + 4096 <= ci->max_workgroup_storage_size) {
         p->wg = kw;
         p->items = ki;
+        if (nk == 3 && kg >= 1 && kg <= 16 && !(kg & (kg - 1))) {
+            p->group_tiles = kg;
+            p->group_forced = 1;
+        }
     }
     p->tile = p->wg * p->items;
     /* WGSCAN_SELECT_PHASES = some of "count,scan,scatter": encodes record only those, so
-     * that a benchmark can time each phase (the output is then wrong: experiments only). */
+     * that a benchmark can time each phase (the output is then wrong: experiments only;
+     * the scatter without the count and scan finds zero sums and writes nothing). */
     const char *phases = getenv("WGSCAN_SELECT_PHASES");
     p->do_count = !phases || strstr(phases, "count");
     p->do_scan = !phases || strstr(phases, "scan");
     p->do_scatter = !phases || strstr(phases, "scatter");
-    /* The three passes by default: on an H200 (2^28 u32, flags half set) they take 701 us,
+    /* The three passes by default: on an H200 (2^28 u32, flags half set) they take 542 us,
      * the single pass 1708 us at its best tile (512 x 8; 2143 us at 64 x 8): its time
      * grows with the number of tiles, not of bytes (one tile every 4 ns at 64 x 8 from 2^24
      * to 2^28), so the chain of look-backs, not memory, sets its pace. */
@@ -142,6 +158,8 @@ wgs_result wgs_select_plan_create(wgs_context *ctx, const wgs_select_plan_desc *
     } else {
         spec.entry = mode == WGS_SELECT_FLAGGED ? "select_count_flags" : "select_count";
         r = wgs__pipeline(ctx, &spec, &p->count);
+        spec.entry = "select_clear";
+        if (r == WGS_OK && mode != WGS_SELECT_FLAGGED) r = wgs__pipeline(ctx, &spec, &p->clear);
         spec.entry = "select_scatter";
         if (r == WGS_OK) r = wgs__pipeline(ctx, &spec, &p->scatter);
     }
@@ -160,6 +178,11 @@ wgs_result wgs_select_plan_create(wgs_context *ctx, const wgs_select_plan_desc *
                                             "wgscan select tile states");
         else
             p->tile_sums = gpu_buffer_create(ctx->gpu, tiles * 4, WGPUBufferUsage_Storage, "wgscan select tile sums");
+        /* (a placeholder of its own in the other modes: the scatter's writable bindings
+         * may not share the context's one) */
+        if (!p->single_pass)
+            p->bits = gpu_buffer_create(ctx->gpu, mode == WGS_SELECT_FLAGGED ? wgs__div_up(capacity, 32) * 4 : 256,
+                                        WGPUBufferUsage_Storage, "wgscan select flag bits");
         if (mode == WGS_SELECT_RUN_LENGTH)
             p->starts = gpu_buffer_create(ctx->gpu, capacity * 4, WGPUBufferUsage_Storage, "wgscan run starts");
         r = wgs__scope_end(ctx, "allocating the select plan's scratch");
@@ -204,31 +227,50 @@ static wgs_result check_args(wgs_select_plan *p, const wgs_select_args *a) {
     return WGS_OK;
 }
 
-/* The three passes' first two: tile counts (FLAGGED reads only the flags, the other
- * modes the values), then their scan; the scatter follows in the caller's pass. */
+/* The three passes' first two: group counts (FLAGGED reads only the flags and writes
+ * them as bits for the scatter, the other modes read the values), then their scan; the
+ * scatter follows in the caller's pass. */
 static wgs_result record_three_passes(wgs_select_plan *p, WGPUCommandEncoder encoder, const wgs_select_args *a,
                                       uint64_t po, const gpu_binding in[2], gpu_binding flags_b,
-                                      gpu_binding sums_b, uint64_t tiles) {
+                                      gpu_binding sums_b, gpu_binding bits_b, uint64_t tiles, uint32_t group) {
+    uint64_t groups = wgs__div_up(tiles, group);
     wgs_context *ctx = p->ctx;
     WGPUComputePassEncoder pass = gpu_pass_begin(ctx->gpu, encoder, a->timestamp_query_set,
                                                  a->timestamp_begin_index, 0xFFFFFFFFu);
     if (p->mode == WGS_SELECT_FLAGGED) {
         /* The flags alone: as 16-byte words up to the last whole one, and as 4-byte words. */
         uint64_t whole = a->n / 16 * 16;
-        gpu_binding b1[3] = {flags_b, {9, whole ? a->flags : wgs__dummy(ctx), whole ? a->flags_offset : 0,
-                                       whole ? whole : 256}, sums_b};
+        gpu_binding b1[4] = {flags_b, {9, whole ? a->flags : wgs__dummy(ctx), whole ? a->flags_offset : 0,
+                                       whole ? whole : 256}, sums_b, bits_b};
         if (p->do_count)
-            wgs__dispatch(ctx, pass, p->count, b1, 3, ctx->param_ring, po, wgs__div_up(tiles, FLAG_TILES));
+            wgs__dispatch(ctx, pass, p->count, b1, 4, ctx->param_ring, po, wgs__div_up(tiles, FLAG_TILES));
     } else {
         gpu_binding b1[4] = {in[0], in[1], flags_b, sums_b};
-        if (p->do_count)
+        if (p->do_count) {
+            if (group > COUNT_TILES) /* groups span workgroups: their counts are added */
+                wgs__dispatch(ctx, pass, p->clear, &sums_b, 1, ctx->param_ring, po, wgs__div_up(groups, p->wg));
             wgs__dispatch(ctx, pass, p->count, b1, 4, ctx->param_ring, po, wgs__div_up(tiles, COUNT_TILES));
+        }
     }
     gpu_pass_end(ctx->gpu, pass);
-    wgs_scan_args sa = {p->tile_sums, 0, p->tile_sums, 0, tiles, NULL, 0, 0};
+    wgs_scan_args sa = {p->tile_sums, 0, p->tile_sums, 0, groups, NULL, 0, 0};
     wgs_result r = p->do_scan ? wgs_scan_encode(p->scan, encoder, &sa) : WGS_OK;
     if (r != WGS_OK) wgs__scope_end(ctx, "recording the select");
     return r;
+}
+
+/* Tiles per group, a power of two up to group_tiles (16 at most: select_count_flags's
+ * workgroups hold whole groups): the smallest that leaves at most SCAN_ONE_DISPATCH
+ * groups, whose sums the multi-level scan takes in one dispatch on GPUs (one tile of
+ * 256 x 8). Small inputs thus keep most of their tiles in flight at once, and no size
+ * pays for scan levels it could avoid (H200, 2^20 flags: 20.4 us in groups of 2, 27.7
+ * in groups of 1, whose 4096 sums took two levels). */
+#define SCAN_ONE_DISPATCH 2048u
+static uint32_t tile_group(const wgs_select_plan *p, uint64_t tiles) {
+    if (p->group_forced) return p->group_tiles;
+    uint32_t g = 1;
+    while (g < p->group_tiles && wgs__div_up(tiles, g) > SCAN_ONE_DISPATCH) g *= 2;
+    return g;
 }
 
 wgs_result wgs_select_encode(wgs_select_plan *p, WGPUCommandEncoder encoder, const wgs_select_args *a) {
@@ -238,7 +280,9 @@ wgs_result wgs_select_encode(wgs_select_plan *p, WGPUCommandEncoder encoder, con
     if (r != WGS_OK || (r = check_args(p, a)) != WGS_OK) return r;
     const uint32_t none = 0xFFFFFFFFu; /* WGPU_QUERY_SET_INDEX_UNDEFINED */
     uint64_t n = a->n, tiles = wgs__div_up(n, p->tile);
-    wgs_params rec = {(uint32_t)n, 0, 0, p->flags, p->pred_a, p->pred_b, 0, (uint32_t)tiles};
+    uint32_t group = tile_group(p, tiles);
+    uint64_t groups = wgs__div_up(tiles, group);
+    wgs_params rec = {(uint32_t)n, 0, 0, p->flags, p->pred_a, p->pred_b, group, (uint32_t)tiles};
     if (a->predicate && p->mode == WGS_SELECT_IF &&
         (r = wgs__predicate_override(ctx, p->type, (p->flags >> 8) & 15u, a->predicate, &rec.a, &rec.b)) != WGS_OK)
         return r;
@@ -259,7 +303,7 @@ wgs_result wgs_select_encode(wgs_select_plan *p, WGPUCommandEncoder encoder, con
     gpu_binding flags_b = p->mode == WGS_SELECT_FLAGGED
                               ? (gpu_binding){5, a->flags, a->flags_offset, wgs__round_up(n, 4)}
                               : (gpu_binding){5, dummy, 0, 256};
-    gpu_binding sums_b = {3, p->tile_sums, 0, tiles * 4};
+    gpu_binding sums_b = {3, p->tile_sums, 0, groups * 4};
     WGPUBuffer pay_out = p->mode == WGS_SELECT_RUN_LENGTH ? p->starts : a->payload_out;
     uint64_t pay_out_off = p->mode == WGS_SELECT_RUN_LENGTH ? 0 : a->payload_out_offset;
     gpu_binding outs[4] = {
@@ -285,10 +329,12 @@ wgs_result wgs_select_encode(wgs_select_plan *p, WGPUCommandEncoder encoder, con
         gpu_binding b[8] = {in[0], in[1], flags_b, state_b, outs[0], outs[1], outs[2], outs[3]};
         wgs__dispatch(ctx, pass, p->sp, b, 8, ctx->param_ring, po, tiles);
     } else {
-        if ((r = record_three_passes(p, encoder, a, po, in, flags_b, sums_b, tiles)) != WGS_OK) return r;
+        gpu_binding bits_b = {10, p->bits, 0, p->mode == WGS_SELECT_FLAGGED ? wgs__div_up(n, 32) * 4 : 256};
+        if ((r = record_three_passes(p, encoder, a, po, in, flags_b, sums_b, bits_b, tiles, group)) != WGS_OK)
+            return r;
         pass = gpu_pass_begin(ctx->gpu, encoder, a->timestamp_query_set, none, a->timestamp_end_index);
-        gpu_binding b2[8] = {in[0], in[1], flags_b, sums_b, outs[0], outs[1], outs[2], outs[3]};
-        if (p->do_scatter) wgs__dispatch(ctx, pass, p->scatter, b2, 8, ctx->param_ring, po, tiles);
+        gpu_binding b2[8] = {in[0], in[1], sums_b, bits_b, outs[0], outs[1], outs[2], outs[3]};
+        if (p->do_scatter) wgs__dispatch(ctx, pass, p->scatter, b2, 8, ctx->param_ring, po, groups);
     }
     if (p->mode == WGS_SELECT_RUN_LENGTH) {
         gpu_binding b3[3] = {{6, p->starts, 0, n * 4}, {7, a->payload_out, a->payload_out_offset, n * 4}, count_b};

@@ -1,26 +1,30 @@
 // select.wgsl: stream compaction (select, partition, unique, run-length encoding) in
 // three steps that never wait on another workgroup:
-//   select_count    each tile counts its selected elements into tile_sums
-//   (scan)          tile_sums scanned inclusively in place (the scan plan)
-//   select_scatter  each tile ranks its selected elements with one workgroup scan,
-//                   stages them in workgroup memory in order and writes them out as
-//                   one contiguous, coalesced run at its prefix; a partition writes the
-//                   rejected ones after all selected ones, in order as well
-// With byte flags the first step reads a quarter of the data, so the whole costs about
-// one read and one write of the selected data, like a copy.
+//   select_count    the selected elements of each group of G consecutive tiles counted
+//                   into group_sums (select_count_flags for byte flags, which also
+//                   writes the flags as bits; select_clear first for the other modes)
+//   (scan)          group_sums scanned inclusively in place (the scan plan)
+//   select_scatter  a workgroup per group: each tile in turn ranks its selected
+//                   elements with one workgroup scan, stages them in workgroup memory
+//                   in order and writes them out as one contiguous, coalesced run at its
+//                   prefix (the group's, plus its earlier tiles' counts); a partition
+//                   writes the rejected ones after all selected ones, in order as well
+// With byte flags the first step reads a quarter of the data and the scatter a 32nd of
+// it as bits, so the whole costs about one read of the data and one write of the
+// selected part: on an H200 at 2^28 (flags half set) 1.04 x a copy of the data.
 //
-// Byte flags are counted by select_count_flags (16 flags per load). The other modes'
-// count pass sees a tile as ROWS rows of WG 16-byte words (invocation lid holds
-// word k * WG + lid of row k) and the flag word of the same 4 elements: every load is
-// coalesced; it takes COUNT_TILES tiles per workgroup. The scatter ranks contiguous
-// runs (see gather_run). A scatter on the count pass's rows, storing each selected
-// element straight at its place, measured slower on an H200 (909 against 839 µs at
-// 2^28, flags half set): the staged runs leave as whole coalesced lines.
+// The other modes' count pass sees a tile as ROWS rows of WG 16-byte words (invocation
+// lid holds word k * WG + lid of row k): every load is coalesced; it takes COUNT_TILES
+// tiles per workgroup. The scatter ranks contiguous runs (see stage_run). A scatter on
+// the count pass's rows, storing each selected element straight at its place, measured
+// slower on an H200 (909 against 839 µs at 2^28, flags half set): the staged runs leave
+// as whole coalesced lines.
 //
 // Bindings: 0 src (array<V>), 4 src4 (the same range as vec4), 5 flags (byte flags, 4 per
-// word), 9 flags4 (their whole 16-byte words), 1 out, 3 tile_sums, 6 pay_in, 7 pay_out,
-// 8 count_out (u32: elements selected).
-// Params: n, a, b = predicate operands, d = tiles in all. What the plan fixes (mode in
+// word), 9 flags4 (their whole 16-byte words), 10 sel_bits (the flags as bits), 1 out,
+// 3 group_sums, 6 pay_in, 7 pay_out, 8 count_out (u32: elements selected).
+// Params: n, a, b = predicate operands, c = G (tiles a group: a power of two up to 16),
+// d = tiles in all. What the plan fixes (mode in
 // bits 0..3, FLAG_* below, predicate kind in bits 8..11) is the constant SEL_FLAGS (ARG):
 // each pipeline holds only its own mode, which the compiler then keeps out of the
 // registers of the others (the histogram's bin rule taught us: 4.7x).
@@ -30,7 +34,8 @@
 @group(0) @binding(5) var<storage, read> sel_flags: array<u32>;
 @group(0) @binding(9) var<storage, read> sel_flags4: array<vec4<u32>>; // whole 16-byte words of them
 @group(0) @binding(1) var<storage, read_write> out: array<V>;
-@group(0) @binding(3) var<storage, read_write> tile_sums: array<u32>;
+@group(0) @binding(3) var<storage, read_write> group_sums: array<atomic<u32>>;
+@group(0) @binding(10) var<storage, read_write> sel_bits: array<u32>; // byte flags as bits
 @group(0) @binding(6) var<storage, read> pay_in: array<u32>;
 @group(0) @binding(7) var<storage, read_write> pay_out: array<u32>;
 @group(0) @binding(8) var<storage, read_write> count_out: array<u32>;
@@ -99,15 +104,31 @@ fn word_mask(q: u32, n: u32, x: vec4<V>) -> u32 {
     return m & ((1u << valid) - 1u);
 }
 
+// Tiles are counted in groups of params.c (G, a power of two up to 16) consecutive tiles:
+// group_sums holds one count per group, and one scatter workgroup takes a whole group,
+// adding up its tiles' counts as it ranks them. Fewer sums to scan, fewer to read back.
+var<workgroup> group_counts: array<atomic<u32>, 16>;
+
 // The count of the modes that read the values (IF, unique, run lengths): a workgroup
-// counts COUNT_TILES tiles, so that each invocation has several loads in flight (one tile
-// alone left the reads latency-bound); the totals of two tiles share one workgroup scan
-// as 16-bit halves (a tile holds at most 16384 < 2^16 elements).
+// counts COUNT_TILES tiles, so that each invocation has COUNT_TILES * ROWS loads in
+// flight (one tile alone left the reads latency-bound), and adds them to their groups'
+// sums: stored when a group fits in a workgroup, else added to zeros from select_clear
+// (a workgroup per group left too few of them at 2^22 to 2^25, where groups are large).
 const COUNT_TILES: u32 = 4u;
+
+@compute @workgroup_size(WG)
+fn select_clear(ids: Ids, @builtin(workgroup_id) wid: vec3<u32>,
+                @builtin(num_workgroups) nwg: vec3<u32>) {
+    let i = tile_index(wid, nwg) * WG + ids.lid;
+    if (i < (params.d + params.c - 1u) / params.c) {
+        atomicStore(&group_sums[i], 0u);
+    }
+}
 
 @compute @workgroup_size(WG)
 fn select_count(ids: Ids, @builtin(workgroup_id) wid: vec3<u32>,
                 @builtin(num_workgroups) nwg: vec3<u32>) {
+    let g = params.c;
     let t0 = tile_index(wid, nwg) * COUNT_TILES;
     if (t0 >= params.d) {
         return; // past the last tile of a folded grid (workgroup-uniform)
@@ -121,65 +142,80 @@ fn select_count(ids: Ids, @builtin(workgroup_id) wid: vec3<u32>,
             c[k] += countOneBits(word_mask(q, n, load_word(q, n, whole)));
         }
     }
-    var totals: array<u32, COUNT_TILES>;
-    for (var k = 0u; k < COUNT_TILES; k += 2u) {
-        workgroup_exclusive_scan(ids, c[k] | (c[k + 1u] << 16u), 0u);
-        totals[k] = wg_total & 0xFFFFu;
-        totals[k + 1u] = wg_total >> 16u;
-        workgroupBarrier(); // wg_total is rewritten by the next scan
+    // Groups and workgroups nest (both powers of two): tile k is in slot k / g.
+    for (var k = 0u; k < COUNT_TILES; k++) {
+        atomicAdd(&group_counts[k / g], c[k]);
     }
-    if (ids.lid < COUNT_TILES && t0 + ids.lid < params.d) {
-        tile_sums[t0 + ids.lid] = totals[ids.lid];
+    workgroupBarrier();
+    let u = t0 / g + ids.lid;
+    if (ids.lid < max(COUNT_TILES / g, 1u) && u < (params.d + g - 1u) / g) {
+        let c = atomicLoad(&group_counts[ids.lid]);
+        if (g <= COUNT_TILES) {
+            atomicStore(&group_sums[u], c); // the whole group is this workgroup's
+        } else {
+            atomicAdd(&group_sums[u], c);
+        }
     }
 }
 
-// The count for byte flags (FLAGGED): only the flags are read, 16 per 16-byte load, and
-// a workgroup counts FLAG_TILES tiles (FLAG_LOADS loads in flight per invocation).
+// 16 byte flags (one 16-byte word) as 16 bits.
+fn flag_bits16(w: vec4<u32>) -> u32 {
+    return byte_mask(w.x) | (byte_mask(w.y) << 4u) | (byte_mask(w.z) << 8u) | (byte_mask(w.w) << 12u);
+}
+
+// The count for byte flags (FLAGGED): only the flags are read, 32 per invocation and
+// load pair (two 16-byte words), FLAG_TILES tiles a workgroup, ITEMS loads in flight an
+// invocation; the counts gather in workgroup atomics (the invocations that share a group
+// need not share a subgroup). It also writes the flags as bits (sel_bits, one u32 per 32
+// elements), which the scatter reads instead of the bytes: 32 MiB instead of 256 at 2^28.
 // Measured on an H200 at 2^28: 191 µs (1.4 TB/s) when select_count also served the flags
-// with 4-byte loads and two workgroup scans per workgroup, 75 µs with this kernel. The
-// tiles' counts gather in workgroup atomics: the invocations that share a tile need not
-// share a subgroup.
+// with 4-byte loads and two workgroup scans per workgroup, 75 µs with 16 flags per load.
 const FLAG_TILES: u32 = 16u;
-const FLAG_LOADS: u32 = FLAG_TILES * ITEMS / 16u; // TILE / 16 words a tile, WG per load
-var<workgroup> flag_counts: array<atomic<u32>, FLAG_TILES>;
+const FLAG_PAIRS: u32 = ITEMS / 2u; // load pairs an invocation
+const TILE_PAIRS: u32 = TILE / 32u; // 32-flag pieces a tile
 
 @compute @workgroup_size(WG)
 fn select_count_flags(ids: Ids, @builtin(workgroup_id) wid: vec3<u32>,
                       @builtin(num_workgroups) nwg: vec3<u32>) {
+    let g = params.c;
     let t0 = tile_index(wid, nwg) * FLAG_TILES;
     if (t0 >= params.d) {
         return; // past the last tile of a folded grid (workgroup-uniform)
     }
     let n = params.n;
-    let q0 = t0 * (TILE / 16u) + ids.lid; // 16-byte word of the first load
-    var c: array<u32, FLAG_LOADS>;
+    let p0 = t0 * TILE_PAIRS + ids.lid; // the first piece
+    var m: array<u32, FLAG_PAIRS>;
     if ((t0 + FLAG_TILES) * TILE <= n / 16u * 16u) { // all in the 16-byte view (uniform)
-        var w: array<vec4<u32>, FLAG_LOADS>;
-        for (var i = 0u; i < FLAG_LOADS; i++) {
-            w[i] = sel_flags4[q0 + i * WG];
+        var w: array<vec4<u32>, ITEMS>;
+        for (var j = 0u; j < FLAG_PAIRS; j++) {
+            w[2u * j] = sel_flags4[2u * (p0 + j * WG)];
+            w[2u * j + 1u] = sel_flags4[2u * (p0 + j * WG) + 1u];
         }
-        for (var i = 0u; i < FLAG_LOADS; i++) {
-            let m = byte_mask(w[i].x) | (byte_mask(w[i].y) << 4u) | (byte_mask(w[i].z) << 8u) |
-                    (byte_mask(w[i].w) << 12u);
-            c[i] = countOneBits(m);
+        for (var j = 0u; j < FLAG_PAIRS; j++) {
+            m[j] = flag_bits16(w[2u * j]) | (flag_bits16(w[2u * j + 1u]) << 16u);
         }
     } else { // the last workgroup: 4-byte words, bytes past n ignored
         let words = (n + 3u) / 4u;
-        for (var i = 0u; i < FLAG_LOADS; i++) {
-            for (var k = 0u; k < 4u; k++) {
-                let q = 4u * (q0 + i * WG) + k;
+        for (var j = 0u; j < FLAG_PAIRS; j++) {
+            for (var k = 0u; k < 8u; k++) {
+                let q = 8u * (p0 + j * WG) + k;
                 let valid = min(n - min(n, 4u * q), 4u);
                 let x = select(0u, sel_flags[min(q, words - 1u)], q < words);
-                c[i] += countOneBits(byte_mask(x) & ((1u << valid) - 1u));
+                m[j] |= (byte_mask(x) & ((1u << valid) - 1u)) << (4u * k);
             }
         }
     }
-    for (var i = 0u; i < FLAG_LOADS; i++) {
-        atomicAdd(&flag_counts[(i * WG + ids.lid) / (TILE / 16u)], c[i]);
+    for (var j = 0u; j < FLAG_PAIRS; j++) {
+        let p = p0 + j * WG;
+        if (32u * p < n) {
+            sel_bits[p] = m[j];
+        }
+        atomicAdd(&group_counts[(j * WG + ids.lid) / TILE_PAIRS / g], countOneBits(m[j]));
     }
     workgroupBarrier();
-    if (ids.lid < FLAG_TILES && t0 + ids.lid < params.d) {
-        tile_sums[t0 + ids.lid] = atomicLoad(&flag_counts[ids.lid]);
+    let u0 = t0 / g;
+    if (ids.lid < FLAG_TILES / g && u0 + ids.lid < (params.d + g - 1u) / g) {
+        atomicStore(&group_sums[u0 + ids.lid], atomicLoad(&group_counts[ids.lid]));
     }
 }
 
@@ -194,48 +230,76 @@ fn spad(i: u32) -> u32 {
 var<private> prev_word: u32; // the word before this invocation's run (unique)
 var<private> run_flags: array<u32, ITEMS / 4u>; // this invocation's byte flags (flagged)
 
-// What the mask needs from global memory besides the elements, loaded before them so
-// that both loads are in flight together: the run's flags, or for the first run of a
-// tile the element before it (unique).
-fn prefetch_run(t: u32, n: u32, lid: u32) {
-    let mode = SEL_FLAGS & 15u;
+// This invocation's byte flags (FLAGGED; none otherwise), loaded before the elements so
+// that both loads are in flight together.
+fn load_run_flags(t: u32, n: u32, lid: u32) -> array<u32, ITEMS / 4u> {
+    var f: array<u32, ITEMS / 4u>;
     let first = t * TILE + lid * ITEMS;
-    if (mode == MODE_FLAGGED) {
+    if ((SEL_FLAGS & 15u) == MODE_FLAGGED) {
         for (var w = 0u; w < ITEMS / 4u; w++) {
             if (first + 4u * w < n) {
-                run_flags[w] = sel_flags[first / 4u + w];
+                f[w] = sel_flags[first / 4u + w];
             }
         }
-    } else if (mode == MODE_HEADS && lid == 0u && t > 0u) {
+    }
+    return f;
+}
+
+// The run's flags as bits (FLAGGED, three passes: written by select_count_flags) in
+// run_flags[0]'s low ITEMS bits after a shift by the run's place in its 32-bit word.
+fn load_run_bits(t: u32, n: u32, lid: u32) -> array<u32, ITEMS / 4u> {
+    var f: array<u32, ITEMS / 4u>;
+    let first = t * TILE + lid * ITEMS;
+    if ((SEL_FLAGS & 15u) == MODE_FLAGGED && first < n) {
+        f[0] = sel_bits[first / 32u];
+    }
+    return f;
+}
+
+// What the mask needs from global memory besides the elements: the run's flags, or for
+// the first run of a tile the element before it (unique).
+fn prefetch_run(t: u32, n: u32, lid: u32) {
+    run_flags = load_run_flags(t, n, lid);
+    if ((SEL_FLAGS & 15u) == MODE_HEADS && lid == 0u && t > 0u) {
         prev_word = bitcast<u32>(src[t * TILE - 1u]);
     }
 }
 
-// Loads the tile's words (what 0: the elements, 1: the payloads) into stage, coalesced,
-// and returns this invocation's run. Every invocation calls it (barriers).
-fn gather_run(t: u32, n: u32, lid: u32, what: u32) -> array<u32, ITEMS> {
+// This invocation's words of tile t (what 0: the elements, 1: the payloads), row k in
+// entry k, coalesced; entries past n are unused. Held in registers, so that the scatter
+// can load the next tile while it ranks and writes this one.
+fn load_rows(t: u32, n: u32, lid: u32, what: u32) -> array<vec4<u32>, ROWS> {
     let tile_q = t * (TILE / 4u);
     let whole = tile_is_whole(t * TILE, n);
+    var w: array<vec4<u32>, ROWS>;
     for (var k = 0u; k < ROWS; k++) {
         let q = tile_q + k * WG + lid;
-        if (4u * q < n) {
-            var w: vec4<u32>;
-            if (what == 0u) {
-                w = bitcast<vec4<u32>>(load_word(q, n, whole));
-            } else if ((SEL_FLAGS & FLAG_PAYLOAD_INDEX) != 0u) {
-                w = vec4<u32>(4u * q, 4u * q + 1u, 4u * q + 2u, 4u * q + 3u);
-            } else {
-                for (var j = 0u; j < 4u; j++) {
-                    if (4u * q + j < n) {
-                        w[j] = pay_in[4u * q + j];
-                    }
+        if (what == 0u) {
+            w[k] = bitcast<vec4<u32>>(load_word(q, n, whole)); // clamped: safe past n
+        } else if ((SEL_FLAGS & FLAG_PAYLOAD_INDEX) != 0u) {
+            w[k] = vec4<u32>(4u * q, 4u * q + 1u, 4u * q + 2u, 4u * q + 3u);
+        } else {
+            for (var j = 0u; j < 4u; j++) {
+                if (4u * q + j < n) {
+                    w[k][j] = pay_in[4u * q + j];
                 }
             }
+        }
+    }
+    return w;
+}
+
+// Passes the rows through stage and returns this invocation's run. Every invocation
+// calls it (barriers).
+fn stage_run(t: u32, n: u32, lid: u32, w: array<vec4<u32>, ROWS>) -> array<u32, ITEMS> {
+    let tile_q = t * (TILE / 4u);
+    for (var k = 0u; k < ROWS; k++) {
+        if (4u * (tile_q + k * WG + lid) < n) {
             let e = 4u * (k * WG + lid);
-            stage[spad(e)] = w.x;
-            stage[spad(e + 1u)] = w.y;
-            stage[spad(e + 2u)] = w.z;
-            stage[spad(e + 3u)] = w.w;
+            stage[spad(e)] = w[k].x;
+            stage[spad(e + 1u)] = w[k].y;
+            stage[spad(e + 2u)] = w[k].z;
+            stage[spad(e + 3u)] = w[k].w;
         }
     }
     workgroupBarrier();
@@ -250,15 +314,21 @@ fn gather_run(t: u32, n: u32, lid: u32, what: u32) -> array<u32, ITEMS> {
     return run;
 }
 
+fn gather_run(t: u32, n: u32, lid: u32, what: u32) -> array<u32, ITEMS> {
+    return stage_run(t, n, lid, load_rows(t, n, lid, what));
+}
+
 // Bit j set when element j of this invocation's run is selected. Without branches:
 // the workgroup scan that ranks the runs uses subgroup operations, and Vulkan does not
 // promise that lanes reconverge after a divergent branch.
-fn run_mask(t: u32, n: u32, lid: u32, run: array<u32, ITEMS>) -> u32 {
+fn run_mask(t: u32, n: u32, lid: u32, run: array<u32, ITEMS>, bits: bool) -> u32 {
     let mode = SEL_FLAGS & 15u;
     let first = t * TILE + lid * ITEMS;
     let valid = min(n - min(n, first), ITEMS);
     var m = 0u;
-    if (mode == MODE_FLAGGED) {
+    if (mode == MODE_FLAGGED && bits) { // a run never straddles two words: 32 % ITEMS == 0
+        m = run_flags[0] >> (first % 32u);
+    } else if (mode == MODE_FLAGGED) {
         for (var w = 0u; w < ITEMS / 4u; w++) { // bits past valid are cleared below
             m |= byte_mask(run_flags[w]) << (4u * w);
         }
@@ -319,34 +389,54 @@ fn write_tile(t: u32, n: u32, lid: u32, run: array<u32, ITEMS>, m: u32, base: u3
     }
 }
 
+// A workgroup scatters one group (params.c consecutive tiles) in turn, starting at the
+// group's prefix and adding each tile's count from its ranking scan; it loads the next
+// tile's flags and elements before it ranks and writes the current one, so that its
+// reads stay in flight through the ranking's barriers and the stores.
 @compute @workgroup_size(WG)
 fn select_scatter(ids: Ids, @builtin(workgroup_id) wid: vec3<u32>,
                   @builtin(num_workgroups) nwg: vec3<u32>) {
-    let t = tile_index(wid, nwg);
-    if (t >= params.d) {
-        return;
+    let g = params.c;
+    let groups = (params.d + g - 1u) / g;
+    let u = tile_index(wid, nwg);
+    if (u >= groups) {
+        return; // past the last group of a folded grid (workgroup-uniform)
     }
     let n = params.n;
     let lid = ids.lid;
-    let incl = tile_sums[t];
-    var prefix = 0u;
-    if (t > 0u) {
-        prefix = tile_sums[t - 1u];
-    }
-    let total = tile_sums[params.d - 1u];
-    let tile_sel = incl - prefix;
-    let tile_start = t * TILE;
-    let tile_len = min(TILE, n - tile_start);
+    let total = atomicLoad(&group_sums[groups - 1u]);
+    var prefix = select(0u, atomicLoad(&group_sums[max(u, 1u) - 1u]), u > 0u);
     let is_partition = (SEL_FLAGS & FLAG_PARTITION) != 0u;
-    let rejected_base = total + tile_start - prefix;
-    let words = select(tile_sel, tile_len, is_partition);
-
-    prefetch_run(t, n, lid);
-    let run = gather_run(t, n, lid, 0u);
-    let m = run_mask(t, n, lid, run);
-    let base = workgroup_exclusive_scan(ids, countOneBits(m), 0u);
-    write_tile(t, n, lid, run, m, base, tile_sel, words, prefix, rejected_base);
-    if (t == params.d - 1u && lid == 0u) {
+    let t0 = u * g;
+    var flags = load_run_bits(t0, n, lid);
+    var rows = load_rows(t0, n, lid, 0u);
+    for (var k = 0u; k < g; k++) {
+        let t = t0 + k;
+        if (t >= params.d) {
+            break; // workgroup-uniform
+        }
+        if (k > 0u) {
+            workgroupBarrier(); // the last tile's stores have read stage and wg_total
+        }
+        let tile_start = t * TILE;
+        run_flags = flags;
+        if ((SEL_FLAGS & 15u) == MODE_HEADS && lid == 0u && t > 0u) {
+            prev_word = bitcast<u32>(src[tile_start - 1u]);
+        }
+        let run = stage_run(t, n, lid, rows);
+        if (k + 1u < g && t + 1u < params.d) { // workgroup-uniform
+            flags = load_run_bits(t + 1u, n, lid);
+            rows = load_rows(t + 1u, n, lid, 0u);
+        }
+        let m = run_mask(t, n, lid, run, true);
+        let base = workgroup_exclusive_scan(ids, countOneBits(m), 0u);
+        let tile_sel = wg_total; // written before the scan's last barrier; read before any rewrite
+        let rejected_base = total + tile_start - prefix;
+        let words = select(tile_sel, min(TILE, n - tile_start), is_partition);
+        write_tile(t, n, lid, run, m, base, tile_sel, words, prefix, rejected_base);
+        prefix += tile_sel;
+    }
+    if (u == groups - 1u && lid == 0u) {
         count_out[0] = total;
     }
 }
@@ -370,7 +460,7 @@ fn select_single_pass(ids: Ids, @builtin(workgroup_id) wid: vec3<u32>,
     let t = claim_tile(lid);
     prefetch_run(t, n, lid);
     let run = gather_run(t, n, lid, 0u);
-    let m = run_mask(t, n, lid, run);
+    let m = run_mask(t, n, lid, run, false);
     let base = workgroup_exclusive_scan(ids, countOneBits(m), 0u);
     let tile_sel = wg_total; // written before the scan's last barrier; read before any rewrite
     let prefix = tile_chain(ids, t, n, 0u);
