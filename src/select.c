@@ -22,6 +22,7 @@
 #define FLAG_PAYLOAD 32u
 #define FLAG_PAYLOAD_INDEX 64u
 #define COUNT_TILES 4u /* tiles per workgroup of select_count (select.wgsl) */
+#define SINGLE_PASS_MAX_AUTO (1u << 20) /* see wgs_select_plan_create */
 #define FLAG_TILES 16u /* tiles per workgroup of select_count_flags (select.wgsl) */
 
 struct wgs_select_plan {
@@ -105,7 +106,12 @@ wgs_result wgs_select_plan_create(wgs_context *ctx, const wgs_select_plan_desc *
      * WGSCAN_TUNE_SELECT = "wg,items[,group]" (items 8 or 16; a group, a power of two up
      * to 16, forced at every size) for tuning experiments. */
     int cpu = strcmp(ci->adapter_type, "cpu") == 0 || ci->max_invocations_per_workgroup < 256;
-    p->single_pass = desc->algorithm == WGS_SELECT_ALGORITHM_SINGLE_PASS;
+    /* DEFAULT: the single pass for byte flags on GPUs when the plan is for small inputs,
+     * where the three passes' boundaries outweigh its chain (H200, flags half set: 18.4
+     * against 22.6 us at 2^20, even at 2^21, 38.0 against 31.0 at 2^22); else three. */
+    p->single_pass = desc->algorithm == WGS_SELECT_ALGORITHM_SINGLE_PASS ||
+                     (desc->algorithm == WGS_SELECT_ALGORITHM_DEFAULT && !cpu && mode == WGS_SELECT_FLAGGED &&
+                      !desc->partition && capacity <= SINGLE_PASS_MAX_AUTO);
     p->wg = !cpu && ci->has_subgroups && ci->subgroup_max_size <= 32 ? 32 : 64;
     p->items = 16;
     /* The single pass wants big tiles (fewer links in its chain): on the H200 at 2^28,
@@ -136,8 +142,8 @@ wgs_result wgs_select_plan_create(wgs_context *ctx, const wgs_select_plan_desc *
     p->do_count = !phases || strstr(phases, "count");
     p->do_scan = !phases || strstr(phases, "scan");
     p->do_scatter = !phases || strstr(phases, "scatter");
-    /* The three passes by default: on an H200 (2^28 u32, flags half set) they take 542 us,
-     * the single pass 1708 us at its best tile (512 x 8; 2143 us at 64 x 8): its time
+    /* Large inputs take the three passes: on an H200 (2^28 u32, flags half set) 542 us,
+     * the single pass 1641 us at its best tile (512 x 8; 2143 us at 64 x 8): its time
      * grows with the number of tiles, not of bytes (one tile every 4 ns at 64 x 8 from 2^24
      * to 2^28), so the chain of look-backs, not memory, sets its pace. */
     int sg = ci->has_subgroups && ci->subgroup_min_size >= 4 && ci->subgroup_max_size <= p->wg;
