@@ -466,6 +466,10 @@ int cmd_bench(int argc, char **argv) {
     b.pool_bytes = POOL_BYTES;
     uint64_t slot_max = 4 * nmax + 512;
     if (b.pool_bytes < 2 * slot_max) b.pool_bytes = 2 * slot_max;
+    /* WGSCAN_BENCH_POOL_MIB: a larger pool, for experiments on how the slots' placement
+     * moves the timings. */
+    const char *pool = getenv("WGSCAN_BENCH_POOL_MIB");
+    if (pool && strtoull(pool, NULL, 10) << 20 > b.pool_bytes) b.pool_bytes = strtoull(pool, NULL, 10) << 20;
     if (b.pool_bytes > b.info.max_buffer_size) b.pool_bytes = b.info.max_buffer_size;
     const WGPUBufferUsage usage = WGPUBufferUsage_Storage | WGPUBufferUsage_CopyDst;
     wgs_result r = wgs_buffer_create(b.ctx, b.pool_bytes, usage, &b.in_pool);
@@ -511,7 +515,10 @@ int cmd_bench(int argc, char **argv) {
            "Gelem/s", "GB/s", "copy_us", "t/copy");
     for (int si = 0; si < nser && rc == EXIT_OK; si++) {
         for (int ai = 0; ai < nalgo && rc == EXIT_OK; ai++) {
-            wgs_scan_plan_desc pd = {ser[si].type, ser[si].op, WGS_SCAN_EXCLUSIVE, algos[ai], nmax, "bench", 0};
+            /* WGSCAN_BENCH_PLAN_MAX: plans for more than --max (experiments) */
+            const char *pm = getenv("WGSCAN_BENCH_PLAN_MAX");
+            uint64_t cap = pm && strtoull(pm, NULL, 10) > nmax ? strtoull(pm, NULL, 10) : nmax;
+            wgs_scan_plan_desc pd = {ser[si].type, ser[si].op, WGS_SCAN_EXCLUSIVE, algos[ai], cap, "bench", 0};
             wgs_scan_plan *plan = NULL;
             r = wgs_scan_plan_create(b.ctx, &pd, &plan);
             if (r != WGS_OK) {
