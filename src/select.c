@@ -22,7 +22,7 @@
 #define FLAG_PAYLOAD 32u
 #define FLAG_PAYLOAD_INDEX 64u
 #define COUNT_TILES 4u /* tiles per workgroup of select_count (select.wgsl) */
-#define SINGLE_PASS_MAX_AUTO (1u << 20) /* see wgs_select_plan_create */
+#define SINGLE_PASS_MAX_AUTO (1u << 21) /* see wgs_select_plan_create */
 #define FLAG_TILES 16u /* tiles per workgroup of select_count_flags (select.wgsl) */
 
 struct wgs_select_plan {
@@ -106,12 +106,14 @@ wgs_result wgs_select_plan_create(wgs_context *ctx, const wgs_select_plan_desc *
      * WGSCAN_TUNE_SELECT = "wg,items[,group]" (items 8 or 16; a group, a power of two up
      * to 16, forced at every size) for tuning experiments. */
     int cpu = strcmp(ci->adapter_type, "cpu") == 0 || ci->max_invocations_per_workgroup < 256;
-    /* DEFAULT: the single pass for byte flags on GPUs when the plan is for small inputs,
-     * where the three passes' boundaries outweigh its chain (H200, flags half set: 18.4
-     * against 22.6 us at 2^20, even at 2^21, 38.0 against 31.0 at 2^22); else three. */
+    /* DEFAULT: the single pass on GPUs when the plan is for small inputs, where the three
+     * passes' boundaries outweigh its chain (H200, `wgscan compact --repeat 50`, three
+     * passes against one, 2^20: flagged 21 / 16 us, if 21 / 16, unique 21 / 16, rle
+     * 44 / 24; 2^21: 23 / 22, 24 / 22, 23 / 21, 67 / 35; the bench, flags half set, 2^22:
+     * 31.0 / 38.0); else three. Not for a partition (three passes only). */
     p->single_pass = desc->algorithm == WGS_SELECT_ALGORITHM_SINGLE_PASS ||
-                     (desc->algorithm == WGS_SELECT_ALGORITHM_DEFAULT && !cpu && mode == WGS_SELECT_FLAGGED &&
-                      !desc->partition && capacity <= SINGLE_PASS_MAX_AUTO);
+                     (desc->algorithm == WGS_SELECT_ALGORITHM_DEFAULT && !cpu && !desc->partition &&
+                      capacity <= SINGLE_PASS_MAX_AUTO);
     p->wg = !cpu && ci->has_subgroups && ci->subgroup_max_size <= 32 ? 32 : 64;
     p->items = 16;
     /* The single pass wants big tiles (fewer links in its chain): on the H200 at 2^28,
