@@ -4,7 +4,7 @@
  *   reset_state, select_single_pass   tile states zeroed, then one chained pass
  *   (run_lengths for RUN_LENGTH)
  * or three passes (the default, and every partition):
- *   pass 1  select_count_flags  counts of groups of tiles into tile_sums, flags as bits
+ *   pass 1  select_count_flags  counts of groups of tiles into group_sums, flags as bits
  *           (or select_clear, select_count: the other modes)
  *   scan    the plan's u32 inclusive scan of the group counts, in place
  *   pass 2  select_scatter   a workgroup per group (and run_lengths for RUN_LENGTH)
@@ -39,14 +39,14 @@ struct wgs_select_plan {
     int single_pass;
     WGPUComputePipeline count, clear, scatter, lengths, empty, sp, sp_reset;
     wgs_scan_plan *scan;           /* three passes */
-    WGPUBuffer tile_sums, starts;  /* tile_sums: one count per group of tiles */
+    WGPUBuffer group_sums, starts; /* group_sums: one count per group of tiles */
     WGPUBuffer bits;               /* FLAGGED, three passes: the flags as bits */
     WGPUBuffer sp_state;           /* single pass: tile counter, 2 words per tile */
 };
 
 static void plan_release(wgs_select_plan *p) {
     wgs_scan_plan_destroy(p->scan);
-    gpu_buffer_release(p->ctx->gpu, p->tile_sums);
+    gpu_buffer_release(p->ctx->gpu, p->group_sums);
     gpu_buffer_release(p->ctx->gpu, p->starts);
     gpu_buffer_release(p->ctx->gpu, p->bits);
     gpu_buffer_release(p->ctx->gpu, p->sp_state);
@@ -177,15 +177,15 @@ wgs_result wgs_select_plan_create(wgs_context *ctx, const wgs_select_plan_desc *
     if (r == WGS_OK) r = wgs__pipeline(ctx, &spec, &p->empty);
     uint64_t tiles = wgs__div_up(capacity, p->tile);
     wgs_scan_plan_desc sd = {WGS_TYPE_U32, WGS_OP_ADD, WGS_SCAN_INCLUSIVE, WGS_SCAN_ALGORITHM_MULTILEVEL,
-                             tiles, "wgscan select tile sums", 0};
+                             tiles, "wgscan select group sums", 0};
     if (r == WGS_OK && !p->single_pass) r = wgs_scan_plan_create(ctx, &sd, &p->scan);
     if (r == WGS_OK) {
         gpu_scope_push(ctx->gpu);
         if (p->single_pass)
             p->sp_state = gpu_buffer_create(ctx->gpu, wgs__tile_state_words(tiles) * 4, WGPUBufferUsage_Storage,
                                             "wgscan select tile states");
-        else
-            p->tile_sums = gpu_buffer_create(ctx->gpu, tiles * 4, WGPUBufferUsage_Storage, "wgscan select tile sums");
+        else /* as many sums as tiles: the groups of small inputs hold one tile */
+            p->group_sums = gpu_buffer_create(ctx->gpu, tiles * 4, WGPUBufferUsage_Storage, "wgscan select group sums");
         /* (a placeholder of its own in the other modes: the scatter's writable bindings
          * may not share the context's one) */
         if (!p->single_pass)
@@ -261,7 +261,7 @@ static wgs_result record_three_passes(wgs_select_plan *p, WGPUCommandEncoder enc
         }
     }
     gpu_pass_end(ctx->gpu, pass);
-    wgs_scan_args sa = {p->tile_sums, 0, p->tile_sums, 0, groups, NULL, 0, 0};
+    wgs_scan_args sa = {p->group_sums, 0, p->group_sums, 0, groups, NULL, 0, 0};
     wgs_result r = p->do_scan ? wgs_scan_encode(p->scan, encoder, &sa) : WGS_OK;
     if (r != WGS_OK) wgs__scope_end(ctx, "recording the select");
     return r;
@@ -311,7 +311,7 @@ wgs_result wgs_select_encode(wgs_select_plan *p, WGPUCommandEncoder encoder, con
     gpu_binding flags_b = p->mode == WGS_SELECT_FLAGGED
                               ? (gpu_binding){5, a->flags, a->flags_offset, wgs__round_up(n, 4)}
                               : (gpu_binding){5, dummy, 0, 256};
-    gpu_binding sums_b = {3, p->tile_sums, 0, groups * 4};
+    gpu_binding sums_b = {3, p->group_sums, 0, groups * 4};
     WGPUBuffer pay_out = p->mode == WGS_SELECT_RUN_LENGTH ? p->starts : a->payload_out;
     uint64_t pay_out_off = p->mode == WGS_SELECT_RUN_LENGTH ? 0 : a->payload_out_offset;
     gpu_binding outs[4] = {
