@@ -448,7 +448,7 @@ fn select_scatter(ids: Ids, @builtin(workgroup_id) wid: vec3<u32>,
 // or lookback_workgroup.wgsl), and writes its run. The data is read once, no tile sums
 // are written or read back, and there are no pass boundaries. A partition needs the
 // total before it can place the rejected elements, so it keeps the three steps.
-// Binding 3 is the tile states here (select_scatter's tile_sums elsewhere).
+// Binding 3 is the tile states here (the three passes' group_sums elsewhere).
 @compute @workgroup_size(WG)
 fn select_single_pass(ids: Ids, @builtin(workgroup_id) wid: vec3<u32>,
                       @builtin(num_workgroups) nwg: vec3<u32>) {
