@@ -109,6 +109,25 @@ fn word_mask(q: u32, n: u32, x: vec4<V>) -> u32 {
 // adding up its tiles' counts as it ranks them. Fewer sums to scan, fewer to read back.
 var<workgroup> group_counts: array<atomic<u32>, 16>;
 
+// Tile groups in all.
+fn group_total() -> u32 {
+    return (params.d + params.c - 1u) / params.c;
+}
+
+// Hands the workgroup's gathered counts on: slot s (s < slots) to group u0 + s, added when
+// other workgroups add to the same group, else stored. Every invocation calls it (barrier).
+fn publish_group_counts(lid: u32, u0: u32, slots: u32, add: bool) {
+    workgroupBarrier();
+    if (lid < slots && u0 + lid < group_total()) {
+        let c = atomicLoad(&group_counts[lid]);
+        if (add) {
+            atomicAdd(&group_sums[u0 + lid], c);
+        } else {
+            atomicStore(&group_sums[u0 + lid], c);
+        }
+    }
+}
+
 // The count of the modes that read the values (IF, unique, run lengths): a workgroup
 // counts COUNT_TILES tiles, so that each invocation has COUNT_TILES * ROWS loads in
 // flight (one tile alone left the reads latency-bound), and adds them to their groups'
@@ -120,7 +139,7 @@ const COUNT_TILES: u32 = 4u;
 fn select_clear(ids: Ids, @builtin(workgroup_id) wid: vec3<u32>,
                 @builtin(num_workgroups) nwg: vec3<u32>) {
     let i = tile_index(wid, nwg) * WG + ids.lid;
-    if (i < (params.d + params.c - 1u) / params.c) {
+    if (i < group_total()) {
         atomicStore(&group_sums[i], 0u);
     }
 }
@@ -146,16 +165,8 @@ fn select_count(ids: Ids, @builtin(workgroup_id) wid: vec3<u32>,
     for (var k = 0u; k < COUNT_TILES; k++) {
         atomicAdd(&group_counts[k / g], c[k]);
     }
-    workgroupBarrier();
-    let u = t0 / g + ids.lid;
-    if (ids.lid < max(COUNT_TILES / g, 1u) && u < (params.d + g - 1u) / g) {
-        let c = atomicLoad(&group_counts[ids.lid]);
-        if (g <= COUNT_TILES) {
-            atomicStore(&group_sums[u], c); // the whole group is this workgroup's
-        } else {
-            atomicAdd(&group_sums[u], c);
-        }
-    }
+    // Groups larger than the workgroup's tiles gather from several workgroups.
+    publish_group_counts(ids.lid, t0 / g, max(COUNT_TILES / g, 1u), g > COUNT_TILES);
 }
 
 // 16 byte flags (one 16-byte word) as 16 bits.
@@ -212,11 +223,7 @@ fn select_count_flags(ids: Ids, @builtin(workgroup_id) wid: vec3<u32>,
         }
         atomicAdd(&group_counts[(j * WG + ids.lid) / TILE_PAIRS / g], countOneBits(m[j]));
     }
-    workgroupBarrier();
-    let u0 = t0 / g;
-    if (ids.lid < FLAG_TILES / g && u0 + ids.lid < (params.d + g - 1u) / g) {
-        atomicStore(&group_sums[u0 + ids.lid], atomicLoad(&group_counts[ids.lid]));
-    }
+    publish_group_counts(ids.lid, t0 / g, FLAG_TILES / g, false); // whole groups (g <= 16)
 }
 
 // The scatter works on contiguous runs: invocation i owns elements i * ITEMS ..
@@ -256,10 +263,10 @@ fn load_run_bits(t: u32, n: u32, lid: u32) -> array<u32, ITEMS / 4u> {
     return f;
 }
 
-// What the mask needs from global memory besides the elements: the run's flags, or for
-// the first run of a tile the element before it (unique).
-fn prefetch_run(t: u32, n: u32, lid: u32) {
-    run_flags = load_run_flags(t, n, lid);
+// What the mask needs besides the elements: the run's flags (as loaded, bytes or bits),
+// or for the first run of a tile the element before it (unique), loaded here.
+fn prefetch_run(t: u32, n: u32, lid: u32, flags: array<u32, ITEMS / 4u>) {
+    run_flags = flags;
     if ((SEL_FLAGS & 15u) == MODE_HEADS && lid == 0u && t > 0u) {
         prev_word = bitcast<u32>(src[t * TILE - 1u]);
     }
@@ -397,7 +404,7 @@ fn write_tile(t: u32, n: u32, lid: u32, run: array<u32, ITEMS>, m: u32, base: u3
 fn select_scatter(ids: Ids, @builtin(workgroup_id) wid: vec3<u32>,
                   @builtin(num_workgroups) nwg: vec3<u32>) {
     let g = params.c;
-    let groups = (params.d + g - 1u) / g;
+    let groups = group_total();
     let u = tile_index(wid, nwg);
     if (u >= groups) {
         return; // past the last group of a folded grid (workgroup-uniform)
@@ -419,10 +426,7 @@ fn select_scatter(ids: Ids, @builtin(workgroup_id) wid: vec3<u32>,
             workgroupBarrier(); // the last tile's stores have read stage and wg_total
         }
         let tile_start = t * TILE;
-        run_flags = flags;
-        if ((SEL_FLAGS & 15u) == MODE_HEADS && lid == 0u && t > 0u) {
-            prev_word = bitcast<u32>(src[tile_start - 1u]);
-        }
+        prefetch_run(t, n, lid, flags);
         let run = stage_run(t, n, lid, rows);
         if (k + 1u < g && t + 1u < params.d) { // workgroup-uniform
             flags = load_run_bits(t + 1u, n, lid);
@@ -458,7 +462,7 @@ fn select_single_pass(ids: Ids, @builtin(workgroup_id) wid: vec3<u32>,
     let n = params.n;
     let lid = ids.lid;
     let t = claim_tile(lid);
-    prefetch_run(t, n, lid);
+    prefetch_run(t, n, lid, load_run_flags(t, n, lid));
     let run = gather_run(t, n, lid, 0u);
     let m = run_mask(t, n, lid, run, false);
     let base = workgroup_exclusive_scan(ids, countOneBits(m), 0u);
