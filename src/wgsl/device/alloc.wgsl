@@ -56,9 +56,8 @@ fn alloc_commit() {
 
 // Atomic version: one fetch-add per request; the requests served are those that still
 // fit in the order the adds happen, and the end of the last one goes to state[1].
-// (A compare-exchange loop that adds only what fits is the obvious alternative: with a
-// million requests on one word it took 36 s on an H200, every round of retries letting
-// one request through.)
+// (A compare-exchange loop that adds only what fits lets one request through per round
+// of retries: far too slow for many requests on one word; see docs/design.md.)
 @compute @workgroup_size(WG)
 fn alloc_atomic(ids: Ids, @builtin(workgroup_id) wid: vec3<u32>,
                 @builtin(num_workgroups) nwg: vec3<u32>) {

@@ -28,8 +28,8 @@ fn copy(ids: Ids, @builtin(workgroup_id) wid: vec3<u32>,
     }
 }
 
-// The same copy with one 4-byte word per load, as the scan kernels load: the difference
-// to copy() is what wide loads buy (`wgscan bench` with WGSCAN_COPY=scalar).
+// The same copy with one 4-byte word per load, for experiments: the difference to
+// copy() is what wide loads buy.
 @group(0) @binding(0) var<storage, read> copy_src1: array<u32>;
 @group(0) @binding(1) var<storage, read_write> copy_dst1: array<u32>;
 

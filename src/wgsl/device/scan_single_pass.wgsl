@@ -4,7 +4,7 @@
 //
 // Each workgroup takes the next tile index from a counter, so every tile's predecessors
 // were taken earlier. It publishes its tile's aggregate, then looks back over the
-// predecessors' published states, a window of LOOKBACK tiles at a time, combining aggregates
+// predecessors' published states, a window of tiles at a time, combining aggregates
 // until it meets an inclusive prefix; then it publishes its own inclusive prefix and
 // writes its tile. WebGPU promises no forward progress between workgroups, so a
 // predecessor may never get to publish while we wait: after MAX_SPINS fruitless looks

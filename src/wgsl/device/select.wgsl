@@ -11,14 +11,13 @@
 //                   writes the rejected ones after all selected ones, in order as well
 // With byte flags the first step reads a quarter of the data and the scatter a 32nd of
 // it as bits, so the whole costs about one read of the data and one write of the
-// selected part: on an H200 at 2^28 (flags half set) 1.04 x a copy of the data.
+// selected part (the figures and what was tried: docs/design.md).
 //
 // The other modes' count pass sees a tile as ROWS rows of WG 16-byte words (invocation
 // lid holds word k * WG + lid of row k): every load is coalesced; it takes COUNT_TILES
-// tiles per workgroup. The scatter ranks contiguous runs (see stage_run). A scatter on
-// the count pass's rows, storing each selected element straight at its place, measured
-// slower on an H200 (909 against 839 µs at 2^28, flags half set): the staged runs leave
-// as whole coalesced lines.
+// tiles per workgroup. The scatter ranks contiguous runs (see stage_run) and stages
+// them, so that they leave as whole coalesced lines (storing each selected element
+// straight at its place was slower).
 //
 // Bindings: 0 src (array<V>), 4 src4 (the same range as vec4), 5 flags (byte flags, 4 per
 // word), 9 flags4 (their whole 16-byte words), 10 sel_bits (the flags as bits), 1 out,
@@ -26,8 +25,7 @@
 // Params: n, a, b = predicate operands, c = G (tiles a group: a power of two up to 16),
 // d = tiles in all. What the plan fixes (mode in
 // bits 0..3, FLAG_* below, predicate kind in bits 8..11) is the constant SEL_FLAGS (ARG):
-// each pipeline holds only its own mode, which the compiler then keeps out of the
-// registers of the others (the histogram's bin rule taught us: 4.7x).
+// each pipeline holds only its own mode, so the other modes' code takes no registers.
 
 @group(0) @binding(0) var<storage, read> src: array<V>;
 @group(0) @binding(4) var<storage, read> src4: array<vec4<V>>;
@@ -178,9 +176,7 @@ fn flag_bits16(w: vec4<u32>) -> u32 {
 // load pair (two 16-byte words), FLAG_TILES tiles a workgroup, ITEMS loads in flight an
 // invocation; the counts gather in workgroup atomics (the invocations that share a group
 // need not share a subgroup). It also writes the flags as bits (sel_bits, one u32 per 32
-// elements), which the scatter reads instead of the bytes: 32 MiB instead of 256 at 2^28.
-// Measured on an H200 at 2^28: 191 µs (1.4 TB/s) when select_count also served the flags
-// with 4-byte loads and two workgroup scans per workgroup, 75 µs with 16 flags per load.
+// elements), which the scatter reads instead of the bytes: an eighth of their size.
 const FLAG_TILES: u32 = 16u;
 const FLAG_PAIRS: u32 = ITEMS / 2u; // load pairs an invocation
 const TILE_PAIRS: u32 = TILE / 32u; // 32-flag pieces a tile

@@ -75,8 +75,8 @@ fn tile_aggregate_wg(ids: Ids, ident: T) -> T {
 }
 
 // The single pass's fallback (lookback_workgroup.wgsl): the aggregate of tile j read
-// straight from the input, computed in exactly the
-// order tile_thread_reduce + workgroup_exclusive_scan use for the owner's aggregate.
+// straight from the input, in exactly the order tile_scan_local's run totals and
+// workgroup_exclusive_scan use for the owner's aggregate.
 fn fallback_aggregate_wg(ids: Ids, j: u32, n: u32, ident: T) -> T {
     let base = j * TILE;
     var acc = ident;

@@ -1,8 +1,8 @@
 // tile_rows.wgsl: one tile of TILE = WG * ITEMS elements scanned in registers, for
 // devices with subgroups. The tile is ROWS = ITEMS / 4 rows of WG 16-byte words: in row
 // k invocation lid holds word k * WG + lid, so every load and store is a coalesced
-// 16-byte access, the same as the copy kernel's (measured on an H200: a pass scanning
-// such rows ran at copy speed, one whose lanes held 4 consecutive words at 0.7 of it).
+// 16-byte access, the same as the copy kernel's: that is what lets a pass over rows run
+// at copy speed (docs/design.md).
 //
 // A lane scans its word (4 elements, in order), each subgroup scans its lanes' word
 // totals in the row, and a table of ROWS x subgroups segment totals in workgroup memory,
@@ -119,8 +119,8 @@ fn segments_per_lane(size: u32) -> u32 {
 
 // Run by the first subgroup once the table is complete (after a barrier): turns the
 // segment totals into exclusive prefixes, in place, and returns the tile's total on
-// every lane. fallback_reduce (lookback_subgroup.wgsl) repeats these very steps from
-// the input, so a helper publishes the bits the owner would.
+// every lane. fallback_aggregate (below) repeats these very steps from the input, so a
+// helper publishes the bits the owner would.
 fn scan_segments(lane: u32, size: u32, ident: T) -> T {
     let count = ROWS * (WG / size);
     let per = segments_per_lane(size);
