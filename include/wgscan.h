@@ -544,11 +544,11 @@ WGS_API wgs_result wgs_count_host(wgs_context *ctx, const wgs_count_plan_desc *d
  *                only the flags, which it also writes as bits); the counts are scanned;
  *                each group's tiles rank and write as above (FLAGGED: reading the bits,
  *                not the flags again). No workgroup waits for another.
- *   DEFAULT      THREE_PASS: measured faster on an H200 (2^28 u32, half the flags
- *                set: 542 us, 1.04 x a copy of the data, against 1641 us; the single
- *                pass's chained look-back over many small tiles sets its pace) and on
- *                SwiftShader; but SINGLE_PASS on GPUs for plans without partition of
- *                capacity 2^21 or less (H200, 2^20: 16 against 21 us; rle 24 against 44).
+ *   DEFAULT      SINGLE_PASS on GPUs for plans without partition of capacity 2^21 or
+ *                less, where the three passes' boundaries cost more than the chain;
+ *                else THREE_PASS, faster for large inputs (the single pass's chained
+ *                look-back over many small tiles sets its pace) and on CPU drivers.
+ *                The measurements: docs/design.md.
  * Both are deterministic (the output is defined by the input).
  * Limits: types u32, i32, f32; n fits one storage binding (wgs_context_info
  * max_storage_binding_size / 4 elements) and 2^32 - 1. Scratch: capacity / 128 bytes
