@@ -218,19 +218,56 @@ typedef struct wgs_context_desc {
     wgs_adapter_preference adapter;
     wgs_log_fn log;
     void *log_user;
-    /* Testing aids: 0 keeps the device's limits. Non-zero values lower the limits that
-     * the algorithms plan with, so that the multi-binding and two-dimensional grid paths
-     * can be exercised on small inputs. They never raise a limit. */
-    uint32_t debug_max_workgroups_per_dimension;
-    uint64_t debug_max_storage_binding_size;
-    /* Testing aid: non-zero makes kernels use the portable workgroup-memory paths even
-     * where the device offers subgroups. */
-    int debug_disable_subgroups;
-    /* Testing aid: fruitless look-back steps before the single pass falls back to
-     * reducing a predecessor's tile itself (0: the default, 16). 1 makes fallbacks
-     * common, so tests exercise them on any device. */
-    uint32_t debug_lookback_spins;
+    /* How long a wait on the GPU (wgs_wait_idle, wgs_buffer_read, the host helpers) may
+     * take before it fails with WGS_ERROR_TIMEOUT; 0: 900 s. */
+    double wait_timeout_s;
+    /* Experiments and testing aids (forced tile shapes, forced fallbacks, lowered
+     * limits): NULL for normal use. The struct is declared only where
+     * WGSCAN_EXPERIMENTAL_API is defined before including this header; its fields may
+     * change between versions. */
+    const struct wgs_experimental *experimental;
 } wgs_context_desc;
+
+#ifdef WGSCAN_EXPERIMENTAL_API
+/* The experimental door (see wgs_context_desc.experimental): for the tests, the
+ * benchmarks and the kernel laboratory. Zero in any field keeps the library's choice;
+ * values the device cannot run are refused with WGS_ERROR_INVALID_ARGUMENT. */
+typedef struct wgs_tile_shape {
+    uint32_t wg;    /* invocations per workgroup: a power of two */
+    uint32_t items; /* elements per invocation: a power of two */
+} wgs_tile_shape;
+
+enum {
+    WGS_EXPERIMENTAL_PHASE_COUNT = 1u,   /* select's count pass */
+    WGS_EXPERIMENTAL_PHASE_SCAN = 2u,    /* select's scan of the group counts */
+    WGS_EXPERIMENTAL_PHASE_SCATTER = 4u, /* select's scatter */
+};
+
+typedef struct wgs_experimental {
+    /* Lower (never raise) the limits the algorithms plan with, so that the
+     * multi-binding and two-dimensional grid paths run on small inputs. The binding
+     * size must hold at least one tile of every primitive: 64 KiB or more. */
+    uint32_t max_workgroups_per_dimension;
+    uint64_t max_storage_binding_size;
+    int disable_subgroups; /* the portable workgroup-memory kernels even with subgroups */
+    /* Chained passes: fruitless look-back steps before a fallback (0: 16; 1 makes
+     * fallbacks common), and predecessor states read per lane and step (1..8). */
+    uint32_t lookback_spins;
+    uint32_t lookback_per_lane;
+    /* Tile shapes instead of the tuning table's. */
+    wgs_tile_shape scan_single_pass, scan_multilevel, select, reduce;
+    uint32_t select_group_tiles; /* select's tiles per group: 1..16, a power of two */
+    uint32_t reduce_groups;      /* reduce's grid: workgroups at most */
+    int copy_scalar;             /* wgs_copy_encode with 4-byte loads */
+    /* Select records only these phases (WGS_EXPERIMENTAL_PHASE_*; 0: all), so that a
+     * benchmark can time each: the output is then wrong. */
+    uint32_t select_phases;
+    /* Dawn device toggles to enable, comma-separated (NULL: none). */
+    const char *dawn_toggles;
+    /* Fault injection for the tests: the parameter ring's creation fails. */
+    int fail_param_ring;
+} wgs_experimental;
+#endif
 
 /* Loads the runtime, picks an adapter and creates a device (see the manual).
  * Cost: loads a shared library, creates a device; seconds on a CPU driver.

@@ -107,18 +107,38 @@ wgs_result wgs__scope_end(wgs_context *ctx, const char *what) {
     return WGS_OK;
 }
 
-static void apply_debug_caps(wgs_context *ctx, const wgs_context_desc *desc) {
-    wgs_context_info *i = &ctx->caps.info;
-    if (desc->debug_max_workgroups_per_dimension &&
-        desc->debug_max_workgroups_per_dimension < i->max_workgroups_per_dimension)
-        i->max_workgroups_per_dimension = desc->debug_max_workgroups_per_dimension;
-    if (desc->debug_max_storage_binding_size &&
-        desc->debug_max_storage_binding_size < i->max_storage_binding_size)
-        i->max_storage_binding_size = desc->debug_max_storage_binding_size;
-    if (desc->debug_disable_subgroups) i->has_subgroups = 0;
+/* The experiments of a description, defaults applied; refuses values no device runs. */
+static wgs_result experimental_defaults(const wgs_context_desc *desc, wgs_experimental *e) {
+    memset(e, 0, sizeof *e);
+    if (desc->experimental) *e = *desc->experimental;
+    if (e->max_storage_binding_size && e->max_storage_binding_size < WGS_MIN_BINDING_CAP)
+        return fail_early(desc, WGS_ERROR_INVALID_ARGUMENT,
+                          "experimental max_storage_binding_size %llu is below %u bytes",
+                          (unsigned long long)e->max_storage_binding_size, WGS_MIN_BINDING_CAP);
+    if (e->max_workgroups_per_dimension == 1)
+        return fail_early(desc, WGS_ERROR_INVALID_ARGUMENT,
+                          "experimental max_workgroups_per_dimension must be 0 or at least 2");
+    if (e->lookback_per_lane > 8)
+        return fail_early(desc, WGS_ERROR_INVALID_ARGUMENT,
+                          "experimental lookback_per_lane %u is outside 1..8", e->lookback_per_lane);
+    if (!e->lookback_spins) e->lookback_spins = 16;
+    if (!e->lookback_per_lane) e->lookback_per_lane = 1;
+    e->dawn_toggles = NULL; /* used while the device is created, not kept */
+    return WGS_OK;
 }
 
-static wgs_result finish_create(gpu_device *gpu, const wgs_context_desc *desc, wgs_context **out) {
+static void apply_caps(wgs_context *ctx) {
+    wgs_context_info *i = &ctx->caps.info;
+    const wgs_experimental *e = &ctx->exp;
+    if (e->max_workgroups_per_dimension && e->max_workgroups_per_dimension < i->max_workgroups_per_dimension)
+        i->max_workgroups_per_dimension = e->max_workgroups_per_dimension;
+    if (e->max_storage_binding_size && e->max_storage_binding_size < i->max_storage_binding_size)
+        i->max_storage_binding_size = e->max_storage_binding_size;
+    if (e->disable_subgroups) i->has_subgroups = 0;
+}
+
+static wgs_result finish_create(gpu_device *gpu, const wgs_context_desc *desc, const wgs_experimental *e,
+                                wgs_context **out) {
     wgs_context *ctx = calloc(1, sizeof *ctx);
     if (!ctx) {
         gpu_close(gpu);
@@ -127,15 +147,25 @@ static wgs_result finish_create(gpu_device *gpu, const wgs_context_desc *desc, w
     ctx->gpu = gpu;
     ctx->log = desc->log;
     ctx->log_user = desc->log_user;
-    /* WGSCAN_LOOKBACK_SPINS: the same knob from the environment, for tuning runs. */
-    const char *spins = getenv("WGSCAN_LOOKBACK_SPINS");
-    ctx->lookback_spins = desc->debug_lookback_spins ? desc->debug_lookback_spins
-                          : spins && atoi(spins) > 0 ? (uint32_t)atoi(spins)
-                                                     : 16;
+    ctx->exp = *e;
     gpu_get_caps(gpu, &ctx->caps);
-    apply_debug_caps(ctx, desc);
+    apply_caps(ctx);
     *out = ctx;
     return WGS_OK;
+}
+
+/* What both creations check first: out given, the description's fields valid. */
+static wgs_result desc_check(const wgs_context_desc *desc, wgs_experimental *e) {
+    if ((unsigned)desc->adapter > WGS_ADAPTER_CPU)
+        return fail_early(desc, WGS_ERROR_INVALID_ARGUMENT, "unknown adapter preference %d",
+                          (int)desc->adapter);
+    if (!(desc->wait_timeout_s >= 0) || desc->wait_timeout_s > 1e9)
+        return fail_early(desc, WGS_ERROR_INVALID_ARGUMENT, "wait_timeout_s %g is not a number of seconds",
+                          desc->wait_timeout_s);
+    if (desc->runtime_library && !*desc->runtime_library)
+        return fail_early(desc, WGS_ERROR_INVALID_ARGUMENT,
+                          "runtime_library is an empty string (NULL picks the default runtime)");
+    return experimental_defaults(desc, e);
 }
 
 wgs_result wgs_context_create(const wgs_context_desc *desc, wgs_context **out) {
@@ -144,14 +174,14 @@ wgs_result wgs_context_create(const wgs_context_desc *desc, wgs_context **out) {
     wgs_context_desc zero;
     memset(&zero, 0, sizeof zero);
     if (!desc) desc = &zero;
-    if ((unsigned)desc->adapter > WGS_ADAPTER_CPU)
-        return fail_early(desc, WGS_ERROR_INVALID_ARGUMENT, "unknown adapter preference %d",
-                          (int)desc->adapter);
+    wgs_experimental e;
+    wgs_result r = desc_check(desc, &e);
+    if (r != WGS_OK) return r;
     gpu_device *gpu = NULL;
     char err[768] = "";
-    wgs_result r = gpu_open_default(desc, &gpu, err, sizeof err);
+    r = gpu_open_default(desc, &gpu, err, sizeof err);
     if (r != WGS_OK) return fail_early(desc, r, "%s", err);
-    return finish_create(gpu, desc, out);
+    return finish_create(gpu, desc, &e, out);
 }
 
 wgs_result wgs_context_create_from_device(const wgs_external_device *ext,
@@ -163,11 +193,14 @@ wgs_result wgs_context_create_from_device(const wgs_external_device *ext,
     wgs_context_desc zero;
     memset(&zero, 0, sizeof zero);
     if (!desc) desc = &zero;
+    wgs_experimental e;
+    wgs_result r = desc_check(desc, &e);
+    if (r != WGS_OK) return r;
     gpu_device *gpu = NULL;
     char err[768] = "";
-    wgs_result r = gpu_open_external(ext, &gpu, err, sizeof err);
+    r = gpu_open_external(ext, desc, &gpu, err, sizeof err);
     if (r != WGS_OK) return fail_early(desc, r, "%s", err);
-    return finish_create(gpu, desc, out);
+    return finish_create(gpu, desc, &e, out);
 }
 
 void wgs_context_destroy(wgs_context *ctx) {

@@ -32,9 +32,7 @@ wgs_result wgs_copy_encode(wgs_context *ctx, WGPUCommandEncoder encoder, const w
                 "timestamps need the timestamp-query feature");
     if (a->bytes == 0) return WGS_OK;
 
-    /* WGSCAN_COPY=scalar: the 4-byte-load variant, for tuning experiments. */
-    const char *variant = getenv("WGSCAN_COPY");
-    int scalar = variant && strcmp(variant, "scalar") == 0;
+    int scalar = ctx->exp.copy_scalar; /* the 4-byte-load variant, for experiments */
     wgs_kernel_spec spec = {.file = "device/copy.wgsl", .entry = scalar ? "copy_scalar" : "copy", .type = WGS_TYPE_U32,
                             .op = WGS_OP_ADD, .wg = COPY_WG, .items = COPY_ITEMS};
     WGPUComputePipeline pipe;

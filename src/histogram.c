@@ -2,7 +2,7 @@
  * histogram.c: histogram plans (kernels in wgsl/device/histogram.wgsl). Per encode: the
  * output zeroed, then one dispatch per chunk of the input over a fixed grid.
  */
-#include "internal.h"
+#include "tuning.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -95,11 +95,10 @@ wgs_result wgs_histogram_plan_create(wgs_context *ctx, const wgs_histogram_plan_
     p->capacity = capacity;
     p->base = rule;
     p->chunk_elems = wgs__chunk_elems(ctx, 4);
-    /* As reduce: a grid that fills a GPU several times over; few small groups on CPUs. */
-    int cpu = strcmp(ci->adapter_type, "cpu") == 0 || ci->max_invocations_per_workgroup < 256;
-    p->wg = cpu ? 64 : 256;
-    p->items = cpu ? 2 : 4;
-    p->groups_max = cpu ? 64 : 1024;
+    const wgs__tuning *tu = wgs__tuning_of(ctx);
+    p->wg = tu->histogram.wg;
+    p->items = tu->histogram.items;
+    p->groups_max = tu->histogram_groups;
     /* Workgroup-private bins: a power of two >= bins (fewer pipeline variants). */
     uint32_t local = 64;
     while (local < p->bins) local *= 2;

@@ -5,6 +5,10 @@
 #ifndef WGS_INTERNAL_H
 #define WGS_INTERNAL_H
 
+/* The library sees the experimental door (wgs_experimental) that users open only on request. */
+#ifndef WGSCAN_EXPERIMENTAL_API
+#define WGSCAN_EXPERIMENTAL_API
+#endif
 #include "wgscan.h"
 #include "gpu/gpu.h"
 
@@ -24,7 +28,7 @@ struct wgs_context {
     wgs_pipeline_entry *pipelines; /* compiled kernels, by specialisation key */
     size_t pipeline_count, pipeline_cap;
     int live_plans; /* destroy order is checked, not trusted */
-    uint32_t lookback_spins; /* see wgs_context_desc.debug_lookback_spins */
+    wgs_experimental exp; /* the description's experiments (zero: none), defaults applied */
     /* Parameter ring of the primitives that have no plan-owned slots (copy, reduce,
      * select, histogram): WGS_PARAM_RING records, written as dispatches are recorded. */
     WGPUBuffer param_ring;
@@ -43,6 +47,10 @@ typedef struct wgs_params {
 } wgs_params;
 
 #define WGS_PARAM_RING WGS_PARAM_RING_RECORDS
+
+/* The smallest storage binding an experiment may cap the device to: a tile of every
+ * primitive's largest shape fits (1024 x 16 elements of 4 bytes). */
+#define WGS_MIN_BINDING_CAP 65536u
 
 /* Bytes between two parameter records: the uniform offset alignment. */
 uint32_t wgs__param_stride(const wgs_context *ctx);
@@ -150,6 +158,7 @@ typedef struct wgs_kernel_spec {
      * (workgroup/tile_rows.wgsl: 16-byte words, ITEMS a multiple of 4) */
     int subgroups;
     uint32_t wg, items;
+    int chained; /* 1: tile_state.wgsl and a look-back file follow the helpers (chain.h) */
     uint32_t max_spins; /* single pass: fruitless look-back steps before a fallback */
     uint32_t lookback_per_lane; /* single pass with subgroups: states each lane reads per step */
 } wgs_kernel_spec;
@@ -172,14 +181,5 @@ uint32_t wgs__identity_bits(wgs_type type, wgs_op op);
 
 static inline uint64_t wgs__div_up(uint64_t a, uint64_t b) { return (a + b - 1) / b; }
 static inline uint64_t wgs__round_up(uint64_t a, uint64_t b) { return wgs__div_up(a, b) * b; }
-
-/* A single pass's tile-state buffer (wgsl/workgroup/tile_state.wgsl): the tile counter,
- * then two words per tile. reset_state zeroes them with a grid-stride loop, so one grid
- * row of workgroups (at most max_dim) covers any count. */
-static inline uint64_t wgs__tile_state_words(uint64_t tiles) { return 1 + 2 * tiles; }
-static inline uint64_t wgs__reset_groups(uint64_t words, uint32_t wg, uint64_t max_dim) {
-    uint64_t groups = wgs__div_up(words, wg);
-    return groups < max_dim ? groups : max_dim;
-}
 
 #endif

@@ -21,10 +21,13 @@ static const char *wgsl_type(wgs_type t) {
     }
 }
 
-static const char *wgsl_combine(wgs_op op) {
+/* Float min and max compare order_key (wgscan.h "Floats"): WGSL's min() may flush
+ * subnormals and need not order -0, +0 and NaN. */
+static const char *wgsl_combine(wgs_type type, wgs_op op) {
+    int fl = type == WGS_TYPE_F32 || type == WGS_TYPE_F16;
     switch (op) {
-    case WGS_OP_MIN: return "min(a, b)";
-    case WGS_OP_MAX: return "max(a, b)";
+    case WGS_OP_MIN: return fl ? "select(b, a, order_key(a) <= order_key(b))" : "min(a, b)";
+    case WGS_OP_MAX: return fl ? "select(b, a, order_key(a) >= order_key(b))" : "max(a, b)";
     case WGS_OP_AND: return "a & b";
     case WGS_OP_OR: return "a | b";
     case WGS_OP_XOR: return "a ^ b";
@@ -111,7 +114,21 @@ static int write_prelude(strbuf *b, const wgs_kernel_spec *s) {
              t, wgs_op_name(s->op), s->wg, s->items, s->in_place ? ", in place" : "", t, s->wg,
              s->items, s->max_spins ? s->max_spins : 16u,
              s->lookback_per_lane ? s->lookback_per_lane : 1u,
-             wgsl_combine(s->op));
+             wgsl_combine(s->type, s->op));
+    ok &= sb_add(b, buf);
+    /* order_key: a u32 that orders as T's values (floats: the bits' order, subnormals and
+     * -0 < +0 exact; NaN below every number for min and above for max, so it wins). */
+    if (s->type == WGS_TYPE_F32 || s->type == WGS_TYPE_F16)
+        snprintf(buf, sizeof buf,
+                 "fn order_key(v: T) -> u32 {\n"
+                 "    let b = to_bits(v) << %uu;\n"
+                 "    if ((b & 0x7FFFFFFFu) > 0x%Xu) { return 0x%Xu; }\n"
+                 "    return select(b | 0x80000000u, ~b, (b & 0x80000000u) != 0u);\n}\n",
+                 s->type == WGS_TYPE_F16 ? 16u : 0u, s->type == WGS_TYPE_F16 ? 0x7C000000u : 0x7F800000u,
+                 s->op == WGS_OP_MAX ? 0xFFFFFFFFu : 0u);
+    else
+        snprintf(buf, sizeof buf, "fn order_key(v: T) -> u32 { return bitcast<u32>(v)%s; }\n",
+                 s->type == WGS_TYPE_I32 ? " ^ 0x80000000u" : "");
     ok &= sb_add(b, buf);
     /* What the plan fixes is constant in the kernel, so that the compiler keeps the
      * other cases out of its registers: the scan kind and the operator's identity (a
@@ -176,8 +193,8 @@ static int write_prelude(strbuf *b, const wgs_kernel_spec *s) {
 }
 
 static void spec_key(const wgs_kernel_spec *s, char *key, size_t cap) {
-    snprintf(key, cap, "%s:%s:%s:%d:%d:%d:%d:%d:%u:%u:%u:%u:%d:%d:%u", s->file, s->entry,
-             s->helper ? s->helper : "", (int)s->type,
+    snprintf(key, cap, "%s:%s:%s%s:%d:%d:%d:%d:%d:%u:%u:%u:%u:%d:%d:%u", s->file, s->entry,
+             s->helper ? s->helper : "", s->chained ? "+chain" : "", (int)s->type,
              (int)s->op, s->in_place, s->inclusive, s->subgroups, s->wg, s->items, s->max_spins,
              s->lookback_per_lane, s->primitive, (int)s->value_type, s->arg);
 }
@@ -223,6 +240,13 @@ wgs_result wgs__pipeline(wgs_context *ctx, const wgs_kernel_spec *spec, WGPUComp
         }
         h += len;
         while (*h == ' ') h++;
+    }
+    if (spec->chained) {
+        ok &= sb_add(&sb, wgs_wgsl_source("workgroup/tile_state.wgsl"));
+        ok &= sb_add(&sb, "\n");
+        ok &= sb_add(&sb, wgs_wgsl_source(spec->subgroups ? "workgroup/lookback_subgroup.wgsl"
+                                                          : "workgroup/lookback_workgroup.wgsl"));
+        ok &= sb_add(&sb, "\n");
     }
     ok &= sb_add(&sb, body);
     if (!ok) {

@@ -10,7 +10,7 @@
  * long run of the array, so the per-workgroup steps (tree in workgroup memory, the
  * partial or the atomic) cost nothing next to the loads.
  */
-#include "internal.h"
+#include "tuning.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -35,29 +35,16 @@ struct wgs_reduce_plan {
     WGPUBuffer partials, acc;
 };
 
-/* Invocations, 16-byte loads in flight per invocation, and the grid. GPUs want a grid
- * that fills every core several times over (1024 x 256 invocations keep an H200's 132
- * SMs full); SwiftShader runs a workgroup as a few SIMD lanes, so few, small groups.
- * WGSCAN_TUNE_REDUCE = "wg,items,groups" overrides for experiments. */
-static void choose_tuning(const wgs_context_info *ci, wgs_reduce_plan *p) {
-    unsigned w = 0, it = 0, g = 0;
-    const char *knob = getenv("WGSCAN_TUNE_REDUCE");
-    if (knob && sscanf(knob, "%u,%u,%u", &w, &it, &g) == 3 && w >= 32 && !(w & (w - 1)) &&
-        w <= ci->max_invocations_per_workgroup && it >= 1 && it <= 16 && g >= 1) {
-        p->wg = w;
-        p->items = it;
-        p->groups_max = g;
-        return;
-    }
-    if (strcmp(ci->adapter_type, "cpu") == 0 || ci->max_invocations_per_workgroup < 256) {
-        p->wg = 64;
-        p->items = 2;
-        p->groups_max = 64;
-    } else {
-        p->wg = 256;
-        p->items = 4;
-        p->groups_max = 1024;
-    }
+/* Invocations, 16-byte loads in flight per invocation, and the grid (tuning.c). */
+static wgs_result choose_tuning(wgs_context *ctx, wgs_reduce_plan *p) {
+    const wgs__tuning *tu = wgs__tuning_of(ctx);
+    wgs_tile_shape s;
+    wgs_result r = wgs__shape(ctx, "reduce", ctx->exp.reduce, tu->reduce, 1, 16, NULL, NULL, &s);
+    if (r != WGS_OK) return r;
+    p->wg = s.wg;
+    p->items = s.items;
+    p->groups_max = ctx->exp.reduce_groups ? ctx->exp.reduce_groups : tu->reduce_groups;
+    return WGS_OK;
 }
 
 static void plan_release(wgs_reduce_plan *p) {
@@ -71,7 +58,11 @@ static wgs_result plan_finish(wgs_context *ctx, wgs_reduce_plan *p, wgs_type acc
     const wgs_context_info *ci = &ctx->caps.info;
     p->identity_bits = wgs__identity_bits(acc_type, acc_op);
     p->result_bytes = arg ? 8 : 4;
-    choose_tuning(ci, p);
+    wgs_result r = choose_tuning(ctx, p);
+    if (r != WGS_OK) {
+        free(p);
+        return r;
+    }
     p->chunk_elems = wgs__chunk_elems(ctx, 4);
     int wide_index = arg || p->count;
     if (p->chunk_elems == 0 || p->capacity * 4 > ci->max_buffer_size ||
@@ -86,7 +77,7 @@ static wgs_result plan_finish(wgs_context *ctx, wgs_reduce_plan *p, wgs_type acc
     wgs_kernel_spec spec = {.file = "device/reduce.wgsl", .helper = lift, .primitive = 1,
                             .value_type = p->type, .arg = arg, .type = acc_type, .op = acc_op,
                             .wg = p->wg, .items = p->items};
-    wgs_result r = WGS_OK;
+    r = WGS_OK;
     int atomic = p->algorithm != WGS_REDUCE_ALGORITHM_TREE;
     spec.entry = !atomic ? "reduce_partials"
                  : p->algorithm == WGS_REDUCE_ALGORITHM_ATOMIC ? "reduce_atomic"

@@ -20,7 +20,8 @@
  * know about chunks. Grids wider than the workgroups-per-dimension limit are folded
  * into two dimensions.
  */
-#include "internal.h"
+#include "chain.h"
+#include "tuning.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -61,8 +62,8 @@ struct wgs_scan_plan {
     /* single pass (absent when the plan can never use it) */
     int has_sp;
     tiling sp;
-    WGPUComputePipeline sp_reset, sp_scan;
-    WGPUBuffer sp_state;
+    WGPUComputePipeline sp_scan;
+    wgs__chain chain;
     /* parameter slots (see "Parameter slots" in wgscan.h) */
     WGPUBuffer params;
     uint32_t stride;         /* bytes between two dispatches' parameters */
@@ -108,42 +109,32 @@ static uint64_t tile_storage(uint32_t wg, uint32_t items, uint32_t es, int rows)
     return data + (wg + wg / 32 + 64) * es4 + 64;
 }
 
-/* Workgroup size and items per invocation. GPUs: measured on an H200 (u32 add, 2^24 and
- * 2^28; bench/lab/sweep-scan.sh, bench/lab/probe4.sh): the single pass is fastest with
- * the largest workgroup and 16 items (1024 x 16: 870 us at 2^28; 512 x 16: 943; 1024 x 8:
- * 1019; fewer look-back steps, fewer resident tiles waiting), the multi-level passes with
- * 256 x 8 (its seeded scans run near copy speed; 16 items halved it). CPU drivers (SwiftShader) run a workgroup's
- * invocations as a few SIMD lanes switching at every barrier, so they want few
- * invocations doing long serial runs: on SwiftShader 32 x 64 scanned 4M u32 ten times
- * faster than 256 x 4. */
-/* Row tiles need subgroups of 4 or more lanes, none larger than the workgroup. */
-static int row_tiles(const wgs_context_info *ci, uint32_t wg) {
-    return ci->has_subgroups && ci->subgroup_min_size >= 4 && ci->subgroup_max_size <= wg;
+typedef struct storage_arg {
+    const wgs_context_info *ci;
+    uint32_t es;
+} storage_arg;
+
+static uint64_t shape_storage(uint32_t wg, uint32_t items, const void *arg) {
+    const storage_arg *a = arg;
+    return tile_storage(wg, items, a->es, wgs__chain_subgroups(a->ci, wg));
 }
 
-static void choose_tuning(const wgs_context_info *ci, uint32_t es, int single_pass, tiling *t) {
-    /* WGSCAN_TUNE_SP / WGSCAN_TUNE_ML = "wg,items": a knob for tuning experiments with
-     * `wgscan bench`; both powers of two, checked against the device's limits. */
-    const char *knob = getenv(single_pass ? "WGSCAN_TUNE_SP" : "WGSCAN_TUNE_ML");
-    unsigned kw = 0, ki = 0;
-    if (knob && sscanf(knob, "%u,%u", &kw, &ki) == 2 && kw >= 32 && !(kw & (kw - 1)) && ki >= 4 &&
-        !(ki & (ki - 1)) && kw <= ci->max_invocations_per_workgroup &&
-        tile_storage(kw, ki, es, row_tiles(ci, kw)) <= ci->max_workgroup_storage_size) {
-        t->wg = kw;
-        t->items = ki;
-    } else if (strcmp(ci->adapter_type, "cpu") == 0 || ci->max_invocations_per_workgroup < 256) {
-        t->wg = 32;
-        t->items = 64;
-    } else {
-        t->wg = 256;
-        while (single_pass && t->wg < 1024 && t->wg * 2 <= ci->max_invocations_per_workgroup) t->wg *= 2;
-        t->items = single_pass ? 16 : 8;
-        while (t->items > 4 && tile_storage(t->wg, t->items, es, row_tiles(ci, t->wg)) >
-                                   ci->max_workgroup_storage_size)
-            t->items /= 2;
-    }
+/* Row tiles (16-byte words) take 4 items or more; the tuning table's shape otherwise. */
+static wgs_result choose_tiling(wgs_context *ctx, uint32_t es, int single_pass, tiling *t) {
+    const wgs_context_info *ci = &ctx->caps.info;
+    const wgs__tuning *tu = wgs__tuning_of(ctx);
+    storage_arg arg = {ci, es};
+    wgs_tile_shape s;
+    wgs_result r = single_pass ? wgs__shape(ctx, "scan_single_pass", ctx->exp.scan_single_pass,
+                                            tu->scan_single_pass, 4, 256, shape_storage, &arg, &s)
+                               : wgs__shape(ctx, "scan_multilevel", ctx->exp.scan_multilevel,
+                                            tu->scan_multilevel, 4, 256, shape_storage, &arg, &s);
+    if (r != WGS_OK) return r;
+    t->wg = s.wg;
+    t->items = s.items;
     t->tile = t->wg * t->items;
-    t->rows = row_tiles(ci, t->wg);
+    t->rows = wgs__chain_subgroups(ci, t->wg);
+    return WGS_OK;
 }
 
 /* Chunk of whole tiles: the most one binding and one two-dimensional grid hold. Whole
@@ -161,16 +152,12 @@ static void plan_release(wgs_scan_plan *p) {
     gpu_device *g = p->ctx->gpu;
     for (int l = 0; l < MAX_LEVELS; l++) gpu_buffer_release(g, p->sums[l]);
     gpu_buffer_release(g, p->dummy);
-    gpu_buffer_release(g, p->sp_state);
+    wgs__chain_release(p->ctx, &p->chain);
     gpu_buffer_release(g, p->params);
 }
 
 static wgs_result make_pipelines(wgs_scan_plan *p) {
     wgs_context *ctx = p->ctx;
-    /* Predecessor states each look-back lane reads per step (WGSCAN_LOOKBACK = 1..8). */
-    const char *lb = getenv("WGSCAN_LOOKBACK");
-    uint32_t per_lane = lb ? (uint32_t)atoi(lb) : 1;
-    if (per_lane < 1 || per_lane > 8) per_lane = 1;
     wgs_kernel_spec spec = {.file = "device/scan_tiles.wgsl", .entry = "reduce_tiles", .type = p->type,
                             .op = p->op, .wg = p->ml.wg, .items = p->ml.items};
     spec.subgroups = p->ml.rows;
@@ -190,14 +177,12 @@ static wgs_result make_pipelines(wgs_scan_plan *p) {
     if (r != WGS_OK || !p->has_sp) return r;
     wgs_kernel_spec sp = {.file = "device/scan_single_pass.wgsl", .entry = "scan_single_pass",
                           .type = p->type, .op = p->op, .wg = p->sp.wg, .items = p->sp.items,
-                          .max_spins = ctx->lookback_spins, .lookback_per_lane = per_lane,
                           .inclusive = p->kind == WGS_SCAN_INCLUSIVE};
-    sp.subgroups = p->sp.rows;
-    sp.helper = sp.subgroups ? "workgroup/tile_state.wgsl workgroup/lookback_subgroup.wgsl"
-                             : "workgroup/tile_state.wgsl workgroup/lookback_workgroup.wgsl";
+    wgs__chain_spec(ctx, &sp);
     r = wgs__pipeline(ctx, &sp, &p->sp_scan);
-    sp.entry = "reset_state";
-    if (r == WGS_OK) r = wgs__pipeline(ctx, &sp, &p->sp_reset);
+    if (r == WGS_OK)
+        r = wgs__chain_create(ctx, &sp, wgs__div_up(p->capacity, p->sp.tile), "wgscan scan tile states", &p->chain);
+    if (r == WGS_OK) p->scratch_bytes += wgs__chain_state_bytes(p->chain.max_tiles);
     return r;
 }
 
@@ -233,24 +218,28 @@ wgs_result wgs_scan_plan_create(wgs_context *ctx, const wgs_scan_plan_desc *desc
     p->max_dim = ci->max_workgroups_per_dimension;
     p->word_align = ci->min_storage_offset_alignment < 16 ? 16 : ci->min_storage_offset_alignment;
     p->has_sp = p->algorithm != WGS_SCAN_ALGORITHM_MULTILEVEL && !p->deterministic;
-    choose_tuning(ci, p->es, 0, &p->ml);
-    p->ml.chunk_elems = chunk_for(ci, &p->ml, p->es);
-    if (p->has_sp) {
-        choose_tuning(ci, p->es, 1, &p->sp);
-        p->sp.chunk_elems = chunk_for(ci, &p->sp, p->es);
+    if ((r = choose_tiling(ctx, p->es, 0, &p->ml)) != WGS_OK ||
+        (p->has_sp && (r = choose_tiling(ctx, p->es, 1, &p->sp)) != WGS_OK)) {
+        free(p);
+        return r;
     }
+    p->ml.chunk_elems = chunk_for(ci, &p->ml, p->es);
+    if (p->has_sp) p->sp.chunk_elems = chunk_for(ci, &p->sp, p->es);
 
     uint64_t bytes = p->capacity * p->es;
-    ml_layout L = ml_layout_for(p, p->capacity);
-    uint64_t sp_tiles = p->has_sp && p->sp.chunk_elems ? wgs__div_up(p->capacity, p->sp.tile) : 0;
-    uint64_t sp_words = wgs__tile_state_words(sp_tiles);
-    uint64_t per_grid = (uint64_t)p->max_dim * p->max_dim;
+    /* A chunk of no tile (a binding smaller than a tile) fails before anything divides by it. */
     int too_large = p->ml.chunk_elems == 0 || (p->has_sp && p->sp.chunk_elems == 0) ||
-                    bytes / p->es != p->capacity || bytes > ci->max_buffer_size ||
-                    L.levels == MAX_LEVELS ||
+                    bytes / p->es != p->capacity || bytes > ci->max_buffer_size;
+    ml_layout L = {0};
+    if (!too_large) {
+        L = ml_layout_for(p, p->capacity);
+        uint64_t sp_tiles = p->has_sp ? wgs__div_up(p->capacity, p->sp.tile) : 0;
+        uint64_t per_grid = (uint64_t)p->max_dim * p->max_dim;
+        too_large = L.levels == MAX_LEVELS ||
                     (L.levels && (L.count[0] * p->es > ci->max_storage_binding_size ||
                                   wgs__div_up(L.count[0], p->ml.tile) > per_grid)) ||
-                    sp_words * 4 > ci->max_storage_binding_size;
+                    wgs__chain_state_bytes(sp_tiles) > ci->max_storage_binding_size;
+    }
     if (too_large) {
         free(p);
         return wgs__fail(ctx, WGS_ERROR_TOO_LARGE,
@@ -264,6 +253,7 @@ wgs_result wgs_scan_plan_create(wgs_context *ctx, const wgs_scan_plan_desc *desc
 
     r = make_pipelines(p);
     if (r != WGS_OK) {
+        plan_release(p);
         free(p);
         return r;
     }
@@ -271,7 +261,7 @@ wgs_result wgs_scan_plan_create(wgs_context *ctx, const wgs_scan_plan_desc *desc
     gpu_device *g = ctx->gpu;
     p->stride = wgs__param_stride(ctx);
     uint64_t ml_records = L.chunks + (uint64_t)L.levels;
-    uint64_t sp_records = p->has_sp ? 1 + wgs__div_up(p->capacity, p->sp.chunk_elems) : 0;
+    uint64_t sp_records = p->has_sp ? wgs__div_up(p->capacity, p->sp.chunk_elems) : 0;
     p->dispatches_max = (uint32_t)(ml_records > sp_records ? ml_records : sp_records);
     gpu_scope_push(g);
     for (int l = 0; l < L.levels; l++) {
@@ -280,10 +270,6 @@ wgs_result wgs_scan_plan_create(wgs_context *ctx, const wgs_scan_plan_desc *desc
         p->scratch_bytes += sz;
     }
     p->dummy = gpu_buffer_create(g, 16, WGPUBufferUsage_Storage, "wgscan scan dummy");
-    if (p->has_sp) {
-        p->sp_state = gpu_buffer_create(g, sp_words * 4, WGPUBufferUsage_Storage, "wgscan scan tile states");
-        p->scratch_bytes += sp_words * 4;
-    }
     uint64_t param_bytes = (uint64_t)WGS_SCAN_PARAM_SLOTS * p->dispatches_max * p->stride;
     p->params = gpu_buffer_create(g, param_bytes, WGPUBufferUsage_Uniform | WGPUBufferUsage_CopyDst,
                                   "wgscan scan params");
@@ -378,14 +364,13 @@ static void fill_ml(const wgs_scan_plan *p, const void *layout, unsigned char *r
                    L->count[l] > p->ml.tile ? FLAG_WRITE_TOTALS : 0u);
 }
 
-/* Single-pass records: [reset][chunk 0 .. chunks-1]. */
+/* Single-pass records: [chunk 0 .. chunks-1]. */
 static void fill_sp(const wgs_scan_plan *p, const void *layout, unsigned char *records) {
     uint64_t n = *(const uint64_t *)layout;
     uint64_t chunks = wgs__div_up(n, p->sp.chunk_elems);
     uint32_t tiles_per_chunk = (uint32_t)(p->sp.chunk_elems / p->sp.tile);
-    put_record(p, &p->sp, records, 0, (uint32_t)wgs__tile_state_words(wgs__div_up(n, p->sp.tile)), 0, 0);
     for (uint64_t c = 0; c < chunks; c++)
-        put_record(p, &p->sp, records, 1 + c, (uint32_t)chunk_len(n, p->sp.chunk_elems, c),
+        put_record(p, &p->sp, records, c, (uint32_t)chunk_len(n, p->sp.chunk_elems, c),
                    (uint32_t)(c * tiles_per_chunk), 0u);
 }
 
@@ -473,17 +458,16 @@ static void record_multilevel(recorder *rc, const wgs_scan_args *a, const ml_lay
 
 static void record_single_pass(recorder *rc, const wgs_scan_args *a) {
     wgs_scan_plan *p = rc->p;
-    uint64_t words = wgs__tile_state_words(wgs__div_up(a->n, p->sp.tile));
-    gpu_binding reset[1] = {{3, p->sp_state, 0, words * 4}};
-    dispatch(rc, p->sp_reset, reset, 1, 0, wgs__reset_groups(words, p->sp.wg, p->max_dim));
+    uint64_t tiles = wgs__div_up(a->n, p->sp.tile);
+    wgs__chain_reset(p->ctx, rc->pass, &p->chain, tiles);
     uint64_t chunks = wgs__div_up(a->n, p->sp.chunk_elems);
     for (uint64_t c = 0; c < chunks; c++) {
         uint64_t off = c * p->sp.chunk_elems * p->es, len = chunk_len(a->n, p->sp.chunk_elems, c);
         gpu_binding b[5];
         uint32_t nb = bind_data(p, &p->sp, b, 0, 4, a->input, a->input_offset + off, len, 0);
         nb += bind_data(p, &p->sp, b + nb, 1, 5, a->output, a->output_offset + off, len, 1);
-        b[nb++] = (gpu_binding){3, p->sp_state, 0, words * 4};
-        dispatch(rc, p->sp_scan, b, nb, 1 + c, wgs__div_up(len, p->sp.tile));
+        b[nb++] = wgs__chain_binding(&p->chain, tiles);
+        dispatch(rc, p->sp_scan, b, nb, c, wgs__div_up(len, p->sp.tile));
     }
 }
 
@@ -514,7 +498,7 @@ wgs_result wgs_scan_encode(wgs_scan_plan *p, WGPUCommandEncoder encoder, const w
     uint64_t param_base;
     if (algo == WGS_SCAN_ALGORITHM_SINGLE_PASS) {
         uint64_t n = a->n;
-        param_base = param_slot(p, n << 1 | 1, (size_t)(1 + wgs__div_up(n, p->sp.chunk_elems)), fill_sp, &n);
+        param_base = param_slot(p, n << 1 | 1, (size_t)wgs__div_up(n, p->sp.chunk_elems), fill_sp, &n);
     } else {
         L = ml_layout_for(p, a->n);
         param_base = param_slot(p, a->n << 1, (size_t)(L.chunks + (uint64_t)L.levels), fill_ml, &L);

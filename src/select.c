@@ -9,7 +9,8 @@
  *   scan    the plan's u32 inclusive scan of the group counts, in place
  *   pass 2  select_scatter   a workgroup per group (and run_lengths for RUN_LENGTH)
  */
-#include "internal.h"
+#include "chain.h"
+#include "tuning.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,7 +23,6 @@
 #define FLAG_PAYLOAD 32u
 #define FLAG_PAYLOAD_INDEX 64u
 #define COUNT_TILES 4u /* tiles per workgroup of select_count (select.wgsl) */
-#define SINGLE_PASS_MAX_AUTO (1u << 21) /* see wgs_select_plan_create */
 #define FLAG_TILES 16u /* tiles per workgroup of select_count_flags (select.wgsl) */
 
 struct wgs_select_plan {
@@ -34,14 +34,14 @@ struct wgs_select_plan {
     uint64_t capacity;
     uint32_t wg, items, tile;
     uint32_t group_tiles; /* at most this many tiles per workgroup of select_scatter */
-    int group_forced;     /* the knob fixed group_tiles whatever the size (tests, sweeps) */
-    int do_count, do_scan, do_scatter; /* all 1 unless WGSCAN_SELECT_PHASES says otherwise */
+    int group_forced;     /* an experiment fixed group_tiles whatever the size */
+    int do_count, do_scan, do_scatter; /* all 1 unless an experiment times one phase */
     int single_pass;
-    WGPUComputePipeline count, clear, scatter, lengths, empty, sp, sp_reset;
+    WGPUComputePipeline count, clear, scatter, lengths, empty, sp;
     wgs_scan_plan *scan;           /* three passes */
     WGPUBuffer group_sums, starts; /* group_sums: one count per group of tiles */
     WGPUBuffer bits;               /* FLAGGED, three passes: the flags as bits */
-    WGPUBuffer sp_state;           /* single pass: tile counter, 2 words per tile */
+    wgs__chain chain;              /* single pass */
 };
 
 static void plan_release(wgs_select_plan *p) {
@@ -49,7 +49,13 @@ static void plan_release(wgs_select_plan *p) {
     gpu_buffer_release(p->ctx->gpu, p->group_sums);
     gpu_buffer_release(p->ctx->gpu, p->starts);
     gpu_buffer_release(p->ctx->gpu, p->bits);
-    gpu_buffer_release(p->ctx->gpu, p->sp_state);
+    wgs__chain_release(p->ctx, &p->chain);
+}
+
+/* Workgroup memory of a select tile: the ranked tile, twice, and the kernels' scratch. */
+static uint64_t select_storage(uint32_t wg, uint32_t items, const void *arg) {
+    (void)arg;
+    return (uint64_t)wg * items * 4 * 2 + 4096;
 }
 
 wgs_result wgs_select_plan_create(wgs_context *ctx, const wgs_select_plan_desc *desc,
@@ -97,72 +103,44 @@ wgs_result wgs_select_plan_create(wgs_context *ctx, const wgs_select_plan_desc *
                (desc->partition ? FLAG_PARTITION : 0u) |
                (p->payload == WGS_PAYLOAD_BUFFER ? FLAG_PAYLOAD : 0u) |
                (p->payload == WGS_PAYLOAD_INDEX ? FLAG_PAYLOAD_INDEX : 0u) | kind << 8;
-    /* Three passes: tiles of 16 elements an invocation; on GPUs one subgroup a workgroup
-     * where subgroups are 32 wide or less (its barriers then cost next to nothing), in
-     * groups of up to 16 tiles a workgroup (select_scatter). On an H200 at 2^28, flags
-     * half set: 32 x 8 in groups of 8 641 us, of 4 645, of 1 746; 64 x 8 alone 696, in
-     * groups of 16 699; 128 x 8 in groups of 8 682; then with the flags passed to the
-     * scatter as bits: 32 x 8 in groups of 8 583 us, 32 x 16 in groups of 8 543.
-     * WGSCAN_TUNE_SELECT = "wg,items[,group]" (items 8 or 16; a group, a power of two up
-     * to 16, forced at every size) for tuning experiments. */
-    int cpu = strcmp(ci->adapter_type, "cpu") == 0 || ci->max_invocations_per_workgroup < 256;
-    /* DEFAULT: the single pass on GPUs when the plan is for small inputs, where the three
-     * passes' boundaries outweigh its chain (H200, `wgscan compact --repeat 50`, three
-     * passes against one, 2^20: flagged 21 / 16 us, if 21 / 16, unique 21 / 16, rle
-     * 44 / 24; 2^21: 23 / 22, 24 / 22, 23 / 21, 67 / 35; the bench, flags half set, 2^22:
-     * 31.0 / 38.0); else three. Not for a partition (three passes only). */
+    const wgs__tuning *tu = wgs__tuning_of(ctx);
     p->single_pass = desc->algorithm == WGS_SELECT_ALGORITHM_SINGLE_PASS ||
-                     (desc->algorithm == WGS_SELECT_ALGORITHM_DEFAULT && !cpu && !desc->partition &&
-                      capacity <= SINGLE_PASS_MAX_AUTO);
-    p->wg = !cpu && ci->has_subgroups && ci->subgroup_max_size <= 32 ? 32 : 64;
-    p->items = 16;
-    /* The single pass wants big tiles (fewer links in its chain): on the H200 at 2^28,
-     * 512 x 8 took 1708 us, 256 x 16 1865, 64 x 8 2143. */
-    if (p->single_pass && !cpu && ci->max_invocations_per_workgroup >= 512 &&
-        512u * 8 * 4 * 2 + 4096 <= ci->max_workgroup_storage_size) {
-        p->wg = 512;
-        p->items = 8;
+                     (desc->algorithm == WGS_SELECT_ALGORITHM_DEFAULT && !desc->partition &&
+                      capacity <= tu->select_single_pass_auto);
+    /* The single pass's bigger tile where the device holds it, else the three passes'. */
+    wgs_tile_shape shape = tu->select;
+    if (p->single_pass && select_storage(tu->select_single_pass.wg, tu->select_single_pass.items, NULL) <=
+                              ci->max_workgroup_storage_size &&
+        tu->select_single_pass.wg <= ci->max_invocations_per_workgroup)
+        shape = tu->select_single_pass;
+    r = wgs__shape(ctx, "select", ctx->exp.select, shape, 8, 16, select_storage, NULL, &shape);
+    uint32_t group = ctx->exp.select_group_tiles;
+    if (r == WGS_OK && group && (group > 16 || (group & (group - 1))))
+        r = wgs__fail(ctx, WGS_ERROR_INVALID_ARGUMENT,
+                      "experimental select_group_tiles %u is not a power of two up to 16", group);
+    if (r != WGS_OK) {
+        free(p);
+        return r;
     }
-    p->group_tiles = 16;
-    unsigned kw = 0, ki = 0, kg = 0;
-    const char *knob = getenv("WGSCAN_TUNE_SELECT"); /* "wg,items[,group tiles]" */
-    int nk = knob ? sscanf(knob, "%u,%u,%u", &kw, &ki, &kg) : 0;
-    if (nk >= 2 && kw >= 32 && !(kw & (kw - 1)) && kw <= ci->max_invocations_per_workgroup &&
-        (ki == 8 || ki == 16) && (uint64_t)kw * ki * 4 * 2 + 4096 <= ci->max_workgroup_storage_size) {
-        p->wg = kw;
-        p->items = ki;
-        if (nk == 3 && kg >= 1 && kg <= 16 && !(kg & (kg - 1))) {
-            p->group_tiles = kg;
-            p->group_forced = 1;
-        }
-    }
+    p->wg = shape.wg;
+    p->items = shape.items;
     p->tile = p->wg * p->items;
-    /* WGSCAN_SELECT_PHASES = some of "count,scan,scatter": encodes record only those, so
-     * that a benchmark can time each phase (the output is then wrong: experiments only;
-     * the scatter without the count and scan finds zero sums and writes nothing). */
-    const char *phases = getenv("WGSCAN_SELECT_PHASES");
-    p->do_count = !phases || strstr(phases, "count");
-    p->do_scan = !phases || strstr(phases, "scan");
-    p->do_scatter = !phases || strstr(phases, "scatter");
-    /* Large inputs take the three passes: on an H200 (2^28 u32, flags half set) 542 us,
-     * the single pass 1641 us at its best tile (512 x 8; 2143 us at 64 x 8): its time
-     * grows with the number of tiles, not of bytes (one tile every 4 ns at 64 x 8 from 2^24
-     * to 2^28), so the chain of look-backs, not memory, sets its pace. */
-    int sg = ci->has_subgroups && ci->subgroup_min_size >= 4 && ci->subgroup_max_size <= p->wg;
+    p->group_tiles = group ? group : tu->select_group_tiles;
+    p->group_forced = group != 0;
+    uint32_t phases = ctx->exp.select_phases ? ctx->exp.select_phases : 7u;
+    p->do_count = (phases & WGS_EXPERIMENTAL_PHASE_COUNT) != 0;
+    p->do_scan = (phases & WGS_EXPERIMENTAL_PHASE_SCAN) != 0;
+    p->do_scatter = (phases & WGS_EXPERIMENTAL_PHASE_SCATTER) != 0;
     /* Every entry of select.wgsl sees the single pass's look-back (the module is one). */
-    wgs_kernel_spec spec = {.file = "device/select.wgsl",
-                            .helper = sg ? "element/predicate.wgsl workgroup/tile_state.wgsl "
-                                           "workgroup/lookback_subgroup.wgsl"
-                                         : "element/predicate.wgsl workgroup/tile_state.wgsl "
-                                           "workgroup/lookback_workgroup.wgsl",
+    wgs_kernel_spec spec = {.file = "device/select.wgsl", .helper = "element/predicate.wgsl",
                             .primitive = 1, .value_type = type, .type = WGS_TYPE_U32,
-                            .op = WGS_OP_ADD, .subgroups = sg, .wg = p->wg, .items = p->items,
-                            .max_spins = ctx->lookback_spins, .arg = p->flags};
+                            .op = WGS_OP_ADD, .wg = p->wg, .items = p->items, .arg = p->flags};
+    wgs__chain_spec(ctx, &spec);
+    uint64_t tiles = wgs__div_up(capacity, p->tile);
     if (p->single_pass) {
         spec.entry = "select_single_pass";
         r = wgs__pipeline(ctx, &spec, &p->sp);
-        spec.entry = "reset_state";
-        if (r == WGS_OK) r = wgs__pipeline(ctx, &spec, &p->sp_reset);
+        if (r == WGS_OK) r = wgs__chain_create(ctx, &spec, tiles, "wgscan select tile states", &p->chain);
     } else {
         spec.entry = mode == WGS_SELECT_FLAGGED ? "select_count_flags" : "select_count";
         r = wgs__pipeline(ctx, &spec, &p->count);
@@ -175,16 +153,13 @@ wgs_result wgs_select_plan_create(wgs_context *ctx, const wgs_select_plan_desc *
     if (r == WGS_OK && mode == WGS_SELECT_RUN_LENGTH) r = wgs__pipeline(ctx, &spec, &p->lengths);
     spec.entry = "select_empty";
     if (r == WGS_OK) r = wgs__pipeline(ctx, &spec, &p->empty);
-    uint64_t tiles = wgs__div_up(capacity, p->tile);
-    wgs_scan_plan_desc sd = {WGS_TYPE_U32, WGS_OP_ADD, WGS_SCAN_INCLUSIVE, WGS_SCAN_ALGORITHM_MULTILEVEL,
-                             tiles, "wgscan select group sums", 0};
+    wgs_scan_plan_desc sd = {.type = WGS_TYPE_U32, .op = WGS_OP_ADD, .kind = WGS_SCAN_INCLUSIVE,
+                             .algorithm = WGS_SCAN_ALGORITHM_MULTILEVEL, .capacity = tiles,
+                             .label = "wgscan select group sums"};
     if (r == WGS_OK && !p->single_pass) r = wgs_scan_plan_create(ctx, &sd, &p->scan);
     if (r == WGS_OK) {
         gpu_scope_push(ctx->gpu);
-        if (p->single_pass)
-            p->sp_state = gpu_buffer_create(ctx->gpu, wgs__tile_state_words(tiles) * 4, WGPUBufferUsage_Storage,
-                                            "wgscan select tile states");
-        else /* as many sums as tiles: the groups of small inputs hold one tile */
+        if (!p->single_pass) /* as many sums as tiles: the groups of small inputs hold one tile */
             p->group_sums = gpu_buffer_create(ctx->gpu, tiles * 4, WGPUBufferUsage_Storage, "wgscan select group sums");
         /* (a placeholder of its own in the other modes: the scatter's writable bindings
          * may not share the context's one) */
@@ -271,8 +246,7 @@ static wgs_result record_three_passes(wgs_select_plan *p, WGPUCommandEncoder enc
  * workgroups hold whole groups): the smallest that leaves at most SCAN_ONE_DISPATCH
  * groups, whose sums the multi-level scan takes in one dispatch on GPUs (one tile of
  * 256 x 8). Small inputs thus keep most of their tiles in flight at once, and no size
- * pays for scan levels it could avoid (H200, 2^20 flags: 20.4 us in groups of 2, 27.7
- * in groups of 1, whose 4096 sums took two levels). */
+ * pays for scan levels it could avoid. */
 #define SCAN_ONE_DISPATCH 2048u
 static uint32_t tile_group(const wgs_select_plan *p, uint64_t tiles) {
     if (p->group_forced) return p->group_tiles;
@@ -324,16 +298,10 @@ wgs_result wgs_select_encode(wgs_select_plan *p, WGPUCommandEncoder encoder, con
     };
     WGPUComputePassEncoder pass;
     if (p->single_pass) {
-        /* Tile states zeroed, then the chained pass. */
-        uint64_t words = wgs__tile_state_words(tiles);
-        wgs_params reset = {(uint32_t)words, 0, 0, 0, 0, 0, 0, 0};
-        uint64_t ro = wgs__param_push(ctx, &reset);
-        if (ro == UINT64_MAX) return wgs__scope_end(ctx, "recording the select");
-        gpu_binding state_b = {3, p->sp_state, 0, words * 4};
+        gpu_binding state_b = wgs__chain_binding(&p->chain, tiles);
         pass = gpu_pass_begin(ctx->gpu, encoder, a->timestamp_query_set, a->timestamp_begin_index,
                               a->timestamp_end_index);
-        wgs__dispatch(ctx, pass, p->sp_reset, &state_b, 1, ctx->param_ring, ro,
-                      wgs__reset_groups(words, p->wg, ctx->caps.info.max_workgroups_per_dimension));
+        wgs__chain_reset(ctx, pass, &p->chain, tiles);
         gpu_binding b[8] = {in[0], in[1], flags_b, state_b, outs[0], outs[1], outs[2], outs[3]};
         wgs__dispatch(ctx, pass, p->sp, b, 8, ctx->param_ring, po, tiles);
     } else {

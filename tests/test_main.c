@@ -47,8 +47,12 @@ static void log_msg(wgs_log_level level, wgs_result r, const char *m, void *u) {
 
 wgs_context *test_context(void) {
     if (!shared_ctx) {
-        wgs_context_desc d = {0};
-        d.log = log_msg;
+        /* The shared context takes the WGSCAN_* experiments of the environment (ctest
+         * runs select again with small forced tiles that way). */
+        static wgs_experimental exp;
+        char err[256];
+        wgs_context_desc d = {.log = log_msg};
+        if (wgs_experiment_from_env(&d, &exp, err, sizeof err) != 0) test_fail(__FILE__, __LINE__, "%s", err);
         wgs_result r = wgs_context_create(&d, &shared_ctx);
         if (r != WGS_OK) test_fail(__FILE__, __LINE__, "no context: %s", wgs_result_name(r));
     }
@@ -66,17 +70,15 @@ static wgs_context *debug_context(wgs_context_desc d, const char *what) {
 }
 
 wgs_context *test_context_capped(uint32_t max_dim, uint64_t max_binding) {
-    wgs_context_desc d = {0};
-    d.debug_max_workgroups_per_dimension = max_dim;
-    d.debug_max_storage_binding_size = max_binding;
-    return debug_context(d, "capped");
+    static wgs_experimental e;
+    e = (wgs_experimental){.max_workgroups_per_dimension = max_dim, .max_storage_binding_size = max_binding};
+    return debug_context((wgs_context_desc){.experimental = &e}, "capped");
 }
 
 wgs_context *test_context_forced_fallback(int without_subgroups) {
-    wgs_context_desc d = {0};
-    d.debug_lookback_spins = 1;
-    d.debug_disable_subgroups = without_subgroups;
-    return debug_context(d, "forced-fallback");
+    static wgs_experimental e;
+    e = (wgs_experimental){.lookback_spins = 1, .disable_subgroups = without_subgroups};
+    return debug_context((wgs_context_desc){.experimental = &e}, "forced-fallback");
 }
 
 int main(int argc, char **argv) {

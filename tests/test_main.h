@@ -7,7 +7,7 @@
 #ifndef WGS_TEST_MAIN_H
 #define WGS_TEST_MAIN_H
 
-#include "wgscan.h"
+#include "experiment_env.h" /* wgscan.h with its experimental API */
 
 #include <stdint.h>
 #include <stdio.h>

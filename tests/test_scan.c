@@ -61,8 +61,8 @@ TEST(scan_matrix_f16_single_pass) { matrix(WGS_TYPE_F16, WGS_SCAN_ALGORITHM_SING
 
 /* The portable kernels (workgroup memory only), as on a device without subgroups. */
 TEST(scan_without_subgroups) {
-    wgs_context_desc cd = {0};
-    cd.debug_disable_subgroups = 1;
+    wgs_experimental e = {.disable_subgroups = 1};
+    wgs_context_desc cd = {.experimental = &e};
     wgs_context *ctx = NULL;
     CHECK_RESULT(wgs_context_create(&cd, &ctx), WGS_OK);
     if (!ctx) return;

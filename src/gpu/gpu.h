@@ -28,8 +28,8 @@ typedef struct gpu_caps {
  * err receives a message on failure. */
 wgs_result gpu_open_default(const wgs_context_desc *desc, gpu_device **out, char *err,
                             size_t errlen);
-wgs_result gpu_open_external(const wgs_external_device *ext, gpu_device **out, char *err,
-                             size_t errlen);
+wgs_result gpu_open_external(const wgs_external_device *ext, const wgs_context_desc *desc,
+                             gpu_device **out, char *err, size_t errlen);
 void gpu_close(gpu_device *dev);
 void gpu_get_caps(const gpu_device *dev, gpu_caps *caps);
 

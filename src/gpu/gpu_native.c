@@ -6,6 +6,9 @@
  * link-time dependency on WebGPU and the same binary works with a caller's device.
  */
 #define _GNU_SOURCE /* dladdr, setenv */
+#ifndef WGSCAN_EXPERIMENTAL_API
+#define WGSCAN_EXPERIMENTAL_API
+#endif
 #include "gpu/gpu.h"
 #include "gpu/procs.h"
 
@@ -36,6 +39,7 @@ struct gpu_device {
     int lost;
     char lost_msg[256];
     int scope_depth;
+    double wait_limit_s; /* a wait longer than this fails with WGS_ERROR_TIMEOUT */
     gpu_caps caps;
 };
 
@@ -69,18 +73,19 @@ static double now_s(void) {
     return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
 }
 
-/* How long a wait on the GPU may take before we give up instead of hanging. Large on
- * purpose: a CPU driver moving gigabytes is slow, but never this slow. */
-static double wait_limit_s(void) {
-    const char *e = getenv("WGSCAN_WAIT_TIMEOUT_S");
-    double v = e ? atof(e) : 0.0;
-    return v > 0 ? v : 900.0;
+/* How long a wait on the GPU may take before we give up instead of hanging, unless the
+ * description says otherwise. Large on purpose: a CPU driver moving gigabytes is slow,
+ * but never this slow. */
+#define DEFAULT_WAIT_LIMIT_S 900.0
+
+static void set_wait_limit(gpu_device *d, const wgs_context_desc *desc) {
+    d->wait_limit_s = desc && desc->wait_timeout_s > 0 ? desc->wait_timeout_s : DEFAULT_WAIT_LIMIT_S;
 }
 
 /* Waits for one future whose callback sets *done. With TimedWaitAny the wait blocks in
  * WebGPU; without it (a caller's instance) we pump events. */
 static wgs_result wait_future(gpu_device *d, WGPUFuture f, volatile int *done) {
-    double deadline = now_s() + wait_limit_s();
+    double deadline = now_s() + d->wait_limit_s;
     while (!*done) {
         if (d->timed_wait) {
             WGPUFutureWaitInfo info = {f, 0};
@@ -500,7 +505,7 @@ static wgs_result choose_adapter(gpu_device *d, wgs_adapter_preference pref, cha
     return WGS_OK;
 }
 
-static wgs_result create_device(gpu_device *d, char *err, size_t errlen) {
+static wgs_result create_device(gpu_device *d, const char *extra_toggles, char *err, size_t errlen) {
     WGPUFeatureName want[] = {WGPUFeatureName_Subgroups, WGPUFeatureName_TimestampQuery,
                               WGPUFeatureName_ShaderF16};
     WGPUFeatureName feats[3];
@@ -521,13 +526,12 @@ static wgs_result create_device(gpu_device *d, char *err, size_t errlen) {
     lim.l.nextInChain = NULL;
 
     static const char *disable[] = {"timestamp_quantization"};
-    /* WGSCAN_DAWN_TOGGLES="a,b": extra Dawn device toggles to enable, for tuning runs. */
+    /* Experiments may enable Dawn device toggles ("a,b"). */
     char toggle_buf[256];
     const char *enable[8];
     size_t n_enable = 0;
-    const char *extra = getenv("WGSCAN_DAWN_TOGGLES");
-    if (extra && *extra) {
-        snprintf(toggle_buf, sizeof toggle_buf, "%s", extra);
+    if (extra_toggles && *extra_toggles) {
+        snprintf(toggle_buf, sizeof toggle_buf, "%s", extra_toggles);
         for (char *save = NULL, *tok = strtok_r(toggle_buf, ",", &save); tok && n_enable < 8;
              tok = strtok_r(NULL, ",", &save))
             enable[n_enable++] = tok;
@@ -581,8 +585,10 @@ wgs_result gpu_open_default(const wgs_context_desc *desc, gpu_device **out, char
         free(d);
         return WGS_ERROR_RUNTIME_NOT_FOUND;
     }
+    set_wait_limit(d, desc);
     wgs_result r = choose_adapter(d, desc->adapter, err, errlen);
-    if (r == WGS_OK) r = create_device(d, err, errlen);
+    if (r == WGS_OK)
+        r = create_device(d, desc->experimental ? desc->experimental->dawn_toggles : NULL, err, errlen);
     if (r != WGS_OK) {
         gpu_close(d);
         return r;
@@ -592,11 +598,12 @@ wgs_result gpu_open_default(const wgs_context_desc *desc, gpu_device **out, char
     return WGS_OK;
 }
 
-wgs_result gpu_open_external(const wgs_external_device *ext, gpu_device **out, char *err,
-                             size_t errlen) {
+wgs_result gpu_open_external(const wgs_external_device *ext, const wgs_context_desc *desc, gpu_device **out,
+                             char *err, size_t errlen) {
     *out = NULL;
     gpu_device *d = calloc(1, sizeof *d);
     if (!d) return WGS_ERROR_OUT_OF_HOST_MEMORY;
+    set_wait_limit(d, desc);
     WGPUProcGetProcAddress gpa = ext->get_proc_address;
     if (!resolve_procs(&d->p, lookup_gpa, &gpa, err, errlen)) {
         free(d);
@@ -891,7 +898,7 @@ wgs_result gpu_wait_idle(gpu_device *d, char *msg, size_t msglen) {
     WGPUFuture f = d->p.QueueOnSubmittedWorkDone(d->queue, cb);
     wgs_result w = wait_future(d, f, &r.done);
     if (w != WGS_OK) {
-        fmt(msg, msglen, "the GPU did not finish within %.0f s", wait_limit_s());
+        fmt(msg, msglen, "the GPU did not finish within %g s", d->wait_limit_s);
         return w;
     }
     if (d->lost) {
@@ -943,7 +950,7 @@ wgs_result gpu_buffer_read(gpu_device *d, WGPUBuffer b, uint64_t offset, uint64_
         WGPUFuture f = d->p.BufferMapAsync(staging, WGPUMapMode_Read, 0, (size_t)copy_len, cb);
         r = wait_future(d, f, &mr.done);
         if (r != WGS_OK) {
-            fmt(msg, msglen, "the GPU did not finish within %.0f s", wait_limit_s());
+            fmt(msg, msglen, "the GPU did not finish within %g s", d->wait_limit_s);
             break;
         }
         if (mr.status != WGPUMapAsyncStatus_Success) {

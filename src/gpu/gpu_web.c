@@ -88,8 +88,10 @@ wgs_result gpu_open_default(const wgs_context_desc *desc, gpu_device **out, char
     return WGS_OK;
 }
 
-wgs_result gpu_open_external(const wgs_external_device *ext, gpu_device **out, char *err, size_t errlen) {
+wgs_result gpu_open_external(const wgs_external_device *ext, const wgs_context_desc *desc, gpu_device **out,
+                             char *err, size_t errlen) {
     (void)ext;
+    (void)desc;
     return gpu_open_default(NULL, out, err, errlen);
 }
 

@@ -77,18 +77,11 @@ fn look_back_subgroup(lane: u32, size: u32, t: u32, aggregate: T, n: u32, ident:
         // floods the L2 with atomic loads (wider windows measured slower on an H200),
         // so wait on the one tile that blocks us.
         narrow = true;
-        spins = spins + 1u;
-        if (spins >= MAX_SPINS && j >= params.tile_base) {
-            // Decoupled fallback: reduce tile j ourselves (it lies in this chunk:
-            // earlier chunks finished in an earlier dispatch).
+        if (fallback_due(&spins, j)) {
             let agg_j = fallback_aggregate(lane, size, j - params.tile_base, n, ident);
-            publish_fallback(j, agg_j, lane == 0u);
-            prefix = combine(agg_j, prefix);
-            if (j == 0u) {
+            if (fallback_fold(&j, &prefix, &spins, agg_j, lane == 0u)) {
                 break;
             }
-            j = j - 1u;
-            spins = 0u;
         }
     }
     if (lane == 0u) {

@@ -75,18 +75,11 @@ fn look_back(ids: Ids, t: u32, aggregate: T, n: u32, ident: T) -> T {
             spins = 0u;
             continue;
         }
-        spins = spins + 1u;
-        if (spins >= MAX_SPINS && j >= params.tile_base) {
-            // Decoupled fallback: reduce tile j ourselves (it lies in this chunk:
-            // earlier chunks finished in an earlier dispatch).
+        if (fallback_due(&spins, j)) {
             let agg_j = fallback_aggregate_wg(ids, j - params.tile_base, n, ident);
-            publish_fallback(j, agg_j, lid == 0u);
-            prefix = combine(agg_j, prefix);
-            if (j == 0u) {
+            if (fallback_fold(&j, &prefix, &spins, agg_j, lid == 0u)) {
                 break;
             }
-            j = j - 1u;
-            spins = 0u;
         }
     }
     if (lid == 0u) {

@@ -31,12 +31,29 @@ fn publish_if_higher(t: u32, flag: u32, v: T) {
     atomicMax(&state[2u + 2u * t], (flag << 30u) | (b >> 16u));
 }
 
-// The helper's side of the decoupled fallback: tile j's aggregate, reduced from the
-// input by a waiting workgroup, published by its leader (inclusive for tile 0).
-fn publish_fallback(j: u32, agg: T, leader: bool) {
+// The decoupled fallback, shared by both look-backs. A step that found no predecessor
+// ready counts as a spin; after MAX_SPINS the waiter reduces tile j from the input
+// itself (j lies in this chunk: earlier chunks finished in an earlier dispatch).
+fn fallback_due(spins: ptr<function, u32>, j: u32) -> bool {
+    *spins = *spins + 1u;
+    return *spins >= MAX_SPINS && j >= params.tile_base;
+}
+
+// After the waiter reduced tile j to agg_j: its leader publishes it (inclusive for tile
+// 0) for other waiters, the prefix takes it, the walk moves to j - 1. True once tile 0
+// is folded in: the prefix is complete.
+fn fallback_fold(j: ptr<function, u32>, prefix: ptr<function, T>, spins: ptr<function, u32>, agg_j: T,
+                 leader: bool) -> bool {
     if (leader) {
-        publish_if_higher(j, select(AGGREGATE, INCLUSIVE, j == 0u), agg);
+        publish_if_higher(*j, select(AGGREGATE, INCLUSIVE, *j == 0u), agg_j);
     }
+    *prefix = combine(agg_j, *prefix);
+    if (*j == 0u) {
+        return true;
+    }
+    *j = *j - 1u;
+    *spins = 0u;
+    return false;
 }
 
 // (flag, value bits); NOT_READY while the halves disagree.
@@ -49,13 +66,13 @@ fn read_state(t: u32) -> vec2<u32> {
     return vec2<u32>(lo >> 30u, (lo & 0xFFFFu) | ((hi & 0xFFFFu) << 16u));
 }
 
-// Zeroes the tile counter and params.n state words; a grid-stride loop, so any grid
+// Zeroes the tile counter and the states (the whole binding); a grid-stride loop, so any grid
 // size covers any count.
 @compute @workgroup_size(WG)
 fn reset_state(ids: Ids, @builtin(workgroup_id) wid: vec3<u32>,
                @builtin(num_workgroups) nwg: vec3<u32>) {
     let stride = nwg.x * nwg.y * WG;
-    for (var i = tile_index(wid, nwg) * WG + ids.lid; i < params.n; i += stride) {
+    for (var i = tile_index(wid, nwg) * WG + ids.lid; i < arrayLength(&state); i += stride) {
         atomicStore(&state[i], 0u);
     }
 }

@@ -1,0 +1,100 @@
+/*
+ * experiment_env.c: see experiment_env.h.
+ */
+#define _POSIX_C_SOURCE 200809L /* strtok_r */
+#include "experiment_env.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Up to `max` comma-separated unsigned numbers, all of them parsed; the count, or -1. */
+static int parse_list(const char *s, unsigned *v, int max) {
+    int k = 0;
+    while (k < max) {
+        char *end;
+        errno = 0;
+        if (*s < '0' || *s > '9') return -1;
+        unsigned long x = strtoul(s, &end, 10);
+        if (errno || x > 0xFFFFFFFFul) return -1;
+        v[k++] = (unsigned)x;
+        if (*end == 0) return k;
+        if (*end != ',') return -1;
+        s = end + 1;
+    }
+    return -1;
+}
+
+static int bad(char *err, size_t errlen, const char *name, const char *value, const char *want) {
+    snprintf(err, errlen, "%s='%s' is not %s", name, value, want);
+    return -1;
+}
+
+int wgs_experiment_from_env(wgs_context_desc *desc, wgs_experimental *e, char *err, size_t errlen) {
+    memset(e, 0, sizeof *e);
+    int any = 0;
+    unsigned v[3];
+    const char *s;
+    struct {
+        const char *name;
+        wgs_tile_shape *shape;
+    } shapes[] = {{"WGSCAN_TUNE_SP", &e->scan_single_pass}, {"WGSCAN_TUNE_ML", &e->scan_multilevel}};
+    for (size_t i = 0; i < sizeof shapes / sizeof shapes[0]; i++) {
+        if (!(s = getenv(shapes[i].name)) || !*s) continue;
+        if (parse_list(s, v, 2) != 2) return bad(err, errlen, shapes[i].name, s, "wg,items");
+        *shapes[i].shape = (wgs_tile_shape){v[0], v[1]};
+        any = 1;
+    }
+    if ((s = getenv("WGSCAN_TUNE_SELECT")) && *s) {
+        int k = parse_list(s, v, 3);
+        if (k < 2) return bad(err, errlen, "WGSCAN_TUNE_SELECT", s, "wg,items[,group tiles]");
+        e->select = (wgs_tile_shape){v[0], v[1]};
+        if (k == 3) e->select_group_tiles = v[2];
+        any = 1;
+    }
+    if ((s = getenv("WGSCAN_TUNE_REDUCE")) && *s) {
+        if (parse_list(s, v, 3) != 3) return bad(err, errlen, "WGSCAN_TUNE_REDUCE", s, "wg,items,groups");
+        e->reduce = (wgs_tile_shape){v[0], v[1]};
+        e->reduce_groups = v[2];
+        any = 1;
+    }
+    if ((s = getenv("WGSCAN_LOOKBACK")) && *s) {
+        if (parse_list(s, v, 1) != 1 || v[0] < 1 || v[0] > 8) return bad(err, errlen, "WGSCAN_LOOKBACK", s, "1..8");
+        e->lookback_per_lane = v[0];
+        any = 1;
+    }
+    if ((s = getenv("WGSCAN_LOOKBACK_SPINS")) && *s) {
+        if (parse_list(s, v, 1) != 1 || v[0] < 1) return bad(err, errlen, "WGSCAN_LOOKBACK_SPINS", s, "a count >= 1");
+        e->lookback_spins = v[0];
+        any = 1;
+    }
+    if ((s = getenv("WGSCAN_COPY")) && *s) {
+        if (strcmp(s, "scalar") != 0) return bad(err, errlen, "WGSCAN_COPY", s, "'scalar'");
+        e->copy_scalar = 1;
+        any = 1;
+    }
+    if ((s = getenv("WGSCAN_SELECT_PHASES")) && *s) {
+        char buf[64];
+        snprintf(buf, sizeof buf, "%s", s);
+        for (char *save = NULL, *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+            if (!strcmp(t, "count")) e->select_phases |= WGS_EXPERIMENTAL_PHASE_COUNT;
+            else if (!strcmp(t, "scan")) e->select_phases |= WGS_EXPERIMENTAL_PHASE_SCAN;
+            else if (!strcmp(t, "scatter")) e->select_phases |= WGS_EXPERIMENTAL_PHASE_SCATTER;
+            else return bad(err, errlen, "WGSCAN_SELECT_PHASES", s, "some of count,scan,scatter");
+        }
+        any = 1;
+    }
+    if ((s = getenv("WGSCAN_DAWN_TOGGLES")) && *s) {
+        e->dawn_toggles = s;
+        any = 1;
+    }
+    if ((s = getenv("WGSCAN_WAIT_TIMEOUT_S")) && *s) {
+        char *end;
+        double t = strtod(s, &end);
+        if (*end || !(t > 0) || t > 1e9) return bad(err, errlen, "WGSCAN_WAIT_TIMEOUT_S", s, "seconds > 0");
+        desc->wait_timeout_s = t;
+    }
+    if (any) desc->experimental = e;
+    return 0;
+}

@@ -1,0 +1,30 @@
+/*
+ * experiment_env.h: the WGSCAN_* tuning variables of the CLI, the tests and the lab,
+ * mapped onto the library's experimental context description. The library itself
+ * reads no environment; these programs open its experimental door on request.
+ *
+ *   WGSCAN_TUNE_SP=wg,items       single-pass scan tile       WGSCAN_TUNE_ML=wg,items
+ *   WGSCAN_TUNE_SELECT=wg,items[,group tiles]                  WGSCAN_TUNE_REDUCE=wg,items,groups
+ *   WGSCAN_LOOKBACK=1..8          states per look-back lane   WGSCAN_LOOKBACK_SPINS=N
+ *   WGSCAN_COPY=scalar            4-byte copy kernel          WGSCAN_DAWN_TOGGLES=a,b
+ *   WGSCAN_SELECT_PHASES=count,scan,scatter (some of: the output is then wrong)
+ *   WGSCAN_WAIT_TIMEOUT_S=S       the context's wait limit
+ */
+#ifndef WGSCAN_EXPERIMENT_ENV_H
+#define WGSCAN_EXPERIMENT_ENV_H
+
+/* Users of this library see the experimental API: the target defines the macro for
+ * them (CMake), so every file of theirs agrees on the header's contents. */
+#ifndef WGSCAN_EXPERIMENTAL_API
+#define WGSCAN_EXPERIMENTAL_API
+#endif
+#include "wgscan.h"
+
+#include <stddef.h>
+
+/* Fills *e from the environment and points desc->experimental at it when any variable
+ * is set (desc->wait_timeout_s too). Returns 0, or -1 with a message in err for a value
+ * that does not parse. */
+int wgs_experiment_from_env(wgs_context_desc *desc, wgs_experimental *e, char *err, size_t errlen);
+
+#endif

@@ -1,0 +1,48 @@
+/*
+ * chain.c: the host side of chained passes (see chain.h).
+ */
+#include "chain.h"
+
+uint64_t wgs__chain_state_bytes(uint64_t tiles) { return (1 + 2 * tiles) * 4; }
+
+int wgs__chain_subgroups(const wgs_context_info *ci, uint32_t wg) {
+    return ci->has_subgroups && ci->subgroup_min_size >= 4 && ci->subgroup_max_size <= wg;
+}
+
+void wgs__chain_spec(const wgs_context *ctx, wgs_kernel_spec *spec) {
+    spec->chained = 1;
+    spec->subgroups = wgs__chain_subgroups(&ctx->caps.info, spec->wg);
+    spec->max_spins = ctx->exp.lookback_spins;
+    spec->lookback_per_lane = ctx->exp.lookback_per_lane;
+}
+
+wgs_result wgs__chain_create(wgs_context *ctx, const wgs_kernel_spec *spec, uint64_t max_tiles,
+                             const char *label, wgs__chain *c) {
+    wgs_kernel_spec reset = *spec;
+    reset.entry = "reset_state";
+    c->max_tiles = max_tiles;
+    c->reset_wg = spec->wg;
+    wgs_result r = wgs__pipeline(ctx, &reset, &c->reset);
+    if (r != WGS_OK) return r;
+    gpu_scope_push(ctx->gpu);
+    c->state = gpu_buffer_create(ctx->gpu, wgs__chain_state_bytes(max_tiles), WGPUBufferUsage_Storage, label);
+    return wgs__scope_end(ctx, "allocating tile states");
+}
+
+void wgs__chain_release(wgs_context *ctx, wgs__chain *c) {
+    gpu_buffer_release(ctx->gpu, c->state);
+    c->state = NULL;
+}
+
+gpu_binding wgs__chain_binding(const wgs__chain *c, uint64_t tiles) {
+    return (gpu_binding){3, c->state, 0, wgs__chain_state_bytes(tiles)};
+}
+
+void wgs__chain_reset(wgs_context *ctx, WGPUComputePassEncoder pass, const wgs__chain *c, uint64_t tiles) {
+    /* reset_state zeroes its binding with a grid-stride loop: one row of workgroups, at
+     * most the dimension's limit, covers any count. */
+    gpu_binding b = wgs__chain_binding(c, tiles);
+    uint64_t groups = wgs__div_up(b.size / 4, c->reset_wg);
+    uint64_t max_dim = ctx->caps.info.max_workgroups_per_dimension;
+    wgs__dispatch(ctx, pass, c->reset, &b, 1, NULL, 0, groups < max_dim ? groups : max_dim);
+}

@@ -1,0 +1,92 @@
+/*
+ * tuning.c: the tuning table and the fitting of shapes to a device. Each entry says in
+ * one line why; the measurements behind them are in docs/design.md.
+ */
+#include "tuning.h"
+
+#include <string.h>
+
+static const wgs__tuning table[WGS__CLASS_COUNT] = {
+    [WGS__CLASS_CPU] = {
+        .name = "cpu",
+        /* Long serial runs per invocation, few barriers. */
+        .scan_single_pass = {32, 64},
+        .scan_multilevel = {32, 64},
+        .select = {64, 16},
+        .select_single_pass = {64, 16},
+        .select_group_tiles = 16,
+        .select_single_pass_auto = 0, /* three passes: no chain to wait on */
+        .reduce = {64, 2},
+        .reduce_groups = 64,
+        .histogram = {64, 2},
+        .histogram_groups = 64,
+    },
+    [WGS__CLASS_GPU_SG32] = {
+        .name = "gpu-sg32",
+        /* The largest tile: fewer look-back steps and waiting tiles (H200). */
+        .scan_single_pass = {1024, 16},
+        /* The seeded scans run near copy speed at 256 x 8; 16 items halved them. */
+        .scan_multilevel = {256, 8},
+        /* One subgroup a workgroup: its barriers cost next to nothing (H200). */
+        .select = {32, 16},
+        /* Big tiles: the chain's length, not memory, sets the single pass's pace. */
+        .select_single_pass = {512, 8},
+        .select_group_tiles = 16,
+        /* Past this the three passes win: the chain, not memory, sets the pace. */
+        .select_single_pass_auto = 1u << 21,
+        /* 1024 groups of 256 keep every core of an H200 busy several times over. */
+        .reduce = {256, 4},
+        .reduce_groups = 1024,
+        .histogram = {256, 4},
+        .histogram_groups = 1024,
+    },
+    [WGS__CLASS_GPU] = {
+        .name = "gpu",
+        .scan_single_pass = {1024, 16},
+        .scan_multilevel = {256, 8},
+        .select = {64, 16}, /* two subgroups of 32 or one of 64 */
+        .select_single_pass = {512, 8},
+        .select_group_tiles = 16,
+        .select_single_pass_auto = 1u << 21,
+        .reduce = {256, 4},
+        .reduce_groups = 1024,
+        .histogram = {256, 4},
+        .histogram_groups = 1024,
+    },
+};
+
+wgs__device_class wgs__device_class_of(const wgs_context_info *ci) {
+    if (strcmp(ci->adapter_type, "cpu") == 0 || ci->max_invocations_per_workgroup < 256) return WGS__CLASS_CPU;
+    if (ci->has_subgroups && ci->subgroup_max_size <= 32) return WGS__CLASS_GPU_SG32;
+    return WGS__CLASS_GPU;
+}
+
+const wgs__tuning *wgs__tuning_of(const wgs_context *ctx) {
+    return &table[wgs__device_class_of(&ctx->caps.info)];
+}
+
+static int pow2(uint32_t v) { return v && !(v & (v - 1)); }
+
+wgs_result wgs__shape(wgs_context *ctx, const char *what, wgs_tile_shape forced, wgs_tile_shape tuned,
+                      uint32_t min_items, uint32_t max_items, wgs__storage_fn storage, const void *arg,
+                      wgs_tile_shape *out) {
+    const wgs_context_info *ci = &ctx->caps.info;
+    uint64_t room = ci->max_workgroup_storage_size;
+    if (forced.wg || forced.items) {
+        WGS_FAIL_IF(ctx, !pow2(forced.wg) || forced.wg < 32 || forced.wg > ci->max_invocations_per_workgroup ||
+                             !pow2(forced.items) || forced.items < min_items || forced.items > max_items ||
+                             (storage && storage(forced.wg, forced.items, arg) > room),
+                    WGS_ERROR_INVALID_ARGUMENT,
+                    "experimental %s shape %u x %u cannot run here (workgroup: a power of two from 32 to "
+                    "%u; items: a power of two from %u to %u; workgroup memory %llu bytes)",
+                    what, forced.wg, forced.items, ci->max_invocations_per_workgroup, min_items, max_items,
+                    (unsigned long long)room);
+        *out = forced;
+        return WGS_OK;
+    }
+    wgs_tile_shape s = tuned;
+    while (s.wg > 32 && s.wg > ci->max_invocations_per_workgroup) s.wg /= 2;
+    while (s.items > min_items && storage && storage(s.wg, s.items, arg) > room) s.items /= 2;
+    *out = s;
+    return WGS_OK;
+}

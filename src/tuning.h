@@ -1,0 +1,52 @@
+/*
+ * tuning.h: tile shapes and algorithm choices as data, one row per device class (as
+ * CUB's tuning policies and zstd's level table). Primitives ask for their row's shape,
+ * fitted to the device's limits, or for the shape an experiment forces; nothing else
+ * in the library decides a shape or asks whether a device is a CPU driver.
+ */
+#ifndef WGS_TUNING_H
+#define WGS_TUNING_H
+
+#include "internal.h"
+
+typedef enum wgs__device_class {
+    /* CPU drivers (SwiftShader) and devices of fewer than 256 invocations a workgroup:
+     * a workgroup runs as a few SIMD lanes switching at every barrier, so few
+     * invocations doing long serial runs. */
+    WGS__CLASS_CPU = 0,
+    /* GPUs whose subgroups are at most 32 lanes (NVIDIA, Intel, AMD in wave32). */
+    WGS__CLASS_GPU_SG32 = 1,
+    /* Other GPUs: no subgroups, or wider ones. */
+    WGS__CLASS_GPU = 2,
+    WGS__CLASS_COUNT
+} wgs__device_class;
+
+typedef struct wgs__tuning {
+    const char *name;
+    wgs_tile_shape scan_single_pass, scan_multilevel;
+    wgs_tile_shape select;             /* three passes */
+    wgs_tile_shape select_single_pass; /* where it fits, else `select` */
+    uint32_t select_group_tiles;       /* tiles per group of the scatter, at most */
+    uint64_t select_single_pass_auto;  /* DEFAULT takes the single pass up to this n */
+    wgs_tile_shape reduce;             /* reduce and count */
+    uint32_t reduce_groups;            /* their grid, at most */
+    wgs_tile_shape histogram;
+    uint32_t histogram_groups;
+} wgs__tuning;
+
+wgs__device_class wgs__device_class_of(const wgs_context_info *ci);
+/* The row of the context's device class. */
+const wgs__tuning *wgs__tuning_of(const wgs_context *ctx);
+
+/* Workgroup memory in bytes that a shape needs (the primitive's own formula). */
+typedef uint64_t (*wgs__storage_fn)(uint32_t wg, uint32_t items, const void *arg);
+
+/* The shape a primitive runs with: `forced` (from the experiments) when it is set,
+ * checked against the device (WGS_ERROR_INVALID_ARGUMENT, naming `what`, when it cannot
+ * run), else `tuned` with the workgroup halved to the device's invocation limit and the
+ * items halved (not below min_items) until `storage` fits. */
+wgs_result wgs__shape(wgs_context *ctx, const char *what, wgs_tile_shape forced, wgs_tile_shape tuned,
+                      uint32_t min_items, uint32_t max_items, wgs__storage_fn storage, const void *arg,
+                      wgs_tile_shape *out);
+
+#endif
