@@ -97,6 +97,13 @@ wgs_result wgs__fail(wgs_context *ctx, wgs_result result, const char *fmt, ...)
 #endif
     ;
 
+/* A failure before a context exists: to the description's log callback only. */
+wgs_result wgs__fail_desc(const wgs_context_desc *desc, wgs_result result, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+
 /* The checks every plan creation starts with, returning early on failure: *out
  * cleared, a context, a description and an out pointer, a live device. */
 #define WGS_CREATE_BEGIN(ctx, desc, out)                                                    \
