@@ -1,5 +1,9 @@
 /*
  * cli.h: what the parts of the wgscan command-line tool share.
+ *
+ * A command runs in two steps: cli_parse turns the arguments into a cli_options (every
+ * value checked, defaults applied; no file is read and no GPU is touched, so the fuzzer
+ * in tests/fuzz/fuzz_cli.c can call it on any bytes), then cli_run does the work.
  */
 #ifndef WGSCAN_CLI_H
 #define WGSCAN_CLI_H
@@ -17,14 +21,117 @@ enum {
     EXIT_GPU_ERROR = 3,
 };
 
-int cmd_info(int argc, char **argv);
-int cmd_scan(int argc, char **argv);
-int cmd_demo(int argc, char **argv);
-int cmd_bench(int argc, char **argv);
-/* reduce, count, compact, histogram (argv[0] names which) */
-int cmd_primitive(int argc, char **argv);
+typedef enum cli_command {
+    CLI_NONE = 0,
+    CLI_HELP,    /* wgscan help [command], wgscan --help */
+    CLI_VERSION, /* wgscan --version */
+    CLI_INFO,
+    CLI_DEMO,
+    CLI_SCAN,
+    CLI_REDUCE,
+    CLI_COUNT,
+    CLI_COMPACT,
+    CLI_HISTOGRAM,
+    CLI_BENCH,
+    CLI_COMMAND_COUNT
+} cli_command;
 
-/* Prints "wgscan: <message>" to stderr and returns EXIT_USAGE. */
+/* Ranges of the options, as the help text states them. */
+#define CLI_MAX_N (1ull << 40)   /* --n, and the elements of an --in file */
+#define CLI_MAX_REPEAT 2048      /* --repeat 1..2048 */
+#define CLI_BENCH_MIN_RUNS 20    /* --runs 20..1000 */
+#define CLI_BENCH_MAX_RUNS 1000
+#define CLI_BENCH_MAX_SERIES 8
+#define CLI_BENCH_PRIMITIVES 9
+
+/* `scan` (and the demo's scans). */
+typedef struct scan_options {
+    uint64_t n;
+    int have_n;
+    wgs_type type;
+    wgs_op op;
+    int inclusive;
+    int verify;
+    int repeat;
+    const char *in_path, *out_path; /* in_path: read by run_scan after the plan exists */
+    uint64_t seed;
+    wgs_scan_algorithm algorithm;
+    int deterministic;
+} scan_options;
+
+/* `reduce`, `count`, `compact`, `histogram`. */
+typedef struct prim_options {
+    cli_command cmd;
+    uint64_t n, seed;
+    wgs_type type;
+    int verify, repeat, have_n;
+    const char *in_path, *out_path, *flags_path;
+    wgs_op op;
+    wgs_reduce_algorithm algorithm;
+    wgs_select_algorithm select_algorithm;
+    wgs_float_sum float_sum;
+    wgs_predicate pred;
+    wgs_select_mode mode;
+    int partition;
+    wgs_payload payload;
+    double density;
+    uint32_t bins;
+    double lower, upper;
+} prim_options;
+
+typedef struct bench_series {
+    wgs_type type;
+    wgs_op op;
+} bench_series;
+
+/* `bench`. */
+typedef struct bench_options {
+    uint64_t nmin, nmax; /* powers of two; nmax 0: the device's default */
+    bench_series series[CLI_BENCH_MAX_SERIES];
+    int nseries;
+    wgs_scan_algorithm algos[2];
+    int nalgo;
+    int prims[CLI_BENCH_PRIMITIVES]; /* indices into cli_bench_primitive_names */
+    int nprims;
+    int runs;
+    const char *json, *csv, *svg;
+    char command[512]; /* the command line, for the JSON file */
+} bench_options;
+
+typedef struct cli_options {
+    cli_command command;
+    cli_command help_for; /* CLI_HELP: the command whose help to print (CLI_NONE: all) */
+    scan_options scan;
+    prim_options prim;
+    bench_options bench;
+} cli_options;
+
+/* Parses argv (argv[0] the program, argv[1] the command) into *o. Returns EXIT_OK, or
+ * EXIT_USAGE with the reason printed. Reads no file, touches no GPU, allocates nothing:
+ * *o points into argv for paths. `--opt value` and `--opt=value` are both accepted; an
+ * option given twice, an option of another command or one that does nothing in the
+ * chosen mode is refused. `--help`/`-h` anywhere makes the command CLI_HELP. */
+int cli_parse(int argc, char **argv, cli_options *o);
+/* Runs what cli_parse produced; returns the exit status. */
+int cli_run(const cli_options *o);
+/* main(): cli_parse then cli_run. */
+int cli_main(int argc, char **argv);
+/* The help of one command (CLI_NONE or CLI_HELP: the overview of all). */
+void cli_help(FILE *f, cli_command c);
+const char *cli_command_name(cli_command c);
+extern const char *const cli_bench_primitive_names[CLI_BENCH_PRIMITIVES];
+
+/* Where messages go (stderr by default; NULL: nowhere, for the fuzzer). */
+void cli_set_message_stream(FILE *f);
+FILE *cli_message_stream(void);
+
+int cmd_info(void);
+int cmd_demo(void);
+int cmd_scan(const scan_options *o);
+int cmd_primitive(const prim_options *o);
+int cmd_bench(const bench_options *o);
+
+/* Prints "wgscan: <message>" to the message stream and returns EXIT_USAGE. */
 int cli_usage_error(const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 1, 2)))
@@ -35,12 +142,18 @@ int cli_usage_error(const char *fmt, ...)
  * else EXIT_GPU_ERROR. */
 int cli_gpu_error(wgs_context *ctx, wgs_result r, const char *what);
 
-/* Creates the default context; errors are printed. */
+/* Creates the default context; errors are printed. The one place the CLI creates
+ * contexts. */
 wgs_result cli_context(wgs_context **ctx);
 void cli_print_info(FILE *f, const wgs_context_info *info);
 
-/* Parsing: 0 on success. */
-int cli_parse_u64(const char *s, uint64_t *out); /* accepts 1000, 1e6, 2^24, 16M, 1Gi */
+/* Parsing: 0 on success, -1 for anything but a whole, well-formed value. */
+/* A count: 1000, 1e6, 1.5e3, 2^24, 16M, 1Gi (K M G T: powers of 1000; Ki Mi Gi Ti: of
+ * 1024); no sign, no spaces, exact (1.5 is refused, 1.5K is 1500), at most 2^64 - 1. */
+int cli_parse_u64(const char *s, uint64_t *out);
+/* A decimal (or C99 hexadecimal) floating-point number, the whole string; overflow
+ * refused; inf, -inf and nan only when allow_nonfinite. */
+int cli_parse_double(const char *s, int allow_nonfinite, double *out);
 int cli_parse_type(const char *s, wgs_type *out);
 int cli_parse_op(const char *s, wgs_op *out);
 int cli_parse_algorithm(const char *s, wgs_scan_algorithm *out); /* auto, single-pass, multilevel */
@@ -56,24 +169,19 @@ double cli_now(void);
 /* Median of n values (sorts the array). */
 double cli_median(double *v, int n);
 
-/* Reads a whole raw file into a new buffer; returns bytes or -1 (message printed). */
-int64_t cli_read_file(const char *path, void **data);
+/* Input files: regular files only. cli_input_size checks the file without reading its
+ * contents (a directory, device, FIFO or a /proc-style file that holds more than its
+ * size says is refused, with the reason) and gives its size. cli_read_input reads exactly
+ * `bytes` bytes into `data` and fails if the file now holds more or less. Both print
+ * the reason and return -1 on failure. */
+int cli_input_size(const char *path, uint64_t *bytes);
+int cli_read_input(const char *path, void *data, uint64_t bytes);
+/* Writes a whole file; -1 (reason printed) unless every byte reached it and it closed. */
 int cli_write_file(const char *path, const void *data, uint64_t bytes);
+/* Checks that `path` can be written before a long run, without leaving a new file
+ * behind or truncating an old one; -1 with the reason printed. */
+int cli_check_writable(const char *path);
 
-/* Scan run shared by `scan` and `demo`. */
-typedef struct scan_options {
-    uint64_t n;
-    wgs_type type;
-    wgs_op op;
-    int inclusive;
-    int verify;
-    int repeat;
-    const char *in_path, *out_path;
-    uint64_t seed;
-    const void *input; /* n elements from --in; NULL: random data from seed */
-    wgs_scan_algorithm algorithm;
-    int deterministic;
-} scan_options;
 int run_scan(wgs_context *ctx, const scan_options *o);
 
 #endif

@@ -10,19 +10,17 @@
 #include "cli.h"
 #include "reference.h"
 
+#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
-#define MAX_RUNS 1000
+#define MAX_RUNS CLI_BENCH_MAX_RUNS
 #define BATCH 10                   /* runs recorded per submit */
 #define POOL_BYTES (512ull << 20)  /* rotation pool: ten times an H200's 50 MB L2 */
 
-typedef struct series {
-    wgs_type type;
-    wgs_op op;
-} series;
+typedef bench_series series;
 
 typedef struct point {
     series s;
@@ -41,20 +39,6 @@ typedef struct bench {
     uint64_t pool_bytes;
     wgs_timer *timer;
 } bench;
-
-static int parse_series(const char *s, series *out, int cap) {
-    int k = 0;
-    char buf[256];
-    snprintf(buf, sizeof buf, "%s", s);
-    for (char *save = NULL, *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-        char *colon = strchr(tok, ':');
-        if (!colon || k == cap) return -1;
-        *colon = 0;
-        if (cli_parse_type(tok, &out[k].type) || cli_parse_op(colon + 1, &out[k].op)) return -1;
-        k++;
-    }
-    return k;
-}
 
 /* Times `runs + warmup` recordings of `record` (which writes timestamp pair i); returns
  * the median and minimum of the timed runs in seconds. */
@@ -114,13 +98,34 @@ static void job_layout(bench *b, uint64_t n, size_t es, scan_job *j) {
     if (j->slots < 2) j->slots = 1;
 }
 
-static void write_outputs(const bench *b, const point *pts, int np, const char *json, const char *csv,
-                          const char *svg, const char *command) {
+/* An output file: opened for writing (reason printed when it cannot be). */
+static FILE *open_out(const char *path) {
+    FILE *f = fopen(path, "w");
+    if (!f) cli_usage_error("cannot write '%s': %s", path, strerror(errno));
+    return f;
+}
+
+/* Closes an output file; 0 when every byte reached it, else -1 with the reason printed
+ * (a full disk shows only here). Prints "wrote" for the files written. */
+static int close_out(FILE *f, const char *path) {
+    int bad = ferror(f) || fflush(f) != 0;
+    int e = errno;
+    if (fclose(f) != 0 && !bad) bad = 1, e = errno;
+    if (bad) return cli_usage_error("cannot write '%s': %s", path, e ? strerror(e) : "write error"), -1;
+    printf("wrote %s\n", path);
+    return 0;
+}
+
+/* Returns 0 when all three files were written. */
+static int write_outputs(const bench *b, const point *pts, int np, const char *json, const char *csv,
+                         const char *svg, const char *command) {
+    int failed = 0;
     char date[32];
     time_t now = time(NULL);
     strftime(date, sizeof date, "%Y-%m-%d %H:%M:%S UTC", gmtime(&now));
     FILE *f;
-    if (csv && (f = fopen(csv, "w"))) {
+    if (!(f = open_out(csv))) failed = 1;
+    else {
         fprintf(f, "type,op,algorithm,n,median_us,min_us,gelem_per_s,gb_per_s,copy_us,time_over_copy\n");
         for (int i = 0; i < np; i++) {
             const point *p = &pts[i];
@@ -130,9 +135,10 @@ static void write_outputs(const bench *b, const point *pts, int np, const char *
                     p->median * 1e6, p->min * 1e6, (double)p->n / p->median * 1e-9, bytes / p->median * 1e-9,
                     p->copy_median * 1e6, p->median / p->copy_median);
         }
-        fclose(f);
+        if (close_out(f, csv)) failed = 1;
     }
-    if (json && (f = fopen(json, "w"))) {
+    if (!(f = open_out(json))) failed = 1;
+    else {
         fprintf(f, "{\n  \"date\": \"%s\",\n  \"command\": \"%s\",\n  \"device\": \"%s\",\n"
                    "  \"vendor\": \"%s\",\n  \"backend\": \"%s\",\n  \"adapter_type\": \"%s\",\n"
                    "  \"runs\": %d,\n  \"warmup\": %d,\n  \"results\": [\n",
@@ -150,9 +156,10 @@ static void write_outputs(const bench *b, const point *pts, int np, const char *
                     i + 1 < np ? "," : "");
         }
         fprintf(f, "  ]\n}\n");
-        fclose(f);
+        if (close_out(f, json)) failed = 1;
     }
-    if (svg && (f = fopen(svg, "w"))) {
+    if (!(f = open_out(svg))) failed = 1;
+    else {
         /* log2(n) across, Gelem/s up; one line per series and algorithm, dashed copy. */
         const double W = 900, H = 520, L = 70, R = 220, T = 40, B = 50;
         double kmin = 1e9, kmax = 0, ymax = 0;
@@ -215,8 +222,9 @@ static void write_outputs(const bench *b, const point *pts, int np, const char *
         fprintf(f, "</svg>\n");
 #undef SX
 #undef SY
-        fclose(f);
+        if (close_out(f, svg)) failed = 1;
     }
+    return failed ? -1 : 0;
 }
 
 /* Brings the GPU to its working clocks: a cold GPU (or one idle for the seconds it takes
@@ -242,10 +250,8 @@ static void print_point(const point *p) {
 /* ---- the primitives ----------------------------------------------------------------
  * Each on u32 data: uniform random words (so histogram bins and atomics see realistic,
  * spread-out traffic), flags one byte per element with half of them set. */
-static const char *const prim_names[] = {"reduce-tree",  "reduce-atomic", "count-tree",
-                                         "count-atomic", "count-per-element", "select-flagged",
-                                         "select-if", "histogram-256", "select-flagged-1pass"};
-#define NPRIMS (int)(sizeof prim_names / sizeof prim_names[0])
+#define prim_names cli_bench_primitive_names
+#define NPRIMS CLI_BENCH_PRIMITIVES
 
 typedef struct prim_job {
     scan_job j; /* layout of the value pool; copy timing */
@@ -382,69 +388,15 @@ static int bench_primitives(bench *b, const int *prims, int nprims, int kmin, in
     return np;
 }
 
-int cmd_bench(int argc, char **argv) {
-    uint64_t nmin = 1u << 10, nmax = 0;
-    int runs = 30;
-    series ser[8] = {{WGS_TYPE_U32, WGS_OP_ADD}, {WGS_TYPE_F32, WGS_OP_ADD}, {WGS_TYPE_I32, WGS_OP_MAX}};
-    int nser = 3;
-    wgs_scan_algorithm algos[2] = {WGS_SCAN_ALGORITHM_SINGLE_PASS, WGS_SCAN_ALGORITHM_MULTILEVEL};
-    int nalgo = 2;
-    int prims[NPRIMS], nprims = 0;
-    const char *json = "bench.json", *csv = "bench.csv", *svg = "bench.svg";
-    char command[512] = "wgscan bench";
-    for (int i = 1; i < argc; i++) {
-        size_t len = strlen(command);
-        snprintf(command + len, sizeof command - len, " %s", argv[i]);
-    }
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-        if (!v) return cli_usage_error("option '%s' needs a value or is unknown", a);
-        uint64_t u;
-        if (strcmp(a, "--min") == 0 || strcmp(a, "--max") == 0) {
-            if (cli_parse_u64(v, &u) || u == 0 || (u & (u - 1))) return cli_usage_error("bad %s '%s' (a power of two)", a, v);
-            *(a[3] == 'i' ? &nmin : &nmax) = u;
-        } else if (strcmp(a, "--runs") == 0) {
-            if (cli_parse_u64(v, &u) || u < 20 || u > MAX_RUNS) return cli_usage_error("bad --runs '%s' (20..%d)", v, MAX_RUNS);
-            runs = (int)u;
-        } else if (strcmp(a, "--primitives") == 0) {
-            nprims = 0;
-            char buf[256];
-            snprintf(buf, sizeof buf, "%s", v);
-            for (char *save = NULL, *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-                int found = -1;
-                for (int q = 0; q < NPRIMS; q++)
-                    if (!strcmp(tok, prim_names[q]) || !strcmp(tok, "all")) found = q;
-                if (found < 0 || nprims == NPRIMS) return cli_usage_error("bad --primitives '%s' (see 'wgscan help')", v);
-                if (!strcmp(tok, "all"))
-                    for (nprims = 0; nprims < NPRIMS; nprims++) prims[nprims] = nprims;
-                else
-                    prims[nprims++] = found;
-            }
-        } else if (strcmp(a, "--series") == 0 && strcmp(v, "none") == 0) {
-            nser = 0;
-        } else if (strcmp(a, "--series") == 0) {
-            nser = parse_series(v, ser, 8);
-            if (nser <= 0) return cli_usage_error("bad --series '%s' (e.g. u32:add,f32:add,i32:max)", v);
-        } else if (strcmp(a, "--algorithms") == 0) {
-            nalgo = 0;
-            char buf[128];
-            snprintf(buf, sizeof buf, "%s", v);
-            for (char *save = NULL, *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-                if (nalgo == 2 || cli_parse_algorithm(tok, &algos[nalgo]) || algos[nalgo] == WGS_SCAN_ALGORITHM_DEFAULT)
-                    return cli_usage_error("bad --algorithms '%s' (single-pass,multilevel)", v);
-                nalgo++;
-            }
-        } else if (strcmp(a, "--json") == 0) {
-            json = v;
-        } else if (strcmp(a, "--csv") == 0) {
-            csv = v;
-        } else if (strcmp(a, "--svg") == 0) {
-            svg = v;
-        } else {
-            return cli_usage_error("unknown option '%s'", a);
-        }
-        i++;
-    }
+int cmd_bench(const bench_options *o) {
+    uint64_t nmin = o->nmin, nmax = o->nmax;
+    const int runs = o->runs, nser = o->nseries, nalgo = o->nalgo, nprims = o->nprims;
+    const series *ser = o->series;
+    const wgs_scan_algorithm *algos = o->algos;
+    const int *prims = o->prims;
+    const char *json = o->json, *csv = o->csv, *svg = o->svg, *command = o->command;
+    /* A sweep takes minutes: find out now, not after it, that a file cannot be written. */
+    if (cli_check_writable(json) || cli_check_writable(csv) || cli_check_writable(svg)) return EXIT_USAGE;
     bench b;
     memset(&b, 0, sizeof b);
     b.runs = runs;
@@ -554,8 +506,7 @@ int cmd_bench(int argc, char **argv) {
         if (got < 0) rc = EXIT_GPU_ERROR;
         else np = got;
     }
-    write_outputs(&b, pts, np, json, csv, svg, command);
-    if (np) printf("wrote %s, %s, %s\n", json, csv, svg);
+    if (np && write_outputs(&b, pts, np, json, csv, svg, command) != 0 && rc == EXIT_OK) rc = EXIT_USAGE;
 done:
     free(pts);
     wgs_timer_destroy(b.timer);

@@ -3,9 +3,7 @@
 
 #include <stdio.h>
 
-int cmd_demo(int argc, char **argv) {
-    (void)argv;
-    if (argc > 1) return cli_usage_error("demo takes no options");
+int cmd_demo(void) {
     wgs_context *ctx = NULL;
     if (cli_context(&ctx) != WGS_OK) return EXIT_GPU_ERROR;
     wgs_context_info info;

@@ -1,8 +1,6 @@
 #include "cli.h"
 
-int cmd_info(int argc, char **argv) {
-    (void)argv;
-    if (argc > 1) return cli_usage_error("info takes no options");
+int cmd_info(void) {
     wgs_context *ctx = NULL;
     wgs_result r = cli_context(&ctx);
     if (r != WGS_OK) return EXIT_GPU_ERROR;

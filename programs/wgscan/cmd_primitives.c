@@ -11,28 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define MAX_REPEAT 2048
-
-typedef struct prim_options {
-    const char *cmd;
-    uint64_t n, seed;
-    wgs_type type;
-    int verify, repeat, have_n;
-    const char *in_path, *out_path, *flags_path;
-    wgs_op op;
-    wgs_reduce_algorithm algorithm;
-    wgs_select_algorithm select_algorithm;
-    wgs_float_sum float_sum;
-    wgs_predicate pred;
-    wgs_select_mode mode;
-    int mode_given;
-    int partition;
-    wgs_payload payload;
-    double density;
-    uint32_t bins;
-    double lower, upper;
-    int have_range;
-} prim_options;
+#define MAX_REPEAT CLI_MAX_REPEAT
 
 typedef struct prim_run {
     wgs_context *ctx;
@@ -71,12 +50,12 @@ static void run_free(prim_run *s) {
 static void fill_input(const prim_options *o, void *data) {
     uint32_t *w = data;
     int arg = o->op == WGS_OP_ARGMIN || o->op == WGS_OP_ARGMAX;
-    if (!strcmp(o->cmd, "reduce")) {
+    if (o->cmd == CLI_REDUCE) {
         ref_fill_random(data, o->type, arg ? WGS_OP_MIN : o->op, o->n, o->seed);
         return;
     }
     ref_fill_random(data, o->type == WGS_TYPE_F32 ? WGS_TYPE_F32 : WGS_TYPE_U32, WGS_OP_ADD, o->n, o->seed);
-    if (!strcmp(o->cmd, "histogram") || o->type == WGS_TYPE_F32) return;
+    if (o->cmd == CLI_HISTOGRAM || o->type == WGS_TYPE_F32) return;
     for (uint64_t i = 0; i < o->n; i++) {
         uint32_t v = w[i] % 100u;
         if (o->mode >= WGS_SELECT_UNIQUE && i > 0 && (w[i] >> 28) < 12) v = w[i - 1]; /* runs */
@@ -87,17 +66,17 @@ static void fill_input(const prim_options *o, void *data) {
 
 static wgs_result make_plan(prim_run *s) {
     const prim_options *o = s->o;
-    if (!strcmp(o->cmd, "reduce")) {
+    if (o->cmd == CLI_REDUCE) {
         wgs_reduce_plan_desc d = {o->type, o->op, o->algorithm, o->float_sum, 0, o->n, "wgscan cli"};
         s->out_bytes = o->op == WGS_OP_ARGMIN || o->op == WGS_OP_ARGMAX ? 8 : 4;
         return wgs_reduce_plan_create(s->ctx, &d, &s->reduce);
     }
-    if (!strcmp(o->cmd, "count")) {
+    if (o->cmd == CLI_COUNT) {
         wgs_count_plan_desc d = {o->type, o->pred, o->algorithm, o->n, "wgscan cli"};
         s->out_bytes = 4;
         return wgs_count_plan_create(s->ctx, &d, &s->reduce);
     }
-    if (!strcmp(o->cmd, "compact")) {
+    if (o->cmd == CLI_COMPACT) {
         wgs_select_plan_desc d = {o->type, o->mode, o->pred, o->partition, o->payload, o->n, "wgscan cli", o->select_algorithm};
         s->out_bytes = o->n * 4;
         return wgs_select_plan_create(s->ctx, &d, &s->select);
@@ -136,7 +115,7 @@ static int check(prim_run *s, double *cpu_seconds) {
     uint32_t *got = s->result;
     double t0 = cli_now();
     int ok = 1;
-    if (!strcmp(o->cmd, "reduce")) {
+    if (o->cmd == CLI_REDUCE) {
         ref_reduction want = ref_reduce(s->host_in, o->type, o->op, o->n);
         *cpu_seconds = cli_now() - t0;
         int arg = o->op == WGS_OP_ARGMIN || o->op == WGS_OP_ARGMAX;
@@ -156,12 +135,12 @@ static int check(prim_run *s, double *cpu_seconds) {
             printf("\n");
             ok = got[0] == want.bits && (!arg || got[1] == want.index);
         }
-    } else if (!strcmp(o->cmd, "count")) {
+    } else if (o->cmd == CLI_COUNT) {
         uint64_t want = ref_count(s->host_in, o->type, &o->pred, o->n);
         *cpu_seconds = cli_now() - t0;
         printf("  count: %u of %llu\n", got[0], (unsigned long long)o->n);
         ok = got[0] == want;
-    } else if (!strcmp(o->cmd, "compact")) {
+    } else if (o->cmd == CLI_COMPACT) {
         uint32_t *want = malloc(o->n * 4 + 4), *want_pay = malloc(o->n * 4 + 4);
         if (!want || !want_pay) {
             free(want), free(want_pay);
@@ -192,7 +171,7 @@ static void print_time(const char *label, double seconds, uint64_t n) {
            seconds > 0 ? (double)n / seconds * 1e-9 : 0.0);
 }
 
-static int run_prim(wgs_context *ctx, prim_options *o, void *file_data) {
+static int run_prim(wgs_context *ctx, const prim_options *o) {
     prim_run s;
     memset(&s, 0, sizeof s);
     s.ctx = ctx;
@@ -202,29 +181,25 @@ static int run_prim(wgs_context *ctx, prim_options *o, void *file_data) {
     wgs_context_get_info(ctx, &info);
     wgs_result r = make_plan(&s);
     if (r != WGS_OK) return run_free(&s), cli_gpu_error(ctx, r, "creating the plan");
-    printf("%s: n = %llu, %s, on %s\n", o->cmd, (unsigned long long)o->n, wgs_type_name(o->type), info.device);
+    printf("%s: n = %llu, %s, on %s\n", cli_command_name(o->cmd), (unsigned long long)o->n, wgs_type_name(o->type), info.device);
     uint64_t bytes = o->n * 4;
-    s.host_in = file_data ? file_data : malloc(bytes + 4);
-    s.own_in = !file_data;
-    s.flags = malloc(o->n + 8);
+    /* The inputs are read only now that the plan holds n (a file too large for the
+     * device is refused before a byte of it is read). */
+    s.host_in = malloc(bytes + 4);
+    s.own_in = 1;
+    s.flags = calloc(1, o->n + 8);
     s.result = calloc(1, s.out_bytes + 8);
     s.pay_result = calloc(1, s.out_bytes + 8);
     if (!s.host_in || !s.flags || !s.result || !s.pay_result)
         return run_free(&s), cli_usage_error("cannot allocate %llu bytes", (unsigned long long)bytes);
-    if (!file_data) fill_input(o, s.host_in);
-    memset(s.flags, 0, o->n + 8);
-    if (!strcmp(o->cmd, "compact") && o->mode == WGS_SELECT_FLAGGED) {
+    if (o->in_path) {
+        if (cli_read_input(o->in_path, s.host_in, bytes) != 0) return run_free(&s), EXIT_USAGE;
+    } else {
+        fill_input(o, s.host_in);
+    }
+    if (o->cmd == CLI_COMPACT && o->mode == WGS_SELECT_FLAGGED) {
         if (o->flags_path) {
-            void *f = NULL;
-            int64_t size = cli_read_file(o->flags_path, &f);
-            if (size < 0) return run_free(&s), EXIT_USAGE;
-            if ((uint64_t)size != o->n) {
-                free(f);
-                return run_free(&s), cli_usage_error("'%s' holds %lld flag bytes, not n = %llu", o->flags_path,
-                                                     (long long)size, (unsigned long long)o->n);
-            }
-            memcpy(s.flags, f, o->n);
-            free(f);
+            if (cli_read_input(o->flags_path, s.flags, o->n) != 0) return run_free(&s), EXIT_USAGE;
         } else {
             uint32_t *rnd = malloc(o->n * 4 + 4);
             if (!rnd) return run_free(&s), cli_usage_error("cannot allocate flags");
@@ -281,6 +256,7 @@ static int run_prim(wgs_context *ctx, prim_options *o, void *file_data) {
     if (s.select) r = wgs_buffer_read(ctx, s.count, 0, &s.selected, 4);
     uint64_t keep = s.out_bytes;
     if (s.select && !o->partition) keep = (uint64_t)s.selected * 4;
+    if (keep > s.out_bytes) keep = s.out_bytes; /* a count above n: check() reports it */
     if (r == WGS_OK && keep) r = wgs_buffer_read(ctx, s.out, 0, s.result, keep);
     if (r == WGS_OK && s.select && keep && (o->payload || o->mode == WGS_SELECT_RUN_LENGTH))
         r = wgs_buffer_read(ctx, s.pay_out, 0, s.pay_result, keep);
@@ -308,132 +284,28 @@ static int run_prim(wgs_context *ctx, prim_options *o, void *file_data) {
     return rc;
 }
 
-/* "nonzero", "eq:A", "ne:A", "lt:A", "gt:A", "range:A:B" */
-static int parse_predicate(const char *v, wgs_predicate *p) {
-    static const struct { const char *name; wgs_predicate_kind k; } kinds[] = {
-        {"nonzero", WGS_PREDICATE_NONZERO}, {"eq", WGS_PREDICATE_EQUAL}, {"ne", WGS_PREDICATE_NOT_EQUAL},
-        {"lt", WGS_PREDICATE_LESS}, {"gt", WGS_PREDICATE_GREATER}, {"range", WGS_PREDICATE_IN_RANGE}};
-    for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++) {
-        size_t len = strlen(kinds[i].name);
-        if (strncmp(v, kinds[i].name, len) != 0) continue;
-        const char *rest = v + len;
-        p->kind = kinds[i].k;
-        if (p->kind == WGS_PREDICATE_NONZERO) return *rest ? -1 : 0;
-        char *end;
-        if (*rest != ':') return -1;
-        p->a = strtod(rest + 1, &end);
-        if (p->kind != WGS_PREDICATE_IN_RANGE) return *end ? -1 : 0;
-        if (*end != ':') return -1;
-        p->b = strtod(end + 1, &end);
-        return *end ? -1 : 0;
-    }
-    return -1;
-}
-
-static int parse_option(prim_options *o, const char *a, const char *v) {
-    uint64_t u;
-    char *end;
-    if (!strcmp(a, "--n")) {
-        if (cli_parse_u64(v, &o->n)) return cli_usage_error("bad --n '%s'", v);
-        o->have_n = 1;
-    } else if (!strcmp(a, "--type")) {
-        if (cli_parse_type(v, &o->type) || o->type == WGS_TYPE_F16)
-            return cli_usage_error("bad --type '%s' (u32, i32, f32)", v);
-    } else if (!strcmp(a, "--repeat")) {
-        if (cli_parse_u64(v, &u) || u < 1 || u > MAX_REPEAT) return cli_usage_error("bad --repeat '%s'", v);
-        o->repeat = (int)u;
-    } else if (!strcmp(a, "--seed")) {
-        if (cli_parse_u64(v, &o->seed)) return cli_usage_error("bad --seed '%s'", v);
-    } else if (!strcmp(a, "--in")) {
-        o->in_path = v;
-    } else if (!strcmp(a, "--out")) {
-        o->out_path = v;
-    } else if (!strcmp(a, "--op") && !strcmp(o->cmd, "reduce")) {
-        if (cli_parse_op(v, &o->op)) return cli_usage_error("bad --op '%s'", v);
-    } else if (!strcmp(a, "--algorithm") && (!strcmp(o->cmd, "reduce") || !strcmp(o->cmd, "count"))) {
-        if (!strcmp(v, "tree")) o->algorithm = WGS_REDUCE_ALGORITHM_TREE;
-        else if (!strcmp(v, "atomic")) o->algorithm = WGS_REDUCE_ALGORITHM_ATOMIC;
-        else if (!strcmp(v, "per-element") && !strcmp(o->cmd, "count")) o->algorithm = WGS_REDUCE_ALGORITHM_ATOMIC_PER_ELEMENT;
-        else return cli_usage_error("bad --algorithm '%s' (tree, atomic; count also per-element)", v);
-    } else if (!strcmp(a, "--algorithm") && !strcmp(o->cmd, "compact")) {
-        if (!strcmp(v, "auto")) o->select_algorithm = WGS_SELECT_ALGORITHM_DEFAULT;
-        else if (!strcmp(v, "single-pass")) o->select_algorithm = WGS_SELECT_ALGORITHM_SINGLE_PASS;
-        else if (!strcmp(v, "three-pass")) o->select_algorithm = WGS_SELECT_ALGORITHM_THREE_PASS;
-        else return cli_usage_error("bad --algorithm '%s' (auto, single-pass, three-pass)", v);
-    } else if (!strcmp(a, "--float-sum") && !strcmp(o->cmd, "reduce")) {
-        if (!strcmp(v, "cas")) o->float_sum = WGS_FLOAT_SUM_CAS;
-        else if (!strcmp(v, "fixed")) o->float_sum = WGS_FLOAT_SUM_FIXED_POINT;
-        else return cli_usage_error("bad --float-sum '%s' (cas, fixed)", v);
-    } else if (!strcmp(a, "--predicate") && (!strcmp(o->cmd, "count") || !strcmp(o->cmd, "compact"))) {
-        if (parse_predicate(v, &o->pred)) return cli_usage_error("bad --predicate '%s'", v);
-        if (!strcmp(o->cmd, "compact") && !o->mode_given) o->mode = WGS_SELECT_IF;
-    } else if (!strcmp(a, "--mode") && !strcmp(o->cmd, "compact")) {
-        o->mode_given = 1;
-        if (!strcmp(v, "flagged")) o->mode = WGS_SELECT_FLAGGED;
-        else if (!strcmp(v, "if")) o->mode = WGS_SELECT_IF;
-        else if (!strcmp(v, "unique")) o->mode = WGS_SELECT_UNIQUE;
-        else if (!strcmp(v, "rle")) o->mode = WGS_SELECT_RUN_LENGTH;
-        else return cli_usage_error("bad --mode '%s' (flagged, if, unique, rle)", v);
-    } else if (!strcmp(a, "--payload") && !strcmp(o->cmd, "compact")) {
-        if (!strcmp(v, "none")) o->payload = WGS_PAYLOAD_NONE;
-        else if (!strcmp(v, "index")) o->payload = WGS_PAYLOAD_INDEX;
-        else return cli_usage_error("bad --payload '%s' (none, index)", v);
-    } else if (!strcmp(a, "--flags") && !strcmp(o->cmd, "compact")) {
-        o->flags_path = v;
-    } else if (!strcmp(a, "--density") && !strcmp(o->cmd, "compact")) {
-        o->density = strtod(v, &end);
-        if (*end || !(o->density >= 0 && o->density <= 1)) return cli_usage_error("bad --density '%s' (0..1)", v);
-    } else if (!strcmp(a, "--bins") && !strcmp(o->cmd, "histogram")) {
-        if (cli_parse_u64(v, &u) || u < 1 || u > WGS_HISTOGRAM_MAX_BINS) return cli_usage_error("bad --bins '%s'", v);
-        o->bins = (uint32_t)u;
-    } else if ((!strcmp(a, "--lower") || !strcmp(a, "--upper")) && !strcmp(o->cmd, "histogram")) {
-        double d = strtod(v, &end);
-        if (*end) return cli_usage_error("bad %s '%s'", a, v);
-        *(a[2] == 'l' ? &o->lower : &o->upper) = d;
-        o->have_range |= a[2] == 'l' ? 1 : 2;
-    } else {
-        return cli_usage_error("unknown option '%s' for %s", a, o->cmd);
-    }
-    return 0;
-}
-
-int cmd_primitive(int argc, char **argv) {
-    prim_options o = {.cmd = argv[0], .type = WGS_TYPE_U32, .repeat = 10, .seed = 1, .op = WGS_OP_ADD,
-                      .mode = WGS_SELECT_FLAGGED, .density = 0.5, .bins = 256};
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        if (!strcmp(a, "--verify")) { o.verify = 1; continue; }
-        if (!strcmp(a, "--partition") && !strcmp(o.cmd, "compact")) { o.partition = 1; continue; }
-        if (i + 1 >= argc) return cli_usage_error("option '%s' needs a value or is unknown", a);
-        int rc = parse_option(&o, a, argv[i + 1]);
-        if (rc) return rc;
-        i++;
-    }
-    if (!strcmp(o.cmd, "histogram") && o.have_range != 3) {
-        if (o.have_range) return cli_usage_error("histogram needs both --lower and --upper, or neither");
-        o.lower = o.type == WGS_TYPE_F32 ? -1.0 : o.type == WGS_TYPE_I32 ? -2147483648.0 : 0.0;
-        o.upper = o.type == WGS_TYPE_F32 ? 1.0 : o.type == WGS_TYPE_I32 ? 2147483648.0 : 4294967296.0;
-    }
-    void *file_data = NULL;
+int cmd_primitive(const prim_options *opt) {
+    prim_options o = *opt;
+    const char *inputs[2] = {o.in_path, o.cmd == CLI_COMPACT && o.mode == WGS_SELECT_FLAGGED ? o.flags_path : NULL};
+    uint64_t sizes[2] = {0, 0};
+    /* Sizes only: the contents are read once the plan is made for them. */
+    for (int k = 0; k < 2; k++)
+        if (inputs[k] && cli_input_size(inputs[k], &sizes[k]) != 0) return EXIT_USAGE;
     if (o.in_path) {
-        int64_t size = cli_read_file(o.in_path, &file_data);
-        if (size < 0) return EXIT_USAGE;
-        if (size % 4 || (o.have_n && o.n != (uint64_t)size / 4)) {
-            free(file_data);
-            return cli_usage_error("'%s' holds %lld bytes: not %s n elements of 4 bytes", o.in_path,
-                                   (long long)size, o.have_n ? "the given" : "whole");
-        }
-        o.n = (uint64_t)size / 4;
-    } else if (!o.have_n) {
-        return cli_usage_error("%s needs --n N or --in FILE", o.cmd);
+        if (sizes[0] % 4 || (o.have_n && o.n != sizes[0] / 4))
+            return cli_usage_error("'%s' holds %llu bytes: not %s n elements of 4 bytes", o.in_path,
+                                   (unsigned long long)sizes[0], o.have_n ? "the given" : "whole");
+        if (sizes[0] / 4 > CLI_MAX_N)
+            return cli_usage_error("'%s' is too large: %llu elements, at most 2^40", o.in_path,
+                                   (unsigned long long)(sizes[0] / 4));
+        o.n = sizes[0] / 4;
     }
+    if (inputs[1] && sizes[1] != o.n)
+        return cli_usage_error("'%s' holds %llu flag bytes, not n = %llu", inputs[1], (unsigned long long)sizes[1],
+                               (unsigned long long)o.n);
     wgs_context *ctx = NULL;
-    if (cli_context(&ctx) != WGS_OK) {
-        free(file_data);
-        return EXIT_GPU_ERROR;
-    }
-    int rc = run_prim(ctx, &o, file_data);
+    if (cli_context(&ctx) != WGS_OK) return EXIT_GPU_ERROR;
+    int rc = run_prim(ctx, &o);
     wgs_context_destroy(ctx);
-    free(file_data);
     return rc;
 }

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define MAX_REPEAT 2048
+#define MAX_REPEAT CLI_MAX_REPEAT
 
 typedef struct scan_run {
     wgs_context *ctx;
@@ -21,7 +21,7 @@ static void run_free(scan_run *s) {
     wgs_buffer_release(s->ctx, s->in);
     wgs_buffer_release(s->ctx, s->out);
     wgs_scan_plan_destroy(s->plan);
-    if (!s->o->input) free(s->host_in);
+    free(s->host_in);
     free(s->host_out);
 }
 
@@ -68,10 +68,14 @@ int run_scan(wgs_context *ctx, const scan_options *o) {
            wgs_type_name(o->type), wgs_op_name(o->op), o->inclusive ? "inclusive" : "exclusive",
            cli_algorithm_name(wgs_scan_plan_algorithm(s.plan, n, 0)), info.device);
 
-    s.host_in = (void *)o->input;
-    if (!s.host_in) {
-        s.host_in = malloc(padded + 4);
-        if (!s.host_in) return run_free(&s), cli_usage_error("cannot allocate %llu bytes", (unsigned long long)padded);
+    /* The input is read only now that the plan holds n: a file too large for the device
+     * is refused by the plan before a byte of it is read. The padded tail of an odd f16
+     * array is zero. */
+    s.host_in = calloc(1, padded + 4);
+    if (!s.host_in) return run_free(&s), cli_usage_error("cannot allocate %llu bytes", (unsigned long long)padded);
+    if (o->in_path) {
+        if (cli_read_input(o->in_path, s.host_in, bytes) != 0) return run_free(&s), EXIT_USAGE;
+    } else {
         ref_fill_random(s.host_in, o->type, o->op, n, o->seed);
     }
     s.host_out = calloc(1, padded + 4);
@@ -176,79 +180,27 @@ int run_scan(wgs_context *ctx, const scan_options *o) {
     return rc;
 }
 
-int cmd_scan(int argc, char **argv) {
-    scan_options o = {.type = WGS_TYPE_U32, .op = WGS_OP_ADD, .repeat = 10, .seed = 1};
-    int have_n = 0;
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        const char *v = i + 1 < argc ? argv[i + 1] : NULL;
-        if (strcmp(a, "--inclusive") == 0) { o.inclusive = 1; continue; }
-        if (strcmp(a, "--verify") == 0) { o.verify = 1; continue; }
-        if (strcmp(a, "--deterministic") == 0) { o.deterministic = 1; continue; }
-        if (!v) return cli_usage_error("option '%s' needs a value or is unknown", a);
-        uint64_t u;
-        if (strcmp(a, "--n") == 0) {
-            if (cli_parse_u64(v, &o.n)) return cli_usage_error("bad --n '%s'", v);
-            have_n = 1;
-        } else if (strcmp(a, "--type") == 0) {
-            if (cli_parse_type(v, &o.type)) return cli_usage_error("bad --type '%s' (u32, i32, f32, f16)", v);
-        } else if (strcmp(a, "--op") == 0) {
-            if (cli_parse_op(v, &o.op) || o.op > WGS_OP_XOR)
-                return cli_usage_error("bad --op '%s' (add, min, max, and, or, xor)", v);
-        } else if (strcmp(a, "--repeat") == 0) {
-            if (cli_parse_u64(v, &u) || u < 1 || u > MAX_REPEAT) return cli_usage_error("bad --repeat '%s' (1..%d)", v, MAX_REPEAT);
-            o.repeat = (int)u;
-        } else if (strcmp(a, "--seed") == 0) {
-            if (cli_parse_u64(v, &o.seed)) return cli_usage_error("bad --seed '%s'", v);
-        } else if (strcmp(a, "--algorithm") == 0) {
-            if (cli_parse_algorithm(v, &o.algorithm))
-                return cli_usage_error("bad --algorithm '%s' (auto, single-pass, multilevel)", v);
-        } else if (strcmp(a, "--in") == 0) {
-            o.in_path = v;
-        } else if (strcmp(a, "--out") == 0) {
-            o.out_path = v;
-        } else {
-            return cli_usage_error("unknown option '%s'", a);
-        }
-        i++;
-    }
-    if ((o.type == WGS_TYPE_F32 || o.type == WGS_TYPE_F16) && o.op >= WGS_OP_AND)
-        return cli_usage_error("--op %s needs an integer type, not %s", wgs_op_name(o.op), wgs_type_name(o.type));
-    void *file_data = NULL;
+int cmd_scan(const scan_options *opt) {
+    scan_options o = *opt;
     if (o.in_path) {
-        int64_t size = cli_read_file(o.in_path, &file_data);
-        if (size < 0) return EXIT_USAGE;
+        /* The size only: the contents are read once the plan is made for them. */
+        uint64_t size;
+        if (cli_input_size(o.in_path, &size) != 0) return EXIT_USAGE;
         size_t es = wgs_type_size(o.type);
-        if ((uint64_t)size % es) {
-            free(file_data);
-            return cli_usage_error("'%s' holds %lld bytes, not a whole number of %s elements",
-                                   o.in_path, (long long)size, wgs_type_name(o.type));
-        }
-        if (have_n && o.n != (uint64_t)size / es) {
-            free(file_data);
-            return cli_usage_error("--n %llu disagrees with '%s' (%lld elements)", (unsigned long long)o.n,
-                                   o.in_path, (long long)((uint64_t)size / es));
-        }
-        o.n = (uint64_t)size / es;
-        /* room for the 4-byte padding of odd f16 arrays */
-        void *grown = realloc(file_data, (size_t)size + 4);
-        if (!grown) {
-            free(file_data);
-            return cli_usage_error("cannot allocate %lld bytes", (long long)size + 4);
-        }
-        memset((char *)grown + size, 0, 4);
-        file_data = grown;
-        o.input = file_data;
-    } else if (!have_n) {
-        return cli_usage_error("scan needs --n N or --in FILE");
+        if (size % es)
+            return cli_usage_error("'%s' holds %llu bytes, not a whole number of %s elements", o.in_path,
+                                   (unsigned long long)size, wgs_type_name(o.type));
+        if (size / es > CLI_MAX_N)
+            return cli_usage_error("'%s' is too large: %llu elements, at most 2^40", o.in_path,
+                                   (unsigned long long)(size / es));
+        if (o.have_n && o.n != size / es)
+            return cli_usage_error("--n %llu disagrees with '%s' (%llu elements)", (unsigned long long)o.n,
+                                   o.in_path, (unsigned long long)(size / es));
+        o.n = size / es;
     }
     wgs_context *ctx = NULL;
-    if (cli_context(&ctx) != WGS_OK) {
-        free(file_data);
-        return EXIT_GPU_ERROR;
-    }
+    if (cli_context(&ctx) != WGS_OK) return EXIT_GPU_ERROR;
     int rc = run_scan(ctx, &o);
     wgs_context_destroy(ctx);
-    free(file_data);
     return rc;
 }

@@ -1,24 +1,49 @@
+#define _POSIX_C_SOURCE 200809L /* fileno, fstat */
 /* Arguments, files and messages of the CLI. */
 #include "cli.h"
 
 #include <errno.h>
-#include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+
+static FILE *messages;
+static int messages_set;
+
+void cli_set_message_stream(FILE *f) {
+    messages = f;
+    messages_set = 1;
+}
+
+FILE *cli_message_stream(void) { return messages_set ? messages : stderr; }
 
 int cli_usage_error(const char *fmt, ...) {
+    FILE *f = cli_message_stream();
+    if (!f) return EXIT_USAGE;
     va_list ap;
     va_start(ap, fmt);
-    fputs("wgscan: ", stderr);
-    vfprintf(stderr, fmt, ap);
-    fputs(" (see 'wgscan help')\n", stderr);
+    fputs("wgscan: ", f);
+    vfprintf(f, fmt, ap);
+    fputs("\n", f);
     va_end(ap);
     return EXIT_USAGE;
 }
 
+/* The library's messages start with the result's name ("WGS_ERROR_X: ..."); the CLI
+ * names the result itself, once. */
+static const char *without_name(const char *msg, wgs_result r) {
+    const char *name = wgs_result_name(r);
+    size_t len = strlen(name);
+    if (msg && !strncmp(msg, name, len) && msg[len] == ':') {
+        msg += len + 1;
+        while (*msg == ' ') msg++;
+    }
+    return msg;
+}
+
 int cli_gpu_error(wgs_context *ctx, wgs_result r, const char *what) {
-    const char *msg = ctx ? wgs_context_last_error(ctx) : "";
+    const char *msg = without_name(ctx ? wgs_context_last_error(ctx) : "", r);
     fprintf(stderr, "wgscan: %s failed: %s (%d): %s\n", what, wgs_result_name(r), (int)r,
             msg && *msg ? msg : wgs_result_description(r));
     /* What the library refuses in the options themselves (a combination it does not
@@ -46,7 +71,7 @@ wgs_result cli_context(wgs_context **ctx) {
     wgs_result r = wgs_context_create(&d, ctx);
     if (r != WGS_OK)
         fprintf(stderr, "wgscan: cannot open a WebGPU device: %s (%d): %s\n", wgs_result_name(r),
-                (int)r, early_error[0] ? early_error : wgs_result_description(r));
+                (int)r, early_error[0] ? without_name(early_error, r) : wgs_result_description(r));
     return r;
 }
 
@@ -69,103 +94,101 @@ void cli_print_info(FILE *f, const wgs_context_info *i) {
     fprintf(f, "runtime      : %s\n", i->runtime_path[0] ? i->runtime_path : "(caller's device)");
 }
 
-int cli_parse_u64(const char *s, uint64_t *out) {
-    if (!s || !*s) return -1;
-    const char *caret = strchr(s, '^');
-    if (caret) { /* 2^24 */
-        char *end;
-        errno = 0;
-        unsigned long long b = strtoull(s, &end, 10), e;
-        if (end != caret || errno) return -1;
-        e = strtoull(caret + 1, &end, 10);
-        if (*end || errno || b < 2 || e > 63) return -1;
-        double v = pow((double)b, (double)e);
-        if (v >= 18446744073709551615.0) return -1;
-        uint64_t r = 1;
-        for (unsigned long long k = 0; k < e; k++) r *= b;
-        *out = r;
-        return 0;
+/* What kind of thing is not a regular file, for the message. */
+static const char *file_kind(mode_t m) {
+    if (S_ISDIR(m)) return "a directory";
+    if (S_ISCHR(m)) return "a character device";
+    if (S_ISBLK(m)) return "a block device";
+    if (S_ISFIFO(m)) return "a pipe";
+    if (S_ISSOCK(m)) return "a socket";
+    return "not a regular file";
+}
+
+/* Opens a regular file for reading; its size in *bytes. NULL with the reason printed. */
+static FILE *open_input(const char *path, uint64_t *bytes) {
+    struct stat st;
+    if (stat(path, &st) != 0) {
+        cli_usage_error("cannot read '%s': %s", path, strerror(errno));
+        return NULL;
     }
-    char *end;
-    errno = 0;
-    double v = strtod(s, &end);
-    if (errno || end == s || v < 0) return -1;
-    double mult = 1;
-    if (*end == 'K' || *end == 'k') mult = 1e3, end++;
-    else if (*end == 'M') mult = 1e6, end++;
-    else if (*end == 'G') mult = 1e9, end++;
-    if (*end == 'i' && mult > 1) mult = mult == 1e3 ? 1024.0 : mult == 1e6 ? 1048576.0 : 1073741824.0, end++;
-    if (*end) return -1;
-    v *= mult;
-    if (v != floor(v) || v >= 18446744073709551615.0) return -1;
-    *out = (uint64_t)v;
-    return 0;
-}
-
-int cli_parse_type(const char *s, wgs_type *out) {
-    static const struct { const char *n; wgs_type t; } k[] = {
-        {"u32", WGS_TYPE_U32}, {"i32", WGS_TYPE_I32}, {"f32", WGS_TYPE_F32}, {"f16", WGS_TYPE_F16}};
-    for (size_t i = 0; s && i < sizeof k / sizeof k[0]; i++)
-        if (strcmp(s, k[i].n) == 0) return *out = k[i].t, 0;
-    return -1;
-}
-
-int cli_parse_op(const char *s, wgs_op *out) {
-    static const struct { const char *n; wgs_op o; } k[] = {
-        {"add", WGS_OP_ADD}, {"min", WGS_OP_MIN}, {"max", WGS_OP_MAX},
-        {"and", WGS_OP_AND}, {"or", WGS_OP_OR},   {"xor", WGS_OP_XOR},
-        {"argmin", WGS_OP_ARGMIN}, {"argmax", WGS_OP_ARGMAX}};
-    for (size_t i = 0; s && i < sizeof k / sizeof k[0]; i++)
-        if (strcmp(s, k[i].n) == 0) return *out = k[i].o, 0;
-    return -1;
-}
-
-int cli_parse_algorithm(const char *s, wgs_scan_algorithm *out) {
-    if (!s) return -1;
-    if (strcmp(s, "auto") == 0) return *out = WGS_SCAN_ALGORITHM_DEFAULT, 0;
-    if (strcmp(s, "single-pass") == 0) return *out = WGS_SCAN_ALGORITHM_SINGLE_PASS, 0;
-    if (strcmp(s, "multilevel") == 0) return *out = WGS_SCAN_ALGORITHM_MULTILEVEL, 0;
-    return -1;
-}
-
-const char *cli_algorithm_name(wgs_scan_algorithm a) {
-    switch (a) {
-    case WGS_SCAN_ALGORITHM_SINGLE_PASS: return "single-pass";
-    case WGS_SCAN_ALGORITHM_MULTILEVEL: return "multilevel";
-    default: return "auto";
+    if (!S_ISREG(st.st_mode)) { /* checked before opening: a FIFO would block the open */
+        cli_usage_error("cannot read '%s': it is %s; --in and --flags take regular files", path,
+                        file_kind(st.st_mode));
+        return NULL;
     }
-}
-
-int64_t cli_read_file(const char *path, void **data) {
     FILE *f = fopen(path, "rb");
     if (!f) {
-        fprintf(stderr, "wgscan: cannot open '%s': %s\n", path, strerror(errno));
-        return -1;
+        cli_usage_error("cannot read '%s': %s", path, strerror(errno));
+        return NULL;
     }
-    if (fseek(f, 0, SEEK_END) != 0) {
-        fprintf(stderr, "wgscan: cannot seek '%s': %s\n", path, strerror(errno));
+    if (fstat(fileno(f), &st) != 0 || !S_ISREG(st.st_mode) || st.st_size < 0) {
+        cli_usage_error("cannot read '%s': %s", path, errno ? strerror(errno) : "it changed while opened");
         fclose(f);
-        return -1;
+        return NULL;
     }
-    long size = ftell(f);
-    rewind(f);
-    void *buf = malloc(size > 0 ? (size_t)size : 1);
-    if (size < 0 || !buf || fread(buf, 1, (size_t)size, f) != (size_t)size) {
-        fprintf(stderr, "wgscan: cannot read '%s'\n", path);
-        free(buf);
-        fclose(f);
-        return -1;
-    }
+    *bytes = (uint64_t)st.st_size;
+    return f;
+}
+
+/* After reading `bytes` bytes: the file must end there. /proc and /sys files say size 0
+ * (or 4096) and hold something else. */
+static int at_end(FILE *f, const char *path, uint64_t bytes) {
+    if (fgetc(f) == EOF && !ferror(f)) return 0;
+    cli_usage_error("cannot read '%s': it holds more than its size of %llu bytes says "
+                    "(a /proc or /sys file, or one still being written?)",
+                    path, (unsigned long long)bytes);
+    return -1;
+}
+
+int cli_input_size(const char *path, uint64_t *bytes) {
+    FILE *f = open_input(path, bytes);
+    if (!f) return -1;
+    /* A file whose size reads 0 is refused now if it holds something, before any plan
+     * is made for n = 0. */
+    int rc = *bytes == 0 ? at_end(f, path, 0) : 0;
     fclose(f);
-    *data = buf;
-    return size;
+    return rc;
+}
+
+int cli_read_input(const char *path, void *data, uint64_t bytes) {
+    uint64_t size;
+    FILE *f = open_input(path, &size);
+    if (!f) return -1;
+    if (size != bytes) {
+        fclose(f);
+        return cli_usage_error("cannot read '%s': its size changed from %llu to %llu bytes", path,
+                               (unsigned long long)bytes, (unsigned long long)size), -1;
+    }
+    size_t got = bytes ? fread(data, 1, (size_t)bytes, f) : 0;
+    if (got != bytes) {
+        int e = ferror(f) ? errno : 0;
+        fclose(f);
+        return cli_usage_error("cannot read '%s': %s after %llu of %llu bytes", path,
+                               e ? strerror(e) : "it ended", (unsigned long long)got, (unsigned long long)bytes), -1;
+    }
+    int rc = at_end(f, path, bytes);
+    fclose(f);
+    return rc;
 }
 
 int cli_write_file(const char *path, const void *data, uint64_t bytes) {
     FILE *f = fopen(path, "wb");
-    if (!f || fwrite(data, 1, (size_t)bytes, f) != bytes || fclose(f) != 0) {
-        fprintf(stderr, "wgscan: cannot write '%s': %s\n", path, strerror(errno));
-        return -1;
-    }
+    if (!f) return cli_usage_error("cannot write '%s': %s", path, strerror(errno)), -1;
+    errno = 0;
+    int ok = (bytes == 0 || fwrite(data, 1, (size_t)bytes, f) == bytes) && fflush(f) == 0;
+    int e = errno;
+    if (fclose(f) != 0 && ok) ok = 0, e = errno;
+    if (!ok) return cli_usage_error("cannot write '%s': %s", path, e ? strerror(e) : "short write"), -1;
+    return 0;
+}
+
+int cli_check_writable(const char *path) {
+    struct stat st;
+    int existed = stat(path, &st) == 0;
+    if (existed && S_ISDIR(st.st_mode)) return cli_usage_error("cannot write '%s': it is a directory", path), -1;
+    FILE *f = fopen(path, "ab"); /* creates, never truncates */
+    if (!f) return cli_usage_error("cannot write '%s': %s", path, strerror(errno)), -1;
+    fclose(f);
+    if (!existed) remove(path);
     return 0;
 }

@@ -1,0 +1,148 @@
+/* The commands: their help, and running what cli_parse produced. */
+#include "cli.h"
+
+#include <string.h>
+
+static const char overview[] =
+    "usage: wgscan <command> [options]      (wgscan <command> --help: its options)\n"
+    "\n"
+    "commands:\n"
+    "  info                 adapter, backend, features, limits, subgroup sizes, runtime\n"
+    "  scan [options]       prefix scan of random data or a raw file, with timings\n"
+    "  demo                 a short tour: device info, a verified 16M scan, GPU vs CPU\n"
+    "  reduce [options]     reduce (sum, min, max, and/or/xor, argmin, argmax)\n"
+    "  count [options]      count the elements that satisfy a predicate\n"
+    "  compact [options]    select by flags or predicate, partition, unique, rle\n"
+    "  histogram [options]  even-bin histogram\n"
+    "  bench [options]      benchmark sweep against a copy kernel\n"
+    "  help [command]       this text, or a command's options\n"
+    "  --version            the version\n"
+    "\n"
+    "Options are written --opt value or --opt=value, each at most once.\n";
+
+static const char common[] =
+    "  --n N                elements, up to 2^40 (1000, 1e6, 1.5e3, 16M, 1Gi, 2^24); taken\n"
+    "                       from --in if given\n"
+    "  --verify             check the result against a CPU reference\n"
+    "  --repeat K           timed runs after warm-up, 1..2048 (default 10)\n"
+    "  --in FILE            raw little-endian input of the given type (a regular file)\n"
+    "  --out FILE           write the raw result\n"
+    "  --seed S             seed of the random input (default 1; not with --in)\n";
+
+static const char scan_help[] =
+    "usage: wgscan scan (--n N | --in FILE) [options]\n"
+    "prefix scan of random data or a raw file, timed on the GPU and the CPU\n"
+    "  --type T             u32 (default), i32, f32, f16\n"
+    "  --op OP              add (default), min, max, and, or, xor (and/or/xor: integers)\n"
+    "  --inclusive          inclusive scan (default exclusive)\n"
+    "  --algorithm A        auto (default), single-pass, multilevel\n"
+    "  --deterministic      bit-identical float results run to run (multilevel)\n";
+
+static const char prim_types[] = "  --type T             u32 (default), i32, f32\n";
+
+static const char reduce_help[] =
+    "usage: wgscan reduce (--n N | --in FILE) [options]\n"
+    "  --op OP              add (default), min, max, and, or, xor, argmin, argmax\n"
+    "  --algorithm A        tree (default), atomic\n"
+    "  --float-sum S        cas (default), fixed: only with --type f32 --op add\n"
+    "                       --algorithm atomic\n";
+
+static const char predicate_help[] =
+    "  P: nonzero (default), eq:A, ne:A, lt:A, gt:A, range:A:B (A <= v < B, A <= B).\n"
+    "     Operands are integers of the type for u32 and i32; for f32 any number, and\n"
+    "     also inf, -inf and nan, compared as wgscan.h states (IEEE: nothing equals nan,\n"
+    "     so eq:nan holds for no element and ne:nan for every one).\n";
+
+static const char count_help[] =
+    "usage: wgscan count (--n N | --in FILE) [options]\n"
+    "  --predicate P        what to count (see P below)\n"
+    "  --algorithm A        tree (default), atomic, per-element\n";
+
+static const char compact_help[] =
+    "usage: wgscan compact (--n N | --in FILE) [options]\n"
+    "  --mode M             flagged (default), if (default with --predicate), unique, rle\n"
+    "  --predicate P        --mode if: what to keep (see P below)\n"
+    "  --flags FILE         --mode flagged: n bytes, non-zero keeps the element\n"
+    "  --density D          --mode flagged without --flags: the share of random flags\n"
+    "                       set, 0..1 (default 0.5)\n"
+    "  --partition          the rejected elements follow the kept ones (flagged, if)\n"
+    "  --payload none|index also write each kept element's index (not with rle)\n"
+    "  --algorithm A        auto (default), single-pass, three-pass\n";
+
+static const char histogram_help[] =
+    "usage: wgscan histogram (--n N | --in FILE) [options]\n"
+    "  --bins B             1..2^20 (default 256)\n"
+    "  --lower L --upper U  finite bounds, L < U; both or neither (default: the type's\n"
+    "                       range; f32: -1 .. 1)\n";
+
+static const char bench_help[] =
+    "usage: wgscan bench [options]\n"
+    "benchmark sweep of the scans (and primitives) against a copy kernel of the same bytes\n"
+    "  --min N --max N      sizes, powers of two up to 2^40 (default 2^10 .. the device's\n"
+    "                       limit: 2^30 on GPUs, 2^22 on CPU drivers)\n"
+    "  --series LIST        up to 8 type:operator scans (default u32:add,f32:add,i32:max),\n"
+    "                       or none: no scans (with --primitives)\n"
+    "  --algorithms LIST    single-pass,multilevel (default both; with scans only)\n"
+    "  --primitives LIST    also: reduce-tree, reduce-atomic, count-tree, count-atomic,\n"
+    "                       count-per-element, select-flagged, select-if, histogram-256,\n"
+    "                       select-flagged-1pass (forced to the single pass),\n"
+    "                       or all (u32: uniform words, half the flags set)\n"
+    "  --runs K             timed runs per point after warm-up, 20..1000 (default 30)\n"
+    "  --json F --csv F --svg F   write results (default bench.json, bench.csv, bench.svg);\n"
+    "                       checked to be writable before the sweep starts\n";
+
+static const char exit_help[] =
+    "\n"
+    "exit status: 0 success, 1 verification failed, 2 bad usage or input (also: an\n"
+    "             output file not written), 3 GPU or runtime error\n";
+
+void cli_help(FILE *f, cli_command c) {
+    switch (c) {
+    case CLI_INFO: fputs("usage: wgscan info\nthe adapter, backend, features, limits and runtime\n", f); break;
+    case CLI_DEMO: fputs("usage: wgscan demo\na short tour: device info, verified scans, GPU against CPU\n", f); break;
+    case CLI_SCAN: fputs(scan_help, f), fputs(common, f); break;
+    case CLI_REDUCE: fputs(reduce_help, f), fputs(prim_types, f), fputs(common, f); break;
+    case CLI_COUNT: fputs(count_help, f), fputs(prim_types, f), fputs(common, f), fputs(predicate_help, f); break;
+    case CLI_COMPACT:
+        fputs(compact_help, f), fputs(prim_types, f), fputs(common, f), fputs(predicate_help, f);
+        fputs("  --seed also seeds the random flags (then it is allowed with --in)\n", f);
+        break;
+    case CLI_HISTOGRAM: fputs(histogram_help, f), fputs(prim_types, f), fputs(common, f); break;
+    case CLI_BENCH: fputs(bench_help, f); break;
+    default:
+        fputs(overview, f);
+        fputs("\nscan, reduce, count, compact, histogram share:\n", f);
+        fputs(common, f);
+        break;
+    }
+    fputs(exit_help, f);
+}
+
+int cli_run(const cli_options *o) {
+    switch (o->command) {
+    case CLI_HELP: cli_help(stdout, o->help_for); return EXIT_OK;
+    case CLI_VERSION:
+        printf("wgscan %d.%d.%d\n", WGSCAN_VERSION_MAJOR, WGSCAN_VERSION_MINOR, WGSCAN_VERSION_PATCH);
+        return EXIT_OK;
+    case CLI_INFO: return cmd_info();
+    case CLI_DEMO: return cmd_demo();
+    case CLI_SCAN: return cmd_scan(&o->scan);
+    case CLI_REDUCE:
+    case CLI_COUNT:
+    case CLI_COMPACT:
+    case CLI_HISTOGRAM: return cmd_primitive(&o->prim);
+    case CLI_BENCH: return cmd_bench(&o->bench);
+    default: return cli_usage_error("no command");
+    }
+}
+
+int cli_main(int argc, char **argv) {
+    if (argc < 2) {
+        cli_help(stderr, CLI_NONE);
+        return EXIT_USAGE;
+    }
+    cli_options o;
+    int rc = cli_parse(argc, argv, &o);
+    if (rc != EXIT_OK) return rc;
+    return cli_run(&o);
+}

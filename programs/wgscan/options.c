@@ -1,0 +1,609 @@
+/*
+ * The CLI's arguments: one table of options (which commands take each one), strict
+ * parsers for their values, and one validation step per command after all options are
+ * read, where defaults are applied and options that would do nothing are refused.
+ * Nothing here reads files or touches the GPU (tests/fuzz/fuzz_cli.c relies on that).
+ */
+#include "cli.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- values -------------------------------------------------------------------- */
+
+/* v * m, or -1 when it does not fit 64 bits. */
+static int mul_u64(uint64_t *v, uint64_t m) {
+    if (m && *v > UINT64_MAX / m) return -1;
+    *v *= m;
+    return 0;
+}
+
+static int pow_u64(uint64_t b, unsigned e, uint64_t *out) {
+    uint64_t r = 1;
+    for (unsigned k = 0; k < e; k++)
+        if (mul_u64(&r, b)) return -1;
+    *out = r;
+    return 0;
+}
+
+static int is_digit(char c) { return c >= '0' && c <= '9'; }
+
+/* Digits into *v (at least one, at most `max_digits`), checked for overflow. */
+static const char *read_digits(const char *s, uint64_t *v, unsigned *count) {
+    *v = 0;
+    *count = 0;
+    for (; is_digit(*s); s++, (*count)++)
+        if (mul_u64(v, 10) || *v > UINT64_MAX - (uint64_t)(*s - '0')) return NULL;
+        else *v += (uint64_t)(*s - '0');
+    return *count ? s : NULL;
+}
+
+int cli_parse_u64(const char *s, uint64_t *out) {
+    if (!s || !is_digit(*s)) return -1; /* no sign, no spaces, not empty */
+    const char *caret = strchr(s, '^');
+    uint64_t v, e;
+    unsigned nd;
+    if (caret) { /* b^e */
+        const char *p = read_digits(s, &v, &nd);
+        if (p != caret || v < 2) return -1;
+        p = read_digits(caret + 1, &e, &nd);
+        if (!p || *p || e > 64) return -1;
+        return pow_u64(v, (unsigned)e, out);
+    }
+    /* digits [. digits] [e digits] [K|M|G|T [i]]: all the digits as one integer, then
+     * scaled by powers of ten and the suffix; the result must come out whole. */
+    uint64_t mant = 0;
+    int scale = 0; /* the value is mant * 10^-scale before the exponent */
+    for (; is_digit(*s) || *s == '.'; s++) {
+        if (*s == '.') {
+            if (scale || !is_digit(s[1])) return -1; /* one point, digits after it */
+            scale = -1;                              /* counted up from the next digit */
+            continue;
+        }
+        if (mul_u64(&mant, 10) || mant > UINT64_MAX - (uint64_t)(*s - '0')) return -1;
+        mant += (uint64_t)(*s - '0');
+        if (scale < 0) scale--;
+    }
+    scale = scale < 0 ? -scale - 1 : 0;
+    if (*s == 'e' || *s == 'E') {
+        const char *p = read_digits(s + 1, &e, &nd);
+        if (!p || e > 40) return -1;
+        s = p;
+        scale -= (int)e;
+    }
+    uint64_t mult = 1;
+    const char *suffixes = "KMGT";
+    const char *k = *s ? strchr(suffixes, *s == 'k' ? 'K' : *s) : NULL;
+    if (k) {
+        unsigned power = (unsigned)(k - suffixes) + 1;
+        s++;
+        if (*s == 'i') s++, mult = 1ull << (10 * power);
+        else scale -= 3 * (int)power;
+    }
+    if (*s) return -1;
+    if (scale < 0) {
+        uint64_t p10;
+        if (pow_u64(10, (unsigned)-scale, &p10) || mul_u64(&mant, p10)) return -1;
+        scale = 0;
+    }
+    if (mul_u64(&mant, mult)) return -1;
+    uint64_t div;
+    if (pow_u64(10, (unsigned)scale, &div) || mant % div) return -1; /* not whole */
+    *out = mant / div;
+    return 0;
+}
+
+int cli_parse_double(const char *s, int allow_nonfinite, double *out) {
+    if (!s || !*s || *s == ' ' || (*s >= '\t' && *s <= '\r')) return -1;
+    char *end;
+    errno = 0;
+    double v = strtod(s, &end);
+    if (end == s || *end) return -1;
+    if (errno == ERANGE && isinf(v)) return -1; /* 1e999: say inf if inf is meant */
+    if (!allow_nonfinite && !isfinite(v)) return -1;
+    *out = v;
+    return 0;
+}
+
+int cli_parse_type(const char *s, wgs_type *out) {
+    static const struct { const char *n; wgs_type t; } k[] = {
+        {"u32", WGS_TYPE_U32}, {"i32", WGS_TYPE_I32}, {"f32", WGS_TYPE_F32}, {"f16", WGS_TYPE_F16}};
+    for (size_t i = 0; s && i < sizeof k / sizeof k[0]; i++)
+        if (strcmp(s, k[i].n) == 0) return *out = k[i].t, 0;
+    return -1;
+}
+
+int cli_parse_op(const char *s, wgs_op *out) {
+    static const struct { const char *n; wgs_op o; } k[] = {
+        {"add", WGS_OP_ADD}, {"min", WGS_OP_MIN}, {"max", WGS_OP_MAX},
+        {"and", WGS_OP_AND}, {"or", WGS_OP_OR},   {"xor", WGS_OP_XOR},
+        {"argmin", WGS_OP_ARGMIN}, {"argmax", WGS_OP_ARGMAX}};
+    for (size_t i = 0; s && i < sizeof k / sizeof k[0]; i++)
+        if (strcmp(s, k[i].n) == 0) return *out = k[i].o, 0;
+    return -1;
+}
+
+int cli_parse_algorithm(const char *s, wgs_scan_algorithm *out) {
+    if (!s) return -1;
+    if (strcmp(s, "auto") == 0) return *out = WGS_SCAN_ALGORITHM_DEFAULT, 0;
+    if (strcmp(s, "single-pass") == 0) return *out = WGS_SCAN_ALGORITHM_SINGLE_PASS, 0;
+    if (strcmp(s, "multilevel") == 0) return *out = WGS_SCAN_ALGORITHM_MULTILEVEL, 0;
+    return -1;
+}
+
+const char *cli_algorithm_name(wgs_scan_algorithm a) {
+    switch (a) {
+    case WGS_SCAN_ALGORITHM_SINGLE_PASS: return "single-pass";
+    case WGS_SCAN_ALGORITHM_MULTILEVEL: return "multilevel";
+    default: return "auto";
+    }
+}
+
+/* "nonzero", "eq:A", "ne:A", "lt:A", "gt:A", "range:A:B": operands may be inf or nan
+ * here; whether the type takes them is checked once the type is known. */
+static int parse_predicate(const char *v, wgs_predicate *p) {
+    static const struct { const char *name; wgs_predicate_kind k; } kinds[] = {
+        {"nonzero", WGS_PREDICATE_NONZERO}, {"eq", WGS_PREDICATE_EQUAL}, {"ne", WGS_PREDICATE_NOT_EQUAL},
+        {"lt", WGS_PREDICATE_LESS}, {"gt", WGS_PREDICATE_GREATER}, {"range", WGS_PREDICATE_IN_RANGE}};
+    for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++) {
+        size_t len = strlen(kinds[i].name);
+        if (strncmp(v, kinds[i].name, len) != 0) continue;
+        const char *rest = v + len;
+        wgs_predicate q = {kinds[i].k, 0, 0};
+        if (q.kind == WGS_PREDICATE_NONZERO) {
+            if (*rest) return -1;
+        } else {
+            if (*rest != ':') return -1;
+            char a[64];
+            const char *b = q.kind == WGS_PREDICATE_IN_RANGE ? strchr(rest + 1, ':') : NULL;
+            size_t alen = b ? (size_t)(b - rest - 1) : strlen(rest + 1);
+            if (q.kind == WGS_PREDICATE_IN_RANGE && !b) return -1;
+            if (alen >= sizeof a) return -1;
+            memcpy(a, rest + 1, alen);
+            a[alen] = 0;
+            if (cli_parse_double(a, 1, &q.a)) return -1;
+            if (b && cli_parse_double(b + 1, 1, &q.b)) return -1;
+        }
+        *p = q;
+        return 0;
+    }
+    return -1;
+}
+
+/* ---- the option table ------------------------------------------------------------ */
+
+#define CMD(c) (1u << (c))
+#define PRIMS (CMD(CLI_REDUCE) | CMD(CLI_COUNT) | CMD(CLI_COMPACT) | CMD(CLI_HISTOGRAM))
+#define RUNS (CMD(CLI_SCAN) | PRIMS) /* the commands that run one configuration */
+
+typedef enum opt_id {
+    OPT_N, OPT_TYPE, OPT_OP, OPT_INCLUSIVE, OPT_VERIFY, OPT_REPEAT, OPT_IN, OPT_OUT, OPT_SEED,
+    OPT_ALGORITHM, OPT_DETERMINISTIC, OPT_FLOAT_SUM, OPT_PREDICATE, OPT_MODE, OPT_PARTITION,
+    OPT_PAYLOAD, OPT_FLAGS, OPT_DENSITY, OPT_BINS, OPT_LOWER, OPT_UPPER,
+    OPT_MIN, OPT_MAX, OPT_SERIES, OPT_ALGORITHMS, OPT_PRIMITIVES, OPT_RUNS, OPT_JSON, OPT_CSV, OPT_SVG,
+    OPT_COUNT
+} opt_id;
+
+static const struct opt_def {
+    const char *name;
+    opt_id id;
+    unsigned commands;
+    int takes_value;
+} options[] = {
+    {"--n", OPT_N, RUNS, 1},
+    {"--type", OPT_TYPE, RUNS, 1},
+    {"--op", OPT_OP, CMD(CLI_SCAN) | CMD(CLI_REDUCE), 1},
+    {"--inclusive", OPT_INCLUSIVE, CMD(CLI_SCAN), 0},
+    {"--verify", OPT_VERIFY, RUNS, 0},
+    {"--repeat", OPT_REPEAT, RUNS, 1},
+    {"--in", OPT_IN, RUNS, 1},
+    {"--out", OPT_OUT, RUNS, 1},
+    {"--seed", OPT_SEED, RUNS, 1},
+    {"--algorithm", OPT_ALGORITHM, CMD(CLI_SCAN) | CMD(CLI_REDUCE) | CMD(CLI_COUNT) | CMD(CLI_COMPACT), 1},
+    {"--deterministic", OPT_DETERMINISTIC, CMD(CLI_SCAN), 0},
+    {"--float-sum", OPT_FLOAT_SUM, CMD(CLI_REDUCE), 1},
+    {"--predicate", OPT_PREDICATE, CMD(CLI_COUNT) | CMD(CLI_COMPACT), 1},
+    {"--mode", OPT_MODE, CMD(CLI_COMPACT), 1},
+    {"--partition", OPT_PARTITION, CMD(CLI_COMPACT), 0},
+    {"--payload", OPT_PAYLOAD, CMD(CLI_COMPACT), 1},
+    {"--flags", OPT_FLAGS, CMD(CLI_COMPACT), 1},
+    {"--density", OPT_DENSITY, CMD(CLI_COMPACT), 1},
+    {"--bins", OPT_BINS, CMD(CLI_HISTOGRAM), 1},
+    {"--lower", OPT_LOWER, CMD(CLI_HISTOGRAM), 1},
+    {"--upper", OPT_UPPER, CMD(CLI_HISTOGRAM), 1},
+    {"--min", OPT_MIN, CMD(CLI_BENCH), 1},
+    {"--max", OPT_MAX, CMD(CLI_BENCH), 1},
+    {"--series", OPT_SERIES, CMD(CLI_BENCH), 1},
+    {"--algorithms", OPT_ALGORITHMS, CMD(CLI_BENCH), 1},
+    {"--primitives", OPT_PRIMITIVES, CMD(CLI_BENCH), 1},
+    {"--runs", OPT_RUNS, CMD(CLI_BENCH), 1},
+    {"--json", OPT_JSON, CMD(CLI_BENCH), 1},
+    {"--csv", OPT_CSV, CMD(CLI_BENCH), 1},
+    {"--svg", OPT_SVG, CMD(CLI_BENCH), 1},
+};
+
+static const char *const command_names[CLI_COMMAND_COUNT] = {
+    [CLI_NONE] = "", [CLI_HELP] = "help", [CLI_VERSION] = "--version", [CLI_INFO] = "info",
+    [CLI_DEMO] = "demo", [CLI_SCAN] = "scan", [CLI_REDUCE] = "reduce", [CLI_COUNT] = "count",
+    [CLI_COMPACT] = "compact", [CLI_HISTOGRAM] = "histogram", [CLI_BENCH] = "bench"};
+
+const char *cli_command_name(cli_command c) {
+    return c > CLI_NONE && c < CLI_COMMAND_COUNT ? command_names[c] : "";
+}
+
+const char *const cli_bench_primitive_names[CLI_BENCH_PRIMITIVES] = {
+    "reduce-tree", "reduce-atomic", "count-tree", "count-atomic", "count-per-element",
+    "select-flagged", "select-if", "histogram-256", "select-flagged-1pass"};
+
+static cli_command command_of(const char *s) {
+    for (int c = CLI_INFO; c < CLI_COMMAND_COUNT; c++)
+        if (!strcmp(s, command_names[c])) return (cli_command)c;
+    return CLI_NONE;
+}
+
+static int is_float_type(wgs_type t) { return t == WGS_TYPE_F32 || t == WGS_TYPE_F16; }
+
+/* ---- one value of one option ---------------------------------------------------- */
+
+static int bad(const char *opt, const char *v, const char *expected) {
+    return cli_usage_error("bad %s '%s' (%s)", opt, v, expected);
+}
+
+/* Items of a comma-separated list, each at most 31 characters; calls item() on each. */
+static int for_each_item(const char *v, int (*item)(const char *tok, void *user), void *user) {
+    if (!*v) return -1;
+    for (const char *p = v;;) {
+        const char *comma = strchr(p, ',');
+        size_t len = comma ? (size_t)(comma - p) : strlen(p);
+        char tok[32];
+        if (len == 0 || len >= sizeof tok) return -1;
+        memcpy(tok, p, len);
+        tok[len] = 0;
+        if (item(tok, user)) return -1;
+        if (!comma) return 0;
+        p = comma + 1;
+    }
+}
+
+static int series_item(const char *tok, void *user) {
+    bench_options *b = user;
+    const char *colon = strchr(tok, ':');
+    char type[32];
+    if (!colon || b->nseries == CLI_BENCH_MAX_SERIES) return -1;
+    memcpy(type, tok, (size_t)(colon - tok));
+    type[colon - tok] = 0;
+    bench_series s;
+    if (cli_parse_type(type, &s.type) || cli_parse_op(colon + 1, &s.op) || s.op > WGS_OP_XOR) return -1;
+    if (is_float_type(s.type) && s.op >= WGS_OP_AND) return -1;
+    b->series[b->nseries++] = s;
+    return 0;
+}
+
+static int algorithm_item(const char *tok, void *user) {
+    bench_options *b = user;
+    wgs_scan_algorithm a;
+    if (b->nalgo == 2 || cli_parse_algorithm(tok, &a) || a == WGS_SCAN_ALGORITHM_DEFAULT) return -1;
+    for (int i = 0; i < b->nalgo; i++)
+        if (b->algos[i] == a) return -1;
+    b->algos[b->nalgo++] = a;
+    return 0;
+}
+
+static int primitive_item(const char *tok, void *user) {
+    bench_options *b = user;
+    if (!strcmp(tok, "all")) {
+        if (b->nprims) return -1;
+        for (b->nprims = 0; b->nprims < CLI_BENCH_PRIMITIVES; b->nprims++) b->prims[b->nprims] = b->nprims;
+        return 0;
+    }
+    for (int q = 0; q < CLI_BENCH_PRIMITIVES; q++) {
+        if (strcmp(tok, cli_bench_primitive_names[q])) continue;
+        for (int i = 0; i < b->nprims; i++)
+            if (b->prims[i] == q) return -1; /* listed twice (or after all) */
+        b->prims[b->nprims++] = q;
+        return 0;
+    }
+    return -1;
+}
+
+static int set_option(cli_options *o, const struct opt_def *d, const char *v) {
+    scan_options *s = &o->scan;
+    prim_options *p = &o->prim;
+    bench_options *b = &o->bench;
+    const int scan = o->command == CLI_SCAN;
+    const char *name = d->name;
+    uint64_t u;
+    double x;
+    switch (d->id) {
+    case OPT_N:
+        if (cli_parse_u64(v, &u) || u > CLI_MAX_N) return bad(name, v, "a count up to 2^40: 1000, 1e6, 16M, 2^24");
+        if (scan) s->n = u, s->have_n = 1;
+        else p->n = u, p->have_n = 1;
+        return 0;
+    case OPT_TYPE: {
+        wgs_type t;
+        if (cli_parse_type(v, &t) || (!scan && t == WGS_TYPE_F16))
+            return bad(name, v, scan ? "u32, i32, f32, f16" : "u32, i32, f32");
+        if (scan) s->type = t;
+        else p->type = t;
+        return 0;
+    }
+    case OPT_OP: {
+        wgs_op op;
+        if (cli_parse_op(v, &op) || (scan && op > WGS_OP_XOR))
+            return bad(name, v, scan ? "add, min, max, and, or, xor" : "add, min, max, and, or, xor, argmin, argmax");
+        if (scan) s->op = op;
+        else p->op = op;
+        return 0;
+    }
+    case OPT_INCLUSIVE: s->inclusive = 1; return 0;
+    case OPT_DETERMINISTIC: s->deterministic = 1; return 0;
+    case OPT_PARTITION: p->partition = 1; return 0;
+    case OPT_VERIFY:
+        if (scan) s->verify = 1;
+        else p->verify = 1;
+        return 0;
+    case OPT_REPEAT:
+        if (cli_parse_u64(v, &u) || u < 1 || u > CLI_MAX_REPEAT) return bad(name, v, "1..2048");
+        if (scan) s->repeat = (int)u;
+        else p->repeat = (int)u;
+        return 0;
+    case OPT_SEED:
+        if (cli_parse_u64(v, &u)) return bad(name, v, "0..2^64-1");
+        if (scan) s->seed = u;
+        else p->seed = u;
+        return 0;
+    case OPT_IN:
+    case OPT_OUT:
+    case OPT_FLAGS:
+    case OPT_JSON:
+    case OPT_CSV:
+    case OPT_SVG:
+        if (!*v) return bad(name, v, "a file name");
+        if (d->id == OPT_IN) *(scan ? &s->in_path : &p->in_path) = v;
+        else if (d->id == OPT_OUT) *(scan ? &s->out_path : &p->out_path) = v;
+        else if (d->id == OPT_FLAGS) p->flags_path = v;
+        else if (d->id == OPT_JSON) b->json = v;
+        else if (d->id == OPT_CSV) b->csv = v;
+        else b->svg = v;
+        return 0;
+    case OPT_ALGORITHM:
+        if (scan) {
+            if (cli_parse_algorithm(v, &s->algorithm)) return bad(name, v, "auto, single-pass, multilevel");
+        } else if (o->command == CLI_COMPACT) {
+            if (!strcmp(v, "auto")) p->select_algorithm = WGS_SELECT_ALGORITHM_DEFAULT;
+            else if (!strcmp(v, "single-pass")) p->select_algorithm = WGS_SELECT_ALGORITHM_SINGLE_PASS;
+            else if (!strcmp(v, "three-pass")) p->select_algorithm = WGS_SELECT_ALGORITHM_THREE_PASS;
+            else return bad(name, v, "auto, single-pass, three-pass");
+        } else {
+            if (!strcmp(v, "tree")) p->algorithm = WGS_REDUCE_ALGORITHM_TREE;
+            else if (!strcmp(v, "atomic")) p->algorithm = WGS_REDUCE_ALGORITHM_ATOMIC;
+            else if (!strcmp(v, "per-element") && o->command == CLI_COUNT)
+                p->algorithm = WGS_REDUCE_ALGORITHM_ATOMIC_PER_ELEMENT;
+            else return bad(name, v, o->command == CLI_COUNT ? "tree, atomic, per-element" : "tree, atomic");
+        }
+        return 0;
+    case OPT_FLOAT_SUM:
+        if (!strcmp(v, "cas")) p->float_sum = WGS_FLOAT_SUM_CAS;
+        else if (!strcmp(v, "fixed")) p->float_sum = WGS_FLOAT_SUM_FIXED_POINT;
+        else return bad(name, v, "cas, fixed");
+        return 0;
+    case OPT_PREDICATE:
+        if (parse_predicate(v, &p->pred)) return bad(name, v, "nonzero, eq:A, ne:A, lt:A, gt:A, range:A:B");
+        return 0;
+    case OPT_MODE:
+        if (!strcmp(v, "flagged")) p->mode = WGS_SELECT_FLAGGED;
+        else if (!strcmp(v, "if")) p->mode = WGS_SELECT_IF;
+        else if (!strcmp(v, "unique")) p->mode = WGS_SELECT_UNIQUE;
+        else if (!strcmp(v, "rle")) p->mode = WGS_SELECT_RUN_LENGTH;
+        else return bad(name, v, "flagged, if, unique, rle");
+        return 0;
+    case OPT_PAYLOAD:
+        if (!strcmp(v, "none")) p->payload = WGS_PAYLOAD_NONE;
+        else if (!strcmp(v, "index")) p->payload = WGS_PAYLOAD_INDEX;
+        else return bad(name, v, "none, index");
+        return 0;
+    case OPT_DENSITY:
+        if (cli_parse_double(v, 0, &x) || x < 0 || x > 1) return bad(name, v, "0..1");
+        p->density = x;
+        return 0;
+    case OPT_BINS:
+        if (cli_parse_u64(v, &u) || u < 1 || u > WGS_HISTOGRAM_MAX_BINS) return bad(name, v, "1..2^20");
+        p->bins = (uint32_t)u;
+        return 0;
+    case OPT_LOWER:
+    case OPT_UPPER:
+        if (cli_parse_double(v, 0, &x)) return bad(name, v, "a finite number");
+        *(d->id == OPT_LOWER ? &p->lower : &p->upper) = x;
+        return 0;
+    case OPT_MIN:
+    case OPT_MAX:
+        if (cli_parse_u64(v, &u) || u == 0 || (u & (u - 1)) || u > CLI_MAX_N)
+            return bad(name, v, "a power of two up to 2^40");
+        *(d->id == OPT_MIN ? &b->nmin : &b->nmax) = u;
+        return 0;
+    case OPT_RUNS:
+        if (cli_parse_u64(v, &u) || u < CLI_BENCH_MIN_RUNS || u > CLI_BENCH_MAX_RUNS) return bad(name, v, "20..1000");
+        b->runs = (int)u;
+        return 0;
+    case OPT_SERIES:
+        b->nseries = 0;
+        if (!strcmp(v, "none")) return 0;
+        if (for_each_item(v, series_item, b))
+            return bad(name, v, "up to 8 type:operator pairs, e.g. u32:add,f32:add,i32:max, or none");
+        return 0;
+    case OPT_ALGORITHMS:
+        b->nalgo = 0;
+        if (for_each_item(v, algorithm_item, b)) return bad(name, v, "single-pass, multilevel or both");
+        return 0;
+    case OPT_PRIMITIVES:
+        b->nprims = 0;
+        if (for_each_item(v, primitive_item, b)) return bad(name, v, "see 'wgscan bench --help'");
+        return 0;
+    case OPT_COUNT: break;
+    }
+    return cli_usage_error("internal: option %s has no parser", name);
+}
+
+/* ---- after all options: defaults, and what only makes sense together ------------- */
+
+#define SEEN(id) ((seen >> (id)) & 1ull)
+
+static int check_operand(const prim_options *p, double a) {
+    if (p->type == WGS_TYPE_F32) return 0; /* inf, -inf, nan: compared as the manual says */
+    if (!isfinite(a) || a != floor(a))
+        return cli_usage_error("--predicate operand %g is not an integer of %s", a, wgs_type_name(p->type));
+    return 0;
+}
+
+static int finish_scan(scan_options *s, uint64_t seen) {
+    if (!s->have_n && !s->in_path) return cli_usage_error("scan needs --n N or --in FILE");
+    if (is_float_type(s->type) && s->op >= WGS_OP_AND)
+        return cli_usage_error("--op %s needs an integer type, not %s", wgs_op_name(s->op), wgs_type_name(s->type));
+    if (SEEN(OPT_SEED) && s->in_path) return cli_usage_error("--seed does nothing with --in (the input is the file)");
+    return 0;
+}
+
+static int finish_prim(prim_options *p, uint64_t seen) {
+    const char *cmd = cli_command_name(p->cmd);
+    if (!p->have_n && !p->in_path) return cli_usage_error("%s needs --n N or --in FILE", cmd);
+    if (p->cmd == CLI_REDUCE && SEEN(OPT_FLOAT_SUM) &&
+        !(p->type == WGS_TYPE_F32 && p->op == WGS_OP_ADD && p->algorithm == WGS_REDUCE_ALGORITHM_ATOMIC))
+        return cli_usage_error("--float-sum does nothing here: it applies to --type f32 --op add --algorithm atomic");
+    if (p->cmd == CLI_COMPACT) {
+        /* --predicate alone means --mode if */
+        if (!SEEN(OPT_MODE)) p->mode = SEEN(OPT_PREDICATE) ? WGS_SELECT_IF : WGS_SELECT_FLAGGED;
+        if (SEEN(OPT_PREDICATE) && p->mode != WGS_SELECT_IF)
+            return cli_usage_error("--predicate does nothing with --mode %s (only with --mode if)",
+                                   p->mode == WGS_SELECT_FLAGGED ? "flagged" : p->mode == WGS_SELECT_UNIQUE ? "unique" : "rle");
+        if ((SEEN(OPT_FLAGS) || SEEN(OPT_DENSITY)) && p->mode != WGS_SELECT_FLAGGED)
+            return cli_usage_error("%s does nothing without --mode flagged", SEEN(OPT_FLAGS) ? "--flags" : "--density");
+        if (SEEN(OPT_FLAGS) && SEEN(OPT_DENSITY))
+            return cli_usage_error("--density does nothing with --flags (the flags come from the file)");
+    }
+    if (SEEN(OPT_SEED) && p->in_path && !(p->cmd == CLI_COMPACT && p->mode == WGS_SELECT_FLAGGED && !p->flags_path))
+        return cli_usage_error("--seed does nothing with --in (the input is the file)");
+    if (p->cmd == CLI_COUNT || (p->cmd == CLI_COMPACT && p->mode == WGS_SELECT_IF)) {
+        if (p->pred.kind == WGS_PREDICATE_DEFAULT) p->pred.kind = WGS_PREDICATE_NONZERO;
+        if (p->pred.kind != WGS_PREDICATE_NONZERO && check_operand(p, p->pred.a)) return EXIT_USAGE;
+        if (p->pred.kind == WGS_PREDICATE_IN_RANGE) {
+            if (check_operand(p, p->pred.b)) return EXIT_USAGE;
+            if (p->pred.a > p->pred.b)
+                return cli_usage_error("--predicate range:%g:%g is empty (A <= v < B needs A <= B)", p->pred.a, p->pred.b);
+        }
+    }
+    if (p->cmd == CLI_HISTOGRAM) {
+        int given = (int)SEEN(OPT_LOWER) + (int)SEEN(OPT_UPPER);
+        if (given == 1) return cli_usage_error("histogram needs both --lower and --upper, or neither");
+        if (!given) {
+            p->lower = p->type == WGS_TYPE_F32 ? -1.0 : p->type == WGS_TYPE_I32 ? -2147483648.0 : 0.0;
+            p->upper = p->type == WGS_TYPE_F32 ? 1.0 : p->type == WGS_TYPE_I32 ? 2147483648.0 : 4294967296.0;
+        } else if (!(p->lower < p->upper)) {
+            return cli_usage_error("histogram needs --lower below --upper (%g, %g)", p->lower, p->upper);
+        }
+    }
+    return 0;
+}
+
+static int finish_bench(bench_options *b, uint64_t seen) {
+    if (b->nseries == 0 && b->nprims == 0) return cli_usage_error("bench: --series none and no --primitives: nothing to measure");
+    if (b->nseries == 0 && SEEN(OPT_ALGORITHMS))
+        return cli_usage_error("--algorithms does nothing with --series none (it picks the scan algorithms)");
+    if (b->nmax && b->nmax < b->nmin) return cli_usage_error("--max is below --min");
+    return 0;
+}
+
+/* ---- the whole command line ------------------------------------------------------ */
+
+static void defaults(cli_options *o, cli_command c) {
+    memset(o, 0, sizeof *o);
+    o->command = c;
+    o->scan = (scan_options){.type = WGS_TYPE_U32, .op = WGS_OP_ADD, .repeat = 10, .seed = 1};
+    o->prim = (prim_options){.cmd = c, .type = WGS_TYPE_U32, .repeat = 10, .seed = 1, .op = WGS_OP_ADD,
+                             .mode = WGS_SELECT_FLAGGED, .density = 0.5, .bins = 256};
+    bench_options *b = &o->bench;
+    b->nmin = 1u << 10;
+    b->runs = 30;
+    b->series[0] = (bench_series){WGS_TYPE_U32, WGS_OP_ADD};
+    b->series[1] = (bench_series){WGS_TYPE_F32, WGS_OP_ADD};
+    b->series[2] = (bench_series){WGS_TYPE_I32, WGS_OP_MAX};
+    b->nseries = 3;
+    b->algos[0] = WGS_SCAN_ALGORITHM_SINGLE_PASS;
+    b->algos[1] = WGS_SCAN_ALGORITHM_MULTILEVEL;
+    b->nalgo = 2;
+    b->json = "bench.json";
+    b->csv = "bench.csv";
+    b->svg = "bench.svg";
+}
+
+static int is_help(const char *a) { return !strcmp(a, "--help") || !strcmp(a, "-h"); }
+
+int cli_parse(int argc, char **argv, cli_options *o) {
+    defaults(o, CLI_NONE);
+    if (argc < 2 || !argv[1]) return cli_usage_error("no command");
+    const char *name = argv[1];
+    if (!strcmp(name, "--version") || !strcmp(name, "-V")) {
+        if (argc > 2) return cli_usage_error("--version takes no options");
+        o->command = CLI_VERSION;
+        return EXIT_OK;
+    }
+    if (!strcmp(name, "help") || is_help(name)) {
+        o->command = CLI_HELP;
+        if (argc > 2) {
+            o->help_for = command_of(argv[2]);
+            if (o->help_for == CLI_NONE || argc > 3) return cli_usage_error("help takes one command name");
+        }
+        return EXIT_OK;
+    }
+    cli_command c = command_of(name);
+    if (c == CLI_NONE) return cli_usage_error("unknown command '%s'", name);
+    defaults(o, c);
+    uint64_t seen = 0;
+    for (int i = 2; i < argc; i++) {
+        const char *a = argv[i];
+        if (is_help(a)) { /* wins over everything else on the line */
+            defaults(o, CLI_HELP);
+            o->help_for = c;
+            return EXIT_OK;
+        }
+    }
+    for (int i = 2; i < argc; i++) {
+        const char *a = argv[i];
+        const char *eq = strncmp(a, "--", 2) == 0 ? strchr(a, '=') : NULL;
+        size_t len = eq ? (size_t)(eq - a) : strlen(a);
+        const struct opt_def *d = NULL;
+        for (size_t k = 0; k < sizeof options / sizeof options[0]; k++)
+            if (strlen(options[k].name) == len && !strncmp(options[k].name, a, len)) d = &options[k];
+        if (!d || !(d->commands & CMD(c))) {
+            if (c == CLI_INFO || c == CLI_DEMO) return cli_usage_error("%s takes no options ('%s')", name, a);
+            return cli_usage_error("unknown option '%.*s' for %s (see 'wgscan %s --help')",
+                                   (int)(len > 64 ? 64 : len), a, name, name);
+        }
+        if (SEEN(d->id)) return cli_usage_error("option %s given twice", d->name);
+        seen |= 1ull << d->id;
+        const char *v = NULL;
+        if (d->takes_value) {
+            if (eq) v = eq + 1;
+            else if (i + 1 < argc) v = argv[++i];
+            else return cli_usage_error("option %s needs a value", d->name);
+        } else if (eq) {
+            return cli_usage_error("option %s takes no value", d->name);
+        }
+        int rc = set_option(o, d, v);
+        if (rc) return rc;
+    }
+    if (c == CLI_SCAN) return finish_scan(&o->scan, seen);
+    if (c == CLI_BENCH) {
+        /* the command line, for the JSON file */
+        snprintf(o->bench.command, sizeof o->bench.command, "wgscan");
+        for (int i = 1; i < argc; i++) {
+            size_t used = strlen(o->bench.command);
+            snprintf(o->bench.command + used, sizeof o->bench.command - used, " %s", argv[i]);
+        }
+        return finish_bench(&o->bench, seen);
+    }
+    if (c == CLI_INFO || c == CLI_DEMO) return EXIT_OK;
+    return finish_prim(&o->prim, seen);
+}
