@@ -76,5 +76,104 @@ expect 0 "count --in/--out" -- "$cli" count --in "$tmp/ones8.bin" --out "$tmp/co
 b=$(od -An -tu4 -N4 "$tmp/count.bin" | tr -d ' \n')
 if [ "$b" = "1000" ]; then passed=$((passed + 1)); echo "[  OK  ] count output"; else failed=$((failed + 1)); echo "[ FAIL ] count output: $b"; fi
 
+# check DESCRIPTION -- test...: one more check of the last command's output
+check() {
+  local what=$1
+  shift 2
+  if "$@"; then passed=$((passed + 1)); echo "[  OK  ] $what"; else failed=$((failed + 1)); echo "[ FAIL ] $what"; sed 's/^/    /' "$tmp/out.txt" "$tmp/err.txt"; fi
+}
+
+# ---- strict values (issue 13): nothing reads as 0, nothing half-parsed --------------
+for p in gt: eq: lt: ne: range:: range:1: range::2 range:1:2:3 eq:1x eq:0x gt:' 1' eq:1e999; do
+  expect 2 "count --predicate '$p'" -- "$cli" count --n 10 --predicate "$p"
+done
+expect 2 "range with A > B" -- "$cli" count --n 10 --predicate range:5:-5
+expect 2 "nan operand for u32" -- "$cli" count --n 10 --predicate ne:nan
+expect 2 "inf operand for i32" -- "$cli" count --n 10 --type i32 --predicate lt:inf
+expect 2 "fraction operand for u32" -- "$cli" count --n 10 --predicate eq:2.5
+expect 0 "nan operand for f32 (IEEE: ne:nan holds for every element)" -- "$cli" count --n 1000 --type f32 --predicate ne:nan --repeat 1
+expect 0 "inf operand for f32" -- "$cli" count --n 1000 --type f32 --predicate range:-inf:inf --repeat 1 --verify
+expect 2 "histogram --lower ''" -- "$cli" histogram --n 10 --lower '' --upper 5
+expect 2 "histogram --upper nan" -- "$cli" histogram --n 10 --type f32 --lower 0 --upper nan
+expect 2 "histogram --upper inf" -- "$cli" histogram --n 10 --type f32 --lower 0 --upper inf
+expect 2 "histogram lower above upper" -- "$cli" histogram --n 10 --lower 5 --upper 1
+expect 2 "compact --density ''" -- "$cli" compact --n 10 --density ''
+for n in '' ' 5' 1.5 -0 +5 0x10 9007199254740993 2^41 1e3x 1..5 1e 2^ 16Q inf nan; do
+  expect 2 "scan --n '$n'" -- "$cli" scan --n "$n"
+done
+expect 0 "scan --n 1.5K (1500)" -- "$cli" scan --n 1.5K --repeat 1 --verify
+grep -q "n = 1500," "$tmp/out.txt" || { failed=$((failed + 1)); echo "[ FAIL ] 1.5K is 1500"; }
+expect 0 "scan --n 2Ki (2048)" -- "$cli" scan --n 2Ki --repeat 1
+grep -q "n = 2048," "$tmp/out.txt" || { failed=$((failed + 1)); echo "[ FAIL ] 2Ki is 2048"; }
+expect 2 "--repeat 0" -- "$cli" scan --n 10 --repeat 0
+expect 2 "--bins 0" -- "$cli" histogram --n 10 --bins 0
+expect 2 "bench --runs 19" -- "$cli" bench --runs 19
+
+# ---- --in: regular files only, the size checked before anything is read ----------
+expect 2 "--in a directory" -- "$cli" scan --in "$tmp"
+check "the directory is named as such" -- grep -q "directory" "$tmp/err.txt"
+expect 2 "--in a character device" -- "$cli" scan --in /dev/zero
+check "the device is named as such" -- grep -q "character device" "$tmp/err.txt"
+expect 2 "--in a /proc file" -- "$cli" count --in /proc/self/status
+expect 2 "--flags a directory" -- "$cli" compact --n 10 --flags "$tmp"
+expect 2 "--in missing, with the reason" -- "$cli" reduce --in "$tmp/nope.bin"
+check "the reason is given" -- grep -q "No such file" "$tmp/err.txt"
+# 1.5 GiB of (sparse) input, too large for SwiftShader's 1 GiB buffers: refused by the
+# plan before it is read, so it runs in 1.5 GB of address space (old: read it first).
+truncate -s 1536M "$tmp/big.bin"
+expect 2 "--in too large: refused before reading" -- bash -c 'ulimit -v 1500000; exec "$0" scan --in "$1" --repeat 1' "$cli" "$tmp/big.bin"
+check "too large names the library's code" -- grep -q "WGS_ERROR_TOO_LARGE" "$tmp/err.txt"
+rm -f "$tmp/big.bin"
+
+# ---- options that would do nothing are refused ---------------------------------------
+head -c 1000 /dev/zero >"$tmp/flags1000.bin"
+expect 2 "--flags outside --mode flagged" -- "$cli" compact --n 1000 --mode unique --flags "$tmp/flags1000.bin" --repeat 1
+expect 2 "--predicate outside --mode if" -- "$cli" compact --n 100 --mode rle --predicate lt:5 --repeat 1
+expect 2 "--density outside --mode flagged" -- "$cli" compact --n 100 --mode if --density 0.3 --repeat 1
+expect 2 "--density with --flags" -- "$cli" compact --n 1000 --flags "$tmp/flags1000.bin" --density 0.3 --repeat 1
+expect 2 "--float-sum with the tree" -- "$cli" reduce --n 100 --type f32 --float-sum fixed --repeat 1
+expect 2 "--seed with --in" -- "$cli" scan --in "$tmp/ones8.bin" --seed 5 --repeat 1
+expect 2 "an option given twice" -- "$cli" scan --n 10 --n 20 --repeat 1
+expect 2 "--algorithms with --series none" -- "$cli" bench --series none --algorithms multilevel --primitives reduce-tree --min 1024 --max 1024 --runs 20 --json "$tmp/b.json" --csv "$tmp/b.csv" --svg "$tmp/b.svg"
+expect 2 "info takes no options" -- "$cli" info --verbose
+
+# ---- output files: not written, not 0 ---------------------------------------------
+bench_small=(--min 1024 --max 1024 --series u32:add --algorithms single-pass --runs 20)
+expect 2 "bench --json in a missing folder" -- "$cli" bench "${bench_small[@]}" --json /proc/x/b.json --csv "$tmp/b.csv" --svg "$tmp/b.svg"
+check "no 'wrote' for it" -- bash -c '! grep -q wrote "$0"' "$tmp/out.txt"
+expect 2 "bench --json on a full disk" -- "$cli" bench "${bench_small[@]}" --json /dev/full --csv "$tmp/b.csv" --svg "$tmp/b.svg"
+check "'wrote' only for the files written" -- bash -c '! grep -q "wrote /dev/full" "$0" && grep -q "wrote $1" "$0"' "$tmp/out.txt" "$tmp/b.csv"
+expect 2 "scan --out in a missing folder" -- "$cli" scan --n 100 --repeat 1 --out /proc/x/out.bin
+expect 2 "scan --out on a full disk" -- "$cli" scan --n 100 --repeat 1 --out /dev/full
+
+# ---- NaN in a verified f32 scan: NaN is the right answer --------------------------
+# 1000 f32 of 1.0 (0x3f800000) with a NaN (0x7fc00000) at index 10
+{ for i in $(seq 0 999); do if [ "$i" -eq 10 ]; then printf '\000\000\300\177'; else printf '\000\000\200\077'; fi; done; } >"$tmp/nan.bin"
+expect 0 "f32 sum with a NaN verifies (exclusive)" -- "$cli" scan --in "$tmp/nan.bin" --type f32 --verify --repeat 1
+expect 0 "f32 sum with a NaN verifies (inclusive)" -- "$cli" scan --in "$tmp/nan.bin" --type f32 --verify --inclusive --repeat 1
+check "verify says OK" -- grep -q "verify: OK" "$tmp/out.txt"
+
+# ---- conventions (issue 14): --help per command, --version, --opt=value -------------
+for c in info scan demo reduce count compact histogram bench; do
+  expect 0 "$c --help" -- "$cli" "$c" --help
+  check "$c --help shows its usage" -- grep -q "usage: wgscan $c" "$tmp/out.txt"
+  expect 0 "$c -h" -- "$cli" "$c" -h
+  expect 0 "help $c" -- "$cli" help "$c"
+done
+expect 0 "--help" -- "$cli" --help
+expect 0 "--version" -- "$cli" --version
+check "--version prints the version" -- grep -Eq "^wgscan [0-9]+\.[0-9]+\.[0-9]+" "$tmp/out.txt"
+expect 0 "--opt=value" -- "$cli" scan --n=1000 --type=i32 --op=max --repeat=1 --verify
+check "--opt=value took the values" -- grep -q "n = 1000, i32 max" "$tmp/out.txt"
+expect 0 "--opt=value with a colon value" -- "$cli" count --n=1000 --predicate=range:10:60 --repeat=1 --verify
+expect 2 "--flag=value refused" -- "$cli" scan --n 10 --verify=yes
+expect 2 "an option without its value" -- "$cli" scan --n
+expect 2 "unknown option" -- "$cli" scan --n 10 --frobnicate
+check "the unknown option is named" -- grep -q "frobnicate" "$tmp/err.txt"
+expect 3 "runtime missing, the code named once" -- env WGSCAN_WEBGPU_LIB=/nonexistent.so "$cli" info
+check "WGS_ERROR_RUNTIME_NOT_FOUND once" -- test "$(grep -o WGS_ERROR_RUNTIME_NOT_FOUND "$tmp/err.txt" | wc -l)" -eq 1
+expect 2 "library refusal, the code named once" -- "$cli" reduce --n 10 --op argmin --algorithm atomic
+check "WGS_ERROR_UNSUPPORTED_OPERATOR once" -- test "$(grep -o WGS_ERROR_UNSUPPORTED_OPERATOR "$tmp/err.txt" | wc -l)" -eq 1
+
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]
