@@ -1,6 +1,7 @@
 #define _POSIX_C_SOURCE 200809L /* fileno, fstat */
 /* Arguments, files and messages of the CLI. */
 #include "cli.h"
+#include "experiment_env.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -65,9 +66,15 @@ static void log_early(wgs_log_level level, wgs_result r, const char *m, void *u)
 }
 
 wgs_result cli_context(wgs_context **ctx) {
-    wgs_context_desc d;
-    memset(&d, 0, sizeof d);
-    d.log = log_early;
+    /* The tuning variables (experiment_env.h) open the library's experimental door. */
+    static wgs_experimental exp;
+    wgs_context_desc d = {.log = log_early};
+    char err[256];
+    if (wgs_experiment_from_env(&d, &exp, err, sizeof err) != 0) {
+        *ctx = NULL;
+        fprintf(stderr, "wgscan: %s\n", err);
+        return WGS_ERROR_INVALID_ARGUMENT;
+    }
     wgs_result r = wgs_context_create(&d, ctx);
     if (r != WGS_OK)
         fprintf(stderr, "wgscan: cannot open a WebGPU device: %s (%d): %s\n", wgs_result_name(r),
