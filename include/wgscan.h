@@ -86,6 +86,42 @@
  *   keeps WGS_SCAN_PARAM_SLOTS such configurations; encoding more than that many
  *   DIFFERENT configurations with one plan before submitting them overwrites the
  *   oldest. Encodes repeating a configuration reuse its slot and write nothing.
+ *
+ * Floats: NaN, -0, infinities, subnormals (f32; f16 in scans)
+ *   WGSL lets a device flush subnormals to zero and assume that no infinity or NaN
+ *   occurs (SwiftShader flushes). So wgscan decides on the bit patterns what it can,
+ *   where no device may change the answer, and the CPU references (reference/) follow
+ *   the same rules:
+ *   - min, max, argmin, argmax (scan and reduce, every algorithm) order values by
+ *     their bits: -inf < negative numbers < -0 < +0 < positive numbers < +inf, the
+ *     subnormals in their place, never flushed. A NaN (any sign or payload) wins: min
+ *     and max give a NaN where the elements hold one (which NaN is not defined);
+ *     argmin and argmax give the smallest index holding a NaN. Ties go to the smallest
+ *     index, and arg ops return that element's own bits (-0 and +0 told apart). The
+ *     identities stay +inf (min) and -inf (max): for n = 0, and at an exclusive scan's
+ *     start.
+ *   - Predicates (count, select IF) compare as IEEE 754 does: a NaN element or operand
+ *     makes EQUAL, LESS, GREATER and IN_RANGE false and NOT_EQUAL true; -0 equals +0;
+ *     a subnormal is the number it is, not 0. NONZERO holds for all but -0 and +0
+ *     (NaN included). Operands are rounded to f32 (beyond its range: an infinity).
+ *   - UNIQUE and RUN_LENGTH start a run where x[i] != x[i - 1] in IEEE 754's sense:
+ *     each NaN is a run of its own, -0 and +0 are one run, different subnormals are
+ *     different runs. What select, partition, min and max move keeps its bits.
+ *   - Sums (scan, reduce) are the device's arithmetic. With finite elements, the
+ *     bounds of those sections hold plus what flushing costs: each flush moves a value
+ *     by less than the smallest normal m (2^-126 for f32, 2^-14 for f16), and a sum
+ *     of k elements is a tree of k inputs and k - 1 additions, so 2 k m at most.
+ *     Infinities and NaN give what IEEE 754 gives (a NaN where the elements hold a NaN
+ *     or both infinities, else the infinity) on devices that keep them, as SwiftShader
+ *     does; WGSL does not promise it. A sum whose partial sums overflow may be an
+ *     infinity or NaN where the exact sum is finite. FIXED_POINT sums need finite
+ *     elements (see its range).
+ *   - Histogram: the range test is exact and NaN and the infinities are in no bin;
+ *     the bounds are checked so that the bin arithmetic stays exact and finite (see
+ *     its section).
+ *   - The radix sort to come orders f32 by the same bits as a total order: every bit
+ *     of a negative value flipped, the sign bit of a positive one set, so negative
+ *     NaNs come first and positive NaNs last.
  */
 #ifndef WGSCAN_H
 #define WGSCAN_H
@@ -361,10 +397,11 @@ typedef enum wgs_scan_algorithm {
     WGS_SCAN_ALGORITHM_FORCE32 = 0x7FFFFFFF
 } wgs_scan_algorithm;
 
-/* Float results: the identity of min/max is -inf/+inf (inputs must not be NaN); sums
- * are computed in a tree, so each output differs from the exact sum by at most 128
- * rounding steps of the type times the sum of magnitudes up to it (the tests check this
- * bound against a double-precision reference). */
+/* Float results: the identity of min is +inf, of max -inf; min and max are exact and a
+ * NaN wins (manual, "Floats"); sums are computed in a tree, so each output differs
+ * from the exact sum by at most 128 rounding steps of the type times the sum of
+ * magnitudes up to it, plus 2 (i + 1) smallest normals on devices that flush
+ * subnormals (the tests check this bound against a double-precision reference). */
 typedef struct wgs_scan_plan_desc {
     wgs_type type;
     wgs_op op;
@@ -438,7 +475,7 @@ WGS_API wgs_result wgs_scan_host(wgs_context *ctx, const wgs_scan_plan_desc *des
  * ------------------------------------------------------------------------- */
 typedef enum wgs_predicate_kind {
     WGS_PREDICATE_DEFAULT = 0,   /* non-zero */
-    WGS_PREDICATE_NONZERO = 1,   /* v != 0 (for f32, -0.0 counts as zero) */
+    WGS_PREDICATE_NONZERO = 1,   /* v != 0 (f32: -0 is zero, NaN is not; manual "Floats") */
     WGS_PREDICATE_EQUAL = 2,     /* v == a */
     WGS_PREDICATE_NOT_EQUAL = 3, /* v != a */
     WGS_PREDICATE_LESS = 4,      /* v < a */
@@ -482,7 +519,9 @@ typedef struct wgs_predicate {
  * Float sums differ from the exact sum by at most (n / 1024 + 64) rounding steps of
  * f32 times the sum of magnitudes (tree and CAS; the chain of additions any one value
  * goes through is that long at most), plus for FIXED_POINT one 2^-(fixed_point_bits+1)
- * per workgroup and the final rounding to f32. Inputs must not be NaN.
+ * per workgroup and the final rounding to f32, plus 2n 2^-126 on devices that flush
+ * subnormals. NaN, infinities, -0 and subnormals: see "Floats" in the manual (min and
+ * max exact and NaN-propagating; argmin and argmax the first NaN if any).
  *
  * Results are written to args.output at args.output_offset: the value's 4 bytes
  * (the count as u32), then for arg ops the index as u32 (8 bytes in all).
@@ -664,9 +703,16 @@ WGS_API wgs_result wgs_select_encode(wgs_select_plan *plan, WGPUCommandEncoder e
  * Integers (u32, i32): bin = floor((v - lower) * bins / (upper - lower)), exact; lower
  * and upper are integers with lower < upper <= the type's maximum + 1 (so the whole u32
  * range is lower 0, upper 4294967296). f32: bin = floor((v - lower) * scale) in f32
- * arithmetic, with lower and upper rounded to f32 and scale = bins / (upper - lower)
- * computed in double and rounded to f32; a value that rounds to `bins` just below upper
- * goes to the last bin. Values outside [lower, upper) (and NaN) are not counted.
+ * arithmetic, with lower and upper rounded to f32, subnormal v and lower taken as 0 in
+ * this arithmetic, and scale = bins / (upper - lower) computed in double and rounded to
+ * f32; a value that rounds to `bins` just below upper goes to the last bin. Values
+ * outside [lower, upper) are not counted: the test is exact (-1e-45 is below a lower
+ * of 0), and NaN and the infinities are outside every range. The f32 bounds must be
+ * finite with lower < upper, upper - lower must not overflow f32, and the scale must
+ * lie in [2^-126, 2^126] (no bin narrower than the smallest normal f32 nor wider than
+ * 2^126), so that a device that flushes subnormals bins alike;
+ * others are refused with WGS_ERROR_INVALID_ARGUMENT, as are integer bounds that are
+ * not integers of the type's range (NaN, infinities).
  * Up to WGS_HISTOGRAM_MAX_BINS bins. Up to WGS_HISTOGRAM_LOCAL_BINS bins, each workgroup
  * counts in workgroup memory and adds its non-zero bins to the output once; beyond, it
  * counts with one global atomic per element. The output (bins u32 counts) is zeroed by

@@ -34,7 +34,8 @@ ref_reduction ref_reduce(const void *in, wgs_type type, wgs_op op, uint64_t n) {
         else if (type == WGS_TYPE_I32) r.bits = want_min ? 0x7FFFFFFFu : 0x80000000u;
         else r.bits = want_min ? 0xFFFFFFFFu : 0u;
     }
-    double best = as_double(type, r.bits);
+    wgs_op key_op = want_min ? WGS_OP_MIN : WGS_OP_MAX;
+    uint32_t best = ref_order_key(type, key_op, r.bits);
     for (uint64_t i = 0; i < n; i++) {
         uint32_t w = word(in, i);
         double v = as_double(type, w);
@@ -50,16 +51,15 @@ ref_reduction ref_reduce(const void *in, wgs_type type, wgs_op op, uint64_t n) {
         case WGS_OP_AND: r.bits &= w; break;
         case WGS_OP_OR: r.bits |= w; break;
         case WGS_OP_XOR: r.bits ^= w; break;
-        default: /* min, max, argmin, argmax: first index of the extreme wins */
-            if (want_min ? v < best : v > best) {
-                best = v;
-                r.bits = w;
-                r.index = (uint32_t)i;
-            } else if (v == best && r.index == 0xFFFFFFFFu) {
+        default: { /* min, max, argmin, argmax: first index of the extreme key wins */
+            uint32_t k = ref_order_key(type, key_op, w);
+            if ((want_min ? k < best : k > best) || (k == best && r.index == 0xFFFFFFFFu)) {
+                best = k;
                 r.bits = w;
                 r.index = (uint32_t)i;
             }
             break;
+        }
         }
     }
     if (!arg) r.index = 0xFFFFFFFFu;
@@ -120,21 +120,43 @@ uint64_t ref_select(const void *in, wgs_type type, wgs_select_mode mode, const w
     return selected;
 }
 
+/* The f32 bin rule's operands, or 0 where the library refuses the bounds (wgscan.h
+ * "Histogram"): lower and upper finite in f32 with lower < upper, upper - lower finite
+ * in f32 (also from lower's flushed value), scale = bins / (upper - lower) in
+ * [2^-126, 2^126]. */
+static int f32_rule(uint32_t bins, double lower, double upper, float *lo, float *hi, float *lo_flushed,
+                    float *scale) {
+    *lo = (float)lower;
+    *hi = (float)upper;
+    if (!isfinite(*lo) || !isfinite(*hi) || !(*lo < *hi)) return 0;
+    *lo_flushed = fabsf(*lo) < 0x1p-126f ? 0.0f : *lo;
+    float w = *hi - *lo, w0 = *hi - *lo_flushed;
+    *scale = (float)((double)bins / ((double)*hi - (double)*lo));
+    return isfinite(w) && isfinite(w0) && *scale >= 0x1p-126f && *scale <= 0x1p126f;
+}
+
 void ref_histogram(const void *in, wgs_type type, uint32_t bins, double lower, double upper, uint64_t n,
                    uint32_t *hist) {
     memset(hist, 0, (size_t)bins * 4);
-    float lo = (float)lower, hi = (float)upper;
-    float scale = (float)((double)bins / ((double)hi - (double)lo));
+    if (bins == 0) return;
+    float lo, hi, lo0, scale;
+    if (type == WGS_TYPE_F32 && !f32_rule(bins, lower, upper, &lo, &hi, &lo0, &scale)) return;
+    double tmin = type == WGS_TYPE_I32 ? -2147483648.0 : 0.0;
+    double tmax = type == WGS_TYPE_I32 ? 2147483648.0 : 4294967296.0;
+    if (type != WGS_TYPE_F32 &&
+        !(lower == floor(lower) && upper == floor(upper) && lower >= tmin && upper <= tmax && lower < upper))
+        return;
     for (uint64_t i = 0; i < n; i++) {
         uint32_t w = word(in, i);
         uint64_t b;
         if (type == WGS_TYPE_F32) {
             float x;
             memcpy(&x, &w, 4);
-            if (!(x >= lo && x < hi)) continue;
-            float t = (x - lo) * scale; /* f32 arithmetic, as the kernel */
-            b = (uint64_t)floorf(t);
-            if (b > bins - 1) b = bins - 1;
+            if (!(x >= lo && x < hi)) continue; /* IEEE: NaN is in no range */
+            /* f32 arithmetic as the kernel's, on subnormals taken as 0 (the kernel does so
+             * itself, so that a device that flushes them gives the same bins). */
+            float t = ((fabsf(x) < 0x1p-126f ? 0.0f : x) - lo0) * scale;
+            b = t >= (float)bins ? bins - 1 : t > 0 ? (uint64_t)t : 0; /* 0 <= t, finite: no overflow */
         } else {
             double v = as_double(type, w);
             if (!(v >= lower && v < upper)) continue;

@@ -20,6 +20,21 @@ float ref_f16_to_f32(uint16_t h);
  * [-1, 1] (f32) or multiples of 1/8 in [-1, 1] (f16, exact in half precision). */
 void ref_fill_random(void *data, wgs_type type, wgs_op op, uint64_t n, uint64_t seed);
 
+/* f32 test data for the float rules of wgscan.h ("Floats"), as bit patterns: small
+ * normal numbers (multiples of 1/4 in [-4, 4], with runs of repeats) mixed with about
+ * 3 in 8 special values of the kinds asked for: quiet NaNs of both signs and several
+ * payloads, +-inf, +-0, subnormals of both signs (from the smallest to the largest).
+ * REF_EDGE_ONLY leaves the normal numbers out. */
+enum {
+    REF_EDGE_NAN = 1,
+    REF_EDGE_INF = 2,
+    REF_EDGE_ZERO = 4,
+    REF_EDGE_SUBNORMAL = 8,
+    REF_EDGE_ALL = 15,
+    REF_EDGE_ONLY = 16,
+};
+void ref_fill_f32_edges(uint32_t *bits, uint64_t n, uint64_t seed, unsigned kinds);
+
 /* Sequential scan on the CPU in the element type's own arithmetic (wrapping integers,
  * float sums accumulated in the type's precision, f16 through f32). out may equal in. */
 void ref_scan(const void *in, void *out, wgs_type type, wgs_op op, int inclusive, uint64_t n);
@@ -29,6 +44,12 @@ void ref_scan(const void *in, void *out, wgs_type type, wgs_op op, int inclusive
 void ref_scan_parallel(const void *in, void *out, wgs_type type, wgs_op op, int inclusive,
                        uint64_t n, int threads);
 
+/* A u32 that orders as the element's values for min and max (wgscan.h "Floats"): u32 as
+ * is, i32 with the sign flipped, f32 by the bit patterns' order (-0 < +0, subnormals as
+ * they are) with NaN below every number for min/argmin and above for max/argmax, so that
+ * it wins. f16 callers pass the value converted to f32. */
+uint32_t ref_order_key(wgs_type type, wgs_op op, uint32_t bits);
+
 typedef struct ref_check {
     uint64_t mismatches;
     uint64_t first_bad; /* index of the first mismatch, valid when mismatches > 0 */
@@ -37,12 +58,17 @@ typedef struct ref_check {
 } ref_check;
 
 /* Checks a GPU scan result against the input.
- * Integers, and min/max of floats: exact equality with the sequential scan.
- * Float sums: |got - exact| <= 128 u S + u |exact|, exact from a double-precision
- * prefix sum, S the running sum of |x| up to the element, u the unit roundoff of the
- * type (2^-24 for f32, 2^-11 for f16). A tree sum whose elements pass through at most
- * d additions is off by at most d u S to first order; the multi-level scan has d < 128
- * (per level: 8 serial + 2*8 tree + 8 rescan steps, up to 3 levels, plus the adds). */
+ * Integers, and min/max of floats: exact equality with the sequential scan (floats: the
+ * same bits, or both NaN: a NaN's payload is not defined).
+ * Float sums: |got - exact| <= 128 u S + u |exact| + 2 (i + 1) m, exact from a
+ * double-precision prefix sum, S the running sum of |x| up to the element, u the unit
+ * roundoff of the type (2^-24 for f32, 2^-11 for f16), m its smallest normal (2^-126,
+ * 2^-14). A tree sum whose elements pass through at most d additions is off by at most
+ * d u S to first order; the multi-level scan has d < 128 (per level: 8 serial + 2*8 tree
+ * + 8 rescan steps, up to 3 levels, plus the adds). The last term is what a device that
+ * flushes subnormals to zero (WGSL allows it) may add: less than m per flush, and out[i]
+ * is a tree of i + 1 inputs and i additions. Where the exact sum is an infinity or NaN
+ * (such inputs), the output must be the same infinity, or a NaN. */
 ref_check ref_verify(const void *in, const void *got, wgs_type type, wgs_op op, int inclusive,
                      uint64_t n);
 
@@ -50,7 +76,8 @@ ref_check ref_verify(const void *in, const void *got, wgs_type type, wgs_op op, 
 /* ---- primitives beyond scan --------------------------------------------------------- */
 
 /* Reduce of u32/i32/f32 on the CPU. Integers and float min/max: the exact result's bits
- * (and index for arg ops: the smallest index of the extreme value; 0xFFFFFFFF for n = 0).
+ * (and index for arg ops: the smallest index of the extreme value by ref_order_key, NaN
+ * first; 0xFFFFFFFF for n = 0).
  * Float sums: *exact is the double-precision sum and *abs_sum the sum of magnitudes,
  * for the tolerance of wgscan.h ("Reduce and count"). */
 typedef struct ref_reduction {
@@ -59,14 +86,16 @@ typedef struct ref_reduction {
 } ref_reduction;
 ref_reduction ref_reduce(const void *in, wgs_type type, wgs_op op, uint64_t n);
 
-/* The predicate of wgscan.h on one element (operands converted as the library does). */
+/* The predicate of wgscan.h on one element (operands converted as the library does):
+ * IEEE 754 comparisons (NaN unordered, -0 == +0, subnormals as they are). */
 int ref_predicate(wgs_type type, const wgs_predicate *pred, const void *element);
 uint64_t ref_count(const void *in, wgs_type type, const wgs_predicate *pred, uint64_t n);
 
 /* Select on the CPU (modes and options of wgscan.h "Select"): writes out (and pay_out
  * when payload != NONE or mode is RUN_LENGTH) and returns the count. flags: one byte
  * per element (FLAGGED); pay_in: 4-byte payloads (BUFFER). */
-/* Histogram with the bin rule of wgscan.h ("Histogram"); hist receives bins counts. */
+/* Histogram with the bin rule of wgscan.h ("Histogram"); hist receives bins counts (all
+ * zero for bounds the library refuses). */
 void ref_histogram(const void *in, wgs_type type, uint32_t bins, double lower, double upper, uint64_t n,
                    uint32_t *hist);
 

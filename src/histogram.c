@@ -32,13 +32,26 @@ static wgs_result bin_rule(wgs_context *ctx, wgs_type type, uint32_t bins, doubl
     memset(rec, 0, sizeof *rec);
     rec->c = bins;
     if (type == WGS_TYPE_F32) {
+        /* The kernel computes (v - lower) * scale in f32 for v in [lower, upper): with
+         * upper - lower finite that stays finite, and with scale normal and at most 2^126
+         * a device that flushes subnormals (v - lower, or scale itself) bins alike. */
         float lo = (float)lower, hi = (float)upper;
         WGS_FAIL_IF(ctx, !isfinite(lo) || !isfinite(hi) || !(lo < hi), WGS_ERROR_INVALID_ARGUMENT,
                     "histogram bounds [%g, %g) must be finite f32 values with lower < upper", lower, upper);
+        float lo0 = fabsf(lo) < 0x1p-126f ? 0.0f : lo; /* the kernel's: subnormals as 0 */
+        float range = hi - lo, range0 = hi - lo0;
+        WGS_FAIL_IF(ctx, !isfinite(range) || !isfinite(range0), WGS_ERROR_INVALID_ARGUMENT,
+                    "histogram bounds [%g, %g): upper - lower overflows f32", lower, upper);
+        float scale = (float)((double)bins / ((double)hi - (double)lo));
+        WGS_FAIL_IF(ctx, !(scale >= 0x1p-126f && scale <= 0x1p126f), WGS_ERROR_INVALID_ARGUMENT,
+                    "histogram bounds [%g, %g) with %u bins: the scale bins / (upper - lower) = %g must lie "
+                    "in [2^-126, 2^126] (bins neither narrower than the smallest normal f32 nor wider "
+                    "than 2^126)", lower, upper, bins, (double)scale);
         rec->flags = 0;
         rec->a = f32_bits(lo);
         rec->b = f32_bits(hi);
-        rec->identity_bits = f32_bits((double)bins / ((double)hi - (double)lo));
+        rec->d = f32_bits(lo0);
+        rec->identity_bits = f32_bits(scale);
         return WGS_OK;
     }
     double tmin = type == WGS_TYPE_I32 ? -2147483648.0 : 0.0;
@@ -103,7 +116,8 @@ wgs_result wgs_histogram_plan_create(wgs_context *ctx, const wgs_histogram_plan_
     uint32_t local = 64;
     while (local < p->bins) local *= 2;
     int use_local = p->bins <= WGS_HISTOGRAM_LOCAL_BINS && local * 4 + 1024 <= ci->max_workgroup_storage_size;
-    wgs_kernel_spec spec = {.file = "device/histogram.wgsl", .primitive = 1, .value_type = type,
+    wgs_kernel_spec spec = {.file = "device/histogram.wgsl", .helper = "element/predicate.wgsl",
+                            .primitive = 1, .value_type = type,
                             .type = WGS_TYPE_U32, .op = WGS_OP_ADD, .wg = p->wg, .items = p->items,
                             .arg = (rule.flags & 15u) << 24 | (use_local ? local : 0u)};
     spec.entry = use_local ? "histogram_local" : "histogram_global";

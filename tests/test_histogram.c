@@ -5,6 +5,7 @@
 #include "test_buffers.h"
 #include "test_main.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -94,6 +95,116 @@ TEST(histogram_multi_binding) {
     wgs_histogram_plan_desc d = {WGS_TYPE_I32, 300, -100000, 200000, 300000, NULL};
     check_histogram(ctx, &d, 16385, 1, 1);
     check_histogram(ctx, &d, 65536 * 3 + 3, 2, 1);
+}
+
+/* f32 data full of NaNs (several payloads), +-inf, +-0 and subnormals: NaN and the
+ * infinities in no bin, the range test exact (-1e-45 is below 0), subnormals binned as 0
+ * in the arithmetic, the same on the device and the CPU; and bounds at the edges of what
+ * is accepted: a subnormal lower, the widest range and the narrowest bins. */
+TEST(histogram_float_edges) {
+    wgs_context *ctx = test_context();
+    if (!ctx) return;
+    const wgs_histogram_plan_desc descs[] = {
+        {WGS_TYPE_F32, 16, 0, 1, 0, NULL},
+        {WGS_TYPE_F32, 7, -0.0, 4, 0, NULL},
+        {WGS_TYPE_F32, 64, -4, 4, 0, NULL},
+        {WGS_TYPE_F32, 16, -1e-40, 2e-37, 0, NULL},    /* a subnormal lower; bins of 1.25e-38 */
+        {WGS_TYPE_F32, 8, -1.7e38, 1.7e38, 0, NULL},   /* the widest range */
+        {WGS_TYPE_F32, 1024, 1e-30, 2e-30, 0, NULL},   /* narrow bins */
+        {WGS_TYPE_F32, 5000, -2, 2, 0, NULL},          /* global atomics */
+    };
+    const unsigned kinds[] = {REF_EDGE_ALL, REF_EDGE_ALL | REF_EDGE_ONLY};
+    const uint64_t n = 40001;
+    uint32_t *in = malloc(n * 4), *want = malloc(5000 * 4), *got = malloc(5000 * 4);
+    if (!in || !want || !got) goto done;
+    for (size_t k = 0; k < sizeof descs / sizeof descs[0]; k++) {
+        wgs_histogram_plan_desc d = descs[k];
+        d.capacity = n;
+        wgs_histogram_plan *plan = NULL;
+        CHECK_RESULT(wgs_histogram_plan_create(ctx, &d, &plan), WGS_OK);
+        if (!plan) continue;
+        for (int v = 0; v < 2; v++) {
+            ref_fill_f32_edges(in, n, 3 * k + (uint64_t)v, kinds[v]);
+            /* Values at the bounds and across the range, and the largest finite ones. */
+            for (uint64_t i = 0; i < n; i += 17) {
+                float lo = (float)d.lower, hi = (float)d.upper, f;
+                uint64_t m = i / 17 % 6;
+                f = m == 0 ? lo : m == 1 ? hi : m == 2 ? nextafterf(hi, -INFINITY) : m == 3 ? 3.4e38f : m == 4 ? -3.4e38f
+                  : lo + (hi - lo) * (float)(i % 1000) / 1000.0f;
+                memcpy(&in[i], &f, 4);
+            }
+            ref_histogram(in, WGS_TYPE_F32, d.bins, d.lower, d.upper, n, want);
+            WGPUBuffer bi = test_upload(ctx, in, n * 4), bo = test_buffer(ctx, (uint64_t)d.bins * 4);
+            WGPUCommandEncoder enc;
+            if (bi && bo && wgs_encoder_create(ctx, &enc) == WGS_OK) {
+                wgs_histogram_args a = {bi, 0, n, bo, 0, NULL, 0, 0};
+                CHECK_RESULT(wgs_histogram_encode(plan, enc, &a), WGS_OK);
+                CHECK_RESULT(wgs_submit(ctx, enc), WGS_OK);
+                if (test_download(ctx, bo, got, (uint64_t)d.bins * 4)) {
+                    for (uint32_t b = 0; b < d.bins; b++) {
+                        if (got[b] != want[b]) {
+                            test_fail(__FILE__, __LINE__, "%u bins [%g, %g) kinds %u: bin %u holds %u, want %u",
+                                      d.bins, d.lower, d.upper, kinds[v], b, got[b], want[b]);
+                            break;
+                        }
+                    }
+                }
+            }
+            wgs_buffer_release(ctx, bi);
+            wgs_buffer_release(ctx, bo);
+        }
+        wgs_histogram_plan_destroy(plan);
+    }
+done:
+    free(in), free(want), free(got);
+}
+
+/* f32 bounds the bin rule cannot keep exact and finite are refused, each by its code:
+ * NaN or infinite bounds, lower >= upper, upper - lower overflowing f32, a scale
+ * bins / (upper - lower) above 2^126 (bins narrower than the smallest normal) or below
+ * 2^-126 (a subnormal scale, flushed by some devices). Integer bounds that are NaN or
+ * infinite likewise. */
+TEST(histogram_float_bounds) {
+    wgs_context *ctx = test_context();
+    if (!ctx) return;
+    const struct {
+        wgs_type type;
+        uint32_t bins;
+        double lower, upper;
+        wgs_result want;
+    } cases[] = {
+        {WGS_TYPE_F32, 4, NAN, 1, WGS_ERROR_INVALID_ARGUMENT},
+        {WGS_TYPE_F32, 4, 0, NAN, WGS_ERROR_INVALID_ARGUMENT},
+        {WGS_TYPE_F32, 4, -INFINITY, 0, WGS_ERROR_INVALID_ARGUMENT},
+        {WGS_TYPE_F32, 4, 0, 1e39, WGS_ERROR_INVALID_ARGUMENT},          /* inf in f32 */
+        {WGS_TYPE_F32, 4, 1, 1, WGS_ERROR_INVALID_ARGUMENT},
+        {WGS_TYPE_F32, 4, 1, 1 + 1e-9, WGS_ERROR_INVALID_ARGUMENT},       /* equal in f32 */
+        {WGS_TYPE_F32, 4, 2, 1, WGS_ERROR_INVALID_ARGUMENT},
+        {WGS_TYPE_F32, 4, -3e38, 3e38, WGS_ERROR_INVALID_ARGUMENT},       /* upper - lower = inf */
+        {WGS_TYPE_F32, 1, -1e38, 1e38, WGS_ERROR_INVALID_ARGUMENT},       /* scale subnormal */
+        {WGS_TYPE_F32, 4, -1e38, 1e38, WGS_OK},                           /* scale 2e-38: normal */
+        {WGS_TYPE_F32, 1024, 0, 1e-37, WGS_ERROR_INVALID_ARGUMENT},       /* scale 1e40: inf in f32 */
+        {WGS_TYPE_F32, 16, 0, 1e-37, WGS_ERROR_INVALID_ARGUMENT},         /* scale 1.6e38 > 2^126 */
+        {WGS_TYPE_F32, 16, 0, 1e-36, WGS_OK},                             /* scale 1.6e37 */
+        {WGS_TYPE_F32, 2, 0, 1e-45, WGS_ERROR_INVALID_ARGUMENT},          /* subnormal width */
+        {WGS_TYPE_U32, 4, NAN, 10, WGS_ERROR_INVALID_ARGUMENT},
+        {WGS_TYPE_I32, 4, 0, INFINITY, WGS_ERROR_INVALID_ARGUMENT},
+        {WGS_TYPE_I32, 4, -INFINITY, 0, WGS_ERROR_INVALID_ARGUMENT},
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        wgs_histogram_plan_desc d = {cases[k].type, cases[k].bins, cases[k].lower, cases[k].upper, 16, NULL};
+        wgs_histogram_plan *plan = NULL;
+        wgs_result r = wgs_histogram_plan_create(ctx, &d, &plan);
+        if (r != cases[k].want)
+            test_fail(__FILE__, __LINE__, "%s %u bins [%g, %g): %s, want %s", wgs_type_name(d.type), d.bins, d.lower,
+                      d.upper, wgs_result_name(r), wgs_result_name(cases[k].want));
+        CHECK((plan != NULL) == (r == WGS_OK));
+        wgs_histogram_plan_destroy(plan);
+        /* The reference refuses alike: it counts nothing rather than convert inf or NaN. */
+        uint32_t x[3] = {0x3F000000u, 0x7F800000u, 0x7FC00000u}, h[1024];
+        ref_histogram(x, d.type, d.bins, d.lower, d.upper, 3, h);
+        if (r != WGS_OK) CHECK(h[0] == 0);
+    }
 }
 
 TEST(histogram_bad_input) {

@@ -7,6 +7,7 @@
 #include "test_main.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -62,22 +63,33 @@ static double f32_of(uint32_t bits) {
     return f;
 }
 
-/* The documented bound of wgscan.h: (n / 1024 + 64) u S, plus for fixed point half a
- * step of 2^-bits per workgroup (at most n / 128 workgroups) and a final rounding. */
+/* The documented bound of wgscan.h: (n / 1024 + 64) u S, plus 2n 2^-126 for a device
+ * that flushes subnormals, plus for fixed point half a step of 2^-bits per workgroup (at
+ * most n / 128 workgroups) and a final rounding; an infinite or NaN exact sum (inputs
+ * with infinities or NaN) must come back as the same infinity, or a NaN. Float min and
+ * max: the same bits, or both NaN; arg ops: the very bits of the element at the index. */
 static void check_reduction(const char *what, wgs_type type, wgs_op op, uint64_t n, const void *data,
                             const uint32_t got[2], uint32_t fixed_bits) {
     ref_reduction want = ref_reduce(data, type, op, n);
     int arg = op == WGS_OP_ARGMIN || op == WGS_OP_ARGMAX;
     if (type == WGS_TYPE_F32 && op == WGS_OP_ADD) {
-        double tol = ((double)n / 1024 + 64) * ldexp(1, -24) * want.abs_sum;
+        double g = f32_of(got[0]);
+        if (!isfinite(want.exact)) {
+            if (isnan(want.exact) ? !isnan(g) : g != want.exact)
+                test_fail(__FILE__, __LINE__, "%s n=%llu: sum %.9g, exact %.9g", what, (unsigned long long)n, g,
+                          want.exact);
+            return;
+        }
+        double tol = ((double)n / 1024 + 64) * ldexp(1, -24) * want.abs_sum + 2.0 * (double)n * ldexp(1, -126);
         if (fixed_bits) tol += ((double)n / 128 + 1) * ldexp(1, -(int)fixed_bits - 1) + ldexp(1, -23) * fabs(want.exact);
-        double err = fabs(f32_of(got[0]) - want.exact);
+        double err = fabs(g - want.exact);
         if (!(err <= tol))
             test_fail(__FILE__, __LINE__, "%s n=%llu: sum %.9g, exact %.9g, error %.3g > tolerance %.3g", what,
-                      (unsigned long long)n, f32_of(got[0]), want.exact, err, tol);
+                      (unsigned long long)n, g, want.exact, err, tol);
         return;
     }
-    if (got[0] != want.bits || (arg && got[1] != want.index))
+    int both_nan = type == WGS_TYPE_F32 && !arg && isnan(f32_of(got[0])) && isnan(f32_of(want.bits));
+    if ((got[0] != want.bits && !both_nan) || (arg && got[1] != want.index))
         test_fail(__FILE__, __LINE__, "%s %s %s n=%llu: got %08x/%u, want %08x/%u", what, wgs_type_name(type),
                   wgs_op_name(op), (unsigned long long)n, got[0], arg ? got[1] : 0, want.bits,
                   arg ? want.index : 0);
@@ -230,6 +242,200 @@ static void count_matrix(wgs_type type, wgs_reduce_algorithm algo) {
 TEST(count_tree) { count_matrix(WGS_TYPE_I32, WGS_REDUCE_ALGORITHM_TREE); }
 TEST(count_two_level_atomic) { count_matrix(WGS_TYPE_F32, WGS_REDUCE_ALGORITHM_ATOMIC); }
 TEST(count_atomic_per_element) { count_matrix(WGS_TYPE_U32, WGS_REDUCE_ALGORITHM_ATOMIC_PER_ELEMENT); }
+
+/* ---- Floats (wgscan.h "Floats"): NaN of several payloads, +-0, +-inf, subnormals -- */
+
+/* Small sizes: one element, the vector tail, one workgroup, several, and a grid share. */
+static const uint64_t edge_sizes[] = {1, 6, 257, 4099, 40001};
+static const unsigned edge_kinds[] = {
+    REF_EDGE_ZERO | REF_EDGE_ONLY,                      /* the zeros are the extremes */
+    REF_EDGE_ZERO | REF_EDGE_SUBNORMAL | REF_EDGE_ONLY, /* so are the subnormals */
+    REF_EDGE_ZERO | REF_EDGE_SUBNORMAL,                 /* finite, with normal numbers */
+    REF_EDGE_INF | REF_EDGE_ZERO | REF_EDGE_SUBNORMAL,
+    REF_EDGE_ALL,
+    REF_EDGE_NAN | REF_EDGE_ONLY,
+};
+
+/* Every f32 reduction of data full of special values against the reference: min and max
+ * exact to the bit and NaN-propagating, -0 below +0, subnormals never flushed; arg ops
+ * the first index; sums IEEE's for infinities and NaN, within the bound otherwise. */
+TEST(reduce_float_edges) {
+    wgs_context *ctx = test_context();
+    if (!ctx) return;
+    const struct {
+        wgs_op op;
+        wgs_reduce_algorithm algo;
+    } runs[] = {{WGS_OP_ADD, WGS_REDUCE_ALGORITHM_TREE}, {WGS_OP_ADD, WGS_REDUCE_ALGORITHM_ATOMIC},
+                {WGS_OP_MIN, WGS_REDUCE_ALGORITHM_TREE}, {WGS_OP_MIN, WGS_REDUCE_ALGORITHM_ATOMIC},
+                {WGS_OP_MAX, WGS_REDUCE_ALGORITHM_TREE}, {WGS_OP_MAX, WGS_REDUCE_ALGORITHM_ATOMIC},
+                {WGS_OP_ARGMIN, WGS_REDUCE_ALGORITHM_TREE}, {WGS_OP_ARGMAX, WGS_REDUCE_ALGORITHM_TREE}};
+    const uint64_t cap = edge_sizes[sizeof edge_sizes / sizeof edge_sizes[0] - 1];
+    uint32_t *data = malloc(cap * 4);
+    if (!data) return;
+    for (size_t r = 0; r < sizeof runs / sizeof runs[0]; r++) {
+        wgs_reduce_plan_desc d = {WGS_TYPE_F32, runs[r].op, runs[r].algo, WGS_FLOAT_SUM_CAS, 0, cap, "edges"};
+        wgs_reduce_plan *plan = NULL;
+        CHECK_RESULT(wgs_reduce_plan_create(ctx, &d, &plan), WGS_OK);
+        for (size_t k = 0; plan && k < sizeof edge_kinds / sizeof edge_kinds[0]; k++) {
+            for (size_t i = 0; i < sizeof edge_sizes / sizeof edge_sizes[0]; i++) {
+                uint64_t n = edge_sizes[i];
+                ref_fill_f32_edges(data, n, 100 * k + i, edge_kinds[k]);
+                uint32_t got[2];
+                char what[64];
+                snprintf(what, sizeof what, "edges %s kinds %u", wgs_op_name(runs[r].op), edge_kinds[k]);
+                if (run_reduce(ctx, plan, data, n, got)) check_reduction(what, WGS_TYPE_F32, runs[r].op, n, data, got, 0);
+            }
+        }
+        wgs_reduce_plan_destroy(plan);
+    }
+    free(data);
+}
+
+/* -0 and +0 tie in value but not in order: argmin takes the first -0, argmax the first
+ * +0, each with its own bits; a NaN anywhere wins at its first index. */
+TEST(reduce_float_zeros_and_nan) {
+    wgs_context *ctx = test_context();
+    if (!ctx) return;
+    uint32_t x[9] = {0x00000000u, 0x00000000u, 0x80000000u, 0x00000001u, 0x80000000u,
+                     0x80000001u, 0x00000000u, 0x80000001u, 0x00000001u};
+    const wgs_op ops[] = {WGS_OP_ARGMIN, WGS_OP_ARGMAX, WGS_OP_MIN, WGS_OP_MAX};
+    const uint32_t want_bits[] = {0x80000001u, 0x00000001u, 0x80000001u, 0x00000001u};
+    const uint32_t want_index[] = {5, 3};
+    for (int z = 0; z < 2; z++) { /* z = 1: without the subnormals, the zeros decide */
+        if (z) x[3] = x[8] = 0x00000000u, x[5] = x[7] = 0x80000000u;
+        for (int o = 0; o < 4; o++) {
+            wgs_reduce_plan_desc d = {WGS_TYPE_F32, ops[o], 0, 0, 0, 9, NULL};
+            uint32_t res[2] = {0, 0};
+            CHECK_RESULT(wgs_reduce_host(ctx, &d, x, 9, res), WGS_OK);
+            uint32_t wb = z ? (o % 2 ? 0x00000000u : 0x80000000u) : want_bits[o];
+            uint32_t wi = z ? (o % 2 ? 0u : 2u) : want_index[o % 2];
+            if (res[0] != wb || (o < 2 && res[1] != wi))
+                test_fail(__FILE__, __LINE__, "%s zeros %d: got %08x/%u, want %08x/%u", wgs_op_name(ops[o]), z,
+                          res[0], o < 2 ? res[1] : 0, wb, o < 2 ? wi : 0);
+        }
+    }
+    x[6] = 0xFFC00000u; /* a negative quiet NaN, then a positive one */
+    x[8] = 0x7FC00001u;
+    for (int o = 0; o < 4; o++) {
+        wgs_reduce_plan_desc d = {WGS_TYPE_F32, ops[o], 0, 0, 0, 9, NULL};
+        uint32_t res[2] = {0, 0};
+        CHECK_RESULT(wgs_reduce_host(ctx, &d, x, 9, res), WGS_OK);
+        CHECK(isnan(f32_of(res[0])));
+        if (o < 2) CHECK(res[1] == 6 && res[0] == 0xFFC00000u);
+    }
+}
+
+/* Count with operands and data at the edges: IEEE comparisons on every device (NaN
+ * unordered, so `ne:nan` counts everything; -0 == +0; subnormals not zero). */
+TEST(count_float_edges) {
+    wgs_context *ctx = test_context();
+    if (!ctx) return;
+    const double tiny = 1.4e-45, inf = INFINITY, nan = NAN;
+    const wgs_predicate preds[] = {
+        {WGS_PREDICATE_NONZERO, 0, 0},        {WGS_PREDICATE_EQUAL, 0, 0},
+        {WGS_PREDICATE_EQUAL, -0.0, 0},       {WGS_PREDICATE_EQUAL, nan, 0},
+        {WGS_PREDICATE_NOT_EQUAL, nan, 0},    {WGS_PREDICATE_NOT_EQUAL, -0.0, 0},
+        {WGS_PREDICATE_EQUAL, tiny, 0},       {WGS_PREDICATE_EQUAL, inf, 0},
+        {WGS_PREDICATE_LESS, 0, 0},           {WGS_PREDICATE_LESS, tiny, 0},
+        {WGS_PREDICATE_GREATER, -0.0, 0},     {WGS_PREDICATE_GREATER, -inf, 0},
+        {WGS_PREDICATE_LESS, inf, 0},         {WGS_PREDICATE_LESS, nan, 0},
+        {WGS_PREDICATE_IN_RANGE, -0.0, tiny}, {WGS_PREDICATE_IN_RANGE, -inf, inf},
+        {WGS_PREDICATE_IN_RANGE, -tiny, 0},   {WGS_PREDICATE_IN_RANGE, 0, nan},
+    };
+    const uint64_t n = 40001;
+    uint32_t *data = malloc(n * 4);
+    if (!data) return;
+    const unsigned kinds[] = {REF_EDGE_ALL, REF_EDGE_ALL | REF_EDGE_ONLY};
+    for (size_t p = 0; p < sizeof preds / sizeof preds[0]; p++) {
+        for (int k = 0; k < 2; k++) {
+            ref_fill_f32_edges(data, n, 7 * p + (uint64_t)k, kinds[k]);
+            const wgs_reduce_algorithm algo = p % 2 ? WGS_REDUCE_ALGORITHM_TREE : WGS_REDUCE_ALGORITHM_ATOMIC;
+            wgs_count_plan_desc d = {WGS_TYPE_F32, preds[p], algo, n, NULL};
+            uint32_t got = 0;
+            CHECK_RESULT(wgs_count_host(ctx, &d, data, n, &got), WGS_OK);
+            uint64_t want = ref_count(data, WGS_TYPE_F32, &preds[p], n);
+            if (got != want)
+                test_fail(__FILE__, __LINE__, "count predicate %d (%g, %g) kinds %u: got %u, want %llu",
+                          (int)preds[p].kind, preds[p].a, preds[p].b, kinds[k], got, (unsigned long long)want);
+        }
+    }
+    free(data);
+}
+
+/* Scans of f32 (and f16 where the device has it) through both algorithms, with data full
+ * of zeros and subnormals, then an infinity (-inf for min) and later a NaN planted: min
+ * and max exact to the bit, sums within the bound of reference.h (which allows for
+ * flushed subnormals), the infinity and NaN carried as IEEE has it. (Here, beside the reductions' float
+ * rules; the scan's own tests are in test_scan.c.) */
+TEST(scan_float_edges) {
+    wgs_context *ctx = test_context();
+    if (!ctx) return;
+    wgs_context_info info;
+    CHECK_RESULT(wgs_context_get_info(ctx, &info), WGS_OK);
+    const uint64_t sizes[] = {1, 5, 3001, 40001};
+    const uint64_t cap = 40001;
+    uint32_t *f = malloc(cap * 4), *in = malloc(cap * 4), *got = malloc(cap * 4);
+    if (!f || !in || !got) goto done;
+    for (int t = 0; t < 2; t++) {
+        wgs_type type = t ? WGS_TYPE_F16 : WGS_TYPE_F32;
+        if (type == WGS_TYPE_F16 && !info.has_shader_f16) continue;
+        size_t es = wgs_type_size(type);
+        const wgs_op ops[] = {WGS_OP_ADD, WGS_OP_MIN, WGS_OP_MAX};
+        const wgs_scan_algorithm algos[] = {WGS_SCAN_ALGORITHM_SINGLE_PASS, WGS_SCAN_ALGORITHM_MULTILEVEL};
+        for (int o = 0; o < 3; o++) {
+            for (int a = 0; a < 2; a++) {
+                for (int inc = 0; inc < 2; inc++) {
+                    wgs_scan_plan_desc d = {type, ops[o], inc ? WGS_SCAN_INCLUSIVE : WGS_SCAN_EXCLUSIVE, algos[a],
+                                            cap, "edges", 0};
+                    wgs_scan_plan *plan = NULL;
+                    CHECK_RESULT(wgs_scan_plan_create(ctx, &d, &plan), WGS_OK);
+                    for (size_t i = 0; plan && i < sizeof sizes / sizeof sizes[0]; i++) {
+                        uint64_t n = sizes[i];
+                        /* Sums among normal numbers; min and max among zeros (and subnormals)
+                         * only, so that these are the extremes (-0 below +0). */
+                        ref_fill_f32_edges(f, n, 31 * i + (uint64_t)o,
+                                           REF_EDGE_ZERO | (o && i % 2 ? 0 : REF_EDGE_SUBNORMAL) | (o ? REF_EDGE_ONLY : 0));
+                        if (n > 4) f[n / 2] = ops[o] == WGS_OP_MIN ? 0xFF800000u : 0x7F800000u, f[3 * n / 4] = 0x7FC00001u;
+                        for (uint64_t j = 0; j < n; j++) {
+                            if (type == WGS_TYPE_F32) {
+                                in[j] = f[j];
+                                continue;
+                            }
+                            float v;
+                            memcpy(&v, &f[j], 4);
+                            uint16_t h = ref_f32_to_f16(v);
+                            if (v != 0 && fabsf(v) < 1e-30f) h = (uint16_t)((f[j] >> 16 & 0x8000u) | (1u + j % 0x3FF));
+                            memcpy((char *)in + 2 * j, &h, 2); /* f16 subnormals where f32 had them */
+                        }
+                        uint64_t bytes = (n * es + 3) & ~3ull;
+                        WGPUBuffer bi = test_upload(ctx, in, bytes), bo = test_buffer(ctx, bytes);
+                        WGPUCommandEncoder enc;
+                        if (bi && bo && wgs_encoder_create(ctx, &enc) == WGS_OK) {
+                            wgs_scan_args sa = {.input = bi, .output = bo, .n = n};
+                            CHECK_RESULT(wgs_scan_encode(plan, enc, &sa), WGS_OK);
+                            CHECK_RESULT(wgs_submit(ctx, enc), WGS_OK);
+                            if (test_download(ctx, bo, got, bytes)) {
+                                ref_check c = ref_verify(in, got, type, ops[o], inc, n);
+                                if (c.mismatches)
+                                    test_fail(__FILE__, __LINE__,
+                                              "scan %s %s %s algorithm %d n=%llu: %llu wrong, first at %llu: got "
+                                              "%.9g, want %.9g",
+                                              wgs_type_name(type), wgs_op_name(ops[o]), inc ? "inclusive" : "exclusive",
+                                              (int)algos[a], (unsigned long long)n, (unsigned long long)c.mismatches,
+                                              (unsigned long long)c.first_bad, c.got, c.want);
+                            }
+                        }
+                        wgs_buffer_release(ctx, bi);
+                        wgs_buffer_release(ctx, bo);
+                    }
+                    wgs_scan_plan_destroy(plan);
+                }
+            }
+        }
+    }
+done:
+    free(f), free(in), free(got);
+}
 
 TEST(reduce_bad_input) {
     wgs_context *ctx = test_context();

@@ -6,6 +6,7 @@
 #include "test_buffers.h"
 #include "test_main.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -33,7 +34,9 @@ typedef struct select_case {
 } select_case;
 
 /* Runs one select of n elements and compares everything it wrote. */
-static void check_select(wgs_context *ctx, wgs_select_plan *plan, const select_case *c, uint64_t n, uint64_t seed) {
+/* float_edges: f32 data from ref_fill_f32_edges with these kinds instead (0: none). */
+static void check_select(wgs_context *ctx, wgs_select_plan *plan, const select_case *c, uint64_t n, uint64_t seed,
+                         unsigned float_edges) {
     uint64_t bytes = n ? n * 4 : 4;
     uint32_t *in = malloc(bytes), *pay = malloc(bytes), *want = malloc(bytes), *want_pay = malloc(bytes);
     uint32_t *got = malloc(bytes), *got_pay = malloc(bytes);
@@ -57,6 +60,7 @@ static void check_select(wgs_context *ctx, wgs_select_plan *plan, const select_c
             in[i] = c->type == WGS_TYPE_U32 ? (uint32_t)(v + 4) : (uint32_t)v;
         }
     }
+    if (float_edges) ref_fill_f32_edges(in, n, seed, float_edges);
     memset(flags + n, 0x5A, 4); /* bytes past n count for nothing, whatever they hold */
     uint64_t want_count = ref_select(in, c->type, c->mode, &c->pred, flags, c->partition, c->payload, pay, n,
                                      want, want_pay);
@@ -108,10 +112,14 @@ done:
     free(in), free(pay), free(want), free(want_pay), free(got), free(got_pay), free(flags);
 }
 
-/* Every case with each algorithm that takes it (a partition only in three passes). */
-static void run_cases_on(wgs_context *ctx, const select_case *cases, int count) {
+/* Every case with each algorithm that takes it (a partition only in three passes), at
+ * the given sizes (NULL: sizes_for's). */
+static void run_cases_sized(wgs_context *ctx, const select_case *cases, int count, const uint64_t *given, int ng,
+                            const unsigned *float_edges) {
     uint64_t sizes[32];
-    int ns = sizes_for(sizes);
+    int ns = given ? 0 : sizes_for(sizes);
+    for (int i = 0; given && i < ng && i < 32; i++)
+        if (given[i] <= max_n()) sizes[ns++] = given[i];
     const wgs_select_algorithm algos[] = {WGS_SELECT_ALGORITHM_SINGLE_PASS, WGS_SELECT_ALGORITHM_THREE_PASS};
     for (int k = 0; k < count; k++) {
         for (int a = cases[k].partition ? 1 : 0; a < 2; a++) {
@@ -120,10 +128,15 @@ static void run_cases_on(wgs_context *ctx, const select_case *cases, int count) 
             wgs_select_plan *plan = NULL;
             CHECK_RESULT(wgs_select_plan_create(ctx, &d, &plan), WGS_OK);
             for (int i = 0; plan && i < ns; i++)
-                check_select(ctx, plan, &cases[k], sizes[i], sizes[i] * 7 + (uint64_t)k);
+                check_select(ctx, plan, &cases[k], sizes[i], sizes[i] * 7 + (uint64_t)k,
+                             float_edges ? float_edges[k] : 0);
             wgs_select_plan_destroy(plan);
         }
     }
+}
+
+static void run_cases_on(wgs_context *ctx, const select_case *cases, int count) {
+    run_cases_sized(ctx, cases, count, NULL, 0, NULL);
 }
 
 static void run_cases(const select_case *cases, int count) {
@@ -187,6 +200,30 @@ TEST(select_unique_and_run_length) {
         {WGS_SELECT_RUN_LENGTH, WGS_TYPE_F32, {0, 0, 0}, 0, WGS_PAYLOAD_NONE, 0},
     };
     run_cases(cases, 4);
+}
+
+/* f32 data full of NaNs (several payloads), +-0, +-inf and subnormals: predicates as IEEE
+ * compares (NaN unordered, -0 == +0, subnormals not flushed) and heads of unique and
+ * run-length where x[i] != x[i - 1] as IEEE has it (each NaN a run of its own, -0 and +0
+ * one run, neighbouring subnormals distinct), the same on the device and the CPU. */
+TEST(select_float_edges) {
+    const double tiny = 1.4e-45;
+    const unsigned all = REF_EDGE_ALL, only = REF_EDGE_ALL | REF_EDGE_ONLY;
+    const select_case cases[] = {
+        {WGS_SELECT_IF, WGS_TYPE_F32, {WGS_PREDICATE_NOT_EQUAL, NAN, 0}, 0, WGS_PAYLOAD_INDEX, 0},
+        {WGS_SELECT_IF, WGS_TYPE_F32, {WGS_PREDICATE_LESS, 0, 0}, 0, WGS_PAYLOAD_NONE, 0},
+        {WGS_SELECT_IF, WGS_TYPE_F32, {WGS_PREDICATE_EQUAL, -0.0, 0}, 0, WGS_PAYLOAD_NONE, 0},
+        {WGS_SELECT_IF, WGS_TYPE_F32, {WGS_PREDICATE_IN_RANGE, -0.0, tiny}, 0, WGS_PAYLOAD_INDEX, 0},
+        {WGS_SELECT_IF, WGS_TYPE_F32, {WGS_PREDICATE_GREATER, -INFINITY, 0}, 1, WGS_PAYLOAD_NONE, 0},
+        {WGS_SELECT_IF, WGS_TYPE_F32, {WGS_PREDICATE_NONZERO, 0, 0}, 1, WGS_PAYLOAD_INDEX, 0},
+        {WGS_SELECT_UNIQUE, WGS_TYPE_F32, {0, 0, 0}, 0, WGS_PAYLOAD_INDEX, 0},
+        {WGS_SELECT_UNIQUE, WGS_TYPE_F32, {0, 0, 0}, 0, WGS_PAYLOAD_NONE, 0},
+        {WGS_SELECT_RUN_LENGTH, WGS_TYPE_F32, {0, 0, 0}, 0, WGS_PAYLOAD_NONE, 0},
+    };
+    const unsigned edges[] = {all, only, only, only, all, only, all, only, only};
+    const uint64_t sizes[] = {1, 6, 1025, 4097, 40001};
+    wgs_context *ctx = test_context();
+    if (ctx) run_cases_sized(ctx, cases, (int)(sizeof cases / sizeof cases[0]), sizes, 5, edges);
 }
 
 TEST(select_bad_input) {

@@ -11,8 +11,9 @@
 //   mode 2  R is a multiple of bins: one division by the width
 //   mode 3  otherwise: an f32 estimate corrected with exact 64-bit products
 // f32 (mode 0): bin = floor((v - lower) * scale) in f32, scale = bins / (upper - lower)
-// rounded to f32, clamped to the last bin (rounding may reach `bins` just below upper).
-// Values outside [lower, upper) are not counted.
+// rounded to f32, clamped to the last bin (rounding may reach `bins` just below upper);
+// subnormal v and lower count as 0 in that arithmetic. Values outside [lower, upper)
+// (NaN and the infinities among them) are not counted.
 //
 // ARG = the bin mode << 24 | the number of workgroup-private bins (histogram_local):
 // the mode is a constant, so each pipeline holds only its own bin rule.
@@ -20,7 +21,7 @@
 // Params: n = elements of this chunk, tile_base = workgroups in this dispatch,
 // identity_bits = shift (mode 1) / width (mode 2) / f32 scale bits (modes 0 and 3),
 // flags = mode | R's bit 32 << 8, a = lower's bits, b = R - 1 (integers) or upper's bits
-// (f32), c = bins, d = R's low 32 bits.
+// (f32), c = bins, d = R's low 32 bits (integers) or lower's bits, a subnormal as 0 (f32).
 
 @group(0) @binding(0) var<storage, read> src: array<V>;
 @group(0) @binding(4) var<storage, read> src4: array<vec4<V>>;
@@ -63,12 +64,17 @@ fn bin_of(v: V) -> u32 {
     let mode = BIN_MODE;
     let bins = params.c;
     if (mode == 0u) {
-        let x = f32(v);
-        let lower = bitcast<f32>(params.a);
-        if (!(x >= lower && x < bitcast<f32>(params.b))) {
+        // The range test on the bits (predicate.wgsl: exact, and NaN is in no range); the
+        // arithmetic on subnormals taken as 0 (the value's, and lower's in Params.d), so a
+        // device that flushes them bins alike. The plan's bounds keep t finite in [0, bins].
+        let bits = bitcast<u32>(v);
+        let k = value_key(bits);
+        if (value_is_nan(bits) || k < value_key(params.a) || k >= value_key(params.b)) {
             return OUTSIDE;
         }
-        return min(u32(floor((x - lower) * bitcast<f32>(params.identity_bits))), bins - 1u);
+        let x = select(bitcast<f32>(bits), 0.0, (bits & 0x7F800000u) == 0u);
+        let t = (x - bitcast<f32>(params.d)) * bitcast<f32>(params.identity_bits);
+        return min(u32(floor(t)), bins - 1u);
     }
     let off = bitcast<u32>(v) - params.a; // wraps below lower: then > R - 1
     if (off > params.b) {

@@ -11,7 +11,8 @@
 // count_per_element does what the two-level scheme avoids, one global atomic per
 // counted element, so the benchmark can show what contention costs.
 //
-// Arg-min / arg-max carry the index of the value; ties go to the smaller index.
+// Arg-min / arg-max carry the index of the value; ties go to the smaller index. Values
+// are compared through the prelude's order_key (floats: wgscan.h "Floats").
 //
 // Bindings: 0 src (array<V>, for the n % 4 tail), 4 src4 (the same range as vec4), 3
 // partials (value bits, index per partial), 1 out (value bits[, index]), 5 acc (atomic
@@ -44,10 +45,17 @@ fn acc_combine(a: Acc, b: Acc) -> Acc {
     if (ARG == 0u) {
         return Acc(combine(a.v, b.v), 0u);
     }
-    if (a.v == b.v) {
-        return Acc(a.v, min(a.i, b.i));
+    // On order_key, not as floats: -0 < +0, NaN wins (any NaN ties with any other), and
+    // the value kept is the kept index's own.
+    let ka = order_key(a.v);
+    let kb = order_key(b.v);
+    if (ka == kb) {
+        if (a.i < b.i) {
+            return a;
+        }
+        return b;
     }
-    if (combine(a.v, b.v) == a.v) {
+    if ((OP == OP_MIN) == (ka < kb)) {
         return a;
     }
     return b;
@@ -104,16 +112,10 @@ fn fold_chunk(lid: u32, g: u32, ident: T) -> Acc {
     return r;
 }
 
-// Order-preserving map of T to u32 keys, so atomicMin/atomicMax on u32 order any type.
+// Order-preserving map of T to u32 keys, so atomicMin/atomicMax on u32 order any type
+// (the prelude's order_key: a NaN becomes the operator's extreme key and decodes to a NaN).
 fn to_key(v: T) -> u32 {
-    let b = to_bits(v);
-    if (TKIND == 1u) {
-        return b ^ 0x80000000u;
-    }
-    if (TKIND == 2u) {
-        return select(b | 0x80000000u, ~b, (b & 0x80000000u) != 0u);
-    }
-    return b;
+    return order_key(v);
 }
 
 fn from_key(k: u32) -> T {

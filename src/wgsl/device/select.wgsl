@@ -94,7 +94,7 @@ fn word_mask(q: u32, n: u32, x: vec4<V>) -> u32 {
     } else {
         var prev = src[min(max(4u * q, 1u) - 1u, n - 1u)];
         for (var j = 0u; j < 4u; j++) {
-            m |= select(0u, 1u << j, (q == 0u && j == 0u) || x[j] != prev);
+            m |= select(0u, 1u << j, (q == 0u && j == 0u) || !values_equal(x[j], prev));
             prev = x[j];
         }
     }
@@ -344,7 +344,7 @@ fn run_mask(t: u32, n: u32, lid: u32, run: array<u32, ITEMS>, bits: bool) -> u32
         var prev = bitcast<V>(prev_word);
         for (var j = 0u; j < ITEMS; j++) {
             let x = bitcast<V>(run[j]);
-            m |= select(0u, 1u << j, (first == 0u && j == 0u) || x != prev);
+            m |= select(0u, 1u << j, (first == 0u && j == 0u) || !values_equal(x, prev));
             prev = x;
         }
     }
