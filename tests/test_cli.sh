@@ -91,7 +91,8 @@ expect 2 "range with A > B" -- "$cli" count --n 10 --predicate range:5:-5
 expect 2 "nan operand for u32" -- "$cli" count --n 10 --predicate ne:nan
 expect 2 "inf operand for i32" -- "$cli" count --n 10 --type i32 --predicate lt:inf
 expect 2 "fraction operand for u32" -- "$cli" count --n 10 --predicate eq:2.5
-expect 0 "nan operand for f32 (IEEE: ne:nan holds for every element)" -- "$cli" count --n 1000 --type f32 --predicate ne:nan --repeat 1
+expect 0 "nan operand for f32 (IEEE: ne:nan holds for every element)" -- "$cli" count --n 1000 --type f32 --predicate ne:nan --repeat 1 --verify
+check "ne:nan counts every element" -- grep -q "count: 1000 of 1000" "$tmp/out.txt"
 expect 0 "inf operand for f32" -- "$cli" count --n 1000 --type f32 --predicate range:-inf:inf --repeat 1 --verify
 expect 2 "histogram --lower ''" -- "$cli" histogram --n 10 --lower '' --upper 5
 expect 2 "histogram --upper nan" -- "$cli" histogram --n 10 --type f32 --lower 0 --upper nan
@@ -152,6 +153,10 @@ expect 2 "scan --out on a full disk" -- "$cli" scan --n 100 --repeat 1 --out /de
 expect 0 "f32 sum with a NaN verifies (exclusive)" -- "$cli" scan --in "$tmp/nan.bin" --type f32 --verify --repeat 1
 expect 0 "f32 sum with a NaN verifies (inclusive)" -- "$cli" scan --in "$tmp/nan.bin" --type f32 --verify --inclusive --repeat 1
 check "verify says OK" -- grep -q "verify: OK" "$tmp/out.txt"
+expect 0 "f32 max with a NaN verifies (NaN wins)" -- "$cli" scan --in "$tmp/nan.bin" --type f32 --op max --verify --inclusive --repeat 1
+expect 0 "f32 count ne:nan of data with a NaN verifies" -- "$cli" count --in "$tmp/nan.bin" --type f32 --predicate ne:nan --verify --repeat 1
+expect 2 "scan --out into a missing folder: refused before the run" -- "$cli" scan --n 100 --repeat 1 --out "$tmp/no/such/dir/out.bin"
+check "no run happened" -- bash -c '! grep -q "scan: n =" "$0"' "$tmp/out.txt"
 
 # ---- conventions (issue 14): --help per command, --version, --opt=value -------------
 for c in info scan demo reduce count compact histogram bench; do

@@ -303,6 +303,7 @@ int cmd_primitive(const prim_options *opt) {
     if (inputs[1] && sizes[1] != o.n)
         return cli_usage_error("'%s' holds %llu flag bytes, not n = %llu", inputs[1], (unsigned long long)sizes[1],
                                (unsigned long long)o.n);
+    if (o.out_path && cli_check_writable(o.out_path) != 0) return EXIT_USAGE;
     wgs_context *ctx = NULL;
     if (cli_context(&ctx) != WGS_OK) return EXIT_GPU_ERROR;
     int rc = run_prim(ctx, &o);

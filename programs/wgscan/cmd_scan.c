@@ -198,6 +198,7 @@ int cmd_scan(const scan_options *opt) {
                                    o.in_path, (unsigned long long)(size / es));
         o.n = size / es;
     }
+    if (o.out_path && cli_check_writable(o.out_path) != 0) return EXIT_USAGE;
     wgs_context *ctx = NULL;
     if (cli_context(&ctx) != WGS_OK) return EXIT_GPU_ERROR;
     int rc = run_scan(ctx, &o);
