@@ -1,0 +1,195 @@
+/*
+ * fuzz_cli.c: the CLI's option parser (cli_parse, programs/wgscan/options.c) from bytes.
+ * The bytes become an argument list: split at NUL bytes when there are any, else at
+ * whitespace; at most MAX_ARGS arguments. That list is parsed after each command name
+ * (and once as it is, its first argument taken as the command). The parser must never
+ * crash or touch a GPU (this target never calls cli_run, and points the runtime at a
+ * library that does not exist in case it did); it must answer EXIT_OK or EXIT_USAGE,
+ * print a message exactly when it refuses, and everything it accepts must lie in the
+ * ranges the help text states.
+ */
+#include "cli.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_ARGS 32
+#define MAX_BYTES 4096
+
+#define CHECK(cond)                                                                          \
+    do {                                                                                     \
+        if (!(cond)) {                                                                       \
+            fprintf(stderr, "fuzz_cli: %s:%d: failed: %s (command '%s')\n", __FILE__, __LINE__, \
+                    #cond, argv[1] ? argv[1] : "");                                          \
+            abort();                                                                         \
+        }                                                                                    \
+    } while (0)
+
+static FILE *messages;
+static char message_buf[1 << 16];
+
+int LLVMFuzzerInitialize(int *argc, char ***argv) {
+    (void)argc;
+    (void)argv;
+    /* Messages go to memory, where their presence is checked. */
+    messages = fmemopen(message_buf, sizeof message_buf, "w");
+    if (!messages) abort();
+    setvbuf(messages, NULL, _IONBF, 0);
+    cli_set_message_stream(messages);
+    /* Belt and braces: were anything to open a context, it would find no runtime. */
+    setenv("WGSCAN_WEBGPU_LIB", "/nonexistent/wgscan-fuzz-no-gpu.so", 1);
+    return 0;
+}
+
+static int is_pow2(uint64_t v) { return v && !(v & (v - 1)); }
+
+/* p is NULL or points into one of the arguments (no copy, no allocation). */
+static int in_args(const char *p, char **argv, int argc) {
+    if (!p) return 1;
+    for (int i = 0; i < argc; i++)
+        if (p >= argv[i] && p <= argv[i] + strlen(argv[i])) return *p != 0;
+    return 0;
+}
+
+static int integer_operand(double a) { return isfinite(a) && a == floor(a); }
+
+static void check_prim(const prim_options *p, char **argv, int argc, cli_command c) {
+    CHECK(p->cmd == c);
+    CHECK(p->in_path || (p->have_n && p->n <= CLI_MAX_N));
+    CHECK(p->type == WGS_TYPE_U32 || p->type == WGS_TYPE_I32 || p->type == WGS_TYPE_F32);
+    CHECK(p->repeat >= 1 && p->repeat <= CLI_MAX_REPEAT);
+    CHECK(in_args(p->in_path, argv, argc) && in_args(p->out_path, argv, argc) && in_args(p->flags_path, argv, argc));
+    CHECK(p->op >= WGS_OP_ADD && p->op <= WGS_OP_ARGMAX);
+    CHECK(c == CLI_REDUCE || p->op == WGS_OP_ADD);
+    CHECK(p->algorithm <= WGS_REDUCE_ALGORITHM_ATOMIC_PER_ELEMENT);
+    CHECK(p->algorithm != WGS_REDUCE_ALGORITHM_ATOMIC_PER_ELEMENT || c == CLI_COUNT);
+    CHECK(p->select_algorithm <= WGS_SELECT_ALGORITHM_THREE_PASS);
+    CHECK(p->float_sum == WGS_FLOAT_SUM_DEFAULT ||
+          (c == CLI_REDUCE && p->type == WGS_TYPE_F32 && p->op == WGS_OP_ADD && p->algorithm == WGS_REDUCE_ALGORITHM_ATOMIC));
+    CHECK(p->mode >= WGS_SELECT_FLAGGED && p->mode <= WGS_SELECT_RUN_LENGTH);
+    CHECK(c == CLI_COMPACT || (p->mode == WGS_SELECT_FLAGGED && !p->partition && !p->payload && !p->flags_path));
+    CHECK(p->payload == WGS_PAYLOAD_NONE || p->payload == WGS_PAYLOAD_INDEX);
+    CHECK(!p->flags_path || p->mode == WGS_SELECT_FLAGGED);
+    CHECK(isfinite(p->density) && p->density >= 0 && p->density <= 1);
+    CHECK(p->bins >= 1 && p->bins <= WGS_HISTOGRAM_MAX_BINS);
+    CHECK(c != CLI_HISTOGRAM || (isfinite(p->lower) && isfinite(p->upper) && p->lower < p->upper));
+    const int tests = c == CLI_COUNT || (c == CLI_COMPACT && p->mode == WGS_SELECT_IF);
+    if (tests) {
+        const wgs_predicate *q = &p->pred;
+        CHECK(q->kind >= WGS_PREDICATE_NONZERO && q->kind <= WGS_PREDICATE_IN_RANGE);
+        if (q->kind != WGS_PREDICATE_NONZERO && p->type != WGS_TYPE_F32) CHECK(integer_operand(q->a));
+        if (q->kind == WGS_PREDICATE_IN_RANGE) {
+            if (p->type != WGS_TYPE_F32) CHECK(integer_operand(q->b));
+            CHECK(isnan(q->a) || isnan(q->b) || q->a <= q->b);
+        }
+    } else {
+        CHECK(p->pred.kind == WGS_PREDICATE_DEFAULT); /* a predicate that would do nothing */
+    }
+}
+
+static void check_bench(const bench_options *b, char **argv, int argc) {
+    CHECK(b->runs >= CLI_BENCH_MIN_RUNS && b->runs <= CLI_BENCH_MAX_RUNS);
+    CHECK(is_pow2(b->nmin) && b->nmin <= CLI_MAX_N);
+    CHECK(b->nmax == 0 || (is_pow2(b->nmax) && b->nmax <= CLI_MAX_N && b->nmax >= b->nmin));
+    CHECK(b->nseries >= 0 && b->nseries <= CLI_BENCH_MAX_SERIES);
+    CHECK(b->nprims >= 0 && b->nprims <= CLI_BENCH_PRIMITIVES);
+    CHECK(b->nseries + b->nprims > 0);
+    CHECK(b->nalgo >= 0 && b->nalgo <= 2 && (b->nseries == 0 || b->nalgo >= 1));
+    for (int i = 0; i < b->nseries; i++) {
+        const bench_series *s = &b->series[i];
+        CHECK(s->type >= WGS_TYPE_U32 && s->type <= WGS_TYPE_F16);
+        CHECK(s->op >= WGS_OP_ADD && s->op <= WGS_OP_XOR);
+        CHECK(s->op < WGS_OP_AND || s->type == WGS_TYPE_U32 || s->type == WGS_TYPE_I32);
+    }
+    for (int i = 0; i < b->nalgo; i++) {
+        CHECK(b->algos[i] == WGS_SCAN_ALGORITHM_SINGLE_PASS || b->algos[i] == WGS_SCAN_ALGORITHM_MULTILEVEL);
+        CHECK(i == 0 || b->algos[i] != b->algos[0]);
+    }
+    for (int i = 0; i < b->nprims; i++) {
+        CHECK(b->prims[i] >= 0 && b->prims[i] < CLI_BENCH_PRIMITIVES);
+        for (int j = 0; j < i; j++) CHECK(b->prims[i] != b->prims[j]);
+    }
+    CHECK(b->json && b->csv && b->svg && *b->json && *b->csv && *b->svg);
+    CHECK((b->json[0] && in_args(b->json, argv, argc)) || !strcmp(b->json, "bench.json"));
+    CHECK(memchr(b->command, 0, sizeof b->command) != NULL);
+}
+
+static void parse_and_check(int argc, char **argv) {
+    cli_options o;
+    rewind(messages);
+    int rc = cli_parse(argc, argv, &o);
+    long printed = ftell(messages);
+    CHECK(rc == EXIT_OK || rc == EXIT_USAGE);
+    CHECK(rc == EXIT_OK ? printed == 0 : printed > 0); /* refused: says why; accepted: silent */
+    if (rc != EXIT_OK) return;
+    cli_command c = o.command;
+    CHECK(c > CLI_NONE && c < CLI_COMMAND_COUNT);
+    switch (c) {
+    case CLI_HELP: CHECK(o.help_for < CLI_COMMAND_COUNT && o.help_for != CLI_HELP && o.help_for != CLI_VERSION); break;
+    case CLI_VERSION: CHECK(argc == 2); break;
+    case CLI_SCAN: {
+        const scan_options *s = &o.scan;
+        CHECK(s->in_path || (s->have_n && s->n <= CLI_MAX_N));
+        CHECK(s->type >= WGS_TYPE_U32 && s->type <= WGS_TYPE_F16);
+        CHECK(s->op >= WGS_OP_ADD && s->op <= WGS_OP_XOR);
+        CHECK(s->op < WGS_OP_AND || s->type == WGS_TYPE_U32 || s->type == WGS_TYPE_I32);
+        CHECK(s->repeat >= 1 && s->repeat <= CLI_MAX_REPEAT);
+        CHECK(s->algorithm <= WGS_SCAN_ALGORITHM_SINGLE_PASS);
+        CHECK(in_args(s->in_path, argv, argc) && in_args(s->out_path, argv, argc));
+        break;
+    }
+    case CLI_REDUCE:
+    case CLI_COUNT:
+    case CLI_COMPACT:
+    case CLI_HISTOGRAM: check_prim(&o.prim, argv, argc, c); break;
+    case CLI_BENCH: check_bench(&o.bench, argv, argc); break;
+    case CLI_INFO:
+    case CLI_DEMO: CHECK(argc == 2); break; /* they take no options */
+    default: CHECK(!"a command cli_parse cannot return"); break;
+    }
+    /* The same arguments give the same answer. */
+    cli_options again;
+    CHECK(cli_parse(argc, argv, &again) == rc && again.command == o.command);
+}
+
+static int is_space(uint8_t b) { return b == ' ' || b == '\t' || b == '\n' || b == '\r' || b == '\v' || b == '\f'; }
+
+int LLVMFuzzerTestOneInput(const uint8_t *bytes, size_t size) {
+    static char text[MAX_BYTES + 1];
+    if (size > MAX_BYTES) size = MAX_BYTES;
+    memcpy(text, bytes, size);
+    text[size] = 0;
+    const int by_nul = memchr(bytes, 0, size) != NULL;
+
+    /* argv[0] the program, argv[1] the command, then up to MAX_ARGS arguments. By NUL,
+     * empty arguments (--lower '') can be written; by whitespace, runs of it separate. */
+    char *argv[MAX_ARGS + 3];
+    char *args[MAX_ARGS];
+    int nargs = 0;
+    size_t start = 0;
+    for (size_t i = 0; i <= size && nargs < MAX_ARGS; i++) {
+        int end = i == size || (by_nul ? text[i] == 0 : is_space((uint8_t)text[i]));
+        if (!end) continue;
+        text[i] = 0;
+        if (by_nul ? i < size || i > start : i > start) args[nargs++] = &text[start];
+        start = i + 1;
+    }
+
+    static char program[] = "wgscan";
+    static char names[][12] = {"scan", "reduce", "count", "compact", "histogram", "bench",
+                               "info", "demo", "help", "--version"};
+    argv[0] = program;
+    for (size_t k = 0; k < sizeof names / sizeof names[0]; k++) {
+        argv[1] = names[k];
+        memcpy(argv + 2, args, (size_t)nargs * sizeof *args);
+        argv[nargs + 2] = NULL;
+        parse_and_check(nargs + 2, argv);
+    }
+    /* As it is: its first argument is the command (or there is none). */
+    memcpy(argv + 1, args, (size_t)nargs * sizeof *args);
+    argv[nargs + 1] = NULL;
+    if (nargs >= 1) parse_and_check(nargs + 1, argv);
+    return 0;
+}
