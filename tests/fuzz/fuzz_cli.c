@@ -1,3 +1,4 @@
+#define _POSIX_C_SOURCE 200809L /* fmemopen, setenv */
 /*
  * fuzz_cli.c: the CLI's option parser (cli_parse, programs/wgscan/options.c) from bytes.
  * The bytes become an argument list: split at NUL bytes when there are any, else at
