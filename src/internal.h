@@ -180,9 +180,9 @@ const char *wgs_wgsl_source(const char *name);
 
 /* ---- types and operators ------------------------------------------------------- */
 
-/* Validates (type, op) against each other and the device: WGS_OK, or the error with
- * the message recorded. Resolves DEFAULT values in place. */
-wgs_result wgs__check_type_op(wgs_context *ctx, wgs_type *type, wgs_op *op);
+/* Validates (type, op), defaults already applied, against each other and the device:
+ * WGS_OK, or the error with the message recorded. */
+wgs_result wgs__check_type_op(wgs_context *ctx, wgs_type type, wgs_op op);
 /* Bit pattern of the identity of `op` on `type` (f16 in the low 16 bits). */
 uint32_t wgs__identity_bits(wgs_type type, wgs_op op);
 

@@ -186,34 +186,48 @@ static wgs_result make_pipelines(wgs_scan_plan *p) {
     return r;
 }
 
-wgs_result wgs_scan_plan_create(wgs_context *ctx, const wgs_scan_plan_desc *desc,
-                                wgs_scan_plan **out) {
-    WGS_CREATE_BEGIN(ctx, desc, out);
-    wgs_result r = WGS_OK;
-    wgs_type type = desc->type;
-    wgs_op op = desc->op;
-    r = wgs__check_type_op(ctx, &type, &op);
+/* Zero fields take their defaults here, once; then the description is checked as a
+ * whole (sokol's desc_defaults and validate steps). */
+static wgs_scan_plan_desc desc_defaults(const wgs_scan_plan_desc *d) {
+    wgs_scan_plan_desc r = *d;
+    if (r.type == WGS_TYPE_DEFAULT) r.type = WGS_TYPE_U32;
+    if (r.op == WGS_OP_DEFAULT) r.op = WGS_OP_ADD;
+    if (r.kind == WGS_SCAN_DEFAULT) r.kind = WGS_SCAN_EXCLUSIVE;
+    if (r.capacity == 0) r.capacity = 1;
+    return r;
+}
+
+static wgs_result desc_validate(wgs_context *ctx, const wgs_scan_plan_desc *d) {
+    wgs_result r = wgs__check_type_op(ctx, d->type, d->op);
     if (r != WGS_OK) return r;
-    wgs_scan_kind kind = desc->kind == WGS_SCAN_DEFAULT ? WGS_SCAN_EXCLUSIVE : desc->kind;
-    WGS_FAIL_IF(ctx, (unsigned)kind > WGS_SCAN_INCLUSIVE, WGS_ERROR_INVALID_ARGUMENT,
-                "unknown scan kind %d", (int)desc->kind);
-    WGS_FAIL_IF(ctx, (unsigned)desc->algorithm > WGS_SCAN_ALGORITHM_SINGLE_PASS,
-                WGS_ERROR_INVALID_ARGUMENT, "unknown scan algorithm %d", (int)desc->algorithm);
-    WGS_FAIL_IF(ctx, desc->deterministic && desc->algorithm == WGS_SCAN_ALGORITHM_SINGLE_PASS,
+    WGS_FAIL_IF(ctx, (unsigned)d->kind > WGS_SCAN_INCLUSIVE, WGS_ERROR_INVALID_ARGUMENT, "unknown scan kind %d",
+                (int)d->kind);
+    WGS_FAIL_IF(ctx, (unsigned)d->algorithm > WGS_SCAN_ALGORITHM_SINGLE_PASS, WGS_ERROR_INVALID_ARGUMENT,
+                "unknown scan algorithm %d", (int)d->algorithm);
+    WGS_FAIL_IF(ctx, d->deterministic && d->algorithm == WGS_SCAN_ALGORITHM_SINGLE_PASS,
                 WGS_ERROR_INVALID_ARGUMENT,
                 "the single-pass scan is not deterministic for floats; leave the algorithm "
                 "to the plan or ask for MULTILEVEL");
+    return WGS_OK;
+}
+
+wgs_result wgs_scan_plan_create(wgs_context *ctx, const wgs_scan_plan_desc *user_desc, wgs_scan_plan **out) {
+    WGS_CREATE_BEGIN(ctx, user_desc, out);
+    const wgs_scan_plan_desc d = desc_defaults(user_desc), *desc = &d;
+    wgs_result r = desc_validate(ctx, desc);
+    if (r != WGS_OK) return r;
+    wgs_type type = desc->type;
 
     const wgs_context_info *ci = &ctx->caps.info;
     wgs_scan_plan *p = calloc(1, sizeof *p);
     WGS_FAIL_IF(ctx, !p, WGS_ERROR_OUT_OF_HOST_MEMORY, "allocating the scan plan");
     p->ctx = ctx;
     p->type = type;
-    p->op = op;
-    p->kind = kind;
+    p->op = desc->op;
+    p->kind = desc->kind;
     p->algorithm = desc->algorithm;
     p->deterministic = desc->deterministic != 0;
-    p->capacity = desc->capacity ? desc->capacity : 1;
+    p->capacity = desc->capacity;
     p->es = (uint32_t)wgs_type_size(type);
     p->max_dim = ci->max_workgroups_per_dimension;
     p->word_align = ci->min_storage_offset_alignment < 16 ? 16 : ci->min_storage_offset_alignment;

@@ -58,37 +58,50 @@ static uint64_t select_storage(uint32_t wg, uint32_t items, const void *arg) {
     return (uint64_t)wg * items * 4 * 2 + 4096;
 }
 
-wgs_result wgs_select_plan_create(wgs_context *ctx, const wgs_select_plan_desc *desc,
-                                  wgs_select_plan **out) {
-    WGS_CREATE_BEGIN(ctx, desc, out);
-    wgs_result r = WGS_OK;
-    wgs_type type = desc->type ? desc->type : WGS_TYPE_U32;
-    WGS_FAIL_IF(ctx, type == WGS_TYPE_F16 || (unsigned)type > WGS_TYPE_F32, WGS_ERROR_UNSUPPORTED_TYPE,
-                "select takes u32, i32 and f32, not %s", wgs_type_name(type));
-    wgs_select_mode mode = desc->mode ? desc->mode : WGS_SELECT_FLAGGED;
-    WGS_FAIL_IF(ctx, (unsigned)mode > WGS_SELECT_RUN_LENGTH, WGS_ERROR_INVALID_ARGUMENT,
-                "unknown select mode %d", (int)mode);
-    WGS_FAIL_IF(ctx, (unsigned)desc->payload > WGS_PAYLOAD_INDEX, WGS_ERROR_INVALID_ARGUMENT,
-                "unknown payload kind %d", (int)desc->payload);
-    int heads = mode == WGS_SELECT_UNIQUE || mode == WGS_SELECT_RUN_LENGTH;
-    WGS_FAIL_IF(ctx, heads && desc->partition, WGS_ERROR_INVALID_ARGUMENT,
-                "unique and run-length plans do not partition");
-    WGS_FAIL_IF(ctx, mode == WGS_SELECT_RUN_LENGTH && desc->payload, WGS_ERROR_INVALID_ARGUMENT,
+/* Zero fields take their defaults here, once; then the description is checked as a
+ * whole. */
+static wgs_select_plan_desc desc_defaults(const wgs_select_plan_desc *d) {
+    wgs_select_plan_desc r = *d;
+    if (r.type == WGS_TYPE_DEFAULT) r.type = WGS_TYPE_U32;
+    if (r.mode == WGS_SELECT_DEFAULT) r.mode = WGS_SELECT_FLAGGED;
+    if (r.capacity == 0) r.capacity = 1;
+    return r;
+}
+
+static wgs_result desc_validate(wgs_context *ctx, const wgs_select_plan_desc *d) {
+    const wgs_context_info *ci = &ctx->caps.info;
+    WGS_FAIL_IF(ctx, d->type == WGS_TYPE_F16 || (unsigned)d->type > WGS_TYPE_F32, WGS_ERROR_UNSUPPORTED_TYPE,
+                "select takes u32, i32 and f32, not %s", wgs_type_name(d->type));
+    WGS_FAIL_IF(ctx, (unsigned)d->mode > WGS_SELECT_RUN_LENGTH, WGS_ERROR_INVALID_ARGUMENT, "unknown select mode %d",
+                (int)d->mode);
+    WGS_FAIL_IF(ctx, (unsigned)d->payload > WGS_PAYLOAD_INDEX, WGS_ERROR_INVALID_ARGUMENT,
+                "unknown payload kind %d", (int)d->payload);
+    int heads = d->mode == WGS_SELECT_UNIQUE || d->mode == WGS_SELECT_RUN_LENGTH;
+    WGS_FAIL_IF(ctx, heads && d->partition, WGS_ERROR_INVALID_ARGUMENT, "unique and run-length plans do not partition");
+    WGS_FAIL_IF(ctx, d->mode == WGS_SELECT_RUN_LENGTH && d->payload, WGS_ERROR_INVALID_ARGUMENT,
                 "run-length plans write the lengths to payload_out; they take no payload");
-    WGS_FAIL_IF(ctx, (unsigned)desc->algorithm > WGS_SELECT_ALGORITHM_THREE_PASS, WGS_ERROR_INVALID_ARGUMENT,
-                "unknown select algorithm %d", (int)desc->algorithm);
-    WGS_FAIL_IF(ctx, desc->algorithm == WGS_SELECT_ALGORITHM_SINGLE_PASS && desc->partition,
-                WGS_ERROR_INVALID_ARGUMENT,
+    WGS_FAIL_IF(ctx, (unsigned)d->algorithm > WGS_SELECT_ALGORITHM_THREE_PASS, WGS_ERROR_INVALID_ARGUMENT,
+                "unknown select algorithm %d", (int)d->algorithm);
+    WGS_FAIL_IF(ctx, d->algorithm == WGS_SELECT_ALGORITHM_SINGLE_PASS && d->partition, WGS_ERROR_INVALID_ARGUMENT,
                 "a single-pass select cannot partition (the rejected elements need the total first)");
+    WGS_FAIL_IF(ctx, d->capacity > ci->max_storage_binding_size / 4 || d->capacity > 0xFFFFFFFFull,
+                WGS_ERROR_TOO_LARGE, "select capacity %llu exceeds one storage binding (%llu bytes) or 2^32 - 1",
+                (unsigned long long)d->capacity, (unsigned long long)ci->max_storage_binding_size);
+    return WGS_OK;
+}
+
+wgs_result wgs_select_plan_create(wgs_context *ctx, const wgs_select_plan_desc *user_desc, wgs_select_plan **out) {
+    WGS_CREATE_BEGIN(ctx, user_desc, out);
+    const wgs_select_plan_desc d = desc_defaults(user_desc), *desc = &d;
+    wgs_result r = desc_validate(ctx, desc);
+    if (r != WGS_OK) return r;
+    wgs_type type = desc->type;
+    wgs_select_mode mode = desc->mode;
     uint32_t kind = 0, pa = 0, pb = 0;
     if (mode == WGS_SELECT_IF && (r = wgs__predicate_bits(ctx, type, &desc->predicate, &kind, &pa, &pb)) != WGS_OK)
         return r;
     const wgs_context_info *ci = &ctx->caps.info;
-    uint64_t capacity = desc->capacity ? desc->capacity : 1;
-    WGS_FAIL_IF(ctx, capacity * 4 > ci->max_storage_binding_size || capacity > 0xFFFFFFFFull,
-                WGS_ERROR_TOO_LARGE,
-                "select capacity %llu exceeds one storage binding (%llu bytes) or 2^32 - 1",
-                (unsigned long long)capacity, (unsigned long long)ci->max_storage_binding_size);
+    uint64_t capacity = desc->capacity;
 
     wgs_select_plan *p = calloc(1, sizeof *p);
     WGS_FAIL_IF(ctx, !p, WGS_ERROR_OUT_OF_HOST_MEMORY, "allocating the select plan");

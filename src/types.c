@@ -62,19 +62,16 @@ uint32_t wgs__identity_bits(wgs_type type, wgs_op op) {
     }
 }
 
-wgs_result wgs__check_type_op(wgs_context *ctx, wgs_type *type, wgs_op *op) {
-    if (*type == WGS_TYPE_DEFAULT) *type = WGS_TYPE_U32;
-    if (*op == WGS_OP_DEFAULT) *op = WGS_OP_ADD;
-    WGS_FAIL_IF(ctx, (unsigned)*type > WGS_TYPE_F16, WGS_ERROR_UNSUPPORTED_TYPE,
-                "unknown element type %d", (int)*type);
-    WGS_FAIL_IF(ctx, (unsigned)*op > WGS_OP_XOR, WGS_ERROR_UNSUPPORTED_OPERATOR,
-                "unknown operator %d", (int)*op);
-    int is_float = *type == WGS_TYPE_F32 || *type == WGS_TYPE_F16;
-    WGS_FAIL_IF(ctx, is_float && *op >= WGS_OP_AND, WGS_ERROR_UNSUPPORTED_OPERATOR,
-                "operator %s is defined for integer types only, not %s", wgs_op_name(*op),
-                wgs_type_name(*type));
-    WGS_FAIL_IF(ctx, *type == WGS_TYPE_F16 && !ctx->caps.info.has_shader_f16,
-                WGS_ERROR_FEATURE_MISSING, "f16 needs the shader-f16 feature, which %s lacks",
+wgs_result wgs__check_type_op(wgs_context *ctx, wgs_type type, wgs_op op) {
+    WGS_FAIL_IF(ctx, type == WGS_TYPE_DEFAULT || (unsigned)type > WGS_TYPE_F16, WGS_ERROR_UNSUPPORTED_TYPE,
+                "unknown element type %d", (int)type);
+    WGS_FAIL_IF(ctx, op == WGS_OP_DEFAULT || (unsigned)op > WGS_OP_XOR, WGS_ERROR_UNSUPPORTED_OPERATOR,
+                "unknown operator %d", (int)op);
+    int is_float = type == WGS_TYPE_F32 || type == WGS_TYPE_F16;
+    WGS_FAIL_IF(ctx, is_float && op >= WGS_OP_AND, WGS_ERROR_UNSUPPORTED_OPERATOR,
+                "operator %s is defined for integer types only, not %s", wgs_op_name(op), wgs_type_name(type));
+    WGS_FAIL_IF(ctx, type == WGS_TYPE_F16 && !ctx->caps.info.has_shader_f16, WGS_ERROR_FEATURE_MISSING,
+                "f16 needs the shader-f16 feature, which %s lacks",
                 ctx->caps.info.device[0] ? ctx->caps.info.device : "this device");
     return WGS_OK;
 }
