@@ -116,6 +116,18 @@ static int close_out(FILE *f, const char *path) {
     return 0;
 }
 
+/* A JSON string: quotes, backslashes and control characters escaped. */
+static void json_string(FILE *f, const char *s) {
+    fputc('"', f);
+    for (; *s; s++) {
+        unsigned char c = (unsigned char)*s;
+        if (c == '"' || c == '\\') fprintf(f, "\\%c", c);
+        else if (c < 0x20) fprintf(f, "\\u%04x", c);
+        else fputc(c, f);
+    }
+    fputc('"', f);
+}
+
 /* Returns 0 when all three files were written. */
 static int write_outputs(const bench *b, const point *pts, int np, const char *json, const char *csv,
                          const char *svg, const char *command) {
@@ -139,11 +151,16 @@ static int write_outputs(const bench *b, const point *pts, int np, const char *j
     }
     if (!(f = open_out(json))) failed = 1;
     else {
-        fprintf(f, "{\n  \"date\": \"%s\",\n  \"command\": \"%s\",\n  \"device\": \"%s\",\n"
-                   "  \"vendor\": \"%s\",\n  \"backend\": \"%s\",\n  \"adapter_type\": \"%s\",\n"
-                   "  \"runs\": %d,\n  \"warmup\": %d,\n  \"results\": [\n",
-                date, command, b->info.device, b->info.vendor, b->info.backend, b->info.adapter_type,
-                b->runs, b->warmup);
+        /* Strings from the command line and the driver go through json_string. */
+        const char *keys[] = {"date", "command", "device", "vendor", "backend", "adapter_type"};
+        const char *values[] = {date, command, b->info.device, b->info.vendor, b->info.backend, b->info.adapter_type};
+        fputs("{\n", f);
+        for (int k = 0; k < 6; k++) {
+            fprintf(f, "  \"%s\": ", keys[k]);
+            json_string(f, values[k]);
+            fputs(",\n", f);
+        }
+        fprintf(f, "  \"runs\": %d,\n  \"warmup\": %d,\n  \"results\": [\n", b->runs, b->warmup);
         for (int i = 0; i < np; i++) {
             const point *p = &pts[i];
             double bytes = p->bytes;
