@@ -66,6 +66,21 @@ ref_reduction ref_reduce(const void *in, wgs_type type, wgs_op op, uint64_t n) {
     return r;
 }
 
+double ref_reduce_sum_tolerance(const ref_reduction *want, uint64_t n) {
+    return ((double)n / 1024 + 64) * ldexp(1, -24) * want->abs_sum + 2.0 * (double)n * ldexp(1, -126);
+}
+
+int ref_sum_matches(double got, double exact, double tol) {
+    if (isnan(exact)) return isnan(got);
+    if (isinf(exact)) return got == exact;
+    return fabs(got - exact) <= tol;
+}
+
+int ref_same_value(wgs_type type, uint32_t got, uint32_t want) {
+    if (got == want) return 1;
+    return type == WGS_TYPE_F32 && isnan(as_double(type, got)) && isnan(as_double(type, want));
+}
+
 int ref_predicate(wgs_type type, const wgs_predicate *pred, const void *element) {
     double v = as_double(type, word(element, 0));
     double a = pred->a, b = pred->b;

@@ -86,6 +86,16 @@ typedef struct ref_reduction {
 } ref_reduction;
 ref_reduction ref_reduce(const void *in, wgs_type type, wgs_op op, uint64_t n);
 
+/* wgscan.h's bound on an f32 reduce sum of n elements (tree and compare-exchange):
+ * (n / 1024 + 64) 2^-24 abs_sum, plus 2n 2^-126 for a device that flushes subnormals.
+ * (FIXED_POINT adds its own steps.) */
+double ref_reduce_sum_tolerance(const ref_reduction *want, uint64_t n);
+/* Whether a float sum is right: within tol of a finite exact sum; the same infinity as
+ * an infinite one; a NaN for a NaN (inputs with infinities or NaN, wgscan.h "Floats"). */
+int ref_sum_matches(double got, double exact, double tol);
+/* Whether two results of min/max are the same: the same bits, or (floats) both NaN. */
+int ref_same_value(wgs_type type, uint32_t got, uint32_t want);
+
 /* The predicate of wgscan.h on one element (operands converted as the library does):
  * IEEE 754 comparisons (NaN unordered, -0 == +0, subnormals as they are). */
 int ref_predicate(wgs_type type, const wgs_predicate *pred, const void *element);
