@@ -113,9 +113,9 @@
  *     of k elements is a tree of k inputs and k - 1 additions, so 2 k m at most.
  *     Infinities and NaN give what IEEE 754 gives (a NaN where the elements hold a NaN
  *     or both infinities, else the infinity) on devices that keep them, as SwiftShader
- *     does; WGSL does not promise it. A sum whose partial sums overflow may be an
- *     infinity or NaN where the exact sum is finite. FIXED_POINT sums need finite
- *     elements (see its range).
+ *     and NVIDIA's Vulkan driver do in the tests; WGSL does not promise it. A sum
+ *     whose partial sums overflow may be an infinity or NaN where the exact sum is
+ *     finite. FIXED_POINT sums need finite elements (see its range).
  *   - Histogram: the range test is exact and NaN and the infinities are in no bin;
  *     the bounds are checked so that the bin arithmetic stays exact and finite (see
  *     its section).
