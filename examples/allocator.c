@@ -66,16 +66,13 @@ static int check_frame(wgs_alloc_algorithm algo, const uint32_t *sizes, const ui
 }
 
 int main(int argc, char **argv) {
-    uint64_t n = 100000;
-    int frames = 8;
-    for (int i = 1; i + 1 < argc; i += 2) {
-        if (!strcmp(argv[i], "--requests")) n = strtoull(argv[i + 1], NULL, 0);
-        else if (!strcmp(argv[i], "--frames")) frames = atoi(argv[i + 1]);
-    }
-    if (n == 0 || frames < 1) {
-        fprintf(stderr, "usage: allocator [--requests N] [--frames F]\n");
-        return 2;
-    }
+    uint64_t n = 100000, frames_opt = 8;
+    const example_option opts[] = {{"--requests", &n, 1, 1ull << 30}, {"--frames", &frames_opt, 1, 1000}};
+    int rc = example_options(argc, argv,
+                             "usage: allocator [--requests N (default 100000)] [--frames F (1..1000, default 8)]\n",
+                             opts, 2);
+    if (rc >= 0) return rc;
+    const int frames = (int)frames_opt;
     wgs_context *ctx = NULL;
     if (wgs_context_create(&(wgs_context_desc){0}, &ctx) != WGS_OK) {
         fprintf(stderr, "allocator: no WebGPU device\n");

@@ -23,16 +23,14 @@ static const char *example_name = "block_sparse";
 #include <string.h>
 
 int main(int argc, char **argv) {
-    uint32_t b = 512;
-    int masks = 3;
-    for (int i = 1; i + 1 < argc; i += 2) {
-        if (!strcmp(argv[i], "--blocks")) b = (uint32_t)strtoul(argv[i + 1], NULL, 0);
-        else if (!strcmp(argv[i], "--masks")) masks = atoi(argv[i + 1]);
-    }
-    if (b < 1 || b > 8192 || masks < 1) {
-        fprintf(stderr, "usage: block_sparse [--blocks B (1..8192)] [--masks M]\n");
-        return 2;
-    }
+    uint64_t blocks = 512, masks_opt = 3;
+    const example_option opts[] = {{"--blocks", &blocks, 1, 8192}, {"--masks", &masks_opt, 1, 1000}};
+    int rc = example_options(argc, argv,
+                             "usage: block_sparse [--blocks B (1..8192, default 512)] [--masks M (1..1000, default 3)]\n",
+                             opts, 2);
+    if (rc >= 0) return rc;
+    const uint32_t b = (uint32_t)blocks;
+    const int masks = (int)masks_opt;
     wgs_context *ctx = NULL;
     if (wgs_context_create(&(wgs_context_desc){0}, &ctx) != WGS_OK) {
         fprintf(stderr, "block_sparse: no WebGPU device\n");

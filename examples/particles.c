@@ -23,16 +23,13 @@ static int cmp_double(const void *a, const void *b) {
 }
 
 int main(int argc, char **argv) {
-    uint64_t n = 1u << 20;
-    int frames = 60;
-    for (int i = 1; i + 1 < argc; i += 2) {
-        if (!strcmp(argv[i], "--n")) n = strtoull(argv[i + 1], NULL, 0);
-        else if (!strcmp(argv[i], "--frames")) frames = atoi(argv[i + 1]);
-    }
-    if (n == 0 || frames < 1 || frames > 1000) {
-        fprintf(stderr, "usage: particles [--n N] [--frames F (1..1000)]\n");
-        return 2;
-    }
+    uint64_t n = 1u << 20, frames_opt = 60;
+    const example_option opts[] = {{"--n", &n, 1, 1ull << 30}, {"--frames", &frames_opt, 1, 1000}};
+    int rc = example_options(argc, argv,
+                             "usage: particles [--n N (particles, default 2^20)] [--frames F (1..1000, default 60)]\n",
+                             opts, 2);
+    if (rc >= 0) return rc;
+    const int frames = (int)frames_opt;
     wgs_context *ctx = NULL;
     if (wgs_context_create(&(wgs_context_desc){0}, &ctx) != WGS_OK) {
         fprintf(stderr, "particles: no WebGPU device\n");

@@ -183,5 +183,23 @@ check "WGS_ERROR_RUNTIME_NOT_FOUND once" -- test "$(grep -o WGS_ERROR_RUNTIME_NO
 expect 2 "library refusal, the code named once" -- "$cli" reduce --n 10 --op argmin --algorithm atomic
 check "WGS_ERROR_UNSUPPORTED_OPERATOR once" -- test "$(grep -o WGS_ERROR_UNSUPPORTED_OPERATOR "$tmp/err.txt" | wc -l)" -eq 1
 
+# ---- the examples (beside the CLI in the build tree): --help, unknown options refused --
+ex=$(dirname "$cli")/examples
+if [ -x "$ex/particles" ] && [ -x "$ex/allocator" ] && [ -x "$ex/block_sparse" ]; then
+  for e in particles:--n allocator:--requests block_sparse:--blocks; do
+    opt=${e#*:} e=${e%%:*}
+    expect 0 "$e --help" -- "$ex/$e" --help
+    check "$e --help shows its usage" -- grep -q "usage: $e" "$tmp/out.txt"
+    expect 2 "$e with an unknown option" -- "$ex/$e" --bogus
+    expect 2 "$e $opt without its value" -- "$ex/$e" "$opt"
+  done
+  expect 2 "particles --frames 0x10" -- "$ex/particles" --frames 0x10
+  expect 2 "allocator --frames 0" -- "$ex/allocator" --frames 0
+  expect 2 "block_sparse --blocks 9000" -- "$ex/block_sparse" --blocks 9000
+  expect 0 "block_sparse, small" -- "$ex/block_sparse" --blocks 64 --masks 1
+else
+  echo "[ SKIP ] the examples (not built beside $cli)"
+fi
+
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]
