@@ -17,7 +17,6 @@ typedef struct prim_run {
     wgs_context *ctx;
     const prim_options *o;
     void *host_in;
-    int own_in; /* host_in is ours (random data), not the caller's file */
     uint8_t *flags;
     WGPUBuffer in, flags_buf, out, pay_out, count;
     wgs_reduce_plan *reduce;
@@ -37,7 +36,7 @@ static void run_free(prim_run *s) {
     wgs_buffer_release(s->ctx, s->out);
     wgs_buffer_release(s->ctx, s->pay_out);
     wgs_buffer_release(s->ctx, s->count);
-    if (s->own_in) free(s->host_in);
+    free(s->host_in);
     free(s->flags);
     free(s->result);
     free(s->pay_result);
@@ -186,7 +185,6 @@ static int run_prim(wgs_context *ctx, const prim_options *o) {
     /* The inputs are read only now that the plan holds n (a file too large for the
      * device is refused before a byte of it is read). */
     s.host_in = malloc(bytes + 4);
-    s.own_in = 1;
     s.flags = calloc(1, o->n + 8);
     s.result = calloc(1, s.out_bytes + 8);
     s.pay_result = calloc(1, s.out_bytes + 8);
