@@ -109,6 +109,8 @@ grep -q "n = 2048," "$tmp/out.txt" || { failed=$((failed + 1)); echo "[ FAIL ] 2
 expect 2 "--repeat 0" -- "$cli" scan --n 10 --repeat 0
 expect 2 "--bins 0" -- "$cli" histogram --n 10 --bins 0
 expect 2 "bench --runs 19" -- "$cli" bench --runs 19
+expect 2 "bench with a bad WGSCAN_BENCH_POOL_MIB" -- env WGSCAN_BENCH_POOL_MIB=12x "$cli" bench --max 1024
+expect 2 "bench with a bad WGSCAN_BENCH_PLAN_MAX" -- env WGSCAN_BENCH_PLAN_MAX=-1 "$cli" bench --max 1024
 
 # ---- --in: regular files only, the size checked before anything is read ----------
 expect 2 "--in a directory" -- "$cli" scan --in "$tmp"

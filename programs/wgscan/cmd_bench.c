@@ -412,6 +412,15 @@ int cmd_bench(const bench_options *o) {
     const wgs_scan_algorithm *algos = o->algos;
     const int *prims = o->prims;
     const char *json = o->json, *csv = o->csv, *svg = o->svg, *command = o->command;
+    /* Experiments: WGSCAN_BENCH_POOL_MIB, a larger pool (how the slots' placement moves
+     * the timings); WGSCAN_BENCH_PLAN_MAX, plans for more than --max. */
+    uint64_t pool_mib = 0, plan_max = 0;
+    const char *env = getenv("WGSCAN_BENCH_POOL_MIB");
+    if (env && (cli_parse_u64(env, &pool_mib) || pool_mib > (1u << 20)))
+        return cli_usage_error("bad WGSCAN_BENCH_POOL_MIB '%s' (0..2^20)", env);
+    env = getenv("WGSCAN_BENCH_PLAN_MAX");
+    if (env && (cli_parse_u64(env, &plan_max) || plan_max > CLI_MAX_N))
+        return cli_usage_error("bad WGSCAN_BENCH_PLAN_MAX '%s' (0..2^40)", env);
     /* A sweep takes minutes: find out now, not after it, that a file cannot be written. */
     if (cli_check_writable(json) || cli_check_writable(csv) || cli_check_writable(svg)) return EXIT_USAGE;
     bench b;
@@ -435,10 +444,7 @@ int cmd_bench(const bench_options *o) {
     b.pool_bytes = POOL_BYTES;
     uint64_t slot_max = 4 * nmax + 512;
     if (b.pool_bytes < 2 * slot_max) b.pool_bytes = 2 * slot_max;
-    /* WGSCAN_BENCH_POOL_MIB: a larger pool, for experiments on how the slots' placement
-     * moves the timings. */
-    const char *pool = getenv("WGSCAN_BENCH_POOL_MIB");
-    if (pool && strtoull(pool, NULL, 10) << 20 > b.pool_bytes) b.pool_bytes = strtoull(pool, NULL, 10) << 20;
+    if (pool_mib << 20 > b.pool_bytes) b.pool_bytes = pool_mib << 20;
     if (b.pool_bytes > b.info.max_buffer_size) b.pool_bytes = b.info.max_buffer_size;
     const WGPUBufferUsage usage = WGPUBufferUsage_Storage | WGPUBufferUsage_CopyDst;
     wgs_result r = wgs_buffer_create(b.ctx, b.pool_bytes, usage, &b.in_pool);
@@ -484,9 +490,7 @@ int cmd_bench(const bench_options *o) {
            "Gelem/s", "GB/s", "copy_us", "t/copy");
     for (int si = 0; si < nser && rc == EXIT_OK; si++) {
         for (int ai = 0; ai < nalgo && rc == EXIT_OK; ai++) {
-            /* WGSCAN_BENCH_PLAN_MAX: plans for more than --max (experiments) */
-            const char *pm = getenv("WGSCAN_BENCH_PLAN_MAX");
-            uint64_t cap = pm && strtoull(pm, NULL, 10) > nmax ? strtoull(pm, NULL, 10) : nmax;
+            uint64_t cap = plan_max > nmax ? plan_max : nmax;
             wgs_scan_plan_desc pd = {ser[si].type, ser[si].op, WGS_SCAN_EXCLUSIVE, algos[ai], cap, "bench", 0};
             wgs_scan_plan *plan = NULL;
             r = wgs_scan_plan_create(b.ctx, &pd, &plan);
