@@ -129,6 +129,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* The WebGPU types: a real webgpu.h where the program has one, included before or after
+ * this header (no macro needed), else our declarations of the runtime's ABI, webgpu.h
+ * of June 2025 (webgpu-headers c13888a). wgscan_webgpu.h says how. */
 #include "wgscan_webgpu.h"
 
 #ifdef __cplusplus

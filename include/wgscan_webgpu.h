@@ -1,16 +1,34 @@
 /*
- * wgscan_webgpu.h: the part of the WebGPU C API that wgscan uses, declared by us.
+ * wgscan_webgpu.h: the part of the WebGPU C API that wgscan uses, declared by us, for
+ * programs that have no webgpu.h of their own. Included by wgscan.h.
  *
- * Why this file exists: no Debian or npm package ships a webgpu.h that matches the
- * pinned Dawn runtime (npm bun-webgpu-linux-x64 0.1.7). Its ABI is the webgpu.h
- * generation of June 2025 (webgpu-native/webgpu-headers at commit c13888a). Enum values
- * changed between generations, so a newer header compiles and then silently breaks.
- * Only names, layouts and values that wgscan needs are declared here; the layouts were
- * checked against that commit. Dawn-specific values (the toggles descriptor) come from
- * Dawn's own numbering range 0x0005xxxx.
+ * The ABI. The runtime wgscan loads (the pinned Dawn of npm bun-webgpu-linux-x64 0.1.7)
+ * speaks the webgpu.h generation of June 2025: webgpu-native/webgpu-headers at commit
+ * c13888a. No Debian or npm package ships that header, so the names, layouts and values
+ * wgscan needs are declared below and were checked against that commit. Enum values
+ * changed between generations: code compiled against another generation builds and then
+ * breaks at run time. Dawn-specific values (the toggles descriptor) come from Dawn's own
+ * numbering range 0x0005xxxx.
  *
- * Define WGSCAN_USE_SYSTEM_WEBGPU_H (CMake option WGSCAN_SYSTEM_WEBGPU_H) to compile
- * against a real <webgpu/webgpu.h> instead, e.g. with your own Dawn or wgpu-native.
+ * Beside a real webgpu.h. Programs that call WebGPU themselves include the real header
+ * (Dawn's or wgpu-native's, of the same generation), in either order with wgscan.h and
+ * with no macro to define:
+ *   - real header first: its include guard WEBGPU_H_ is defined, and nothing is declared
+ *     here: wgscan.h uses the real header's types;
+ *   - wgscan.h first: if the compiler can see <webgpu/webgpu.h> on the include path
+ *     (__has_include, GCC 5+, Clang, MSVC 2017+), it is included here, before anything of
+ *     ours, so the program's own #include <webgpu/webgpu.h> later is a no-op. Our
+ *     declarations are used only where no real header can be found, and then the program
+ *     cannot include one later either.
+ *   A real header included later by another name than <webgpu/webgpu.h> (a path of its
+ *   own, "webgpu.h" from the current folder) is not seen: include that one first.
+ *   Whichever header is used, wgscan.h needs WGPUStringView and 64-bit flags (2024 and
+ *   later); an older header stops the build here with a message.
+ *
+ * The library itself (WGSCAN_BUILDING) always compiles against the declarations below,
+ * the runtime's ABI, unless WGSCAN_USE_SYSTEM_WEBGPU_H (CMake option
+ * WGSCAN_SYSTEM_WEBGPU_H) asks for <webgpu/webgpu.h>, e.g. for your own Dawn or
+ * wgpu-native of the same generation.
  *
  * wgscan never links these functions: they are resolved at run time through a proc
  * table (see wgs_context_create and wgs_context_create_from_device).
@@ -18,9 +36,27 @@
 #ifndef WGSCAN_WEBGPU_H
 #define WGSCAN_WEBGPU_H
 
-#ifdef WGSCAN_USE_SYSTEM_WEBGPU_H
+#if defined(WEBGPU_H_)
+/* A real webgpu.h is already in. */
+#elif defined(WGSCAN_USE_SYSTEM_WEBGPU_H)
 #include <webgpu/webgpu.h>
-#else
+#elif !defined(WGSCAN_BUILDING) && defined(__has_include)
+#if __has_include(<webgpu/webgpu.h>)
+#include <webgpu/webgpu.h>
+#endif
+#endif
+
+#ifdef WEBGPU_H_
+/* What wgscan.h takes from a real header; the generation check. */
+#ifndef WGPU_STRLEN
+#error "wgscan.h: this webgpu.h predates WGPUStringView; wgscan needs the generation of June 2025 (webgpu-headers c13888a)"
+#endif
+#if defined(__cplusplus) && __cplusplus >= 201103L
+static_assert(sizeof(WGPUBufferUsage) == 8, "wgscan.h: WGPUBufferUsage must be 64-bit (webgpu.h of 2024 or later)");
+#elif !defined(__cplusplus) && defined(__STDC_VERSION__) && __STDC_VERSION__ >= 201112L
+_Static_assert(sizeof(WGPUBufferUsage) == 8, "wgscan.h: WGPUBufferUsage must be 64-bit (webgpu.h of 2024 or later)");
+#endif
+#else /* our declarations */
 
 #include <stddef.h>
 #include <stdint.h>
@@ -500,5 +536,5 @@ typedef struct WGPUCommandBufferDescriptor {
 }
 #endif
 
-#endif /* WGSCAN_USE_SYSTEM_WEBGPU_H */
+#endif /* WEBGPU_H_ */
 #endif /* WGSCAN_WEBGPU_H */
