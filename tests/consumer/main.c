@@ -1,4 +1,5 @@
-/* Scans 1000 ones with the installed library and checks 0, 1, ..., 999. */
+/* Scans 1000 ones with the installed library and checks 0, 1, ..., 999; prints the
+ * WebGPU runtime it loaded (the install test checks it is the prefix's copy). */
 #include <wgscan.h>
 
 #include <stdio.h>
@@ -7,9 +8,11 @@ int main(void) {
     wgs_context *ctx = NULL;
     wgs_result r = wgs_context_create(NULL, &ctx);
     if (r != WGS_OK) {
-        fprintf(stderr, "context: %s\n", wgs_result_name(r));
+        fprintf(stderr, "consumer: context: %s\n", wgs_result_name(r));
         return 1;
     }
+    wgs_context_info info;
+    if (wgs_context_get_info(ctx, &info) == WGS_OK) printf("consumer: runtime %s\n", info.runtime_path);
     unsigned in[1000], out[1000];
     for (int i = 0; i < 1000; i++) in[i] = 1;
     wgs_scan_plan_desc d = {0};
