@@ -3,6 +3,12 @@
 #   make run      install dependencies, build, run the demo (the main job)
 #   make test     install dependencies, build, run every test, then the sanitizer build's
 #   make asan     the ASan/UBSan build and its tests alone
+#   make fuzz     the libFuzzer targets (tests/fuzz, clang, ASan/UBSan) in build-fuzz/, each
+#                 run FUZZ_SECONDS (600) in turn; the corpus grows in
+#                 tests/fuzz/corpus/<target>/, reproducers land in tests/fuzz/findings/<target>/
+#                 (FUZZ_TARGETS="fuzz_scan fuzz_select" runs only those)
+#   make fuzz-smoke  the short run of `make test`: each target from its kept corpus, fixed
+#                 seed, FUZZ_SMOKE_RUNS (300) inputs or 60 s at most (ctest -L fuzz)
 #   make deps     install dependencies only (apt, npm ci)
 #   make clean
 
@@ -15,8 +21,13 @@ CMAKE_ARGS ?=
 # off: its stop-the-world tracer crashed (signal 11) at exit of a process whose
 # SwiftShader worker threads run on fibers, failing clean runs at random.
 ASAN_MAX_N ?= 1100000
+FUZZ_BUILD      ?= build-fuzz
+FUZZ_SECONDS    ?= 600
+FUZZ_TARGETS    ?=
+FUZZ_SMOKE_RUNS ?= 300
+FUZZ_FINDINGS   ?= tests/fuzz/findings
 
-.PHONY: all build run test asan deps clean
+.PHONY: all build run test asan fuzz fuzz-build fuzz-smoke deps clean
 
 all: build
 
@@ -33,6 +44,7 @@ run: deps build
 test: deps build
 	cd $(BUILD) && ctest --output-on-failure
 	$(MAKE) asan
+	$(MAKE) fuzz-smoke
 
 asan:
 	cmake -S . -B $(ASAN_BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DWGSCAN_SANITIZE=ON $(CMAKE_ARGS)
@@ -42,5 +54,25 @@ asan:
 	  UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
 	  ctest --output-on-failure
 
+# The fuzzers' build: clang, libFuzzer, ASan/UBSan (the CMake preset "fuzz").
+fuzz-build:
+	cmake -S . -B $(FUZZ_BUILD) -DCMAKE_C_COMPILER=clang -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+	  -DWGSCAN_SANITIZE=ON -DWGSCAN_FUZZ=ON -DWGSCAN_WASM=OFF \
+	  -DWGSCAN_FUZZ_SMOKE_RUNS=$(FUZZ_SMOKE_RUNS) $(CMAKE_ARGS)
+	cmake --build $(FUZZ_BUILD) --target wgscan_fuzzers -j $(JOBS)
+
+fuzz-smoke: fuzz-build
+	cd $(FUZZ_BUILD) && ctest -L fuzz --output-on-failure
+
+fuzz: fuzz-build
+	@status=0; for bin in $(FUZZ_BUILD)/tests/fuzz/fuzz_*; do \
+	  name=$$(basename $$bin); [ -x "$$bin" ] && [ -f "$$bin" ] || continue; \
+	  if [ -n "$(FUZZ_TARGETS)" ]; then case " $(FUZZ_TARGETS) " in *" $$name "*) ;; *) continue ;; esac; fi; \
+	  echo "== $$name: $(FUZZ_SECONDS) s, corpus tests/fuzz/corpus/$$name, findings $(FUZZ_FINDINGS)/$$name"; \
+	  tests/fuzz/run.sh $$bin $(FUZZ_SECONDS) tests/fuzz/corpus/$$name $(FUZZ_FINDINGS)/$$name \
+	    > $(FUZZ_BUILD)/$$name.log 2>&1 || { status=1; echo "   FOUND something: see $(FUZZ_BUILD)/$$name.log"; }; \
+	  grep -E '^(stat::number_of_executed_units|stat::new_units_added)' $(FUZZ_BUILD)/$$name.log | sed 's/^/   /'; \
+	done; exit $$status
+
 clean:
-	rm -rf $(BUILD) $(ASAN_BUILD)
+	rm -rf $(BUILD) $(ASAN_BUILD) $(FUZZ_BUILD)

@@ -2,7 +2,8 @@
 # Installs what wgscan needs on a fresh Debian 12 machine, and nothing twice:
 #   - Debian packages: the C toolchain, CMake, pkg-config, the Vulkan loader, chromium
 #     (its SwiftShader Vulkan driver is the CPU fallback adapter, and the browser test
-#     runs in it), clang + lld + wasi-libc for the WebAssembly build;
+#     runs in it), clang + lld + wasi-libc for the WebAssembly build, clang's runtime
+#     libraries (libclang-rt-14-dev: libFuzzer and the sanitizers) for tests/fuzz;
 #   - with `npm ci` from the committed package-lock.json: the pinned Dawn runtime (npm
 #     bun-webgpu-linux-x64 0.1.7) and playwright-core, which drives Debian's chromium
 #     (it never downloads a browser).
@@ -11,7 +12,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 packages=(build-essential cmake pkg-config libvulkan1 chromium ca-certificates
-          clang lld wasi-libc libclang-rt-14-dev-wasm32)
+          clang lld wasi-libc libclang-rt-14-dev-wasm32 libclang-rt-14-dev)
 command -v npm >/dev/null 2>&1 || packages+=(nodejs npm)
 
 missing=()
