@@ -49,6 +49,9 @@
  *   WebGPU validation, out-of-memory and internal errors raised by wgscan's own calls
  *   are captured with error scopes and returned as results; a lost device is reported
  *   as WGS_ERROR_DEVICE_LOST by every later call. Nothing aborts the process.
+ *   WebGPU cannot be asked which device made a buffer: a buffer of another context
+ *   (device) is reported as WGS_ERROR_WRONG_CONTEXT where the runtime's validation
+ *   message says so (Dawn's does), else as WGS_ERROR_GPU_VALIDATION.
  *   Out-parameters are set to NULL on failure. Destroy functions accept NULL.
  *
  * Ownership
@@ -75,10 +78,11 @@
  *
  * Parameter records
  *   Primitives other than scan (copy, reduce, count, select, histogram, allocate)
- *   write each dispatch's parameters into a ring of WGS_PARAM_RING_RECORDS records of
- *   the context with wgpuQueueWriteBuffer. Queue writes land before the next submit,
- *   so record at most that many dispatches (about 2 to 5 per encode) between two
- *   submits.
+ *   write each dispatch's parameters into a ring of the context with
+ *   wgpuQueueWriteBuffer. Each record is written once and never rewritten: a full
+ *   ring (WGS_PARAM_RING_RECORDS records) is replaced by a fresh one, kept alive by
+ *   the command buffers that use it. So any number of encodes may be recorded before
+ *   a submit, in any order of submits.
  *
  * Parameter slots
  *   Per-encode parameters (n, offsets) live in a small uniform buffer owned by the
@@ -257,8 +261,9 @@ typedef struct wgs_context_desc {
     wgs_adapter_preference adapter;
     wgs_log_fn log;
     void *log_user;
-    /* How long a wait on the GPU (wgs_wait_idle, wgs_buffer_read, the host helpers) may
-     * take before it fails with WGS_ERROR_TIMEOUT; 0: 900 s. */
+    /* How long a wait on the GPU (wgs_wait, wgs_buffer_read, the host helpers) may
+     * take before it fails with WGS_ERROR_TIMEOUT; 0: 900 s. (Not the adapter and
+     * device requests of the creation, which keep 900 s.) */
     double wait_timeout_s;
     /* Experiments and testing aids (forced tile shapes, forced fallbacks, lowered
      * limits): NULL for normal use. The struct is declared only where
@@ -466,7 +471,8 @@ WGS_API wgs_result wgs_scan_encode(wgs_scan_plan *plan, WGPUCommandEncoder encod
 
 /* Convenience: scans n elements of host memory `input` into host memory `output`
  * (which may equal input). Creates a plan and buffers, uploads, runs, downloads and
- * waits. Cost: allocates n elements of GPU memory (the scan runs in place); blocks until done. */
+ * waits. Cost: allocates n elements of GPU memory (the scan runs in place), twice that
+ * with the single-pass algorithm forced (it cannot run in place); blocks until done. */
 WGS_API wgs_result wgs_scan_host(wgs_context *ctx, const wgs_scan_plan_desc *desc,
                                  const void *input, void *output, uint64_t n);
 
@@ -840,7 +846,8 @@ WGS_API void wgs_buffer_release(wgs_context *ctx, WGPUBuffer buffer);
 /* Queues a write of host memory (the buffer needs CopyDst; size a multiple of 4). */
 WGS_API wgs_result wgs_buffer_write(wgs_context *ctx, WGPUBuffer buffer, uint64_t offset,
                                     const void *data, uint64_t size);
-/* Reads back after all submitted work (the buffer needs CopySrc). Waits. */
+/* Reads back after all submitted work. Waits. The buffer needs CopySrc
+ * (WGS_ERROR_BUFFER_USAGE); a destroyed buffer fails with WGS_ERROR_GPU_VALIDATION. */
 WGS_API wgs_result wgs_buffer_read(wgs_context *ctx, WGPUBuffer buffer, uint64_t offset,
                                    void *data, uint64_t size);
 /* A command encoder to record into; hand it to wgs_submit. */

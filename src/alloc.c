@@ -24,7 +24,7 @@ wgs_result wgs_alloc_plan_create(wgs_context *ctx, const wgs_alloc_plan_desc *de
     WGS_FAIL_IF(ctx, (unsigned)algo > WGS_ALLOC_ATOMIC, WGS_ERROR_INVALID_ARGUMENT, "unknown algorithm %d",
                 (int)desc->algorithm);
     uint64_t capacity = desc->capacity ? desc->capacity : 1;
-    WGS_FAIL_IF(ctx, capacity * 4 > ctx->caps.info.max_storage_binding_size || capacity > 0xFFFFFFFFull,
+    WGS_FAIL_IF(ctx, wgs__mul_sat(capacity, 4) > ctx->caps.info.max_storage_binding_size || capacity > 0xFFFFFFFFull,
                 WGS_ERROR_TOO_LARGE, "%llu requests exceed one storage binding", (unsigned long long)capacity);
     wgs_alloc_plan *p = calloc(1, sizeof *p);
     WGS_FAIL_IF(ctx, !p, WGS_ERROR_OUT_OF_HOST_MEMORY, "allocating the alloc plan");
@@ -76,9 +76,9 @@ wgs_result wgs_alloc_encode(wgs_alloc_plan *p, WGPUCommandEncoder encoder, const
                         {1, a->offsets, a->offsets_offset, a->n * 4},
                         {3, a->state, a->state_offset, 8}};
     wgs_params rec = {(uint32_t)a->n, 0, 0, 0, a->arena_size, 0, 0, 0};
+    if ((r = wgs__params_reserve(ctx, 1)) != WGS_OK) return r;
     gpu_scope_push(ctx->gpu);
     uint64_t po = wgs__param_push(ctx, &rec);
-    if (po == UINT64_MAX) return wgs__scope_end(ctx, "recording the allocation");
     if (scan) {
         /* The scan's own pass carries the begin timestamp through an empty pass first. */
         WGPUComputePassEncoder mark = gpu_pass_begin(ctx->gpu, encoder, a->timestamp_query_set,

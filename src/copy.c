@@ -45,6 +45,7 @@ wgs_result wgs_copy_encode(wgs_context *ctx, WGPUCommandEncoder encoder, const w
     if (chunk > per_grid) chunk = per_grid;
     chunk *= block;
     uint64_t chunks = wgs__div_up(a->bytes, chunk);
+    if ((r = wgs__params_reserve(ctx, chunks)) != WGS_OK) return r;
     gpu_scope_push(ctx->gpu);
     WGPUComputePassEncoder pass = gpu_pass_begin(ctx->gpu, encoder, a->timestamp_query_set,
                                                  a->timestamp_begin_index, a->timestamp_end_index);
@@ -52,7 +53,6 @@ wgs_result wgs_copy_encode(wgs_context *ctx, WGPUCommandEncoder encoder, const w
         uint64_t off = c * chunk, len = a->bytes - off < chunk ? a->bytes - off : chunk;
         wgs_params rec = {(uint32_t)(len / 16), 0, 0, 0, 0, 0, 0, 0};
         uint64_t po = wgs__param_push(ctx, &rec);
-        if (po == UINT64_MAX) break;
         gpu_binding b[2] = {{0, a->src, a->src_offset + off, len}, {1, a->dst, a->dst_offset + off, len}};
         wgs__dispatch(ctx, pass, pipe, b, 2, ctx->param_ring, po, wgs__div_up(len, block));
     }

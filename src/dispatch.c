@@ -5,11 +5,15 @@
  *
  * The ring: records are written with wgpuQueueWriteBuffer as dispatches are recorded,
  * and queue writes land before the next submit executes. So a record must not be
- * rewritten before the command buffer that reads it is submitted: WGS_PARAM_RING
- * records per submit at most (the manual says so under "Parameter records").
+ * rewritten before the command buffer that reads it has run, and wgscan never sees
+ * when that is (the caller submits its own encoders). Hence each record is written
+ * once: a full ring is dropped (the command buffers that bind it keep it alive until
+ * they have run) and a fresh one takes its place. No limit per submit, one buffer
+ * creation per WGS_PARAM_RING records.
  */
 #include "internal.h"
 
+#include <assert.h>
 #include <string.h>
 
 uint32_t wgs__param_stride(const wgs_context *ctx) {
@@ -17,20 +21,30 @@ uint32_t wgs__param_stride(const wgs_context *ctx) {
     return align > sizeof(wgs_params) ? align : (uint32_t)sizeof(wgs_params);
 }
 
-uint64_t wgs__param_push(wgs_context *ctx, const wgs_params *rec) {
-    uint32_t stride = wgs__param_stride(ctx);
-    if (!ctx->param_ring) {
-        gpu_scope_push(ctx->gpu);
-        ctx->param_ring = gpu_buffer_create(ctx->gpu, (uint64_t)stride * WGS_PARAM_RING,
-                                            WGPUBufferUsage_Uniform | WGPUBufferUsage_CopyDst,
-                                            "wgscan parameter ring");
-        if (wgs__scope_end(ctx, "creating the parameter ring") != WGS_OK) {
-            gpu_buffer_release(ctx->gpu, ctx->param_ring);
-            ctx->param_ring = NULL;
-            return UINT64_MAX;
-        }
+wgs_result wgs__params_reserve(wgs_context *ctx, uint64_t count) {
+    if (ctx->param_ring && ctx->param_cap - ctx->param_used >= count) return WGS_OK;
+    uint64_t records = count > WGS_PARAM_RING ? count : WGS_PARAM_RING;
+    WGPUBufferUsage usage = WGPUBufferUsage_Uniform | WGPUBufferUsage_CopyDst;
+    /* The tests' fault injection: a usage WebGPU refuses, so the real error path runs. */
+    if (ctx->exp.fail_param_ring) usage |= WGPUBufferUsage_MapRead;
+    gpu_scope_push(ctx->gpu);
+    WGPUBuffer ring = gpu_buffer_create(ctx->gpu, wgs__mul_sat(records, wgs__param_stride(ctx)), usage,
+                                        "wgscan parameter ring");
+    wgs_result r = wgs__scope_end(ctx, "creating the parameter ring");
+    if (r != WGS_OK) {
+        gpu_buffer_release(ctx->gpu, ring);
+        return r;
     }
-    uint64_t offset = (ctx->param_clock++ % WGS_PARAM_RING) * stride;
+    gpu_buffer_release(ctx->gpu, ctx->param_ring);
+    ctx->param_ring = ring;
+    ctx->param_used = 0;
+    ctx->param_cap = records;
+    return WGS_OK;
+}
+
+uint64_t wgs__param_push(wgs_context *ctx, const wgs_params *rec) {
+    assert(ctx->param_ring && ctx->param_used < ctx->param_cap); /* reserved first */
+    uint64_t offset = ctx->param_used++ * wgs__param_stride(ctx);
     gpu_queue_write(ctx->gpu, ctx->param_ring, offset, rec, sizeof *rec);
     return offset;
 }

@@ -97,7 +97,7 @@ wgs_result wgs_histogram_plan_create(wgs_context *ctx, const wgs_histogram_plan_
     if ((r = bin_rule(ctx, type, desc->bins, desc->lower, desc->upper, &rule)) != WGS_OK) return r;
     const wgs_context_info *ci = &ctx->caps.info;
     uint64_t capacity = desc->capacity ? desc->capacity : 1;
-    WGS_FAIL_IF(ctx, capacity * 4 > ci->max_buffer_size || (uint64_t)desc->bins * 4 > ci->max_storage_binding_size,
+    WGS_FAIL_IF(ctx, wgs__mul_sat(capacity, 4) > ci->max_buffer_size || (uint64_t)desc->bins * 4 > ci->max_storage_binding_size,
                 WGS_ERROR_TOO_LARGE, "capacity %llu or %u bins do not fit this device",
                 (unsigned long long)capacity, desc->bins);
     wgs_histogram_plan *p = calloc(1, sizeof *p);
@@ -143,22 +143,22 @@ wgs_result wgs_histogram_encode(wgs_histogram_plan *p, WGPUCommandEncoder encode
     if ((r = wgs__check_buffer(ctx, a->output, a->output_offset, (uint64_t)p->bins * 4, "output")) != WGS_OK)
         return r;
     WGS_FAIL_IF(ctx, a->input == a->output, WGS_ERROR_ALIASING, "the histogram must go to another buffer");
+    if ((r = wgs__params_reserve(ctx, 1 + wgs__div_up(a->n, p->chunk_elems))) != WGS_OK) return r;
     gpu_scope_push(ctx->gpu);
     WGPUComputePassEncoder pass = gpu_pass_begin(ctx->gpu, encoder, a->timestamp_query_set,
                                                  a->timestamp_begin_index, a->timestamp_end_index);
     gpu_binding hist = {1, a->output, a->output_offset, (uint64_t)p->bins * 4};
     uint64_t po = wgs__param_push(ctx, &p->base);
-    if (po != UINT64_MAX)
-        wgs__dispatch(ctx, pass, p->clear, &hist, 1, ctx->param_ring, po, wgs__div_up(p->bins, p->wg));
+    wgs__dispatch(ctx, pass, p->clear, &hist, 1, ctx->param_ring, po, wgs__div_up(p->bins, p->wg));
     uint64_t per_group = (uint64_t)4 * p->wg * p->items;
-    for (uint64_t first = 0; po != UINT64_MAX && first < a->n; first += p->chunk_elems) {
+    for (uint64_t first = 0; first < a->n; first += p->chunk_elems) {
         uint64_t len = a->n - first < p->chunk_elems ? a->n - first : p->chunk_elems;
         uint64_t groups = wgs__div_up(len, per_group);
         if (groups > p->groups_max) groups = p->groups_max;
         wgs_params rec = p->base;
         rec.n = (uint32_t)len;
         rec.tile_base = (uint32_t)groups;
-        if ((po = wgs__param_push(ctx, &rec)) == UINT64_MAX) break;
+        po = wgs__param_push(ctx, &rec);
         gpu_binding b[3];
         wgs__bind_vec4_input(ctx, b, a->input, a->input_offset + first * 4, len);
         b[2] = hist;

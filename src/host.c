@@ -61,9 +61,12 @@ wgs_result wgs_buffer_read(wgs_context *ctx, WGPUBuffer buffer, uint64_t offset,
     WGS_FAIL_IF(ctx, !buffer || (!data && size), WGS_ERROR_INVALID_ARGUMENT, "buffer and data are required");
     WGS_FAIL_IF(ctx, offset % 4, WGS_ERROR_MISALIGNED_OFFSET, "buffer reads need offset in multiples of 4 bytes");
     uint64_t bsize = gpu_buffer_size(ctx->gpu, buffer);
+    /* (round_up saturates: a size near 2^64 fails here instead of wrapping to 0) */
     WGS_FAIL_IF(ctx, offset > bsize || bsize - offset < wgs__round_up(size, 4), WGS_ERROR_BUFFER_TOO_SMALL,
                 "read of %llu bytes at %llu past the buffer's end", (unsigned long long)size,
                 (unsigned long long)offset);
+    WGS_FAIL_IF(ctx, size && !(gpu_buffer_usage(ctx->gpu, buffer) & WGPUBufferUsage_CopySrc),
+                WGS_ERROR_BUFFER_USAGE, "buffer reads need WGPUBufferUsage_CopySrc");
     wgs_result r = wgs__check_device(ctx);
     if (r != WGS_OK) return r;
     char msg[512] = "";
@@ -78,8 +81,11 @@ wgs_result wgs_encoder_create(wgs_context *ctx, WGPUCommandEncoder *out) {
     WGS_FAIL_IF(ctx, !out, WGS_ERROR_INVALID_ARGUMENT, "out is required");
     wgs_result r = wgs__check_device(ctx);
     if (r != WGS_OK) return r;
-    *out = gpu_encoder_create(ctx->gpu);
-    return WGS_OK;
+    gpu_scope_push(ctx->gpu);
+    WGPUCommandEncoder enc = gpu_encoder_create(ctx->gpu);
+    r = wgs__scope_end(ctx, "creating a command encoder");
+    if (r == WGS_OK) *out = enc;
+    return r;
 }
 
 wgs_result wgs_submit(wgs_context *ctx, WGPUCommandEncoder encoder) {
@@ -178,11 +184,14 @@ wgs_result wgs_scan_host(wgs_context *ctx, const wgs_scan_plan_desc *desc, const
     }
     size_t es = wgs_type_size(d.type);
     uint64_t bytes = n * es, padded = wgs__round_up(bytes, 4);
-    WGPUBuffer buf = NULL;
+    WGPUBuffer buf = NULL, outb = NULL;
     WGPUCommandEncoder enc = NULL;
     void *staged = NULL;
-    r = wgs_buffer_create(ctx, padded,
-                          WGPUBufferUsage_Storage | WGPUBufferUsage_CopyDst | WGPUBufferUsage_CopySrc, &buf);
+    const WGPUBufferUsage usage = WGPUBufferUsage_Storage | WGPUBufferUsage_CopyDst | WGPUBufferUsage_CopySrc;
+    r = wgs_buffer_create(ctx, padded, usage, &buf);
+    /* In place, unless the plan only has the single pass, which cannot run in place. */
+    if (r == WGS_OK && wgs_scan_plan_algorithm(plan, n, 1) == WGS_SCAN_ALGORITHM_SINGLE_PASS)
+        r = wgs_buffer_create(ctx, padded, usage, &outb);
     /* f16 with odd n: writes move whole 4-byte words, so stage a padded copy. */
     if (r == WGS_OK && padded != bytes) {
         staged = calloc(1, (size_t)padded);
@@ -192,14 +201,15 @@ wgs_result wgs_scan_host(wgs_context *ctx, const wgs_scan_plan_desc *desc, const
     if (r == WGS_OK) r = wgs_buffer_write(ctx, buf, 0, staged ? staged : input, padded);
     if (r == WGS_OK) r = wgs_encoder_create(ctx, &enc);
     if (r == WGS_OK) {
-        wgs_scan_args a = {buf, 0, buf, 0, n, NULL, 0, 0};
+        wgs_scan_args a = {.input = buf, .output = outb ? outb : buf, .n = n};
         r = wgs_scan_encode(plan, enc, &a);
         wgs_result s = wgs_submit(ctx, enc); /* also releases the encoder */
         if (r == WGS_OK) r = s;
     }
-    if (r == WGS_OK) r = wgs_buffer_read(ctx, buf, 0, output, bytes);
+    if (r == WGS_OK) r = wgs_buffer_read(ctx, outb ? outb : buf, 0, output, bytes);
     free(staged);
     wgs_buffer_release(ctx, buf);
+    wgs_buffer_release(ctx, outb);
     wgs_scan_plan_destroy(plan);
     return r;
 }

@@ -30,9 +30,10 @@ struct wgs_context {
     int live_plans; /* destroy order is checked, not trusted */
     wgs_experimental exp; /* the description's experiments (zero: none), defaults applied */
     /* Parameter ring of the primitives that have no plan-owned slots (copy, reduce,
-     * select, histogram): WGS_PARAM_RING records, written as dispatches are recorded. */
+     * select, histogram, allocate): records written once each, as dispatches are
+     * recorded; a full ring is replaced by a fresh one (dispatch.c says why). */
     WGPUBuffer param_ring;
-    uint64_t param_clock;
+    uint64_t param_used, param_cap; /* records written, records the ring holds */
     WGPUBuffer dummy, dummy_rw; /* 256-byte placeholders for unused optional bindings
                                  * (two: one dispatch may not read and write one buffer) */
 };
@@ -54,8 +55,12 @@ typedef struct wgs_params {
 
 /* Bytes between two parameter records: the uniform offset alignment. */
 uint32_t wgs__param_stride(const wgs_context *ctx);
-/* Writes `rec` into the next record of the context's ring (queue write) and returns its
- * byte offset, or UINT64_MAX when the ring could not be created (error recorded). */
+/* Makes room for `count` records in one ring (a fresh ring when the current one is too
+ * full). Call it before the encode's own error scope: on failure nothing is recorded
+ * and the error (recorded) is what the encode returns. */
+wgs_result wgs__params_reserve(wgs_context *ctx, uint64_t count);
+/* Writes `rec` into the next reserved record of ctx->param_ring (queue write) and
+ * returns its byte offset. Never more records than reserved. */
 uint64_t wgs__param_push(wgs_context *ctx, const wgs_params *rec);
 /* The context's 256-byte placeholders for unused read-only and read-write bindings
  * (created on first use). */
@@ -186,7 +191,10 @@ wgs_result wgs__check_type_op(wgs_context *ctx, wgs_type type, wgs_op op);
 /* Bit pattern of the identity of `op` on `type` (f16 in the low 16 bits). */
 uint32_t wgs__identity_bits(wgs_type type, wgs_op op);
 
-static inline uint64_t wgs__div_up(uint64_t a, uint64_t b) { return (a + b - 1) / b; }
-static inline uint64_t wgs__round_up(uint64_t a, uint64_t b) { return wgs__div_up(a, b) * b; }
+/* Size arithmetic on values a caller gave: saturating, so a result that would wrap
+ * reads as UINT64_MAX, larger than any buffer or limit it is then checked against. */
+static inline uint64_t wgs__mul_sat(uint64_t a, uint64_t b) { return b && a > UINT64_MAX / b ? UINT64_MAX : a * b; }
+static inline uint64_t wgs__div_up(uint64_t a, uint64_t b) { return a / b + (a % b != 0); }
+static inline uint64_t wgs__round_up(uint64_t a, uint64_t b) { return wgs__mul_sat(wgs__div_up(a, b), b); }
 
 #endif

@@ -65,7 +65,7 @@ static wgs_result plan_finish(wgs_context *ctx, wgs_reduce_plan *p, wgs_type acc
     }
     p->chunk_elems = wgs__chunk_elems(ctx, 4);
     int wide_index = arg || p->count;
-    if (p->chunk_elems == 0 || p->capacity * 4 > ci->max_buffer_size ||
+    if (p->chunk_elems == 0 || wgs__mul_sat(p->capacity, 4) > ci->max_buffer_size ||
         (wide_index && p->capacity > 0xFFFFFFFFull)) {
         unsigned long long capacity = (unsigned long long)p->capacity;
         free(p);
@@ -202,16 +202,17 @@ wgs_result wgs_reduce_encode(wgs_reduce_plan *p, WGPUCommandEncoder encoder, con
         (r = wgs__predicate_override(ctx, p->type, (p->flags >> 8) & 15u, a->predicate, &base.a, &base.b)) != WGS_OK)
         return r;
     int atomic = p->algorithm != WGS_REDUCE_ALGORITHM_TREE;
+    uint64_t chunks = wgs__div_up(a->n, p->chunk_elems), partials = 0;
+    if ((r = wgs__params_reserve(ctx, chunks + (atomic ? 2 : 1))) != WGS_OK) return r;
     gpu_scope_push(ctx->gpu);
     WGPUComputePassEncoder pass = gpu_pass_begin(ctx->gpu, encoder, a->timestamp_query_set,
                                                  a->timestamp_begin_index, a->timestamp_end_index);
     uint64_t po;
     gpu_binding accb = {5, p->acc, 0, 256};
     if (atomic) {
-        if ((po = wgs__param_push(ctx, &base)) == UINT64_MAX) goto out;
+        po = wgs__param_push(ctx, &base);
         wgs__dispatch(ctx, pass, p->init, &accb, 1, ctx->param_ring, po, 1);
     }
-    uint64_t chunks = wgs__div_up(a->n, p->chunk_elems), partials = 0;
     uint64_t per_group = (uint64_t)4 * p->wg * p->items;
     for (uint64_t c = 0; c < chunks; c++) {
         uint64_t first = c * p->chunk_elems, len = a->n - first < p->chunk_elems ? a->n - first : p->chunk_elems;
@@ -222,7 +223,7 @@ wgs_result wgs_reduce_encode(wgs_reduce_plan *p, WGPUCommandEncoder encoder, con
         rec.tile_base = (uint32_t)partials;
         rec.c = (uint32_t)first;
         rec.d = (uint32_t)groups;
-        if ((po = wgs__param_push(ctx, &rec)) == UINT64_MAX) goto out;
+        po = wgs__param_push(ctx, &rec);
         gpu_binding b[3];
         wgs__bind_vec4_input(ctx, b, a->input, a->input_offset + first * 4, len);
         b[2] = atomic ? accb : (gpu_binding){3, p->partials, 0, gpu_buffer_size(ctx->gpu, p->partials)};
@@ -231,11 +232,10 @@ wgs_result wgs_reduce_encode(wgs_reduce_plan *p, WGPUCommandEncoder encoder, con
     }
     wgs_params fin = base;
     fin.n = (uint32_t)partials;
-    if ((po = wgs__param_push(ctx, &fin)) == UINT64_MAX) goto out;
+    po = wgs__param_push(ctx, &fin);
     gpu_binding fb[2] = {{1, a->output, a->output_offset, p->result_bytes},
                          atomic ? accb : (gpu_binding){3, p->partials, 0, gpu_buffer_size(ctx->gpu, p->partials)}};
     wgs__dispatch(ctx, pass, p->final_, fb, 2, ctx->param_ring, po, 1);
-out:
     gpu_pass_end(ctx->gpu, pass);
     return wgs__scope_end(ctx, "recording the reduction");
 }

@@ -282,9 +282,9 @@ wgs_result wgs_select_encode(wgs_select_plan *p, WGPUCommandEncoder encoder, con
         (r = wgs__predicate_override(ctx, p->type, (p->flags >> 8) & 15u, a->predicate, &rec.a, &rec.b)) != WGS_OK)
         return r;
     gpu_binding count_b = {8, a->count, a->count_offset, 4};
+    if ((r = wgs__params_reserve(ctx, 1)) != WGS_OK) return r;
     gpu_scope_push(ctx->gpu);
     uint64_t po = wgs__param_push(ctx, &rec);
-    if (po == UINT64_MAX) return wgs__scope_end(ctx, "recording the select");
     if (n == 0) {
         WGPUComputePassEncoder pass = gpu_pass_begin(ctx->gpu, encoder, a->timestamp_query_set,
                                                      a->timestamp_begin_index, a->timestamp_end_index);

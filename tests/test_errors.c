@@ -2,6 +2,7 @@
 #define _POSIX_C_SOURCE 200809L /* access */
 #include "test_main.h"
 
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -236,4 +237,260 @@ TEST(errors_adapter_preferences) {
     CHECK_RESULT(wgs_context_create(&d, &ctx), cpu_only ? WGS_ERROR_NO_ADAPTER : WGS_OK);
     CHECK((ctx == NULL) == cpu_only);
     wgs_context_destroy(ctx);
+}
+
+/* A wait that gives up must leave nothing of its frame to WebGPU: the callbacks of the
+ * abandoned work-done and map requests run later (at the latest at destroy), and they
+ * must find heap state, not a dead stack frame (run under ASan with
+ * detect_stack_use_after_return=1 to see the difference). */
+TEST(errors_tiny_wait_timeout) {
+    wgs_context_desc cd = {.wait_timeout_s = 1e-6};
+    wgs_context *ctx = NULL;
+    CHECK_RESULT(wgs_context_create(&cd, &ctx), WGS_OK); /* creation keeps its own limit */
+    if (!ctx) return;
+    const uint64_t n = 1u << 22;
+    wgs_scan_plan *plan = plan_u32(ctx, n);
+    WGPUBuffer b = NULL;
+    CHECK_RESULT(wgs_buffer_create(ctx, n * 4, WGPUBufferUsage_Storage | WGPUBufferUsage_CopySrc |
+                                                   WGPUBufferUsage_CopyDst, &b), WGS_OK);
+    uint32_t *host = calloc(n, 4);
+    int timeouts = 0;
+    for (int round = 0; plan && b && host && round < 2; round++) {
+        WGPUCommandEncoder enc;
+        CHECK_RESULT(wgs_encoder_create(ctx, &enc), WGS_OK);
+        wgs_scan_args a = {.input = b, .output = b, .n = n};
+        for (int k = 0; k < 3; k++) CHECK_RESULT(wgs_scan_encode(plan, enc, &a), WGS_OK);
+        CHECK_RESULT(wgs_submit(ctx, enc), WGS_OK);
+        wgs_result w = wgs_wait(ctx);
+        CHECK(w == WGS_OK || w == WGS_ERROR_TIMEOUT);
+        timeouts += w == WGS_ERROR_TIMEOUT;
+        if (w == WGS_ERROR_TIMEOUT) /* a sub-second limit is said as it is */
+            CHECK(strstr(wgs_context_last_error(ctx), "within 1e-06 s") != NULL);
+        CHECK_RESULT(wgs_encoder_create(ctx, &enc), WGS_OK);
+        CHECK_RESULT(wgs_scan_encode(plan, enc, &a), WGS_OK);
+        CHECK_RESULT(wgs_submit(ctx, enc), WGS_OK);
+        wgs_result rd = wgs_buffer_read(ctx, b, 0, host, n * 4);
+        CHECK(rd == WGS_OK || rd == WGS_ERROR_TIMEOUT);
+        timeouts += rd == WGS_ERROR_TIMEOUT;
+    }
+    printf("    %d of 4 waits timed out\n", timeouts);
+    free(host);
+    wgs_buffer_release(ctx, b);
+    wgs_scan_plan_destroy(plan);
+    wgs_context_destroy(ctx); /* the abandoned callbacks run here at the latest */
+}
+
+/* Sizes near 2^64 fail their checks instead of wrapping past them. */
+TEST(errors_size_overflow) {
+    wgs_context *ctx = test_context();
+    if (!ctx) return;
+    WGPUBuffer b = NULL;
+    CHECK_RESULT(wgs_buffer_create(ctx, 1024, WGPUBufferUsage_Storage | WGPUBufferUsage_CopySrc, &b), WGS_OK);
+    uint32_t small[4] = {0};
+    /* rounded up to 4, these wrapped to 0 and passed, then 64 MiB were copied into small */
+    CHECK_RESULT(wgs_buffer_read(ctx, b, 0, small, UINT64_MAX - 1), WGS_ERROR_BUFFER_TOO_SMALL);
+    CHECK_RESULT(wgs_buffer_read(ctx, b, 0, small, UINT64_MAX), WGS_ERROR_BUFFER_TOO_SMALL);
+    CHECK_RESULT(wgs_buffer_read(ctx, b, 4, small, UINT64_MAX - 3), WGS_ERROR_BUFFER_TOO_SMALL);
+    CHECK_RESULT(wgs_buffer_read(ctx, b, UINT64_MAX - 3, small, 8), WGS_ERROR_BUFFER_TOO_SMALL);
+    CHECK_RESULT(wgs_buffer_write(ctx, b, 4, small, UINT64_MAX - 3), WGS_ERROR_BUFFER_TOO_SMALL);
+    CHECK_RESULT(wgs_buffer_write(ctx, b, UINT64_MAX - 3, small, 8), WGS_ERROR_BUFFER_TOO_SMALL);
+    CHECK_RESULT(wgs_buffer_read(ctx, b, 0, small, 16), WGS_OK);
+    wgs_buffer_release(ctx, b);
+    /* Capacities whose byte counts (capacity * 4) wrap. */
+    const uint64_t huge = 1ull << 62;
+    wgs_reduce_plan *rp = NULL;
+    CHECK_RESULT(wgs_reduce_plan_create(ctx, &(wgs_reduce_plan_desc){.op = WGS_OP_ADD, .capacity = huge}, &rp),
+                 WGS_ERROR_TOO_LARGE);
+    CHECK(rp == NULL);
+    wgs_histogram_plan *hp = NULL;
+    CHECK_RESULT(wgs_histogram_plan_create(ctx, &(wgs_histogram_plan_desc){.bins = 4, .lower = 0, .upper = 4,
+                                                                          .capacity = huge}, &hp),
+                 WGS_ERROR_TOO_LARGE);
+    CHECK(hp == NULL);
+    wgs_histogram_plan_destroy(hp);
+    wgs_alloc_plan *ap = NULL;
+    CHECK_RESULT(wgs_alloc_plan_create(ctx, &(wgs_alloc_plan_desc){.capacity = huge}, &ap), WGS_ERROR_TOO_LARGE);
+    wgs_select_plan *sp = NULL;
+    CHECK_RESULT(wgs_select_plan_create(ctx, &(wgs_select_plan_desc){.capacity = huge}, &sp), WGS_ERROR_TOO_LARGE);
+    wgs_scan_plan *scp = NULL;
+    CHECK_RESULT(wgs_scan_plan_create(ctx, &(wgs_scan_plan_desc){.capacity = huge}, &scp), WGS_ERROR_TOO_LARGE);
+    CHECK_RESULT(wgs_scan_host(ctx, &(wgs_scan_plan_desc){0}, small, small, huge), WGS_ERROR_TOO_LARGE);
+}
+
+/* A read that cannot copy fails instead of handing back zeros. */
+TEST(errors_read_needs_a_readable_buffer) {
+    wgs_context *ctx = test_context();
+    if (!ctx) return;
+    uint32_t got[64];
+    WGPUBuffer b = NULL;
+    CHECK_RESULT(wgs_buffer_create(ctx, 256, WGPUBufferUsage_Storage | WGPUBufferUsage_CopyDst, &b), WGS_OK);
+    CHECK_RESULT(wgs_buffer_read(ctx, b, 0, got, 256), WGS_ERROR_BUFFER_USAGE);
+    CHECK(strstr(wgs_context_last_error(ctx), "CopySrc") != NULL);
+    wgs_buffer_release(ctx, b);
+    b = NULL;
+    CHECK_RESULT(wgs_buffer_create(ctx, 256, WGPUBufferUsage_Storage | WGPUBufferUsage_CopySrc, &b), WGS_OK);
+    typedef void (*destroy_fn)(WGPUBuffer);
+    destroy_fn destroy = (destroy_fn)wgs_context_get_proc(ctx, "wgpuBufferDestroy");
+    CHECK(destroy != NULL);
+    if (b && destroy) {
+        destroy(b);
+        CHECK_RESULT(wgs_buffer_read(ctx, b, 0, got, 256), WGS_ERROR_GPU_VALIDATION);
+        CHECK(strstr(wgs_context_last_error(ctx), "reading a buffer") != NULL);
+    }
+    wgs_buffer_release(ctx, b);
+    /* The context stays usable. */
+    CHECK_RESULT(wgs_buffer_create(ctx, 256, WGPUBufferUsage_Storage | WGPUBufferUsage_CopySrc, &b), WGS_OK);
+    CHECK_RESULT(wgs_buffer_read(ctx, b, 0, got, 256), WGS_OK);
+    wgs_buffer_release(ctx, b);
+}
+
+/* The parameter ring cannot be created (fault injection): every encode that needs it
+ * returns that error and records nothing; scan, which has its own parameters, works. */
+TEST(errors_param_ring_failure) {
+    wgs_experimental e = {.fail_param_ring = 1};
+    wgs_context_desc cd = {.experimental = &e};
+    wgs_context *ctx = NULL;
+    CHECK_RESULT(wgs_context_create(&cd, &ctx), WGS_OK);
+    if (!ctx) return;
+    const uint64_t n = 1000;
+    const WGPUBufferUsage u = WGPUBufferUsage_Storage | WGPUBufferUsage_CopySrc | WGPUBufferUsage_CopyDst;
+    WGPUBuffer in = NULL, out = NULL, out2 = NULL, cnt = NULL;
+    CHECK_RESULT(wgs_buffer_create(ctx, n * 4, u, &in), WGS_OK);
+    CHECK_RESULT(wgs_buffer_create(ctx, n * 4, u, &out), WGS_OK);
+    CHECK_RESULT(wgs_buffer_create(ctx, n * 4, u, &out2), WGS_OK);
+    CHECK_RESULT(wgs_buffer_create(ctx, 256, u, &cnt), WGS_OK);
+    WGPUCommandEncoder enc = NULL;
+    CHECK_RESULT(wgs_encoder_create(ctx, &enc), WGS_OK);
+    const wgs_result want = WGS_ERROR_GPU_VALIDATION;
+#define RING_CHECK(call)                                                                      \
+    do {                                                                                      \
+        CHECK_RESULT(call, want);                                                             \
+        CHECK(strstr(wgs_context_last_error(ctx), "creating the parameter ring") != NULL);   \
+    } while (0)
+
+    wgs_reduce_plan *rp = NULL, *cp = NULL;
+    CHECK_RESULT(wgs_reduce_plan_create(ctx, &(wgs_reduce_plan_desc){.op = WGS_OP_ADD, .capacity = n}, &rp), WGS_OK);
+    if (rp) RING_CHECK(wgs_reduce_encode(rp, enc, &(wgs_reduce_args){.input = in, .n = n, .output = out}));
+    CHECK_RESULT(wgs_count_plan_create(ctx, &(wgs_count_plan_desc){.capacity = n}, &cp), WGS_OK);
+    if (cp) RING_CHECK(wgs_reduce_encode(cp, enc, &(wgs_reduce_args){.input = in, .n = n, .output = out}));
+    wgs_select_plan *sp = NULL;
+    CHECK_RESULT(wgs_select_plan_create(ctx, &(wgs_select_plan_desc){.mode = WGS_SELECT_IF, .capacity = n}, &sp),
+                 WGS_OK);
+    if (sp)
+        RING_CHECK(wgs_select_encode(sp, enc, &(wgs_select_args){.input = in, .output = out, .count = cnt, .n = n}));
+    wgs_histogram_plan *hp = NULL;
+    CHECK_RESULT(wgs_histogram_plan_create(ctx, &(wgs_histogram_plan_desc){.bins = 8, .lower = 0, .upper = 8,
+                                                                          .capacity = n}, &hp), WGS_OK);
+    if (hp) RING_CHECK(wgs_histogram_encode(hp, enc, &(wgs_histogram_args){.input = in, .n = n, .output = out}));
+    for (int algo = WGS_ALLOC_SCAN; algo <= WGS_ALLOC_ATOMIC; algo++) {
+        wgs_alloc_plan *ap = NULL;
+        CHECK_RESULT(wgs_alloc_plan_create(ctx, &(wgs_alloc_plan_desc){.algorithm = (wgs_alloc_algorithm)algo,
+                                                                      .capacity = n}, &ap), WGS_OK);
+        if (ap)
+            RING_CHECK(wgs_alloc_encode(ap, enc, &(wgs_alloc_args){.sizes = in, .offsets = out, .state = cnt,
+                                                                   .n = n, .arena_size = 1000}));
+        wgs_alloc_plan_destroy(ap);
+    }
+    RING_CHECK(wgs_copy_encode(ctx, enc, &(wgs_copy_args){.src = in, .dst = out, .bytes = 1024}));
+#undef RING_CHECK
+    wgs_scan_plan *scan = plan_u32(ctx, n);
+    if (scan) CHECK_RESULT(wgs_scan_encode(scan, enc, &(wgs_scan_args){.input = in, .output = out2, .n = n}), WGS_OK);
+    CHECK_RESULT(wgs_submit(ctx, enc), WGS_OK); /* the failed encodes recorded nothing */
+    wgs_scan_plan_destroy(scan);
+    wgs_reduce_plan_destroy(rp);
+    wgs_reduce_plan_destroy(cp);
+    wgs_select_plan_destroy(sp);
+    wgs_histogram_plan_destroy(hp);
+    wgs_buffer_release(ctx, in);
+    wgs_buffer_release(ctx, out);
+    wgs_buffer_release(ctx, out2);
+    wgs_buffer_release(ctx, cnt);
+    wgs_context_destroy(ctx);
+}
+
+/* Far more parameter records than one ring holds, in one submit: every encode keeps
+ * its own (1100 reductions of 2 records each, each of another length). */
+TEST(errors_many_parameter_records_one_submit) {
+    wgs_context *ctx = test_context();
+    if (!ctx) return;
+    enum { ENCODES = 1100 };
+    const uint64_t n = ENCODES;
+    uint32_t *values = malloc(n * 4), *got = malloc(ENCODES * 256);
+    for (uint64_t i = 0; i < n; i++) values[i] = (uint32_t)i;
+    const WGPUBufferUsage u = WGPUBufferUsage_Storage | WGPUBufferUsage_CopySrc | WGPUBufferUsage_CopyDst;
+    WGPUBuffer in = NULL, out = NULL;
+    CHECK_RESULT(wgs_buffer_create(ctx, n * 4, u, &in), WGS_OK);
+    CHECK_RESULT(wgs_buffer_create(ctx, ENCODES * 256ull, u, &out), WGS_OK);
+    CHECK_RESULT(wgs_buffer_write(ctx, in, 0, values, n * 4), WGS_OK);
+    wgs_reduce_plan *rp = NULL;
+    CHECK_RESULT(wgs_reduce_plan_create(ctx, &(wgs_reduce_plan_desc){.op = WGS_OP_ADD, .capacity = n}, &rp), WGS_OK);
+    WGPUCommandEncoder enc = NULL;
+    CHECK_RESULT(wgs_encoder_create(ctx, &enc), WGS_OK);
+    int bad = 0;
+    for (uint64_t k = 0; rp && k < ENCODES && !bad; k++) {
+        wgs_reduce_args a = {.input = in, .n = k + 1, .output = out, .output_offset = 256 * k};
+        wgs_result r = wgs_reduce_encode(rp, enc, &a);
+        if (r != WGS_OK) CHECK_RESULT(r, WGS_OK);
+        bad = r != WGS_OK;
+    }
+    CHECK_RESULT(wgs_submit(ctx, enc), WGS_OK);
+    CHECK_RESULT(wgs_buffer_read(ctx, out, 0, got, ENCODES * 256ull), WGS_OK);
+    uint64_t wrong = 0, first = 0;
+    for (uint64_t k = 0; rp && !bad && k < ENCODES; k++) {
+        uint32_t want = (uint32_t)(k * (k + 1) / 2);
+        if (got[k * 64] != want && !wrong++) first = k;
+    }
+    if (wrong)
+        test_fail(__FILE__, __LINE__, "%llu of %d sums wrong, first of n = %llu", (unsigned long long)wrong, ENCODES,
+                  (unsigned long long)first + 1);
+    wgs_reduce_plan_destroy(rp);
+    wgs_buffer_release(ctx, in);
+    wgs_buffer_release(ctx, out);
+    free(values);
+    free(got);
+}
+
+static char logged[1024];
+static void keep_log(wgs_log_level level, wgs_result r, const char *m, void *u) {
+    (void)level;
+    (void)r;
+    (void)u;
+    snprintf(logged, sizeof logged, "%s", m);
+}
+
+/* A buffer of another context is named as such; a runtime that does not load says why. */
+TEST(errors_wrong_context) {
+    wgs_context *a = test_context();
+    if (!a) return;
+    wgs_context *b = NULL;
+    CHECK_RESULT(wgs_context_create(NULL, &b), WGS_OK);
+    if (!b) return;
+    const WGPUBufferUsage u = WGPUBufferUsage_Storage | WGPUBufferUsage_CopySrc | WGPUBufferUsage_CopyDst;
+    WGPUBuffer mine = NULL, theirs = NULL;
+    CHECK_RESULT(wgs_buffer_create(a, 4096, u, &mine), WGS_OK);
+    CHECK_RESULT(wgs_buffer_create(b, 4096, u, &theirs), WGS_OK);
+    wgs_scan_plan *plan = plan_u32(a, 1000);
+    WGPUCommandEncoder enc = NULL;
+    CHECK_RESULT(wgs_encoder_create(a, &enc), WGS_OK);
+    if (plan) {
+        wgs_scan_args args = {.input = mine, .output = theirs, .n = 1000};
+        CHECK_RESULT(wgs_scan_encode(plan, enc, &args), WGS_ERROR_WRONG_CONTEXT);
+    }
+    /* The failed pass stays in the encoder (WebGPU has no undo): its submit fails too. */
+    CHECK(wgs_submit(a, enc) != WGS_OK);
+    uint32_t words[4] = {1, 2, 3, 4};
+    CHECK_RESULT(wgs_buffer_write(a, theirs, 0, words, 16), WGS_ERROR_WRONG_CONTEXT);
+    CHECK_RESULT(wgs_buffer_read(a, theirs, 0, words, 16), WGS_ERROR_WRONG_CONTEXT);
+    CHECK_RESULT(wgs_buffer_read(b, theirs, 0, words, 16), WGS_OK);
+    wgs_scan_plan_destroy(plan);
+    wgs_buffer_release(a, mine);
+    wgs_buffer_release(b, theirs);
+    wgs_context_destroy(b);
+
+    wgs_context_desc d = {.runtime_library = "/nonexistent/libwebgpu.so", .log = keep_log};
+    wgs_context *none = NULL;
+    logged[0] = 0;
+    CHECK_RESULT(wgs_context_create(&d, &none), WGS_ERROR_RUNTIME_NOT_FOUND);
+    CHECK(strstr(logged, "/nonexistent/libwebgpu.so") != NULL && strstr(logged, "(null)") == NULL);
+    CHECK(strstr(logged, "No such file") != NULL); /* dlopen's own reason */
 }

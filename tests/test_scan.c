@@ -227,28 +227,52 @@ TEST(scan_two_sizes_one_submit) {
     free(o2);
 }
 
+/* The largest tile a 4-byte scan plan of this device uses, over both algorithms (the
+ * plans' shapes come from the device class, which capped limits do not change). */
+static uint32_t largest_tile(wgs_context *ctx) {
+    wgs_scan_plan_desc d = {.type = WGS_TYPE_U32, .op = WGS_OP_ADD, .capacity = 1};
+    wgs_scan_plan *p = NULL;
+    CHECK_RESULT(wgs_scan_plan_create(ctx, &d, &p), WGS_OK);
+    if (!p) return 0;
+    uint32_t sp = wgs_scan_plan_tile_size(p, WGS_SCAN_ALGORITHM_SINGLE_PASS);
+    uint32_t ml = wgs_scan_plan_tile_size(p, WGS_SCAN_ALGORITHM_MULTILEVEL);
+    wgs_scan_plan_destroy(p);
+    return sp > ml ? sp : ml;
+}
+
 /* Capped limits force what big inputs do on a real GPU: arrays split over several
- * bindings (a 64 KiB binding holds 8 tiles of u32) and grids folded into two
- * dimensions (3 workgroups per dimension, so 8 tiles run as 3 x 3 with one spare). */
+ * bindings and grids folded into two dimensions. The binding holds 8 of the largest
+ * tiles (64 KiB with SwiftShader's 32 x 64 tiles, 512 KiB with the H200's 1024 x 16)
+ * and 3 workgroups per dimension run those 8 as 3 x 3 with one spare. The capacity
+ * follows the sizes, which follow the tile: 100 tiles + 1 is 1638401 elements on the
+ * H200, past the 2^20 that suffices for small tiles. */
 TEST(scan_multi_binding_and_2d_grid) {
-    wgs_context *ctx = test_context_capped(3, 64 * 1024);
+    uint64_t big = largest_tile(test_context());
+    if (!big) return;
+    uint64_t binding = 8 * big * 4;
+    if (binding < 64 * 1024) binding = 64 * 1024;
+    wgs_context *ctx = test_context_capped(3, binding);
     if (!ctx) return;
     wgs_context_info info;
     wgs_context_get_info(ctx, &info);
-    CHECK(info.max_storage_binding_size == 64 * 1024);
+    CHECK(info.max_storage_binding_size == binding);
     CHECK(info.max_workgroups_per_dimension == 3);
     const wgs_type types[] = {WGS_TYPE_U32, WGS_TYPE_F32, WGS_TYPE_I32};
     const wgs_op ops[] = {WGS_OP_ADD, WGS_OP_ADD, WGS_OP_MIN};
+    uint64_t capacity = 100 * big + 1 > (1 << 20) ? 100 * big + 1 : (1 << 20);
     for (int k = 0; k < 3; k++) {
         for (int kind = WGS_SCAN_EXCLUSIVE; kind <= WGS_SCAN_INCLUSIVE; kind++) {
-            wgs_scan_plan_desc d = {types[k], ops[k], (wgs_scan_kind)kind, 0, 1 << 20, NULL, 0};
+            wgs_scan_plan_desc d = {.type = types[k], .op = ops[k], .kind = (wgs_scan_kind)kind,
+                                    .capacity = capacity};
             wgs_scan_plan *plan = NULL;
             CHECK_RESULT(wgs_scan_plan_create(ctx, &d, &plan), WGS_OK);
             if (!plan) continue;
             uint32_t t = wgs_scan_plan_tile_size(plan, wgs_scan_plan_algorithm(plan, 0, 0));
+            CHECK(t <= big);
             const uint64_t sizes[] = {8ull * t - 1, 8ull * t, 8ull * t + 1, 17ull * t + 3,
-                                      100ull * t + 1, (1 << 20) - 3};
+                                      100ull * t + 1, capacity - 3};
             for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
+                CHECK(sizes[i] <= capacity);
                 scan_case c = {sizes[i], 0, 0, (int)(i & 1), 300 + i};
                 scan_check(ctx, plan, &d, &c);
             }
@@ -271,6 +295,16 @@ TEST(scan_host_convenience) {
     CHECK_RESULT(wgs_scan_host(ctx, &d, out, out, n), WGS_OK);
     CHECK(ref_verify(in, out, WGS_TYPE_F32, WGS_OP_MAX, 0, n).mismatches == 0);
     CHECK_RESULT(wgs_scan_host(ctx, &d, NULL, NULL, 0), WGS_OK);
+    /* The single pass forced: it cannot run in place, so the helper scans into a
+     * second buffer of its own (it used to fail with WGS_ERROR_ALIASING). */
+    d.algorithm = WGS_SCAN_ALGORITHM_SINGLE_PASS;
+    d.kind = WGS_SCAN_INCLUSIVE;
+    memset(out, 0, n * 4);
+    CHECK_RESULT(wgs_scan_host(ctx, &d, in, out, n), WGS_OK);
+    CHECK(ref_verify(in, out, WGS_TYPE_F32, WGS_OP_MAX, 1, n).mismatches == 0);
+    memcpy(out, in, n * 4);
+    CHECK_RESULT(wgs_scan_host(ctx, &d, out, out, n), WGS_OK);
+    CHECK(ref_verify(in, out, WGS_TYPE_F32, WGS_OP_MAX, 1, n).mismatches == 0);
     free(in);
     free(out);
 }

@@ -15,6 +15,7 @@
 #include <dirent.h>
 #include <dlfcn.h>
 #include <stdarg.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -78,6 +79,8 @@ static double now_s(void) {
  * but never this slow. */
 #define DEFAULT_WAIT_LIMIT_S 900.0
 
+/* The description's limit is for waits on GPU work; the adapter and device requests of
+ * the creation keep the default (a tiny limit must not make creation fail). */
 static void set_wait_limit(gpu_device *d, const wgs_context_desc *desc) {
     d->wait_limit_s = desc && desc->wait_timeout_s > 0 ? desc->wait_timeout_s : DEFAULT_WAIT_LIMIT_S;
 }
@@ -107,13 +110,55 @@ static WGPUCallbackMode wait_mode(const gpu_device *d) {
     return d->timed_wait ? WGPUCallbackMode_WaitAnyOnly : WGPUCallbackMode_AllowProcessEvents;
 }
 
+/* What a callback writes lives on the heap, never in the waiting frame: a wait that
+ * gives up (WGS_ERROR_TIMEOUT) returns while WebGPU still holds the userdata, and
+ * WebGPU calls it later (at the latest when the device or instance goes). The waiter
+ * then marks the request abandoned and the callback frees it; otherwise the waiter
+ * frees it. Callbacks run inside our waits or releases, on the caller's thread, so the
+ * two sides never race. Every request struct starts with this header. */
+typedef struct pending {
+    volatile int done;
+    int abandoned;
+} pending;
+
+static void *pending_new(size_t size) { return calloc(1, size); }
+
+/* First thing every callback does: 1 when nobody waits for it any more (freed). */
+static int pending_orphan(void *req) {
+    pending *p = req;
+    if (!p->abandoned) return 0;
+    free(p);
+    return 1;
+}
+
+/* The waiter is done with the request: frees it, or leaves it to its callback. */
+static void pending_end(void *req) {
+    pending *p = req;
+    if (!p) return;
+    if (p->done)
+        free(p);
+    else
+        p->abandoned = 1;
+}
+
 /* ------------------------------------------------------------------------- */
 /* runtime loading                                                             */
 
-static void *try_open(const char *path, char *loaded, size_t cap) {
-    if (!path || !*path) return NULL;
+/* why (may be NULL) receives dlopen's reason at once: a later dlerror() may be stale
+ * or NULL. */
+static void *try_open(const char *path, char *loaded, size_t cap, char *why, size_t whylen) {
+    if (!path || !*path) {
+        fmt(why, whylen, "no path given");
+        return NULL;
+    }
+    dlerror(); /* clear what an earlier failure left */
     void *h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
-    if (h) fmt(loaded, cap, "%s", path);
+    if (h) {
+        fmt(loaded, cap, "%s", path);
+    } else {
+        const char *e = dlerror();
+        fmt(why, whylen, "%s", e ? e : "unknown reason");
+    }
     return h;
 }
 
@@ -131,19 +176,20 @@ static int own_dir(char *dir, size_t cap) {
 
 static void *open_runtime(const char *explicit_path, char *loaded, size_t cap, char *err,
                           size_t errlen) {
+    char why[512] = "";
     if (explicit_path) {
-        void *h = try_open(explicit_path, loaded, cap);
-        if (!h) fmt(err, errlen, "cannot load WebGPU runtime '%s': %s", explicit_path, dlerror());
+        void *h = try_open(explicit_path, loaded, cap, why, sizeof why);
+        if (!h) fmt(err, errlen, "cannot load WebGPU runtime '%s': %s", explicit_path, why);
         return h;
     }
     const char *env = getenv("WGSCAN_WEBGPU_LIB");
     if (env && *env) {
-        void *h = try_open(env, loaded, cap);
-        if (!h) fmt(err, errlen, "cannot load WGSCAN_WEBGPU_LIB='%s': %s", env, dlerror());
+        void *h = try_open(env, loaded, cap, why, sizeof why);
+        if (!h) fmt(err, errlen, "cannot load WGSCAN_WEBGPU_LIB='%s': %s", env, why);
         return h;
     }
-    void *h = try_open(WGSCAN_DAWN_BUILD_PATH, loaded, cap);
-    if (!h) h = try_open(WGSCAN_DAWN_INSTALL_PATH, loaded, cap);
+    void *h = try_open(WGSCAN_DAWN_BUILD_PATH, loaded, cap, NULL, 0);
+    if (!h) h = try_open(WGSCAN_DAWN_INSTALL_PATH, loaded, cap, NULL, 0);
     char dir[1024], path[1200];
     if (!h && own_dir(dir, sizeof dir)) {
         static const char *rel[] = {"wgscan/libwebgpu_wrapper.so", "dawn/libwebgpu_wrapper.so",
@@ -151,11 +197,11 @@ static void *open_runtime(const char *explicit_path, char *loaded, size_t cap, c
                                     "../lib/wgscan/libwebgpu_wrapper.so"};
         for (size_t i = 0; !h && i < sizeof rel / sizeof rel[0]; i++) {
             snprintf(path, sizeof path, "%s/%s", dir, rel[i]);
-            h = try_open(path, loaded, cap);
+            h = try_open(path, loaded, cap, NULL, 0);
         }
     }
     static const char *sys[] = {"libwebgpu_dawn.so", "libwgpu_native.so", "libwebgpu.so"};
-    for (size_t i = 0; !h && i < sizeof sys / sizeof sys[0]; i++) h = try_open(sys[i], loaded, cap);
+    for (size_t i = 0; !h && i < sizeof sys / sizeof sys[0]; i++) h = try_open(sys[i], loaded, cap, NULL, 0);
     if (!h)
         fmt(err, errlen,
             "no WebGPU runtime found (tried $WGSCAN_WEBGPU_LIB, the pinned Dawn '%s', and "
@@ -194,7 +240,8 @@ static int resolve_procs(wgs_procs *p, proc_lookup lookup, void *user, char *err
 /* callbacks                                                                   */
 
 typedef struct adapter_req {
-    volatile int done;
+    pending head;
+    void (*release)(WGPUAdapter); /* for an adapter that arrives after its wait gave up */
     WGPURequestAdapterStatus status;
     WGPUAdapter adapter;
     char msg[256];
@@ -204,14 +251,20 @@ static void on_adapter(WGPURequestAdapterStatus status, WGPUAdapter adapter, WGP
                        void *u1, void *u2) {
     (void)u2;
     adapter_req *r = u1;
+    if (r->head.abandoned) {
+        if (adapter) r->release(adapter);
+        pending_orphan(r);
+        return;
+    }
     r->status = status;
     r->adapter = adapter;
     sv_copy(r->msg, sizeof r->msg, message);
-    r->done = 1;
+    r->head.done = 1;
 }
 
 typedef struct device_req {
-    volatile int done;
+    pending head;
+    void (*release)(WGPUDevice); /* for a device that arrives after its wait gave up */
     WGPURequestDeviceStatus status;
     WGPUDevice device;
     char msg[256];
@@ -221,10 +274,15 @@ static void on_device(WGPURequestDeviceStatus status, WGPUDevice device, WGPUStr
                       void *u1, void *u2) {
     (void)u2;
     device_req *r = u1;
+    if (r->head.abandoned) {
+        if (device) r->release(device);
+        pending_orphan(r);
+        return;
+    }
     r->status = status;
     r->device = device;
     sv_copy(r->msg, sizeof r->msg, message);
-    r->done = 1;
+    r->head.done = 1;
 }
 
 static void on_device_lost(WGPUDevice const *device, WGPUDeviceLostReason reason,
@@ -361,8 +419,12 @@ static WGPUInstance make_instance(gpu_device *d) {
 }
 
 static WGPUAdapter request_adapter(gpu_device *d, int force_fallback, char *err, size_t errlen) {
-    adapter_req r;
-    memset(&r, 0, sizeof r);
+    adapter_req *r = pending_new(sizeof *r);
+    if (!r) {
+        fmt(err, errlen, "out of host memory");
+        return NULL;
+    }
+    r->release = d->p.AdapterRelease;
     /* Dawn hides shader-f16 on NVIDIA's Vulkan driver unless asked. (On the H200 with
      * driver 580 it still did not offer it, 2026-11-30.) */
     static const char *enable[] = {"vulkan_enable_f16_on_nvidia"};
@@ -377,17 +439,17 @@ static WGPUAdapter request_adapter(gpu_device *d, int force_fallback, char *err,
     memset(&cb, 0, sizeof cb);
     cb.mode = wait_mode(d);
     cb.callback = on_adapter;
-    cb.userdata1 = &r;
+    cb.userdata1 = r;
     WGPUFuture f = d->p.InstanceRequestAdapter(d->instance, &opt, cb);
-    if (wait_future(d, f, &r.done) != WGS_OK) {
+    WGPUAdapter a = NULL;
+    if (wait_future(d, f, &r->head.done) != WGS_OK)
         fmt(err, errlen, "timed out waiting for a WebGPU adapter");
-        return NULL;
-    }
-    if (r.status != WGPURequestAdapterStatus_Success || !r.adapter) {
-        fmt(err, errlen, "no WebGPU adapter: %s", r.msg[0] ? r.msg : "none offered");
-        return NULL;
-    }
-    return r.adapter;
+    else if (r->status != WGPURequestAdapterStatus_Success || !r->adapter)
+        fmt(err, errlen, "no WebGPU adapter: %s", r->msg[0] ? r->msg : "none offered");
+    else
+        a = r->adapter;
+    pending_end(r);
+    return a;
 }
 
 static WGPUAdapterType adapter_type(gpu_device *d, WGPUAdapter a) {
@@ -541,7 +603,11 @@ static wgs_result create_device(gpu_device *d, const char *extra_toggles, char *
     WGPUDeviceDescriptor dd;
     memset(&dd, 0, sizeof dd);
     dd.nextInChain = &toggles.chain;
-    dd.label = sv("wgscan");
+    /* Numbered, so that a message naming two devices tells them apart. */
+    static atomic_uint devices;
+    char label[64];
+    snprintf(label, sizeof label, "wgscan device %u", atomic_fetch_add(&devices, 1) + 1);
+    dd.label = sv(label);
     dd.requiredFeatureCount = nf;
     dd.requiredFeatures = feats;
     dd.requiredLimits = &lim.l;
@@ -551,23 +617,30 @@ static wgs_result create_device(gpu_device *d, const char *extra_toggles, char *
     dd.uncapturedErrorCallbackInfo.callback = on_uncaptured;
     dd.uncapturedErrorCallbackInfo.userdata1 = d;
 
-    device_req r;
-    memset(&r, 0, sizeof r);
+    device_req *r = pending_new(sizeof *r);
+    if (!r) {
+        fmt(err, errlen, "out of host memory");
+        return WGS_ERROR_OUT_OF_HOST_MEMORY;
+    }
+    r->release = d->p.DeviceRelease;
     WGPURequestDeviceCallbackInfo cb;
     memset(&cb, 0, sizeof cb);
     cb.mode = wait_mode(d);
     cb.callback = on_device;
-    cb.userdata1 = &r;
+    cb.userdata1 = r;
     WGPUFuture f = d->p.AdapterRequestDevice(d->adapter, &dd, cb);
-    if (wait_future(d, f, &r.done) != WGS_OK) {
+    wgs_result res = WGS_OK;
+    if (wait_future(d, f, &r->head.done) != WGS_OK) {
         fmt(err, errlen, "timed out waiting for a WebGPU device");
-        return WGS_ERROR_TIMEOUT;
+        res = WGS_ERROR_TIMEOUT;
+    } else if (r->status != WGPURequestDeviceStatus_Success || !r->device) {
+        fmt(err, errlen, "device request failed: %s", r->msg);
+        res = WGS_ERROR_DEVICE_REQUEST_FAILED;
     }
-    if (r.status != WGPURequestDeviceStatus_Success || !r.device) {
-        fmt(err, errlen, "device request failed: %s", r.msg);
-        return WGS_ERROR_DEVICE_REQUEST_FAILED;
-    }
-    d->device = r.device;
+    WGPUDevice device = res == WGS_OK ? r->device : NULL;
+    pending_end(r);
+    if (res != WGS_OK) return res;
+    d->device = device;
     d->queue = d->p.DeviceGetQueue(d->device);
     return WGS_OK;
 }
@@ -585,7 +658,7 @@ wgs_result gpu_open_default(const wgs_context_desc *desc, gpu_device **out, char
         free(d);
         return WGS_ERROR_RUNTIME_NOT_FOUND;
     }
-    set_wait_limit(d, desc);
+    d->wait_limit_s = DEFAULT_WAIT_LIMIT_S;
     wgs_result r = choose_adapter(d, desc->adapter, err, errlen);
     if (r == WGS_OK)
         r = create_device(d, desc->experimental ? desc->experimental->dawn_toggles : NULL, err, errlen);
@@ -594,6 +667,7 @@ wgs_result gpu_open_default(const wgs_context_desc *desc, gpu_device **out, char
         return r;
     }
     fill_caps(d, loaded);
+    set_wait_limit(d, desc);
     *out = d;
     return WGS_OK;
 }
@@ -660,7 +734,7 @@ int gpu_is_lost(const gpu_device *d, char *msg, size_t msglen) {
 /* error scopes                                                                */
 
 typedef struct scope_req {
-    volatile int done;
+    pending head;
     WGPUPopErrorScopeStatus status;
     WGPUErrorType type;
     char msg[512];
@@ -670,10 +744,19 @@ static void on_scope(WGPUPopErrorScopeStatus status, WGPUErrorType type, WGPUStr
                      void *u1, void *u2) {
     (void)u2;
     scope_req *r = u1;
+    if (pending_orphan(r)) return;
     r->status = status;
     r->type = type;
     sv_copy(r->msg, sizeof r->msg, message);
-    r->done = 1;
+    r->head.done = 1;
+}
+
+/* WebGPU cannot be asked which device made an object, but Dawn's validation names a
+ * wrong-device object this way ("[Buffer] is associated with [Device \"a\"], and cannot
+ * be used with [Device \"b\"]"): a buffer of another context. Other runtimes' texts
+ * stay WGS_ERROR_GPU_VALIDATION. */
+static int names_other_device(const char *msg) {
+    return strstr(msg, "is associated with") && strstr(msg, "cannot be used with");
 }
 
 void gpu_scope_push(gpu_device *d) {
@@ -690,33 +773,36 @@ wgs_result gpu_scope_pop(gpu_device *d, char *msg, size_t msglen) {
     /* Pop in reverse order of the pushes: validation, out-of-memory, internal. All three
      * are popped even after an error so the stack stays balanced. */
     for (int i = 0; i < 3; i++) {
-        scope_req r;
-        memset(&r, 0, sizeof r);
+        scope_req *r = pending_new(sizeof *r);
+        if (!r) { /* the scope stays on the device's stack: nothing better to do */
+            if (first == WGS_OK) fmt(msg, msglen, "out of host memory popping an error scope");
+            if (first == WGS_OK) first = WGS_ERROR_OUT_OF_HOST_MEMORY;
+            continue;
+        }
         WGPUPopErrorScopeCallbackInfo cb;
         memset(&cb, 0, sizeof cb);
         cb.mode = wait_mode(d);
         cb.callback = on_scope;
-        cb.userdata1 = &r;
+        cb.userdata1 = r;
         WGPUFuture f = d->p.DevicePopErrorScope(d->device, cb);
-        wgs_result w = wait_future(d, f, &r.done);
-        if (first != WGS_OK) continue;
-        if (w != WGS_OK) {
-            first = w;
-            fmt(msg, msglen, "waiting for a WebGPU error scope failed");
-            continue;
-        }
-        if (r.status != WGPUPopErrorScopeStatus_Success) continue; /* device gone */
+        wgs_result w = wait_future(d, f, &r->head.done);
         wgs_result e = WGS_OK;
-        switch (r.type) {
-        case WGPUErrorType_NoError: break;
-        case WGPUErrorType_Validation: e = WGS_ERROR_GPU_VALIDATION; break;
-        case WGPUErrorType_OutOfMemory: e = WGS_ERROR_GPU_OUT_OF_MEMORY; break;
-        default: e = WGS_ERROR_GPU_INTERNAL; break;
+        if (w != WGS_OK) {
+            e = w;
+            if (first == WGS_OK) fmt(msg, msglen, "waiting for a WebGPU error scope failed");
+        } else if (r->status == WGPUPopErrorScopeStatus_Success) { /* else: the device is gone */
+            switch (r->type) {
+            case WGPUErrorType_NoError: break;
+            case WGPUErrorType_Validation:
+                e = names_other_device(r->msg) ? WGS_ERROR_WRONG_CONTEXT : WGS_ERROR_GPU_VALIDATION;
+                break;
+            case WGPUErrorType_OutOfMemory: e = WGS_ERROR_GPU_OUT_OF_MEMORY; break;
+            default: e = WGS_ERROR_GPU_INTERNAL; break;
+            }
+            if (e != WGS_OK && first == WGS_OK) fmt(msg, msglen, "%s", r->msg);
         }
-        if (e != WGS_OK) {
-            first = e;
-            fmt(msg, msglen, "%s", r.msg);
-        }
+        pending_end(r);
+        if (first == WGS_OK) first = e;
     }
     if (first == WGS_OK && d->lost) {
         fmt(msg, msglen, "%s", d->lost_msg);
@@ -873,7 +959,7 @@ void gpu_submit(gpu_device *d, WGPUCommandEncoder enc) {
 }
 
 typedef struct done_req {
-    volatile int done;
+    pending head;
     int status;
     char msg[256];
 } done_req;
@@ -882,42 +968,45 @@ static void on_work_done(WGPUQueueWorkDoneStatus status, WGPUStringView message,
                          void *u2) {
     (void)u2;
     done_req *r = u1;
+    if (pending_orphan(r)) return;
     r->status = (int)status;
     sv_copy(r->msg, sizeof r->msg, message);
-    r->done = 1;
+    r->head.done = 1;
 }
 
 wgs_result gpu_wait_idle(gpu_device *d, char *msg, size_t msglen) {
-    done_req r;
-    memset(&r, 0, sizeof r);
+    done_req *r = pending_new(sizeof *r);
+    if (!r) {
+        fmt(msg, msglen, "out of host memory");
+        return WGS_ERROR_OUT_OF_HOST_MEMORY;
+    }
     WGPUQueueWorkDoneCallbackInfo cb;
     memset(&cb, 0, sizeof cb);
     cb.mode = wait_mode(d);
     cb.callback = on_work_done;
-    cb.userdata1 = &r;
+    cb.userdata1 = r;
     WGPUFuture f = d->p.QueueOnSubmittedWorkDone(d->queue, cb);
-    wgs_result w = wait_future(d, f, &r.done);
+    wgs_result w = wait_future(d, f, &r->head.done);
     if (w != WGS_OK) {
         fmt(msg, msglen, "the GPU did not finish within %g s", d->wait_limit_s);
-        return w;
-    }
-    if (d->lost) {
+    } else if (d->lost) {
         fmt(msg, msglen, "%s", d->lost_msg);
-        return WGS_ERROR_DEVICE_LOST;
+        w = WGS_ERROR_DEVICE_LOST;
+    } else if (r->status != WGPUQueueWorkDoneStatus_Success) {
+        fmt(msg, msglen, "queue work failed: %s", r->msg);
+        w = WGS_ERROR_GPU_INTERNAL;
     }
-    if (r.status != WGPUQueueWorkDoneStatus_Success) {
-        fmt(msg, msglen, "queue work failed: %s", r.msg);
-        return WGS_ERROR_GPU_INTERNAL;
-    }
-    return WGS_OK;
+    pending_end(r);
+    return w;
 }
 
 static void on_map(WGPUMapAsyncStatus status, WGPUStringView message, void *u1, void *u2) {
     (void)u2;
     done_req *r = u1;
+    if (pending_orphan(r)) return;
     r->status = (int)status;
     sv_copy(r->msg, sizeof r->msg, message);
-    r->done = 1;
+    r->head.done = 1;
 }
 
 wgs_result gpu_buffer_read(gpu_device *d, WGPUBuffer b, uint64_t offset, uint64_t size, void *dst,
@@ -937,27 +1026,36 @@ wgs_result gpu_buffer_read(gpu_device *d, WGPUBuffer b, uint64_t offset, uint64_
     for (uint64_t done = 0; done < size && r == WGS_OK;) {
         uint64_t len = size - done < piece ? size - done : piece;
         uint64_t copy_len = (len + 3) & ~3ull; /* copies move multiples of 4 bytes */
+        /* The copy's own errors (a buffer without CopySrc, destroyed, or of another
+         * device) surface at finish and submit: caught here, not left to the
+         * uncaptured-error handler while zeros are read back. */
+        gpu_scope_push(d);
         WGPUCommandEncoder enc = gpu_encoder_create(d);
         gpu_copy(d, enc, b, offset + done, staging, 0, copy_len);
         gpu_submit(d, enc);
-        done_req mr;
-        memset(&mr, 0, sizeof mr);
+        r = gpu_scope_pop(d, msg, msglen);
+        if (r != WGS_OK) break;
+        done_req *mr = pending_new(sizeof *mr);
+        if (!mr) {
+            fmt(msg, msglen, "out of host memory");
+            r = WGS_ERROR_OUT_OF_HOST_MEMORY;
+            break;
+        }
         WGPUBufferMapCallbackInfo cb;
         memset(&cb, 0, sizeof cb);
         cb.mode = wait_mode(d);
         cb.callback = on_map;
-        cb.userdata1 = &mr;
+        cb.userdata1 = mr;
         WGPUFuture f = d->p.BufferMapAsync(staging, WGPUMapMode_Read, 0, (size_t)copy_len, cb);
-        r = wait_future(d, f, &mr.done);
+        r = wait_future(d, f, &mr->head.done);
         if (r != WGS_OK) {
             fmt(msg, msglen, "the GPU did not finish within %g s", d->wait_limit_s);
-            break;
-        }
-        if (mr.status != WGPUMapAsyncStatus_Success) {
-            fmt(msg, msglen, "mapping the staging buffer failed: %s", mr.msg);
+        } else if (mr->status != WGPUMapAsyncStatus_Success) {
+            fmt(msg, msglen, "mapping the staging buffer failed: %s", mr->msg);
             r = d->lost ? WGS_ERROR_DEVICE_LOST : WGS_ERROR_MAP_FAILED;
-            break;
         }
+        pending_end(mr);
+        if (r != WGS_OK) break;
         const void *src = d->p.BufferGetConstMappedRange(staging, 0, (size_t)copy_len);
         if (!src) {
             fmt(msg, msglen, "the mapped range is not accessible");
