@@ -181,7 +181,9 @@ static void op_read(fz *f, slot *s) {
 
 static void op_copy(fz *f) {
     wgs_context *ctx = fz_context();
-    slot *src = &slots[fz_below(f, SLOTS)], *dst = &slots[fz_below(f, SLOTS)];
+    uint32_t i = fz_below(f, SLOTS), j = fz_below(f, SLOTS);
+    if (i == j && fz_u8(f) < 224) j = (j + 1) % SLOTS; /* mostly two buffers */
+    slot *src = &slots[i], *dst = &slots[j];
     uint32_t align = fz_info()->min_storage_offset_alignment;
     wgs_copy_args a = {0};
     a.src = src->b;
@@ -189,7 +191,8 @@ static void op_copy(fz *f) {
     a.src_offset = fz_u8(f) < 200 ? 0 : pick_offset(f, src->size);
     a.dst_offset = fz_u8(f) < 200 ? 0 : pick_offset(f, dst->size);
     uint64_t most = src->size < dst->size ? src->size : dst->size;
-    a.bytes = fz_u8(f) < 160 ? 16ull * fz_below(f, (uint32_t)(most / 16 + 2)) : pick_size(f, most, 0);
+    uint32_t mode = fz_u8(f);
+    a.bytes = mode < 112 ? most / 16 * 16 : mode < 176 ? 16ull * fz_below(f, (uint32_t)(most / 16 + 2)) : pick_size(f, most, 0);
     fz_expect e = {0};
     fz_rule(&e, !a.src || !a.dst, WGS_ERROR_INVALID_ARGUMENT, 0);
     if (a.src && a.dst) {
@@ -333,6 +336,7 @@ static void op_alloc(fz *f) {
 
 int LLVMFuzzerTestOneInput(const uint8_t *input, size_t size) {
     fz f = {input, size, 0};
+    fz_begin(&f);
     fz_context();
     /* A usable slot to begin with, so that short inputs reach reads and writes. */
     slot *first = &slots[0];

@@ -22,7 +22,7 @@ static void type_rules(fz_expect *e, wgs_type type) {
 }
 
 static void huge_capacity(fz_expect *e, uint64_t capacity, int indexed) {
-    if (capacity <= FZ_MAX_N) return;
+    if (capacity <= fz_max_n()) return;
     fz_rule(e, indexed && capacity > 0xFFFFFFFFull, WGS_ERROR_TOO_LARGE, 0);
     fz_may(e, WGS_ERROR_TOO_LARGE);
     fz_may(e, WGS_ERROR_GPU_OUT_OF_MEMORY);
@@ -69,9 +69,9 @@ typedef struct io {
 
 static void make_io(fz *f, io *x, wgs_type type, uint64_t capacity, uint64_t result_bytes, int for_sum,
                     fz_expect *e, int n_zero_writes) {
-    x->n = fz_u8(f) < 200 && capacity <= FZ_MAX_N ? fz_below(f, (uint32_t)capacity + 1) : fz_size(f, FZ_MAX_N);
+    x->n = fz_u8(f) < 200 && capacity <= fz_max_n() ? fz_below(f, (uint32_t)capacity + 1) : fz_size(f, fz_max_n());
     fz_rule(e, x->n > capacity, WGS_ERROR_CAPACITY_EXCEEDED, 0);
-    uint64_t filled = x->n <= FZ_MAX_N ? x->n : 0; /* larger n break a rule: no data */
+    uint64_t filled = x->n <= fz_max_n() ? x->n : 0; /* larger n break a rule: no data */
     x->data = calloc((size_t)filled + 1, 4);
     if (!x->data) fz_fail("out of host memory");
     x->exact = fz_fill(f, x->data, type == WGS_TYPE_DEFAULT ? WGS_TYPE_U32 : type, filled, for_sum);
@@ -125,7 +125,7 @@ static void run_reduce(fz *f) {
     d.algorithm = (wgs_reduce_algorithm)fz_enum(f, WGS_REDUCE_ALGORITHM_ATOMIC_PER_ELEMENT);
     d.float_sum = (wgs_float_sum)fz_enum(f, WGS_FLOAT_SUM_FIXED_POINT);
     d.fixed_point_bits = fz_u8(f) < 224 ? fz_u8(f) % 41 : fz_u32(f);
-    d.capacity = fz_size(f, FZ_MAX_N);
+    d.capacity = fz_size(f, fz_max_n());
     wgs_type type = valid_type(d.type);
     wgs_op op = d.op == WGS_OP_DEFAULT ? WGS_OP_ADD : d.op;
     int arg = op == WGS_OP_ARGMIN || op == WGS_OP_ARGMAX;
@@ -211,7 +211,7 @@ static void run_count(fz *f) {
     wgs_type type = valid_type(d.type);
     d.predicate = make_predicate(f, type);
     d.algorithm = (wgs_reduce_algorithm)fz_enum(f, WGS_REDUCE_ALGORITHM_ATOMIC_PER_ELEMENT);
-    d.capacity = fz_size(f, FZ_MAX_N);
+    d.capacity = fz_size(f, fz_max_n());
     fz_expect e = {0};
     type_rules(&e, type);
     if (type == WGS_TYPE_U32 || type == WGS_TYPE_I32 || type == WGS_TYPE_F32) {
@@ -283,10 +283,13 @@ static void run_histogram(fz *f) {
         d.lower = fz_double(f);
         d.upper = fz_double(f);
     }
-    d.capacity = fz_size(f, FZ_MAX_N);
+    d.capacity = fz_size(f, fz_max_n());
     fz_expect e = {0};
     type_rules(&e, type);
     fz_rule(&e, d.bins == 0 || d.bins > WGS_HISTOGRAM_MAX_BINS, WGS_ERROR_INVALID_ARGUMENT, 0);
+    /* The bins are one storage binding (64 KiB in the small-tile context). */
+    fz_rule(&e, (uint64_t)d.bins * 4 > fz_info()->max_storage_binding_size && d.bins <= WGS_HISTOGRAM_MAX_BINS,
+            WGS_ERROR_TOO_LARGE, 0);
     if (type == WGS_TYPE_F32) {
         float lo = (float)d.lower, hi = (float)d.upper;
         fz_rule(&e, !isfinite(lo) || !isfinite(hi) || !(lo < hi), WGS_ERROR_INVALID_ARGUMENT, 0);
@@ -342,6 +345,7 @@ static void run_histogram(fz *f) {
 
 int LLVMFuzzerTestOneInput(const uint8_t *bytes, size_t size) {
     fz f = {bytes, size, 0};
+    fz_begin(&f);
     switch (fz_u8(&f) % 3) {
     case 0: run_reduce(&f); break;
     case 1: run_count(&f); break;

@@ -27,6 +27,7 @@ static int is_float(wgs_type t) { return t == WGS_TYPE_F32 || t == WGS_TYPE_F16;
 
 int LLVMFuzzerTestOneInput(const uint8_t *bytes, size_t size) {
     fz f = {bytes, size, 0};
+    fz_begin(&f);
     wgs_context *ctx = fz_context();
     const wgs_context_info *ci = fz_info();
 
@@ -36,7 +37,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *bytes, size_t size) {
     d.kind = (wgs_scan_kind)fz_enum(&f, WGS_SCAN_INCLUSIVE);
     d.algorithm = (wgs_scan_algorithm)fz_enum(&f, WGS_SCAN_ALGORITHM_SINGLE_PASS);
     d.deterministic = fz_one_in(&f, 4);
-    d.capacity = fz_size(&f, FZ_MAX_N);
+    d.capacity = fz_size(&f, fz_max_n());
     d.label = fz_one_in(&f, 8) ? "fuzz scan" : NULL;
 
     wgs_type type = d.type == WGS_TYPE_DEFAULT ? WGS_TYPE_U32 : d.type;
@@ -50,7 +51,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *bytes, size_t size) {
     fz_rule(&e, (unsigned)d.kind > WGS_SCAN_INCLUSIVE, WGS_ERROR_INVALID_ARGUMENT, 0);
     fz_rule(&e, (unsigned)d.algorithm > WGS_SCAN_ALGORITHM_SINGLE_PASS, WGS_ERROR_INVALID_ARGUMENT, 0);
     fz_rule(&e, d.deterministic && d.algorithm == WGS_SCAN_ALGORITHM_SINGLE_PASS, WGS_ERROR_INVALID_ARGUMENT, 0);
-    if (d.capacity > FZ_MAX_N) { /* scratch for a huge capacity may not fit the device */
+    if (d.capacity > fz_max_n()) { /* scratch for a huge capacity may not fit the device */
         fz_may(&e, WGS_ERROR_TOO_LARGE);
         fz_may(&e, WGS_ERROR_GPU_OUT_OF_MEMORY);
         fz_may(&e, WGS_ERROR_OUT_OF_HOST_MEMORY);
@@ -92,10 +93,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *bytes, size_t size) {
     int all_ok = 1;
     for (int k = 0; k < count; k++) {
         scan_run *s = &runs[k];
-        uint64_t n = fz_u8(&f) < 200 && capacity <= FZ_MAX_N ? fz_below(&f, (uint32_t)capacity + 1)
-                                                               : fz_size(&f, FZ_MAX_N);
+        uint64_t n = fz_u8(&f) < 200 && capacity <= fz_max_n() ? fz_below(&f, (uint32_t)capacity + 1)
+                                                               : fz_size(&f, fz_max_n());
         int lenient = n == 0;
-        uint64_t data_bytes = n <= FZ_MAX_N ? n * es : 0;
+        uint64_t data_bytes = n <= fz_max_n() ? n * es : 0;
         uint64_t range = (n * es + 3) & ~3ull; /* f16: whole words */
         if (n > (1ull << 40)) range = n; /* no overflow in the buffer rules */
         fz_expect ee = {0};

@@ -51,6 +51,7 @@ static uint8_t *download(const fz_buffer *b) {
 
 int LLVMFuzzerTestOneInput(const uint8_t *input, size_t size) {
     fz f = {input, size, 0};
+    fz_begin(&f);
     wgs_context *ctx = fz_context();
     const wgs_context_info *ci = fz_info();
 
@@ -61,7 +62,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *input, size_t size) {
     d.predicate = make_predicate(&f, type);
     d.partition = fz_u8(&f) < 192 ? 0 : fz_one_in(&f, 4) ? (int)fz_u32(&f) : 1;
     d.payload = (wgs_payload)fz_enum(&f, WGS_PAYLOAD_INDEX);
-    d.capacity = fz_size(&f, FZ_MAX_N);
+    d.capacity = fz_size(&f, fz_max_n());
     d.algorithm = (wgs_select_algorithm)fz_enum(&f, WGS_SELECT_ALGORITHM_THREE_PASS);
     d.label = fz_one_in(&f, 8) ? "fuzz select" : NULL;
 
@@ -80,7 +81,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *input, size_t size) {
     predicate_rules(&e, valid_type ? type : WGS_TYPE_U32, &d.predicate, mode != WGS_SELECT_IF || !valid_type);
     uint64_t capacity = d.capacity ? d.capacity : 1;
     fz_rule(&e, capacity > 0xFFFFFFFFull || capacity > ci->max_storage_binding_size / 4, WGS_ERROR_TOO_LARGE, 0);
-    if (capacity > FZ_MAX_N) {
+    if (capacity > fz_max_n()) {
         fz_may(&e, WGS_ERROR_GPU_OUT_OF_MEMORY);
         fz_may(&e, WGS_ERROR_OUT_OF_HOST_MEMORY);
 #ifdef FZ_TOLERATE_SCRATCH_VALIDATION
@@ -96,8 +97,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *input, size_t size) {
     }
 
     /* ---- one encode ---- */
-    uint64_t n = fz_u8(&f) < 200 && capacity <= FZ_MAX_N ? fz_below(&f, (uint32_t)capacity + 1) : fz_size(&f, FZ_MAX_N);
-    uint64_t filled = n <= FZ_MAX_N ? n : 0;
+    uint64_t n = fz_u8(&f) < 200 && capacity <= fz_max_n() ? fz_below(&f, (uint32_t)capacity + 1) : fz_size(&f, fz_max_n());
+    uint64_t filled = n <= fz_max_n() ? n : 0;
     uint64_t bytes = n > UINT64_MAX / 4 ? UINT64_MAX : n * 4;
     int lenient = n == 0;
     fz_expect ee = {0};

@@ -1,4 +1,5 @@
 /* harness.c: see harness.h. */
+#define WGSCAN_EXPERIMENTAL_API /* the small-tile context */
 #include "harness.h"
 
 #include "reference.h"
@@ -46,14 +47,14 @@ uint64_t fz_size(fz *f, uint64_t max) {
                                     UINT64_MAX - 255, 1ull << 31};
     uint32_t mode = fz_u8(f);
     uint64_t v;
-    if (mode < 128) {
+    if (mode < 96) {
         v = fz_u8(f) % 65;
-    } else if (mode < 192) {
+    } else if (mode < 176) {
         v = max == UINT64_MAX ? fz_u64(f) : fz_u32(f) % (max + 1);
-    } else if (mode < 236) {
+    } else if (mode < 236) { /* k 2^j - 1, k 2^j, k 2^j + 1: tile and binding edges */
         unsigned bits = 0;
         while (bits < 63 && (2ull << bits) <= max) bits++;
-        v = (1ull << (fz_u8(f) % (bits + 1))) + (uint64_t)(int)(fz_u8(f) % 3) - 1;
+        v = (uint64_t)(1 + fz_u8(f) % 3) * (1ull << (fz_u8(f) % (bits + 1))) + (uint64_t)(int)(fz_u8(f) % 3) - 1;
     } else {
         return huge[fz_u8(f) % (sizeof huge / sizeof huge[0])];
     }
@@ -84,32 +85,50 @@ double fz_double(fz *f) {
 
 /* ---- the context ------------------------------------------------------------------ */
 
-static wgs_context *fz_ctx;
-static wgs_context_info fz_ctx_info;
+static wgs_context *fz_ctxs[2];
+static wgs_context_info fz_infos[2];
+static int fz_small; /* this input runs in the small-tile context */
+static wgs_context *fz_ctx; /* for fz_fail's message */
 
 static void quiet(wgs_log_level level, wgs_result r, const char *m, void *u) {
     (void)level, (void)r, (void)m, (void)u;
 }
 
+void fz_begin(fz *f) { fz_small = fz_u8(f) % 4 == 3; }
+
 wgs_context *fz_context(void) {
-    if (fz_ctx) return fz_ctx;
+    if (fz_ctxs[fz_small]) return fz_ctx = fz_ctxs[fz_small];
+    static wgs_experimental small = {
+        .max_workgroups_per_dimension = 3,
+        .max_storage_binding_size = 64 * 1024,
+        .lookback_spins = 1,
+        .scan_single_pass = {32, 4},
+        .scan_multilevel = {32, 4},
+        .select = {32, 8},
+        .reduce = {32, 2},
+        .select_group_tiles = 4,
+        .reduce_groups = 3,
+    };
     wgs_context_desc d = {0};
     d.log = quiet;
     /* A GPU that never finishes shows as WGS_ERROR_TIMEOUT, not as a silent hang. */
     d.wait_timeout_s = 120.0;
-    wgs_result r = wgs_context_create(&d, &fz_ctx);
+    if (fz_small) d.experimental = &small;
+    wgs_result r = wgs_context_create(&d, &fz_ctxs[fz_small]);
     if (r != WGS_OK) {
-        fprintf(stderr, "fuzz: no WebGPU context: %s\n", wgs_result_name(r));
+        fprintf(stderr, "fuzz: no WebGPU context%s: %s\n", fz_small ? " (small tiles)" : "", wgs_result_name(r));
         exit(2);
     }
-    wgs_context_get_info(fz_ctx, &fz_ctx_info);
-    return fz_ctx;
+    wgs_context_get_info(fz_ctxs[fz_small], &fz_infos[fz_small]);
+    return fz_ctx = fz_ctxs[fz_small];
 }
 
 const wgs_context_info *fz_info(void) {
     fz_context();
-    return &fz_ctx_info;
+    return &fz_infos[fz_small];
 }
+
+uint64_t fz_max_n(void) { return fz_small ? FZ_MAX_N_SMALL_TILES : FZ_MAX_N; }
 
 /* ---- expected results -------------------------------------------------------------- */
 

@@ -22,8 +22,10 @@
 #include <stdint.h>
 
 /* Largest element count an input runs with when every rule holds: SwiftShader runs on
- * the CPU, and an input should take milliseconds. */
+ * the CPU, and an input should take milliseconds. The small-tile context (see
+ * fz_begin) runs up to FZ_MAX_N_SMALL_TILES, past its capped storage binding. */
 #define FZ_MAX_N 4096u
+#define FZ_MAX_N_SMALL_TILES 20000u
 
 /* Findings of these fuzzers that are reported and not fixed yet: each is tolerated
  * (the call may return that code) so the fuzzer can go past it. Build with
@@ -60,8 +62,17 @@ uint64_t fz_size(fz *f, uint64_t max);
 double fz_double(fz *f);
 
 /* ---- the context ------------------------------------------------------------------ */
+/* Picks this input's context from its first byte: mostly the ordinary one; one input in
+ * four the small-tile context, made through the experimental door with tiles of 64 to
+ * 256 elements, a storage binding capped at 64 KiB, 3 workgroups per grid dimension and
+ * look-back that falls back after one fruitless step, so that n of a few thousand
+ * reaches the multi-level scan's levels, arrays split over bindings, folded grids and
+ * the fallbacks. Both are made once per process, when first needed. */
+void fz_begin(fz *f);
 wgs_context *fz_context(void);
 const wgs_context_info *fz_info(void);
+/* FZ_MAX_N, or FZ_MAX_N_SMALL_TILES in the small-tile context. */
+uint64_t fz_max_n(void);
 
 /* ---- expected results -------------------------------------------------------------- */
 typedef struct fz_expect {
