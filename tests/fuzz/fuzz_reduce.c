@@ -11,6 +11,7 @@
 #include "reference.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -27,9 +28,6 @@ static void huge_capacity(fz_expect *e, uint64_t capacity, int indexed) {
     fz_may(e, WGS_ERROR_TOO_LARGE);
     fz_may(e, WGS_ERROR_GPU_OUT_OF_MEMORY);
     fz_may(e, WGS_ERROR_OUT_OF_HOST_MEMORY);
-#ifdef FZ_TOLERATE_SCRATCH_VALIDATION
-    fz_may(e, WGS_ERROR_GPU_VALIDATION);
-#endif
 }
 
 /* Integer operands must be values of the type; f32 operands are rounded. */
@@ -323,10 +321,38 @@ static void run_histogram(fz *f) {
     fz_submit(enc, 1);
     if (x.out.b && x.out.b != x.in.b) {
         uint8_t *got = result_of(&x, result_bytes, ok);
-        if (ok) {
+        int checked = 1;
+#ifdef FZ_TOLERATE_HISTOGRAM_FOLDED_GRID
+        /* 3 workgroups of 64 x 2 x 4 elements (SwiftShader's shape) need no fold. */
+        checked = !fz_small_tiles() || d.bins <= WGS_HISTOGRAM_LOCAL_BINS || x.n <= 3 * 512;
+#endif
+        if (ok && checked) {
             uint32_t *want = malloc(result_bytes);
             if (!want) fz_fail("out of host memory");
             ref_histogram(x.data, type, d.bins, d.lower, d.upper, x.n, want);
+            uint64_t got_total = 0, want_total = 0;
+            for (uint32_t b = 0; b < d.bins; b++) {
+                uint32_t g;
+                memcpy(&g, got + x.out.offset + 4ull * b, 4);
+                got_total += g, want_total += want[b];
+                if (g == want[b]) continue;
+                fprintf(stderr, "  bin %u: %u, want %u\n", b, g, want[b]);
+                if (type != WGS_TYPE_F32) continue;
+                float lo = (float)d.lower, hi = (float)d.upper; /* the values at the edges of bin b */
+                float scale = (float)((double)d.bins / ((double)hi - (double)lo));
+                for (uint64_t i = 0; i < x.n; i++) {
+                    float v;
+                    memcpy(&v, &x.data[i], 4);
+                    if (!(v >= lo && v < hi)) continue;
+                    float t = (v - lo) * scale;
+                    if (floorf(t) >= (float)b - 1 && floorf(t) <= (float)b + 1)
+                        fprintf(stderr, "    x[%llu] = %.9g (0x%08x): (x - lower) * scale = %.9g in f32, %.17g exactly\n",
+                                (unsigned long long)i, v, x.data[i], t, ((double)v - (double)lo) * (double)scale);
+                }
+            }
+            if (got_total != want_total)
+                fprintf(stderr, "  %llu counted, want %llu\n", (unsigned long long)got_total,
+                        (unsigned long long)want_total);
             for (uint32_t b = 0; b < d.bins; b++) {
                 uint32_t g;
                 memcpy(&g, got + x.out.offset + 4ull * b, 4);

@@ -130,6 +130,8 @@ const wgs_context_info *fz_info(void) {
 
 uint64_t fz_max_n(void) { return fz_small ? FZ_MAX_N_SMALL_TILES : FZ_MAX_N; }
 
+int fz_small_tiles(void) { return fz_small; }
+
 /* ---- expected results -------------------------------------------------------------- */
 
 void fz_must(fz_expect *e, wgs_result code) { e->must |= FZ_CODE(code); }
