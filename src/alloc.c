@@ -32,7 +32,7 @@ wgs_result wgs_alloc_plan_create(wgs_context *ctx, const wgs_alloc_plan_desc *de
     p->algorithm = algo;
     p->capacity = capacity;
     p->wg = 64;
-    wgs_kernel_spec spec = {.file = "device/alloc.wgsl", .primitive = 1, .value_type = WGS_TYPE_U32,
+    wgs_kernel_spec spec = {.file = "device/alloc.wgsl", .primitive = 1, .value_type = WGS_TYPE_U32, .params = WGS_PARAMS_KIND_ALLOC,
                             .type = WGS_TYPE_U32, .op = WGS_OP_ADD, .wg = p->wg, .items = 1};
     if (algo == WGS_ALLOC_ATOMIC) {
         spec.entry = "alloc_atomic";
@@ -75,7 +75,7 @@ wgs_result wgs_alloc_encode(wgs_alloc_plan *p, WGPUCommandEncoder encoder, const
     gpu_binding b[3] = {{0, a->sizes, a->sizes_offset, a->n * 4},
                         {1, a->offsets, a->offsets_offset, a->n * 4},
                         {3, a->state, a->state_offset, 8}};
-    wgs_params rec = {(uint32_t)a->n, 0, 0, 0, a->arena_size, 0, 0, 0};
+    wgs_params rec = {.alloc = {.n = (uint32_t)a->n, .arena = a->arena_size}};
     if ((r = wgs__params_reserve(ctx, 1)) != WGS_OK) return r;
     gpu_scope_push(ctx->gpu);
     uint64_t po = wgs__param_push(ctx, &rec);

@@ -33,7 +33,7 @@ wgs_result wgs_copy_encode(wgs_context *ctx, WGPUCommandEncoder encoder, const w
     if (a->bytes == 0) return WGS_OK;
 
     int scalar = ctx->exp.copy_scalar; /* the 4-byte-load variant, for experiments */
-    wgs_kernel_spec spec = {.file = "device/copy.wgsl", .entry = scalar ? "copy_scalar" : "copy", .type = WGS_TYPE_U32,
+    wgs_kernel_spec spec = {.file = "device/copy.wgsl", .entry = scalar ? "copy_scalar" : "copy", .params = WGS_PARAMS_KIND_COPY, .type = WGS_TYPE_U32,
                             .op = WGS_OP_ADD, .wg = COPY_WG, .items = COPY_ITEMS};
     WGPUComputePipeline pipe;
     r = wgs__pipeline(ctx, &spec, &pipe);
@@ -51,7 +51,7 @@ wgs_result wgs_copy_encode(wgs_context *ctx, WGPUCommandEncoder encoder, const w
                                                  a->timestamp_begin_index, a->timestamp_end_index);
     for (uint64_t c = 0; c < chunks; c++) {
         uint64_t off = c * chunk, len = a->bytes - off < chunk ? a->bytes - off : chunk;
-        wgs_params rec = {(uint32_t)(len / 16), 0, 0, 0, 0, 0, 0, 0};
+        wgs_params rec = {.copy = {.n = (uint32_t)(len / 16)}};
         uint64_t po = wgs__param_push(ctx, &rec);
         gpu_binding b[2] = {{0, a->src, a->src_offset + off, len}, {1, a->dst, a->dst_offset + off, len}};
         wgs__dispatch(ctx, pass, pipe, b, 2, ctx->param_ring, po, wgs__div_up(len, block));

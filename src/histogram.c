@@ -15,7 +15,8 @@ struct wgs_histogram_plan {
     uint32_t bins;
     uint64_t capacity, chunk_elems;
     uint32_t wg, items, groups_max;
-    wgs_params base; /* the bin rule: mode, range, lower */
+    wgs_histogram_params base; /* the bin rule: range, lower, scale */
+    uint32_t mode;             /* BIN_* */
     WGPUComputePipeline count, clear;
 };
 
@@ -28,9 +29,9 @@ static uint32_t f32_bits(double v) {
 
 /* The bin rule as kernel parameters (see histogram.wgsl); refuses what it cannot bin. */
 static wgs_result bin_rule(wgs_context *ctx, wgs_type type, uint32_t bins, double lower, double upper,
-                           wgs_params *rec) {
+                           wgs_histogram_params *rec, uint32_t *mode) {
     memset(rec, 0, sizeof *rec);
-    rec->c = bins;
+    rec->bins = bins;
     if (type == WGS_TYPE_F32) {
         /* The kernel computes (v - lower) * scale in f32 for v in [lower, upper): with
          * upper - lower finite that stays finite, and with scale normal and at most 2^126
@@ -47,11 +48,11 @@ static wgs_result bin_rule(wgs_context *ctx, wgs_type type, uint32_t bins, doubl
                     "histogram bounds [%g, %g) with %u bins: the scale bins / (upper - lower) = %g must lie "
                     "in [2^-126, 2^126] (bins neither narrower than the smallest normal f32 nor wider "
                     "than 2^126)", lower, upper, bins, (double)scale);
-        rec->flags = 0;
-        rec->a = f32_bits(lo);
-        rec->b = f32_bits(hi);
-        rec->d = f32_bits(lo0);
-        rec->identity_bits = f32_bits(scale);
+        *mode = WGS_BIN_F32;
+        rec->lower = f32_bits(lo);
+        rec->upper = f32_bits(hi);
+        rec->span = f32_bits(lo0);
+        rec->rule = f32_bits(scale);
         return WGS_OK;
     }
     double tmin = type == WGS_TYPE_I32 ? -2147483648.0 : 0.0;
@@ -62,24 +63,24 @@ static wgs_result bin_rule(wgs_context *ctx, wgs_type type, uint32_t bins, doubl
                 "histogram bounds [%.17g, %.17g) must be %s integers with lower < upper <= %.0f", lower,
                 upper, wgs_type_name(type), tmax);
     uint64_t range = (uint64_t)(upper - lower);
-    rec->a = type == WGS_TYPE_I32 ? (uint32_t)(int32_t)lower : (uint32_t)lower;
-    rec->b = (uint32_t)(range - 1);
-    rec->d = (uint32_t)range;
+    rec->lower = type == WGS_TYPE_I32 ? (uint32_t)(int32_t)lower : (uint32_t)lower;
+    rec->upper = (uint32_t)(range - 1);
+    rec->span = (uint32_t)range;
     rec->flags = (uint32_t)(range >> 32) << 8;
     if (range % bins == 0) {
         uint64_t w = range / bins;
         if ((w & (w - 1)) == 0) {
             uint32_t s = 0;
             while ((1ull << s) < w) s++;
-            rec->flags |= 1;
-            rec->identity_bits = s;
+            *mode = WGS_BIN_SHIFT;
+            rec->rule = s;
         } else {
-            rec->flags |= 2;
-            rec->identity_bits = (uint32_t)w;
+            *mode = WGS_BIN_DIVIDE;
+            rec->rule = (uint32_t)w;
         }
     } else {
-        rec->flags |= 3;
-        rec->identity_bits = f32_bits((double)bins / (double)range);
+        *mode = WGS_BIN_ESTIMATE;
+        rec->rule = f32_bits((double)bins / (double)range);
     }
     return WGS_OK;
 }
@@ -93,8 +94,9 @@ wgs_result wgs_histogram_plan_create(wgs_context *ctx, const wgs_histogram_plan_
                 "histogram takes u32, i32 and f32, not %s", wgs_type_name(type));
     WGS_FAIL_IF(ctx, desc->bins == 0 || desc->bins > WGS_HISTOGRAM_MAX_BINS, WGS_ERROR_INVALID_ARGUMENT,
                 "bins must be 1..%u, not %u", WGS_HISTOGRAM_MAX_BINS, desc->bins);
-    wgs_params rule;
-    if ((r = bin_rule(ctx, type, desc->bins, desc->lower, desc->upper, &rule)) != WGS_OK) return r;
+    wgs_histogram_params rule;
+    uint32_t mode = 0;
+    if ((r = bin_rule(ctx, type, desc->bins, desc->lower, desc->upper, &rule, &mode)) != WGS_OK) return r;
     const wgs_context_info *ci = &ctx->caps.info;
     uint64_t capacity = desc->capacity ? desc->capacity : 1;
     WGS_FAIL_IF(ctx, wgs__mul_sat(capacity, 4) > ci->max_buffer_size || (uint64_t)desc->bins * 4 > ci->max_storage_binding_size,
@@ -119,7 +121,8 @@ wgs_result wgs_histogram_plan_create(wgs_context *ctx, const wgs_histogram_plan_
     wgs_kernel_spec spec = {.file = "device/histogram.wgsl", .helper = "element/predicate.wgsl",
                             .primitive = 1, .value_type = type,
                             .type = WGS_TYPE_U32, .op = WGS_OP_ADD, .wg = p->wg, .items = p->items,
-                            .arg = (rule.flags & 15u) << 24 | (use_local ? local : 0u)};
+                            .params = WGS_PARAMS_KIND_HISTOGRAM,
+                            .consts = {{"BIN_MODE", mode}, {"LOCAL_BINS", use_local ? local : 0u}}};
     spec.entry = use_local ? "histogram_local" : "histogram_global";
     r = wgs__pipeline(ctx, &spec, &p->count);
     spec.entry = "histogram_clear";
@@ -148,16 +151,16 @@ wgs_result wgs_histogram_encode(wgs_histogram_plan *p, WGPUCommandEncoder encode
     WGPUComputePassEncoder pass = gpu_pass_begin(ctx->gpu, encoder, a->timestamp_query_set,
                                                  a->timestamp_begin_index, a->timestamp_end_index);
     gpu_binding hist = {1, a->output, a->output_offset, (uint64_t)p->bins * 4};
-    uint64_t po = wgs__param_push(ctx, &p->base);
+    uint64_t po = wgs__param_push(ctx, &(wgs_params){.histogram = p->base});
     wgs__dispatch(ctx, pass, p->clear, &hist, 1, ctx->param_ring, po, wgs__div_up(p->bins, p->wg));
     uint64_t per_group = (uint64_t)4 * p->wg * p->items;
     for (uint64_t first = 0; first < a->n; first += p->chunk_elems) {
         uint64_t len = a->n - first < p->chunk_elems ? a->n - first : p->chunk_elems;
         uint64_t groups = wgs__div_up(len, per_group);
         if (groups > p->groups_max) groups = p->groups_max;
-        wgs_params rec = p->base;
-        rec.n = (uint32_t)len;
-        rec.tile_base = (uint32_t)groups;
+        wgs_params rec = {.histogram = p->base};
+        rec.histogram.n = (uint32_t)len;
+        rec.histogram.groups = (uint32_t)groups;
         po = wgs__param_push(ctx, &rec);
         gpu_binding b[3];
         wgs__bind_vec4_input(ctx, b, a->input, a->input_offset + first * 4, len);

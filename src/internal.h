@@ -11,6 +11,7 @@
 #endif
 #include "wgscan.h"
 #include "gpu/gpu.h"
+#include "params.h"
 
 #include <stdint.h>
 
@@ -39,13 +40,6 @@ struct wgs_context {
 };
 
 /* ---- dispatch --------------------------------------------------------------------- */
-
-/* One dispatch's parameters: matches Params in common.wgsl. The meaning of a..d is the
- * kernel's (predicate operands, histogram range, ...). */
-typedef struct wgs_params {
-    uint32_t n, tile_base, identity_bits, flags;
-    uint32_t a, b, c, d;
-} wgs_params;
 
 #define WGS_PARAM_RING WGS_PARAM_RING_RECORDS
 
@@ -161,7 +155,13 @@ typedef struct wgs_kernel_spec {
      * type the workgroup scan works on. */
     int primitive;
     wgs_type value_type; /* V (primitives) */
-    uint32_t arg; /* reduce: 0, 1 arg-min, 2 arg-max; other kernels: a variant number */
+    wgs_params_kind params; /* the dispatch record's fields (params.h) */
+    /* Constants the plan fixes, by name (e.g. the select's mode and flags); NULL names
+     * end the list. */
+    struct {
+        const char *name;
+        uint32_t value;
+    } consts[3];
     wgs_type type;
     wgs_op op;
     int in_place;  /* 1: only binding 1 (read-write) holds the data */

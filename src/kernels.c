@@ -35,6 +35,37 @@ static const char *wgsl_combine(wgs_type type, wgs_op op) {
     }
 }
 
+/* Each family's record and constants (params.h), as WGSL. */
+#define WGS_FIELD_NAME_(name) #name,
+#define WGS_CONST_ENTRY_(name, value) {#name, value},
+typedef struct wgsl_const {
+    const char *name;
+    uint32_t value;
+} wgsl_const;
+static const char *const scan_fields[] = {WGS_PARAMS_SCAN(WGS_FIELD_NAME_) NULL};
+static const char *const reduce_fields[] = {WGS_PARAMS_REDUCE(WGS_FIELD_NAME_) NULL};
+static const char *const select_fields[] = {WGS_PARAMS_SELECT(WGS_FIELD_NAME_) NULL};
+static const char *const histogram_fields[] = {WGS_PARAMS_HISTOGRAM(WGS_FIELD_NAME_) NULL};
+static const char *const alloc_fields[] = {WGS_PARAMS_ALLOC(WGS_FIELD_NAME_) NULL};
+static const char *const copy_fields[] = {WGS_PARAMS_COPY(WGS_FIELD_NAME_) NULL};
+static const wgsl_const scan_consts[] = {WGS_CONSTS_SCAN(WGS_CONST_ENTRY_){NULL, 0}};
+static const wgsl_const reduce_consts[] = {WGS_CONSTS_REDUCE(WGS_CONST_ENTRY_) WGS_CONSTS_PREDICATE(WGS_CONST_ENTRY_){NULL, 0}};
+static const wgsl_const select_consts[] = {WGS_CONSTS_SELECT(WGS_CONST_ENTRY_) WGS_CONSTS_PREDICATE(WGS_CONST_ENTRY_){NULL, 0}};
+static const wgsl_const histogram_consts[] = {WGS_CONSTS_HISTOGRAM(WGS_CONST_ENTRY_) WGS_CONSTS_PREDICATE(WGS_CONST_ENTRY_){NULL, 0}};
+static const wgsl_const no_consts[] = {{NULL, 0}};
+
+static const struct {
+    const char *const *fields;
+    const wgsl_const *consts;
+} families[] = {
+    [WGS_PARAMS_KIND_SCAN] = {scan_fields, scan_consts},
+    [WGS_PARAMS_KIND_REDUCE] = {reduce_fields, reduce_consts},
+    [WGS_PARAMS_KIND_SELECT] = {select_fields, select_consts},
+    [WGS_PARAMS_KIND_HISTOGRAM] = {histogram_fields, histogram_consts},
+    [WGS_PARAMS_KIND_ALLOC] = {alloc_fields, no_consts},
+    [WGS_PARAMS_KIND_COPY] = {copy_fields, no_consts},
+};
+
 /* Appends to a growing string; returns 0 when out of memory. */
 typedef struct strbuf {
     char *p;
@@ -117,13 +148,27 @@ static int write_prelude(strbuf *b, const wgs_kernel_spec *s) {
         ok &= sb_add(b, "    @builtin(subgroup_invocation_id) sg_lane: u32,\n"
                         "    @builtin(subgroup_size) sg_size: u32,\n");
     ok &= sb_add(b, "}\n");
+    /* The dispatch's record and the family's constants (params.h), then the plan's. */
+    ok &= sb_add(b, "struct Params {\n");
+    for (const char *const *f = families[s->params].fields; *f; f++) {
+        snprintf(buf, sizeof buf, "    %s: u32,\n", *f);
+        ok &= sb_add(b, buf);
+    }
+    ok &= sb_add(b, "}\n");
+    for (const wgsl_const *c = families[s->params].consts; c->name; c++) {
+        snprintf(buf, sizeof buf, "const %s: u32 = %uu;\n", c->name, c->value);
+        ok &= sb_add(b, buf);
+    }
+    for (size_t i = 0; i < sizeof s->consts / sizeof s->consts[0] && s->consts[i].name; i++) {
+        snprintf(buf, sizeof buf, "const %s: u32 = %uu;\n", s->consts[i].name, s->consts[i].value);
+        ok &= sb_add(b, buf);
+    }
     if (s->primitive) {
         /* OP and the type kinds (0 u32, 1 i32, 2 f32) let one kernel file choose its
          * atomic per operator at compile time. */
         snprintf(buf, sizeof buf,
-                 "alias V = %s;\nconst ARG: u32 = %uu;\nconst OP: u32 = %uu;\n"
-                 "const TKIND: u32 = %uu;\nconst VKIND: u32 = %uu;\n",
-                 wgsl_type(s->value_type), s->arg, (unsigned)s->op, (unsigned)s->type - 1u,
+                 "alias V = %s;\nconst OP: u32 = %uu;\nconst TKIND: u32 = %uu;\nconst VKIND: u32 = %uu;\n",
+                 wgsl_type(s->value_type), (unsigned)s->op, (unsigned)s->type - 1u,
                  (unsigned)s->value_type - 1u);
         ok &= sb_add(b, buf);
         return ok;
@@ -155,10 +200,12 @@ static int write_prelude(strbuf *b, const wgs_kernel_spec *s) {
 }
 
 static void spec_key(const wgs_kernel_spec *s, char *key, size_t cap) {
-    snprintf(key, cap, "%s:%s:%s%s:%d:%d:%d:%d:%d:%u:%u:%u:%u:%d:%d:%u", s->file, s->entry,
-             s->helper ? s->helper : "", s->chained ? "+chain" : "", (int)s->type,
-             (int)s->op, s->in_place, s->inclusive, s->subgroups, s->wg, s->items, s->max_spins,
-             s->lookback_per_lane, s->primitive, (int)s->value_type, s->arg);
+    int k = snprintf(key, cap, "%s:%s:%s%s:%d:%d:%d:%d:%d:%u:%u:%u:%u:%d:%d:%d", s->file, s->entry,
+                     s->helper ? s->helper : "", s->chained ? "+chain" : "", (int)s->type, (int)s->op,
+                     s->in_place, s->inclusive, s->subgroups, s->wg, s->items, s->max_spins,
+                     s->lookback_per_lane, s->primitive, (int)s->value_type, (int)s->params);
+    for (size_t i = 0; i < sizeof s->consts / sizeof s->consts[0] && s->consts[i].name && k > 0 && (size_t)k < cap; i++)
+        k += snprintf(key + k, cap - (size_t)k, ":%s=%u", s->consts[i].name, s->consts[i].value);
 }
 
 

@@ -16,7 +16,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define FLAG_FIXED_POINT 4u
 
 struct wgs_reduce_plan {
     wgs_context *ctx;
@@ -75,7 +74,8 @@ static wgs_result plan_finish(wgs_context *ctx, wgs_reduce_plan *p, wgs_type acc
                          wide_index ? "; counts and arg indices are 32-bit" : "");
     }
     wgs_kernel_spec spec = {.file = "device/reduce.wgsl", .helper = lift, .primitive = 1,
-                            .value_type = p->type, .arg = arg, .type = acc_type, .op = acc_op,
+                            .value_type = p->type, .params = WGS_PARAMS_KIND_REDUCE, .consts = {{"ARG", arg}},
+                            .type = acc_type, .op = acc_op,
                             .wg = p->wg, .items = p->items};
     r = WGS_OK;
     int atomic = p->algorithm != WGS_REDUCE_ALGORITHM_TREE;
@@ -152,7 +152,7 @@ wgs_result wgs_reduce_plan_create(wgs_context *ctx, const wgs_reduce_plan_desc *
     p->capacity = desc->capacity ? desc->capacity : 1;
     if (desc->float_sum == WGS_FLOAT_SUM_FIXED_POINT && type == WGS_TYPE_F32 && op == WGS_OP_ADD &&
         algo == WGS_REDUCE_ALGORITHM_ATOMIC)
-        p->flags = FLAG_FIXED_POINT | bits << 16;
+        p->flags = WGS_FLAG_FIXED_POINT | bits << 16;
     return plan_finish(ctx, p, type, acc_op, (uint32_t)arg, "element/lift_value.wgsl", out);
 }
 
@@ -197,9 +197,10 @@ wgs_result wgs_reduce_encode(wgs_reduce_plan *p, WGPUCommandEncoder encoder, con
     WGS_FAIL_IF(ctx, a->input == a->output, WGS_ERROR_ALIASING,
                 "the result must go to another buffer than the input");
 
-    wgs_params base = {0, 0, p->identity_bits, p->flags, p->pred_a, p->pred_b, 0, 0};
+    wgs_reduce_params base = {.identity_bits = p->identity_bits, .flags = p->flags, .pred_a = p->pred_a,
+                              .pred_b = p->pred_b};
     if (a->predicate && p->count &&
-        (r = wgs__predicate_override(ctx, p->type, (p->flags >> 8) & 15u, a->predicate, &base.a, &base.b)) != WGS_OK)
+        (r = wgs__predicate_override(ctx, p->type, (p->flags >> 8) & 15u, a->predicate, &base.pred_a, &base.pred_b)) != WGS_OK)
         return r;
     int atomic = p->algorithm != WGS_REDUCE_ALGORITHM_TREE;
     uint64_t chunks = wgs__div_up(a->n, p->chunk_elems), partials = 0;
@@ -210,7 +211,7 @@ wgs_result wgs_reduce_encode(wgs_reduce_plan *p, WGPUCommandEncoder encoder, con
     uint64_t po;
     gpu_binding accb = {5, p->acc, 0, 256};
     if (atomic) {
-        po = wgs__param_push(ctx, &base);
+        po = wgs__param_push(ctx, &(wgs_params){.reduce = base});
         wgs__dispatch(ctx, pass, p->init, &accb, 1, ctx->param_ring, po, 1);
     }
     uint64_t per_group = (uint64_t)4 * p->wg * p->items;
@@ -218,11 +219,11 @@ wgs_result wgs_reduce_encode(wgs_reduce_plan *p, WGPUCommandEncoder encoder, con
         uint64_t first = c * p->chunk_elems, len = a->n - first < p->chunk_elems ? a->n - first : p->chunk_elems;
         uint64_t groups = wgs__div_up(len, per_group);
         if (groups > p->groups_max) groups = p->groups_max;
-        wgs_params rec = base;
-        rec.n = (uint32_t)len;
-        rec.tile_base = (uint32_t)partials;
-        rec.c = (uint32_t)first;
-        rec.d = (uint32_t)groups;
+        wgs_params rec = {.reduce = base};
+        rec.reduce.n = (uint32_t)len;
+        rec.reduce.tile_base = (uint32_t)partials;
+        rec.reduce.first = (uint32_t)first;
+        rec.reduce.groups = (uint32_t)groups;
         po = wgs__param_push(ctx, &rec);
         gpu_binding b[3];
         wgs__bind_vec4_input(ctx, b, a->input, a->input_offset + first * 4, len);
@@ -230,8 +231,8 @@ wgs_result wgs_reduce_encode(wgs_reduce_plan *p, WGPUCommandEncoder encoder, con
         wgs__dispatch(ctx, pass, p->main, b, 3, ctx->param_ring, po, groups);
         partials += groups;
     }
-    wgs_params fin = base;
-    fin.n = (uint32_t)partials;
+    wgs_params fin = {.reduce = base};
+    fin.reduce.n = (uint32_t)partials;
     po = wgs__param_push(ctx, &fin);
     gpu_binding fb[2] = {{1, a->output, a->output_offset, p->result_bytes},
                          atomic ? accb : (gpu_binding){3, p->partials, 0, gpu_buffer_size(ctx->gpu, p->partials)}};

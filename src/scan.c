@@ -29,8 +29,6 @@
 
 #define MAX_LEVELS 8
 
-#define FLAG_WRITE_TOTALS 2u
-#define FLAG_SEEDED 4u
 
 /* How one algorithm cuts the data. */
 typedef struct tiling {
@@ -356,7 +354,8 @@ static uint64_t word_elems(const wgs_scan_plan *p, const tiling *t, uint64_t len
 /* Params.c: the words of the word view. (The identity is a constant of the kernels.) */
 static void put_record(const wgs_scan_plan *p, const tiling *t, unsigned char *records, uint64_t index,
                        uint32_t n, uint32_t tile_base, uint32_t flags) {
-    wgs_params sp = {n, tile_base, 0, flags, 0, 0, (uint32_t)(word_elems(p, t, n) / 4), 0};
+    wgs_params sp = {.scan = {.n = n, .tile_base = tile_base, .flags = flags,
+                              .words = (uint32_t)(word_elems(p, t, n) / 4)}};
     memcpy(records + index * p->stride, &sp, sizeof sp);
 }
 
@@ -369,13 +368,13 @@ static uint64_t chunk_len(uint64_t n, uint64_t chunk_elems, uint64_t c) {
 static void fill_ml(const wgs_scan_plan *p, const void *layout, unsigned char *records) {
     const ml_layout *L = layout;
     uint32_t tiles_per_chunk = (uint32_t)(p->ml.chunk_elems / p->ml.tile);
-    uint32_t flags = L->tiles0 > 1 ? FLAG_SEEDED : 0u;
+    uint32_t flags = L->tiles0 > 1 ? WGS_FLAG_SEEDED : 0u;
     for (uint64_t c = 0; c < L->chunks; c++)
         put_record(p, &p->ml, records, c, (uint32_t)chunk_len(L->n, p->ml.chunk_elems, c),
                    (uint32_t)(c * tiles_per_chunk), flags);
     for (int l = 0; l < L->levels; l++)
         put_record(p, &p->ml, records, L->chunks + (uint64_t)l, (uint32_t)L->count[l], 0,
-                   L->count[l] > p->ml.tile ? FLAG_WRITE_TOTALS : 0u);
+                   L->count[l] > p->ml.tile ? WGS_FLAG_WRITE_TOTALS : 0u);
 }
 
 /* Single-pass records: [chunk 0 .. chunks-1]. */

@@ -16,14 +16,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define MODE_FLAGGED 1u
-#define MODE_IF 2u
-#define MODE_HEADS 3u
-#define FLAG_PARTITION 16u
-#define FLAG_PAYLOAD 32u
-#define FLAG_PAYLOAD_INDEX 64u
-#define COUNT_TILES 4u /* tiles per workgroup of select_count (select.wgsl) */
-#define FLAG_TILES 16u /* tiles per workgroup of select_count_flags (select.wgsl) */
 
 struct wgs_select_plan {
     wgs_context *ctx;
@@ -112,10 +104,10 @@ wgs_result wgs_select_plan_create(wgs_context *ctx, const wgs_select_plan_desc *
     p->capacity = capacity;
     p->pred_a = pa;
     p->pred_b = pb;
-    p->flags = (mode == WGS_SELECT_FLAGGED ? MODE_FLAGGED : mode == WGS_SELECT_IF ? MODE_IF : MODE_HEADS) |
-               (desc->partition ? FLAG_PARTITION : 0u) |
-               (p->payload == WGS_PAYLOAD_BUFFER ? FLAG_PAYLOAD : 0u) |
-               (p->payload == WGS_PAYLOAD_INDEX ? FLAG_PAYLOAD_INDEX : 0u) | kind << 8;
+    p->flags = (mode == WGS_SELECT_FLAGGED ? WGS_MODE_FLAGGED : mode == WGS_SELECT_IF ? WGS_MODE_IF : WGS_MODE_HEADS) |
+               (desc->partition ? WGS_FLAG_PARTITION : 0u) |
+               (p->payload == WGS_PAYLOAD_BUFFER ? WGS_FLAG_PAYLOAD : 0u) |
+               (p->payload == WGS_PAYLOAD_INDEX ? WGS_FLAG_PAYLOAD_INDEX : 0u) | kind << 8;
     const wgs__tuning *tu = wgs__tuning_of(ctx);
     p->single_pass = desc->algorithm == WGS_SELECT_ALGORITHM_SINGLE_PASS ||
                      (desc->algorithm == WGS_SELECT_ALGORITHM_DEFAULT && !desc->partition &&
@@ -147,7 +139,8 @@ wgs_result wgs_select_plan_create(wgs_context *ctx, const wgs_select_plan_desc *
     /* Every entry of select.wgsl sees the single pass's look-back (the module is one). */
     wgs_kernel_spec spec = {.file = "device/select.wgsl", .helper = "element/predicate.wgsl",
                             .primitive = 1, .value_type = type, .type = WGS_TYPE_U32,
-                            .op = WGS_OP_ADD, .wg = p->wg, .items = p->items, .arg = p->flags};
+                            .op = WGS_OP_ADD, .wg = p->wg, .items = p->items,
+                            .params = WGS_PARAMS_KIND_SELECT, .consts = {{"SEL_FLAGS", p->flags}}};
     wgs__chain_spec(ctx, &spec);
     uint64_t tiles = wgs__div_up(capacity, p->tile);
     if (p->single_pass) {
@@ -239,13 +232,13 @@ static wgs_result record_three_passes(wgs_select_plan *p, WGPUCommandEncoder enc
         gpu_binding b1[4] = {flags_b, {9, whole ? a->flags : wgs__dummy(ctx), whole ? a->flags_offset : 0,
                                        whole ? whole : 256}, sums_b, bits_b};
         if (p->do_count)
-            wgs__dispatch(ctx, pass, p->count, b1, 4, ctx->param_ring, po, wgs__div_up(tiles, FLAG_TILES));
+            wgs__dispatch(ctx, pass, p->count, b1, 4, ctx->param_ring, po, wgs__div_up(tiles, WGS_FLAG_TILES));
     } else {
         gpu_binding b1[4] = {in[0], in[1], flags_b, sums_b};
         if (p->do_count) {
-            if (group > COUNT_TILES) /* groups span workgroups: their counts are added */
+            if (group > WGS_COUNT_TILES) /* groups span workgroups: their counts are added */
                 wgs__dispatch(ctx, pass, p->clear, &sums_b, 1, ctx->param_ring, po, wgs__div_up(groups, p->wg));
-            wgs__dispatch(ctx, pass, p->count, b1, 4, ctx->param_ring, po, wgs__div_up(tiles, COUNT_TILES));
+            wgs__dispatch(ctx, pass, p->count, b1, 4, ctx->param_ring, po, wgs__div_up(tiles, WGS_COUNT_TILES));
         }
     }
     gpu_pass_end(ctx->gpu, pass);
@@ -277,9 +270,10 @@ wgs_result wgs_select_encode(wgs_select_plan *p, WGPUCommandEncoder encoder, con
     uint64_t n = a->n, tiles = wgs__div_up(n, p->tile);
     uint32_t group = tile_group(p, tiles);
     uint64_t groups = wgs__div_up(tiles, group);
-    wgs_params rec = {(uint32_t)n, 0, 0, p->flags, p->pred_a, p->pred_b, group, (uint32_t)tiles};
+    wgs_params rec = {.select = {.n = (uint32_t)n, .flags = p->flags, .pred_a = p->pred_a, .pred_b = p->pred_b,
+                                 .group_tiles = group, .tiles = (uint32_t)tiles}};
     if (a->predicate && p->mode == WGS_SELECT_IF &&
-        (r = wgs__predicate_override(ctx, p->type, (p->flags >> 8) & 15u, a->predicate, &rec.a, &rec.b)) != WGS_OK)
+        (r = wgs__predicate_override(ctx, p->type, (p->flags >> 8) & 15u, a->predicate, &rec.select.pred_a, &rec.select.pred_b)) != WGS_OK)
         return r;
     gpu_binding count_b = {8, a->count, a->count_offset, 4};
     if ((r = wgs__params_reserve(ctx, 1)) != WGS_OK) return r;

@@ -5,22 +5,11 @@
 // Binding convention (group 0):
 //   0  input data, read-only            (absent when the kernel works in place)
 //   1  output data, read-write          (also the input when in place)
-//   2  Params, uniform                  (one slot of the plan's parameter buffer)
+//   2  Params, uniform                  (the dispatch's record: src/params.h)
 //   3  auxiliary array, read-write      (tile totals or tile prefixes)
 
-struct Params {
-    n: u32,             // elements this dispatch covers
-    tile_base: u32,     // index of this dispatch's first tile in the auxiliary array
-    identity_bits: u32, // reduce: the identity as bits; histogram: its scale (scans: IDENTITY_BITS)
-    flags: u32,         // FLAG_* below
-    a: u32,             // a..d: per kernel (predicate operands, histogram range, ...)
-    b: u32,
-    c: u32,
-    d: u32,
-}
-
-const FLAG_WRITE_TOTALS: u32 = 2u;
-const FLAG_SEEDED: u32 = 4u; // scan_tiles: each tile starts from its prefix in aux[]
+// Params, the dispatch's record, and the constants of the kernel's family (FLAG_*, ...)
+// come from the prelude, written from src/params.h.
 
 const TILE: u32 = WG * ITEMS;
 

@@ -10,7 +10,7 @@
 //
 // Bindings: 0 sizes (u32), 1 offsets (u32), 3 state (word 0: the top; word 1: scratch
 // of the atomic version).
-// Params: n requests, a = arena size.
+// Params: n requests, arena = the arena's size.
 
 @group(0) @binding(0) var<storage, read> sizes: array<u32>;
 @group(0) @binding(1) var<storage, read_write> offsets: array<u32>;
@@ -26,7 +26,7 @@ fn alloc_place(ids: Ids, @builtin(workgroup_id) wid: vec3<u32>,
         return;
     }
     let top = atomicLoad(&state[0]);
-    let free = params.a - min(top, params.a);
+    let free = params.arena - min(top, params.arena);
     let start = offsets[i];
     // start + size <= free, without overflow: sizes of one call sum below 2^32
     if (start <= free && sizes[i] <= free - start) {
@@ -67,7 +67,7 @@ fn alloc_atomic(ids: Ids, @builtin(workgroup_id) wid: vec3<u32>,
     }
     let size = sizes[i];
     let old = atomicAdd(&state[0], size);
-    if (old <= params.a && size <= params.a - old) {
+    if (old <= params.arena && size <= params.arena - old) {
         offsets[i] = old;
         atomicMax(&state[1], old + size);
     } else {

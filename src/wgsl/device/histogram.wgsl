@@ -15,13 +15,14 @@
 // subnormal v and lower count as 0 in that arithmetic. Values outside [lower, upper)
 // (NaN and the infinities among them) are not counted.
 //
-// ARG = the bin mode << 24 | the number of workgroup-private bins (histogram_local):
-// the mode is a constant, so each pipeline holds only its own bin rule.
+// BIN_MODE (one of BIN_F32, BIN_SHIFT, BIN_DIVIDE, BIN_ESTIMATE: modes 0 to 3 above) and
+// LOCAL_BINS (the workgroup-private bins of histogram_local) are constants of the plan:
+// each pipeline holds only its own bin rule.
 // Bindings: 0 src, 4 src4, 1 hist (u32 per bin).
-// Params: n = elements of this chunk, tile_base = workgroups in this dispatch,
-// identity_bits = shift (mode 1) / width (mode 2) / f32 scale bits (modes 0 and 3),
-// flags = mode | R's bit 32 << 8, a = lower's bits, b = R - 1 (integers) or upper's bits
-// (f32), c = bins, d = R's low 32 bits (integers) or lower's bits, a subnormal as 0 (f32).
+// Params (src/params.h): n = elements of this chunk, groups = workgroups in this
+// dispatch, rule = shift (mode 1) / width (mode 2) / f32 scale bits (modes 0 and 3),
+// flags = R's bit 32 << 8, lower = lower's bits, upper = R - 1 (integers) or upper's bits
+// (f32), bins, span = R's low 32 bits (integers) or lower's bits, a subnormal as 0 (f32).
 
 @group(0) @binding(0) var<storage, read> src: array<V>;
 @group(0) @binding(4) var<storage, read> src4: array<vec4<V>>;
@@ -29,8 +30,6 @@
 
 const OUTSIDE: u32 = 0xFFFFFFFFu;
 
-const BIN_MODE: u32 = ARG >> 24u;
-const LOCAL_BINS: u32 = ARG & 0xFFFFFFu;
 
 var<workgroup> local_bins: array<atomic<u32>, max(LOCAL_BINS, 1u)>;
 
@@ -55,41 +54,41 @@ fn le64(a: vec2<u32>, b: vec2<u32>) -> bool {
 
 // q * R with R = d + (flags bit 8) * 2^32.
 fn times_range(q: u32) -> vec2<u32> {
-    var p = mul64(q, params.d);
+    var p = mul64(q, params.span);
     p.y += q * ((params.flags >> 8u) & 1u);
     return p;
 }
 
 fn bin_of(v: V) -> u32 {
     let mode = BIN_MODE;
-    let bins = params.c;
-    if (mode == 0u) {
+    let bins = params.bins;
+    if (mode == BIN_F32) {
         // The range test on the bits (predicate.wgsl: exact, and NaN is in no range); the
         // arithmetic on subnormals taken as 0 (the value's, and lower's in Params.d), so a
         // device that flushes them bins alike. The plan's bounds keep t finite in [0, bins].
         let bits = bitcast<u32>(v);
         let k = value_key(bits);
-        if (value_is_nan(bits) || k < value_key(params.a) || k >= value_key(params.b)) {
+        if (value_is_nan(bits) || k < value_key(params.lower) || k >= value_key(params.upper)) {
             return OUTSIDE;
         }
         let x = select(bitcast<f32>(bits), 0.0, (bits & 0x7F800000u) == 0u);
-        let t = (x - bitcast<f32>(params.d)) * bitcast<f32>(params.identity_bits);
+        let t = (x - bitcast<f32>(params.span)) * bitcast<f32>(params.rule);
         return min(u32(floor(t)), bins - 1u);
     }
-    let off = bitcast<u32>(v) - params.a; // wraps below lower: then > R - 1
-    if (off > params.b) {
+    let off = bitcast<u32>(v) - params.lower; // wraps below lower: then > R - 1
+    if (off > params.upper) {
         return OUTSIDE;
     }
-    if (mode == 1u) {
-        let s = params.identity_bits; // up to 32: shift in two steps
+    if (mode == BIN_SHIFT) {
+        let s = params.rule; // up to 32: shift in two steps
         return (off >> (s / 2u)) >> (s - s / 2u);
     }
-    if (mode == 2u) {
-        return off / params.identity_bits;
+    if (mode == BIN_DIVIDE) {
+        return off / params.rule;
     }
     // floor(off * bins / R): off * bins <= 2^53 and q * R too; the f32 estimate is off
     // by a step or two at most, the exact products settle it.
-    var q = min(u32(f32(off) * bitcast<f32>(params.identity_bits)), bins - 1u);
+    var q = min(u32(f32(off) * bitcast<f32>(params.rule)), bins - 1u);
     let goal = mul64(off, bins);
     loop {
         if (q == 0u || le64(times_range(q), goal)) {
@@ -124,14 +123,14 @@ fn count_global(v: V) {
 fn histogram_local(ids: Ids, @builtin(workgroup_id) wid: vec3<u32>,
                    @builtin(num_workgroups) nwg: vec3<u32>) {
     let g = tile_index(wid, nwg);
-    let bins = params.c;
+    let bins = params.bins;
     for (var i = ids.lid; i < bins; i += WG) {
         atomicStore(&local_bins[i], 0u);
     }
     workgroupBarrier();
     let n = params.n;
     let n4 = n / 4u;
-    let step = params.tile_base * WG * ITEMS;
+    let step = params.groups * WG * ITEMS;
     for (var base = g * WG * ITEMS + ids.lid; base < n4; base += step) {
         var x: array<vec4<V>, ITEMS>;
         for (var k = 0u; k < ITEMS; k++) {
@@ -167,7 +166,7 @@ fn histogram_global(ids: Ids, @builtin(workgroup_id) wid: vec3<u32>,
     let g = tile_index(wid, nwg);
     let n = params.n;
     let n4 = n / 4u;
-    for (var i = g * WG + ids.lid; i < n4; i += params.tile_base * WG) {
+    for (var i = g * WG + ids.lid; i < n4; i += params.groups * WG) {
         let x = src4[i];
         count_global(x.x);
         count_global(x.y);
@@ -180,12 +179,12 @@ fn histogram_global(ids: Ids, @builtin(workgroup_id) wid: vec3<u32>,
     }
 }
 
-// Zeroes params.c bins.
+// Zeroes params.bins bins.
 @compute @workgroup_size(WG)
 fn histogram_clear(ids: Ids, @builtin(workgroup_id) wid: vec3<u32>,
                    @builtin(num_workgroups) nwg: vec3<u32>) {
     let i = tile_index(wid, nwg) * WG + ids.lid;
-    if (i < params.c) {
+    if (i < params.bins) {
         atomicStore(&hist[i], 0u);
     }
 }

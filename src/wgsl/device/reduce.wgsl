@@ -1,6 +1,6 @@
 // reduce.wgsl: device-wide reduction (and counting, through lift()) of a V array.
 //
-// A fixed grid of workgroups (Params.d of them) strides over the array in 16-byte loads,
+// A fixed grid of workgroups (Params.groups of them) strides over the array in 16-byte loads,
 // ITEMS of them in flight per invocation, each invocation folding what it loads into
 // one running value. A workgroup then reduces its invocations' values in a tree in
 // workgroup memory, and hands the result on in one of two ways:
@@ -17,10 +17,11 @@
 // Bindings: 0 src (array<V>, for the n % 4 tail), 4 src4 (the same range as vec4), 3
 // partials (value bits, index per partial), 1 out (value bits[, index]), 5 acc (atomic
 // accumulator: word 0, and word 1 for the fixed-point high half).
-// Params: n = elements of this chunk, tile_base = its first partial, identity_bits,
-// flags (bit 2: f32 sums in fixed point; bits 8..11 predicate; bits 16..23 fraction
-// bits), a, b = predicate operands, c = global index of the chunk's first element,
-// d = workgroups in this dispatch (partials it writes).
+// Params (src/params.h): n = elements of this chunk, tile_base = its first partial,
+// identity_bits, flags (FLAG_FIXED_POINT: f32 sums in fixed point; bits 8..11 the
+// predicate; bits 16..23 fraction bits), pred_a and pred_b = the predicate's operands,
+// first = global index of the chunk's first element, groups = workgroups in this
+// dispatch (partials it writes). ARG (a constant): 0, or 1 arg-min, 2 arg-max.
 
 @group(0) @binding(0) var<storage, read> src: array<V>;
 @group(0) @binding(4) var<storage, read> src4: array<vec4<V>>;
@@ -29,7 +30,6 @@
 @group(0) @binding(5) var<storage, read_write> acc: array<atomic<u32>>;
 
 const NO_INDEX: u32 = 0xFFFFFFFFu;
-const FLAG_FIXED_POINT: u32 = 4u;
 const OP_ADD: u32 = 1u;
 const OP_MIN: u32 = 2u;
 const OP_MAX: u32 = 3u;
@@ -85,7 +85,7 @@ fn fold_chunk(lid: u32, g: u32, ident: T) -> Acc {
     var r = Acc(ident, NO_INDEX);
     let n = params.n;
     let n4 = n / 4u;
-    let step = params.d * WG * ITEMS;
+    let step = params.groups * WG * ITEMS;
     for (var base = g * WG * ITEMS + lid; base < n4; base += step) {
         var x: array<vec4<V>, ITEMS>;
         for (var k = 0u; k < ITEMS; k++) {
@@ -97,7 +97,7 @@ fn fold_chunk(lid: u32, g: u32, ident: T) -> Acc {
         for (var k = 0u; k < ITEMS; k++) {
             let i = base + k * WG;
             if (i < n4) {
-                let e = params.c + 4u * i;
+                let e = params.first + 4u * i;
                 r = acc_combine(r, Acc(lift(x[k].x), e));
                 r = acc_combine(r, Acc(lift(x[k].y), e + 1u));
                 r = acc_combine(r, Acc(lift(x[k].z), e + 2u));
@@ -107,7 +107,7 @@ fn fold_chunk(lid: u32, g: u32, ident: T) -> Acc {
     }
     let tail = 4u * n4 + lid;
     if (g == 0u && tail < n) {
-        r = acc_combine(r, Acc(lift(src[tail]), params.c + tail));
+        r = acc_combine(r, Acc(lift(src[tail]), params.first + tail));
     }
     return r;
 }
@@ -215,7 +215,7 @@ fn count_per_element(ids: Ids, @builtin(workgroup_id) wid: vec3<u32>,
     let g = tile_index(wid, nwg);
     let n = params.n;
     let n4 = n / 4u;
-    for (var i = g * WG + ids.lid; i < n4; i += params.d * WG) {
+    for (var i = g * WG + ids.lid; i < n4; i += params.groups * WG) {
         let x = src4[i];
         for (var j = 0u; j < 4u; j++) {
             if (lift(x[j]) != T(0)) {

@@ -22,10 +22,10 @@
 // Bindings: 0 src (array<V>), 4 src4 (the same range as vec4), 5 flags (byte flags, 4 per
 // word), 9 flags4 (their whole 16-byte words), 10 sel_bits (the flags as bits), 1 out,
 // 3 group_sums, 6 pay_in, 7 pay_out, 8 count_out (u32: elements selected).
-// Params: n, a, b = predicate operands, c = G (tiles a group: a power of two up to 16),
-// d = tiles in all. What the plan fixes (mode in
-// bits 0..3, FLAG_* below, predicate kind in bits 8..11) is the constant SEL_FLAGS (ARG):
-// each pipeline holds only its own mode, so the other modes' code takes no registers.
+// Params (src/params.h): n, pred_a and pred_b (the predicate's operands), group_tiles
+// (G: a power of two up to 16), tiles. What the plan fixes (MODE_* in bits 0..3, the
+// FLAG_*, the predicate kind in bits 8..11) is the constant SEL_FLAGS: each pipeline
+// holds only its own mode, so the other modes' code takes no registers.
 
 @group(0) @binding(0) var<storage, read> src: array<V>;
 @group(0) @binding(4) var<storage, read> src4: array<vec4<V>>;
@@ -38,13 +38,6 @@
 @group(0) @binding(7) var<storage, read_write> pay_out: array<u32>;
 @group(0) @binding(8) var<storage, read_write> count_out: array<u32>;
 
-const SEL_FLAGS: u32 = ARG;
-const MODE_FLAGGED: u32 = 1u;
-const MODE_IF: u32 = 2u;
-const MODE_HEADS: u32 = 3u; // x[i] != x[i - 1], and x[0]
-const FLAG_PARTITION: u32 = 16u;
-const FLAG_PAYLOAD: u32 = 32u;
-const FLAG_PAYLOAD_INDEX: u32 = 64u;
 const ROWS: u32 = ITEMS / 4u; // rows of WG 16-byte words in a tile
 
 var<workgroup> stage: array<u32, TILE + TILE / 32u>;
@@ -89,7 +82,7 @@ fn word_mask(q: u32, n: u32, x: vec4<V>) -> u32 {
     } else if (mode == MODE_IF) {
         let kind = (SEL_FLAGS >> 8u) & 15u;
         for (var j = 0u; j < 4u; j++) {
-            m |= select(0u, 1u << j, predicate(kind, x[j]));
+            m |= select(0u, 1u << j, predicate(kind, x[j], params.pred_a, params.pred_b));
         }
     } else {
         var prev = src[min(max(4u * q, 1u) - 1u, n - 1u)];
@@ -102,14 +95,14 @@ fn word_mask(q: u32, n: u32, x: vec4<V>) -> u32 {
     return m & ((1u << valid) - 1u);
 }
 
-// Tiles are counted in groups of params.c (G, a power of two up to 16) consecutive tiles:
+// Tiles are counted in groups of params.group_tiles (G, a power of two up to 16) consecutive tiles:
 // group_sums holds one count per group, and one scatter workgroup takes a whole group,
 // adding up its tiles' counts as it ranks them. Fewer sums to scan, fewer to read back.
 var<workgroup> group_counts: array<atomic<u32>, 16>;
 
 // Tile groups in all.
 fn group_total() -> u32 {
-    return (params.d + params.c - 1u) / params.c;
+    return (params.tiles + params.group_tiles - 1u) / params.group_tiles;
 }
 
 // Hands the workgroup's gathered counts on: slot s (s < slots) to group u0 + s, added when
@@ -131,7 +124,6 @@ fn publish_group_counts(lid: u32, u0: u32, slots: u32, add: bool) {
 // flight (one tile alone left the reads latency-bound), and adds them to their groups'
 // sums: stored when a group fits in a workgroup, else added to zeros from select_clear
 // (a workgroup per group left too few of them at 2^22 to 2^25, where groups are large).
-const COUNT_TILES: u32 = 4u;
 
 @compute @workgroup_size(WG)
 fn select_clear(ids: Ids, @builtin(workgroup_id) wid: vec3<u32>,
@@ -145,9 +137,9 @@ fn select_clear(ids: Ids, @builtin(workgroup_id) wid: vec3<u32>,
 @compute @workgroup_size(WG)
 fn select_count(ids: Ids, @builtin(workgroup_id) wid: vec3<u32>,
                 @builtin(num_workgroups) nwg: vec3<u32>) {
-    let g = params.c;
+    let g = params.group_tiles;
     let t0 = tile_index(wid, nwg) * COUNT_TILES;
-    if (t0 >= params.d) {
+    if (t0 >= params.tiles) {
         return; // past the last tile of a folded grid (workgroup-uniform)
     }
     let n = params.n;
@@ -177,16 +169,15 @@ fn flag_bits16(w: vec4<u32>) -> u32 {
 // invocation; the counts gather in workgroup atomics (the invocations that share a group
 // need not share a subgroup). It also writes the flags as bits (sel_bits, one u32 per 32
 // elements), which the scatter reads instead of the bytes: an eighth of their size.
-const FLAG_TILES: u32 = 16u;
 const FLAG_PAIRS: u32 = ITEMS / 2u; // load pairs an invocation
 const TILE_PAIRS: u32 = TILE / 32u; // 32-flag pieces a tile
 
 @compute @workgroup_size(WG)
 fn select_count_flags(ids: Ids, @builtin(workgroup_id) wid: vec3<u32>,
                       @builtin(num_workgroups) nwg: vec3<u32>) {
-    let g = params.c;
+    let g = params.group_tiles;
     let t0 = tile_index(wid, nwg) * FLAG_TILES;
-    if (t0 >= params.d) {
+    if (t0 >= params.tiles) {
         return; // past the last tile of a folded grid (workgroup-uniform)
     }
     let n = params.n;
@@ -338,7 +329,7 @@ fn run_mask(t: u32, n: u32, lid: u32, run: array<u32, ITEMS>, bits: bool) -> u32
     } else if (mode == MODE_IF) {
         let kind = (SEL_FLAGS >> 8u) & 15u;
         for (var j = 0u; j < ITEMS; j++) {
-            m |= select(0u, 1u << j, predicate(kind, bitcast<V>(run[j])));
+            m |= select(0u, 1u << j, predicate(kind, bitcast<V>(run[j]), params.pred_a, params.pred_b));
         }
     } else {
         var prev = bitcast<V>(prev_word);
@@ -392,14 +383,14 @@ fn write_tile(t: u32, n: u32, lid: u32, run: array<u32, ITEMS>, m: u32, base: u3
     }
 }
 
-// A workgroup scatters one group (params.c consecutive tiles) in turn, starting at the
+// A workgroup scatters one group (params.group_tiles consecutive tiles) in turn, starting at the
 // group's prefix and adding each tile's count from its ranking scan; it loads the next
 // tile's flags and elements before it ranks and writes the current one, so that its
 // reads stay in flight through the ranking's barriers and the stores.
 @compute @workgroup_size(WG)
 fn select_scatter(ids: Ids, @builtin(workgroup_id) wid: vec3<u32>,
                   @builtin(num_workgroups) nwg: vec3<u32>) {
-    let g = params.c;
+    let g = params.group_tiles;
     let groups = group_total();
     let u = tile_index(wid, nwg);
     if (u >= groups) {
@@ -415,7 +406,7 @@ fn select_scatter(ids: Ids, @builtin(workgroup_id) wid: vec3<u32>,
     var rows = load_rows(t0, n, lid, 0u);
     for (var k = 0u; k < g; k++) {
         let t = t0 + k;
-        if (t >= params.d) {
+        if (t >= params.tiles) {
             break; // workgroup-uniform
         }
         if (k > 0u) {
@@ -424,7 +415,7 @@ fn select_scatter(ids: Ids, @builtin(workgroup_id) wid: vec3<u32>,
         let tile_start = t * TILE;
         prefetch_run(t, n, lid, flags);
         let run = stage_run(t, n, lid, rows);
-        if (k + 1u < g && t + 1u < params.d) { // workgroup-uniform
+        if (k + 1u < g && t + 1u < params.tiles) { // workgroup-uniform
             flags = load_run_bits(t + 1u, n, lid);
             rows = load_rows(t + 1u, n, lid, 0u);
         }
@@ -452,7 +443,7 @@ fn select_scatter(ids: Ids, @builtin(workgroup_id) wid: vec3<u32>,
 @compute @workgroup_size(WG)
 fn select_single_pass(ids: Ids, @builtin(workgroup_id) wid: vec3<u32>,
                       @builtin(num_workgroups) nwg: vec3<u32>) {
-    if (tile_index(wid, nwg) >= params.d) {
+    if (tile_index(wid, nwg) >= params.tiles) {
         return; // a spare workgroup of a folded grid (workgroup-uniform)
     }
     let n = params.n;
@@ -465,7 +456,7 @@ fn select_single_pass(ids: Ids, @builtin(workgroup_id) wid: vec3<u32>,
     let tile_sel = wg_total; // written before the scan's last barrier; read before any rewrite
     let prefix = tile_chain(ids, t, n, 0u);
     write_tile(t, n, lid, run, m, base, tile_sel, tile_sel, prefix, 0u); // selected only
-    if (t == params.d - 1u && lid == 0u) {
+    if (t == params.tiles - 1u && lid == 0u) {
         count_out[0] = prefix + tile_sel;
     }
 }

@@ -1,8 +1,8 @@
 // predicate.wgsl: the built-in predicates of count and select, on one element of type V,
 // and the value equality of unique and run-length heads.
 // The kind comes from the dispatch's parameters (a uniform switch costs next to nothing
-// against a memory-bound loop, and spares a pipeline per predicate); the operands are
-// V's bit patterns in Params.a and Params.b.
+// against a memory-bound loop, and spares a pipeline per predicate); the operands a and
+// b are V's bit patterns (the caller's Params.pred_a and pred_b).
 //
 // f32 is compared on its bit patterns, never as floats: WGSL lets a device flush
 // subnormals to zero and assume that no NaN occurs, and SwiftShader does both, so float
@@ -10,12 +10,8 @@
 // everywhere (see wgscan.h, "Floats"): NaN is unordered (==, <, >, range false; != true),
 // -0 equals +0, subnormals compare as the values they are.
 
-const PRED_NONZERO: u32 = 1u;
-const PRED_EQUAL: u32 = 2u;
-const PRED_NOT_EQUAL: u32 = 3u;
-const PRED_LESS: u32 = 4u;
-const PRED_GREATER: u32 = 5u;
-const PRED_IN_RANGE: u32 = 6u; // a <= v < b
+// The kinds (PRED_*) are constants of the prelude, from the public enum (src/params.h);
+// IN_RANGE is a <= v < b.
 
 fn value_is_nan(bits: u32) -> bool {
     return VKIND == 2u && (bits & 0x7FFFFFFFu) > 0x7F800000u;
@@ -42,21 +38,21 @@ fn values_equal(x: V, y: V) -> bool {
     return !value_is_nan(bx) && !value_is_nan(by) && value_key(bx) == value_key(by);
 }
 
-fn predicate(kind: u32, v: V) -> bool {
+fn predicate(kind: u32, v: V, a: u32, b: u32) -> bool {
     let x = bitcast<u32>(v);
     if (kind == PRED_EQUAL || kind == PRED_NOT_EQUAL || kind == PRED_LESS || kind == PRED_GREATER ||
         kind == PRED_IN_RANGE) {
-        let unordered = value_is_nan(x) || value_is_nan(params.a) ||
-                        (kind == PRED_IN_RANGE && value_is_nan(params.b));
+        let unordered = value_is_nan(x) || value_is_nan(a) ||
+                        (kind == PRED_IN_RANGE && value_is_nan(b));
         let k = value_key(x);
-        let ka = value_key(params.a);
+        let ka = value_key(a);
         var r: bool;
         switch kind {
             case 2u: { r = k == ka; }
             case 3u: { return unordered || k != ka; }
             case 4u: { r = k < ka; }
             case 5u: { r = k > ka; }
-            default: { r = ka <= k && k < value_key(params.b); }
+            default: { r = ka <= k && k < value_key(b); }
         }
         return r && !unordered;
     }

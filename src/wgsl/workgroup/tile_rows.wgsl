@@ -13,7 +13,7 @@
 //
 // Interface: that of tile.wgsl, plus scan_segments (the table's scan, by the first
 // subgroup) and tile_store (the stores once the table is scanned). The data bindings
-// (16-byte view of the aligned part, a scalar view of the rest: params.c words in the
+// (16-byte view of the aligned part, a scalar view of the rest: params.words words in the
 // first) come from the prelude.
 
 const ROWS: u32 = ITEMS / 4u;
@@ -25,7 +25,7 @@ var<workgroup> segments: array<T, ROWS * MAX_SUBGROUPS>; // segment totals, then
 // Whether the tile at element `base` lies wholly in the word view (uniform across the
 // workgroup, so branching on it keeps every lane together).
 fn tile_is_whole(base: u32) -> bool {
-    return base + TILE <= 4u * params.c;
+    return base + TILE <= 4u * params.words;
 }
 
 // Word q of the chunk: a plain 16-byte load in whole tiles, else load4.
@@ -41,7 +41,7 @@ fn load_word(q: u32, n: u32, ident: T, whole: bool) -> vec4<T> {
 // does not promise reconvergence after divergent code, and an H200 returned wrong
 // scans of tail tiles when a branch stood here). Indices are clamped into the views.
 fn load4(q: u32, n: u32, ident: T) -> vec4<T> {
-    let in_view = params.c; // words in the 16-byte view
+    let in_view = params.words; // words in the 16-byte view
     let full = load4_full(min(q, max(in_view, 1u) - 1u));
     let tail_first = 4u * in_view;
     let tail_len = max(n, tail_first) - tail_first;
@@ -55,14 +55,14 @@ fn load4(q: u32, n: u32, ident: T) -> vec4<T> {
 }
 
 fn store4(q: u32, n: u32, v: vec4<T>) {
-    if (q < params.c) {
+    if (q < params.words) {
         store4_full(q, v);
         return;
     }
     for (var j = 0u; j < 4u; j++) {
         let i = 4u * q + j;
         if (i < n) {
-            store_tail(i - 4u * params.c, v[j]);
+            store_tail(i - 4u * params.words, v[j]);
         }
     }
 }

@@ -1,0 +1,86 @@
+/*
+ * params.h: each kernel family's interface, written once. A dispatch's parameter record
+ * (binding 2, a uniform) is a list of named u32 fields; C declares a struct from the
+ * list and kernels.c writes the same struct into the WGSL prelude, so the two cannot
+ * drift. The constants that kernels and host share (modes, flags, tiles a workgroup
+ * takes) are lists too, turned into C enums here and WGSL constants in the prelude.
+ * Every record begins with n; chained kernels' continue with tile_base, which the
+ * chain's WGSL reads.
+ */
+#ifndef WGS_PARAMS_H
+#define WGS_PARAMS_H
+
+#include <stdint.h>
+
+/* Scans (scan_tiles.wgsl, scan_single_pass.wgsl, the tile files). words: row tiles'
+ * 16-byte view, in words of 4 elements. */
+#define WGS_PARAMS_SCAN(X) X(n) X(tile_base) X(flags) X(words)
+#define WGS_CONSTS_SCAN(X) X(FLAG_WRITE_TOTALS, 2u) X(FLAG_SEEDED, 4u)
+
+/* Reduce and count (reduce.wgsl): tile_base is the first partial this dispatch writes,
+ * first the index of its first element, groups its grid; the predicate's kind is in
+ * flags bits 8..11, the fixed-point fraction bits in 16..23. */
+#define WGS_PARAMS_REDUCE(X) X(n) X(tile_base) X(identity_bits) X(flags) X(pred_a) X(pred_b) X(first) X(groups)
+#define WGS_CONSTS_REDUCE(X) X(FLAG_FIXED_POINT, 4u)
+
+/* Select (select.wgsl): group_tiles tiles a group, tiles in all. */
+#define WGS_PARAMS_SELECT(X) X(n) X(tile_base) X(flags) X(pred_a) X(pred_b) X(group_tiles) X(tiles)
+#define WGS_CONSTS_SELECT(X)                                                                  \
+    X(MODE_FLAGGED, 1u) X(MODE_IF, 2u) X(MODE_HEADS, 3u) X(FLAG_PARTITION, 16u) X(FLAG_PAYLOAD, 32u) \
+    X(FLAG_PAYLOAD_INDEX, 64u) X(COUNT_TILES, 4u) X(FLAG_TILES, 16u)
+
+/* Histogram (histogram.wgsl; the bin modes are described there): groups is the grid;
+ * rule is the shift,
+ * the width or the f32 scale's bits; lower the lower bound's bits; upper R - 1
+ * (integers) or the upper bound's bits (f32); span R's low 32 bits (integers, flags
+ * bit 8 holds bit 32) or lower's bits with a subnormal as 0 (f32). */
+#define WGS_PARAMS_HISTOGRAM(X) X(n) X(groups) X(rule) X(flags) X(lower) X(upper) X(bins) X(span)
+#define WGS_CONSTS_HISTOGRAM(X) X(BIN_F32, 0u) X(BIN_SHIFT, 1u) X(BIN_DIVIDE, 2u) X(BIN_ESTIMATE, 3u)
+
+/* Allocate (alloc.wgsl). */
+#define WGS_PARAMS_ALLOC(X) X(n) X(arena)
+/* Copy (copy.wgsl): n in 16-byte words. */
+#define WGS_PARAMS_COPY(X) X(n)
+
+/* Predicate kinds (element/predicate.wgsl), from the public enum. */
+#define WGS_CONSTS_PREDICATE(X)                                                               \
+    X(PRED_NONZERO, WGS_PREDICATE_NONZERO) X(PRED_EQUAL, WGS_PREDICATE_EQUAL)                 \
+    X(PRED_NOT_EQUAL, WGS_PREDICATE_NOT_EQUAL) X(PRED_LESS, WGS_PREDICATE_LESS)               \
+    X(PRED_GREATER, WGS_PREDICATE_GREATER) X(PRED_IN_RANGE, WGS_PREDICATE_IN_RANGE)
+
+#define WGS_PARAM_FIELD_(name) uint32_t name;
+#define WGS_CONST_ENUM_(name, value) WGS_##name = value,
+
+typedef struct wgs_scan_params { WGS_PARAMS_SCAN(WGS_PARAM_FIELD_) } wgs_scan_params;
+typedef struct wgs_reduce_params { WGS_PARAMS_REDUCE(WGS_PARAM_FIELD_) } wgs_reduce_params;
+typedef struct wgs_select_params { WGS_PARAMS_SELECT(WGS_PARAM_FIELD_) } wgs_select_params;
+typedef struct wgs_histogram_params { WGS_PARAMS_HISTOGRAM(WGS_PARAM_FIELD_) } wgs_histogram_params;
+typedef struct wgs_alloc_params { WGS_PARAMS_ALLOC(WGS_PARAM_FIELD_) } wgs_alloc_params;
+typedef struct wgs_copy_params { WGS_PARAMS_COPY(WGS_PARAM_FIELD_) } wgs_copy_params;
+
+/* One record of any family: what the parameter ring and slots hold (32 bytes). */
+typedef union wgs_params {
+    uint32_t words[8];
+    wgs_scan_params scan;
+    wgs_reduce_params reduce;
+    wgs_select_params select;
+    wgs_histogram_params histogram;
+    wgs_alloc_params alloc;
+    wgs_copy_params copy;
+} wgs_params;
+
+enum { WGS_CONSTS_SCAN(WGS_CONST_ENUM_) WGS_CONSTS_REDUCE(WGS_CONST_ENUM_) };
+enum { WGS_CONSTS_SELECT(WGS_CONST_ENUM_) };
+enum { WGS_CONSTS_HISTOGRAM(WGS_CONST_ENUM_) };
+
+/* Which interface a kernel has (wgs_kernel_spec.params). */
+typedef enum wgs_params_kind {
+    WGS_PARAMS_KIND_SCAN = 0,
+    WGS_PARAMS_KIND_REDUCE,
+    WGS_PARAMS_KIND_SELECT,
+    WGS_PARAMS_KIND_HISTOGRAM,
+    WGS_PARAMS_KIND_ALLOC,
+    WGS_PARAMS_KIND_COPY,
+} wgs_params_kind;
+
+#endif
