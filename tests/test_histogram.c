@@ -89,12 +89,16 @@ TEST(histogram_rules_and_sizes) {
     }
 }
 
+/* Chunks of 16384 elements, each chunk's grid folded (3 workgroups a dimension) with
+ * spare workgroups, which once counted their share twice; private and global bins. */
 TEST(histogram_multi_binding) {
-    wgs_context *ctx = test_context_capped(0, 64 * 1024);
+    wgs_context *ctx = test_context_capped(3, 64 * 1024);
     if (!ctx) return;
     wgs_histogram_plan_desc d = {WGS_TYPE_I32, 300, -100000, 200000, 300000, NULL};
     check_histogram(ctx, &d, 16385, 1, 1);
     check_histogram(ctx, &d, 65536 * 3 + 3, 2, 1);
+    wgs_histogram_plan_desc wide = {WGS_TYPE_U32, 5000, 0, 1000000, 300000, NULL};
+    check_histogram(ctx, &wide, 65536 * 3 + 3, 3, 1);
 }
 
 /* f32 data full of NaNs (several payloads), +-inf, +-0 and subnormals: NaN and the

@@ -136,13 +136,16 @@ TEST(reduce_atomic_f32_fixed_point) {
     reduce_matrix(test_context(), WGS_TYPE_F32, WGS_REDUCE_ALGORITHM_ATOMIC, WGS_FLOAT_SUM_FIXED_POINT);
 }
 
-/* Several bindings: a 64 KiB binding cap cuts the array into chunks of 16384 elements. */
+/* Several bindings: a 64 KiB binding cap cuts the array into chunks of 16384 elements;
+ * 3 workgroups a dimension fold each chunk's grid into two dimensions with spare
+ * workgroups (which once counted their share twice). */
 TEST(reduce_multi_binding) {
-    wgs_context *ctx = test_context_capped(0, 64 * 1024);
+    wgs_context *ctx = test_context_capped(3, 64 * 1024);
     if (!ctx) return;
-    const wgs_op ops[] = {WGS_OP_ADD, WGS_OP_ARGMAX, WGS_OP_MIN};
-    const wgs_reduce_algorithm algos[] = {WGS_REDUCE_ALGORITHM_TREE, WGS_REDUCE_ALGORITHM_TREE, WGS_REDUCE_ALGORITHM_ATOMIC};
-    for (int k = 0; k < 3; k++) {
+    const wgs_op ops[] = {WGS_OP_ADD, WGS_OP_ARGMAX, WGS_OP_MIN, WGS_OP_ADD};
+    const wgs_reduce_algorithm algos[] = {WGS_REDUCE_ALGORITHM_TREE, WGS_REDUCE_ALGORITHM_TREE,
+                                          WGS_REDUCE_ALGORITHM_ATOMIC, WGS_REDUCE_ALGORITHM_ATOMIC};
+    for (int k = 0; k < 4; k++) {
         wgs_reduce_plan_desc d = {WGS_TYPE_I32, ops[k], algos[k], 0, 0, 200000, NULL};
         wgs_reduce_plan *plan = NULL;
         CHECK_RESULT(wgs_reduce_plan_create(ctx, &d, &plan), WGS_OK);
@@ -154,6 +157,26 @@ TEST(reduce_multi_binding) {
                 check_reduction("chunked", WGS_TYPE_I32, ops[k], sizes[i], data, got, 0);
             free(data);
         }
+        wgs_reduce_plan_destroy(plan);
+    }
+}
+
+/* 3 workgroups a dimension: a grid capped at the tuning's group count folds into two
+ * dimensions with spare workgroups, which once reduced (and counted) a share twice. */
+TEST(reduce_folded_grid) {
+    wgs_context *ctx = test_context_capped(3, 0);
+    if (!ctx) return;
+    const uint64_t n = 65536 * 3 + 1;
+    for (int algo = WGS_REDUCE_ALGORITHM_TREE; algo <= WGS_REDUCE_ALGORITHM_ATOMIC; algo++) {
+        wgs_reduce_plan_desc d = {.type = WGS_TYPE_U32, .op = WGS_OP_ADD, .algorithm = (wgs_reduce_algorithm)algo,
+                                  .capacity = n};
+        wgs_reduce_plan *plan = NULL;
+        CHECK_RESULT(wgs_reduce_plan_create(ctx, &d, &plan), WGS_OK);
+        void *data = random_data(WGS_TYPE_U32, WGS_OP_ADD, n, 91);
+        uint32_t got[2];
+        if (plan && data && run_reduce(ctx, plan, data, n, got))
+            check_reduction("folded grid", WGS_TYPE_U32, WGS_OP_ADD, n, data, got, 0);
+        free(data);
         wgs_reduce_plan_destroy(plan);
     }
 }

@@ -123,6 +123,9 @@ fn count_global(v: V) {
 fn histogram_local(ids: Ids, @builtin(workgroup_id) wid: vec3<u32>,
                    @builtin(num_workgroups) nwg: vec3<u32>) {
     let g = tile_index(wid, nwg);
+    if (g >= params.groups) { // a folded grid's spare workgroups: the stride is params.groups
+        return;
+    }
     let bins = params.bins;
     for (var i = ids.lid; i < bins; i += WG) {
         atomicStore(&local_bins[i], 0u);
@@ -164,6 +167,9 @@ fn histogram_local(ids: Ids, @builtin(workgroup_id) wid: vec3<u32>,
 fn histogram_global(ids: Ids, @builtin(workgroup_id) wid: vec3<u32>,
                     @builtin(num_workgroups) nwg: vec3<u32>) {
     let g = tile_index(wid, nwg);
+    if (g >= params.groups) { // a folded grid's spare workgroups: the stride is params.groups
+        return;
+    }
     let n = params.n;
     let n4 = n / 4u;
     for (var i = g * WG + ids.lid; i < n4; i += params.groups * WG) {

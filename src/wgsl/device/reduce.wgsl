@@ -191,6 +191,9 @@ fn merge_atomic(v: T) {
 fn reduce_partials(ids: Ids, @builtin(workgroup_id) wid: vec3<u32>,
                    @builtin(num_workgroups) nwg: vec3<u32>) {
     let g = tile_index(wid, nwg);
+    if (g >= params.groups) { // a folded grid's spare workgroups: the stride is params.groups
+        return;
+    }
     let r = workgroup_reduce(ids.lid, fold_chunk(ids.lid, g, identity_from_bits(params.identity_bits)));
     if (ids.lid == 0u) {
         partials[2u * (params.tile_base + g)] = to_bits(r.v);
@@ -202,6 +205,9 @@ fn reduce_partials(ids: Ids, @builtin(workgroup_id) wid: vec3<u32>,
 fn reduce_atomic(ids: Ids, @builtin(workgroup_id) wid: vec3<u32>,
                  @builtin(num_workgroups) nwg: vec3<u32>) {
     let g = tile_index(wid, nwg);
+    if (g >= params.groups) { // a folded grid's spare workgroups: the stride is params.groups
+        return;
+    }
     let r = workgroup_reduce(ids.lid, fold_chunk(ids.lid, g, identity_from_bits(params.identity_bits)));
     if (ids.lid == 0u) {
         merge_atomic(r.v);
@@ -213,6 +219,9 @@ fn reduce_atomic(ids: Ids, @builtin(workgroup_id) wid: vec3<u32>,
 fn count_per_element(ids: Ids, @builtin(workgroup_id) wid: vec3<u32>,
                      @builtin(num_workgroups) nwg: vec3<u32>) {
     let g = tile_index(wid, nwg);
+    if (g >= params.groups) { // a folded grid's spare workgroups: the stride is params.groups
+        return;
+    }
     let n = params.n;
     let n4 = n / 4u;
     for (var i = g * WG + ids.lid; i < n4; i += params.groups * WG) {
