@@ -255,8 +255,12 @@ typedef void (*wgs_log_fn)(wgs_log_level level, wgs_result result, const char *m
                            void *user);
 
 typedef struct wgs_context_desc {
-    /* Path of the WebGPU runtime library; NULL: $WGSCAN_WEBGPU_LIB, then the pinned Dawn
-     * installed by the build, then the system names. Ignored by create_from_device. */
+    /* Path of the WebGPU runtime library. NULL: $WGSCAN_WEBGPU_LIB; else the pinned Dawn
+     * beside the library (<libdir>/wgscan/libwebgpu_wrapper.so, for libwgscan.so), or
+     * beside the program (../lib/wgscan from its folder, for programs linked with the
+     * static library), or by name through the program's run path (which the build tree's
+     * programs and pkg-config --static give); then libwebgpu_dawn.so, libwgpu_native.so,
+     * libwebgpu.so. `wgscan info` prints the one loaded. Ignored by create_from_device. */
     const char *runtime_library;
     wgs_adapter_preference adapter;
     wgs_log_fn log;

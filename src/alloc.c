@@ -77,20 +77,20 @@ wgs_result wgs_alloc_encode(wgs_alloc_plan *p, WGPUCommandEncoder encoder, const
                         {3, a->state, a->state_offset, 8}};
     wgs_params rec = {.alloc = {.n = (uint32_t)a->n, .arena = a->arena_size}};
     if ((r = wgs__params_reserve(ctx, 1)) != WGS_OK) return r;
-    gpu_scope_push(ctx->gpu);
+    wgs__gpu_scope_push(ctx->gpu);
     uint64_t po = wgs__param_push(ctx, &rec);
     if (scan) {
         /* The scan's own pass carries the begin timestamp through an empty pass first. */
-        WGPUComputePassEncoder mark = gpu_pass_begin(ctx->gpu, encoder, a->timestamp_query_set,
+        WGPUComputePassEncoder mark = wgs__gpu_pass_begin(ctx->gpu, encoder, a->timestamp_query_set,
                                                      a->timestamp_begin_index, none);
-        gpu_pass_end(ctx->gpu, mark);
+        wgs__gpu_pass_end(ctx->gpu, mark);
         wgs_scan_args sa = {a->sizes, a->sizes_offset, a->offsets, a->offsets_offset, a->n, NULL, 0, 0};
         if ((r = wgs_scan_encode(p->scan, encoder, &sa)) != WGS_OK) {
             wgs__scope_end(ctx, "recording the allocation");
             return r;
         }
     }
-    WGPUComputePassEncoder pass = gpu_pass_begin(ctx->gpu, encoder, a->timestamp_query_set,
+    WGPUComputePassEncoder pass = wgs__gpu_pass_begin(ctx->gpu, encoder, a->timestamp_query_set,
                                                  scan ? none : a->timestamp_begin_index, a->timestamp_end_index);
     uint64_t groups = wgs__div_up(a->n, p->wg);
     if (scan) {
@@ -101,6 +101,6 @@ wgs_result wgs_alloc_encode(wgs_alloc_plan *p, WGPUCommandEncoder encoder, const
         wgs__dispatch(ctx, pass, p->atomic, b, 3, ctx->param_ring, po, groups);
         wgs__dispatch(ctx, pass, p->atomic_end, b + 2, 1, NULL, 0, 1);
     }
-    gpu_pass_end(ctx->gpu, pass);
+    wgs__gpu_pass_end(ctx->gpu, pass);
     return wgs__scope_end(ctx, "recording the allocation");
 }

@@ -24,13 +24,13 @@ wgs_result wgs__chain_create(wgs_context *ctx, const wgs_kernel_spec *spec, uint
     c->reset_wg = spec->wg;
     wgs_result r = wgs__pipeline(ctx, &reset, &c->reset);
     if (r != WGS_OK) return r;
-    gpu_scope_push(ctx->gpu);
-    c->state = gpu_buffer_create(ctx->gpu, wgs__chain_state_bytes(max_tiles), WGPUBufferUsage_Storage, label);
+    wgs__gpu_scope_push(ctx->gpu);
+    c->state = wgs__gpu_buffer_create(ctx->gpu, wgs__chain_state_bytes(max_tiles), WGPUBufferUsage_Storage, label);
     return wgs__scope_end(ctx, "allocating tile states");
 }
 
 void wgs__chain_release(wgs_context *ctx, wgs__chain *c) {
-    gpu_buffer_release(ctx->gpu, c->state);
+    wgs__gpu_buffer_release(ctx->gpu, c->state);
     c->state = NULL;
 }
 

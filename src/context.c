@@ -43,14 +43,14 @@ static wgs_result finish_create(gpu_device *gpu, const wgs_context_desc *desc, c
                                 wgs_context **out) {
     wgs_context *ctx = calloc(1, sizeof *ctx);
     if (!ctx) {
-        gpu_close(gpu);
+        wgs__gpu_close(gpu);
         return wgs__fail_desc(desc, WGS_ERROR_OUT_OF_HOST_MEMORY, "allocating the context");
     }
     ctx->gpu = gpu;
     ctx->log = desc->log;
     ctx->log_user = desc->log_user;
     ctx->exp = *e;
-    gpu_get_caps(gpu, &ctx->caps);
+    wgs__gpu_get_caps(gpu, &ctx->caps);
     apply_caps(ctx);
     *out = ctx;
     return WGS_OK;
@@ -81,7 +81,7 @@ wgs_result wgs_context_create(const wgs_context_desc *desc, wgs_context **out) {
     if (r != WGS_OK) return r;
     gpu_device *gpu = NULL;
     char err[768] = "";
-    r = gpu_open_default(desc, &gpu, err, sizeof err);
+    r = wgs__gpu_open_default(desc, &gpu, err, sizeof err);
     if (r != WGS_OK) return wgs__fail_desc(desc, r, "%s", err);
     return finish_create(gpu, desc, &e, out);
 }
@@ -100,7 +100,7 @@ wgs_result wgs_context_create_from_device(const wgs_external_device *ext,
     if (r != WGS_OK) return r;
     gpu_device *gpu = NULL;
     char err[768] = "";
-    r = gpu_open_external(ext, desc, &gpu, err, sizeof err);
+    r = wgs__gpu_open_external(ext, desc, &gpu, err, sizeof err);
     if (r != WGS_OK) return wgs__fail_desc(desc, r, "%s", err);
     return finish_create(gpu, desc, &e, out);
 }
@@ -111,10 +111,10 @@ void wgs_context_destroy(wgs_context *ctx) {
         fprintf(stderr, "wgscan: wgs_context_destroy with %d plan(s) alive; destroy them first\n",
                 ctx->live_plans);
     wgs__pipelines_release(ctx);
-    gpu_buffer_release(ctx->gpu, ctx->param_ring);
-    gpu_buffer_release(ctx->gpu, ctx->dummy);
-    gpu_buffer_release(ctx->gpu, ctx->dummy_rw);
-    gpu_close(ctx->gpu);
+    wgs__gpu_buffer_release(ctx->gpu, ctx->param_ring);
+    wgs__gpu_buffer_release(ctx->gpu, ctx->dummy);
+    wgs__gpu_buffer_release(ctx->gpu, ctx->dummy_rw);
+    wgs__gpu_close(ctx->gpu);
     free(ctx);
 }
 
@@ -126,11 +126,11 @@ wgs_result wgs_context_get_info(const wgs_context *ctx, wgs_context_info *info) 
     return WGS_OK;
 }
 
-WGPUDevice wgs_context_device(const wgs_context *ctx) { return ctx ? gpu_wgpu_device(ctx->gpu) : NULL; }
-WGPUQueue wgs_context_queue(const wgs_context *ctx) { return ctx ? gpu_wgpu_queue(ctx->gpu) : NULL; }
+WGPUDevice wgs_context_device(const wgs_context *ctx) { return ctx ? wgs__gpu_wgpu_device(ctx->gpu) : NULL; }
+WGPUQueue wgs_context_queue(const wgs_context *ctx) { return ctx ? wgs__gpu_wgpu_queue(ctx->gpu) : NULL; }
 WGPUInstance wgs_context_instance(const wgs_context *ctx) {
-    return ctx ? gpu_wgpu_instance(ctx->gpu) : NULL;
+    return ctx ? wgs__gpu_wgpu_instance(ctx->gpu) : NULL;
 }
 WGPUProc wgs_context_get_proc(const wgs_context *ctx, const char *name) {
-    return ctx ? gpu_get_proc(ctx->gpu, name) : NULL;
+    return ctx ? wgs__gpu_get_proc(ctx->gpu, name) : NULL;
 }

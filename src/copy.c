@@ -23,7 +23,7 @@ wgs_result wgs_copy_encode(wgs_context *ctx, WGPUCommandEncoder encoder, const w
                 "copy sizes must be multiples of 16 bytes and offsets of %u",
                 ci->min_storage_offset_alignment);
     WGS_FAIL_IF(ctx, a->src == a->dst, WGS_ERROR_ALIASING, "copy source and destination are one buffer");
-    uint64_t ssize = gpu_buffer_size(ctx->gpu, a->src), dsize = gpu_buffer_size(ctx->gpu, a->dst);
+    uint64_t ssize = wgs__gpu_buffer_size(ctx->gpu, a->src), dsize = wgs__gpu_buffer_size(ctx->gpu, a->dst);
     WGS_FAIL_IF(ctx, a->src_offset > ssize || ssize - a->src_offset < a->bytes ||
                          a->dst_offset > dsize || dsize - a->dst_offset < a->bytes,
                 WGS_ERROR_BUFFER_TOO_SMALL, "copy of %llu bytes runs past a buffer's end",
@@ -46,8 +46,8 @@ wgs_result wgs_copy_encode(wgs_context *ctx, WGPUCommandEncoder encoder, const w
     chunk *= block;
     uint64_t chunks = wgs__div_up(a->bytes, chunk);
     if ((r = wgs__params_reserve(ctx, chunks)) != WGS_OK) return r;
-    gpu_scope_push(ctx->gpu);
-    WGPUComputePassEncoder pass = gpu_pass_begin(ctx->gpu, encoder, a->timestamp_query_set,
+    wgs__gpu_scope_push(ctx->gpu);
+    WGPUComputePassEncoder pass = wgs__gpu_pass_begin(ctx->gpu, encoder, a->timestamp_query_set,
                                                  a->timestamp_begin_index, a->timestamp_end_index);
     for (uint64_t c = 0; c < chunks; c++) {
         uint64_t off = c * chunk, len = a->bytes - off < chunk ? a->bytes - off : chunk;
@@ -56,6 +56,6 @@ wgs_result wgs_copy_encode(wgs_context *ctx, WGPUCommandEncoder encoder, const w
         gpu_binding b[2] = {{0, a->src, a->src_offset + off, len}, {1, a->dst, a->dst_offset + off, len}};
         wgs__dispatch(ctx, pass, pipe, b, 2, ctx->param_ring, po, wgs__div_up(len, block));
     }
-    gpu_pass_end(ctx->gpu, pass);
+    wgs__gpu_pass_end(ctx->gpu, pass);
     return wgs__scope_end(ctx, "recording the copy");
 }

@@ -27,15 +27,15 @@ wgs_result wgs__params_reserve(wgs_context *ctx, uint64_t count) {
     WGPUBufferUsage usage = WGPUBufferUsage_Uniform | WGPUBufferUsage_CopyDst;
     /* The tests' fault injection: a usage WebGPU refuses, so the real error path runs. */
     if (ctx->exp.fail_param_ring) usage |= WGPUBufferUsage_MapRead;
-    gpu_scope_push(ctx->gpu);
-    WGPUBuffer ring = gpu_buffer_create(ctx->gpu, wgs__mul_sat(records, wgs__param_stride(ctx)), usage,
+    wgs__gpu_scope_push(ctx->gpu);
+    WGPUBuffer ring = wgs__gpu_buffer_create(ctx->gpu, wgs__mul_sat(records, wgs__param_stride(ctx)), usage,
                                         "wgscan parameter ring");
     wgs_result r = wgs__scope_end(ctx, "creating the parameter ring");
     if (r != WGS_OK) {
-        gpu_buffer_release(ctx->gpu, ring);
+        wgs__gpu_buffer_release(ctx->gpu, ring);
         return r;
     }
-    gpu_buffer_release(ctx->gpu, ctx->param_ring);
+    wgs__gpu_buffer_release(ctx->gpu, ctx->param_ring);
     ctx->param_ring = ring;
     ctx->param_used = 0;
     ctx->param_cap = records;
@@ -45,19 +45,19 @@ wgs_result wgs__params_reserve(wgs_context *ctx, uint64_t count) {
 uint64_t wgs__param_push(wgs_context *ctx, const wgs_params *rec) {
     assert(ctx->param_ring && ctx->param_used < ctx->param_cap); /* reserved first */
     uint64_t offset = ctx->param_used++ * wgs__param_stride(ctx);
-    gpu_queue_write(ctx->gpu, ctx->param_ring, offset, rec, sizeof *rec);
+    wgs__gpu_queue_write(ctx->gpu, ctx->param_ring, offset, rec, sizeof *rec);
     return offset;
 }
 
 WGPUBuffer wgs__dummy(wgs_context *ctx) {
     if (!ctx->dummy)
-        ctx->dummy = gpu_buffer_create(ctx->gpu, 256, WGPUBufferUsage_Storage, "wgscan placeholder");
+        ctx->dummy = wgs__gpu_buffer_create(ctx->gpu, 256, WGPUBufferUsage_Storage, "wgscan placeholder");
     return ctx->dummy;
 }
 
 WGPUBuffer wgs__dummy_rw(wgs_context *ctx) {
     if (!ctx->dummy_rw)
-        ctx->dummy_rw = gpu_buffer_create(ctx->gpu, 256, WGPUBufferUsage_Storage, "wgscan placeholder (rw)");
+        ctx->dummy_rw = wgs__gpu_buffer_create(ctx->gpu, 256, WGPUBufferUsage_Storage, "wgscan placeholder (rw)");
     return ctx->dummy_rw;
 }
 
@@ -67,15 +67,15 @@ void wgs__dispatch(wgs_context *ctx, WGPUComputePassEncoder pass, WGPUComputePip
     gpu_binding all[12];
     memcpy(all, b, nb * sizeof *b);
     if (params) all[nb++] = (gpu_binding){2, params, param_offset, sizeof(wgs_params)};
-    WGPUBindGroup group = gpu_bind_group_create(ctx->gpu, pipe, all, nb);
+    WGPUBindGroup group = wgs__gpu_bind_group_create(ctx->gpu, pipe, all, nb);
     uint64_t max_dim = ctx->caps.info.max_workgroups_per_dimension;
     uint32_t x = (uint32_t)groups, y = 1;
     if (groups > max_dim) {
         y = (uint32_t)wgs__div_up(groups, max_dim);
         x = (uint32_t)wgs__div_up(groups, y);
     }
-    gpu_pass_dispatch(ctx->gpu, pass, pipe, group, x, y);
-    gpu_bind_group_release(ctx->gpu, group);
+    wgs__gpu_pass_dispatch(ctx->gpu, pass, pipe, group, x, y);
+    wgs__gpu_bind_group_release(ctx->gpu, group);
 }
 
 wgs_result wgs__check_buffer(wgs_context *ctx, WGPUBuffer b, uint64_t offset, uint64_t bytes,
@@ -85,9 +85,9 @@ wgs_result wgs__check_buffer(wgs_context *ctx, WGPUBuffer b, uint64_t offset, ui
     WGS_FAIL_IF(ctx, offset % align != 0, WGS_ERROR_MISALIGNED_OFFSET,
                 "%s offset %llu is not a multiple of %u (minStorageBufferOffsetAlignment)", name,
                 (unsigned long long)offset, align);
-    WGS_FAIL_IF(ctx, !(gpu_buffer_usage(ctx->gpu, b) & WGPUBufferUsage_Storage),
+    WGS_FAIL_IF(ctx, !(wgs__gpu_buffer_usage(ctx->gpu, b) & WGPUBufferUsage_Storage),
                 WGS_ERROR_BUFFER_USAGE, "%s buffer lacks WGPUBufferUsage_Storage", name);
-    uint64_t size = gpu_buffer_size(ctx->gpu, b);
+    uint64_t size = wgs__gpu_buffer_size(ctx->gpu, b);
     WGS_FAIL_IF(ctx, offset > size || size - offset < bytes, WGS_ERROR_BUFFER_TOO_SMALL,
                 "%s buffer holds %llu bytes; offset %llu + %llu bytes needed", name,
                 (unsigned long long)size, (unsigned long long)offset, (unsigned long long)bytes);

@@ -54,14 +54,14 @@ wgs_result wgs__fail_desc(const wgs_context_desc *desc, wgs_result result, const
 
 wgs_result wgs__check_device(wgs_context *ctx) {
     char msg[256] = "";
-    if (gpu_is_lost(ctx->gpu, msg, sizeof msg))
+    if (wgs__gpu_is_lost(ctx->gpu, msg, sizeof msg))
         return wgs__fail(ctx, WGS_ERROR_DEVICE_LOST, "the device was lost: %s", msg);
     return WGS_OK;
 }
 
 wgs_result wgs__scope_end(wgs_context *ctx, const char *what) {
     char msg[512] = "";
-    wgs_result r = gpu_scope_pop(ctx->gpu, msg, sizeof msg);
+    wgs_result r = wgs__gpu_scope_pop(ctx->gpu, msg, sizeof msg);
     if (r != WGS_OK) return wgs__fail(ctx, r, "%s: %s", what, msg);
     return WGS_OK;
 }

@@ -147,8 +147,8 @@ wgs_result wgs_histogram_encode(wgs_histogram_plan *p, WGPUCommandEncoder encode
         return r;
     WGS_FAIL_IF(ctx, a->input == a->output, WGS_ERROR_ALIASING, "the histogram must go to another buffer");
     if ((r = wgs__params_reserve(ctx, 1 + wgs__div_up(a->n, p->chunk_elems))) != WGS_OK) return r;
-    gpu_scope_push(ctx->gpu);
-    WGPUComputePassEncoder pass = gpu_pass_begin(ctx->gpu, encoder, a->timestamp_query_set,
+    wgs__gpu_scope_push(ctx->gpu);
+    WGPUComputePassEncoder pass = wgs__gpu_pass_begin(ctx->gpu, encoder, a->timestamp_query_set,
                                                  a->timestamp_begin_index, a->timestamp_end_index);
     gpu_binding hist = {1, a->output, a->output_offset, (uint64_t)p->bins * 4};
     uint64_t po = wgs__param_push(ctx, &(wgs_params){.histogram = p->base});
@@ -167,6 +167,6 @@ wgs_result wgs_histogram_encode(wgs_histogram_plan *p, WGPUCommandEncoder encode
         b[2] = hist;
         wgs__dispatch(ctx, pass, p->count, b, 3, ctx->param_ring, po, groups);
     }
-    gpu_pass_end(ctx->gpu, pass);
+    wgs__gpu_pass_end(ctx->gpu, pass);
     return wgs__scope_end(ctx, "recording the histogram");
 }

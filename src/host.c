@@ -17,11 +17,11 @@ wgs_result wgs_buffer_create(wgs_context *ctx, uint64_t size, WGPUBufferUsage us
     WGS_FAIL_IF(ctx, size > ctx->caps.info.max_buffer_size, WGS_ERROR_TOO_LARGE,
                 "buffer of %llu bytes exceeds maxBufferSize %llu", (unsigned long long)size,
                 (unsigned long long)ctx->caps.info.max_buffer_size);
-    gpu_scope_push(ctx->gpu);
-    WGPUBuffer b = gpu_buffer_create(ctx->gpu, wgs__round_up(size, 4), usage, "wgscan user buffer");
+    wgs__gpu_scope_push(ctx->gpu);
+    WGPUBuffer b = wgs__gpu_buffer_create(ctx->gpu, wgs__round_up(size, 4), usage, "wgscan user buffer");
     r = wgs__scope_end(ctx, "creating a buffer");
     if (r != WGS_OK) {
-        gpu_buffer_release(ctx->gpu, b);
+        wgs__gpu_buffer_release(ctx->gpu, b);
         return r;
     }
     *out = b;
@@ -30,7 +30,7 @@ wgs_result wgs_buffer_create(wgs_context *ctx, uint64_t size, WGPUBufferUsage us
 
 void wgs_buffer_release(wgs_context *ctx, WGPUBuffer buffer) {
     if (!ctx || !buffer) return;
-    gpu_buffer_release(ctx->gpu, buffer);
+    wgs__gpu_buffer_release(ctx->gpu, buffer);
 }
 
 wgs_result wgs_buffer_write(wgs_context *ctx, WGPUBuffer buffer, uint64_t offset, const void *data,
@@ -39,18 +39,18 @@ wgs_result wgs_buffer_write(wgs_context *ctx, WGPUBuffer buffer, uint64_t offset
     WGS_FAIL_IF(ctx, !buffer || (!data && size), WGS_ERROR_INVALID_ARGUMENT, "buffer and data are required");
     WGS_FAIL_IF(ctx, size % 4 || offset % 4, WGS_ERROR_MISALIGNED_OFFSET,
                 "buffer writes need offset and size in multiples of 4 bytes");
-    WGS_FAIL_IF(ctx, offset > gpu_buffer_size(ctx->gpu, buffer) ||
-                         gpu_buffer_size(ctx->gpu, buffer) - offset < size,
+    WGS_FAIL_IF(ctx, offset > wgs__gpu_buffer_size(ctx->gpu, buffer) ||
+                         wgs__gpu_buffer_size(ctx->gpu, buffer) - offset < size,
                 WGS_ERROR_BUFFER_TOO_SMALL, "write of %llu bytes at %llu past the buffer's end",
                 (unsigned long long)size, (unsigned long long)offset);
     wgs_result r = wgs__check_device(ctx);
     if (r != WGS_OK) return r;
-    gpu_scope_push(ctx->gpu);
+    wgs__gpu_scope_push(ctx->gpu);
     /* Pieces keep each write's staging copy inside the runtime small. */
     const uint64_t piece = 256ull << 20;
     for (uint64_t done = 0; done < size; done += piece) {
         uint64_t len = size - done < piece ? size - done : piece;
-        gpu_queue_write(ctx->gpu, buffer, offset + done, (const char *)data + done, (size_t)len);
+        wgs__gpu_queue_write(ctx->gpu, buffer, offset + done, (const char *)data + done, (size_t)len);
     }
     return wgs__scope_end(ctx, "writing a buffer");
 }
@@ -60,17 +60,17 @@ wgs_result wgs_buffer_read(wgs_context *ctx, WGPUBuffer buffer, uint64_t offset,
     if (!ctx) return WGS_ERROR_INVALID_ARGUMENT;
     WGS_FAIL_IF(ctx, !buffer || (!data && size), WGS_ERROR_INVALID_ARGUMENT, "buffer and data are required");
     WGS_FAIL_IF(ctx, offset % 4, WGS_ERROR_MISALIGNED_OFFSET, "buffer reads need offset in multiples of 4 bytes");
-    uint64_t bsize = gpu_buffer_size(ctx->gpu, buffer);
+    uint64_t bsize = wgs__gpu_buffer_size(ctx->gpu, buffer);
     /* (round_up saturates: a size near 2^64 fails here instead of wrapping to 0) */
     WGS_FAIL_IF(ctx, offset > bsize || bsize - offset < wgs__round_up(size, 4), WGS_ERROR_BUFFER_TOO_SMALL,
                 "read of %llu bytes at %llu past the buffer's end", (unsigned long long)size,
                 (unsigned long long)offset);
-    WGS_FAIL_IF(ctx, size && !(gpu_buffer_usage(ctx->gpu, buffer) & WGPUBufferUsage_CopySrc),
+    WGS_FAIL_IF(ctx, size && !(wgs__gpu_buffer_usage(ctx->gpu, buffer) & WGPUBufferUsage_CopySrc),
                 WGS_ERROR_BUFFER_USAGE, "buffer reads need WGPUBufferUsage_CopySrc");
     wgs_result r = wgs__check_device(ctx);
     if (r != WGS_OK) return r;
     char msg[512] = "";
-    r = gpu_buffer_read(ctx->gpu, buffer, offset, size, data, msg, sizeof msg);
+    r = wgs__gpu_buffer_read(ctx->gpu, buffer, offset, size, data, msg, sizeof msg);
     if (r != WGS_OK) return wgs__fail(ctx, r, "reading a buffer: %s", msg);
     return WGS_OK;
 }
@@ -81,8 +81,8 @@ wgs_result wgs_encoder_create(wgs_context *ctx, WGPUCommandEncoder *out) {
     WGS_FAIL_IF(ctx, !out, WGS_ERROR_INVALID_ARGUMENT, "out is required");
     wgs_result r = wgs__check_device(ctx);
     if (r != WGS_OK) return r;
-    gpu_scope_push(ctx->gpu);
-    WGPUCommandEncoder enc = gpu_encoder_create(ctx->gpu);
+    wgs__gpu_scope_push(ctx->gpu);
+    WGPUCommandEncoder enc = wgs__gpu_encoder_create(ctx->gpu);
     r = wgs__scope_end(ctx, "creating a command encoder");
     if (r == WGS_OK) *out = enc;
     return r;
@@ -91,15 +91,15 @@ wgs_result wgs_encoder_create(wgs_context *ctx, WGPUCommandEncoder *out) {
 wgs_result wgs_submit(wgs_context *ctx, WGPUCommandEncoder encoder) {
     if (!ctx) return WGS_ERROR_INVALID_ARGUMENT;
     WGS_FAIL_IF(ctx, !encoder, WGS_ERROR_INVALID_ARGUMENT, "encoder is required");
-    gpu_scope_push(ctx->gpu);
-    gpu_submit(ctx->gpu, encoder);
+    wgs__gpu_scope_push(ctx->gpu);
+    wgs__gpu_submit(ctx->gpu, encoder);
     return wgs__scope_end(ctx, "submitting commands");
 }
 
 wgs_result wgs_wait(wgs_context *ctx) {
     if (!ctx) return WGS_ERROR_INVALID_ARGUMENT;
     char msg[512] = "";
-    wgs_result r = gpu_wait_idle(ctx->gpu, msg, sizeof msg);
+    wgs_result r = wgs__gpu_wait_idle(ctx->gpu, msg, sizeof msg);
     if (r != WGS_OK) return wgs__fail(ctx, r, "waiting for the GPU: %s", msg);
     return WGS_OK;
 }
@@ -124,9 +124,9 @@ wgs_result wgs_timer_create(wgs_context *ctx, uint32_t pairs, wgs_timer **out) {
     WGS_FAIL_IF(ctx, !t, WGS_ERROR_OUT_OF_HOST_MEMORY, "allocating a timer");
     t->ctx = ctx;
     t->pairs = pairs;
-    gpu_scope_push(ctx->gpu);
-    t->set = gpu_timestamp_set_create(ctx->gpu, 2 * pairs);
-    t->resolved = gpu_buffer_create(ctx->gpu, 16ull * pairs,
+    wgs__gpu_scope_push(ctx->gpu);
+    t->set = wgs__gpu_timestamp_set_create(ctx->gpu, 2 * pairs);
+    t->resolved = wgs__gpu_buffer_create(ctx->gpu, 16ull * pairs,
                                     WGPUBufferUsage_QueryResolve | WGPUBufferUsage_CopySrc,
                                     "wgscan timer");
     wgs_result r = wgs__scope_end(ctx, "creating a timer");
@@ -140,8 +140,8 @@ wgs_result wgs_timer_create(wgs_context *ctx, uint32_t pairs, wgs_timer **out) {
 
 void wgs_timer_destroy(wgs_timer *t) {
     if (!t) return;
-    gpu_query_set_release(t->ctx->gpu, t->set);
-    gpu_buffer_release(t->ctx->gpu, t->resolved);
+    wgs__gpu_query_set_release(t->ctx->gpu, t->set);
+    wgs__gpu_buffer_release(t->ctx->gpu, t->resolved);
     free(t);
 }
 
@@ -149,7 +149,7 @@ WGPUQuerySet wgs_timer_query_set(const wgs_timer *t) { return t ? t->set : NULL;
 
 wgs_result wgs_timer_resolve(wgs_timer *t, WGPUCommandEncoder encoder) {
     if (!t || !encoder) return WGS_ERROR_INVALID_ARGUMENT;
-    gpu_resolve_queries(t->ctx->gpu, encoder, t->set, 0, 2 * t->pairs, t->resolved, 0);
+    wgs__gpu_resolve_queries(t->ctx->gpu, encoder, t->set, 0, 2 * t->pairs, t->resolved, 0);
     return WGS_OK;
 }
 

@@ -139,7 +139,7 @@ wgs_result wgs__fail_desc(const wgs_context_desc *desc, wgs_result result, const
 /* Fails with WGS_ERROR_DEVICE_LOST once the device is gone. */
 wgs_result wgs__check_device(wgs_context *ctx);
 
-/* Pops the error scope opened by gpu_scope_push and records any WebGPU error with
+/* Pops the error scope opened by wgs__gpu_scope_push and records any WebGPU error with
  * `what` as context ("creating the scan plan's scratch"). */
 wgs_result wgs__scope_end(wgs_context *ctx, const char *what);
 

@@ -272,15 +272,15 @@ wgs_result wgs__pipeline(wgs_context *ctx, const wgs_kernel_spec *spec, WGPUComp
         ctx->pipelines = p;
         ctx->pipeline_cap = cap;
     }
-    gpu_scope_push(ctx->gpu);
-    WGPUComputePipeline pipe = gpu_pipeline_create(ctx->gpu, sb.p, spec->entry, key);
+    wgs__gpu_scope_push(ctx->gpu);
+    WGPUComputePipeline pipe = wgs__gpu_pipeline_create(ctx->gpu, sb.p, spec->entry, key);
     char what[300];
     snprintf(what, sizeof what, "compiling kernel %s", key);
     wgs_result r = wgs__scope_end(ctx, what);
     free(sb.p);
     if (r == WGS_OK && !pipe) r = wgs__fail(ctx, WGS_ERROR_GPU_INTERNAL, "%s: no pipeline", what);
     if (r != WGS_OK) {
-        gpu_pipeline_release(ctx->gpu, pipe);
+        wgs__gpu_pipeline_release(ctx->gpu, pipe);
         return r;
     }
     wgs_pipeline_entry *e = &ctx->pipelines[ctx->pipeline_count++];
@@ -292,7 +292,7 @@ wgs_result wgs__pipeline(wgs_context *ctx, const wgs_kernel_spec *spec, WGPUComp
 
 void wgs__pipelines_release(wgs_context *ctx) {
     for (size_t i = 0; i < ctx->pipeline_count; i++)
-        gpu_pipeline_release(ctx->gpu, ctx->pipelines[i].pipeline);
+        wgs__gpu_pipeline_release(ctx->gpu, ctx->pipelines[i].pipeline);
     free(ctx->pipelines);
     ctx->pipelines = NULL;
     ctx->pipeline_count = ctx->pipeline_cap = 0;

@@ -47,8 +47,8 @@ static wgs_result choose_tuning(wgs_context *ctx, wgs_reduce_plan *p) {
 }
 
 static void plan_release(wgs_reduce_plan *p) {
-    gpu_buffer_release(p->ctx->gpu, p->partials);
-    gpu_buffer_release(p->ctx->gpu, p->acc);
+    wgs__gpu_buffer_release(p->ctx->gpu, p->partials);
+    wgs__gpu_buffer_release(p->ctx->gpu, p->acc);
 }
 
 /* Everything after the description is checked: pipelines and scratch. */
@@ -94,12 +94,12 @@ static wgs_result plan_finish(wgs_context *ctx, wgs_reduce_plan *p, wgs_type acc
         return r;
     }
     uint64_t chunks = wgs__div_up(p->capacity, p->chunk_elems);
-    gpu_scope_push(ctx->gpu);
+    wgs__gpu_scope_push(ctx->gpu);
     if (!atomic)
-        p->partials = gpu_buffer_create(ctx->gpu, chunks * p->groups_max * 8, WGPUBufferUsage_Storage,
+        p->partials = wgs__gpu_buffer_create(ctx->gpu, chunks * p->groups_max * 8, WGPUBufferUsage_Storage,
                                         "wgscan reduce partials");
     else
-        p->acc = gpu_buffer_create(ctx->gpu, 256, WGPUBufferUsage_Storage, "wgscan reduce accumulator");
+        p->acc = wgs__gpu_buffer_create(ctx->gpu, 256, WGPUBufferUsage_Storage, "wgscan reduce accumulator");
     r = wgs__scope_end(ctx, "allocating the reduce plan's scratch");
     WGS_CREATE_END(ctx, r, p, plan_release(p), out);
 }
@@ -205,8 +205,8 @@ wgs_result wgs_reduce_encode(wgs_reduce_plan *p, WGPUCommandEncoder encoder, con
     int atomic = p->algorithm != WGS_REDUCE_ALGORITHM_TREE;
     uint64_t chunks = wgs__div_up(a->n, p->chunk_elems), partials = 0;
     if ((r = wgs__params_reserve(ctx, chunks + (atomic ? 2 : 1))) != WGS_OK) return r;
-    gpu_scope_push(ctx->gpu);
-    WGPUComputePassEncoder pass = gpu_pass_begin(ctx->gpu, encoder, a->timestamp_query_set,
+    wgs__gpu_scope_push(ctx->gpu);
+    WGPUComputePassEncoder pass = wgs__gpu_pass_begin(ctx->gpu, encoder, a->timestamp_query_set,
                                                  a->timestamp_begin_index, a->timestamp_end_index);
     uint64_t po;
     gpu_binding accb = {5, p->acc, 0, 256};
@@ -227,7 +227,7 @@ wgs_result wgs_reduce_encode(wgs_reduce_plan *p, WGPUCommandEncoder encoder, con
         po = wgs__param_push(ctx, &rec);
         gpu_binding b[3];
         wgs__bind_vec4_input(ctx, b, a->input, a->input_offset + first * 4, len);
-        b[2] = atomic ? accb : (gpu_binding){3, p->partials, 0, gpu_buffer_size(ctx->gpu, p->partials)};
+        b[2] = atomic ? accb : (gpu_binding){3, p->partials, 0, wgs__gpu_buffer_size(ctx->gpu, p->partials)};
         wgs__dispatch(ctx, pass, p->main, b, 3, ctx->param_ring, po, groups);
         partials += groups;
     }
@@ -235,9 +235,9 @@ wgs_result wgs_reduce_encode(wgs_reduce_plan *p, WGPUCommandEncoder encoder, con
     fin.reduce.n = (uint32_t)partials;
     po = wgs__param_push(ctx, &fin);
     gpu_binding fb[2] = {{1, a->output, a->output_offset, p->result_bytes},
-                         atomic ? accb : (gpu_binding){3, p->partials, 0, gpu_buffer_size(ctx->gpu, p->partials)}};
+                         atomic ? accb : (gpu_binding){3, p->partials, 0, wgs__gpu_buffer_size(ctx->gpu, p->partials)}};
     wgs__dispatch(ctx, pass, p->final_, fb, 2, ctx->param_ring, po, 1);
-    gpu_pass_end(ctx->gpu, pass);
+    wgs__gpu_pass_end(ctx->gpu, pass);
     return wgs__scope_end(ctx, "recording the reduction");
 }
 

@@ -148,10 +148,10 @@ static uint64_t chunk_for(const wgs_context_info *ci, const tiling *t, uint32_t 
 
 static void plan_release(wgs_scan_plan *p) {
     gpu_device *g = p->ctx->gpu;
-    for (int l = 0; l < MAX_LEVELS; l++) gpu_buffer_release(g, p->sums[l]);
-    gpu_buffer_release(g, p->dummy);
+    for (int l = 0; l < MAX_LEVELS; l++) wgs__gpu_buffer_release(g, p->sums[l]);
+    wgs__gpu_buffer_release(g, p->dummy);
     wgs__chain_release(p->ctx, &p->chain);
-    gpu_buffer_release(g, p->params);
+    wgs__gpu_buffer_release(g, p->params);
 }
 
 static wgs_result make_pipelines(wgs_scan_plan *p) {
@@ -275,15 +275,15 @@ wgs_result wgs_scan_plan_create(wgs_context *ctx, const wgs_scan_plan_desc *user
     uint64_t ml_records = L.chunks + (uint64_t)L.levels;
     uint64_t sp_records = p->has_sp ? wgs__div_up(p->capacity, p->sp.chunk_elems) : 0;
     p->dispatches_max = (uint32_t)(ml_records > sp_records ? ml_records : sp_records);
-    gpu_scope_push(g);
+    wgs__gpu_scope_push(g);
     for (int l = 0; l < L.levels; l++) {
         uint64_t sz = wgs__round_up(L.count[l] * p->es, 4);
-        p->sums[l] = gpu_buffer_create(g, sz, WGPUBufferUsage_Storage, "wgscan scan sums");
+        p->sums[l] = wgs__gpu_buffer_create(g, sz, WGPUBufferUsage_Storage, "wgscan scan sums");
         p->scratch_bytes += sz;
     }
-    p->dummy = gpu_buffer_create(g, 16, WGPUBufferUsage_Storage, "wgscan scan dummy");
+    p->dummy = wgs__gpu_buffer_create(g, 16, WGPUBufferUsage_Storage, "wgscan scan dummy");
     uint64_t param_bytes = (uint64_t)WGS_SCAN_PARAM_SLOTS * p->dispatches_max * p->stride;
-    p->params = gpu_buffer_create(g, param_bytes, WGPUBufferUsage_Uniform | WGPUBufferUsage_CopyDst,
+    p->params = wgs__gpu_buffer_create(g, param_bytes, WGPUBufferUsage_Uniform | WGPUBufferUsage_CopyDst,
                                   "wgscan scan params");
     p->scratch_bytes += 16 + param_bytes;
     r = wgs__scope_end(ctx, "allocating the scan plan's scratch");
@@ -338,7 +338,7 @@ static uint64_t param_slot(wgs_scan_plan *p, uint64_t key, size_t count, fill_fn
     }
     p->slot_key[s] = key;
     fill(p, layout, buf);
-    gpu_queue_write(p->ctx->gpu, p->params, base, buf, count * p->stride);
+    wgs__gpu_queue_write(p->ctx->gpu, p->params, base, buf, count * p->stride);
     free(buf);
     return base;
 }
@@ -518,14 +518,14 @@ wgs_result wgs_scan_encode(wgs_scan_plan *p, WGPUCommandEncoder encoder, const w
     }
     WGS_FAIL_IF(ctx, param_base == UINT64_MAX, WGS_ERROR_OUT_OF_HOST_MEMORY, "writing parameters");
 
-    gpu_scope_push(ctx->gpu);
+    wgs__gpu_scope_push(ctx->gpu);
     recorder rc = {p, NULL, param_base};
-    rc.pass = gpu_pass_begin(ctx->gpu, encoder, a->timestamp_query_set, a->timestamp_begin_index,
+    rc.pass = wgs__gpu_pass_begin(ctx->gpu, encoder, a->timestamp_query_set, a->timestamp_begin_index,
                              a->timestamp_end_index);
     if (algo == WGS_SCAN_ALGORITHM_SINGLE_PASS)
         record_single_pass(&rc, a);
     else
         record_multilevel(&rc, a, &L);
-    gpu_pass_end(ctx->gpu, rc.pass);
+    wgs__gpu_pass_end(ctx->gpu, rc.pass);
     return wgs__scope_end(ctx, "recording the scan");
 }

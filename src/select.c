@@ -38,9 +38,9 @@ struct wgs_select_plan {
 
 static void plan_release(wgs_select_plan *p) {
     wgs_scan_plan_destroy(p->scan);
-    gpu_buffer_release(p->ctx->gpu, p->group_sums);
-    gpu_buffer_release(p->ctx->gpu, p->starts);
-    gpu_buffer_release(p->ctx->gpu, p->bits);
+    wgs__gpu_buffer_release(p->ctx->gpu, p->group_sums);
+    wgs__gpu_buffer_release(p->ctx->gpu, p->starts);
+    wgs__gpu_buffer_release(p->ctx->gpu, p->bits);
     wgs__chain_release(p->ctx, &p->chain);
 }
 
@@ -164,16 +164,16 @@ wgs_result wgs_select_plan_create(wgs_context *ctx, const wgs_select_plan_desc *
                              .label = "wgscan select group sums"};
     if (r == WGS_OK && !p->single_pass) r = wgs_scan_plan_create(ctx, &sd, &p->scan);
     if (r == WGS_OK) {
-        gpu_scope_push(ctx->gpu);
+        wgs__gpu_scope_push(ctx->gpu);
         if (!p->single_pass) /* as many sums as tiles: the groups of small inputs hold one tile */
-            p->group_sums = gpu_buffer_create(ctx->gpu, tiles * 4, WGPUBufferUsage_Storage, "wgscan select group sums");
+            p->group_sums = wgs__gpu_buffer_create(ctx->gpu, tiles * 4, WGPUBufferUsage_Storage, "wgscan select group sums");
         /* (a placeholder of its own in the other modes: the scatter's writable bindings
          * may not share the context's one) */
         if (!p->single_pass)
-            p->bits = gpu_buffer_create(ctx->gpu, mode == WGS_SELECT_FLAGGED ? wgs__div_up(capacity, 32) * 4 : 256,
+            p->bits = wgs__gpu_buffer_create(ctx->gpu, mode == WGS_SELECT_FLAGGED ? wgs__div_up(capacity, 32) * 4 : 256,
                                         WGPUBufferUsage_Storage, "wgscan select flag bits");
         if (mode == WGS_SELECT_RUN_LENGTH)
-            p->starts = gpu_buffer_create(ctx->gpu, capacity * 4, WGPUBufferUsage_Storage, "wgscan run starts");
+            p->starts = wgs__gpu_buffer_create(ctx->gpu, capacity * 4, WGPUBufferUsage_Storage, "wgscan run starts");
         r = wgs__scope_end(ctx, "allocating the select plan's scratch");
     }
     WGS_CREATE_END(ctx, r, p, plan_release(p), out);
@@ -224,7 +224,7 @@ static wgs_result record_three_passes(wgs_select_plan *p, WGPUCommandEncoder enc
                                       gpu_binding sums_b, gpu_binding bits_b, uint64_t tiles, uint32_t group) {
     uint64_t groups = wgs__div_up(tiles, group);
     wgs_context *ctx = p->ctx;
-    WGPUComputePassEncoder pass = gpu_pass_begin(ctx->gpu, encoder, a->timestamp_query_set,
+    WGPUComputePassEncoder pass = wgs__gpu_pass_begin(ctx->gpu, encoder, a->timestamp_query_set,
                                                  a->timestamp_begin_index, 0xFFFFFFFFu);
     if (p->mode == WGS_SELECT_FLAGGED) {
         /* The flags alone: as 16-byte words up to the last whole one, and as 4-byte words. */
@@ -241,7 +241,7 @@ static wgs_result record_three_passes(wgs_select_plan *p, WGPUCommandEncoder enc
             wgs__dispatch(ctx, pass, p->count, b1, 4, ctx->param_ring, po, wgs__div_up(tiles, WGS_COUNT_TILES));
         }
     }
-    gpu_pass_end(ctx->gpu, pass);
+    wgs__gpu_pass_end(ctx->gpu, pass);
     wgs_scan_args sa = {p->group_sums, 0, p->group_sums, 0, groups, NULL, 0, 0};
     wgs_result r = p->do_scan ? wgs_scan_encode(p->scan, encoder, &sa) : WGS_OK;
     if (r != WGS_OK) wgs__scope_end(ctx, "recording the select");
@@ -277,13 +277,13 @@ wgs_result wgs_select_encode(wgs_select_plan *p, WGPUCommandEncoder encoder, con
         return r;
     gpu_binding count_b = {8, a->count, a->count_offset, 4};
     if ((r = wgs__params_reserve(ctx, 1)) != WGS_OK) return r;
-    gpu_scope_push(ctx->gpu);
+    wgs__gpu_scope_push(ctx->gpu);
     uint64_t po = wgs__param_push(ctx, &rec);
     if (n == 0) {
-        WGPUComputePassEncoder pass = gpu_pass_begin(ctx->gpu, encoder, a->timestamp_query_set,
+        WGPUComputePassEncoder pass = wgs__gpu_pass_begin(ctx->gpu, encoder, a->timestamp_query_set,
                                                      a->timestamp_begin_index, a->timestamp_end_index);
         wgs__dispatch(ctx, pass, p->empty, &count_b, 1, NULL, 0, 1);
-        gpu_pass_end(ctx->gpu, pass);
+        wgs__gpu_pass_end(ctx->gpu, pass);
         return wgs__scope_end(ctx, "recording the select");
     }
     WGPUBuffer dummy = wgs__dummy(ctx);
@@ -306,7 +306,7 @@ wgs_result wgs_select_encode(wgs_select_plan *p, WGPUCommandEncoder encoder, con
     WGPUComputePassEncoder pass;
     if (p->single_pass) {
         gpu_binding state_b = wgs__chain_binding(&p->chain, tiles);
-        pass = gpu_pass_begin(ctx->gpu, encoder, a->timestamp_query_set, a->timestamp_begin_index,
+        pass = wgs__gpu_pass_begin(ctx->gpu, encoder, a->timestamp_query_set, a->timestamp_begin_index,
                               a->timestamp_end_index);
         wgs__chain_reset(ctx, pass, &p->chain, tiles);
         gpu_binding b[8] = {in[0], in[1], flags_b, state_b, outs[0], outs[1], outs[2], outs[3]};
@@ -315,7 +315,7 @@ wgs_result wgs_select_encode(wgs_select_plan *p, WGPUCommandEncoder encoder, con
         gpu_binding bits_b = {10, p->bits, 0, p->mode == WGS_SELECT_FLAGGED ? wgs__div_up(n, 32) * 4 : 256};
         if ((r = record_three_passes(p, encoder, a, po, in, flags_b, sums_b, bits_b, tiles, group)) != WGS_OK)
             return r;
-        pass = gpu_pass_begin(ctx->gpu, encoder, a->timestamp_query_set, none, a->timestamp_end_index);
+        pass = wgs__gpu_pass_begin(ctx->gpu, encoder, a->timestamp_query_set, none, a->timestamp_end_index);
         gpu_binding b2[8] = {in[0], in[1], sums_b, bits_b, outs[0], outs[1], outs[2], outs[3]};
         if (p->do_scatter) wgs__dispatch(ctx, pass, p->scatter, b2, 8, ctx->param_ring, po, groups);
     }
@@ -323,6 +323,6 @@ wgs_result wgs_select_encode(wgs_select_plan *p, WGPUCommandEncoder encoder, con
         gpu_binding b3[3] = {{6, p->starts, 0, n * 4}, {7, a->payload_out, a->payload_out_offset, n * 4}, count_b};
         wgs__dispatch(ctx, pass, p->lengths, b3, 3, ctx->param_ring, po, wgs__div_up(n, p->wg));
     }
-    gpu_pass_end(ctx->gpu, pass);
+    wgs__gpu_pass_end(ctx->gpu, pass);
     return wgs__scope_end(ctx, "recording the select");
 }

@@ -110,8 +110,8 @@ int main(int argc, char **argv) {
     gpu_device *g = ctx->gpu;
     WGPUComputePipeline pipe[MAX_PASSES];
     for (int p = 0; p < passes; p++) {
-        gpu_scope_push(g);
-        pipe[p] = gpu_pipeline_create(g, src, pass_entry[p], pass_entry[p]);
+        wgs__gpu_scope_push(g);
+        pipe[p] = wgs__gpu_pipeline_create(g, src, pass_entry[p], pass_entry[p]);
         if (wgs__scope_end(ctx, "compiling") != WGS_OK) return fail(pass_entry[p], ctx);
     }
     uint32_t *host = malloc(n * 4), *back = malloc(n * 4);
@@ -121,55 +121,55 @@ int main(int argc, char **argv) {
         host[i] = (uint32_t)(seed >> 40) & 1023u;
     }
     WGPUBufferUsage st = WGPUBufferUsage_Storage | WGPUBufferUsage_CopySrc | WGPUBufferUsage_CopyDst;
-    gpu_scope_push(g);
-    WGPUBuffer bsrc = gpu_buffer_create(g, n * 4, st, "lab src");
-    WGPUBuffer bdst = gpu_buffer_create(g, n * 4, st, "lab dst");
-    WGPUBuffer baux = gpu_buffer_create(g, aux_words * 4, st, "lab aux");
-    WGPUBuffer bzero = gpu_buffer_create(g, aux_words * 4, st, "lab zero");
-    WGPUBuffer bpar = gpu_buffer_create(g, 256, WGPUBufferUsage_Uniform | WGPUBufferUsage_CopyDst, "lab params");
-    WGPUBuffer bts = gpu_buffer_create(g, 16 * (uint64_t)runs, WGPUBufferUsage_QueryResolve | WGPUBufferUsage_CopySrc,
+    wgs__gpu_scope_push(g);
+    WGPUBuffer bsrc = wgs__gpu_buffer_create(g, n * 4, st, "lab src");
+    WGPUBuffer bdst = wgs__gpu_buffer_create(g, n * 4, st, "lab dst");
+    WGPUBuffer baux = wgs__gpu_buffer_create(g, aux_words * 4, st, "lab aux");
+    WGPUBuffer bzero = wgs__gpu_buffer_create(g, aux_words * 4, st, "lab zero");
+    WGPUBuffer bpar = wgs__gpu_buffer_create(g, 256, WGPUBufferUsage_Uniform | WGPUBufferUsage_CopyDst, "lab params");
+    WGPUBuffer bts = wgs__gpu_buffer_create(g, 16 * (uint64_t)runs, WGPUBufferUsage_QueryResolve | WGPUBufferUsage_CopySrc,
                                        "lab timestamps");
-    WGPUQuerySet qs = gpu_timestamp_set_create(g, 2 * (uint32_t)runs);
+    WGPUQuerySet qs = wgs__gpu_timestamp_set_create(g, 2 * (uint32_t)runs);
     if (wgs__scope_end(ctx, "allocating") != WGS_OK) return fail("buffers", ctx);
     for (uint64_t off = 0; off < n * 4; off += 1u << 28) {
         uint64_t len = n * 4 - off < (1u << 28) ? n * 4 - off : (1u << 28);
-        gpu_queue_write(g, bsrc, off, (char *)host + off, len);
+        wgs__gpu_queue_write(g, bsrc, off, (char *)host + off, len);
     }
     uint32_t par[8] = {(uint32_t)n, pa[0], pa[1], pa[2], pa[3], pa[4], pa[5], pa[6]};
-    gpu_queue_write(g, bpar, 0, par, sizeof par);
+    wgs__gpu_queue_write(g, bpar, 0, par, sizeof par);
     gpu_binding b[4] = {{0, bsrc, 0, n * 4}, {1, bdst, 0, n * 4}, {2, bpar, 0, 32}, {3, baux, 0, aux_words * 4}};
     /* Warm-up (clocks ramp up), then the timed runs, each its own pass. */
     for (int phase = 0; phase < 2; phase++) {
         int count = phase ? runs : 10;
-        WGPUCommandEncoder enc = gpu_encoder_create(g);
+        WGPUCommandEncoder enc = wgs__gpu_encoder_create(g);
         for (int r = 0; r < count; r++) {
-            gpu_copy(g, enc, bzero, 0, baux, 0, aux_words * 4);
-            WGPUComputePassEncoder pass = gpu_pass_begin(g, enc, phase ? qs : NULL, 2u * (uint32_t)r, 2u * (uint32_t)r + 1);
+            wgs__gpu_copy(g, enc, bzero, 0, baux, 0, aux_words * 4);
+            WGPUComputePassEncoder pass = wgs__gpu_pass_begin(g, enc, phase ? qs : NULL, 2u * (uint32_t)r, 2u * (uint32_t)r + 1);
             for (int p = 0; p < passes; p++) {
-                WGPUBindGroup grp = gpu_bind_group_create(g, pipe[p], b, 4);
+                WGPUBindGroup grp = wgs__gpu_bind_group_create(g, pipe[p], b, 4);
                 uint64_t groups = pass_groups[p], max_dim = ctx->caps.info.max_workgroups_per_dimension;
                 uint32_t x = (uint32_t)groups, y = 1;
                 if (groups > max_dim) {
                     y = (uint32_t)((groups + max_dim - 1) / max_dim);
                     x = (uint32_t)((groups + y - 1) / y);
                 }
-                gpu_pass_dispatch(g, pass, pipe[p], grp, x, y);
-                gpu_bind_group_release(g, grp);
+                wgs__gpu_pass_dispatch(g, pass, pipe[p], grp, x, y);
+                wgs__gpu_bind_group_release(g, grp);
             }
-            gpu_pass_end(g, pass);
+            wgs__gpu_pass_end(g, pass);
         }
-        if (phase) gpu_resolve_queries(g, enc, qs, 0, 2 * (uint32_t)runs, bts, 0);
-        gpu_submit(g, enc);
+        if (phase) wgs__gpu_resolve_queries(g, enc, qs, 0, 2 * (uint32_t)runs, bts, 0);
+        wgs__gpu_submit(g, enc);
         char msg[512];
-        if (gpu_wait_idle(g, msg, sizeof msg) != WGS_OK) return fail(msg, NULL);
+        if (wgs__gpu_wait_idle(g, msg, sizeof msg) != WGS_OK) return fail(msg, NULL);
     }
     uint64_t *ts = malloc(16 * (uint64_t)runs);
     double *us = malloc(sizeof(double) * (size_t)runs);
     char msg[512];
-    if (gpu_buffer_read(g, bts, 0, 16 * (uint64_t)runs, ts, msg, sizeof msg) != WGS_OK) return fail(msg, NULL);
+    if (wgs__gpu_buffer_read(g, bts, 0, 16 * (uint64_t)runs, ts, msg, sizeof msg) != WGS_OK) return fail(msg, NULL);
     for (int r = 0; r < runs; r++) us[r] = (double)(ts[2 * r + 1] - ts[2 * r]) / 1000.0;
     qsort(us, (size_t)runs, sizeof *us, cmp_double);
-    if (gpu_buffer_read(g, bdst, 0, n * 4, back, msg, sizeof msg) != WGS_OK) return fail(msg, NULL);
+    if (wgs__gpu_buffer_read(g, bdst, 0, n * 4, back, msg, sizeof msg) != WGS_OK) return fail(msg, NULL);
     const char *verdict = "unchecked";
     if (!strcmp(check, "scan") || !strcmp(check, "copy")) {
         uint32_t acc = 0;
@@ -192,10 +192,10 @@ int main(int argc, char **argv) {
     for (int i = 1; i < argc; i++) /* the defines on one line */
         if (!strcmp(argv[i], "-D") && i + 1 < argc) printf(" %s", argv[i + 1]);
     printf("\n");
-    for (int p = 0; p < passes; p++) gpu_pipeline_release(g, pipe[p]);
-    gpu_query_set_release(g, qs);
+    for (int p = 0; p < passes; p++) wgs__gpu_pipeline_release(g, pipe[p]);
+    wgs__gpu_query_set_release(g, qs);
     WGPUBuffer bufs[] = {bsrc, bdst, baux, bzero, bpar, bts};
-    for (size_t i = 0; i < sizeof bufs / sizeof bufs[0]; i++) gpu_buffer_release(g, bufs[i]);
+    for (size_t i = 0; i < sizeof bufs / sizeof bufs[0]; i++) wgs__gpu_buffer_release(g, bufs[i]);
     wgs_context_destroy(ctx);
     free(ts);
     free(us);

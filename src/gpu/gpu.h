@@ -3,13 +3,13 @@
  *
  * Algorithms (scan.c, ...) see buffers, pipelines made from WGSL text, bind groups of
  * whole-buffer-range bindings, compute passes and dispatches, queue writes and a few
- * host-side helpers. A backend implements these functions: gpu_native.c does it with
+ * host-side helpers. A backend implements these functions: native/ does it with
  * the WebGPU C API resolved at run time (Dawn, wgpu-native); a browser backend does it
  * with JavaScript imports. Algorithms never call wgpu* themselves, so a new backend
  * needs no change to them.
  *
  * Errors: calls that create objects may fail without returning NULL (WebGPU hands out
- * invalid objects). Wrap them in gpu_scope_push / gpu_scope_pop, which reports the
+ * invalid objects). Wrap them in wgs__gpu_scope_push / wgs__gpu_scope_pop, which reports the
  * first WebGPU error raised in between as a wgs_result with the WebGPU message.
  */
 #ifndef WGS_GPU_H
@@ -26,39 +26,39 @@ typedef struct gpu_caps {
 
 /* Opens the default device (runtime loading and adapter choice belong to the backend).
  * err receives a message on failure. */
-wgs_result gpu_open_default(const wgs_context_desc *desc, gpu_device **out, char *err,
+wgs_result wgs__gpu_open_default(const wgs_context_desc *desc, gpu_device **out, char *err,
                             size_t errlen);
-wgs_result gpu_open_external(const wgs_external_device *ext, const wgs_context_desc *desc,
+wgs_result wgs__gpu_open_external(const wgs_external_device *ext, const wgs_context_desc *desc,
                              gpu_device **out, char *err, size_t errlen);
-void gpu_close(gpu_device *dev);
-void gpu_get_caps(const gpu_device *dev, gpu_caps *caps);
+void wgs__gpu_close(gpu_device *dev);
+void wgs__gpu_get_caps(const gpu_device *dev, gpu_caps *caps);
 
-WGPUDevice gpu_wgpu_device(const gpu_device *dev);
-WGPUQueue gpu_wgpu_queue(const gpu_device *dev);
-WGPUInstance gpu_wgpu_instance(const gpu_device *dev);
-WGPUProc gpu_get_proc(const gpu_device *dev, const char *name);
+WGPUDevice wgs__gpu_wgpu_device(const gpu_device *dev);
+WGPUQueue wgs__gpu_wgpu_queue(const gpu_device *dev);
+WGPUInstance wgs__gpu_wgpu_instance(const gpu_device *dev);
+WGPUProc wgs__gpu_get_proc(const gpu_device *dev, const char *name);
 
 /* Non-zero once the device is lost; msg (may be NULL) receives the reason. */
-int gpu_is_lost(const gpu_device *dev, char *msg, size_t msglen);
+int wgs__gpu_is_lost(const gpu_device *dev, char *msg, size_t msglen);
 
 /* Error capture around device-level calls. Scopes nest. */
-void gpu_scope_push(gpu_device *dev);
-wgs_result gpu_scope_pop(gpu_device *dev, char *msg, size_t msglen);
+void wgs__gpu_scope_push(gpu_device *dev);
+wgs_result wgs__gpu_scope_pop(gpu_device *dev, char *msg, size_t msglen);
 
 /* Buffers. */
-WGPUBuffer gpu_buffer_create(gpu_device *dev, uint64_t size, WGPUBufferUsage usage,
+WGPUBuffer wgs__gpu_buffer_create(gpu_device *dev, uint64_t size, WGPUBufferUsage usage,
                              const char *label);
-void gpu_buffer_release(gpu_device *dev, WGPUBuffer buffer);
-uint64_t gpu_buffer_size(gpu_device *dev, WGPUBuffer buffer);
-WGPUBufferUsage gpu_buffer_usage(gpu_device *dev, WGPUBuffer buffer);
-void gpu_queue_write(gpu_device *dev, WGPUBuffer buffer, uint64_t offset, const void *data,
+void wgs__gpu_buffer_release(gpu_device *dev, WGPUBuffer buffer);
+uint64_t wgs__gpu_buffer_size(gpu_device *dev, WGPUBuffer buffer);
+WGPUBufferUsage wgs__gpu_buffer_usage(gpu_device *dev, WGPUBuffer buffer);
+void wgs__gpu_queue_write(gpu_device *dev, WGPUBuffer buffer, uint64_t offset, const void *data,
                      size_t size);
 
 /* Pipelines from WGSL text (entry point `entry`), with the layout WebGPU derives from
  * the shader. */
-WGPUComputePipeline gpu_pipeline_create(gpu_device *dev, const char *wgsl, const char *entry,
+WGPUComputePipeline wgs__gpu_pipeline_create(gpu_device *dev, const char *wgsl, const char *entry,
                                         const char *label);
-void gpu_pipeline_release(gpu_device *dev, WGPUComputePipeline pipeline);
+void wgs__gpu_pipeline_release(gpu_device *dev, WGPUComputePipeline pipeline);
 
 /* One buffer binding of group 0. */
 typedef struct gpu_binding {
@@ -67,34 +67,34 @@ typedef struct gpu_binding {
     uint64_t offset;
     uint64_t size;
 } gpu_binding;
-WGPUBindGroup gpu_bind_group_create(gpu_device *dev, WGPUComputePipeline pipeline,
+WGPUBindGroup wgs__gpu_bind_group_create(gpu_device *dev, WGPUComputePipeline pipeline,
                                     const gpu_binding *bindings, uint32_t count);
-void gpu_bind_group_release(gpu_device *dev, WGPUBindGroup group);
+void wgs__gpu_bind_group_release(gpu_device *dev, WGPUBindGroup group);
 
 /* Recording. query_set may be NULL. */
-WGPUComputePassEncoder gpu_pass_begin(gpu_device *dev, WGPUCommandEncoder encoder,
+WGPUComputePassEncoder wgs__gpu_pass_begin(gpu_device *dev, WGPUCommandEncoder encoder,
                                       WGPUQuerySet query_set, uint32_t begin_index,
                                       uint32_t end_index);
-void gpu_pass_dispatch(gpu_device *dev, WGPUComputePassEncoder pass,
+void wgs__gpu_pass_dispatch(gpu_device *dev, WGPUComputePassEncoder pass,
                        WGPUComputePipeline pipeline, WGPUBindGroup group, uint32_t x,
                        uint32_t y);
-void gpu_pass_end(gpu_device *dev, WGPUComputePassEncoder pass);
+void wgs__gpu_pass_end(gpu_device *dev, WGPUComputePassEncoder pass);
 
 /* Host-side helpers for the convenience layer, the CLI and the tests. */
-WGPUCommandEncoder gpu_encoder_create(gpu_device *dev);
-void gpu_copy(gpu_device *dev, WGPUCommandEncoder encoder, WGPUBuffer src, uint64_t src_offset,
+WGPUCommandEncoder wgs__gpu_encoder_create(gpu_device *dev);
+void wgs__gpu_copy(gpu_device *dev, WGPUCommandEncoder encoder, WGPUBuffer src, uint64_t src_offset,
               WGPUBuffer dst, uint64_t dst_offset, uint64_t size);
 /* Timestamp queries (timestamp-query feature). */
-WGPUQuerySet gpu_timestamp_set_create(gpu_device *dev, uint32_t count);
-void gpu_query_set_release(gpu_device *dev, WGPUQuerySet query_set);
-void gpu_resolve_queries(gpu_device *dev, WGPUCommandEncoder encoder, WGPUQuerySet query_set,
+WGPUQuerySet wgs__gpu_timestamp_set_create(gpu_device *dev, uint32_t count);
+void wgs__gpu_query_set_release(gpu_device *dev, WGPUQuerySet query_set);
+void wgs__gpu_resolve_queries(gpu_device *dev, WGPUCommandEncoder encoder, WGPUQuerySet query_set,
                          uint32_t first, uint32_t count, WGPUBuffer dst, uint64_t dst_offset);
 /* Finishes and submits the encoder, releasing it. */
-void gpu_submit(gpu_device *dev, WGPUCommandEncoder encoder);
+void wgs__gpu_submit(gpu_device *dev, WGPUCommandEncoder encoder);
 /* Waits until all submitted work is done. */
-wgs_result gpu_wait_idle(gpu_device *dev, char *msg, size_t msglen);
+wgs_result wgs__gpu_wait_idle(gpu_device *dev, char *msg, size_t msglen);
 /* Copies [offset, offset+size) of a buffer (CopySrc usage) to host memory and waits. */
-wgs_result gpu_buffer_read(gpu_device *dev, WGPUBuffer buffer, uint64_t offset, uint64_t size,
+wgs_result wgs__gpu_buffer_read(gpu_device *dev, WGPUBuffer buffer, uint64_t offset, uint64_t size,
                            void *dst, char *msg, size_t msglen);
 
 #endif

@@ -5,8 +5,8 @@
  * that table, never a pointer.
  *
  * Two differences from the native backend follow from the browser's API: the device
- * always belongs to the page (gpu_open_default takes the one wgscan.js registered), and
- * error scopes resolve asynchronously, so gpu_scope_pop reports success here and
+ * always belongs to the page (wgs__gpu_open_default takes the one wgscan.js registered), and
+ * error scopes resolve asynchronously, so wgs__gpu_scope_pop reports success here and
  * wgscan.js awaits the scopes after each call and raises what they caught.
  */
 #include "gpu/gpu.h"
@@ -51,7 +51,7 @@ struct gpu_device {
 #define H(x) ((uint32_t)(uintptr_t)(x))
 #define P(T, h) ((T)(uintptr_t)(h))
 
-wgs_result gpu_open_default(const wgs_context_desc *desc, gpu_device **out, char *err, size_t errlen) {
+wgs_result wgs__gpu_open_default(const wgs_context_desc *desc, gpu_device **out, char *err, size_t errlen) {
     (void)desc;
     *out = NULL;
     gpu_device *d = calloc(1, sizeof *d);
@@ -88,30 +88,30 @@ wgs_result gpu_open_default(const wgs_context_desc *desc, gpu_device **out, char
     return WGS_OK;
 }
 
-wgs_result gpu_open_external(const wgs_external_device *ext, const wgs_context_desc *desc, gpu_device **out,
+wgs_result wgs__gpu_open_external(const wgs_external_device *ext, const wgs_context_desc *desc, gpu_device **out,
                              char *err, size_t errlen) {
     (void)ext;
     (void)desc;
-    return gpu_open_default(NULL, out, err, errlen);
+    return wgs__gpu_open_default(NULL, out, err, errlen);
 }
 
-void gpu_close(gpu_device *d) { free(d); }
-void gpu_get_caps(const gpu_device *d, gpu_caps *caps) { *caps = d->caps; }
-WGPUDevice gpu_wgpu_device(const gpu_device *d) { (void)d; return NULL; }
-WGPUQueue gpu_wgpu_queue(const gpu_device *d) { (void)d; return NULL; }
-WGPUInstance gpu_wgpu_instance(const gpu_device *d) { (void)d; return NULL; }
-WGPUProc gpu_get_proc(const gpu_device *d, const char *name) { (void)d; (void)name; return NULL; }
+void wgs__gpu_close(gpu_device *d) { free(d); }
+void wgs__gpu_get_caps(const gpu_device *d, gpu_caps *caps) { *caps = d->caps; }
+WGPUDevice wgs__gpu_wgpu_device(const gpu_device *d) { (void)d; return NULL; }
+WGPUQueue wgs__gpu_wgpu_queue(const gpu_device *d) { (void)d; return NULL; }
+WGPUInstance wgs__gpu_wgpu_instance(const gpu_device *d) { (void)d; return NULL; }
+WGPUProc wgs__gpu_get_proc(const gpu_device *d, const char *name) { (void)d; (void)name; return NULL; }
 
-int gpu_is_lost(const gpu_device *d, char *msg, size_t msglen) {
+int wgs__gpu_is_lost(const gpu_device *d, char *msg, size_t msglen) {
     (void)d;
     int lost = js_device_lost();
     if (lost && msg && msglen) strncpy(msg, "the GPUDevice was lost", msglen - 1);
     return lost;
 }
 
-void gpu_scope_push(gpu_device *d) { (void)d; js_push_scope(); }
+void wgs__gpu_scope_push(gpu_device *d) { (void)d; js_push_scope(); }
 
-wgs_result gpu_scope_pop(gpu_device *d, char *msg, size_t msglen) {
+wgs_result wgs__gpu_scope_pop(gpu_device *d, char *msg, size_t msglen) {
     (void)d;
     (void)msg;
     (void)msglen;
@@ -119,41 +119,41 @@ wgs_result gpu_scope_pop(gpu_device *d, char *msg, size_t msglen) {
     return WGS_OK;
 }
 
-WGPUBuffer gpu_buffer_create(gpu_device *d, uint64_t size, WGPUBufferUsage usage, const char *label) {
+WGPUBuffer wgs__gpu_buffer_create(gpu_device *d, uint64_t size, WGPUBufferUsage usage, const char *label) {
     (void)d;
     (void)label;
     return P(WGPUBuffer, js_buffer_create((double)size, (double)usage));
 }
 
-void gpu_buffer_release(gpu_device *d, WGPUBuffer b) {
+void wgs__gpu_buffer_release(gpu_device *d, WGPUBuffer b) {
     (void)d;
     if (b) js_release(H(b));
 }
 
-uint64_t gpu_buffer_size(gpu_device *d, WGPUBuffer b) { (void)d; return (uint64_t)js_buffer_size(H(b)); }
-WGPUBufferUsage gpu_buffer_usage(gpu_device *d, WGPUBuffer b) {
+uint64_t wgs__gpu_buffer_size(gpu_device *d, WGPUBuffer b) { (void)d; return (uint64_t)js_buffer_size(H(b)); }
+WGPUBufferUsage wgs__gpu_buffer_usage(gpu_device *d, WGPUBuffer b) {
     (void)d;
     return (WGPUBufferUsage)js_buffer_usage(H(b));
 }
 
-void gpu_queue_write(gpu_device *d, WGPUBuffer b, uint64_t offset, const void *data, size_t size) {
+void wgs__gpu_queue_write(gpu_device *d, WGPUBuffer b, uint64_t offset, const void *data, size_t size) {
     (void)d;
     js_queue_write(H(b), (double)offset, data, (uint32_t)size);
 }
 
-WGPUComputePipeline gpu_pipeline_create(gpu_device *d, const char *wgsl, const char *entry, const char *label) {
+WGPUComputePipeline wgs__gpu_pipeline_create(gpu_device *d, const char *wgsl, const char *entry, const char *label) {
     (void)d;
     (void)label;
     return P(WGPUComputePipeline,
              js_pipeline_create(wgsl, (uint32_t)strlen(wgsl), entry, (uint32_t)strlen(entry)));
 }
 
-void gpu_pipeline_release(gpu_device *d, WGPUComputePipeline p) {
+void wgs__gpu_pipeline_release(gpu_device *d, WGPUComputePipeline p) {
     (void)d;
     if (p) js_release(H(p));
 }
 
-WGPUBindGroup gpu_bind_group_create(gpu_device *d, WGPUComputePipeline pipeline, const gpu_binding *b,
+WGPUBindGroup wgs__gpu_bind_group_create(gpu_device *d, WGPUComputePipeline pipeline, const gpu_binding *b,
                                     uint32_t count) {
     (void)d;
     uint32_t ids[24];
@@ -168,24 +168,24 @@ WGPUBindGroup gpu_bind_group_create(gpu_device *d, WGPUComputePipeline pipeline,
     return P(WGPUBindGroup, js_bind_group_create(H(pipeline), ids, ranges, count));
 }
 
-void gpu_bind_group_release(gpu_device *d, WGPUBindGroup g) {
+void wgs__gpu_bind_group_release(gpu_device *d, WGPUBindGroup g) {
     (void)d;
     if (g) js_release(H(g));
 }
 
-WGPUComputePassEncoder gpu_pass_begin(gpu_device *d, WGPUCommandEncoder enc, WGPUQuerySet qs,
+WGPUComputePassEncoder wgs__gpu_pass_begin(gpu_device *d, WGPUCommandEncoder enc, WGPUQuerySet qs,
                                       uint32_t begin_index, uint32_t end_index) {
     (void)d;
     return P(WGPUComputePassEncoder, js_pass_begin(H(enc), H(qs), begin_index, end_index));
 }
 
-void gpu_pass_dispatch(gpu_device *d, WGPUComputePassEncoder pass, WGPUComputePipeline pipeline,
+void wgs__gpu_pass_dispatch(gpu_device *d, WGPUComputePassEncoder pass, WGPUComputePipeline pipeline,
                        WGPUBindGroup group, uint32_t x, uint32_t y) {
     (void)d;
     js_pass_dispatch(H(pass), H(pipeline), H(group), x, y);
 }
 
-void gpu_pass_end(gpu_device *d, WGPUComputePassEncoder pass) {
+void wgs__gpu_pass_end(gpu_device *d, WGPUComputePassEncoder pass) {
     (void)d;
     js_pass_end(H(pass));
 }
