@@ -95,7 +95,8 @@ int main(int argc, char **argv) {
     for (int v = 0; v < 2 && !bad; v++) {
         wgs_alloc_algorithm algo = v == 0 ? WGS_ALLOC_SCAN : WGS_ALLOC_ATOMIC;
         wgs_alloc_plan *plan = NULL;
-        CHECKED(wgs_alloc_plan_create(ctx, &(wgs_alloc_plan_desc){algo, n, "allocator"}, &plan));
+        CHECKED(wgs_alloc_plan_create(ctx, &(wgs_alloc_plan_desc){.algorithm = algo, .capacity = n,
+                                                                  .label = "allocator"}, &plan));
         uint32_t top = 0;
         CHECKED(wgs_buffer_write(ctx, bstate, 0, &top, 4));
         uint64_t seed = 12345;
@@ -107,7 +108,8 @@ int main(int argc, char **argv) {
             double t0 = example_now();
             WGPUCommandEncoder enc;
             CHECKED(wgs_encoder_create(ctx, &enc));
-            wgs_alloc_args a = {bsizes, 0, boffsets, 0, bstate, 0, n, arena, NULL, 0, 0};
+            wgs_alloc_args a = {.sizes = bsizes, .offsets = boffsets, .state = bstate, .n = n,
+                                .arena_size = arena};
             CHECKED(wgs_alloc_encode(plan, enc, &a));
             CHECKED(wgs_submit(ctx, enc));
             uint32_t new_top = 0;

@@ -59,12 +59,17 @@ int main(int argc, char **argv) {
     wgs_select_plan *sel = NULL;
     wgs_histogram_plan *hist = NULL;
     wgs_scan_plan *scan = NULL;
-    CHECKED(wgs_select_plan_create(ctx, &(wgs_select_plan_desc){WGS_TYPE_U32, WGS_SELECT_FLAGGED, {0, 0, 0}, 0,
-                                                              WGS_PAYLOAD_INDEX, cells, "block_sparse", 0}, &sel));
-    CHECKED(wgs_histogram_plan_create(ctx, &(wgs_histogram_plan_desc){WGS_TYPE_U32, b, 0, (double)cells, cells,
-                                                                     "block_sparse"}, &hist));
-    CHECKED(wgs_scan_plan_create(ctx, &(wgs_scan_plan_desc){WGS_TYPE_U32, WGS_OP_ADD, WGS_SCAN_EXCLUSIVE, 0, b + 1,
-                                                           "block_sparse", 0}, &scan));
+    CHECKED(wgs_select_plan_create(ctx, &(wgs_select_plan_desc){.type = WGS_TYPE_U32,
+                                                                .mode = WGS_SELECT_FLAGGED,
+                                                                .payload = WGS_PAYLOAD_INDEX,
+                                                                .capacity = cells, .label = "block_sparse"}, &sel));
+    CHECKED(wgs_histogram_plan_create(ctx, &(wgs_histogram_plan_desc){.type = WGS_TYPE_U32, .bins = b,
+                                                                      .upper = (double)cells,
+                                                                      .capacity = cells,
+                                                                      .label = "block_sparse"}, &hist));
+    CHECKED(wgs_scan_plan_create(ctx, &(wgs_scan_plan_desc){.type = WGS_TYPE_U32, .op = WGS_OP_ADD,
+                                                            .kind = WGS_SCAN_EXCLUSIVE, .capacity = b + 1,
+                                                            .label = "block_sparse"}, &scan));
     printf("block_sparse: %u x %u blocks on %s\n", b, b, info.device);
     int bad = 0;
     uint64_t seed = 777;

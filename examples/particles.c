@@ -66,9 +66,11 @@ int main(int argc, char **argv) {
     if (info.has_timestamp_query) CHECKED(wgs_timer_create(ctx, (uint32_t)frames, &timer));
     /* One plan for all frames: each encode passes its frame's clock as the predicate's
      * operand. */
-    wgs_predicate alive = {WGS_PREDICATE_GREATER, 0.0, 0};
-    wgs_select_plan_desc sd = {WGS_TYPE_F32, WGS_SELECT_IF, alive, 0, WGS_PAYLOAD_BUFFER, n, "particles", 0};
-    wgs_count_plan_desc cd = {WGS_TYPE_F32, alive, WGS_REDUCE_ALGORITHM_ATOMIC, n, "particles"};
+    wgs_predicate alive = {.kind = WGS_PREDICATE_GREATER};
+    wgs_select_plan_desc sd = {.type = WGS_TYPE_F32, .mode = WGS_SELECT_IF, .predicate = alive,
+                               .payload = WGS_PAYLOAD_BUFFER, .capacity = n, .label = "particles"};
+    wgs_count_plan_desc cd = {.type = WGS_TYPE_F32, .predicate = alive,
+                              .algorithm = WGS_REDUCE_ALGORITHM_ATOMIC, .capacity = n, .label = "particles"};
     wgs_select_plan *sel = NULL;
     wgs_reduce_plan *cnt = NULL;
     CHECKED(wgs_select_plan_create(ctx, &sd, &sel));

@@ -419,12 +419,12 @@ typedef struct wgs_scan_plan_desc {
     wgs_op op;
     wgs_scan_kind kind;
     wgs_scan_algorithm algorithm;
-    uint64_t capacity; /* largest n this plan will encode; 0 means 1 */
-    const char *label; /* for WebGPU object labels; may be NULL */
     /* Non-zero: the same input gives bit-identical output on every run (a fixed
      * combination tree: the multi-level algorithm). Matters for f32/f16 sums only;
      * with an algorithm forced to SINGLE_PASS it is refused (WGS_ERROR_INVALID_ARGUMENT). */
     int deterministic;
+    uint64_t capacity; /* largest n this plan will encode; 0 means 1 */
+    const char *label; /* for WebGPU object labels; may be NULL */
 } wgs_scan_plan_desc;
 
 #define WGS_SCAN_PARAM_SLOTS 64
@@ -675,9 +675,9 @@ typedef struct wgs_select_plan_desc {
     wgs_predicate predicate; /* IF */
     int partition;           /* not with UNIQUE or RUN_LENGTH */
     wgs_payload payload;     /* not with RUN_LENGTH (its payload_out is the lengths) */
+    wgs_select_algorithm algorithm; /* SINGLE_PASS with partition: INVALID_ARGUMENT */
     uint64_t capacity;
     const char *label;
-    wgs_select_algorithm algorithm; /* SINGLE_PASS with partition: INVALID_ARGUMENT */
 } wgs_select_plan_desc;
 
 typedef struct wgs_select_args {

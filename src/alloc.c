@@ -46,7 +46,8 @@ wgs_result wgs_alloc_plan_create(wgs_context *ctx, const wgs_alloc_plan_desc *de
         r = wgs__pipeline(ctx, &spec, &p->place);
         spec.entry = "alloc_commit";
         if (r == WGS_OK) r = wgs__pipeline(ctx, &spec, &p->commit);
-        wgs_scan_plan_desc sd = {WGS_TYPE_U32, WGS_OP_ADD, WGS_SCAN_EXCLUSIVE, 0, capacity, "wgscan alloc", 0};
+        wgs_scan_plan_desc sd = {.type = WGS_TYPE_U32, .op = WGS_OP_ADD, .kind = WGS_SCAN_EXCLUSIVE,
+                                 .capacity = capacity, .label = "wgscan alloc"};
         if (r == WGS_OK) r = wgs_scan_plan_create(ctx, &sd, &p->scan);
     }
     WGS_CREATE_END(ctx, r, p, wgs_scan_plan_destroy(p->scan), out);
@@ -84,7 +85,8 @@ wgs_result wgs_alloc_encode(wgs_alloc_plan *p, WGPUCommandEncoder encoder, const
         WGPUComputePassEncoder mark = wgs__gpu_pass_begin(ctx->gpu, encoder, a->timestamp_query_set,
                                                      a->timestamp_begin_index, none);
         wgs__gpu_pass_end(ctx->gpu, mark);
-        wgs_scan_args sa = {a->sizes, a->sizes_offset, a->offsets, a->offsets_offset, a->n, NULL, 0, 0};
+        wgs_scan_args sa = {.input = a->sizes, .input_offset = a->sizes_offset, .output = a->offsets,
+                            .output_offset = a->offsets_offset, .n = a->n};
         if ((r = wgs_scan_encode(p->scan, encoder, &sa)) != WGS_OK) {
             wgs__scope_end(ctx, "recording the allocation");
             return r;

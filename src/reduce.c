@@ -119,63 +119,90 @@ static wgs_result plan_start(wgs_context *ctx, const void *desc, wgs_reduce_plan
     return WGS_OK;
 }
 
-wgs_result wgs_reduce_plan_create(wgs_context *ctx, const wgs_reduce_plan_desc *desc,
-                                  wgs_reduce_plan **out) {
-    wgs_type type = desc ? desc->type : WGS_TYPE_DEFAULT;
+/* Zero fields take their defaults here, once; then the description is checked as a
+ * whole (as scan.c and select.c do). */
+static wgs_reduce_plan_desc reduce_desc_defaults(const wgs_reduce_plan_desc *d) {
+    wgs_reduce_plan_desc r = *d;
+    if (r.type == WGS_TYPE_DEFAULT) r.type = WGS_TYPE_U32;
+    if (r.op == WGS_OP_DEFAULT) r.op = WGS_OP_ADD;
+    if (r.algorithm == WGS_REDUCE_ALGORITHM_DEFAULT) r.algorithm = WGS_REDUCE_ALGORITHM_TREE;
+    if (r.fixed_point_bits == 0) r.fixed_point_bits = 24;
+    if (r.capacity == 0) r.capacity = 1;
+    return r;
+}
+
+static wgs_result reduce_desc_validate(wgs_context *ctx, const wgs_reduce_plan_desc *d) {
+    int arg = d->op == WGS_OP_ARGMIN || d->op == WGS_OP_ARGMAX;
+    const char *why = NULL;
+    wgs_result code = WGS_ERROR_INVALID_ARGUMENT;
+    if ((unsigned)d->op > WGS_OP_ARGMAX) why = "unknown operator", code = WGS_ERROR_UNSUPPORTED_OPERATOR;
+    else if (d->type == WGS_TYPE_F32 && d->op >= WGS_OP_AND && !arg)
+        why = "and, or and xor are defined for integer types only", code = WGS_ERROR_UNSUPPORTED_OPERATOR;
+    else if ((unsigned)d->algorithm > WGS_REDUCE_ALGORITHM_ATOMIC_PER_ELEMENT) why = "unknown algorithm";
+    else if (d->algorithm == WGS_REDUCE_ALGORITHM_ATOMIC_PER_ELEMENT)
+        why = "one atomic per element is a counting algorithm (wgs_count_plan_create)";
+    else if (arg && d->algorithm == WGS_REDUCE_ALGORITHM_ATOMIC)
+        why = "arg-min and arg-max have no atomic form (no 64-bit atomics); use the tree",
+        code = WGS_ERROR_UNSUPPORTED_OPERATOR;
+    else if ((unsigned)d->float_sum > WGS_FLOAT_SUM_FIXED_POINT) why = "unknown float_sum";
+    else if (d->fixed_point_bits > 40) why = "fixed_point_bits must be 1..40";
+    if (why) return wgs__fail(ctx, code, "%s (op %s, type %s)", why, wgs_op_name(d->op), wgs_type_name(d->type));
+    return WGS_OK;
+}
+
+wgs_result wgs_reduce_plan_create(wgs_context *ctx, const wgs_reduce_plan_desc *user_desc, wgs_reduce_plan **out) {
+    if (out) *out = NULL;
+    if (!user_desc) return plan_start(ctx, NULL, out, NULL, NULL);
+    const wgs_reduce_plan_desc d = reduce_desc_defaults(user_desc), *desc = &d;
+    wgs_type type = desc->type;
     wgs_reduce_plan *p = NULL;
     wgs_result r = plan_start(ctx, desc, out, &type, &p);
     if (r != WGS_OK) return r;
-    wgs_op op = desc->op == WGS_OP_DEFAULT ? WGS_OP_ADD : desc->op;
+    if ((r = reduce_desc_validate(ctx, desc)) != WGS_OK) {
+        free(p);
+        return r;
+    }
+    wgs_op op = desc->op;
     int arg = op == WGS_OP_ARGMIN ? 1 : op == WGS_OP_ARGMAX ? 2 : 0;
     wgs_op acc_op = arg == 1 ? WGS_OP_MIN : arg == 2 ? WGS_OP_MAX : op;
-    wgs_reduce_algorithm algo = desc->algorithm ? desc->algorithm : WGS_REDUCE_ALGORITHM_TREE;
-    uint32_t bits = desc->fixed_point_bits ? desc->fixed_point_bits : 24;
-    const char *why = NULL;
-    wgs_result code = WGS_ERROR_INVALID_ARGUMENT;
-    if ((unsigned)op > WGS_OP_ARGMAX) why = "unknown operator", code = WGS_ERROR_UNSUPPORTED_OPERATOR;
-    else if (type == WGS_TYPE_F32 && acc_op >= WGS_OP_AND)
-        why = "and, or and xor are defined for integer types only", code = WGS_ERROR_UNSUPPORTED_OPERATOR;
-    else if ((unsigned)algo > WGS_REDUCE_ALGORITHM_ATOMIC_PER_ELEMENT) why = "unknown algorithm";
-    else if (algo == WGS_REDUCE_ALGORITHM_ATOMIC_PER_ELEMENT)
-        why = "one atomic per element is a counting algorithm (wgs_count_plan_create)";
-    else if (arg && algo == WGS_REDUCE_ALGORITHM_ATOMIC)
-        why = "arg-min and arg-max have no atomic form (no 64-bit atomics); use the tree",
-        code = WGS_ERROR_UNSUPPORTED_OPERATOR;
-    else if ((unsigned)desc->float_sum > WGS_FLOAT_SUM_FIXED_POINT) why = "unknown float_sum";
-    else if (bits > 40) why = "fixed_point_bits must be 1..40";
-    if (why) {
-        free(p);
-        return wgs__fail(ctx, code, "%s (op %s, type %s)", why, wgs_op_name(op), wgs_type_name(type));
-    }
     p->op = op;
-    p->algorithm = algo;
-    p->capacity = desc->capacity ? desc->capacity : 1;
+    p->algorithm = desc->algorithm;
+    p->capacity = desc->capacity;
     if (desc->float_sum == WGS_FLOAT_SUM_FIXED_POINT && type == WGS_TYPE_F32 && op == WGS_OP_ADD &&
-        algo == WGS_REDUCE_ALGORITHM_ATOMIC)
-        p->flags = WGS_FLAG_FIXED_POINT | bits << 16;
+        desc->algorithm == WGS_REDUCE_ALGORITHM_ATOMIC)
+        p->flags = WGS_FLAG_FIXED_POINT | desc->fixed_point_bits << 16;
     return plan_finish(ctx, p, type, acc_op, (uint32_t)arg, "element/lift_value.wgsl", out);
 }
 
-wgs_result wgs_count_plan_create(wgs_context *ctx, const wgs_count_plan_desc *desc,
-                                 wgs_reduce_plan **out) {
-    wgs_type type = desc ? desc->type : WGS_TYPE_DEFAULT;
+static wgs_count_plan_desc count_desc_defaults(const wgs_count_plan_desc *d) {
+    wgs_count_plan_desc r = *d;
+    if (r.type == WGS_TYPE_DEFAULT) r.type = WGS_TYPE_U32;
+    if (r.algorithm == WGS_REDUCE_ALGORITHM_DEFAULT) r.algorithm = WGS_REDUCE_ALGORITHM_TREE;
+    if (r.capacity == 0) r.capacity = 1;
+    return r;
+}
+
+wgs_result wgs_count_plan_create(wgs_context *ctx, const wgs_count_plan_desc *user_desc, wgs_reduce_plan **out) {
+    if (out) *out = NULL;
+    if (!user_desc) return plan_start(ctx, NULL, out, NULL, NULL);
+    const wgs_count_plan_desc d = count_desc_defaults(user_desc), *desc = &d;
+    wgs_type type = desc->type;
     wgs_reduce_plan *p = NULL;
     wgs_result r = plan_start(ctx, desc, out, &type, &p);
     if (r != WGS_OK) return r;
     uint32_t kind = 0;
     r = wgs__predicate_bits(ctx, type, &desc->predicate, &kind, &p->pred_a, &p->pred_b);
-    wgs_reduce_algorithm algo = desc->algorithm ? desc->algorithm : WGS_REDUCE_ALGORITHM_TREE;
-    if (r == WGS_OK && (unsigned)algo > WGS_REDUCE_ALGORITHM_ATOMIC_PER_ELEMENT)
-        r = wgs__fail(ctx, WGS_ERROR_INVALID_ARGUMENT, "unknown algorithm %d", (int)algo);
+    if (r == WGS_OK && (unsigned)desc->algorithm > WGS_REDUCE_ALGORITHM_ATOMIC_PER_ELEMENT)
+        r = wgs__fail(ctx, WGS_ERROR_INVALID_ARGUMENT, "unknown algorithm %d", (int)desc->algorithm);
     if (r != WGS_OK) {
         free(p);
         return r;
     }
     p->count = 1;
     p->op = WGS_OP_ADD;
-    p->algorithm = algo;
+    p->algorithm = desc->algorithm;
     p->flags = kind << 8;
-    p->capacity = desc->capacity ? desc->capacity : 1;
+    p->capacity = desc->capacity;
     return plan_finish(ctx, p, WGS_TYPE_U32, WGS_OP_ADD, 0,
                        "element/predicate.wgsl element/lift_count.wgsl", out);
 }

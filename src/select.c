@@ -242,7 +242,7 @@ static wgs_result record_three_passes(wgs_select_plan *p, WGPUCommandEncoder enc
         }
     }
     wgs__gpu_pass_end(ctx->gpu, pass);
-    wgs_scan_args sa = {p->group_sums, 0, p->group_sums, 0, groups, NULL, 0, 0};
+    wgs_scan_args sa = {.input = p->group_sums, .output = p->group_sums, .n = groups};
     wgs_result r = p->do_scan ? wgs_scan_encode(p->scan, encoder, &sa) : WGS_OK;
     if (r != WGS_OK) wgs__scope_end(ctx, "recording the select");
     return r;

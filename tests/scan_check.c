@@ -44,7 +44,8 @@ int scan_check(wgs_context *ctx, wgs_scan_plan *plan, const wgs_scan_plan_desc *
     }
     WGPUCommandEncoder enc;
     CHECK_RESULT(wgs_encoder_create(ctx, &enc), WGS_OK);
-    wgs_scan_args a = {in, c->in_offset, out, out_off, c->n, NULL, 0, 0};
+    wgs_scan_args a = {.input = in, .input_offset = c->in_offset, .output = out, .output_offset = out_off,
+                       .n = c->n};
     wgs_result r = wgs_scan_encode(plan, enc, &a);
     CHECK_RESULT(wgs_submit(ctx, enc), WGS_OK);
     if (r != WGS_OK) {

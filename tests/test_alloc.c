@@ -22,7 +22,7 @@ static int by_offset(const void *a, const void *b) {
 static void run_calls(wgs_alloc_algorithm algo, uint64_t n, uint32_t arena, int calls) {
     wgs_context *ctx = test_context();
     if (!ctx) return;
-    wgs_alloc_plan_desc d = {algo, n, NULL};
+    wgs_alloc_plan_desc d = {.algorithm = algo, .capacity = n};
     wgs_alloc_plan *plan = NULL;
     CHECK_RESULT(wgs_alloc_plan_create(ctx, &d, &plan), WGS_OK);
     uint32_t *sizes = malloc(n * 4 + 4), *got = malloc(n * 4 + 4);
@@ -37,7 +37,7 @@ static void run_calls(wgs_alloc_algorithm algo, uint64_t n, uint32_t arena, int 
         bs = test_upload(ctx, sizes, n * 4);
         WGPUCommandEncoder enc;
         CHECK_RESULT(wgs_encoder_create(ctx, &enc), WGS_OK);
-        wgs_alloc_args a = {bs, 0, bo, 0, bstate, 0, n, arena, NULL, 0, 0};
+        wgs_alloc_args a = {.sizes = bs, .offsets = bo, .state = bstate, .n = n, .arena_size = arena};
         CHECK_RESULT(wgs_alloc_encode(plan, enc, &a), WGS_OK);
         CHECK_RESULT(wgs_submit(ctx, enc), WGS_OK);
         uint32_t new_top = 0;
@@ -111,7 +111,7 @@ TEST(alloc_bad_input) {
     wgs_context *ctx = test_context();
     if (!ctx) return;
     wgs_alloc_plan *plan = NULL;
-    wgs_alloc_plan_desc d = {(wgs_alloc_algorithm)7, 10, NULL};
+    wgs_alloc_plan_desc d = {.algorithm = (wgs_alloc_algorithm)7, .capacity = 10};
     CHECK_RESULT(wgs_alloc_plan_create(ctx, &d, &plan), WGS_ERROR_INVALID_ARGUMENT);
     d.algorithm = WGS_ALLOC_ATOMIC;
     CHECK_RESULT(wgs_alloc_plan_create(ctx, &d, &plan), WGS_OK);
@@ -119,7 +119,7 @@ TEST(alloc_bad_input) {
     WGPUBuffer s = test_buffer(ctx, 40), o = test_buffer(ctx, 40), st = test_buffer(ctx, 8);
     WGPUCommandEncoder enc;
     CHECK_RESULT(wgs_encoder_create(ctx, &enc), WGS_OK);
-    wgs_alloc_args a = {s, 0, o, 0, st, 0, 11, 100, NULL, 0, 0};
+    wgs_alloc_args a = {.sizes = s, .offsets = o, .state = st, .n = 11, .arena_size = 100};
     CHECK_RESULT(wgs_alloc_encode(plan, enc, &a), WGS_ERROR_CAPACITY_EXCEEDED);
     a.n = 10;
     a.state = o;

@@ -106,7 +106,7 @@ TEST(errors_single_pass_in_place) {
     CHECK_RESULT(wgs_buffer_create(ctx, 4000, WGPUBufferUsage_Storage, &b), WGS_OK);
     WGPUCommandEncoder enc;
     CHECK_RESULT(wgs_encoder_create(ctx, &enc), WGS_OK);
-    wgs_scan_args a = {b, 0, b, 0, 1000, NULL, 0, 0};
+    wgs_scan_args a = {.input = b, .output = b, .n = 1000};
     CHECK_RESULT(wgs_scan_encode(p, enc, &a), WGS_ERROR_ALIASING);
     CHECK(strstr(wgs_context_last_error(ctx), "in place") != NULL);
     wgs_scan_plan_destroy(p);
@@ -133,7 +133,7 @@ TEST(errors_bad_buffers) {
     CHECK_RESULT(wgs_buffer_create(ctx, 8192, WGPUBufferUsage_CopyDst, &nostorage), WGS_OK);
     WGPUCommandEncoder enc;
     CHECK_RESULT(wgs_encoder_create(ctx, &enc), WGS_OK);
-    wgs_scan_args a = {big, 0, big, 0, 1001, NULL, 0, 0};
+    wgs_scan_args a = {.input = big, .output = big, .n = 1001};
     CHECK_RESULT(wgs_scan_encode(plan, enc, &a), WGS_ERROR_CAPACITY_EXCEEDED);
     a.n = 101; /* 404 bytes > 400 */
     a.output = small;
@@ -377,7 +377,8 @@ TEST(errors_param_ring_failure) {
     CHECK_RESULT(wgs_select_plan_create(ctx, &(wgs_select_plan_desc){.mode = WGS_SELECT_IF, .capacity = n}, &sp),
                  WGS_OK);
     if (sp)
-        RING_CHECK(wgs_select_encode(sp, enc, &(wgs_select_args){.input = in, .output = out, .count = cnt, .n = n}));
+        RING_CHECK(wgs_select_encode(sp, enc, &(wgs_select_args){.input = in, .output = out, .count = cnt,
+                                                                 .n = n}));
     wgs_histogram_plan *hp = NULL;
     CHECK_RESULT(wgs_histogram_plan_create(ctx, &(wgs_histogram_plan_desc){.bins = 8, .lower = 0, .upper = 8,
                                                                           .capacity = n}, &hp), WGS_OK);

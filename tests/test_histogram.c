@@ -47,7 +47,7 @@ static void check_histogram(wgs_context *ctx, const wgs_histogram_plan_desc *d, 
     wgs_buffer_write(ctx, bout, 0, got, (uint64_t)d->bins * 4);
     WGPUCommandEncoder enc;
     CHECK_RESULT(wgs_encoder_create(ctx, &enc), WGS_OK);
-    wgs_histogram_args a = {bin, 0, n, bout, 0, NULL, 0, 0};
+    wgs_histogram_args a = {.input = bin, .n = n, .output = bout};
     CHECK_RESULT(wgs_histogram_encode(plan, enc, &a), WGS_OK);
     CHECK_RESULT(wgs_submit(ctx, enc), WGS_OK);
     if (!test_download(ctx, bout, got, (uint64_t)d->bins * 4)) goto done;
@@ -70,14 +70,14 @@ TEST(histogram_rules_and_sizes) {
     wgs_context *ctx = test_context();
     if (!ctx) return;
     const wgs_histogram_plan_desc descs[] = {
-        {WGS_TYPE_U32, 256, 0, 4294967296.0, 0, NULL},        /* shift: the whole u32 range */
+        {.type = WGS_TYPE_U32, .bins = 256, .upper = 4294967296.0},        /* shift: the whole u32 range */
         {WGS_TYPE_U32, 100, 1000, 1000 + 100 * 37, 0, NULL},  /* division */
         {WGS_TYPE_U32, 7, 0, 4294967296.0, 0, NULL},          /* general, R = 2^32 */
         {WGS_TYPE_I32, 1000, -5000, 123457, 0, NULL},         /* general */
         {WGS_TYPE_I32, 1, -2147483648.0, 2147483648.0, 0, NULL}, /* one bin, shift by 32 */
         {WGS_TYPE_F32, 64, -1.5, 2.25, 0, NULL},
-        {WGS_TYPE_F32, 4096, 0, 1, 0, NULL},
-        {WGS_TYPE_U32, 10000, 0, 1000000, 0, NULL},           /* global atomics path */
+        {.type = WGS_TYPE_F32, .bins = 4096, .upper = 1},
+        {.type = WGS_TYPE_U32, .bins = 10000, .upper = 1000000},           /* global atomics path */
     };
     const uint64_t sizes[] = {0, 1, 3, 4, 5, 2047, 2049, 32769, 1000003};
     for (size_t k = 0; k < sizeof descs / sizeof descs[0]; k++) {
@@ -94,10 +94,11 @@ TEST(histogram_rules_and_sizes) {
 TEST(histogram_multi_binding) {
     wgs_context *ctx = test_context_capped(3, 64 * 1024);
     if (!ctx) return;
-    wgs_histogram_plan_desc d = {WGS_TYPE_I32, 300, -100000, 200000, 300000, NULL};
+    wgs_histogram_plan_desc d = {.type = WGS_TYPE_I32, .bins = 300, .lower = -100000, .upper = 200000,
+                                 .capacity = 300000};
     check_histogram(ctx, &d, 16385, 1, 1);
     check_histogram(ctx, &d, 65536 * 3 + 3, 2, 1);
-    wgs_histogram_plan_desc wide = {WGS_TYPE_U32, 5000, 0, 1000000, 300000, NULL};
+    wgs_histogram_plan_desc wide = {.type = WGS_TYPE_U32, .bins = 5000, .upper = 1000000, .capacity = 300000};
     check_histogram(ctx, &wide, 65536 * 3 + 3, 3, 1);
 }
 
@@ -109,10 +110,10 @@ TEST(histogram_float_edges) {
     wgs_context *ctx = test_context();
     if (!ctx) return;
     const wgs_histogram_plan_desc descs[] = {
-        {WGS_TYPE_F32, 16, 0, 1, 0, NULL},
-        {WGS_TYPE_F32, 7, -0.0, 4, 0, NULL},
-        {WGS_TYPE_F32, 64, -4, 4, 0, NULL},
-        {WGS_TYPE_F32, 16, -1e-40, 2e-37, 0, NULL},    /* a subnormal lower; bins of 1.25e-38 */
+        {.type = WGS_TYPE_F32, .bins = 16, .upper = 1},
+        {.type = WGS_TYPE_F32, .bins = 7, .lower = -0.0, .upper = 4},
+        {.type = WGS_TYPE_F32, .bins = 64, .lower = -4, .upper = 4},
+        {.type = WGS_TYPE_F32, .bins = 16, .lower = -1e-40, .upper = 2e-37},    /* a subnormal lower; bins of 1.25e-38 */
         {WGS_TYPE_F32, 8, -1.7e38, 1.7e38, 0, NULL},   /* the widest range */
         {WGS_TYPE_F32, 1024, 1e-30, 2e-30, 0, NULL},   /* narrow bins */
         {WGS_TYPE_F32, 5000, -2, 2, 0, NULL},          /* global atomics */
@@ -141,7 +142,7 @@ TEST(histogram_float_edges) {
             WGPUBuffer bi = test_upload(ctx, in, n * 4), bo = test_buffer(ctx, (uint64_t)d.bins * 4);
             WGPUCommandEncoder enc;
             if (bi && bo && wgs_encoder_create(ctx, &enc) == WGS_OK) {
-                wgs_histogram_args a = {bi, 0, n, bo, 0, NULL, 0, 0};
+                wgs_histogram_args a = {.input = bi, .n = n, .output = bo};
                 CHECK_RESULT(wgs_histogram_encode(plan, enc, &a), WGS_OK);
                 CHECK_RESULT(wgs_submit(ctx, enc), WGS_OK);
                 if (test_download(ctx, bo, got, (uint64_t)d.bins * 4)) {
@@ -196,7 +197,8 @@ TEST(histogram_float_bounds) {
         {WGS_TYPE_I32, 4, -INFINITY, 0, WGS_ERROR_INVALID_ARGUMENT},
     };
     for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
-        wgs_histogram_plan_desc d = {cases[k].type, cases[k].bins, cases[k].lower, cases[k].upper, 16, NULL};
+        wgs_histogram_plan_desc d = {.type = cases[k].type, .bins = cases[k].bins, .lower = cases[k].lower,
+                                     .upper = cases[k].upper, .capacity = 16};
         wgs_histogram_plan *plan = NULL;
         wgs_result r = wgs_histogram_plan_create(ctx, &d, &plan);
         if (r != cases[k].want)
@@ -215,7 +217,7 @@ TEST(histogram_bad_input) {
     wgs_context *ctx = test_context();
     if (!ctx) return;
     wgs_histogram_plan *plan = NULL;
-    wgs_histogram_plan_desc d = {WGS_TYPE_U32, 0, 0, 10, 10, NULL};
+    wgs_histogram_plan_desc d = {.type = WGS_TYPE_U32, .upper = 10, .capacity = 10};
     CHECK_RESULT(wgs_histogram_plan_create(ctx, &d, &plan), WGS_ERROR_INVALID_ARGUMENT);
     d.bins = WGS_HISTOGRAM_MAX_BINS + 1;
     CHECK_RESULT(wgs_histogram_plan_create(ctx, &d, &plan), WGS_ERROR_INVALID_ARGUMENT);
@@ -240,7 +242,7 @@ TEST(histogram_bad_input) {
     WGPUBuffer in = test_buffer(ctx, 40), out = test_buffer(ctx, 12);
     WGPUCommandEncoder enc;
     CHECK_RESULT(wgs_encoder_create(ctx, &enc), WGS_OK);
-    wgs_histogram_args a = {in, 0, 11, out, 0, NULL, 0, 0};
+    wgs_histogram_args a = {.input = in, .n = 11, .output = out};
     CHECK_RESULT(wgs_histogram_encode(plan, enc, &a), WGS_ERROR_CAPACITY_EXCEEDED);
     a.n = 10;
     CHECK_RESULT(wgs_histogram_encode(plan, enc, &a), WGS_ERROR_BUFFER_TOO_SMALL); /* 4 bins need 16 bytes */

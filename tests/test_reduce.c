@@ -110,7 +110,8 @@ static void reduce_matrix(wgs_context *ctx, wgs_type type, wgs_reduce_algorithm 
     for (int o = 0; o < nops; o++) {
         int arg = ops[o] == WGS_OP_ARGMIN || ops[o] == WGS_OP_ARGMAX;
         if (arg && algo == WGS_REDUCE_ALGORITHM_ATOMIC) continue;
-        wgs_reduce_plan_desc d = {type, ops[o], algo, fs, 0, max_n(), "test"};
+        wgs_reduce_plan_desc d = {.type = type, .op = ops[o], .algorithm = algo, .float_sum = fs,
+                                  .capacity = max_n(), .label = "test"};
         wgs_reduce_plan *plan = NULL;
         CHECK_RESULT(wgs_reduce_plan_create(ctx, &d, &plan), WGS_OK);
         if (!plan) continue;
@@ -146,7 +147,8 @@ TEST(reduce_multi_binding) {
     const wgs_reduce_algorithm algos[] = {WGS_REDUCE_ALGORITHM_TREE, WGS_REDUCE_ALGORITHM_TREE,
                                           WGS_REDUCE_ALGORITHM_ATOMIC, WGS_REDUCE_ALGORITHM_ATOMIC};
     for (int k = 0; k < 4; k++) {
-        wgs_reduce_plan_desc d = {WGS_TYPE_I32, ops[k], algos[k], 0, 0, 200000, NULL};
+        wgs_reduce_plan_desc d = {.type = WGS_TYPE_I32, .op = ops[k], .algorithm = algos[k],
+                                  .capacity = 200000};
         wgs_reduce_plan *plan = NULL;
         CHECK_RESULT(wgs_reduce_plan_create(ctx, &d, &plan), WGS_OK);
         const uint64_t sizes[] = {16383, 16384, 16385, 65536 * 3 + 1};
@@ -192,7 +194,9 @@ TEST(reduce_deterministic_and_ties) {
     ref_fill_random(x, WGS_TYPE_F32, WGS_OP_ADD, n, 5);
     const wgs_reduce_algorithm algos[] = {WGS_REDUCE_ALGORITHM_TREE, WGS_REDUCE_ALGORITHM_ATOMIC};
     for (int a = 0; a < 2; a++) {
-        wgs_reduce_plan_desc d = {WGS_TYPE_F32, WGS_OP_ADD, algos[a], WGS_FLOAT_SUM_FIXED_POINT, 20, n, NULL};
+        wgs_reduce_plan_desc d = {.type = WGS_TYPE_F32, .op = WGS_OP_ADD, .algorithm = algos[a],
+                                  .float_sum = WGS_FLOAT_SUM_FIXED_POINT, .fixed_point_bits = 20,
+                                  .capacity = n};
         wgs_reduce_plan *plan = NULL;
         CHECK_RESULT(wgs_reduce_plan_create(ctx, &d, &plan), WGS_OK);
         uint32_t first[2] = {0, 0}, got[2];
@@ -204,7 +208,7 @@ TEST(reduce_deterministic_and_ties) {
         wgs_reduce_plan_destroy(plan);
     }
     for (uint64_t i = 0; i < n; i++) x[i] = 0.5f;
-    wgs_reduce_plan_desc d = {WGS_TYPE_F32, WGS_OP_ARGMAX, 0, 0, 0, n, NULL};
+    wgs_reduce_plan_desc d = {.type = WGS_TYPE_F32, .op = WGS_OP_ARGMAX, .capacity = n};
     uint32_t res[2];
     CHECK_RESULT(wgs_reduce_host(ctx, &d, x, n, res), WGS_OK);
     CHECK(res[1] == 0 && f32_of(res[0]) == 0.5);
@@ -215,15 +219,14 @@ static void count_matrix(wgs_type type, wgs_reduce_algorithm algo) {
     wgs_context *ctx = test_context();
     if (!ctx) return;
     const wgs_predicate preds[] = {
-        {WGS_PREDICATE_NONZERO, 0, 0}, {WGS_PREDICATE_EQUAL, 3, 0}, {WGS_PREDICATE_NOT_EQUAL, 3, 0},
-        {WGS_PREDICATE_LESS, 10, 0},   {WGS_PREDICATE_GREATER, 10, 0}, {WGS_PREDICATE_IN_RANGE, -5, 17},
-    };
+        {.kind = WGS_PREDICATE_NONZERO}, {.kind = WGS_PREDICATE_EQUAL, .a = 3}, {.kind = WGS_PREDICATE_NOT_EQUAL, .a = 3},
+        {.kind = WGS_PREDICATE_LESS, .a = 10},   {.kind = WGS_PREDICATE_GREATER, .a = 10}, {.kind = WGS_PREDICATE_IN_RANGE, .a = -5, .b = 17}};
     uint64_t sizes[32];
     int ns = sizes_for(sizes);
     for (int p = 0; p < 6; p++) {
         wgs_predicate pr = preds[p];
         if (type == WGS_TYPE_U32 && pr.a < 0) pr.a = 0;
-        wgs_count_plan_desc d = {type, pr, algo, max_n(), NULL};
+        wgs_count_plan_desc d = {.type = type, .predicate = pr, .algorithm = algo, .capacity = max_n()};
         wgs_reduce_plan *plan = NULL;
         CHECK_RESULT(wgs_count_plan_create(ctx, &d, &plan), WGS_OK);
         for (int i = 0; plan && i < ns; i++) {
@@ -288,7 +291,8 @@ TEST(reduce_float_edges) {
     uint32_t *data = malloc(cap * 4);
     if (!data) return;
     for (size_t r = 0; r < sizeof runs / sizeof runs[0]; r++) {
-        wgs_reduce_plan_desc d = {WGS_TYPE_F32, runs[r].op, runs[r].algo, WGS_FLOAT_SUM_CAS, 0, cap, "edges"};
+        wgs_reduce_plan_desc d = {.type = WGS_TYPE_F32, .op = runs[r].op, .algorithm = runs[r].algo,
+                                  .float_sum = WGS_FLOAT_SUM_CAS, .capacity = cap, .label = "edges"};
         wgs_reduce_plan *plan = NULL;
         CHECK_RESULT(wgs_reduce_plan_create(ctx, &d, &plan), WGS_OK);
         for (size_t k = 0; plan && k < sizeof edge_kinds / sizeof edge_kinds[0]; k++) {
@@ -319,7 +323,7 @@ TEST(reduce_float_zeros_and_nan) {
     for (int z = 0; z < 2; z++) { /* z = 1: without the subnormals, the zeros decide */
         if (z) x[3] = x[8] = 0x00000000u, x[5] = x[7] = 0x80000000u;
         for (int o = 0; o < 4; o++) {
-            wgs_reduce_plan_desc d = {WGS_TYPE_F32, ops[o], 0, 0, 0, 9, NULL};
+            wgs_reduce_plan_desc d = {.type = WGS_TYPE_F32, .op = ops[o], .capacity = 9};
             uint32_t res[2] = {0, 0};
             CHECK_RESULT(wgs_reduce_host(ctx, &d, x, 9, res), WGS_OK);
             uint32_t wb = z ? (o % 2 ? 0x00000000u : 0x80000000u) : want_bits[o];
@@ -332,7 +336,7 @@ TEST(reduce_float_zeros_and_nan) {
     x[6] = 0xFFC00000u; /* a negative quiet NaN, then a positive one */
     x[8] = 0x7FC00001u;
     for (int o = 0; o < 4; o++) {
-        wgs_reduce_plan_desc d = {WGS_TYPE_F32, ops[o], 0, 0, 0, 9, NULL};
+        wgs_reduce_plan_desc d = {.type = WGS_TYPE_F32, .op = ops[o], .capacity = 9};
         uint32_t res[2] = {0, 0};
         CHECK_RESULT(wgs_reduce_host(ctx, &d, x, 9, res), WGS_OK);
         CHECK(isnan(f32_of(res[0])));
@@ -347,16 +351,15 @@ TEST(count_float_edges) {
     if (!ctx) return;
     const double tiny = 1.4e-45, inf = INFINITY, nan = NAN;
     const wgs_predicate preds[] = {
-        {WGS_PREDICATE_NONZERO, 0, 0},        {WGS_PREDICATE_EQUAL, 0, 0},
-        {WGS_PREDICATE_EQUAL, -0.0, 0},       {WGS_PREDICATE_EQUAL, nan, 0},
-        {WGS_PREDICATE_NOT_EQUAL, nan, 0},    {WGS_PREDICATE_NOT_EQUAL, -0.0, 0},
-        {WGS_PREDICATE_EQUAL, tiny, 0},       {WGS_PREDICATE_EQUAL, inf, 0},
-        {WGS_PREDICATE_LESS, 0, 0},           {WGS_PREDICATE_LESS, tiny, 0},
-        {WGS_PREDICATE_GREATER, -0.0, 0},     {WGS_PREDICATE_GREATER, -inf, 0},
-        {WGS_PREDICATE_LESS, inf, 0},         {WGS_PREDICATE_LESS, nan, 0},
-        {WGS_PREDICATE_IN_RANGE, -0.0, tiny}, {WGS_PREDICATE_IN_RANGE, -inf, inf},
-        {WGS_PREDICATE_IN_RANGE, -tiny, 0},   {WGS_PREDICATE_IN_RANGE, 0, nan},
-    };
+        {.kind = WGS_PREDICATE_NONZERO},        {.kind = WGS_PREDICATE_EQUAL},
+        {.kind = WGS_PREDICATE_EQUAL, .a = -0.0},       {.kind = WGS_PREDICATE_EQUAL, .a = nan},
+        {.kind = WGS_PREDICATE_NOT_EQUAL, .a = nan},    {.kind = WGS_PREDICATE_NOT_EQUAL, .a = -0.0},
+        {.kind = WGS_PREDICATE_EQUAL, .a = tiny},       {.kind = WGS_PREDICATE_EQUAL, .a = inf},
+        {.kind = WGS_PREDICATE_LESS},           {.kind = WGS_PREDICATE_LESS, .a = tiny},
+        {.kind = WGS_PREDICATE_GREATER, .a = -0.0},     {.kind = WGS_PREDICATE_GREATER, .a = -inf},
+        {.kind = WGS_PREDICATE_LESS, .a = inf},         {.kind = WGS_PREDICATE_LESS, .a = nan},
+        {.kind = WGS_PREDICATE_IN_RANGE, .a = -0.0, .b = tiny}, {.kind = WGS_PREDICATE_IN_RANGE, .a = -inf, .b = inf},
+        {.kind = WGS_PREDICATE_IN_RANGE, .a = -tiny},   {.kind = WGS_PREDICATE_IN_RANGE, .b = nan}};
     const uint64_t n = 40001;
     uint32_t *data = malloc(n * 4);
     if (!data) return;
@@ -365,7 +368,8 @@ TEST(count_float_edges) {
         for (int k = 0; k < 2; k++) {
             ref_fill_f32_edges(data, n, 7 * p + (uint64_t)k, kinds[k]);
             const wgs_reduce_algorithm algo = p % 2 ? WGS_REDUCE_ALGORITHM_TREE : WGS_REDUCE_ALGORITHM_ATOMIC;
-            wgs_count_plan_desc d = {WGS_TYPE_F32, preds[p], algo, n, NULL};
+            wgs_count_plan_desc d = {.type = WGS_TYPE_F32, .predicate = preds[p], .algorithm = algo,
+                                     .capacity = n};
             uint32_t got = 0;
             CHECK_RESULT(wgs_count_host(ctx, &d, data, n, &got), WGS_OK);
             uint64_t want = ref_count(data, WGS_TYPE_F32, &preds[p], n);
@@ -401,8 +405,9 @@ TEST(scan_float_edges) {
             for (int a = 0; a < 2; a++) {
                 { /* the single pass exclusive, the multi-level scan inclusive */
                     int inc = a;
-                    wgs_scan_plan_desc d = {type, ops[o], inc ? WGS_SCAN_INCLUSIVE : WGS_SCAN_EXCLUSIVE, algos[a],
-                                            cap, "edges", 0};
+                    wgs_scan_plan_desc d = {.type = type, .op = ops[o],
+                                            .kind = inc ? WGS_SCAN_INCLUSIVE : WGS_SCAN_EXCLUSIVE,
+                                            .algorithm = algos[a], .capacity = cap, .label = "edges"};
                     wgs_scan_plan *plan = NULL;
                     CHECK_RESULT(wgs_scan_plan_create(ctx, &d, &plan), WGS_OK);
                     for (size_t i = 0; plan && i < sizeof sizes / sizeof sizes[0]; i++) {
@@ -457,7 +462,7 @@ TEST(reduce_bad_input) {
     wgs_context *ctx = test_context();
     if (!ctx) return;
     wgs_reduce_plan *plan = NULL;
-    wgs_reduce_plan_desc d = {WGS_TYPE_F16, WGS_OP_ADD, 0, 0, 0, 16, NULL};
+    wgs_reduce_plan_desc d = {.type = WGS_TYPE_F16, .op = WGS_OP_ADD, .capacity = 16};
     CHECK_RESULT(wgs_reduce_plan_create(ctx, &d, &plan), WGS_ERROR_UNSUPPORTED_TYPE);
     d.type = WGS_TYPE_F32;
     d.op = WGS_OP_XOR;
@@ -471,7 +476,8 @@ TEST(reduce_bad_input) {
     d.algorithm = 0;
     d.capacity = 1ull << 40;
     CHECK_RESULT(wgs_reduce_plan_create(ctx, &d, &plan), WGS_ERROR_TOO_LARGE);
-    wgs_count_plan_desc c = {WGS_TYPE_U32, {WGS_PREDICATE_EQUAL, -1, 0}, 0, 16, NULL};
+    wgs_count_plan_desc c = {.type = WGS_TYPE_U32, .predicate = {.kind = WGS_PREDICATE_EQUAL, .a = -1},
+                             .capacity = 16};
     CHECK_RESULT(wgs_count_plan_create(ctx, &c, &plan), WGS_ERROR_INVALID_ARGUMENT);
     c.predicate.a = 0.5;
     CHECK_RESULT(wgs_count_plan_create(ctx, &c, &plan), WGS_ERROR_INVALID_ARGUMENT);

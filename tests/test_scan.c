@@ -35,7 +35,8 @@ static void matrix(wgs_type type, wgs_scan_algorithm algorithm) {
     if (type == WGS_TYPE_F16 && max > (1u << 20) + 3) max = (1u << 20) + 3;
     for (int o = 0; o < nops; o++) {
         for (int kind = WGS_SCAN_EXCLUSIVE; kind <= WGS_SCAN_INCLUSIVE; kind++) {
-            wgs_scan_plan_desc d = {type, ops[o], (wgs_scan_kind)kind, algorithm, max, "test", 0};
+            wgs_scan_plan_desc d = {.type = type, .op = ops[o], .kind = (wgs_scan_kind)kind,
+                                    .algorithm = algorithm, .capacity = max, .label = "test"};
             wgs_scan_plan *plan = NULL;
             CHECK_RESULT(wgs_scan_plan_create(ctx, &d, &plan), WGS_OK);
             if (!plan) continue;
@@ -71,7 +72,8 @@ TEST(scan_without_subgroups) {
     const wgs_op ops[] = {WGS_OP_ADD, WGS_OP_MIN};
     for (int a = 0; a < 2; a++) {
         for (int k = 0; k < 2; k++) {
-            wgs_scan_plan_desc d = {types[k], ops[k], WGS_SCAN_INCLUSIVE, algos[a], (1 << 20) + 1, NULL, 0};
+            wgs_scan_plan_desc d = {.type = types[k], .op = ops[k], .kind = WGS_SCAN_INCLUSIVE,
+                                    .algorithm = algos[a], .capacity = (1 << 20) + 1};
             wgs_scan_plan *plan = NULL;
             CHECK_RESULT(wgs_scan_plan_create(ctx, &d, &plan), WGS_OK);
             if (!plan) continue;
@@ -96,8 +98,8 @@ TEST(scan_single_pass_forced_fallback) {
         const wgs_type types[] = {WGS_TYPE_U32, WGS_TYPE_F32, WGS_TYPE_I32};
         const wgs_op ops[] = {WGS_OP_ADD, WGS_OP_ADD, WGS_OP_MAX};
         for (int k = 0; k < 3; k++) {
-            wgs_scan_plan_desc d = {types[k], ops[k], WGS_SCAN_INCLUSIVE, WGS_SCAN_ALGORITHM_SINGLE_PASS,
-                                    1 << 22, NULL, 0};
+            wgs_scan_plan_desc d = {.type = types[k], .op = ops[k], .kind = WGS_SCAN_INCLUSIVE,
+                                    .algorithm = WGS_SCAN_ALGORITHM_SINGLE_PASS, .capacity = 1 << 22};
             wgs_scan_plan *plan = NULL;
             CHECK_RESULT(wgs_scan_plan_create(ctx, &d, &plan), WGS_OK);
             if (!plan) continue;
@@ -118,7 +120,8 @@ TEST(scan_single_pass_50_runs) {
     wgs_context *ctx = test_context();
     if (!ctx) return;
     const uint64_t n = 1u << 22;
-    wgs_scan_plan_desc d = {WGS_TYPE_U32, WGS_OP_ADD, WGS_SCAN_EXCLUSIVE, WGS_SCAN_ALGORITHM_SINGLE_PASS, n, NULL, 0};
+    wgs_scan_plan_desc d = {.type = WGS_TYPE_U32, .op = WGS_OP_ADD, .kind = WGS_SCAN_EXCLUSIVE,
+                            .algorithm = WGS_SCAN_ALGORITHM_SINGLE_PASS, .capacity = n};
     wgs_scan_plan *plan = NULL;
     CHECK_RESULT(wgs_scan_plan_create(ctx, &d, &plan), WGS_OK);
     uint32_t *in[2] = {malloc(n * 4), malloc(n * 4)}, *got = malloc(n * 4);
@@ -134,7 +137,7 @@ TEST(scan_single_pass_50_runs) {
     for (int run = 0; plan && run < 50 && !wrong; run++) {
         WGPUCommandEncoder enc;
         CHECK_RESULT(wgs_encoder_create(ctx, &enc), WGS_OK);
-        wgs_scan_args a = {bin[run & 1], 0, bout, 0, n, NULL, 0, 0};
+        wgs_scan_args a = {.input = bin[run & 1], .output = bout, .n = n};
         CHECK_RESULT(wgs_scan_encode(plan, enc, &a), WGS_OK);
         CHECK_RESULT(wgs_submit(ctx, enc), WGS_OK);
         CHECK_RESULT(wgs_buffer_read(ctx, bout, 0, got, n * 4), WGS_OK);
@@ -161,7 +164,8 @@ TEST(scan_deterministic_f32) {
     const uint64_t n = (1u << 20) + 17;
     float *in = malloc(n * 4), *a = malloc(n * 4), *b = malloc(n * 4);
     ref_fill_random(in, WGS_TYPE_F32, WGS_OP_ADD, n, 31);
-    wgs_scan_plan_desc d = {WGS_TYPE_F32, WGS_OP_ADD, WGS_SCAN_INCLUSIVE, 0, n, NULL, 1};
+    wgs_scan_plan_desc d = {.type = WGS_TYPE_F32, .op = WGS_OP_ADD, .kind = WGS_SCAN_INCLUSIVE, .capacity = n,
+                            .deterministic = 1};
     CHECK_RESULT(wgs_scan_host(ctx, &d, in, a, n), WGS_OK);
     for (int run = 0; run < 3; run++) {
         CHECK_RESULT(wgs_scan_host(ctx, &d, in, b, n), WGS_OK);
@@ -176,7 +180,8 @@ TEST(scan_deterministic_f32) {
 TEST(scan_in_place_and_offsets) {
     wgs_context *ctx = test_context();
     if (!ctx) return;
-    wgs_scan_plan_desc d = {WGS_TYPE_I32, WGS_OP_ADD, WGS_SCAN_INCLUSIVE, 0, 1 << 20, NULL, 0};
+    wgs_scan_plan_desc d = {.type = WGS_TYPE_I32, .op = WGS_OP_ADD, .kind = WGS_SCAN_INCLUSIVE,
+                            .capacity = 1 << 20};
     wgs_scan_plan *plan = NULL;
     CHECK_RESULT(wgs_scan_plan_create(ctx, &d, &plan), WGS_OK);
     if (!plan) return;
@@ -196,7 +201,8 @@ TEST(scan_in_place_and_offsets) {
 TEST(scan_two_sizes_one_submit) {
     wgs_context *ctx = test_context();
     if (!ctx) return;
-    wgs_scan_plan_desc d = {WGS_TYPE_U32, WGS_OP_ADD, WGS_SCAN_EXCLUSIVE, 0, 100000, NULL, 0};
+    wgs_scan_plan_desc d = {.type = WGS_TYPE_U32, .op = WGS_OP_ADD, .kind = WGS_SCAN_EXCLUSIVE,
+                            .capacity = 100000};
     wgs_scan_plan *plan = NULL;
     CHECK_RESULT(wgs_scan_plan_create(ctx, &d, &plan), WGS_OK);
     if (!plan) return;
@@ -211,7 +217,7 @@ TEST(scan_two_sizes_one_submit) {
     CHECK_RESULT(wgs_buffer_write(ctx, b2, 0, in, n1 * 4), WGS_OK);
     WGPUCommandEncoder enc;
     CHECK_RESULT(wgs_encoder_create(ctx, &enc), WGS_OK);
-    wgs_scan_args a1 = {b1, 0, b1, 0, n1, NULL, 0, 0}, a2 = {b2, 0, b2, 0, n2, NULL, 0, 0};
+    wgs_scan_args a1 = {.input = b1, .output = b1, .n = n1}, a2 = {.input = b2, .output = b2, .n = n2};
     CHECK_RESULT(wgs_scan_encode(plan, enc, &a1), WGS_OK);
     CHECK_RESULT(wgs_scan_encode(plan, enc, &a2), WGS_OK);
     CHECK_RESULT(wgs_submit(ctx, enc), WGS_OK);
@@ -287,7 +293,7 @@ TEST(scan_host_convenience) {
     const uint64_t n = 12345;
     float *in = malloc(n * 4), *out = malloc(n * 4);
     ref_fill_random(in, WGS_TYPE_F32, WGS_OP_MAX, n, 9);
-    wgs_scan_plan_desc d = {WGS_TYPE_F32, WGS_OP_MAX, WGS_SCAN_EXCLUSIVE, 0, 0, NULL, 0};
+    wgs_scan_plan_desc d = {.type = WGS_TYPE_F32, .op = WGS_OP_MAX, .kind = WGS_SCAN_EXCLUSIVE};
     CHECK_RESULT(wgs_scan_host(ctx, &d, in, out, n), WGS_OK);
     CHECK(ref_verify(in, out, WGS_TYPE_F32, WGS_OP_MAX, 0, n).mismatches == 0);
     /* In place through the host call, and n = 0. */
@@ -318,7 +324,8 @@ TEST(scan_on_external_device) {
     wgs_context *ctx = NULL;
     CHECK_RESULT(wgs_context_create_from_device(&ext, NULL, &ctx), WGS_OK);
     if (!ctx) return;
-    wgs_scan_plan_desc d = {WGS_TYPE_U32, WGS_OP_XOR, WGS_SCAN_INCLUSIVE, 0, 50000, NULL, 0};
+    wgs_scan_plan_desc d = {.type = WGS_TYPE_U32, .op = WGS_OP_XOR, .kind = WGS_SCAN_INCLUSIVE,
+                            .capacity = 50000};
     wgs_scan_plan *plan = NULL;
     CHECK_RESULT(wgs_scan_plan_create(ctx, &d, &plan), WGS_OK);
     if (plan) {
@@ -348,7 +355,8 @@ TEST(scan_timestamps) {
     CHECK_RESULT(wgs_buffer_create(ctx, 4 << 16, WGPUBufferUsage_Storage, &b), WGS_OK);
     WGPUCommandEncoder enc;
     CHECK_RESULT(wgs_encoder_create(ctx, &enc), WGS_OK);
-    wgs_scan_args a = {b, 0, b, 0, 1 << 16, wgs_timer_query_set(timer), 0, 1};
+    wgs_scan_args a = {.input = b, .output = b, .n = 1 << 16,
+                       .timestamp_query_set = wgs_timer_query_set(timer), .timestamp_end_index = 1};
     CHECK_RESULT(wgs_scan_encode(plan, enc, &a), WGS_OK);
     CHECK_RESULT(wgs_timer_resolve(timer, enc), WGS_OK);
     CHECK_RESULT(wgs_submit(ctx, enc), WGS_OK);

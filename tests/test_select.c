@@ -123,8 +123,9 @@ static void run_cases_sized(wgs_context *ctx, const select_case *cases, int coun
     const wgs_select_algorithm algos[] = {WGS_SELECT_ALGORITHM_SINGLE_PASS, WGS_SELECT_ALGORITHM_THREE_PASS};
     for (int k = 0; k < count; k++) {
         for (int a = cases[k].partition ? 1 : 0; a < 2; a++) {
-            wgs_select_plan_desc d = {cases[k].type, cases[k].mode, cases[k].pred, cases[k].partition,
-                                      cases[k].payload, max_n(), NULL, algos[a]};
+            wgs_select_plan_desc d = {.type = cases[k].type, .mode = cases[k].mode,
+                                      .predicate = cases[k].pred, .partition = cases[k].partition,
+                                      .payload = cases[k].payload, .capacity = max_n(), .algorithm = algos[a]};
             wgs_select_plan *plan = NULL;
             CHECK_RESULT(wgs_select_plan_create(ctx, &d, &plan), WGS_OK);
             for (int i = 0; plan && i < ns; i++)
@@ -229,7 +230,7 @@ TEST(select_bad_input) {
     wgs_context *ctx = test_context();
     if (!ctx) return;
     wgs_select_plan *plan = NULL;
-    wgs_select_plan_desc d = {WGS_TYPE_F16, 0, {0, 0, 0}, 0, 0, 16, NULL, 0};
+    wgs_select_plan_desc d = {.type = WGS_TYPE_F16, .capacity = 16};
     CHECK_RESULT(wgs_select_plan_create(ctx, &d, &plan), WGS_ERROR_UNSUPPORTED_TYPE);
     d.type = WGS_TYPE_U32;
     d.mode = WGS_SELECT_UNIQUE;
@@ -249,7 +250,7 @@ TEST(select_bad_input) {
     CHECK_RESULT(wgs_select_plan_create(ctx, &d, &plan), WGS_ERROR_INVALID_ARGUMENT);
     d.algorithm = 0;
     d.mode = WGS_SELECT_IF;
-    d.predicate = (wgs_predicate){WGS_PREDICATE_LESS, 1e12, 0};
+    d.predicate = (wgs_predicate){.kind = WGS_PREDICATE_LESS, .a = 1e12};
     CHECK_RESULT(wgs_select_plan_create(ctx, &d, &plan), WGS_ERROR_INVALID_ARGUMENT);
     d.predicate.a = 3;
     d.capacity = 1ull << 40;

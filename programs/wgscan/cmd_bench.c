@@ -75,8 +75,11 @@ typedef struct scan_job {
 static wgs_result record_scan(bench *b, void *user, WGPUCommandEncoder enc, int run) {
     scan_job *j = user;
     uint64_t in_slot = (uint64_t)run % j->slots, out_slot = ((uint64_t)run + 1) % j->slots;
-    wgs_scan_args a = {b->in_pool, in_slot * j->slot_bytes, b->out_pool, out_slot * j->slot_bytes,
-                       j->n, wgs_timer_query_set(b->timer), 2u * (uint32_t)run, 2u * (uint32_t)run + 1u};
+    wgs_scan_args a = {.input = b->in_pool, .input_offset = in_slot * j->slot_bytes, .output = b->out_pool,
+                       .output_offset = out_slot * j->slot_bytes, .n = j->n,
+                       .timestamp_query_set = wgs_timer_query_set(b->timer),
+                       .timestamp_begin_index = 2u * (uint32_t)run,
+                       .timestamp_end_index = 2u * (uint32_t)run + 1u};
     return wgs_scan_encode(j->plan, enc, &a);
 }
 
@@ -84,8 +87,11 @@ static wgs_result record_copy(bench *b, void *user, WGPUCommandEncoder enc, int 
     scan_job *j = user;
     uint64_t in_slot = (uint64_t)run % j->slots, out_slot = ((uint64_t)run + 1) % j->slots;
     uint64_t bytes = (j->n * j->es + 15) & ~15ull; /* the copy moves whole 16-byte words */
-    wgs_copy_args a = {b->in_pool, in_slot * j->slot_bytes, b->out_pool, out_slot * j->slot_bytes,
-                       bytes, wgs_timer_query_set(b->timer), 2u * (uint32_t)run, 2u * (uint32_t)run + 1u};
+    wgs_copy_args a = {.src = b->in_pool, .src_offset = in_slot * j->slot_bytes, .dst = b->out_pool,
+                       .dst_offset = out_slot * j->slot_bytes, .bytes = bytes,
+                       .timestamp_query_set = wgs_timer_query_set(b->timer),
+                       .timestamp_begin_index = 2u * (uint32_t)run,
+                       .timestamp_end_index = 2u * (uint32_t)run + 1u};
     return wgs_copy_encode(b->ctx, enc, &a);
 }
 
@@ -293,7 +299,9 @@ static wgs_result record_prim(bench *b, void *user, WGPUCommandEncoder enc, int 
         return wgs_reduce_encode(pj->reduce, enc, &a);
     }
     if (pj->hist) {
-        wgs_histogram_args a = {b->in_pool, in_off, j->n, b->out_pool, out_off, qs, tb, te};
+        wgs_histogram_args a = {.input = b->in_pool, .input_offset = in_off, .n = j->n, .output = b->out_pool,
+                                .output_offset = out_off, .timestamp_query_set = qs,
+                                .timestamp_begin_index = tb, .timestamp_end_index = te};
         return wgs_histogram_encode(pj->hist, enc, &a);
     }
     uint64_t flag_slots = b->pool_bytes / 4 / pj->flag_slot_bytes; /* the flags pool's slots */
@@ -306,12 +314,13 @@ static wgs_result record_prim(bench *b, void *user, WGPUCommandEncoder enc, int 
 }
 
 static wgs_result prim_plan(bench *b, prim_job *pj, uint64_t cap) {
-    wgs_predicate every = {WGS_PREDICATE_NONZERO, 0, 0}; /* uniform words: all but ~2^-32 count */
+    wgs_predicate every = {.kind = WGS_PREDICATE_NONZERO}; /* uniform words: all but ~2^-32 count */
     switch (pj->prim) {
     case 0:
     case 1: {
-        wgs_reduce_plan_desc d = {WGS_TYPE_U32, WGS_OP_ADD, pj->prim ? WGS_REDUCE_ALGORITHM_ATOMIC : WGS_REDUCE_ALGORITHM_TREE,
-                                  0, 0, cap, "bench"};
+        wgs_reduce_plan_desc d = {.type = WGS_TYPE_U32, .op = WGS_OP_ADD,
+                                  .algorithm = pj->prim ? WGS_REDUCE_ALGORITHM_ATOMIC : WGS_REDUCE_ALGORITHM_TREE,
+                                  .capacity = cap, .label = "bench"};
         return wgs_reduce_plan_create(b->ctx, &d, &pj->reduce);
     }
     case 2:
@@ -320,19 +329,23 @@ static wgs_result prim_plan(bench *b, prim_job *pj, uint64_t cap) {
         wgs_reduce_algorithm a = pj->prim == 2 ? WGS_REDUCE_ALGORITHM_TREE
                                  : pj->prim == 3 ? WGS_REDUCE_ALGORITHM_ATOMIC
                                                  : WGS_REDUCE_ALGORITHM_ATOMIC_PER_ELEMENT;
-        wgs_count_plan_desc d = {WGS_TYPE_U32, every, a, cap, "bench"};
+        wgs_count_plan_desc d = {.type = WGS_TYPE_U32, .predicate = every, .algorithm = a, .capacity = cap,
+                                 .label = "bench"};
         return wgs_count_plan_create(b->ctx, &d, &pj->reduce);
     }
     case 5:
     case 6:
     case 8: { /* 8: select-flagged forced to the single pass, beside the default (5) */
-        wgs_predicate half = {WGS_PREDICATE_LESS, 2147483648.0, 0};
-        wgs_select_plan_desc d = {WGS_TYPE_U32, pj->prim == 6 ? WGS_SELECT_IF : WGS_SELECT_FLAGGED, half, 0, 0,
-                                  cap, "bench", pj->prim == 8 ? WGS_SELECT_ALGORITHM_SINGLE_PASS : 0};
+        wgs_predicate half = {.kind = WGS_PREDICATE_LESS, .a = 2147483648.0};
+        wgs_select_plan_desc d = {.type = WGS_TYPE_U32,
+                                  .mode = pj->prim == 6 ? WGS_SELECT_IF : WGS_SELECT_FLAGGED,
+                                  .predicate = half, .capacity = cap, .label = "bench",
+                                  .algorithm = pj->prim == 8 ? WGS_SELECT_ALGORITHM_SINGLE_PASS : 0};
         return wgs_select_plan_create(b->ctx, &d, &pj->select);
     }
     default: {
-        wgs_histogram_plan_desc d = {WGS_TYPE_U32, 256, 0, 4294967296.0, cap, "bench"};
+        wgs_histogram_plan_desc d = {.type = WGS_TYPE_U32, .bins = 256, .upper = 4294967296.0,
+                                     .capacity = cap, .label = "bench"};
         return wgs_histogram_plan_create(b->ctx, &d, &pj->hist);
     }
     }
@@ -491,7 +504,8 @@ int cmd_bench(const bench_options *o) {
     for (int si = 0; si < nser && rc == EXIT_OK; si++) {
         for (int ai = 0; ai < nalgo && rc == EXIT_OK; ai++) {
             uint64_t cap = plan_max > nmax ? plan_max : nmax;
-            wgs_scan_plan_desc pd = {ser[si].type, ser[si].op, WGS_SCAN_EXCLUSIVE, algos[ai], cap, "bench", 0};
+            wgs_scan_plan_desc pd = {.type = ser[si].type, .op = ser[si].op, .kind = WGS_SCAN_EXCLUSIVE,
+                                     .algorithm = algos[ai], .capacity = cap, .label = "bench"};
             wgs_scan_plan *plan = NULL;
             r = wgs_scan_plan_create(b.ctx, &pd, &plan);
             if (r != WGS_OK) {

@@ -66,21 +66,26 @@ static void fill_input(const prim_options *o, void *data) {
 static wgs_result make_plan(prim_run *s) {
     const prim_options *o = s->o;
     if (o->cmd == CLI_REDUCE) {
-        wgs_reduce_plan_desc d = {o->type, o->op, o->algorithm, o->float_sum, 0, o->n, "wgscan cli"};
+        wgs_reduce_plan_desc d = {.type = o->type, .op = o->op, .algorithm = o->algorithm,
+                                  .float_sum = o->float_sum, .capacity = o->n, .label = "wgscan cli"};
         s->out_bytes = o->op == WGS_OP_ARGMIN || o->op == WGS_OP_ARGMAX ? 8 : 4;
         return wgs_reduce_plan_create(s->ctx, &d, &s->reduce);
     }
     if (o->cmd == CLI_COUNT) {
-        wgs_count_plan_desc d = {o->type, o->pred, o->algorithm, o->n, "wgscan cli"};
+        wgs_count_plan_desc d = {.type = o->type, .predicate = o->pred, .algorithm = o->algorithm,
+                                 .capacity = o->n, .label = "wgscan cli"};
         s->out_bytes = 4;
         return wgs_count_plan_create(s->ctx, &d, &s->reduce);
     }
     if (o->cmd == CLI_COMPACT) {
-        wgs_select_plan_desc d = {o->type, o->mode, o->pred, o->partition, o->payload, o->n, "wgscan cli", o->select_algorithm};
+        wgs_select_plan_desc d = {.type = o->type, .mode = o->mode, .predicate = o->pred,
+                                  .partition = o->partition, .payload = o->payload, .capacity = o->n,
+                                  .label = "wgscan cli", .algorithm = o->select_algorithm};
         s->out_bytes = o->n * 4;
         return wgs_select_plan_create(s->ctx, &d, &s->select);
     }
-    wgs_histogram_plan_desc d = {o->type, o->bins, o->lower, o->upper, o->n, "wgscan cli"};
+    wgs_histogram_plan_desc d = {.type = o->type, .bins = o->bins, .lower = o->lower, .upper = o->upper,
+                                 .capacity = o->n, .label = "wgscan cli"};
     s->out_bytes = (uint64_t)o->bins * 4;
     return wgs_histogram_plan_create(s->ctx, &d, &s->hist);
 }
@@ -98,7 +103,8 @@ static wgs_result encode(prim_run *s, WGPUCommandEncoder enc, WGPUQuerySet qs, u
                              .timestamp_begin_index = 2 * pair, .timestamp_end_index = 2 * pair + 1};
         return wgs_select_encode(s->select, enc, &a);
     }
-    wgs_histogram_args a = {s->in, 0, n, s->out, 0, qs, 2 * pair, 2 * pair + 1};
+    wgs_histogram_args a = {.input = s->in, .n = n, .output = s->out, .timestamp_query_set = qs,
+                            .timestamp_begin_index = 2 * pair, .timestamp_end_index = 2 * pair + 1};
     return wgs_histogram_encode(s->hist, enc, &a);
 }
 

@@ -31,7 +31,7 @@ static wgs_result scan_once(scan_run *s, int pair, double *wall) {
     double t0 = cli_now();
     wgs_result r = wgs_encoder_create(s->ctx, &enc);
     if (r != WGS_OK) return r;
-    wgs_scan_args a = {s->in, 0, s->out, 0, s->o->n, NULL, 0, 0};
+    wgs_scan_args a = {.input = s->in, .output = s->out, .n = s->o->n};
     if (s->timer && pair >= 0) {
         a.timestamp_query_set = wgs_timer_query_set(s->timer);
         a.timestamp_begin_index = 2u * (uint32_t)pair;
@@ -60,8 +60,10 @@ int run_scan(wgs_context *ctx, const scan_options *o) {
     const int repeat = o->repeat < 1 ? 1 : o->repeat > MAX_REPEAT ? MAX_REPEAT : o->repeat;
     wgs_context_info info;
     wgs_context_get_info(ctx, &info);
-    wgs_scan_plan_desc pd = {o->type, o->op, o->inclusive ? WGS_SCAN_INCLUSIVE : WGS_SCAN_EXCLUSIVE,
-                             o->algorithm, n, "wgscan cli", o->deterministic};
+    wgs_scan_plan_desc pd = {.type = o->type, .op = o->op,
+                             .kind = o->inclusive ? WGS_SCAN_INCLUSIVE : WGS_SCAN_EXCLUSIVE,
+                             .algorithm = o->algorithm, .capacity = n, .label = "wgscan cli",
+                             .deterministic = o->deterministic};
     wgs_result r = wgs_scan_plan_create(ctx, &pd, &s.plan);
     if (r != WGS_OK) return run_free(&s), cli_gpu_error(ctx, r, "creating the scan plan");
     printf("scan: n = %llu, %s %s, %s, %s, on %s\n", (unsigned long long)n,

@@ -151,7 +151,7 @@ static int parse_predicate(const char *v, wgs_predicate *p) {
         size_t len = strlen(kinds[i].name);
         if (strncmp(v, kinds[i].name, len) != 0) continue;
         const char *rest = v + len;
-        wgs_predicate q = {kinds[i].k, 0, 0};
+        wgs_predicate q = {.kind = kinds[i].k};
         if (q.kind == WGS_PREDICATE_NONZERO) {
             if (*rest) return -1;
         } else {
