@@ -1,6 +1,7 @@
 /*
  * host.c: the convenience layer: buffers, submission, waiting, GPU timers and
- * host-array scans. Everything here waits or allocates; the algorithms never do.
+ * the host-array calls of every primitive (wgs_*_host). Everything here waits or
+ * allocates; the algorithms never do.
  */
 #include "internal.h"
 
@@ -211,5 +212,56 @@ wgs_result wgs_scan_host(wgs_context *ctx, const wgs_scan_plan_desc *desc, const
     wgs_buffer_release(ctx, buf);
     wgs_buffer_release(ctx, outb);
     wgs_scan_plan_destroy(plan);
+    return r;
+}
+
+/* Host convenience shared by reduce and count: upload, encode, read back. */
+static wgs_result run_reduce_host(wgs_context *ctx, wgs_reduce_plan *plan, const void *input, uint64_t n,
+                           void *result, uint64_t result_bytes) {
+    const WGPUBufferUsage usage = WGPUBufferUsage_Storage | WGPUBufferUsage_CopyDst | WGPUBufferUsage_CopySrc;
+    WGPUBuffer in = NULL, outb = NULL;
+    WGPUCommandEncoder enc = NULL;
+    wgs_result r = wgs_buffer_create(ctx, n ? n * 4 : 4, usage, &in);
+    if (r == WGS_OK) r = wgs_buffer_create(ctx, 16, usage, &outb);
+    if (r == WGS_OK && n) r = wgs_buffer_write(ctx, in, 0, input, n * 4);
+    if (r == WGS_OK) r = wgs_encoder_create(ctx, &enc);
+    if (r == WGS_OK) {
+        wgs_reduce_args a = {.input = in, .n = n, .output = outb};
+        r = wgs_reduce_encode(plan, enc, &a);
+        wgs_result s = wgs_submit(ctx, enc);
+        if (r == WGS_OK) r = s;
+    }
+    if (r == WGS_OK) r = wgs_buffer_read(ctx, outb, 0, result, result_bytes);
+    wgs_buffer_release(ctx, in);
+    wgs_buffer_release(ctx, outb);
+    return r;
+}
+
+wgs_result wgs_reduce_host(wgs_context *ctx, const wgs_reduce_plan_desc *desc, const void *input,
+                           uint64_t n, void *result) {
+    if (!ctx) return WGS_ERROR_INVALID_ARGUMENT;
+    WGS_FAIL_IF(ctx, !desc || (!input && n) || !result, WGS_ERROR_INVALID_ARGUMENT,
+                "desc, input and result are required");
+    wgs_reduce_plan_desc d = *desc;
+    if (d.capacity < n) d.capacity = n;
+    wgs_reduce_plan *plan = NULL;
+    wgs_result r = wgs_reduce_plan_create(ctx, &d, &plan);
+    if (r == WGS_OK)
+        r = run_reduce_host(ctx, plan, input, n, result, d.op == WGS_OP_ARGMIN || d.op == WGS_OP_ARGMAX ? 8 : 4);
+    wgs_reduce_plan_destroy(plan);
+    return r;
+}
+
+wgs_result wgs_count_host(wgs_context *ctx, const wgs_count_plan_desc *desc, const void *input,
+                          uint64_t n, uint32_t *count) {
+    if (!ctx) return WGS_ERROR_INVALID_ARGUMENT;
+    WGS_FAIL_IF(ctx, !desc || (!input && n) || !count, WGS_ERROR_INVALID_ARGUMENT,
+                "desc, input and count are required");
+    wgs_count_plan_desc d = *desc;
+    if (d.capacity < n) d.capacity = n;
+    wgs_reduce_plan *plan = NULL;
+    wgs_result r = wgs_count_plan_create(ctx, &d, &plan);
+    if (r == WGS_OK) r = run_reduce_host(ctx, plan, input, n, count, 4);
+    wgs_reduce_plan_destroy(plan);
     return r;
 }

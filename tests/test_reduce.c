@@ -508,3 +508,21 @@ TEST(reduce_bad_input) {
     wgs_buffer_release(ctx, out);
     wgs_reduce_plan_destroy(plan);
 }
+
+/* The host helpers: an arg op's 8-byte result (value, index) and a count. */
+TEST(reduce_and_count_host) {
+    wgs_context *ctx = test_context();
+    if (!ctx) return;
+    const uint32_t v[] = {5, 9, 2, 9, 7};
+    uint32_t got[2] = {0, 0};
+    CHECK_RESULT(wgs_reduce_host(ctx, &(wgs_reduce_plan_desc){.op = WGS_OP_ARGMAX}, v, 5, got), WGS_OK);
+    CHECK(got[0] == 9 && got[1] == 1);
+    CHECK_RESULT(wgs_reduce_host(ctx, &(wgs_reduce_plan_desc){0}, v, 5, got), WGS_OK);
+    CHECK(got[0] == 32);
+    uint32_t count = 0;
+    wgs_count_plan_desc cd = {.predicate = {.kind = WGS_PREDICATE_GREATER, .a = 6}};
+    CHECK_RESULT(wgs_count_host(ctx, &cd, v, 5, &count), WGS_OK);
+    CHECK(count == 3);
+    CHECK_RESULT(wgs_count_host(ctx, &cd, NULL, 0, &count), WGS_OK);
+    CHECK(count == 0);
+}
