@@ -145,6 +145,9 @@ extern "C" {
 #define WGSCAN_VERSION_MAJOR 0
 #define WGSCAN_VERSION_MINOR 1
 #define WGSCAN_VERSION_PATCH 0
+/* MAJOR*10000 + MINOR*100 + PATCH, what wgs_version() returns (as ZSTD_VERSION_NUMBER). */
+#define WGSCAN_VERSION_NUMBER \
+    (WGSCAN_VERSION_MAJOR * 10000 + WGSCAN_VERSION_MINOR * 100 + WGSCAN_VERSION_PATCH)
 
 #if defined(_WIN32) && defined(WGSCAN_SHARED)
 #ifdef WGSCAN_BUILDING
@@ -198,6 +201,12 @@ typedef enum wgs_result {
 WGS_API const char *wgs_result_name(wgs_result result);
 /* The default one-line description of a result. Never NULL; thread-safe. */
 WGS_API const char *wgs_result_description(wgs_result result);
+
+/* The version of the library linked (which may differ from the header's WGSCAN_VERSION_*
+ * when linking a shared library): MAJOR*10000 + MINOR*100 + PATCH, and "MAJOR.MINOR.PATCH".
+ * Never fail; thread-safe. */
+WGS_API unsigned wgs_version(void);
+WGS_API const char *wgs_version_string(void);
 
 /* ---------------------------------------------------------------------------
  * Element types and operators. 0 always means "default".

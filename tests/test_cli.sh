@@ -177,6 +177,9 @@ done
 expect 0 "--help" -- "$cli" --help
 expect 0 "--version" -- "$cli" --version
 check "--version prints the version" -- grep -Eq "^wgscan [0-9]+\.[0-9]+\.[0-9]+" "$tmp/out.txt"
+project_version=$(sed -n 's/^project(wgscan VERSION \([0-9.]*\).*/\1/p' "$(dirname "$0")/../CMakeLists.txt")
+check "--version is CMakeLists.txt's project version ($project_version)" -- \
+  grep -Eq "^wgscan $project_version( |\$)" "$tmp/out.txt"
 expect 0 "--opt=value" -- "$cli" scan --n=1000 --type=i32 --op=max --repeat=1 --verify
 check "--opt=value took the values" -- grep -q "n = 1000, i32 max" "$tmp/out.txt"
 expect 0 "--opt=value with a colon value" -- "$cli" count --n=1000 --predicate=range:10:60 --repeat=1 --verify

@@ -118,11 +118,15 @@ void cli_help(FILE *f, cli_command c) {
     fputs(exit_help, f);
 }
 
+#ifndef WGSCAN_GIT_DESCRIBE
+#define WGSCAN_GIT_DESCRIBE "unknown"
+#endif
+
 int cli_run(const cli_options *o) {
     switch (o->command) {
     case CLI_HELP: cli_help(stdout, o->help_for); return EXIT_OK;
     case CLI_VERSION:
-        printf("wgscan %d.%d.%d\n", WGSCAN_VERSION_MAJOR, WGSCAN_VERSION_MINOR, WGSCAN_VERSION_PATCH);
+        printf("wgscan %s (commit %s)\n", wgs_version_string(), WGSCAN_GIT_DESCRIBE);
         return EXIT_OK;
     case CLI_INFO: return cmd_info();
     case CLI_DEMO: return cmd_demo();
