@@ -152,7 +152,23 @@ expect 2 "bench --csv on a full disk" -- "$cli" bench "${bench_small[@]}" --json
 check "'wrote' only for the files written" -- bash -c '! grep -q "wrote /dev/full" "$0" && grep -q "wrote $1" "$0"' "$tmp/out.txt" "$tmp/b.svg"
 if command -v python3 >/dev/null; then # the command line's quote is escaped in the JSON
   check "bench JSON parses" -- python3 -c 'import json, sys; json.load(open(sys.argv[1]))' "$tmp/q\"b.json"
+  check "bench JSON carries provenance and spread" -- python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+for k in ("date", "command", "wgscan_version", "commit", "device", "vendor", "description", "backend", "runtime"):
+    assert isinstance(d[k], str), k
+assert d["wgscan_version"] == sys.argv[2], d["wgscan_version"]
+assert d["date"].endswith("Z") and "T" in d["date"], d["date"]
+assert "q\"b.json" in d["command"], d["command"]
+for p in d["results"]:
+    assert p["min_us"] <= p["median_us"] <= p["max_us"], p
+' "$tmp/q\"b.json" "$("$cli" --version | cut -d" " -f2)"
 fi
+expect 0 "bench writing all three files" -- "$cli" bench "${bench_small[@]}" --json "$tmp/b.json" --csv "$tmp/b.csv" --svg "$tmp/b.svg"
+check "bench CSV: the old columns in order, max_us appended" -- \
+  bash -c 'head -1 "$0" | grep -qx "type,op,algorithm,n,median_us,min_us,gelem_per_s,gb_per_s,copy_us,time_over_copy,max_us"' "$tmp/b.csv"
+check "bench SVG: a marker per point, every x label" -- \
+  bash -c 'grep -q "<circle" "$0" && grep -q ">2^10<" "$0"' "$tmp/b.svg"
 expect 2 "scan --out in a missing folder" -- "$cli" scan --n 100 --repeat 1 --out /proc/x/out.bin
 expect 2 "scan --out on a full disk" -- "$cli" scan --n 100 --repeat 1 --out /dev/full
 

@@ -16,6 +16,10 @@
 #include <string.h>
 #include <time.h>
 
+#ifndef WGSCAN_GIT_DESCRIBE
+#define WGSCAN_GIT_DESCRIBE "unknown" /* set by CMake from git describe */
+#endif
+
 #define MAX_RUNS CLI_BENCH_MAX_RUNS
 #define BATCH 10                   /* runs recorded per submit */
 #define POOL_BYTES (512ull << 20)  /* rotation pool: ten times an H200's 50 MB L2 */
@@ -28,7 +32,7 @@ typedef struct point {
     char label[24]; /* the algorithm column: a scan algorithm or a primitive */
     uint64_t n;
     double bytes; /* what the operation must move at least: GB/s counts these */
-    double median, min, copy_median;
+    double median, min, max, copy_median;
 } point;
 
 typedef struct bench {
@@ -41,10 +45,11 @@ typedef struct bench {
 } bench;
 
 /* Times `runs + warmup` recordings of `record` (which writes timestamp pair i); returns
- * the median and minimum of the timed runs in seconds. */
+ * the median, minimum and maximum of the timed runs in seconds (max may be NULL). */
 typedef wgs_result (*record_fn)(bench *b, void *user, WGPUCommandEncoder enc, int run);
 
-static wgs_result time_runs(bench *b, record_fn record, void *user, double *median, double *min) {
+static wgs_result time_runs(bench *b, record_fn record, void *user, double *median, double *min,
+                            double *max) {
     int total = b->runs + b->warmup;
     for (int first = 0; first < total; first += BATCH) {
         WGPUCommandEncoder enc;
@@ -58,8 +63,13 @@ static wgs_result time_runs(bench *b, record_fn record, void *user, double *medi
     double t[MAX_RUNS + 64];
     wgs_result r = wgs_timer_read(b->timer, t, (uint32_t)total);
     if (r != WGS_OK) return r;
-    *min = 1e30;
-    for (int i = b->warmup; i < total; i++) *min = t[i] < *min ? t[i] : *min;
+    double lo = 1e30, hi = 0;
+    for (int i = b->warmup; i < total; i++) {
+        lo = t[i] < lo ? t[i] : lo;
+        hi = t[i] > hi ? t[i] : hi;
+    }
+    *min = lo;
+    if (max) *max = hi;
     *median = cli_median(t + b->warmup, b->runs);
     return WGS_OK;
 }
@@ -140,28 +150,33 @@ static int write_outputs(const bench *b, const point *pts, int np, const char *j
     int failed = 0;
     char date[32];
     time_t now = time(NULL);
-    strftime(date, sizeof date, "%Y-%m-%d %H:%M:%S UTC", gmtime(&now));
+    strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", gmtime(&now)); /* ISO 8601, UTC */
     FILE *f;
     if (!(f = open_out(csv))) failed = 1;
     else {
-        fprintf(f, "type,op,algorithm,n,median_us,min_us,gelem_per_s,gb_per_s,copy_us,time_over_copy\n");
+        fprintf(f, "type,op,algorithm,n,median_us,min_us,gelem_per_s,gb_per_s,copy_us,time_over_copy,max_us\n");
         for (int i = 0; i < np; i++) {
             const point *p = &pts[i];
             double bytes = p->bytes;
-            fprintf(f, "%s,%s,%s,%llu,%.3f,%.3f,%.4f,%.2f,%.3f,%.4f\n", wgs_type_name(p->s.type),
+            fprintf(f, "%s,%s,%s,%llu,%.3f,%.3f,%.4f,%.2f,%.3f,%.4f,%.3f\n", wgs_type_name(p->s.type),
                     wgs_op_name(p->s.op), p->label, (unsigned long long)p->n,
                     p->median * 1e6, p->min * 1e6, (double)p->n / p->median * 1e-9, bytes / p->median * 1e-9,
-                    p->copy_median * 1e6, p->median / p->copy_median);
+                    p->copy_median * 1e6, p->median / p->copy_median, p->max * 1e6);
         }
         if (close_out(f, csv)) failed = 1;
     }
     if (!(f = open_out(json))) failed = 1;
     else {
         /* Strings from the command line and the driver go through json_string. */
-        const char *keys[] = {"date", "command", "device", "vendor", "backend", "adapter_type"};
-        const char *values[] = {date, command, b->info.device, b->info.vendor, b->info.backend, b->info.adapter_type};
+        /* Provenance: what ran (version, commit, command line), where (adapter, driver
+         * backend, the runtime loaded) and when. */
+        const char *keys[] = {"date", "command", "wgscan_version", "commit", "device", "vendor", "architecture",
+                              "description", "backend", "adapter_type", "runtime"};
+        const char *values[] = {date, command ? command : "", wgs_version_string(), WGSCAN_GIT_DESCRIBE,
+                                b->info.device, b->info.vendor, b->info.architecture, b->info.description,
+                                b->info.backend, b->info.adapter_type, b->info.runtime_path};
         fputs("{\n", f);
-        for (int k = 0; k < 6; k++) {
+        for (int k = 0; k < (int)(sizeof keys / sizeof *keys); k++) {
             fprintf(f, "  \"%s\": ", keys[k]);
             json_string(f, values[k]);
             fputs(",\n", f);
@@ -172,11 +187,11 @@ static int write_outputs(const bench *b, const point *pts, int np, const char *j
             double bytes = p->bytes;
             fprintf(f, "    {\"type\": \"%s\", \"op\": \"%s\", \"algorithm\": \"%s\", \"n\": %llu, "
                        "\"median_us\": %.3f, \"min_us\": %.3f, \"gelem_per_s\": %.4f, \"gb_per_s\": %.2f, "
-                       "\"copy_us\": %.3f, \"time_over_copy\": %.4f}%s\n",
+                       "\"copy_us\": %.3f, \"time_over_copy\": %.4f, \"max_us\": %.3f}%s\n",
                     wgs_type_name(p->s.type), wgs_op_name(p->s.op), p->label,
                     (unsigned long long)p->n, p->median * 1e6, p->min * 1e6, (double)p->n / p->median * 1e-9,
                     bytes / p->median * 1e-9, p->copy_median * 1e6, p->median / p->copy_median,
-                    i + 1 < np ? "," : "");
+                    p->max * 1e6, i + 1 < np ? "," : "");
         }
         fprintf(f, "  ]\n}\n");
         if (close_out(f, json)) failed = 1;
@@ -192,22 +207,33 @@ static int write_outputs(const bench *b, const point *pts, int np, const char *j
             kmin = k < kmin ? k : kmin;
             kmax = k > kmax ? k : kmax;
             ymax = g > ymax ? g : ymax;
-            ymax = gc > ymax ? gc : ymax;
+            /* Only the first series' copy line is drawn (below): only it counts. */
+            int first = pts[i].s.type == pts[0].s.type && pts[i].s.op == pts[0].s.op &&
+                        strcmp(pts[i].label, pts[0].label) == 0;
+            if (first) ymax = gc > ymax ? gc : ymax;
         }
         if (kmax <= kmin) kmax = kmin + 1;
-        ymax = ymax > 0 ? ymax * 1.1 : 1;
+        /* Round ticks: a step of 1, 2 or 5 x 10^k giving about five intervals. */
+        double step = 1;
+        if (ymax > 0) {
+            double raw = ymax / 5, mag = pow(10, floor(log10(raw)));
+            step = raw <= mag ? mag : raw <= 2 * mag ? 2 * mag : raw <= 5 * mag ? 5 * mag : 10 * mag;
+        }
+        int nticks = ymax > 0 ? (int)ceil(ymax / step - 1e-9) : 5;
+        if (nticks < 1) nticks = 1;
+        ymax = step * nticks;
 #define SX(k) (L + ((k) - kmin) / (kmax - kmin) * (W - L - R))
 #define SY(y) (H - B - (y) / ymax * (H - T - B))
         fprintf(f, "<svg xmlns='http://www.w3.org/2000/svg' width='%.0f' height='%.0f' font-family='sans-serif' font-size='12'>\n"
                    "<rect width='100%%' height='100%%' fill='white'/>\n"
                    "<text x='%.0f' y='22' font-size='15'>wgscan throughput, %s (%s)</text>\n",
                 W, H, L, b->info.device, date);
-        for (int i = 0; i <= 5; i++) {
-            double y = ymax * i / 5;
-            fprintf(f, "<line x1='%.1f' x2='%.1f' y1='%.1f' y2='%.1f' stroke='#ddd'/><text x='%.1f' y='%.1f' text-anchor='end'>%.3g</text>\n",
+        for (int i = 0; i <= nticks; i++) {
+            double y = step * i;
+            fprintf(f, "<line x1='%.1f' x2='%.1f' y1='%.1f' y2='%.1f' stroke='#ddd'/><text x='%.1f' y='%.1f' text-anchor='end'>%.6g</text>\n",
                     L, W - R, SY(y), SY(y), L - 6, SY(y) + 4, y);
         }
-        for (int k = (int)kmin; k <= (int)kmax; k += 2)
+        for (int k = (int)kmin; k <= (int)kmax; k++)
             fprintf(f, "<text x='%.1f' y='%.1f' text-anchor='middle'>2^%d</text>\n", SX(k), H - B + 18, k);
         fprintf(f, "<text x='%.1f' y='%.1f' text-anchor='middle'>n (elements)</text>\n", (L + W - R) / 2, H - 8);
         fprintf(f, "<text x='16' y='%.1f' transform='rotate(-90 16 %.1f)' text-anchor='middle'>Gelem/s</text>\n",
@@ -229,6 +255,11 @@ static int write_outputs(const bench *b, const point *pts, int np, const char *j
                     fprintf(f, "%.1f,%.1f ", SX(log2((double)pts[k].n)), SY((double)pts[k].n / t * 1e-9));
                 }
                 fprintf(f, "'/>\n");
+                for (int k = i; k < j; k++) { /* a marker on each measured point */
+                    double t = pass ? pts[k].copy_median : pts[k].median;
+                    fprintf(f, "<circle cx='%.1f' cy='%.1f' r='3' fill='%s'/>\n", SX(log2((double)pts[k].n)),
+                            SY((double)pts[k].n / t * 1e-9), pass ? "#777" : c);
+                }
                 double ly = T + 20 + 18.0 * (pass ? 0 : line + 1);
                 fprintf(f, "<line x1='%.1f' x2='%.1f' y1='%.1f' y2='%.1f' stroke='%s' stroke-width='2'%s/>"
                            "<text x='%.1f' y='%.1f'>%s</text>\n",
@@ -258,7 +289,7 @@ static wgs_result warm_up(bench *b) {
     job_layout(b, j.n, 4, &j);
     double t0 = cli_now(), med, mn;
     wgs_result r = WGS_OK;
-    while (r == WGS_OK && cli_now() - t0 < 1.0) r = time_runs(b, record_copy, &j, &med, &mn);
+    while (r == WGS_OK && cli_now() - t0 < 1.0) r = time_runs(b, record_copy, &j, &med, &mn, NULL);
     return r;
 }
 
@@ -404,8 +435,8 @@ static int bench_primitives(bench *b, const int *prims, int nprims, int kmin, in
             pj.flag_slot_bytes = (p->n + 255) / 256 * 256;
             if (pj.flag_slot_bytes > flag_bytes) break;
             double cmin;
-            r = time_runs(b, record_prim, &pj, &p->median, &p->min);
-            if (r == WGS_OK) r = time_runs(b, record_copy, &pj.j, &p->copy_median, &cmin);
+            r = time_runs(b, record_prim, &pj, &p->median, &p->min, &p->max);
+            if (r == WGS_OK) r = time_runs(b, record_copy, &pj.j, &p->copy_median, &cmin, NULL);
             if (r == WGS_OK) print_point(p), np++;
         }
         wgs_reduce_plan_destroy(pj.reduce);
@@ -524,8 +555,8 @@ int cmd_bench(const bench_options *o) {
                 scan_job j = {plan, p->n, 0, 0, 0};
                 job_layout(&b, p->n, wgs_type_size(p->s.type), &j);
                 double cmin;
-                r = time_runs(&b, record_scan, &j, &p->median, &p->min);
-                if (r == WGS_OK) r = time_runs(&b, record_copy, &j, &p->copy_median, &cmin);
+                r = time_runs(&b, record_scan, &j, &p->median, &p->min, &p->max);
+                if (r == WGS_OK) r = time_runs(&b, record_copy, &j, &p->copy_median, &cmin, NULL);
                 if (r != WGS_OK) {
                     rc = cli_gpu_error(b.ctx, r, "a benchmark run");
                     break;
