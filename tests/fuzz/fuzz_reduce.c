@@ -321,12 +321,7 @@ static void run_histogram(fz *f) {
     fz_submit(enc, 1);
     if (x.out.b && x.out.b != x.in.b) {
         uint8_t *got = result_of(&x, result_bytes, ok);
-        int checked = 1;
-#ifdef FZ_TOLERATE_HISTOGRAM_FOLDED_GRID
-        /* 3 workgroups of 64 x 2 x 4 elements (SwiftShader's shape) need no fold. */
-        checked = !fz_small_tiles() || d.bins <= WGS_HISTOGRAM_LOCAL_BINS || x.n <= 3 * 512;
-#endif
-        if (ok && checked) {
+        if (ok) {
             uint32_t *want = malloc(result_bytes);
             if (!want) fz_fail("out of host memory");
             ref_histogram(x.data, type, d.bins, d.lower, d.upper, x.n, want);

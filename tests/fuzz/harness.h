@@ -36,12 +36,6 @@
  * fixed there by 7cdf8ad, no longer tolerated in fuzz_reduce; still tolerated for
  * scan, select and alloc plans until their corpora pass with FZ_STRICT). */
 #define FZ_TOLERATE_SCRATCH_VALIDATION 1
-/* histogram_global (more bins than WGS_HISTOGRAM_LOCAL_BINS) counts some elements
- * twice when its grid is folded into two dimensions: the workgroups past the group
- * count (x * y > groups) run the grid-stride loop too (histogram.wgsl has no
- * `g >= params.tile_base` exit). Only the small-tile context folds such small grids;
- * there the histogram's counts are checked for n up to 3 workgroups' worth. */
-#define FZ_TOLERATE_HISTOGRAM_FOLDED_GRID 1
 #endif
 
 /* ---- reading the input ----------------------------------------------------------- */
