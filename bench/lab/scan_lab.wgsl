@@ -514,7 +514,9 @@ fn sp_rows_wgfb(@builtin(local_invocation_index) lid: u32, @builtin(subgroup_inv
         first = false;
         if (workgroupUniformLoad(&wgfb_j) == 0xFFFFFFFFu) { break; }
     }
-    // wgfb_acc was last written before the barrier that ended the loop.
+    // The scanned segment table and wgfb_acc, for every subgroup: tile 0 leaves the loop
+    // before any barrier, and a GPU runs the other subgroups ahead of the first.
+    workgroupBarrier();
     let prefix = select(wgfb_acc, 0u, t == 0u);
     for (var k = 0u; k < ITEMS; k++) {
         let p = prefix + seg[k * nsg + sg] + ex[k];
