@@ -104,18 +104,16 @@ static wgs_result plan_finish(wgs_context *ctx, wgs_reduce_plan *p, wgs_type acc
     WGS_CREATE_END(ctx, r, p, plan_release(p), out);
 }
 
-static wgs_result plan_start(wgs_context *ctx, const void *desc, wgs_reduce_plan **out,
-                             wgs_type *type, wgs_reduce_plan **p) {
-    WGS_CREATE_BEGIN(ctx, desc, out);
-    if (*type == WGS_TYPE_DEFAULT) *type = WGS_TYPE_U32;
-    WGS_FAIL_IF(ctx, *type == WGS_TYPE_F16, WGS_ERROR_UNSUPPORTED_TYPE,
+/* What reduce and count plans check and allocate first, their defaults applied. */
+static wgs_result plan_start(wgs_context *ctx, wgs_type type, wgs_reduce_plan **p) {
+    WGS_FAIL_IF(ctx, type == WGS_TYPE_F16, WGS_ERROR_UNSUPPORTED_TYPE,
                 "reduce, count, select and histogram take u32, i32 and f32, not f16");
-    WGS_FAIL_IF(ctx, (unsigned)*type > WGS_TYPE_F32, WGS_ERROR_UNSUPPORTED_TYPE,
-                "unknown element type %d", (int)*type);
+    WGS_FAIL_IF(ctx, (unsigned)type > WGS_TYPE_F32, WGS_ERROR_UNSUPPORTED_TYPE, "unknown element type %d",
+                (int)type);
     *p = calloc(1, sizeof **p);
     WGS_FAIL_IF(ctx, !*p, WGS_ERROR_OUT_OF_HOST_MEMORY, "allocating the plan");
     (*p)->ctx = ctx;
-    (*p)->type = *type;
+    (*p)->type = type;
     return WGS_OK;
 }
 
@@ -151,12 +149,11 @@ static wgs_result reduce_desc_validate(wgs_context *ctx, const wgs_reduce_plan_d
 }
 
 wgs_result wgs_reduce_plan_create(wgs_context *ctx, const wgs_reduce_plan_desc *user_desc, wgs_reduce_plan **out) {
-    if (out) *out = NULL;
-    if (!user_desc) return plan_start(ctx, NULL, out, NULL, NULL);
+    WGS_CREATE_BEGIN(ctx, user_desc, out);
     const wgs_reduce_plan_desc d = reduce_desc_defaults(user_desc), *desc = &d;
     wgs_type type = desc->type;
     wgs_reduce_plan *p = NULL;
-    wgs_result r = plan_start(ctx, desc, out, &type, &p);
+    wgs_result r = plan_start(ctx, type, &p);
     if (r != WGS_OK) return r;
     if ((r = reduce_desc_validate(ctx, desc)) != WGS_OK) {
         free(p);
@@ -183,12 +180,11 @@ static wgs_count_plan_desc count_desc_defaults(const wgs_count_plan_desc *d) {
 }
 
 wgs_result wgs_count_plan_create(wgs_context *ctx, const wgs_count_plan_desc *user_desc, wgs_reduce_plan **out) {
-    if (out) *out = NULL;
-    if (!user_desc) return plan_start(ctx, NULL, out, NULL, NULL);
+    WGS_CREATE_BEGIN(ctx, user_desc, out);
     const wgs_count_plan_desc d = count_desc_defaults(user_desc), *desc = &d;
     wgs_type type = desc->type;
     wgs_reduce_plan *p = NULL;
-    wgs_result r = plan_start(ctx, desc, out, &type, &p);
+    wgs_result r = plan_start(ctx, type, &p);
     if (r != WGS_OK) return r;
     uint32_t kind = 0;
     r = wgs__predicate_bits(ctx, type, &desc->predicate, &kind, &p->pred_a, &p->pred_b);
