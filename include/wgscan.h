@@ -719,6 +719,21 @@ WGS_API void wgs_select_plan_destroy(wgs_select_plan *plan);
 WGS_API wgs_result wgs_select_encode(wgs_select_plan *plan, WGPUCommandEncoder encoder,
                                      const wgs_select_args *args);
 
+/* Convenience: selects from host arrays (n 4-byte elements; flags one byte each). The
+ * outputs receive `count` elements (n for a partition); payload_out also receives them
+ * for payload plans and the run lengths for RUN_LENGTH. Arrays the plan does not use
+ * may be NULL. Waits. */
+typedef struct wgs_select_host_args {
+    const void *input;
+    const uint8_t *flags;    /* FLAGGED */
+    const void *payload_in;  /* payload BUFFER: 4 bytes per element */
+    void *output;            /* room for n elements */
+    void *payload_out;       /* room for n u32: payload plans and RUN_LENGTH */
+    uint64_t n;
+} wgs_select_host_args;
+WGS_API wgs_result wgs_select_host(wgs_context *ctx, const wgs_select_plan_desc *desc,
+                                   const wgs_select_host_args *args, uint32_t *count);
+
 /* ---------------------------------------------------------------------------
  * Histogram: counts of values in `bins` even bins over [lower, upper)
  *
@@ -769,6 +784,9 @@ WGS_API wgs_result wgs_histogram_plan_create(wgs_context *ctx, const wgs_histogr
 WGS_API void wgs_histogram_plan_destroy(wgs_histogram_plan *plan);
 WGS_API wgs_result wgs_histogram_encode(wgs_histogram_plan *plan, WGPUCommandEncoder encoder,
                                         const wgs_histogram_args *args);
+/* Convenience: the histogram of n host values into counts[desc->bins]. Waits. */
+WGS_API wgs_result wgs_histogram_host(wgs_context *ctx, const wgs_histogram_plan_desc *desc,
+                                      const void *input, uint64_t n, uint32_t *counts);
 
 /* ---------------------------------------------------------------------------
  * Allocate: a GPU bump allocator for many requests at once
@@ -825,6 +843,11 @@ WGS_API wgs_result wgs_alloc_plan_create(wgs_context *ctx, const wgs_alloc_plan_
 WGS_API void wgs_alloc_plan_destroy(wgs_alloc_plan *plan);
 WGS_API wgs_result wgs_alloc_encode(wgs_alloc_plan *plan, WGPUCommandEncoder encoder,
                                     const wgs_alloc_args *args);
+/* Convenience: serves n host requests from an arena whose top is *top; *top receives
+ * the new top and offsets[i] each block's start (or WGS_ALLOC_FAILED). Waits. */
+WGS_API wgs_result wgs_alloc_host(wgs_context *ctx, const wgs_alloc_plan_desc *desc,
+                                  const uint32_t *sizes, uint64_t n, uint32_t arena_size,
+                                  uint32_t *top, uint32_t *offsets);
 
 /* ---------------------------------------------------------------------------
  * Copy: the yardstick. A WGSL copy at memory speed; a primitive that reads and writes

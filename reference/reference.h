@@ -101,14 +101,14 @@ int ref_same_value(wgs_type type, uint32_t got, uint32_t want);
 int ref_predicate(wgs_type type, const wgs_predicate *pred, const void *element);
 uint64_t ref_count(const void *in, wgs_type type, const wgs_predicate *pred, uint64_t n);
 
-/* Select on the CPU (modes and options of wgscan.h "Select"): writes out (and pay_out
- * when payload != NONE or mode is RUN_LENGTH) and returns the count. flags: one byte
- * per element (FLAGGED); pay_in: 4-byte payloads (BUFFER). */
 /* Histogram with the bin rule of wgscan.h ("Histogram"); hist receives bins counts (all
  * zero for bounds the library refuses). */
 void ref_histogram(const void *in, wgs_type type, uint32_t bins, double lower, double upper, uint64_t n,
                    uint32_t *hist);
 
+/* Select on the CPU (modes and options of wgscan.h "Select"): writes out (and pay_out
+ * when payload != NONE or mode is RUN_LENGTH) and returns the count. flags: one byte
+ * per element (FLAGGED); pay_in: 4-byte payloads (BUFFER). */
 uint64_t ref_select(const void *in, wgs_type type, wgs_select_mode mode, const wgs_predicate *pred,
                     const uint8_t *flags, int partition, wgs_payload payload, const uint32_t *pay_in,
                     uint64_t n, void *out, uint32_t *pay_out);

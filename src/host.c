@@ -265,3 +265,135 @@ wgs_result wgs_count_host(wgs_context *ctx, const wgs_count_plan_desc *desc, con
     wgs_reduce_plan_destroy(plan);
     return r;
 }
+
+/* ---- host-array select, histogram and allocator ---------------------------------- */
+
+static const WGPUBufferUsage host_usage =
+    WGPUBufferUsage_Storage | WGPUBufferUsage_CopyDst | WGPUBufferUsage_CopySrc;
+
+/* A device buffer of `bytes` rounded up to whole words (at least one), holding `data`
+ * when given; the bytes past `bytes` are zero (writes move whole words, so a ragged end
+ * is staged through a padded copy). */
+static wgs_result host_upload(wgs_context *ctx, const void *data, uint64_t bytes, WGPUBuffer *out) {
+    uint64_t padded = bytes ? wgs__round_up(bytes, 4) : 4;
+    wgs_result r = wgs_buffer_create(ctx, padded, host_usage, out);
+    if (r != WGS_OK || !data || !bytes) return r;
+    if (padded == bytes) return wgs_buffer_write(ctx, *out, 0, data, bytes);
+    void *staged = calloc(1, (size_t)padded);
+    if (!staged)
+        return wgs__fail(ctx, WGS_ERROR_OUT_OF_HOST_MEMORY, "staging %llu bytes", (unsigned long long)padded);
+    memcpy(staged, data, (size_t)bytes);
+    r = wgs_buffer_write(ctx, *out, 0, staged, padded);
+    free(staged);
+    return r;
+}
+
+wgs_result wgs_select_host(wgs_context *ctx, const wgs_select_plan_desc *desc, const wgs_select_host_args *args,
+                           uint32_t *count) {
+    if (!ctx) return WGS_ERROR_INVALID_ARGUMENT;
+    WGS_FAIL_IF(ctx, !desc || !args || !count, WGS_ERROR_INVALID_ARGUMENT, "desc, args and count are required");
+    const uint64_t n = args->n;
+    wgs_select_plan_desc d = *desc;
+    const int flagged = d.mode == WGS_SELECT_DEFAULT || d.mode == WGS_SELECT_FLAGGED;
+    const int payload_in = d.payload == WGS_PAYLOAD_BUFFER;
+    const int payload_out = d.payload != WGS_PAYLOAD_NONE || d.mode == WGS_SELECT_RUN_LENGTH;
+    WGS_FAIL_IF(ctx, n && (!args->input || !args->output || (flagged && !args->flags) ||
+                           (payload_in && !args->payload_in) || (payload_out && !args->payload_out)),
+                WGS_ERROR_INVALID_ARGUMENT,
+                "input and output are required, and flags, payload_in and payload_out where the plan uses them");
+    if (d.capacity < n) d.capacity = n;
+    wgs_select_plan *plan = NULL;
+    wgs_result r = wgs_select_plan_create(ctx, &d, &plan);
+    *count = 0;
+    if (r != WGS_OK || n == 0) {
+        wgs_select_plan_destroy(plan);
+        return r;
+    }
+    WGPUBuffer in = NULL, flags = NULL, pin = NULL, out = NULL, pout = NULL, cnt = NULL;
+    WGPUCommandEncoder enc = NULL;
+    r = host_upload(ctx, args->input, n * 4, &in);
+    if (r == WGS_OK && flagged) r = host_upload(ctx, args->flags, n, &flags);
+    if (r == WGS_OK && payload_in) r = host_upload(ctx, args->payload_in, n * 4, &pin);
+    if (r == WGS_OK) r = host_upload(ctx, NULL, n * 4, &out);
+    if (r == WGS_OK && payload_out) r = host_upload(ctx, NULL, n * 4, &pout);
+    if (r == WGS_OK) r = host_upload(ctx, NULL, 4, &cnt);
+    if (r == WGS_OK) r = wgs_encoder_create(ctx, &enc);
+    if (r == WGS_OK) {
+        wgs_select_args a = {.input = in, .flags = flags, .payload_in = pin, .output = out,
+                             .payload_out = pout, .count = cnt, .n = n};
+        r = wgs_select_encode(plan, enc, &a);
+        wgs_result s = wgs_submit(ctx, enc);
+        if (r == WGS_OK) r = s;
+    }
+    uint32_t got = 0;
+    if (r == WGS_OK) r = wgs_buffer_read(ctx, cnt, 0, &got, 4);
+    /* A partition fills all n places; otherwise only the `got` selected ones are read. */
+    uint64_t filled = d.partition ? n : got;
+    if (r == WGS_OK && filled) r = wgs_buffer_read(ctx, out, 0, args->output, filled * 4);
+    if (r == WGS_OK && filled && payload_out) r = wgs_buffer_read(ctx, pout, 0, args->payload_out, filled * 4);
+    if (r == WGS_OK) *count = got;
+    WGPUBuffer all[] = {in, flags, pin, out, pout, cnt};
+    for (size_t i = 0; i < sizeof all / sizeof all[0]; i++) wgs_buffer_release(ctx, all[i]);
+    wgs_select_plan_destroy(plan);
+    return r;
+}
+
+wgs_result wgs_histogram_host(wgs_context *ctx, const wgs_histogram_plan_desc *desc, const void *input,
+                              uint64_t n, uint32_t *counts) {
+    if (!ctx) return WGS_ERROR_INVALID_ARGUMENT;
+    WGS_FAIL_IF(ctx, !desc || (!input && n) || !counts, WGS_ERROR_INVALID_ARGUMENT,
+                "desc, input and counts are required");
+    wgs_histogram_plan_desc d = *desc;
+    if (d.capacity < n) d.capacity = n;
+    wgs_histogram_plan *plan = NULL;
+    wgs_result r = wgs_histogram_plan_create(ctx, &d, &plan);
+    if (r != WGS_OK) return r;
+    WGPUBuffer in = NULL, out = NULL;
+    WGPUCommandEncoder enc = NULL;
+    r = host_upload(ctx, input, n * 4, &in);
+    if (r == WGS_OK) r = host_upload(ctx, NULL, 4ull * d.bins, &out);
+    if (r == WGS_OK) r = wgs_encoder_create(ctx, &enc);
+    if (r == WGS_OK) {
+        wgs_histogram_args a = {.input = in, .n = n, .output = out};
+        r = wgs_histogram_encode(plan, enc, &a);
+        wgs_result s = wgs_submit(ctx, enc);
+        if (r == WGS_OK) r = s;
+    }
+    if (r == WGS_OK) r = wgs_buffer_read(ctx, out, 0, counts, 4ull * d.bins);
+    wgs_buffer_release(ctx, in);
+    wgs_buffer_release(ctx, out);
+    wgs_histogram_plan_destroy(plan);
+    return r;
+}
+
+wgs_result wgs_alloc_host(wgs_context *ctx, const wgs_alloc_plan_desc *desc, const uint32_t *sizes,
+                          uint64_t n, uint32_t arena_size, uint32_t *top, uint32_t *offsets) {
+    if (!ctx) return WGS_ERROR_INVALID_ARGUMENT;
+    WGS_FAIL_IF(ctx, !desc || !top || (n && (!sizes || !offsets)), WGS_ERROR_INVALID_ARGUMENT,
+                "desc, top, sizes and offsets are required");
+    wgs_alloc_plan_desc d = *desc;
+    if (d.capacity < n) d.capacity = n;
+    wgs_alloc_plan *plan = NULL;
+    wgs_result r = wgs_alloc_plan_create(ctx, &d, &plan);
+    if (r != WGS_OK) return r;
+    WGPUBuffer sz = NULL, off = NULL, state = NULL;
+    WGPUCommandEncoder enc = NULL;
+    const uint32_t st[2] = {*top, 0};
+    r = host_upload(ctx, sizes, n * 4, &sz);
+    if (r == WGS_OK) r = host_upload(ctx, NULL, n * 4, &off);
+    if (r == WGS_OK) r = host_upload(ctx, st, sizeof st, &state);
+    if (r == WGS_OK) r = wgs_encoder_create(ctx, &enc);
+    if (r == WGS_OK) {
+        wgs_alloc_args a = {.sizes = sz, .offsets = off, .state = state, .n = n, .arena_size = arena_size};
+        r = wgs_alloc_encode(plan, enc, &a);
+        wgs_result s = wgs_submit(ctx, enc);
+        if (r == WGS_OK) r = s;
+    }
+    if (r == WGS_OK && n) r = wgs_buffer_read(ctx, off, 0, offsets, n * 4);
+    if (r == WGS_OK) r = wgs_buffer_read(ctx, state, 0, top, 4);
+    wgs_buffer_release(ctx, sz);
+    wgs_buffer_release(ctx, off);
+    wgs_buffer_release(ctx, state);
+    wgs_alloc_plan_destroy(plan);
+    return r;
+}

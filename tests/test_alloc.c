@@ -132,3 +132,30 @@ TEST(alloc_bad_input) {
     wgs_buffer_release(ctx, st);
     wgs_alloc_plan_destroy(plan);
 }
+
+/* The host helper: the scan version against a sequential CPU allocator, from a top that
+ * is not zero, until the arena fills; n = 0 leaves the top alone. */
+TEST(alloc_host) {
+    wgs_context *ctx = test_context();
+    if (!ctx) return;
+    enum { N = 777 };
+    uint32_t sizes[N], got[N], want[N];
+    ref_fill_random(sizes, WGS_TYPE_U32, WGS_OP_ADD, N, 5);
+    const uint32_t arena = 30000, start = 123;
+    uint32_t top = start, cpu_top = start;
+    int full = 0;
+    for (int i = 0; i < N; i++) {
+        sizes[i] %= 80;
+        full = full || sizes[i] > arena - cpu_top;
+        want[i] = full ? WGS_ALLOC_FAILED : cpu_top;
+        if (!full) cpu_top += sizes[i];
+    }
+    CHECK(full); /* the case covers failures */
+    CHECK_RESULT(wgs_alloc_host(ctx, &(wgs_alloc_plan_desc){0}, sizes, N, arena, &top, got), WGS_OK);
+    CHECK(memcmp(got, want, sizeof got) == 0);
+    CHECK(top == cpu_top);
+    CHECK_RESULT(wgs_alloc_host(ctx, &(wgs_alloc_plan_desc){0}, NULL, 0, arena, &top, NULL), WGS_OK);
+    CHECK(top == cpu_top);
+    CHECK_RESULT(wgs_alloc_host(ctx, &(wgs_alloc_plan_desc){0}, sizes, N, arena, NULL, got),
+                 WGS_ERROR_INVALID_ARGUMENT);
+}

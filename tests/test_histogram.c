@@ -253,3 +253,22 @@ TEST(histogram_bad_input) {
     wgs_buffer_release(ctx, out);
     wgs_histogram_plan_destroy(plan);
 }
+
+/* The host helper: f32 values with some outside the range, and n = 0 (all zero). */
+TEST(histogram_host) {
+    wgs_context *ctx = test_context();
+    if (!ctx) return;
+    enum { N = 5001, BINS = 37 };
+    float in[N];
+    uint32_t got[BINS], want[BINS];
+    for (int i = 0; i < N; i++) in[i] = (float)((i * 7919) % 1200) * 0.01f - 1.0f;
+    const wgs_histogram_plan_desc d = {.type = WGS_TYPE_F32, .bins = BINS, .lower = 0.0, .upper = 10.0};
+    ref_histogram(in, d.type, d.bins, d.lower, d.upper, N, want);
+    CHECK_RESULT(wgs_histogram_host(ctx, &d, in, N, got), WGS_OK);
+    CHECK(memcmp(got, want, sizeof got) == 0);
+    memset(got, 0xEE, sizeof got);
+    CHECK_RESULT(wgs_histogram_host(ctx, &d, NULL, 0, got), WGS_OK);
+    for (int i = 0; i < BINS; i++) CHECK(got[i] == 0);
+    CHECK_RESULT(wgs_histogram_host(ctx, &(wgs_histogram_plan_desc){.bins = 0}, in, N, got),
+                 WGS_ERROR_INVALID_ARGUMENT);
+}

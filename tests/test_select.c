@@ -286,3 +286,49 @@ TEST(select_bad_input) {
     wgs_buffer_release(ctx, count);
     wgs_select_plan_destroy(plan);
 }
+
+/* The host helper: every mode with a payload where it takes one, a partition, ragged
+ * flag counts (n not a multiple of 4), n = 0, and a missing array refused. */
+TEST(select_host) {
+    wgs_context *ctx = test_context();
+    if (!ctx) return;
+    const uint64_t n = 1003;
+    uint32_t in[1003], pay[1003], want[1003], want_pay[1003], got[1003], got_pay[1003];
+    uint8_t flags[1003];
+    ref_fill_random(in, WGS_TYPE_U32, WGS_OP_ADD, n, 11);
+    for (uint64_t i = 0; i < n; i++) {
+        in[i] = i && (in[i] & 1) ? in[i - 1] : in[i] % 7; /* runs, small values */
+        pay[i] = (uint32_t)i * 3u;
+        flags[i] = (uint8_t)(i % 3 == 0);
+    }
+    const wgs_select_plan_desc cases[] = {
+        {.mode = WGS_SELECT_FLAGGED, .payload = WGS_PAYLOAD_BUFFER},
+        {.mode = WGS_SELECT_IF, .predicate = {.kind = WGS_PREDICATE_LESS, .a = 3}, .partition = 1,
+         .payload = WGS_PAYLOAD_INDEX},
+        {.mode = WGS_SELECT_UNIQUE},
+        {.mode = WGS_SELECT_RUN_LENGTH},
+    };
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        const wgs_select_plan_desc *d = &cases[c];
+        uint64_t k = ref_select(in, d->type, d->mode, &d->predicate, flags, d->partition, d->payload, pay, n, want,
+                                want_pay);
+        memset(got, 0xEE, sizeof got), memset(got_pay, 0xEE, sizeof got_pay);
+        wgs_select_host_args a = {.input = in, .flags = flags, .payload_in = pay, .output = got,
+                                  .payload_out = got_pay, .n = n};
+        uint32_t count = 12345;
+        CHECK_RESULT(wgs_select_host(ctx, d, &a, &count), WGS_OK);
+        CHECK(count == k);
+        uint64_t filled = d->partition ? n : k;
+        CHECK(memcmp(got, want, filled * 4) == 0);
+        if (d->payload != WGS_PAYLOAD_NONE || d->mode == WGS_SELECT_RUN_LENGTH)
+            CHECK(memcmp(got_pay, want_pay, filled * 4) == 0);
+        CHECK(got[filled < n ? filled : n - 1] == (filled < n ? 0xEEEEEEEEu : want[n - 1])); /* nothing past */
+    }
+    uint32_t count = 7;
+    wgs_select_host_args empty = {.n = 0};
+    CHECK_RESULT(wgs_select_host(ctx, &(wgs_select_plan_desc){0}, &empty, &count), WGS_OK);
+    CHECK(count == 0);
+    wgs_select_host_args no_flags = {.input = in, .output = got, .n = n};
+    CHECK_RESULT(wgs_select_host(ctx, &(wgs_select_plan_desc){0}, &no_flags, &count), WGS_ERROR_INVALID_ARGUMENT);
+    CHECK_RESULT(wgs_select_host(ctx, &cases[0], NULL, &count), WGS_ERROR_INVALID_ARGUMENT);
+}
