@@ -263,6 +263,12 @@ typedef enum wgs_log_level {
 typedef void (*wgs_log_fn)(wgs_log_level level, wgs_result result, const char *message,
                            void *user);
 
+typedef enum wgs_driver_output {
+    WGS_DRIVER_OUTPUT_LOG = 0,
+    WGS_DRIVER_OUTPUT_STDERR = 1,
+    WGS_DRIVER_OUTPUT_FORCE32 = 0x7FFFFFFF
+} wgs_driver_output;
+
 typedef struct wgs_context_desc {
     /* Path of the WebGPU runtime library. NULL: $WGSCAN_WEBGPU_LIB; else the pinned Dawn
      * beside the library (<libdir>/wgscan/libwebgpu_wrapper.so, for libwgscan.so), or
@@ -274,6 +280,13 @@ typedef struct wgs_context_desc {
     wgs_adapter_preference adapter;
     wgs_log_fn log;
     void *log_user;
+    /* Vulkan drivers and the runtime print to the process's stderr while the adapters
+     * are probed (Mesa, for instance, on every start). LOG (default): wgs_context_create
+     * routes file descriptor 2 into a temporary file while it probes and passes each
+     * captured line to `log` at WGS_LOG_INFO (nowhere without `log`); whatever another
+     * thread writes to stderr in that moment goes the same way. STDERR: stderr is left
+     * alone. Ignored by create_from_device and in the browser. */
+    wgs_driver_output driver_output;
     /* How long a wait on the GPU (wgs_wait, wgs_buffer_read, the host helpers) may
      * take before it fails with WGS_ERROR_TIMEOUT; 0: 900 s. (Not the adapter and
      * device requests of the creation, which keep 900 s.) */

@@ -61,6 +61,9 @@ static wgs_result desc_check(const wgs_context_desc *desc, wgs_experimental *e) 
     if ((unsigned)desc->adapter > WGS_ADAPTER_CPU)
         return wgs__fail_desc(desc, WGS_ERROR_INVALID_ARGUMENT, "unknown adapter preference %d",
                           (int)desc->adapter);
+    if ((unsigned)desc->driver_output > WGS_DRIVER_OUTPUT_STDERR)
+        return wgs__fail_desc(desc, WGS_ERROR_INVALID_ARGUMENT, "unknown driver_output %d",
+                          (int)desc->driver_output);
     if (!(desc->wait_timeout_s >= 0) || desc->wait_timeout_s > 1e9)
         return wgs__fail_desc(desc, WGS_ERROR_INVALID_ARGUMENT, "wait_timeout_s %g is not a number of seconds",
                           desc->wait_timeout_s);

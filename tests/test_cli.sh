@@ -22,6 +22,12 @@ expect() { # expect STATUS DESCRIPTION -- command...
   fi
 }
 
+check() {
+  local what=$1
+  shift 2
+  if "$@"; then passed=$((passed + 1)); echo "[  OK  ] $what"; else failed=$((failed + 1)); echo "[ FAIL ] $what"; sed 's/^/    /' "$tmp/out.txt" "$tmp/err.txt"; fi
+}
+
 expect 0 "help" -- "$cli" help
 expect 2 "no command" -- "$cli"
 expect 2 "unknown command" -- "$cli" frobnicate
@@ -33,6 +39,13 @@ expect 2 "bad n" -- "$cli" scan --n ten
 expect 2 "missing input file" -- "$cli" scan --in "$tmp/nope.bin"
 expect 0 "info" -- "$cli" info
 grep -q "adapter" "$tmp/out.txt" || { failed=$((failed + 1)); echo "[ FAIL ] info prints the adapter"; }
+# Quiet start-up: what the Vulkan loader prints while the adapters are probed (here made
+# loud with VK_LOADER_DEBUG) stays off the terminal, and --verbose shows it.
+expect 0 "info with a loud driver" -- env VK_LOADER_DEBUG=all "$cli" info
+check "start-up prints nothing on stderr" -- test ! -s "$tmp/err.txt"
+expect 0 "info --verbose with a loud driver" -- env VK_LOADER_DEBUG=all "$cli" info --verbose
+check "--verbose shows the driver's lines" -- grep -q "^wgscan: driver: " "$tmp/err.txt"
+check "--verbose states the runtime lookup order" -- grep -q "runtime lookup, in order" "$tmp/out.txt"
 expect 0 "scan and verify" -- "$cli" scan --n 131073 --repeat 2 --verify
 expect 0 "scan 2^17 i32 max inclusive" -- "$cli" scan --n 2^17 --type i32 --op max --inclusive --repeat 2 --verify
 grep -q "verify: OK" "$tmp/out.txt" || { failed=$((failed + 1)); echo "[ FAIL ] verify line"; }
@@ -77,12 +90,6 @@ b=$(od -An -tu4 -N4 "$tmp/count.bin" | tr -d ' \n')
 if [ "$b" = "1000" ]; then passed=$((passed + 1)); echo "[  OK  ] count output"; else failed=$((failed + 1)); echo "[ FAIL ] count output: $b"; fi
 
 # check DESCRIPTION -- test...: one more check of the last command's output
-check() {
-  local what=$1
-  shift 2
-  if "$@"; then passed=$((passed + 1)); echo "[  OK  ] $what"; else failed=$((failed + 1)); echo "[ FAIL ] $what"; sed 's/^/    /' "$tmp/out.txt" "$tmp/err.txt"; fi
-}
-
 # ---- strict values (issue 13): nothing reads as 0, nothing half-parsed --------------
 for p in gt: eq: lt: ne: range:: range:1: range::2 range:1:2:3 eq:1x eq:0x gt:' 1' eq:1e999; do
   expect 2 "count --predicate '$p'" -- "$cli" count --n 10 --predicate "$p"
@@ -142,7 +149,8 @@ expect 2 "--float-sum with the tree" -- "$cli" reduce --n 100 --type f32 --float
 expect 2 "--seed with --in" -- "$cli" scan --in "$tmp/ones8.bin" --seed 5 --repeat 1
 expect 2 "an option given twice" -- "$cli" scan --n 10 --n 20 --repeat 1
 expect 2 "--algorithms with --series none" -- "$cli" bench --series none --algorithms multilevel --primitives reduce-tree --min 1024 --max 1024 --runs 20 --json "$tmp/b.json" --csv "$tmp/b.csv" --svg "$tmp/b.svg"
-expect 2 "info takes no options" -- "$cli" info --verbose
+expect 2 "info takes only --verbose" -- "$cli" info --n 10
+expect 2 "demo takes no options" -- "$cli" demo --verbose
 
 # ---- output files: not written, not 0 ---------------------------------------------
 bench_small=(--min 1024 --max 1024 --series u32:add --algorithms single-pass --runs 20)

@@ -190,6 +190,9 @@ TEST(errors_runtime_not_found) {
     d.runtime_library = NULL;
     d.adapter = (wgs_adapter_preference)12;
     CHECK_RESULT(wgs_context_create(&d, &ctx), WGS_ERROR_INVALID_ARGUMENT);
+    d.adapter = WGS_ADAPTER_DEFAULT;
+    d.driver_output = (wgs_driver_output)2;
+    CHECK_RESULT(wgs_context_create(&d, &ctx), WGS_ERROR_INVALID_ARGUMENT);
     wgs_external_device ext = {0};
     CHECK_RESULT(wgs_context_create_from_device(&ext, NULL, &ctx), WGS_ERROR_INVALID_ARGUMENT);
 }

@@ -104,6 +104,7 @@ typedef struct cli_options {
     scan_options scan;
     prim_options prim;
     bench_options bench;
+    int verbose; /* info --verbose */
 } cli_options;
 
 /* Parses argv (argv[0] the program, argv[1] the command) into *o. Returns EXIT_OK, or
@@ -125,7 +126,7 @@ extern const char *const cli_bench_primitive_names[CLI_BENCH_PRIMITIVES];
 void cli_set_message_stream(FILE *f);
 FILE *cli_message_stream(void);
 
-int cmd_info(void);
+int cmd_info(int verbose);
 int cmd_demo(void);
 int cmd_scan(const scan_options *o);
 int cmd_primitive(const prim_options *o);
@@ -145,6 +146,8 @@ int cli_gpu_error(wgs_context *ctx, wgs_result r, const char *what);
 /* Creates the default context; errors are printed. The one place the CLI creates
  * contexts. */
 wgs_result cli_context(wgs_context **ctx);
+/* As cli_context; verbose: what the drivers printed while probed is shown on stderr. */
+wgs_result cli_context_verbose(wgs_context **ctx, int verbose);
 void cli_print_info(FILE *f, const wgs_context_info *info);
 
 /* Parsing: 0 on success, -1 for anything but a whole, well-formed value. */

@@ -98,7 +98,11 @@ static const char exit_help[] =
 
 void cli_help(FILE *f, cli_command c) {
     switch (c) {
-    case CLI_INFO: fputs("usage: wgscan info\nthe adapter, backend, features, limits and runtime\n", f); break;
+    case CLI_INFO:
+        fputs("usage: wgscan info [--verbose]\nthe adapter, backend, features, limits and runtime\n"
+              "  --verbose            also what the drivers printed while probed, and where the\n"
+              "                       runtime is looked for, in order\n", f);
+        break;
     case CLI_DEMO: fputs("usage: wgscan demo\na short tour: device info, verified scans, GPU against CPU\n", f); break;
     case CLI_SCAN: fputs(scan_help, f), fputs(common, f); break;
     case CLI_REDUCE: fputs(reduce_help, f), fputs(prim_types, f), fputs(common, f); break;
@@ -128,7 +132,7 @@ int cli_run(const cli_options *o) {
     case CLI_VERSION:
         printf("wgscan %s (commit %s)\n", wgs_version_string(), WGSCAN_GIT_DESCRIBE);
         return EXIT_OK;
-    case CLI_INFO: return cmd_info();
+    case CLI_INFO: return cmd_info(o->verbose);
     case CLI_DEMO: return cmd_demo();
     case CLI_SCAN: return cmd_scan(&o->scan);
     case CLI_REDUCE:

@@ -59,16 +59,21 @@ int cli_gpu_error(wgs_context *ctx, wgs_result r, const char *what) {
  * Later messages reach the user through cli_gpu_error. */
 static char early_error[1024];
 static void log_early(wgs_log_level level, wgs_result r, const char *m, void *u) {
-    (void)level;
     (void)r;
-    (void)u;
+    if (level == WGS_LOG_INFO) { /* the drivers' probe output: shown only when verbose */
+        if (u) fprintf(stderr, "wgscan: driver: %s\n", m);
+        return;
+    }
     snprintf(early_error, sizeof early_error, "%s", m);
 }
 
-wgs_result cli_context(wgs_context **ctx) {
+wgs_result cli_context(wgs_context **ctx) { return cli_context_verbose(ctx, 0); }
+
+wgs_result cli_context_verbose(wgs_context **ctx, int verbose) {
     /* The tuning variables (experiment_env.h) open the library's experimental door. */
     static wgs_experimental exp;
-    wgs_context_desc d = {.log = log_early};
+    static int show = 1;
+    wgs_context_desc d = {.log = log_early, .log_user = verbose ? &show : NULL};
     char err[256];
     if (wgs_experiment_from_env(&d, &exp, err, sizeof err) != 0) {
         *ctx = NULL;

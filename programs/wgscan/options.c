@@ -183,6 +183,7 @@ typedef enum opt_id {
     OPT_ALGORITHM, OPT_DETERMINISTIC, OPT_FLOAT_SUM, OPT_PREDICATE, OPT_MODE, OPT_PARTITION,
     OPT_PAYLOAD, OPT_FLAGS, OPT_DENSITY, OPT_BINS, OPT_LOWER, OPT_UPPER,
     OPT_MIN, OPT_MAX, OPT_SERIES, OPT_ALGORITHMS, OPT_PRIMITIVES, OPT_RUNS, OPT_JSON, OPT_CSV, OPT_SVG,
+    OPT_VERBOSE,
     OPT_COUNT
 } opt_id;
 
@@ -222,6 +223,7 @@ static const struct opt_def {
     {"--json", OPT_JSON, CMD(CLI_BENCH), 1},
     {"--csv", OPT_CSV, CMD(CLI_BENCH), 1},
     {"--svg", OPT_SVG, CMD(CLI_BENCH), 1},
+    {"--verbose", OPT_VERBOSE, CMD(CLI_INFO), 0},
 };
 
 static const char *const command_names[CLI_COMMAND_COUNT] = {
@@ -340,6 +342,7 @@ static int set_option(cli_options *o, const struct opt_def *d, const char *v) {
     }
     case OPT_INCLUSIVE: s->inclusive = 1; return 0;
     case OPT_DETERMINISTIC: s->deterministic = 1; return 0;
+    case OPT_VERBOSE: o->verbose = 1; return 0;
     case OPT_PARTITION: p->partition = 1; return 0;
     case OPT_VERIFY:
         if (scan) s->verify = 1;
@@ -577,7 +580,7 @@ int cli_parse(int argc, char **argv, cli_options *o) {
         for (size_t k = 0; k < sizeof options / sizeof options[0]; k++)
             if (strlen(options[k].name) == len && !strncmp(options[k].name, a, len)) d = &options[k];
         if (!d || !(d->commands & CMD(c))) {
-            if (c == CLI_INFO || c == CLI_DEMO) return cli_usage_error("%s takes no options ('%s')", name, a);
+            if (c == CLI_DEMO) return cli_usage_error("%s takes no options ('%s')", name, a);
             return cli_usage_error("unknown option '%.*s' for %s (see 'wgscan %s --help')",
                                    (int)(len > 64 ? 64 : len), a, name, name);
         }

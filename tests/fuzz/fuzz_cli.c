@@ -146,8 +146,8 @@ static void parse_and_check(int argc, char **argv) {
     case CLI_COMPACT:
     case CLI_HISTOGRAM: check_prim(&o.prim, argv, argc, c); break;
     case CLI_BENCH: check_bench(&o.bench, argv, argc); break;
-    case CLI_INFO:
-    case CLI_DEMO: CHECK(argc == 2); break; /* they take no options */
+    case CLI_INFO: CHECK(argc == 2 + o.verbose); break; /* only --verbose */
+    case CLI_DEMO: CHECK(argc == 2); break;             /* no options */
     default: CHECK(!"a command cli_parse cannot return"); break;
     }
     /* The same arguments give the same answer. */

@@ -6,6 +6,7 @@
 #include "gpu/native/native.h"
 
 #include <dirent.h>
+#include <unistd.h>
 #include <stdatomic.h>
 
 #define SWIFTSHADER_ICD "/usr/lib/chromium/vk_swiftshader_icd.json"
@@ -419,6 +420,42 @@ static wgs_result create_device(gpu_device *d, const char *extra_toggles, char *
     return WGS_OK;
 }
 
+/* Drivers print to stderr while they are probed (wgs_context_desc.driver_output says
+ * why this is caught). fd 2 is pointed at a temporary file for the probe and restored
+ * after; the lines go to the log. No temporary file or no dup: nothing is caught. */
+typedef struct stderr_catch {
+    FILE *sink;
+    int saved;
+} stderr_catch;
+
+static void catch_begin(stderr_catch *c, const wgs_context_desc *desc) {
+    c->sink = NULL;
+    c->saved = -1;
+    if (desc->driver_output != WGS_DRIVER_OUTPUT_LOG) return;
+    fflush(stderr);
+    c->sink = tmpfile();
+    if (c->sink) c->saved = dup(2);
+    if (c->saved < 0 || dup2(fileno(c->sink), 2) < 0) {
+        if (c->saved >= 0) close(c->saved);
+        if (c->sink) fclose(c->sink);
+        c->sink = NULL;
+    }
+}
+
+static void catch_end(stderr_catch *c, const wgs_context_desc *desc) {
+    if (!c->sink) return;
+    fflush(stderr);
+    dup2(c->saved, 2);
+    close(c->saved);
+    rewind(c->sink);
+    char line[1024];
+    while (desc->log && fgets(line, sizeof line, c->sink)) {
+        line[strcspn(line, "\r\n")] = 0;
+        if (line[0]) desc->log(WGS_LOG_INFO, WGS_OK, line, desc->log_user);
+    }
+    fclose(c->sink);
+}
+
 wgs_result wgs__gpu_open_default(const wgs_context_desc *desc, gpu_device **out, char *err,
                             size_t errlen) {
     *out = NULL;
@@ -433,9 +470,12 @@ wgs_result wgs__gpu_open_default(const wgs_context_desc *desc, gpu_device **out,
         return WGS_ERROR_RUNTIME_NOT_FOUND;
     }
     d->wait_limit_s = DEFAULT_WAIT_LIMIT_S;
+    stderr_catch caught;
+    catch_begin(&caught, desc);
     wgs_result r = choose_adapter(d, desc->adapter, err, errlen);
     if (r == WGS_OK)
         r = create_device(d, desc->experimental ? desc->experimental->dawn_toggles : NULL, err, errlen);
+    catch_end(&caught, desc);
     if (r != WGS_OK) {
         wgs__gpu_close(d);
         return r;
