@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # wgscan: the two commands of the README, and a few more.
 #   make          build (Release) into build/
 #   make run      install dependencies, build, run the demo (the main job)

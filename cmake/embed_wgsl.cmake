@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Turns the WGSL kernels into one C source, so the library never reads files at run
 # time. Called as: cmake -DOUT=file.c -DROOT=dir -DFILES="a.wgsl,b.wgsl" -P embed_wgsl.cmake
 # Each file becomes a NUL-terminated byte array; wgs_wgsl_source("device/scan_tiles.wgsl")

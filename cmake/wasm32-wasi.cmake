@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Toolchain file of the browser build: clang for wasm32-wasi with Debian's wasi-libc.
 #   cmake -S . -B build-wasm --toolchain cmake/wasm32-wasi.cmake -DCMAKE_BUILD_TYPE=Release
 # builds build-wasm/web/wgscan.wasm from the library's one source list (CMakeLists.txt)

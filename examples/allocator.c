@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * allocator: a GPU slot allocator, the first seed article's use of scan for memory.
  *

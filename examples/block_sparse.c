@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * block_sparse: the offsets of block-sparse attention, the first seed article's third
  * use of scan.

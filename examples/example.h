@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * example.h: what the example programs share: failing loudly on a wgscan error, a
  * clock and a small random generator. Each example is otherwise a plain user of

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * particles: the first seed article's stream compaction, frame after frame.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * wgscan.h: GPU data-parallel primitives on WebGPU. The one public header.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * wgscan_webgpu.h: the part of the WebGPU C API that wgscan uses, declared by us, for
  * programs that have no webgpu.h of their own. Included by wgscan.h.

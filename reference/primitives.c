@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * primitives.c: CPU references for reduce, count, select and histogram. Plain loops:
  * correctness of the GPU primitives is judged here.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #define _GNU_SOURCE /* sysconf(_SC_NPROCESSORS_ONLN) */
 #include "reference.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * reference.h: CPU references shared by the CLI and the tests: test data, sequential
  * and multi-threaded scans, and the verification rule for each type and operator.

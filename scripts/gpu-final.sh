@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # The measurement run behind BENCHMARKS.md and the README's figures, on the GPU
 # machine: info, the acceptance scans, the scan tests, `wgscan bench` and CUB.
 # Results go to $OUT (or ./out).

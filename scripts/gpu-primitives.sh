@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # The measurement run behind BENCHMARKS.md's primitive rows, on the GPU machine: the
 # primitive tests and examples, the CLI's verified 2^28 runs, `wgscan bench
 # --primitives all`, the select phases and CUB's reduce / select / histogram.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # What we run on the GPU machine (NVIDIA H200, no Vulkan loader installed there):
 # unpack the loader carried in .gl/, point wgscan at the carried Dawn, then run the
 # given commands. Used as: scripts/gpu-run.sh 'build/wgscan info' 'build/wgscan scan ...'

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # The whole test suite on the GPU machine (NVIDIA H200), in one call of the device tool,
 # from the project root there, with .gl/, the build folder and the Dawn runtime's folder
 # carried along:

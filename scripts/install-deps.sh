@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Installs what wgscan needs on a fresh Debian 12 machine, and nothing twice:
 #   - Debian packages: the C toolchain, CMake, pkg-config, the Vulkan loader, chromium
 #     (its SwiftShader Vulkan driver is the CPU fallback adapter, and the browser test

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * alloc.c: the bump allocator (kernels in wgsl/device/alloc.wgsl). Scan version: the
  * plan's exclusive scan of the sizes into offsets, then alloc_place and alloc_commit.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * chain.c: the host side of chained passes (see chain.h).
  */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * chain.h: what every chained pass shares. A chained pass (the single-pass scan, the
  * single-pass select, the sort's passes to come) claims tiles in order, publishes each

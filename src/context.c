@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * context.c: the context object and its description's checks and defaults. Device
  * creation belongs to the GPU backend (gpu/), failure recording to error.c.

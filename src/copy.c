@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * copy.c: the copy kernel that benchmarks use as their ceiling (see copy.wgsl). Public
  * because users comparing their own kernels need the same yardstick in the same run.

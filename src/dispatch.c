@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * dispatch.c: what every primitive does around a kernel launch: parameter records in
  * a uniform ring, bind groups with the parameters at binding 2, grids folded into two

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * error.c: result names and messages, and the recording of failures (the context's
  * last error and the log callback). Every other file reports through these.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * histogram.c: histogram plans (kernels in wgsl/device/histogram.wgsl). Per encode: the
  * output zeroed, then one dispatch per chunk of the input over a fixed grid.

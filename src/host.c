@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * host.c: the convenience layer: buffers, submission, waiting, GPU timers and
  * the host-array calls of every primitive (wgs_*_host). Everything here waits or

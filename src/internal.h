@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * internal.h: what the library's source files share and users never see: the context
  * object, error reporting and the kernel cache.

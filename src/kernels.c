@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * kernels.c: turns a kernel specialisation (type, operator, sizes, binding variant)
  * into WGSL and a compute pipeline, cached per context.

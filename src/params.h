@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * params.h: each kernel family's interface, written once. A dispatch's parameter record
  * (binding 2, a uniform) is a list of named u32 fields; C declares a struct from the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * reduce.c: reduce and count plans (kernels in wgsl/device/reduce.wgsl).
  *

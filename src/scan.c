@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * scan.c: device-wide prefix scan. Two algorithms share the plan, the parameter slots
  * and the chunking of long arrays:

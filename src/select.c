@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * select.c: select, partition, unique and run-length plans (kernels in
  * wgsl/device/select.wgsl). Per encode, single pass:

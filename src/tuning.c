@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * tuning.c: the tuning table and the fitting of shapes to a device. Each entry says in
  * one line why; the measurements behind them are in docs/design.md.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * tuning.h: tile shapes and algorithm choices as data, one row per device class (as
  * CUB's tuning policies and zstd's level table). Primitives ask for their row's shape,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * types.c: element types and operators: sizes, names, identities, and which pairs a
  * device can run.

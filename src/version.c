@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * version.c: the library's version, from CMakeLists.txt's project(VERSION) (passed as
  * WGSCAN_VERSION_STRING), checked against the macros of wgscan.h so the two never drift.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #include "scan_check.h"
 #include "reference.h"
 #include "test_main.h"

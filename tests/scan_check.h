@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* scan_check.h: runs one GPU scan through the encode API and checks it. */
 #ifndef WGS_SCAN_CHECK_H
 #define WGS_SCAN_CHECK_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The bump allocator: scan version against a sequential CPU allocator (same offsets,
  * same failures, same top); atomic version by its guarantees (disjoint blocks that tile
  * the served range exactly, failures only after one that could not fit); state kept

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #include "test_buffers.h"
 #include "test_main.h"
 

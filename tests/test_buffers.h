@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_buffers.h: GPU buffers for the primitive tests (Storage | CopyDst | CopySrc).
  * NULL after recording a failure. */
 #ifndef WGS_TEST_BUFFERS_H

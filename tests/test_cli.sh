@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # The CLI as a user meets it: exit statuses, raw files in and out, verification.
 # Usage: test_cli.sh path/to/wgscan
 set -u

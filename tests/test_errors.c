@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Bad input: every case asserts its exact result code and that nothing crashed. */
 #define _POSIX_C_SOURCE 200809L /* access */
 #include "test_main.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Histogram against the CPU reference: the three integer bin rules (shift, division,
  * general), f32 bins, the whole u32 range, bins past workgroup memory (global atomics),
  * out-of-range values, several bindings, size boundaries and bad inputs. */

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # ctest install: wgscan as a user gets it. Installs the build into a prefix outside the
 # source and build trees, moves that prefix elsewhere (the install must be relocatable),
 # then builds consumers against the moved copy only:

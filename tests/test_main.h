@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * test_main.h: a minimal test harness. Each test file registers plain functions with
  * TEST(name); a failing CHECK records the failure and the test goes on. The binary

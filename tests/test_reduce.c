@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Reduce and count against the CPU reference: every type, operator and algorithm at the
  * size boundaries (0, 1, the tail below 4, a workgroup's share +-1, the whole grid's
  * share +-1, larger), ties for arg ops, several bindings under capped limits, the

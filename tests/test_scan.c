@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Multi-level scan against the CPU reference: every type, operator and kind at every
  * size boundary; in place; offsets; several sizes in one encoder; the multi-binding
  * and two-dimensional-grid paths under capped limits; the host and external-device

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Select, partition, unique and run-length encoding against the CPU reference: every
  * mode and type, with and without payloads, partitions, all / none / half the flags,
  * at the size boundaries (0, 1, the 4-element steps, tiles of both tunings +-1), and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 // cub_primitives_bench.cu: NVIDIA CUB's reduce, select-flagged, select-if and even
 // histogram on the data `wgscan bench --primitives` uses (uniform random u32 words, byte
 // flags with half set), timed as cub_scan_bench.cu times scans: CUDA events, median of

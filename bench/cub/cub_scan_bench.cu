@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 // cub_scan_bench.cu: NVIDIA CUB's DeviceScan on the same sizes and the same data
 // layout as `wgscan bench`, for a like-for-like comparison on NVIDIA GPUs. Times each
 // run with CUDA events (median of RUNS after WARMUP), rotates inputs and outputs through

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Builds and runs the CUB comparison on an NVIDIA machine with the CUDA toolkit:
 #   bench/cub/run.sh [kmin kmax] > cub.csv
 set -euo pipefail

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * lab.c: a kernel laboratory for tuning experiments. It runs a sequence of WGSL entry
  * points from one self-contained file as one timed compute pass, many times, and prints

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # The scan-pass experiments of bench/lab/scan_lab.wgsl on a GPU: a copy as the ceiling,
 # the reduce pass, the seeded scan pass in two layouts, tiles per workgroup, prefetch,
 # and a single pass with the contiguous tile. Usage: bench/lab/run.sh [LOG2_N]

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // scan_lab.wgsl: variants of the scan's data passes for u32 add, for bench/lab/lab.c.
 // n must be a multiple of 4 * WG * ITEMS * TPW. Defines: WG, ITEMS (16-byte words per
 // invocation and tile), TPW (tiles per workgroup, run one after another).

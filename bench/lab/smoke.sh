@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # The laboratory checks itself (ctest `lab`): each variant of bench/lab/scan_lab.wgsl
 # that computes a whole scan is run on a small array and compared with the CPU. Usage:
 # bench/lab/smoke.sh path/to/wgscan-lab

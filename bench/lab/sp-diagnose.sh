@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Single-pass diagnosis on a GPU: sums with and without the subgroup scan instruction
 # (WGSCAN_SUBGROUP_ADD) on sizes with a scalar tail, then tile shapes with and without
 # the fallback code compiled in (WGSCAN_NO_FALLBACK), 2^24 and 2^28.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # The checked row-tile single pass of the lab (sp_rows) against the copy and the lab's
 # timing-only single pass, u32 add at 2^28 and 2^24 on a GPU: tile shapes; the fallback's
 # code compiled in (FB=1) or not (FB=0) or a one-load stand-in (FB=3); the spin limit;

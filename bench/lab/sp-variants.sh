@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Lab single pass (row loads, timing only) with and without narrow polling; 2^28 u32.
 N=268435456
 for e in single_pass; do for nar in 0 1; do for it in 4 8; do T=$((N / 4 / (256 * it)))

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Tile-shape sweep of the library scan on a GPU (WGSCAN_TUNE_SP / WGSCAN_TUNE_ML) at 2^24
 # and 2^28, after verified runs of sizes with a scalar tail.
 for a in single-pass multilevel; do for op in add min; do for n in 4097 1048581; do

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Select on a GPU at 2^28: the default against a baseline build (W0, if given), the
 # scatter's shapes and tiles per workgroup (WGSCAN_TUNE_SELECT=wg,items,group_tiles), and
 # the phases. Phases alone mislead when the scatter runs without its scan: the tile sums

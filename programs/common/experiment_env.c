@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * experiment_env.c: see experiment_env.h.
  */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * experiment_env.h: the WGSCAN_* tuning variables of the CLI, the tests and the lab,
  * mapped onto the library's experimental context description. The library itself

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * cli.h: what the parts of the wgscan command-line tool share.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #define _POSIX_C_SOURCE 200809L /* strtok_r, gmtime */
 /*
  * `wgscan bench`: a benchmark, not a test. Sweeps n over powers of two for each series

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The main job: a short tour that runs in under a minute even on a CPU driver. */
 #include "cli.h"
 

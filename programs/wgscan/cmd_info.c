@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #include "cli.h"
 
 /* The order wgs_context_desc.runtime_library states, for `info --verbose`. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * `wgscan reduce | count | compact | histogram`: one configuration of a primitive on
  * random data or a raw file, timed on the GPU (timestamp queries, median after a

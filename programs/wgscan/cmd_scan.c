@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* `wgscan scan`: one scan configuration, timed on the GPU and the CPU. */
 #include "cli.h"
 #include "reference.h"

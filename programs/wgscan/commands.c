@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The commands: their help, and running what cli_parse produced. */
 #include "cli.h"
 

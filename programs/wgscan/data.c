@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #define _POSIX_C_SOURCE 200809L /* fileno, fstat */
 /* Arguments, files and messages of the CLI. */
 #include "cli.h"

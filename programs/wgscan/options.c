@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The CLI's arguments: one table of options (which commands take each one), strict
  * parsers for their values, and one validation step per command after all options are

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * gpu.h: the one narrow interface through which every algorithm reaches WebGPU.
  *

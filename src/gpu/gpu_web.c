@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * gpu_web.c: the browser backend of gpu.h, for the WebAssembly build. Every function
  * is a call into JavaScript (web/wgscan.js, import module "wgpu"), which holds the

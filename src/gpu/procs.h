@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The WebGPU functions wgscan calls, as one list. It yields the function-pointer table
  * (struct wgs_procs) and the code that resolves it, either with dlsym on a loaded

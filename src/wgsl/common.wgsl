@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // common.wgsl: what every wgscan kernel shares. It follows the generated prelude,
 // which defines T, combine(a, b), identity_from_bits(bits), load_in(i), the data
 // bindings and the sizes WG (invocations per workgroup) and ITEMS (per invocation).

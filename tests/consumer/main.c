@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Scans 1000 ones with the installed library and checks 0, 1, ..., 999; prints the
  * WebGPU runtime it loaded (the install test checks it is the prefix's copy). */
 #include <wgscan.h>

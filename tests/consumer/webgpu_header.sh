@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # wgscan.h beside a real webgpu.h, in either include order, with no macro defined
 # (ctest webgpu_header). The real header is the stand-in tests/consumer/webgpu/webgpu.h
 # (same include guard and declarations as webgpu-headers c13888a). Compiles

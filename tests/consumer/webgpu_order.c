@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * A program that calls WebGPU itself and uses wgscan beside it: it includes a real
  * <webgpu/webgpu.h> (in the test, the stand-in of tests/consumer/webgpu/) before

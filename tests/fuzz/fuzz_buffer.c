@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * fuzz_buffer.c: the memory side of the API from bytes: wgs_buffer_create (sizes from 0
  * to 2^64 - 1, any usage bits), wgs_buffer_write and wgs_buffer_read at odd offsets and

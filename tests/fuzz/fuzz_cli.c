@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #define _POSIX_C_SOURCE 200809L /* fmemopen, setenv */
 /*
  * fuzz_cli.c: the CLI's option parser (cli_parse, programs/wgscan/options.c) from bytes.

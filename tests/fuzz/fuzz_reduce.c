@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * fuzz_reduce.c: the primitives that fold an array into a small result, from bytes:
  * reduce (every operator and algorithm, float sums by CAS and fixed point), count

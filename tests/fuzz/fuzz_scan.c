@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * fuzz_scan.c: wgs_scan_plan_create and wgs_scan_encode from bytes. Every type,
  * operator, kind and algorithm (and values past each list), capacities from 0 to

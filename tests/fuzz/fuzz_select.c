@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * fuzz_select.c: wgs_select_plan_create and wgs_select_encode from bytes: every mode
  * (flagged, if, unique, run-length), partition, payloads, both algorithms, predicates

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* harness.c: see harness.h. */
 #define WGSCAN_EXPERIMENTAL_API /* the small-tile context */
 #include "harness.h"

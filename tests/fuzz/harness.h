@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * harness.h: what the API fuzz targets share. Each target turns libFuzzer's bytes into
  * descriptors, arguments, buffers and data, predicts from the manual in wgscan.h which

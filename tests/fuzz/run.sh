@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Runs one libFuzzer target for a while; the Makefile's fuzz targets and ctest use it.
 #   run.sh BINARY SECONDS CORPUS FINDINGS [SEEDS] [libFuzzer flags...]
 # CORPUS receives the inputs that add coverage (created if missing), FINDINGS the crash,

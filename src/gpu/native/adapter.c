@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * adapter.c: the native backend's device: choosing an adapter (a GPU, else the
  * SwiftShader CPU driver), creating the device with the features and limits wgscan

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * calls.c: the native backend's wrappers of gpu.h: error scopes, buffers, pipelines,
  * bind groups, recording, submission, waits and reads, each a thin call through the

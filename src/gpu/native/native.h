@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * native.h: what the files of the native backend share: the device object, small
  * helpers, and waits whose callback state outlives a timeout.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * runtime.c: loading the WebGPU runtime. The runtime (Dawn from npm, or any
  * implementation of the same ABI) is loaded with dlopen and every function is resolved

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * wait.c: waiting on WebGPU futures with a limit, and the callback state that may
  * outlive a wait (native.h).

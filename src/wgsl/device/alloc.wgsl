@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // alloc.wgsl: a bump allocator over an arena of `arena` units, for many requests at once.
 // The allocator's state is one word, the arena's top, kept in a buffer across calls.
 //

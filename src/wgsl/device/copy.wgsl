@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // copy.wgsl: a plain copy at memory speed: each invocation moves ITEMS 16-byte words,
 // the workgroup a contiguous block, so every load is independent and in flight at once.
 // It is the ceiling benchmarks measure the primitives against: a primitive that reads

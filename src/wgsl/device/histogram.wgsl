@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // histogram.wgsl: histogram of even bins over [lower, upper).
 //
 // A fixed grid of workgroups strides over the array in 16-byte loads (as reduce.wgsl).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // reduce.wgsl: device-wide reduction (and counting, through lift()) of a V array.
 //
 // A fixed grid of workgroups (Params.groups of them) strides over the array in 16-byte loads,

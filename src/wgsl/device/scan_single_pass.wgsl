@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // scan_single_pass.wgsl: chained scan with decoupled look-back (Merrill and Garland
 // 2016) and decoupled fallback (Smith, Levien and Owens 2025). The data is read once and
 // written once.

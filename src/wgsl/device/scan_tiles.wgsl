@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // scan_tiles.wgsl: the passes of the multi-level scan (reduce, then scan):
 //   reduce_tiles   level 0: each tile's total to aux[] (reads the data once)
 //   scan_tiles     the levels above: each tile of aux scanned in place, its total to the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // select.wgsl: stream compaction (select, partition, unique, run-length encoding) in
 // three steps that never wait on another workgroup:
 //   select_count    the selected elements of each group of G consecutive tiles counted

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // lift_count.wgsl: count: each element enters the reduction as 1 when it satisfies the
 // predicate of the dispatch (kind in Params.flags bits 8..11), else 0 (T = u32).
 fn lift(v: V) -> T {

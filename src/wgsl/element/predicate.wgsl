@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // predicate.wgsl: the built-in predicates of count and select, on one element of type V,
 // and the value equality of unique and run-length heads.
 // The kind comes from the dispatch's parameters (a uniform switch costs next to nothing

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // blelloch.wgsl: work-efficient exclusive scan of WG values held in workgroup memory
 // (Blelloch 1990): an up-sweep builds a reduction tree in place, the root is replaced by
 // the identity, and a down-sweep pushes prefixes back down. 2*(WG-1) combines, log2(WG)

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // lookback_subgroup.wgsl: a single pass's look-back run by the workgroup's first
 // subgroup alone, with subgroup operations and no workgroup barrier per step (as CUB
 // does it with one warp). Each lane reads one predecessor state; subgroupMin finds the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // lookback_workgroup.wgsl: the single pass's look-back for devices without subgroups.
 // The whole workgroup steps back together: LOOKBACK invocations read one predecessor
 // state each, workgroup atomics find the nearest inclusive and the nearest unready

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // subgroup_scan.wgsl: exclusive scan of one value per invocation across the workgroup,
 // built on subgroup shuffles (used when the device offers subgroups). Each subgroup
 // scans its lanes in log2(subgroup size) shuffle steps without barriers; invocation 0

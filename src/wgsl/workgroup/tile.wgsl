@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // tile.wgsl: one tile of TILE = WG * ITEMS elements, scanned through workgroup memory
 // (the portable path, for devices without subgroups). Global memory is touched
 // coalesced (invocation lid handles elements lid, lid + WG, ...); the scan reads each

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // tile_rows.wgsl: one tile of TILE = WG * ITEMS elements scanned in registers, for
 // devices with subgroups. The tile is ROWS = ITEMS / 4 rows of WG 16-byte words: in row
 // k invocation lid holds word k * WG + lid, so every load and store is a coalesced

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // tile_state.wgsl: the published states of a chained single pass (decoupled look-back),
 // shared by the scan and the single-pass select. State buffer: word 0 is the tile
 // counter, then two words per tile. Each word holds a 2-bit flag over 16 bits of the

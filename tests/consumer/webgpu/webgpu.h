@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * A stand-in for a real <webgpu/webgpu.h> (Dawn's or wgpu-native's), for the test that
  * wgscan.h works beside one in either include order (tests/consumer/webgpu_header.sh).
