@@ -9,6 +9,7 @@
  * Writes a table, JSON, CSV and an SVG chart of Gelem/s against n.
  */
 #include "cli.h"
+#include "wgscan_commit.h" /* WGSCAN_GIT_DESCRIBE, written at each build */
 #include "reference.h"
 
 #include <errno.h>
@@ -17,9 +18,6 @@
 #include <string.h>
 #include <time.h>
 
-#ifndef WGSCAN_GIT_DESCRIBE
-#define WGSCAN_GIT_DESCRIBE "unknown" /* set by CMake from git describe */
-#endif
 
 #define MAX_RUNS CLI_BENCH_MAX_RUNS
 #define BATCH 10                   /* runs recorded per submit */

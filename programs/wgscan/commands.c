@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* The commands: their help, and running what cli_parse produced. */
 #include "cli.h"
+#include "wgscan_commit.h" /* WGSCAN_GIT_DESCRIBE, written at each build */
 
 #include <string.h>
 
@@ -123,9 +124,6 @@ void cli_help(FILE *f, cli_command c) {
     fputs(exit_help, f);
 }
 
-#ifndef WGSCAN_GIT_DESCRIBE
-#define WGSCAN_GIT_DESCRIBE "unknown"
-#endif
 
 int cli_run(const cli_options *o) {
     switch (o->command) {
