@@ -218,6 +218,8 @@ typedef enum wgs_type {
     WGS_TYPE_I32 = 2,
     WGS_TYPE_F32 = 3,
     WGS_TYPE_F16 = 4, /* needs the device feature shader-f16 */
+    WGS_TYPE_U64 = 5, /* sort keys only: two little-endian words */
+    WGS_TYPE_I64 = 6, /* sort keys only */
     WGS_TYPE_FORCE32 = 0x7FFFFFFF
 } wgs_type;
 
@@ -862,6 +864,74 @@ WGS_API wgs_result wgs_alloc_encode(wgs_alloc_plan *plan, WGPUCommandEncoder enc
 WGS_API wgs_result wgs_alloc_host(wgs_context *ctx, const wgs_alloc_plan_desc *desc,
                                   const uint32_t *sizes, uint64_t n, uint32_t arena_size,
                                   uint32_t *top, uint32_t *offsets);
+
+/* ---------------------------------------------------------------------------
+ * Sort: a stable radix sort of keys, or of keys with values
+ *
+ * Keys: u32, i32, f32, u64, i64 (64-bit keys are two little-endian words). Order:
+ * ascending (default) or descending, stable either way (equal keys keep their input
+ * order). Integers by value; f32 by the total order of its bits with the sign flipped:
+ * -NaN (by bits) < -inf < negative numbers < -0 < +0 < positive numbers < +inf <
+ * +NaN (by bits); subnormals are ordered exactly.
+ * Bits: only bits [begin_bit, end_bit) of the (order-transformed) key decide; 0, 0 means
+ * the whole key (32 or 64 bits). A range of no bits leaves the order as it is.
+ * Values (payload): NONE (keys only); BUFFER: a value of value_bytes (4 or 8) per key
+ * moves with it; INDEX: values_out receives each key's input index (u32).
+ * The input is left intact unless keys_out is keys_in (then the sort is in place);
+ * values likewise. Scratch: a second copy of capacity keys (and values) and
+ * capacity / 4 bytes of digit counts.
+ *
+ * How: least-significant-digit radix sort, 8 bits a pass. Each pass counts the digits
+ * of every tile, scans the counts (digit-major, so that each tile learns where its keys
+ * of each digit go) and scatters: each tile ranks its keys stably (subgroup ballots
+ * where the device has subgroups, per-invocation counters where it has not) and writes
+ * them in digit order. No workgroup waits for another. Deterministic.
+ * Limits: n keys (and values) fit one storage binding and n < 2^32.
+ * ------------------------------------------------------------------------- */
+typedef struct wgs_sort_plan wgs_sort_plan;
+
+typedef enum wgs_sort_order {
+    WGS_SORT_ASCENDING = 0,
+    WGS_SORT_DESCENDING = 1,
+    WGS_SORT_ORDER_FORCE32 = 0x7FFFFFFF
+} wgs_sort_order;
+
+typedef struct wgs_sort_plan_desc {
+    wgs_type type;           /* the key type (default u32) */
+    wgs_sort_order order;
+    uint32_t begin_bit, end_bit; /* 0, 0: all bits; else begin <= end <= the key's bits */
+    wgs_payload payload;     /* NONE, BUFFER or INDEX */
+    uint32_t value_bytes;    /* BUFFER: 4 (default) or 8 */
+    uint64_t capacity;       /* largest n; 0 means 1 */
+    const char *label;
+} wgs_sort_plan_desc;
+
+typedef struct wgs_sort_args {
+    WGPUBuffer keys_in;
+    uint64_t keys_in_offset;
+    WGPUBuffer keys_out; /* keys_in itself (same offset): in place */
+    uint64_t keys_out_offset;
+    WGPUBuffer values_in; /* payload BUFFER */
+    uint64_t values_in_offset;
+    WGPUBuffer values_out; /* payload BUFFER and INDEX */
+    uint64_t values_out_offset;
+    uint64_t n;
+    WGPUQuerySet timestamp_query_set; /* optional: begin of the first pass, end of the last */
+    uint32_t timestamp_begin_index;
+    uint32_t timestamp_end_index;
+} wgs_sort_args;
+
+WGS_API wgs_result wgs_sort_plan_create(wgs_context *ctx, const wgs_sort_plan_desc *desc,
+                                        wgs_sort_plan **out);
+WGS_API void wgs_sort_plan_destroy(wgs_sort_plan *plan);
+/* Records the sort: per 8-bit digit a counting pass, a scan and a scatter pass. */
+WGS_API wgs_result wgs_sort_encode(wgs_sort_plan *plan, WGPUCommandEncoder encoder,
+                                   const wgs_sort_args *args);
+/* Convenience: sorts host arrays (keys: n of the key type; values: n of value_bytes for
+ * BUFFER, NULL otherwise; values_out: n values or indices, NULL for NONE). keys_out and
+ * values_out may be the inputs. Waits. */
+WGS_API wgs_result wgs_sort_host(wgs_context *ctx, const wgs_sort_plan_desc *desc, const void *keys,
+                                 const void *values, uint64_t n, void *keys_out, void *values_out);
 
 /* ---------------------------------------------------------------------------
  * Copy: the yardstick. A WGSL copy at memory speed; a primitive that reads and writes

@@ -12,6 +12,8 @@ size_t wgs_type_size(wgs_type type) {
     case WGS_TYPE_I32:
     case WGS_TYPE_F32: return 4;
     case WGS_TYPE_F16: return 2;
+    case WGS_TYPE_U64:
+    case WGS_TYPE_I64: return 8;
     default: return 0;
     }
 }
@@ -23,6 +25,8 @@ const char *wgs_type_name(wgs_type type) {
     case WGS_TYPE_I32: return "i32";
     case WGS_TYPE_F32: return "f32";
     case WGS_TYPE_F16: return "f16";
+    case WGS_TYPE_U64: return "u64";
+    case WGS_TYPE_I64: return "i64";
     default: return "?";
     }
 }
