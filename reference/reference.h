@@ -114,4 +114,14 @@ uint64_t ref_select(const void *in, wgs_type type, wgs_select_mode mode, const w
                     const uint8_t *flags, int partition, wgs_payload payload, const uint32_t *pay_in,
                     uint64_t n, void *out, uint32_t *pay_out);
 
+/* Sort on the CPU (wgscan.h "Sort"): stable, keys of the type (8 bytes for u64/i64),
+ * bits [begin_bit, end_bit) (0, 0: all), descending or not; values of value_bytes move
+ * along (0: none), or with index_payload the input indices (u32) are written instead.
+ * The outputs may be the inputs. Returns 0, or -1 when host memory ran out. */
+int ref_sort(wgs_type type, int descending, uint32_t begin_bit, uint32_t end_bit, const void *keys,
+             const void *values, uint32_t value_bytes, int index_payload, uint64_t n, void *keys_out,
+             void *values_out);
+/* A key as the unsigned number whose order is the sort's ascending order. */
+uint64_t ref_sort_order(wgs_type type, const void *key);
+
 #endif
