@@ -1,7 +1,7 @@
 // demo.js: the demo page. Runs a scan of the chosen size, type and operator, verifies
 // it against the JavaScript reference and shows timings; the sweep draws throughput
 // against n.
-import { Wgscan } from './wgscan.js';
+import { Wgscan } from './package/wgscan.js';
 import { openDevice } from './device.js';
 import { randomInput, verifyScan } from './reference.js';
 
@@ -59,8 +59,7 @@ async function run() {
       ['algorithm', r.algorithm],
       ['GPU time (timestamp queries)', r.gpuMs == null ? 'no timestamp-query' : `${r.gpuMs.toFixed(3)} ms`],
       ['throughput', r.gpuMs ? `${(n / r.gpuMs / 1e6).toFixed(3)} Gelem/s` : '-'],
-      ['upload', `${r.uploadMs.toFixed(2)} ms`],
-      ['download', `${r.downloadMs.toFixed(2)} ms`],
+      ['upload, run, download', `${r.totalMs.toFixed(2)} ms`],
       ['first outputs', Array.from(r.output.slice(0, 6)).join(', ')],
     ];
     $('result').innerHTML = rows.map(([k, v]) => `<tr><th>${k}</th><td>${v}</td></tr>`).join('');
@@ -83,8 +82,8 @@ async function sweep() {
 }
 
 try {
-  const device = await openDevice();
-  wg = await Wgscan.create(device);
+  const { device, adapterInfo } = await openDevice();
+  wg = await Wgscan.create(device, { adapterInfo });
   const i = wg.info;
   $('adapter').textContent = [`${i.vendor} | ${i.architecture} | ${i.device} ${i.description}`,
     `adapter type: ${i.adapterType}; subgroups ${i.subgroups} (${i.subgroupMinSize}..${i.subgroupMaxSize}), timestamp-query ${i.timestampQuery}, shader-f16 ${i.shaderF16}`,

@@ -99,3 +99,144 @@ export function verifyScan(input, output, type, op, inclusive) {
   }
   return res;
 }
+
+// ---- reduce, count, select, histogram, allocate (as reference/primitives.c) ----------
+
+const f32 = new Float32Array(1), u32 = new Uint32Array(f32.buffer);
+const bitsOf = (type, v) => {
+  if (type === 'f32') { f32[0] = v; return u32[0]; }
+  return v >>> 0;
+};
+
+// A u32 that orders as the values (floats: by bits, -0 < +0; NaN lowest for min and
+// highest for max, so that it wins).
+function orderKey(type, forMax, v) {
+  const b = bitsOf(type, v);
+  if (type === 'i32') return (b ^ 0x80000000) >>> 0;
+  if (type !== 'f32') return b;
+  if ((b & 0x7FFFFFFF) > 0x7F800000) return forMax ? 0xFFFFFFFF : 0;
+  return (b & 0x80000000 ? ~b : b | 0x80000000) >>> 0;
+}
+
+// The reduction of `input` as wgscan defines it: { value, index, tolerance } (index
+// for arg ops, else undefined; tolerance for f32 sums, else 0: exact).
+export function referenceReduce(input, type, op) {
+  const n = input.length;
+  const arg = op === 'argmin' || op === 'argmax';
+  const forMax = op === 'max' || op === 'argmax';
+  if (op === 'add' && type === 'f32') {
+    let exact = 0, abs = 0;
+    for (const x of input) { exact += x; abs += Math.abs(x); }
+    return { value: exact, tolerance: (n / 1024 + 64) * 2 ** -24 * abs + 2 * n * 2 ** -126 };
+  }
+  let value = identity(type, op === 'argmin' ? 'min' : op === 'argmax' ? 'max' : op), index = 0xFFFFFFFF;
+  if (type === 'f32' && (op === 'argmin' || op === 'argmax')) value = forMax ? -Infinity : Infinity;
+  let best = orderKey(type, forMax, value);
+  for (let i = 0; i < n; i++) {
+    const x = input[i];
+    if (op === 'min' || op === 'max' || arg) {
+      const k = orderKey(type, forMax, x);
+      if ((forMax ? k > best : k < best) || (k === best && index === 0xFFFFFFFF)) { best = k; value = x; index = i; }
+    } else {
+      value = combine(type, op, value, x);
+    }
+  }
+  return { value, index: arg ? index : undefined, tolerance: 0 };
+}
+
+// Whether value v meets the predicate { kind, a, b } (f32 operands rounded to f32).
+export function referencePredicate(type, p, v) {
+  const r = type === 'f32' ? Math.fround : (x) => x;
+  const a = r(p.a ?? 0), b = r(p.b ?? 0);
+  switch (p.kind ?? 'nonzero') {
+    case 'equal': return v === a;
+    case 'not-equal': return v !== a;
+    case 'less': return v < a;
+    case 'greater': return v > a;
+    case 'in-range': return v >= a && v < b;
+    default: return v !== 0;
+  }
+}
+
+export function referenceCount(input, type, predicate) {
+  let c = 0;
+  for (const v of input) c += referencePredicate(type, predicate, v) ? 1 : 0;
+  return c;
+}
+
+// Select and its relatives: { output, payload, count } with the host helper's shapes.
+export function referenceSelect(input, type, { mode, flags, predicate, partition = false, payload } = {}) {
+  const n = input.length;
+  const selected = (i) => {
+    if (mode === 'unique' || mode === 'run-length') return i === 0 || input[i] !== input[i - 1];
+    if (mode === 'if') return referencePredicate(type, predicate, input[i]);
+    return flags[i] !== 0;
+  };
+  const out = [], pay = [];
+  let count = 0;
+  for (let pass = 0; pass < (partition ? 2 : 1); pass++) {
+    for (let i = 0; i < n; i++) {
+      if (selected(i) !== (pass === 0)) continue;
+      out.push(input[i]);
+      pay.push(payload === 'index' || mode === 'run-length' ? i : payload ? payload[i] : 0);
+    }
+    if (pass === 0) count = out.length;
+  }
+  if (mode === 'run-length') for (let j = 0; j < count; j++) pay[j] = (j + 1 < count ? pay[j + 1] : n) - pay[j];
+  return { output: out, payload: payload || mode === 'run-length' ? pay : undefined, count };
+}
+
+// The histogram rule of wgscan.h (integers exact; f32 in f32 arithmetic, subnormals
+// as 0). Bounds the library refuses give null.
+export function referenceHistogram(input, type, bins, lower, upper) {
+  const h = new Uint32Array(bins);
+  const fr = Math.fround;
+  if (type === 'f32') {
+    const lo = fr(lower), hi = fr(upper);
+    if (!Number.isFinite(lo) || !Number.isFinite(hi) || !(lo < hi)) return null;
+    const lo0 = Math.abs(lo) < 2 ** -126 ? 0 : lo;
+    const scale = fr(bins / (hi - lo));
+    if (!Number.isFinite(fr(hi - lo)) || !Number.isFinite(fr(hi - lo0)) || !(scale >= 2 ** -126 && scale <= 2 ** 126)) return null;
+    for (const x of input) {
+      if (!(x >= lo && x < hi)) continue;
+      const t = fr(fr((Math.abs(x) < 2 ** -126 ? 0 : x) - lo0) * scale);
+      h[t >= bins ? bins - 1 : t > 0 ? Math.floor(t) : 0]++;
+    }
+    return h;
+  }
+  const tmin = type === 'i32' ? -(2 ** 31) : 0, tmax = type === 'i32' ? 2 ** 31 : 2 ** 32;
+  if (!(Number.isInteger(lower) && Number.isInteger(upper) && lower >= tmin && upper <= tmax && lower < upper)) return null;
+  const span = BigInt(upper - lower);
+  for (const v of input) {
+    if (!(v >= lower && v < upper)) continue;
+    h[Number((BigInt(v - lower) * BigInt(bins)) / span)]++;
+  }
+  return h;
+}
+
+// The scan allocator: blocks in request order up to the first that does not fit.
+export function referenceAllocate(sizes, arenaSize, top = 0) {
+  const offsets = new Uint32Array(sizes.length);
+  let full = false;
+  for (let i = 0; i < sizes.length; i++) {
+    full = full || sizes[i] > arenaSize - top;
+    offsets[i] = full ? 0xFFFFFFFF : top;
+    if (!full) top += sizes[i];
+  }
+  return { offsets, top };
+}
+
+// The atomic allocator's guarantees: the served blocks tile [top, newTop) and the
+// failed ones are those that did not fit. Returns an error string or ''.
+export function checkAtomicAllocation(sizes, arenaSize, top, offsets, newTop) {
+  const blocks = [];
+  for (let i = 0; i < sizes.length; i++) if (offsets[i] !== 0xFFFFFFFF) blocks.push([offsets[i], sizes[i]]);
+  blocks.sort((x, y) => x[0] - y[0]);
+  let at = top;
+  for (const [o, s] of blocks) {
+    if (o !== at) return `block at ${o}, expected ${at}`;
+    at += s;
+  }
+  if (at !== newTop || newTop > arenaSize) return `top ${newTop}, blocks end at ${at}, arena ${arenaSize}`;
+  return '';
+}

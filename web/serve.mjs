@@ -1,6 +1,7 @@
 // serve.mjs: serves the browser demo on 127.0.0.1 (never another interface):
 //   node web/serve.mjs [--port 8080] [--wasm build/web/wgscan.wasm]
-// web/ is served as is; /wgscan.wasm comes from the build folder.
+// web/ is served as is; wgscan.wasm (beside the module, /package/wgscan.wasm, or at the
+// root) comes from the build folder.
 import { createServer } from 'node:http';
 import { readFile } from 'node:fs/promises';
 import { extname, join, normalize, dirname } from 'node:path';
@@ -16,7 +17,7 @@ const TYPES = {
 export function serve({ port = 0, wasm = join(here, '..', 'build', 'web', 'wgscan.wasm') } = {}) {
   const server = createServer(async (req, res) => {
     const path = normalize(decodeURIComponent(new URL(req.url, 'http://x').pathname));
-    const file = path === '/wgscan.wasm' ? wasm : join(here, path === '/' ? 'index.html' : path);
+    const file = path.endsWith('/wgscan.wasm') ? wasm : join(here, path === '/' ? 'index.html' : path);
     if (!file.startsWith(here) && file !== wasm) {
       res.writeHead(403).end();
       return;

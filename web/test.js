@@ -1,13 +1,19 @@
 // test.js: the browser test suite, run by tests/browser/test_browser.mjs in headless
-// Chromium. Scans of every type, operator, kind and algorithm at tile boundaries,
-// checked against the JavaScript reference, and bad inputs with their exact codes.
+// Chromium and Firefox. Every primitive against the JavaScript reference (scans of
+// every type, operator, kind and algorithm at tile boundaries; f16 edge bit patterns;
+// reduce, count, select and its relatives, histogram, allocator through host helpers
+// and through plans on the page's own buffers), and bad inputs with their exact codes.
+// test.html?groups=f16,errors runs only those groups (names: GROUPS below).
 // The outcome is left in window.__wgscanTest for the driver.
-import { Wgscan, WgscanError } from './wgscan.js';
+import { Wgscan, WgscanError, ErrorCode, NO_INDEX, ALLOC_FAILED } from './package/wgscan.js';
 import { openDevice } from './device.js';
-import { randomInput, verifyScan } from './reference.js';
+import {
+  randomInput, verifyScan, f32ToF16, f16ToF32, referenceReduce, referenceCount, referenceSelect,
+  referenceHistogram, referenceAllocate, checkAtomicAllocation,
+} from './reference.js';
 
 const log = document.getElementById('log');
-const result = { done: false, passed: 0, failed: 0, skipped: 0, failures: [], info: null };
+const result = { done: false, passed: 0, failed: 0, skipped: 0, failures: [], info: null, groups: [], ms: {} };
 window.__wgscanTest = result;
 const say = (line) => { log.textContent += `\n${line}`; };
 
@@ -17,72 +23,416 @@ function record(name, ok, detail = '') {
   say(`${ok ? 'ok  ' : 'FAIL'} ${name} ${ok ? '' : detail}`);
 }
 
+function skip(why) {
+  result.skipped++;
+  say(`skip ${why}`);
+}
+
+async function check(name, fn) {
+  try {
+    const bad = await fn();
+    record(name, !bad, bad || '');
+  } catch (e) {
+    record(name, false, `${e.name}: ${e.message}`);
+  }
+}
+
 async function expectCode(name, code, fn) {
   try {
     await fn();
     record(name, false, `no error, expected code ${code}`);
   } catch (e) {
-    record(name, e instanceof WgscanError && e.code === code, `${e.message}`);
+    record(name, e instanceof WgscanError && e.code === code,
+      `${e.name} (${e.code}): ${e.message}; expected ${code}`);
   }
 }
 
-async function main() {
-  const device = await openDevice();
-  const wg = await Wgscan.create(device);
-  result.info = wg.info;
-  say(`adapter: ${wg.info.vendor} ${wg.info.architecture} ${wg.info.device} (subgroups ${wg.info.subgroups}, timestamps ${wg.info.timestampQuery}, f16 ${wg.info.shaderF16})`);
-  const types = ['u32', 'i32', 'f32'].concat(wg.info.shaderF16 ? ['f16'] : []);
-  if (!wg.info.shaderF16) { result.skipped++; say('skip f16: no shader-f16'); }
+// Compares arrays (-0 equals 0; NaN equals NaN); returns '' or the first difference.
+function sameArray(got, want, what = '') {
+  if (got.length !== want.length) return `${what}length ${got.length}, want ${want.length}`;
+  for (let i = 0; i < want.length; i++) {
+    const g = got[i], w = want[i];
+    if (!(g === w || (Number.isNaN(g) && Number.isNaN(w)))) return `${what}[${i}] = ${g}, want ${w}`;
+  }
+  return '';
+}
+
+let seed = 1;
+let theAdapterInfo;
+const rng = () => { seed ^= seed << 13; seed >>>= 0; seed ^= seed >>> 17; seed ^= seed << 5; seed >>>= 0; return seed; };
+const TypedArrayOf = { u32: Uint32Array, i32: Int32Array, f32: Float32Array };
+// Values from a small set, so that predicates, runs and bins all have work.
+function smallValues(type, n, spread = 8) {
+  const a = new TypedArrayOf[type](n);
+  let v = 0;
+  for (let i = 0; i < n; i++) {
+    if (rng() % 4 === 0 || i === 0) v = (rng() % (2 * spread)) - (type === 'u32' ? 0 : spread);
+    a[i] = type === 'f32' ? v / 2 : v;
+  }
+  return a;
+}
+
+// ---- groups ---------------------------------------------------------------------------
+async function scanMatrix(wg, types) {
   const opsFor = (t) => (t === 'f32' || t === 'f16' ? ['add', 'min', 'max'] : ['add', 'min', 'max', 'and', 'or', 'xor']);
-  let seed = 1;
   for (const algorithm of ['single-pass', 'multilevel']) {
     const probe = wg.createScanPlan({ algorithm, capacity: 1 });
     const t = probe.tileSize(algorithm);
     probe.destroy();
-    const sizes = [0, 1, 2, 3, t - 1, t, t + 1, 2 * t + 1, 5 * t + 3];
+    const sizes = [0, 1, 3, t - 1, t, t + 1, 5 * t + 3];
     for (const type of types) {
       for (const op of opsFor(type)) {
         for (const kind of ['exclusive', 'inclusive']) {
           for (const n of sizes) {
             const input = randomInput(type, op, n, seed++);
-            const name = `${algorithm} ${type} ${op} ${kind} n=${n}`;
-            try {
+            await check(`scan ${algorithm} ${type} ${op} ${kind} n=${n}`, async () => {
               const { output } = await wg.scan(input, { op, kind, algorithm });
               const c = verifyScan(input, output, type, op, kind === 'inclusive');
-              record(name, c.mismatches === 0 && output.length === n,
-                `${c.mismatches} wrong, first at ${c.firstBad}: got ${c.got} want ${c.want}`);
-            } catch (e) {
-              record(name, false, e.message);
-            }
+              if (output.length !== n) return `length ${output.length}`;
+              return c.mismatches ? `${c.mismatches} wrong, first at ${c.firstBad}: got ${c.got} want ${c.want}` : '';
+            });
           }
         }
       }
     }
   }
-  // A larger scan through the default plan choice.
-  {
+}
+
+const GROUPS = {
+  async scan(wg) {
+    await scanMatrix(wg, ['u32', 'i32', 'f32']);
     const input = randomInput('u32', 'add', 1 << 20, 99);
-    const { output, algorithm } = await wg.scan(input);
-    const c = verifyScan(input, output, 'u32', 'add', false);
-    record(`auto (${algorithm}) u32 add exclusive n=2^20`, c.mismatches === 0, `${c.mismatches} wrong`);
-  }
-  // Bad input: the native library's numbered codes.
-  await expectCode('xor on f32 is refused', 3, () => wg.createScanPlan({ type: 'f32', op: 'xor' }));
-  await expectCode('unknown type is refused', 1, () => wg.createScanPlan({ type: 'u64' }));
-  await expectCode('deterministic single pass is refused', 1, () => wg.createScanPlan({ algorithm: 'single-pass', deterministic: true }));
-  {
+    await check('scan auto u32 add exclusive n=2^20', async () => {
+      const { output, algorithm } = await wg.scan(input);
+      const c = verifyScan(input, output, 'u32', 'add', false);
+      say(`  (auto chose ${algorithm})`);
+      return c.mismatches ? `${c.mismatches} wrong` : '';
+    });
+  },
+
+  // f16: the matrix, then the edge bit patterns through min and max (exact, bit for bit:
+  // they move values between tiles as 32-bit patterns, the helpers under test).
+  async f16(wg) {
+    if (!wg.info.shaderF16) {
+      skip('f16: the device has no shader-f16');
+      await expectCode('f16 plan without shader-f16', ErrorCode.FEATURE_MISSING, () => wg.createScanPlan({ type: 'f16' }));
+      return;
+    }
+    await scanMatrix(wg, ['f16']);
+    const edges = [0x0000, 0x8000, 0x0001, 0x8001, 0x03FF, 0x83FF, 0x0400, 0x7BFF, 0xFBFF, 0x7C00, 0xFC00,
+      0x3C00, 0xBC00, 0x3555, 0x7E00, 0x7C01, 0xFE00, 0x7FFF];
+    const isNaN16 = (h) => (h & 0x7C00) === 0x7C00 && (h & 0x3FF) !== 0;
+    const key = (h, forMax) => {
+      const b = (h << 16) >>> 0;
+      if ((b & 0x7FFFFFFF) > 0x7C000000) return forMax ? 0xFFFFFFFF : 0;
+      return (b & 0x80000000 ? ~b : b | 0x80000000) >>> 0;
+    };
+    for (const algorithm of ['single-pass', 'multilevel']) {
+      const probe = wg.createScanPlan({ type: 'f16', algorithm, capacity: 1 });
+      const t = probe.tileSize(algorithm);
+      probe.destroy();
+      for (const op of ['min', 'max']) {
+        for (const kind of ['exclusive', 'inclusive']) {
+          for (const withNaN of [false, true]) {
+            // Normal values, the edge patterns at tile ends and in between; NaN wins
+            // min and max, so the runs without it check every other pattern.
+            const n = 3 * t + 7;
+            const input = Uint16Array.from({ length: n }, () => f32ToF16(((rng() % 2001) - 1000) / 64));
+            const specials = edges.filter((h) => withNaN || !isNaN16(h));
+            specials.forEach((h, j) => { input[(j * 997 + (j & 1 ? t - 1 : t)) % n] = h; });
+            await check(`f16 edges ${algorithm} ${op} ${kind}${withNaN ? ' with NaN' : ''}`, async () => {
+              const { output } = await wg.scan(input, { op, kind, algorithm });
+              const forMax = op === 'max';
+              let acc = forMax ? 0xFC00 : 0x7C00;
+              for (let i = 0; i < n; i++) {
+                const x = input[i];
+                const next = (forMax ? key(x, true) > key(acc, true) : key(x, false) < key(acc, false)) ? x : acc;
+                const want = kind === 'inclusive' ? next : acc;
+                const got = output[i];
+                if (!(got === want || (isNaN16(got) && isNaN16(want)))) {
+                  return `[${i}] = 0x${got.toString(16)} (${f16ToF32(got)}), want 0x${want.toString(16)} (${f16ToF32(want)})`;
+                }
+                acc = next;
+              }
+              return '';
+            });
+          }
+        }
+      }
+    }
+    // Sums of subnormals and of values at the edge of the range (exact in f16).
+    await check('f16 add of subnormals, exact', async () => {
+      const input = Uint16Array.from({ length: 3000 }, (_, i) => (i % 3 ? 0x0001 : 0x8001));
+      const { output } = await wg.scan(input, { op: 'add', kind: 'inclusive' });
+      let exact = 0;
+      for (let i = 0; i < input.length; i++) {
+        exact += i % 3 ? 1 : -1;
+        if (f16ToF32(output[i]) !== exact * 2 ** -24) return `[${i}] = ${f16ToF32(output[i])}, want ${exact * 2 ** -24}`;
+      }
+      return '';
+    });
+  },
+
+  async reduce(wg) {
+    for (const type of ['u32', 'i32', 'f32']) {
+      const ops = ['add', 'min', 'max', 'argmin', 'argmax'].concat(type === 'f32' ? [] : ['and', 'or', 'xor']);
+      for (const op of ops) {
+        for (const n of [0, 1, 1000, 70001]) {
+          const input = type === 'f32' ? randomInput('f32', op, n, seed++) : randomInput(type, op === 'add' ? 'xor' : op, n, seed++);
+          await check(`reduce ${type} ${op} n=${n}`, async () => {
+            const r = await wg.reduce(input, { op });
+            const w = referenceReduce(input, type, op);
+            if (w.tolerance) return Math.abs(r.value - w.value) <= w.tolerance ? '' : `${r.value}, want ${w.value} ± ${w.tolerance}`;
+            if (!(r.value === w.value || (Number.isNaN(r.value) && Number.isNaN(w.value)))) return `${r.value}, want ${w.value}`;
+            return r.index === w.index ? '' : `index ${r.index}, want ${w.index}`;
+          });
+        }
+      }
+    }
+    await check('reduce f32 argmax: the first NaN wins', async () => {
+      const input = new Float32Array([1, 5, NaN, 7, NaN, 2]);
+      const r = await wg.reduce(input, { op: 'argmax' });
+      return Number.isNaN(r.value) && r.index === 2 ? '' : `${r.value} at ${r.index}`;
+    });
+    await check('reduce f32 add atomic fixed-point', async () => {
+      const input = randomInput('f32', 'add', 50000, seed++);
+      const r = await wg.reduce(input, { op: 'add', algorithm: 'atomic', floatSum: 'fixed-point' });
+      const w = referenceReduce(input, 'f32', 'add');
+      return Math.abs(r.value - w.value) <= w.tolerance + 50000 * 2 ** -25 ? '' : `${r.value}, want ${w.value}`;
+    });
+    await check('reduce of no elements: argmin index NO_INDEX', async () => {
+      const r = await wg.reduce(new Uint32Array(0), { op: 'argmin' });
+      return r.index === NO_INDEX ? '' : `index ${r.index}`;
+    });
+  },
+
+  async count(wg) {
+    const preds = [{ kind: 'nonzero' }, { kind: 'equal', a: 2 }, { kind: 'not-equal', a: 2 }, { kind: 'less', a: 1 },
+      { kind: 'greater', a: 3 }, { kind: 'in-range', a: -2, b: 4 }];
+    for (const type of ['u32', 'i32', 'f32']) {
+      for (const predicate of preds) {
+        if (type === 'u32' && predicate.a < 0) continue;
+        for (const algorithm of ['tree', 'atomic']) {
+          const n = 1 + (rng() % 90000);
+          const input = smallValues(type, n);
+          await check(`count ${type} ${predicate.kind} ${algorithm} n=${n}`, async () => {
+            const r = await wg.count(input, { predicate, algorithm });
+            const w = referenceCount(input, type, predicate);
+            return r.count === w ? '' : `${r.count}, want ${w}`;
+          });
+        }
+      }
+    }
+  },
+
+  async select(wg) {
+    const cases = [];
+    for (const type of ['u32', 'i32', 'f32']) {
+      for (const n of [0, 1, 1023, 4097, 20011]) {
+        cases.push({ type, n, mode: 'flagged' }, { type, n, mode: 'if', predicate: { kind: 'greater', a: 2 } },
+          { type, n, mode: 'unique' }, { type, n, mode: 'run-length' });
+      }
+      cases.push({ type, n: 5000, mode: 'flagged', partition: true, payload: 'index' },
+        { type, n: 5000, mode: 'if', predicate: { kind: 'less', a: 0 }, partition: true },
+        { type, n: 30000, mode: 'if', predicate: { kind: 'in-range', a: 1, b: 3 }, payload: 'buffer' },
+        { type, n: 30000, mode: 'flagged', algorithm: 'three-pass', payload: 'index' },
+        { type, n: 30000, mode: 'unique', algorithm: 'single-pass' });
+    }
+    for (const c of cases) {
+      const input = smallValues(c.type, c.n);
+      const flags = Uint8Array.from({ length: c.n }, () => (rng() % 3 === 0 ? 1 + (rng() % 255) : 0));
+      const payload = c.payload === 'buffer' ? Uint32Array.from({ length: c.n }, () => rng()) : c.payload;
+      const name = `select ${c.type} ${c.mode}${c.partition ? ' partition' : ''}${c.payload ? ` payload ${c.payload}` : ''}${c.algorithm ? ` ${c.algorithm}` : ''} n=${c.n}`;
+      await check(name, async () => {
+        const opts = { mode: c.mode, predicate: c.predicate, partition: c.partition, payload, algorithm: c.algorithm };
+        if (c.mode === 'flagged') opts.flags = flags;
+        const r = await wg.select(input, opts);
+        const w = referenceSelect(input, c.type, { ...opts, flags });
+        if (r.count !== w.count) return `count ${r.count}, want ${w.count}`;
+        return sameArray(r.output, w.output, 'output') || (w.payload ? sameArray(r.payload, w.payload, 'payload') : '');
+      });
+    }
+    await check('partition, unique and runLengthEncode helpers', async () => {
+      const input = new Int32Array([3, 3, -1, 4, 4, 4, -5, 3]);
+      const p = await wg.partition(input, { predicate: { kind: 'less', a: 0 } });
+      const u = await wg.unique(input);
+      const rle = await wg.runLengthEncode(input);
+      return sameArray(p.output, [-1, -5, 3, 3, 4, 4, 4, 3], 'partition') || (p.count === 2 ? '' : `partition count ${p.count}`)
+        || sameArray(u.output, [3, -1, 4, -5, 3], 'unique')
+        || sameArray(rle.values, [3, -1, 4, -5, 3], 'rle values') || sameArray(rle.lengths, [2, 1, 3, 1, 1], 'rle lengths');
+    });
+  },
+
+  async histogram(wg) {
+    const cases = [
+      { type: 'u32', bins: 16, lower: 0, upper: 16 }, { type: 'u32', bins: 256, lower: 0, upper: 4294967296 },
+      { type: 'i32', bins: 10, lower: -8, upper: 8 }, { type: 'i32', bins: 5000, lower: -2147483648, upper: 2147483648 },
+      { type: 'f32', bins: 64, lower: -4, upper: 4 }, { type: 'f32', bins: 3, lower: -1, upper: 0.5 },
+    ];
+    for (const c of cases) {
+      for (const n of [0, 1, 65537]) {
+        const input = c.upper - c.lower > 1e6 ? randomInput(c.type, 'xor', n, seed++) : smallValues(c.type, n);
+        await check(`histogram ${c.type} ${c.bins} bins [${c.lower}, ${c.upper}) n=${n}`, async () => {
+          const r = await wg.histogram(input, c);
+          return sameArray(r.counts, referenceHistogram(input, c.type, c.bins, c.lower, c.upper));
+        });
+      }
+    }
+  },
+
+  async alloc(wg) {
+    for (const algorithm of ['scan', 'atomic']) {
+      for (const [n, arena, top] of [[0, 100, 7], [1, 1000, 0], [4097, 1 << 20, 5], [100003, 3000000, 0]]) {
+        const sizes = Uint32Array.from({ length: n }, () => 1 + (rng() % 64));
+        await check(`allocate ${algorithm} n=${n} arena ${arena} top ${top}`, async () => {
+          const r = await wg.allocate(sizes, { arenaSize: arena, top, algorithm });
+          if (algorithm === 'atomic') return checkAtomicAllocation(sizes, arena, top, r.offsets, r.top);
+          const w = referenceAllocate(sizes, arena, top);
+          return sameArray(r.offsets, w.offsets, 'offsets') || (r.top === w.top ? '' : `top ${r.top}, want ${w.top}`);
+        });
+      }
+    }
+    await check('allocate: a full arena fails with ALLOC_FAILED', async () => {
+      const r = await wg.allocate(new Uint32Array([6, 6, 1]), { arenaSize: 10 });
+      return sameArray(r.offsets, [0, ALLOC_FAILED, ALLOC_FAILED]) || (r.top === 6 ? '' : `top ${r.top}`);
+    });
+  },
+
+  // Plans on the page's buffers, several into one encoder, one submit.
+  async plans(wg) {
+    const dev = wg.device;
+    const U = GPUBufferUsage;
+    await check('plans: scan, reduce, count, select, histogram, allocate in one encoder', async () => {
+      const n = 10000;
+      const input = smallValues('u32', n);
+      const buf = (size, data) => {
+        const b = dev.createBuffer({ size: Math.max(16, size), usage: U.STORAGE | U.COPY_SRC | U.COPY_DST });
+        if (data) dev.queue.writeBuffer(b, 0, data);
+        return b;
+      };
+      const inBuf = buf(n * 4, input), scanOut = buf(n * 4), red = buf(8), cnt = buf(4), selOut = buf(n * 4),
+        selCount = buf(4), hist = buf(64), state = buf(8, new Uint32Array([0, 0])), offs = buf(n * 4);
+      const plans = [
+        wg.createScanPlan({ capacity: n, kind: 'inclusive' }), wg.createReducePlan({ op: 'max', capacity: n }),
+        wg.createCountPlan({ predicate: { kind: 'equal', a: 3 }, capacity: n }),
+        wg.createSelectPlan({ mode: 'if', predicate: { kind: 'greater', a: 9 }, capacity: n }),
+        wg.createHistogramPlan({ bins: 16, lower: 0, upper: 16, capacity: n }), wg.createAllocPlan({ capacity: n }),
+      ];
+      const [scan, reduce, count, select, histogram, alloc] = plans;
+      const enc = dev.createCommandEncoder();
+      scan.encode(enc, { input: inBuf, output: scanOut, n });
+      reduce.encode(enc, { input: inBuf, output: red, n });
+      count.encode(enc, { input: inBuf, output: cnt, n, predicate: { kind: 'equal', a: 5 } }); // this encode's operand
+      select.encode(enc, { input: inBuf, output: selOut, count: selCount, n });
+      histogram.encode(enc, { input: inBuf, output: hist, n });
+      alloc.encode(enc, { sizes: inBuf, offsets: offs, state, n, arenaSize: 1 << 30 });
+      const bufs = [scanOut, red, cnt, selOut, selCount, hist, offs, state];
+      const total = bufs.reduce((s, b) => s + b.size, 0);
+      const staging = dev.createBuffer({ size: total, usage: U.MAP_READ | U.COPY_DST });
+      let at = 0;
+      const where = bufs.map((b) => { const o = at; enc.copyBufferToBuffer(b, 0, staging, o, b.size); at += b.size; return o; });
+      dev.queue.submit([enc.finish()]);
+      await wg.errors();
+      await staging.mapAsync(GPUMapMode.READ);
+      const all = staging.getMappedRange().slice(0);
+      staging.unmap();
+      const view = (i, len) => new Uint32Array(all, where[i], len);
+      for (const p of plans) p.destroy();
+      for (const b of [inBuf, ...bufs, staging]) b.destroy();
+      const sums = [];
+      input.reduce((s, x, i) => { sums[i] = (s + x) >>> 0; return sums[i]; }, 0);
+      const sel = referenceSelect(input, 'u32', { mode: 'if', predicate: { kind: 'greater', a: 9 } });
+      const alloc0 = referenceAllocate(input, 1 << 30, 0);
+      return sameArray(view(0, n), sums, 'scan') || sameArray(view(1, 1), [referenceReduce(input, 'u32', 'max').value], 'reduce')
+        || sameArray(view(2, 1), [referenceCount(input, 'u32', { kind: 'equal', a: 5 })], 'count')
+        || sameArray(view(4, 1), [sel.count], 'select count') || sameArray(view(3, sel.count), sel.output, 'select')
+        || sameArray(view(5, 16), referenceHistogram(input, 'u32', 16, 0, 16), 'histogram')
+        || sameArray(view(6, n), alloc0.offsets, 'offsets') || sameArray(view(7, 1), [alloc0.top], 'top');
+    });
+    await check('plans: destroy twice, encode after destroy', async () => {
+      const p = wg.createReducePlan({ capacity: 4 });
+      p.destroy();
+      p.destroy();
+      try {
+        p.encode(dev.createCommandEncoder(), { n: 1 });
+        return 'no error';
+      } catch (e) {
+        return e.code === ErrorCode.INVALID_ARGUMENT && p.destroyed ? '' : `${e.name} ${e.message}`;
+      }
+    });
+  },
+
+  async errors(wg) {
+    const dev = wg.device;
+    await check('error names agree with the library', () => {
+      // A refused plan names its code through the module's own table.
+      try { wg.createScanPlan({ type: 'f32', op: 'xor' }); } catch (e) {
+        return e.name === 'WGS_ERROR_UNSUPPORTED_OPERATOR' && e.code === 3 && e instanceof Error ? '' : `${e.name} ${e.code}`;
+      }
+      return 'no error';
+    });
+    await expectCode('xor on f32 is refused', ErrorCode.UNSUPPORTED_OPERATOR, () => wg.createScanPlan({ type: 'f32', op: 'xor' }));
+    await expectCode('unknown type is refused', ErrorCode.INVALID_ARGUMENT, () => wg.createScanPlan({ type: 'u64' }));
+    await expectCode('deterministic single pass is refused', ErrorCode.INVALID_ARGUMENT, () => wg.createScanPlan({ algorithm: 'single-pass', deterministic: true }));
+    await expectCode('f16 reduce is refused', ErrorCode.UNSUPPORTED_TYPE,
+      () => wg.createReducePlan({ type: 'f16' }));
+    await expectCode('argmin atomic is refused', ErrorCode.UNSUPPORTED_OPERATOR, () => wg.createReducePlan({ op: 'argmin', algorithm: 'atomic' }));
+    await expectCode('count with an i32 operand out of range', ErrorCode.INVALID_ARGUMENT,
+      () => wg.createCountPlan({ type: 'i32', predicate: { kind: 'equal', a: 2 ** 40 } }));
+    await expectCode('partition of unique is refused', ErrorCode.INVALID_ARGUMENT, () => wg.createSelectPlan({ mode: 'unique', partition: true }));
+    await expectCode('histogram with lower >= upper', ErrorCode.INVALID_ARGUMENT, () => wg.createHistogramPlan({ bins: 4, lower: 5, upper: 5 }));
+    await expectCode('histogram without bins', ErrorCode.INVALID_ARGUMENT, () => wg.createHistogramPlan({ lower: 0, upper: 1 }));
+    await expectCode('negative capacity', ErrorCode.INVALID_ARGUMENT, () => wg.createAllocPlan({ capacity: -1 }));
+    await expectCode('select of nothing to select by', ErrorCode.INVALID_ARGUMENT, () => wg.select(new Uint32Array(4)));
+    await expectCode('host helper with a plain array', ErrorCode.INVALID_ARGUMENT, () => wg.reduce([1, 2, 3]));
     const plan = wg.createScanPlan({ capacity: 100 });
-    const buf = device.createBuffer({ size: 1024, usage: GPUBufferUsage.STORAGE });
-    const other = device.createBuffer({ size: 1024, usage: GPUBufferUsage.STORAGE });
-    const small = device.createBuffer({ size: 64, usage: GPUBufferUsage.STORAGE });
-    const enc = device.createCommandEncoder();
-    await expectCode('n above capacity', 5, () => plan.encode(enc, { input: buf, output: other, n: 101 }));
-    await expectCode('buffer too small', 6, () => plan.encode(enc, { input: buf, output: small, n: 100 }));
-    await expectCode('misaligned offset', 7, () => plan.encode(enc, { input: buf, output: other, outputOffset: 4, n: 10 }));
-    await expectCode('same buffer, other offset', 9, () => plan.encode(enc, { input: buf, output: buf, outputOffset: 256, n: 10 }));
-    plan.destroy();
-    for (const b of [buf, other, small]) b.destroy();
+    const buf = dev.createBuffer({ size: 1024, usage: GPUBufferUsage.STORAGE });
+    const other = dev.createBuffer({ size: 1024, usage: GPUBufferUsage.STORAGE });
+    const small = dev.createBuffer({ size: 64, usage: GPUBufferUsage.STORAGE });
+    const noStorage = dev.createBuffer({ size: 1024, usage: GPUBufferUsage.COPY_DST });
+    const enc = dev.createCommandEncoder();
+    await expectCode('n above capacity', ErrorCode.CAPACITY_EXCEEDED, () => plan.encode(enc, { input: buf, output: other, n: 101 }));
+    await expectCode('buffer too small', ErrorCode.BUFFER_TOO_SMALL, () => plan.encode(enc, { input: buf, output: small, n: 100 }));
+    await expectCode('misaligned offset', ErrorCode.MISALIGNED_OFFSET, () => plan.encode(enc, { input: buf, output: other, outputOffset: 4, n: 10 }));
+    await expectCode('buffer without STORAGE', ErrorCode.BUFFER_USAGE, () => plan.encode(enc, { input: noStorage, output: other, n: 10 }));
+    await expectCode('same buffer, other offset', ErrorCode.ALIASING, () => plan.encode(enc, { input: buf, output: buf, outputOffset: 256, n: 10 }));
+    await expectCode('missing output', ErrorCode.INVALID_ARGUMENT, () => plan.encode(enc, { input: buf, n: 10 }));
+    await expectCode('fractional n', ErrorCode.INVALID_ARGUMENT, () => plan.encode(enc, { input: buf, output: other, n: 1.5 }));
+    await expectCode('not an encoder', ErrorCode.INVALID_ARGUMENT, () => plan.encode({}, { input: buf, output: other, n: 1 }));
+    const sel = wg.createSelectPlan({ capacity: 100 });
+    await expectCode('select without flags', ErrorCode.INVALID_ARGUMENT, () => sel.encode(enc, { input: buf, output: other, count: small, n: 10 }));
+    const red = wg.createReducePlan({ capacity: 100 });
+    await expectCode('reduce into its input', ErrorCode.ALIASING, () => red.encode(enc, { input: buf, output: buf, n: 10 }));
+    const al = wg.createAllocPlan({ capacity: 100 });
+    await expectCode('allocator arena beyond 32 bits', ErrorCode.INVALID_ARGUMENT, () => al.encode(enc, { sizes: buf, offsets: other, state: small, n: 10, arenaSize: 2 ** 32 }));
+    for (const p of [plan, sel, red, al]) p.destroy();
+    for (const b of [buf, other, small, noStorage]) b.destroy();
+    // The instance: destroy releases its plans; calls after it fail with a code.
+    const wg2 = await Wgscan.create(dev, { adapterInfo: theAdapterInfo });
+    const orphan = wg2.createScanPlan({ capacity: 10 });
+    wg2.destroy();
+    wg2.destroy();
+    await check('destroy() releases the plans', () => (orphan.destroyed ? '' : 'plan still alive'));
+    await expectCode('calls after destroy()', ErrorCode.INVALID_ARGUMENT, () => wg2.createScanPlan());
+  },
+};
+
+async function main() {
+  const params = new URLSearchParams(location.search);
+  const groups = (params.get('groups') ?? Object.keys(GROUPS).join(',')).split(',');
+  const { device, adapterInfo } = await openDevice();
+  theAdapterInfo = adapterInfo;
+  const wg = await Wgscan.create(device, { adapterInfo });
+  result.info = wg.info;
+  result.groups = groups;
+  say(`adapter: ${wg.info.name} (subgroups ${wg.info.subgroups}, timestamps ${wg.info.timestampQuery}, f16 ${wg.info.shaderF16})`);
+  for (const g of groups) {
+    if (!GROUPS[g]) { record(`group ${g}`, false, 'no such group'); continue; }
+    const t0 = performance.now();
+    await GROUPS[g](wg);
+    result.ms[g] = Math.round(performance.now() - t0);
   }
+  wg.destroy();
   result.done = true;
   say(`${result.passed} passed, ${result.failed} failed, ${result.skipped} skipped`);
 }

@@ -1,14 +1,19 @@
 /*
- * wgscan_web.c: the WebAssembly module's exports, called by web/wgscan.js. Scalar
- * arguments only (64-bit sizes as doubles, exact up to 2^53), so the JavaScript side
- * never depends on C struct layouts. Results come back as wgs_result numbers; the
- * message of the last failure is wgs_web_last_error().
+ * wgscan_web.c: the WebAssembly module's exports, called by web/package/wgscan.js.
+ * Scalar arguments only (64-bit sizes and offsets as doubles, exact up to 2^53), so the
+ * JavaScript side never depends on C struct layouts. Results come back as wgs_result
+ * numbers; the message of the last failure is wgs_web_last_error().
+ *
+ * Every primitive has the same three exports: wgs_web_<p>_plan_create (the plan goes
+ * to wgs_web_plan_take), wgs_web_<p>_plan_destroy and wgs_web_<p>_encode. WebGPU
+ * objects arrive as handles of wgscan.js's table (0: none), never as pointers.
  */
 #include "wgscan.h"
 
 #include <string.h>
 
 #define EXPORT(name) __attribute__((export_name(#name)))
+#define BUF(h) ((WGPUBuffer)(uintptr_t)(h))
 
 static wgs_context *ctx;
 static char early_error[512];
@@ -29,16 +34,38 @@ EXPORT(wgs_web_open) int wgs_web_open(void) {
     return wgs_context_create(&d, &ctx);
 }
 
+/* Destroys the context (the caller destroyed its plans first). */
+EXPORT(wgs_web_close) void wgs_web_close(void) {
+    wgs_context_destroy(ctx);
+    ctx = NULL;
+}
+
 EXPORT(wgs_web_last_error) const char *wgs_web_last_error(void) {
     return ctx ? wgs_context_last_error(ctx) : early_error;
 }
 
 EXPORT(wgs_web_result_name) const char *wgs_web_result_name(int r) { return wgs_result_name((wgs_result)r); }
 
-/* Out-parameters live here between a call and the JavaScript that reads them. */
-static wgs_scan_plan *last_plan;
-EXPORT(wgs_web_plan_create)
-int wgs_web_plan_create(int type, int op, int kind, int algorithm, double capacity, int deterministic) {
+/* The plan of the last create call, until wgscan.js takes it. */
+static void *last_plan;
+EXPORT(wgs_web_plan_take) void *wgs_web_plan_take(void) {
+    void *p = last_plan;
+    last_plan = NULL;
+    return p;
+}
+
+static wgs_predicate predicate(int kind, double a, double b) {
+    wgs_predicate p;
+    memset(&p, 0, sizeof p);
+    p.kind = (wgs_predicate_kind)kind;
+    p.a = a;
+    p.b = b;
+    return p;
+}
+
+/* ---- scan ------------------------------------------------------------------------ */
+EXPORT(wgs_web_scan_plan_create)
+int wgs_web_scan_plan_create(int type, int op, int kind, int algorithm, double capacity, int deterministic) {
     wgs_scan_plan_desc d;
     memset(&d, 0, sizeof d);
     d.type = (wgs_type)type;
@@ -49,39 +76,208 @@ int wgs_web_plan_create(int type, int op, int kind, int algorithm, double capaci
     d.deterministic = deterministic;
     last_plan = NULL;
     if (!ctx) return WGS_ERROR_INVALID_ARGUMENT;
-    return wgs_scan_plan_create(ctx, &d, &last_plan);
+    return wgs_scan_plan_create(ctx, &d, (wgs_scan_plan **)&last_plan);
 }
 
-EXPORT(wgs_web_plan_take) wgs_scan_plan *wgs_web_plan_take(void) {
-    wgs_scan_plan *p = last_plan;
-    last_plan = NULL;
-    return p;
-}
+EXPORT(wgs_web_scan_plan_destroy) void wgs_web_scan_plan_destroy(wgs_scan_plan *p) { wgs_scan_plan_destroy(p); }
 
-EXPORT(wgs_web_plan_destroy) void wgs_web_plan_destroy(wgs_scan_plan *p) { wgs_scan_plan_destroy(p); }
-
-EXPORT(wgs_web_plan_algorithm) int wgs_web_plan_algorithm(wgs_scan_plan *p, double n, int in_place) {
+EXPORT(wgs_web_scan_plan_algorithm) int wgs_web_scan_plan_algorithm(wgs_scan_plan *p, double n, int in_place) {
     return wgs_scan_plan_algorithm(p, (uint64_t)n, in_place);
 }
 
-EXPORT(wgs_web_plan_tile) int wgs_web_plan_tile(wgs_scan_plan *p, int algorithm) {
+EXPORT(wgs_web_scan_plan_tile) int wgs_web_scan_plan_tile(wgs_scan_plan *p, int algorithm) {
     return (int)wgs_scan_plan_tile_size(p, (wgs_scan_algorithm)algorithm);
 }
 
-/* Handles are wgscan.js table indices standing in for the WebGPU objects. */
 EXPORT(wgs_web_scan_encode)
 int wgs_web_scan_encode(wgs_scan_plan *p, uint32_t encoder, uint32_t input, double input_offset,
                         uint32_t output, double output_offset, double n, uint32_t query_set,
                         uint32_t begin_index, uint32_t end_index) {
     wgs_scan_args a;
     memset(&a, 0, sizeof a);
-    a.input = (WGPUBuffer)(uintptr_t)input;
+    a.input = BUF(input);
     a.input_offset = (uint64_t)input_offset;
-    a.output = (WGPUBuffer)(uintptr_t)output;
+    a.output = BUF(output);
     a.output_offset = (uint64_t)output_offset;
     a.n = (uint64_t)n;
     a.timestamp_query_set = (WGPUQuerySet)(uintptr_t)query_set;
     a.timestamp_begin_index = begin_index;
     a.timestamp_end_index = end_index;
     return wgs_scan_encode(p, (WGPUCommandEncoder)(uintptr_t)encoder, &a);
+}
+
+/* ---- reduce and count (one plan type) -------------------------------------------- */
+EXPORT(wgs_web_reduce_plan_create)
+int wgs_web_reduce_plan_create(int type, int op, int algorithm, int float_sum, int fixed_point_bits,
+                               double capacity) {
+    wgs_reduce_plan_desc d;
+    memset(&d, 0, sizeof d);
+    d.type = (wgs_type)type;
+    d.op = (wgs_op)op;
+    d.algorithm = (wgs_reduce_algorithm)algorithm;
+    d.float_sum = (wgs_float_sum)float_sum;
+    d.fixed_point_bits = (uint32_t)fixed_point_bits;
+    d.capacity = (uint64_t)capacity;
+    last_plan = NULL;
+    if (!ctx) return WGS_ERROR_INVALID_ARGUMENT;
+    return wgs_reduce_plan_create(ctx, &d, (wgs_reduce_plan **)&last_plan);
+}
+
+EXPORT(wgs_web_count_plan_create)
+int wgs_web_count_plan_create(int type, int kind, double a, double b, int algorithm, double capacity) {
+    wgs_count_plan_desc d;
+    memset(&d, 0, sizeof d);
+    d.type = (wgs_type)type;
+    d.predicate = predicate(kind, a, b);
+    d.algorithm = (wgs_reduce_algorithm)algorithm;
+    d.capacity = (uint64_t)capacity;
+    last_plan = NULL;
+    if (!ctx) return WGS_ERROR_INVALID_ARGUMENT;
+    return wgs_count_plan_create(ctx, &d, (wgs_reduce_plan **)&last_plan);
+}
+
+EXPORT(wgs_web_reduce_plan_destroy) void wgs_web_reduce_plan_destroy(wgs_reduce_plan *p) {
+    wgs_reduce_plan_destroy(p);
+}
+
+/* has_predicate: count plans' per-encode operands (kind, a, b), as wgs_reduce_args. */
+EXPORT(wgs_web_reduce_encode)
+int wgs_web_reduce_encode(wgs_reduce_plan *p, uint32_t encoder, uint32_t input, double input_offset, double n,
+                          uint32_t output, double output_offset, int has_predicate, int kind, double pa,
+                          double pb, uint32_t query_set, uint32_t begin_index, uint32_t end_index) {
+    wgs_reduce_args a;
+    memset(&a, 0, sizeof a);
+    wgs_predicate pred = predicate(kind, pa, pb);
+    a.input = BUF(input);
+    a.input_offset = (uint64_t)input_offset;
+    a.n = (uint64_t)n;
+    a.output = BUF(output);
+    a.output_offset = (uint64_t)output_offset;
+    a.predicate = has_predicate ? &pred : NULL;
+    a.timestamp_query_set = (WGPUQuerySet)(uintptr_t)query_set;
+    a.timestamp_begin_index = begin_index;
+    a.timestamp_end_index = end_index;
+    return wgs_reduce_encode(p, (WGPUCommandEncoder)(uintptr_t)encoder, &a);
+}
+
+/* ---- select, partition, unique, run-length ---------------------------------------- */
+EXPORT(wgs_web_select_plan_create)
+int wgs_web_select_plan_create(int type, int mode, int kind, double a, double b, int partition, int payload,
+                               int algorithm, double capacity) {
+    wgs_select_plan_desc d;
+    memset(&d, 0, sizeof d);
+    d.type = (wgs_type)type;
+    d.mode = (wgs_select_mode)mode;
+    d.predicate = predicate(kind, a, b);
+    d.partition = partition;
+    d.payload = (wgs_payload)payload;
+    d.algorithm = (wgs_select_algorithm)algorithm;
+    d.capacity = (uint64_t)capacity;
+    last_plan = NULL;
+    if (!ctx) return WGS_ERROR_INVALID_ARGUMENT;
+    return wgs_select_plan_create(ctx, &d, (wgs_select_plan **)&last_plan);
+}
+
+EXPORT(wgs_web_select_plan_destroy) void wgs_web_select_plan_destroy(wgs_select_plan *p) {
+    wgs_select_plan_destroy(p);
+}
+
+EXPORT(wgs_web_select_encode)
+int wgs_web_select_encode(wgs_select_plan *p, uint32_t encoder, uint32_t input, double input_offset, uint32_t flags,
+                          double flags_offset, uint32_t payload_in, double payload_in_offset, uint32_t output,
+                          double output_offset, uint32_t payload_out, double payload_out_offset, uint32_t count,
+                          double count_offset, double n, int has_predicate, int kind, double pa, double pb,
+                          uint32_t query_set, uint32_t begin_index, uint32_t end_index) {
+    wgs_select_args a;
+    memset(&a, 0, sizeof a);
+    wgs_predicate pred = predicate(kind, pa, pb);
+    a.input = BUF(input);
+    a.input_offset = (uint64_t)input_offset;
+    a.flags = BUF(flags);
+    a.flags_offset = (uint64_t)flags_offset;
+    a.payload_in = BUF(payload_in);
+    a.payload_in_offset = (uint64_t)payload_in_offset;
+    a.output = BUF(output);
+    a.output_offset = (uint64_t)output_offset;
+    a.payload_out = BUF(payload_out);
+    a.payload_out_offset = (uint64_t)payload_out_offset;
+    a.count = BUF(count);
+    a.count_offset = (uint64_t)count_offset;
+    a.n = (uint64_t)n;
+    a.predicate = has_predicate ? &pred : NULL;
+    a.timestamp_query_set = (WGPUQuerySet)(uintptr_t)query_set;
+    a.timestamp_begin_index = begin_index;
+    a.timestamp_end_index = end_index;
+    return wgs_select_encode(p, (WGPUCommandEncoder)(uintptr_t)encoder, &a);
+}
+
+/* ---- histogram ---------------------------------------------------------------------- */
+EXPORT(wgs_web_histogram_plan_create)
+int wgs_web_histogram_plan_create(int type, double bins, double lower, double upper, double capacity) {
+    wgs_histogram_plan_desc d;
+    memset(&d, 0, sizeof d);
+    d.type = (wgs_type)type;
+    /* Out-of-range bin counts reach the library as 0 (refused), never wrapped. */
+    d.bins = bins >= 1 && bins <= 4294967295.0 ? (uint32_t)bins : 0;
+    d.lower = lower;
+    d.upper = upper;
+    d.capacity = (uint64_t)capacity;
+    last_plan = NULL;
+    if (!ctx) return WGS_ERROR_INVALID_ARGUMENT;
+    return wgs_histogram_plan_create(ctx, &d, (wgs_histogram_plan **)&last_plan);
+}
+
+EXPORT(wgs_web_histogram_plan_destroy) void wgs_web_histogram_plan_destroy(wgs_histogram_plan *p) {
+    wgs_histogram_plan_destroy(p);
+}
+
+EXPORT(wgs_web_histogram_encode)
+int wgs_web_histogram_encode(wgs_histogram_plan *p, uint32_t encoder, uint32_t input, double input_offset, double n,
+                             uint32_t output, double output_offset, uint32_t query_set, uint32_t begin_index,
+                             uint32_t end_index) {
+    wgs_histogram_args a;
+    memset(&a, 0, sizeof a);
+    a.input = BUF(input);
+    a.input_offset = (uint64_t)input_offset;
+    a.n = (uint64_t)n;
+    a.output = BUF(output);
+    a.output_offset = (uint64_t)output_offset;
+    a.timestamp_query_set = (WGPUQuerySet)(uintptr_t)query_set;
+    a.timestamp_begin_index = begin_index;
+    a.timestamp_end_index = end_index;
+    return wgs_histogram_encode(p, (WGPUCommandEncoder)(uintptr_t)encoder, &a);
+}
+
+/* ---- allocator ------------------------------------------------------------------------ */
+EXPORT(wgs_web_alloc_plan_create) int wgs_web_alloc_plan_create(int algorithm, double capacity) {
+    wgs_alloc_plan_desc d;
+    memset(&d, 0, sizeof d);
+    d.algorithm = (wgs_alloc_algorithm)algorithm;
+    d.capacity = (uint64_t)capacity;
+    last_plan = NULL;
+    if (!ctx) return WGS_ERROR_INVALID_ARGUMENT;
+    return wgs_alloc_plan_create(ctx, &d, (wgs_alloc_plan **)&last_plan);
+}
+
+EXPORT(wgs_web_alloc_plan_destroy) void wgs_web_alloc_plan_destroy(wgs_alloc_plan *p) { wgs_alloc_plan_destroy(p); }
+
+EXPORT(wgs_web_alloc_encode)
+int wgs_web_alloc_encode(wgs_alloc_plan *p, uint32_t encoder, uint32_t sizes, double sizes_offset, uint32_t offsets,
+                         double offsets_offset, uint32_t state, double state_offset, double n, double arena_size,
+                         uint32_t query_set, uint32_t begin_index, uint32_t end_index) {
+    wgs_alloc_args a;
+    memset(&a, 0, sizeof a);
+    a.sizes = BUF(sizes);
+    a.sizes_offset = (uint64_t)sizes_offset;
+    a.offsets = BUF(offsets);
+    a.offsets_offset = (uint64_t)offsets_offset;
+    a.state = BUF(state);
+    a.state_offset = (uint64_t)state_offset;
+    a.n = (uint64_t)n;
+    if (!(arena_size >= 0 && arena_size <= 4294967295.0)) return WGS_ERROR_INVALID_ARGUMENT;
+    a.arena_size = (uint32_t)arena_size;
+    a.timestamp_query_set = (WGPUQuerySet)(uintptr_t)query_set;
+    a.timestamp_begin_index = begin_index;
+    a.timestamp_end_index = end_index;
+    return wgs_alloc_encode(p, (WGPUCommandEncoder)(uintptr_t)encoder, &a);
 }

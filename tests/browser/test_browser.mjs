@@ -1,70 +1,76 @@
-// test_browser.mjs: the browser test. Serves web/ on 127.0.0.1, drives Debian's
-// Chromium headless with playwright-core (WebGPU on SwiftShader, no network), runs
-// web/test.html (every type, operator, kind and algorithm at tile boundaries, bad inputs)
-// and asserts every result, then runs the demo page and saves its screenshot.
-//   node tests/browser/test_browser.mjs --wasm build/web/wgscan.wasm --screenshot build/web/demo.png
-import { chromium } from 'playwright-core';
-import { existsSync } from 'node:fs';
+// test_browser.mjs: the browser test. Serves web/ on 127.0.0.1, drives a system
+// browser headless (tests/browser/browsers.mjs: no download, no network), runs
+// web/test.html and asserts every result; with --demo also drives the demo page
+// through every primitive and saves its screenshot.
+//   node tests/browser/test_browser.mjs --engine chromium --wasm build/web/wgscan.wasm
+//        [--groups scan,f16,...] [--icd swiftshader|lavapipe] [--demo build/web/demo.png]
+// Exit status 0 when everything passed; an engine that is not installed fails.
 import { serve } from '../../web/serve.mjs';
+import { open, missing, runTestPage } from './browsers.mjs';
 
 const arg = (name, dflt) => {
   const i = process.argv.indexOf(name);
   return i > 0 ? process.argv[i + 1] : dflt;
 };
+const engine = arg('--engine', 'chromium');
+const icd = arg('--icd', 'swiftshader');
 const wasm = arg('--wasm', 'build/web/wgscan.wasm');
-const shot = arg('--screenshot', 'build/web/demo.png');
-const executablePath = ['/usr/lib/chromium/chromium', '/usr/bin/chromium'].find((p) => existsSync(p));
-if (!executablePath) {
-  console.log('no Chromium at /usr/lib/chromium/chromium (apt-get install chromium)');
+const groups = arg('--groups', '');
+const demoShot = arg('--demo', '');
+const label = `${engine}${engine === 'firefox' ? ` (${icd})` : ''}`;
+
+const why = missing(engine, icd);
+if (why) {
+  console.log(`${label}: ${why}`);
   console.log('0 passed, 1 failed');
   process.exit(1);
 }
 
+const t0 = Date.now();
 const server = await serve({ wasm });
-const args = ['--enable-unsafe-webgpu', '--disable-background-networking', '--disable-component-update',
-  '--disable-sync', '--no-first-run', '--disable-quic', '--disable-gpu-sandbox'];
-if (process.getuid?.() === 0) args.push('--no-sandbox');
-const browser = await chromium.launch({ executablePath, args, headless: true });
 let passed = 0, failed = 0;
+const tally = (ok, line) => {
+  console.log(`[${ok ? '  OK  ' : ' FAIL '}] ${line}`);
+  ok ? passed++ : failed++;
+};
+let session;
 try {
-  const page = await browser.newPage();
-  page.on('console', (m) => { if (m.type() === 'error') console.log(`  console: ${m.text()}`); });
-  await page.goto(`${server.url}test.html`);
-  await page.waitForFunction(() => window.__wgscanTest?.done, null, { timeout: 20 * 60 * 1000, polling: 500 });
-  const r = await page.evaluate(() => window.__wgscanTest);
-  console.log(`adapter: ${JSON.stringify(r.info)}`);
+  session = await open(engine, { icd });
+  const { page } = session;
+  const r = await runTestPage(page, `${server.url}test.html${groups ? `?groups=${groups}` : ''}`, 15 * 60 * 1000);
+  console.log(`${label} adapter: ${JSON.stringify(r.info)}`);
   for (const f of r.failures) console.log(`[ FAIL ] ${f}`);
-  console.log(`test.html: ${r.passed} passed, ${r.failed} failed, ${r.skipped} skipped`);
+  console.log(`${label} test.html (${r.groups.join(', ')}): ${r.passed} passed, ${r.failed} failed, ${r.skipped} skipped; ms by group ${JSON.stringify(r.ms)}`);
   passed += r.passed;
   failed += r.failed;
 
-  // The demo page, as a person would use it: 2^20 u32 sum, then the sweep.
-  await page.setViewportSize({ width: 1040, height: 1000 });
-  await page.goto(server.url);
-  await page.waitForFunction(() => document.getElementById('status').textContent === 'ready', null, { timeout: 60000 });
-  await page.click('#run');
-  await page.waitForFunction(() => /^(verified|WRONG|error)/.test(document.getElementById('status').textContent), null, { timeout: 300000 });
-  const runStatus = await page.textContent('#status');
-  const okRun = runStatus.startsWith('verified');
-  console.log(`[${okRun ? '  OK  ' : ' FAIL '}] demo run: ${runStatus}`);
-  okRun ? passed++ : failed++;
-  await page.click('#sweep');
-  await page.waitForFunction(() => /^(sweep done|WRONG|error)/.test(document.getElementById('status').textContent), null, { timeout: 600000 });
-  const sweepStatus = await page.textContent('#status');
-  const okSweep = sweepStatus.startsWith('sweep done');
-  console.log(`[${okSweep ? '  OK  ' : ' FAIL '}] demo sweep: ${sweepStatus}`);
-  okSweep ? passed++ : failed++;
-  await page.click('#run'); // leave the verified 2^20 result on screen beside the chart
-  await page.waitForFunction(() => /^(verified|WRONG|error)/.test(document.getElementById('status').textContent), null, { timeout: 300000 });
-  console.log(`demo result table: ${(await page.textContent('#result')).replace(/\s+/g, ' ')}`);
-  await page.screenshot({ path: shot, fullPage: true });
-  console.log(`screenshot: ${shot}`);
+  if (demoShot) {
+    // The demo page as a person uses it: each primitive's Run, each verified.
+    await page.goto(server.url);
+    await page.waitFor(() => document.getElementById('status')?.textContent === 'ready', 60000);
+    const cards = await page.evaluate(() => [...document.querySelectorAll('[data-primitive]')].map((c) => c.dataset.primitive));
+    for (const p of cards) {
+      await page.evaluate(new Function(`document.querySelector('[data-primitive="${p}"] button.run').click()`));
+      await page.waitFor(new Function(`return /^(verified|WRONG|error)/.test(document.querySelector('[data-primitive="${p}"] .status').textContent)`), 120000);
+      const s = await page.evaluate(new Function(`return document.querySelector('[data-primitive="${p}"] .status').textContent`));
+      tally(s.startsWith('verified'), `demo ${p}: ${s}`);
+    }
+    // A bad input leaves an error and no stale result.
+    await page.evaluate(() => { document.querySelector('[data-primitive="histogram"] input[name="bins"]').value = '0'; document.querySelector('[data-primitive="histogram"] button.run').click(); });
+    await page.waitFor(() => /^(verified|WRONG|error)/.test(document.querySelector('[data-primitive="histogram"] .status').textContent), 60000);
+    const stale = await page.evaluate(() => [document.querySelector('[data-primitive="histogram"] .status').textContent, document.querySelector('[data-primitive="histogram"] .result').textContent]);
+    tally(stale[0].startsWith('error') && stale[1] === '', `demo error clears the result: ${stale[0]}`);
+    await page.evaluate(() => { document.querySelector('[data-primitive="histogram"] input[name="bins"]').value = '64'; document.querySelector('[data-primitive="histogram"] button.run').click(); });
+    await page.waitFor(() => /^(verified|WRONG|error)/.test(document.querySelector('[data-primitive="histogram"] .status').textContent), 60000);
+    if (page.raw.setViewportSize) await page.raw.setViewportSize({ width: 1100, height: 1000 });
+    await page.raw.screenshot({ path: demoShot, fullPage: true });
+    console.log(`screenshot: ${demoShot}`);
+  }
 } catch (e) {
-  console.log(`[ FAIL ] ${e.stack ?? e}`);
-  failed++;
+  tally(false, `${label}: ${e.stack ?? e}`);
 } finally {
-  await browser.close();
+  await session?.close();
   await server.close();
 }
-console.log(`${passed} passed, ${failed} failed`);
+console.log(`${label}: ${passed} passed, ${failed} failed (${((Date.now() - t0) / 1000).toFixed(1)} s)`);
 process.exit(failed ? 1 : 0);

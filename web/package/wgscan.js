@@ -1,33 +1,97 @@
 // wgscan.js: the wgscan library in the browser. The same C code and WGSL kernels as the
-// native library, compiled to WebAssembly (wgscan.wasm); this module is its WebGPU
-// backend (the "wgpu" imports: WebGPU objects live in a handle table here) and the API
-// for web developers.
+// native library, compiled to WebAssembly (wgscan.wasm, beside this file); this module
+// is its WebGPU backend (the "wgpu" imports: WebGPU objects live in a handle table here)
+// and the API for web developers. Types: wgscan.d.ts; guide: README.md.
 //
-//   import { Wgscan } from './wgscan.js';
-//   const wg = await Wgscan.create(device);            // any GPUDevice the page has
+//   import { Wgscan } from 'wgscan';
+//   const wg = await Wgscan.create(device);              // any GPUDevice the page has
 //   const { output } = await wg.scan(new Uint32Array([3, 1, 4]), { kind: 'inclusive' });
 //   const plan = wg.createScanPlan({ type: 'f32', op: 'max', capacity: n });
-//   plan.encode(encoder, { input, output, n });        // records into your encoder
-//   await wg.errors();                                 // WebGPU errors the calls raised
+//   plan.encode(encoder, { input, output, n });          // records into your encoder
+//   await wg.errors();                                   // WebGPU errors the calls raised
+//   plan.destroy(); wg.destroy();
 //
 // Errors: every failure throws WgscanError with the native library's numbered code
-// (err.code, err.codeName) and message.
+// (err.code), its name (err.name, e.g. 'WGS_ERROR_BUFFER_TOO_SMALL') and message.
+//
+// Adding a primitive: its three exports in wgscan_web.c (plan create, destroy, encode),
+// one entry in PRIMITIVES below (the create call's arguments from the options, the
+// encode call's arguments from the args), a create<Name>Plan method, a host helper if
+// it has one, and its lines in wgscan.d.ts.
 
-const TYPES = { u32: 1, i32: 2, f32: 3, f16: 4 };
-const OPS = { add: 1, min: 2, max: 3, and: 4, or: 5, xor: 6 };
-const KINDS = { exclusive: 1, inclusive: 2 };
-const ALGORITHMS = { auto: 0, multilevel: 1, 'single-pass': 2 };
-const ALGORITHM_NAMES = ['auto', 'multilevel', 'single-pass'];
-const ELEMENT_SIZE = { u32: 4, i32: 4, f32: 4, f16: 2 };
-// The numbers of wgscan.h's result list that this module raises itself.
-const GPU_VALIDATION = 15, GPU_OUT_OF_MEMORY = 16, GPU_INTERNAL = 17, INVALID_ARGUMENT = 1;
+// wgscan.h's result list: numbers are never reused.
+const RESULT_NAMES = [
+  'WGS_OK', 'WGS_ERROR_INVALID_ARGUMENT', 'WGS_ERROR_UNSUPPORTED_TYPE', 'WGS_ERROR_UNSUPPORTED_OPERATOR',
+  'WGS_ERROR_FEATURE_MISSING', 'WGS_ERROR_CAPACITY_EXCEEDED', 'WGS_ERROR_BUFFER_TOO_SMALL',
+  'WGS_ERROR_MISALIGNED_OFFSET', 'WGS_ERROR_BUFFER_USAGE', 'WGS_ERROR_ALIASING', 'WGS_ERROR_TOO_LARGE',
+  'WGS_ERROR_OUT_OF_HOST_MEMORY', 'WGS_ERROR_RUNTIME_NOT_FOUND', 'WGS_ERROR_NO_ADAPTER',
+  'WGS_ERROR_DEVICE_REQUEST_FAILED', 'WGS_ERROR_GPU_VALIDATION', 'WGS_ERROR_GPU_OUT_OF_MEMORY',
+  'WGS_ERROR_GPU_INTERNAL', 'WGS_ERROR_DEVICE_LOST', 'WGS_ERROR_MAP_FAILED', 'WGS_ERROR_TIMEOUT',
+  'WGS_ERROR_WRONG_CONTEXT',
+];
+/** The numbered codes by short name: ErrorCode.BUFFER_TOO_SMALL === 6. */
+export const ErrorCode = Object.freeze(Object.fromEntries(
+  RESULT_NAMES.map((name, code) => [name.replace(/^WGS_(ERROR_)?/, ''), code])));
+
+/** The index an arg-min/arg-max of no elements returns; the offset of a failed allocation. */
+export const NO_INDEX = 0xFFFFFFFF;
+export const ALLOC_FAILED = 0xFFFFFFFF;
 
 export class WgscanError extends Error {
-  constructor(code, codeName, message) {
-    super(`${codeName} (${code}): ${message}`);
+  constructor(code, message) {
+    const name = RESULT_NAMES[code] ?? 'WGS_UNKNOWN_RESULT';
+    super(message || name);
     this.code = code;
-    this.codeName = codeName;
+    this.name = name;
   }
+}
+
+const fail = (code, message) => { throw new WgscanError(code, message); };
+const invalid = (message) => fail(ErrorCode.INVALID_ARGUMENT, message);
+
+// ---- enumerations: the numbers of wgscan.h ------------------------------------------
+const TYPES = { u32: 1, i32: 2, f32: 3, f16: 4 };
+const OPS = { add: 1, min: 2, max: 3, and: 4, or: 5, xor: 6, argmin: 7, argmax: 8 };
+const SCAN_KINDS = { exclusive: 1, inclusive: 2 };
+const SCAN_ALGORITHMS = { auto: 0, multilevel: 1, 'single-pass': 2 };
+const SCAN_ALGORITHM_NAMES = ['auto', 'multilevel', 'single-pass'];
+const REDUCE_ALGORITHMS = { auto: 0, tree: 1, atomic: 2, 'atomic-per-element': 3 };
+const FLOAT_SUMS = { auto: 0, cas: 1, 'fixed-point': 2 };
+const PREDICATES = { nonzero: 1, equal: 2, 'not-equal': 3, less: 4, greater: 5, 'in-range': 6 };
+const SELECT_MODES = { flagged: 1, if: 2, unique: 3, 'run-length': 4 };
+const PAYLOADS = { none: 0, buffer: 1, index: 2 };
+const SELECT_ALGORITHMS = { auto: 0, 'single-pass': 1, 'three-pass': 2 };
+const ALLOC_ALGORITHMS = { auto: 0, scan: 1, atomic: 2 };
+const ELEMENT_SIZE = { u32: 4, i32: 4, f32: 4, f16: 2 };
+
+// The options over the defaults; an option given as undefined keeps its default.
+function withDefaults(defaults, options) {
+  const o = { ...defaults };
+  for (const [k, v] of Object.entries(options ?? {})) if (v !== undefined) o[k] = v;
+  return o;
+}
+
+function lookup(table, key, what) {
+  if (!Object.hasOwn(table, key)) invalid(`unknown ${what} '${key}' (${Object.keys(table).join(', ')})`);
+  return table[key];
+}
+
+// A count, size or offset: a non-negative integer JavaScript holds exactly.
+function count(v, what) {
+  if (!Number.isSafeInteger(v) || v < 0) invalid(`${what} must be a non-negative integer, not ${v}`);
+  return v;
+}
+
+function number(v, what) {
+  if (typeof v !== 'number') invalid(`${what} must be a number, not ${typeof v}`);
+  return v;
+}
+
+function predicateValues(p, what = 'predicate') {
+  if (p == null) return [1, 0, 0];
+  if (typeof p !== 'object') invalid(`${what} must be an object { kind, a, b }`);
+  return [lookup(PREDICATES, p.kind ?? 'nonzero', 'predicate kind'), number(p.a ?? 0, `${what}.a`),
+    number(p.b ?? 0, `${what}.b`)];
 }
 
 function typeOfArray(a) {
@@ -47,24 +111,157 @@ function arrayFor(type, buffer, n) {
   }
 }
 
-function lookup(table, key, what) {
-  if (!(key in table)) {
-    throw new WgscanError(INVALID_ARGUMENT, 'WGS_ERROR_INVALID_ARGUMENT',
-      `unknown ${what} '${key}' (${Object.keys(table).join(', ')})`);
+function inputType(input, options, what = 'input') {
+  const type = options.type ?? typeOfArray(input);
+  if (!type || !ArrayBuffer.isView(input)) {
+    invalid(`${what} must be a Uint32Array, Int32Array, Float32Array or Uint16Array (f16 bits)`);
   }
-  return table[key];
+  if (typeOfArray(input) !== type && !(ELEMENT_SIZE[type] === input.BYTES_PER_ELEMENT)) {
+    invalid(`${what} holds ${input.BYTES_PER_ELEMENT}-byte elements, type '${type}' needs ${ELEMENT_SIZE[type] ?? '?'}`);
+  }
+  return type;
 }
 
+// ---- the primitives ----------------------------------------------------------------
+// Each encode export takes (plan, encoder, ...fields, querySet, beginIndex, endIndex);
+// a field is [kind, name]: 'buffer' (a GPUBuffer, or none), 'offset' (bytes, default 0),
+// 'count' (required), 'u32' (required), 'predicate' (optional: has, kind, a, b).
+const PRIMITIVES = {
+  scan: {
+    encode: 'wgs_web_scan_encode', destroy: 'wgs_web_scan_plan_destroy',
+    fields: [['buffer', 'input'], ['offset', 'inputOffset'], ['buffer', 'output'], ['offset', 'outputOffset'],
+      ['count', 'n']],
+  },
+  reduce: {
+    encode: 'wgs_web_reduce_encode', destroy: 'wgs_web_reduce_plan_destroy',
+    fields: [['buffer', 'input'], ['offset', 'inputOffset'], ['count', 'n'], ['buffer', 'output'],
+      ['offset', 'outputOffset'], ['predicate', 'predicate']],
+  },
+  select: {
+    encode: 'wgs_web_select_encode', destroy: 'wgs_web_select_plan_destroy',
+    fields: [['buffer', 'input'], ['offset', 'inputOffset'], ['buffer', 'flags'], ['offset', 'flagsOffset'],
+      ['buffer', 'payloadIn'], ['offset', 'payloadInOffset'], ['buffer', 'output'], ['offset', 'outputOffset'],
+      ['buffer', 'payloadOut'], ['offset', 'payloadOutOffset'], ['buffer', 'count'], ['offset', 'countOffset'],
+      ['count', 'n'], ['predicate', 'predicate']],
+  },
+  histogram: {
+    encode: 'wgs_web_histogram_encode', destroy: 'wgs_web_histogram_plan_destroy',
+    fields: [['buffer', 'input'], ['offset', 'inputOffset'], ['count', 'n'], ['buffer', 'output'],
+      ['offset', 'outputOffset']],
+  },
+  alloc: {
+    encode: 'wgs_web_alloc_encode', destroy: 'wgs_web_alloc_plan_destroy',
+    fields: [['buffer', 'sizes'], ['offset', 'sizesOffset'], ['buffer', 'offsets'], ['offset', 'offsetsOffset'],
+      ['buffer', 'state'], ['offset', 'stateOffset'], ['count', 'n'], ['u32', 'arenaSize']],
+  },
+};
+
+// What plans reach of their instance (module-private).
+const internals = new WeakMap();
+const owners = new WeakMap(); // plan -> its Wgscan
+
+/** A compiled pass sequence for one primitive; see the create<Name>Plan methods. */
+export class Plan {
+  #wg; #ptr; #primitive;
+  constructor(wg, primitive, ptr, options) {
+    this.#wg = wg;
+    owners.set(this, wg);
+    this.#primitive = primitive;
+    this.#ptr = ptr;
+    Object.assign(this, options);
+  }
+
+  get destroyed() { return !this.#ptr; }
+  get _ptr() { return this.#ptr || invalid('the plan was destroyed'); }
+
+  // Records the plan's passes into `encoder` (a GPUCommandEncoder) on the caller's
+  // GPUBuffers (STORAGE usage; offsets in bytes). Throws WgscanError for bad arguments;
+  // WebGPU errors of the recorded passes arrive through wg.errors().
+  encode(encoder, args = {}) {
+    const spec = PRIMITIVES[this.#primitive];
+    const ptr = this._ptr;
+    if (!encoder || typeof encoder.beginComputePass !== 'function') invalid('encoder must be a GPUCommandEncoder');
+    const values = [encoder];
+    for (const [kind, name] of spec.fields) {
+      const v = args[name];
+      switch (kind) {
+        case 'buffer':
+          if (v != null && typeof v.getMappedRange !== 'function') invalid(`${name} must be a GPUBuffer`);
+          values.push(v ?? null);
+          break;
+        case 'offset': values.push(count(v ?? 0, name)); break;
+        case 'count': values.push(count(v, name)); break;
+        case 'u32':
+          if (!(count(v, name) <= 0xFFFFFFFF)) invalid(`${name} must fit 32 bits`);
+          values.push(v);
+          break;
+        default: // predicate
+          values.push(v == null ? 0 : 1, ...predicateValues(v, name));
+      }
+    }
+    const tw = args.timestampWrites;
+    values.push(tw?.querySet ?? null, tw?.beginningOfPassWriteIndex ?? 0, tw?.endOfPassWriteIndex ?? 0);
+    internals.get(this.#wg).call(spec.encode, ptr, values);
+  }
+
+  // Frees the plan's pipelines and scratch; a second call does nothing.
+  destroy() {
+    if (!this.#ptr) return;
+    internals.get(this.#wg).release(this, PRIMITIVES[this.#primitive].destroy, this.#ptr);
+    this.#ptr = 0;
+  }
+}
+
+export class ScanPlan extends Plan {
+  // 'single-pass' or 'multilevel': what an encode of n elements uses.
+  algorithmFor(n, inPlace = false) {
+    const e = internals.get(owners.get(this)).exports;
+    return SCAN_ALGORITHM_NAMES[e.wgs_web_scan_plan_algorithm(this._ptr, count(n, 'n'), inPlace ? 1 : 0)];
+  }
+
+  // Elements per tile of an algorithm ('single-pass' or 'multilevel').
+  tileSize(algorithm) {
+    const e = internals.get(owners.get(this)).exports;
+    return e.wgs_web_scan_plan_tile(this._ptr, lookup(SCAN_ALGORITHMS, algorithm, 'algorithm'));
+  }
+}
+export class ReducePlan extends Plan {}
+export class SelectPlan extends Plan {}
+export class HistogramPlan extends Plan {}
+export class AllocPlan extends Plan {}
+
+const HOST_PLANS = 16;
+const modules = new Map(); // compiled wgscan.wasm by URL: instances share the compile
+
 export class Wgscan {
-  // Loads wgscan.wasm and opens the library on `device`. Options: wasm (URL of
-  // wgscan.wasm; default beside this module).
+  // Loads wgscan.wasm and opens the library on `device`. Options: wasm (its URL, its
+  // bytes, or a WebAssembly.Module; default: wgscan.wasm beside this module),
+  // adapterInfo (a GPUAdapterInfo, where device.adapterInfo is missing).
   static async create(device, options = {}) {
-    const url = options.wasm ?? new URL('./wgscan.wasm', import.meta.url);
-    const bytes = await (await fetch(url)).arrayBuffer();
-    const wg = new Wgscan(device);
-    await wg.#instantiate(bytes);
-    const r = wg.#exports.wgs_web_open();
-    wg.#check(r);
+    if (!device || typeof device.createBuffer !== 'function') invalid('device must be a GPUDevice');
+    let module = options.wasm;
+    if (!(module instanceof WebAssembly.Module)) {
+      if (module instanceof ArrayBuffer || ArrayBuffer.isView(module)) {
+        module = await WebAssembly.compile(module);
+      } else {
+        const url = String(module ?? new URL('./wgscan.wasm', import.meta.url));
+        if (!modules.has(url)) {
+          modules.set(url, fetch(url).then((r) => {
+            if (!r.ok) throw new Error(`cannot load ${url}: ${r.status}`);
+            return r.arrayBuffer();
+          }).then((b) => WebAssembly.compile(b)));
+        }
+        try {
+          module = await modules.get(url);
+        } catch (e) {
+          modules.delete(url);
+          throw e;
+        }
+      }
+    }
+    const wg = new Wgscan(device, options.adapterInfo);
+    await wg.#instantiate(module);
+    wg.#check(wg.#exports.wgs_web_open());
     return wg;
   }
 
@@ -74,26 +271,41 @@ export class Wgscan {
   #free = [];
   #owned = new Set(); // handles of buffers the library created (destroyed on release)
   #pending = [];      // error-scope promises not yet awaited
+  #plans = new Set(); // live plans, destroyed with the instance
   #lost = false;
   info;
 
-  constructor(device) {
+  constructor(device, adapterInfo) {
     this.#device = device;
     device.lost.then(() => { this.#lost = true; });
-    const ai = device.adapterInfo ?? {};
+    const ai = adapterInfo ?? device.adapterInfo ?? {};
     const l = device.limits;
     const f = device.features;
-    const cpu = ai.isFallbackAdapter || /swiftshader/i.test(`${ai.architecture} ${ai.description}`);
-    this.info = {
-      vendor: ai.vendor ?? '', architecture: ai.architecture ?? '', device: ai.device ?? '',
+    const cpu = ai.isFallbackAdapter || /swiftshader|llvmpipe|lavapipe/i.test(`${ai.architecture} ${ai.description} ${ai.device}`);
+    const name = ai.description || [ai.vendor, ai.architecture, ai.device].filter(Boolean).join(' ') || 'unknown adapter';
+    this.info = Object.freeze({
+      name, vendor: ai.vendor ?? '', architecture: ai.architecture ?? '', device: ai.device ?? '',
       description: ai.description ?? '', backend: 'webgpu', adapterType: cpu ? 'cpu' : 'gpu',
       subgroupMinSize: ai.subgroupMinSize ?? 0, subgroupMaxSize: ai.subgroupMaxSize ?? 0,
       subgroups: f.has('subgroups'), timestampQuery: f.has('timestamp-query'), shaderF16: f.has('shader-f16'),
       maxBufferSize: l.maxBufferSize, maxStorageBufferBindingSize: l.maxStorageBufferBindingSize,
-    };
+    });
+    const self = this;
+    internals.set(this, {
+      get exports() { return self.#live(); },
+      call: (fn, ptr, values) => self.#call(fn, ptr, values),
+      release: (plan, fn, ptr) => {
+        self.#plans.delete(plan);
+        if (self.#exports) self.#exports[fn](ptr);
+      },
+    });
   }
 
   get device() { return this.#device; }
+  get destroyed() { return !this.#exports; }
+
+  // The element types this device runs: f16 only with shader-f16.
+  get types() { return ['u32', 'i32', 'f32'].concat(this.info.shaderF16 ? ['f16'] : []); }
 
   // ---- handle table --------------------------------------------------------------
   #put(obj) {
@@ -112,6 +324,8 @@ export class Wgscan {
     this.#free.push(h);
   }
 
+  #live() { return this.#exports ?? invalid('the Wgscan instance was destroyed'); }
+
   // A string in wasm memory: `len` bytes, or up to its NUL terminator.
   #string(ptr, len) {
     const buf = this.#exports.memory.buffer;
@@ -122,11 +336,36 @@ export class Wgscan {
 
   #check(r) {
     if (r === 0) return;
-    const e = this.#exports;
-    throw new WgscanError(r, this.#string(e.wgs_web_result_name(r)), this.#string(e.wgs_web_last_error()));
+    throw new WgscanError(r, this.#string(this.#exports.wgs_web_last_error()));
   }
 
-  async #instantiate(bytes) {
+  // Runs an encode export: WebGPU objects among `values` (null: none) become
+  // temporary handles, one per object, so that the C side sees aliasing.
+  #call(fn, ptr, values) {
+    const e = this.#live();
+    const handles = new Map();
+    const args = values.map((v) => {
+      if (typeof v !== 'object') return v;
+      if (v === null) return 0;
+      if (!handles.has(v)) handles.set(v, this.#put(v));
+      return handles.get(v);
+    });
+    try {
+      this.#check(e[fn](ptr, ...args));
+    } finally {
+      for (const h of handles.values()) this.#drop(h);
+    }
+  }
+
+  #plan(primitive, Cls, create, argsOf, options) {
+    const e = this.#live();
+    this.#check(e[create](...argsOf()));
+    const plan = new Cls(this, primitive, e.wgs_web_plan_take(), options);
+    this.#plans.add(plan);
+    return plan;
+  }
+
+  async #instantiate(module) {
     const dev = this.#device;
     const self = this;
     const caps = [
@@ -155,7 +394,7 @@ export class Wgscan {
         dev.pushErrorScope('validation');
       },
       popScope: () => {
-        const codes = [GPU_VALIDATION, GPU_OUT_OF_MEMORY, GPU_INTERNAL];
+        const codes = [ErrorCode.GPU_VALIDATION, ErrorCode.GPU_OUT_OF_MEMORY, ErrorCode.GPU_INTERNAL];
         for (const code of codes) {
           self.#pending.push(dev.popErrorScope().then((e) => (e ? { code, message: e.message } : null)));
         }
@@ -177,11 +416,11 @@ export class Wgscan {
           layout: 'auto', compute: { module, entryPoint: self.#string(entry, entryLen) },
         }));
       },
-      bindGroupCreate: (pipeline, idsPtr, rangesPtr, count) => {
-        const ids = new Uint32Array(self.#exports.memory.buffer, idsPtr, 2 * count);
-        const ranges = new Float64Array(self.#exports.memory.buffer, rangesPtr, 2 * count);
+      bindGroupCreate: (pipeline, idsPtr, rangesPtr, n) => {
+        const ids = new Uint32Array(self.#exports.memory.buffer, idsPtr, 2 * n);
+        const ranges = new Float64Array(self.#exports.memory.buffer, rangesPtr, 2 * n);
         const entries = [];
-        for (let i = 0; i < count; i++) {
+        for (let i = 0; i < n; i++) {
           entries.push({ binding: ids[2 * i], resource: { buffer: self.#get(ids[2 * i + 1]), offset: ranges[2 * i], size: ranges[2 * i + 1] } });
         }
         return self.#put(dev.createBindGroup({ layout: self.#get(pipeline).getBindGroupLayout(0), entries }));
@@ -189,7 +428,12 @@ export class Wgscan {
       passBegin: (encoder, querySet, begin, end) => {
         const desc = { label: 'wgscan' };
         if (querySet) {
-          desc.timestampWrites = { querySet: self.#get(querySet), beginningOfPassWriteIndex: begin, endOfPassWriteIndex: end };
+          // Multi-pass primitives time the first pass's begin and the last pass's end:
+          // 0xFFFFFFFF (WGPU_QUERY_SET_INDEX_UNDEFINED; -1 as a wasm i32) means none.
+          const tw = { querySet: self.#get(querySet) };
+          if ((begin >>> 0) !== 0xFFFFFFFF) tw.beginningOfPassWriteIndex = begin >>> 0;
+          if ((end >>> 0) !== 0xFFFFFFFF) tw.endOfPassWriteIndex = end >>> 0;
+          if ('beginningOfPassWriteIndex' in tw || 'endOfPassWriteIndex' in tw) desc.timestampWrites = tw;
         }
         return self.#put(self.#get(encoder).beginComputePass(desc));
       },
@@ -204,7 +448,6 @@ export class Wgscan {
         self.#drop(pass);
       },
     };
-    const module = await WebAssembly.compile(bytes);
     // The C library's few WASI needs: stderr (a rare warning) goes to the console, the
     // environment is empty (no tuning knobs in the browser), nothing else is used.
     const wasi = {};
@@ -248,76 +491,127 @@ export class Wgscan {
     const pending = this.#pending;
     this.#pending = [];
     const caught = (await Promise.all(pending)).filter(Boolean);
-    if (this.#lost) throw new WgscanError(18, 'WGS_ERROR_DEVICE_LOST', 'the GPUDevice was lost');
-    if (caught.length) {
-      const names = { [GPU_VALIDATION]: 'WGS_ERROR_GPU_VALIDATION', [GPU_OUT_OF_MEMORY]: 'WGS_ERROR_GPU_OUT_OF_MEMORY', [GPU_INTERNAL]: 'WGS_ERROR_GPU_INTERNAL' };
-      throw new WgscanError(caught[0].code, names[caught[0].code], caught[0].message);
-    }
+    if (this.#lost) fail(ErrorCode.DEVICE_LOST, 'the GPUDevice was lost');
+    if (caught.length) fail(caught[0].code, caught[0].message);
   }
 
-  // A plan for scans of up to `capacity` elements; see wgscan.h. Options: type (u32, i32,
-  // f32, f16), op (add, min, max, and, or, xor), kind (exclusive, inclusive), algorithm
-  // (auto, single-pass, multilevel), capacity, deterministic.
+  // Destroys the plans still alive, the library's context and its buffers. The device
+  // stays the caller's. A second call does nothing; other calls then throw.
+  destroy() {
+    if (!this.#exports) return;
+    for (const p of [...this.#plans]) p.destroy();
+    this.#exports.wgs_web_close();
+    for (let h = 1; h < this.#objects.length; h++) if (this.#objects[h]) this.#drop(h);
+    this.#exports = null;
+    this.#pending = [];
+  }
+
+  // ---- plans ---------------------------------------------------------------------
+  // Scans of up to `capacity` elements. Options: type (u32, i32, f32, f16), op (add,
+  // min, max, and, or, xor), kind (exclusive, inclusive), algorithm (auto,
+  // single-pass, multilevel), capacity, deterministic.
   createScanPlan(options = {}) {
-    const type = options.type ?? 'u32';
-    const r = this.#exports.wgs_web_plan_create(
-      lookup(TYPES, type, 'type'), lookup(OPS, options.op ?? 'add', 'operator'),
-      lookup(KINDS, options.kind ?? 'exclusive', 'kind'), lookup(ALGORITHMS, options.algorithm ?? 'auto', 'algorithm'),
-      Math.max(1, options.capacity ?? 1), options.deterministic ? 1 : 0);
-    this.#check(r);
-    return new ScanPlan(this, this.#exports.wgs_web_plan_take(), type);
+    const o = withDefaults({ type: 'u32', op: 'add', kind: 'exclusive', algorithm: 'auto', capacity: 1, deterministic: false }, options);
+    return this.#plan('scan', ScanPlan, 'wgs_web_scan_plan_create', () => [
+      lookup(TYPES, o.type, 'type'), lookup(OPS, o.op, 'operator'), lookup(SCAN_KINDS, o.kind, 'kind'),
+      lookup(SCAN_ALGORITHMS, o.algorithm, 'algorithm'), count(o.capacity, 'capacity'), o.deterministic ? 1 : 0], o);
   }
 
-  // Used by ScanPlan: runs a C call that takes WebGPU objects, through temporary handles.
-  _withHandles(objects, fn) {
-    const hs = objects.map((o) => (o ? this.#put(o) : 0));
-    try {
-      this.#check(fn(...hs));
-    } finally {
-      for (const h of hs) if (h) this.#drop(h);
-    }
+  // Reductions: op add, min, max, and/or/xor (integers), argmin, argmax; algorithm
+  // auto (tree), tree, atomic; floatSum (f32 add, atomic) auto, cas, fixed-point;
+  // fixedPointBits. The result: 4 bytes (8 with the index for arg ops).
+  createReducePlan(options = {}) {
+    const o = withDefaults({ type: 'u32', op: 'add', algorithm: 'auto', floatSum: 'auto', fixedPointBits: 0, capacity: 1 }, options);
+    return this.#plan('reduce', ReducePlan, 'wgs_web_reduce_plan_create', () => [
+      lookup(TYPES, o.type, 'type'), lookup(OPS, o.op, 'operator'), lookup(REDUCE_ALGORITHMS, o.algorithm, 'algorithm'),
+      lookup(FLOAT_SUMS, o.floatSum, 'float sum'), count(o.fixedPointBits, 'fixedPointBits'), count(o.capacity, 'capacity')], o);
   }
-  get _exports() { return this.#exports; }
 
-  // Convenience: scans a typed array (Uint32Array, Int32Array, Float32Array, or
-  // Uint16Array holding f16 bits) and returns { output, algorithm, gpuMs, uploadMs,
-  // downloadMs }. gpuMs comes from timestamp queries when the device has them.
-  async scan(input, options = {}) {
-    const type = options.type ?? typeOfArray(input);
-    if (!type) throw new WgscanError(INVALID_ARGUMENT, 'WGS_ERROR_INVALID_ARGUMENT', 'input must be a Uint32Array, Int32Array, Float32Array or Uint16Array (f16)');
-    const n = input.length, bytes = n * ELEMENT_SIZE[type], padded = Math.max(4, Math.ceil(bytes / 4) * 4);
+  // Counts of the elements that meet `predicate` ({ kind, a, b }); the result: a u32.
+  createCountPlan(options = {}) {
+    const o = withDefaults({ type: 'u32', predicate: { kind: 'nonzero' }, algorithm: 'auto', capacity: 1 }, options);
+    return this.#plan('reduce', ReducePlan, 'wgs_web_count_plan_create', () => [
+      lookup(TYPES, o.type, 'type'), ...predicateValues(o.predicate), lookup(REDUCE_ALGORITHMS, o.algorithm, 'algorithm'),
+      count(o.capacity, 'capacity')], o);
+  }
+
+  // Stream compaction: mode flagged, if (predicate), unique, run-length; partition;
+  // payload none, buffer, index; algorithm auto, single-pass, three-pass.
+  createSelectPlan(options = {}) {
+    const o = withDefaults({ type: 'u32', mode: 'flagged', predicate: { kind: 'nonzero' }, partition: false, payload: 'none',
+      algorithm: 'auto', capacity: 1 }, options);
+    return this.#plan('select', SelectPlan, 'wgs_web_select_plan_create', () => [
+      lookup(TYPES, o.type, 'type'), lookup(SELECT_MODES, o.mode, 'mode'), ...predicateValues(o.predicate),
+      o.partition ? 1 : 0, lookup(PAYLOADS, o.payload, 'payload'), lookup(SELECT_ALGORITHMS, o.algorithm, 'algorithm'),
+      count(o.capacity, 'capacity')], o);
+  }
+
+  // Counts in `bins` even bins over [lower, upper).
+  createHistogramPlan(options = {}) {
+    const o = withDefaults({ type: 'u32', capacity: 1 }, options);
+    return this.#plan('histogram', HistogramPlan, 'wgs_web_histogram_plan_create', () => [
+      lookup(TYPES, o.type, 'type'), count(o.bins ?? 0, 'bins'), number(o.lower ?? NaN, 'lower'),
+      number(o.upper ?? NaN, 'upper'), count(o.capacity, 'capacity')], o);
+  }
+
+  // A bump allocator serving up to `capacity` requests a call: algorithm auto (scan),
+  // scan, atomic.
+  createAllocPlan(options = {}) {
+    const o = withDefaults({ algorithm: 'auto', capacity: 1 }, options);
+    return this.#plan('alloc', AllocPlan, 'wgs_web_alloc_plan_create', () => [
+      lookup(ALLOC_ALGORITHMS, o.algorithm, 'algorithm'), count(o.capacity, 'capacity')], o);
+  }
+
+  // ---- host arrays -----------------------------------------------------------------
+  // Runs `plan` once on host data: buffers named by `args` are made from `uploads`
+  // (typed arrays, or byte counts for zeroed ones), those in `downloads` come back as
+  // ArrayBuffers. Also times the passes where the device has timestamp-query.
+  async #runHost(plan, uploads, downloads, args) {
     const dev = this.#device;
-    const plan = this.createScanPlan({ ...options, type, capacity: Math.max(1, n) });
     const U = GPUBufferUsage;
-    const src = dev.createBuffer({ size: padded, usage: U.STORAGE | U.COPY_DST });
-    const dst = dev.createBuffer({ size: padded, usage: U.STORAGE | U.COPY_SRC });
-    const staging = dev.createBuffer({ size: padded, usage: U.MAP_READ | U.COPY_DST });
-    const timed = this.info.timestampQuery;
-    const qs = timed ? dev.createQuerySet({ type: 'timestamp', count: 2 }) : null;
-    const resolved = timed ? dev.createBuffer({ size: 16, usage: U.QUERY_RESOLVE | U.COPY_SRC }) : null;
-    const times = timed ? dev.createBuffer({ size: 16, usage: U.MAP_READ | U.COPY_DST }) : null;
+    const made = [];
+    const make = (size, usage) => {
+      const b = dev.createBuffer({ size: Math.max(4, Math.ceil(size / 4) * 4), usage });
+      made.push(b);
+      return b;
+    };
     try {
-      let t0 = performance.now();
-      const data = new Uint8Array(padded);
-      data.set(new Uint8Array(input.buffer, input.byteOffset, bytes));
-      dev.queue.writeBuffer(src, 0, data);
-      await dev.queue.onSubmittedWorkDone();
-      const uploadMs = performance.now() - t0;
+      const t0 = performance.now();
+      const bufs = {};
+      for (const [name, data] of Object.entries(uploads)) {
+        const bytes = typeof data === 'number' ? data : data.byteLength;
+        bufs[name] = make(bytes, U.STORAGE | U.COPY_DST | U.COPY_SRC);
+        if (typeof data !== 'number' && bytes) {
+          const padded = new Uint8Array(bufs[name].size);
+          padded.set(new Uint8Array(data.buffer, data.byteOffset, bytes));
+          dev.queue.writeBuffer(bufs[name], 0, padded);
+        }
+      }
+      const timed = this.info.timestampQuery;
+      const qs = timed ? dev.createQuerySet({ type: 'timestamp', count: 2 }) : null;
       const encoder = dev.createCommandEncoder();
-      plan.encode(encoder, { input: src, output: dst, n, timestampWrites: qs ? { querySet: qs, beginningOfPassWriteIndex: 0, endOfPassWriteIndex: 1 } : undefined });
-      encoder.copyBufferToBuffer(dst, 0, staging, 0, padded);
+      plan.encode(encoder, { ...args, ...bufs, timestampWrites: qs ? { querySet: qs, beginningOfPassWriteIndex: 0, endOfPassWriteIndex: 1 } : undefined });
+      const staging = {};
+      for (const name of downloads) {
+        staging[name] = make(bufs[name].size, U.MAP_READ | U.COPY_DST);
+        encoder.copyBufferToBuffer(bufs[name], 0, staging[name], 0, bufs[name].size);
+      }
+      let times = null;
       if (qs) {
+        const resolved = make(16, U.QUERY_RESOLVE | U.COPY_SRC);
+        times = make(16, U.MAP_READ | U.COPY_DST);
         encoder.resolveQuerySet(qs, 0, 2, resolved, 0);
         encoder.copyBufferToBuffer(resolved, 0, times, 0, 16);
       }
       dev.queue.submit([encoder.finish()]);
+      qs?.destroy();
       await this.errors();
-      await dev.queue.onSubmittedWorkDone();
-      t0 = performance.now();
-      await staging.mapAsync(GPUMapMode.READ);
-      const output = arrayFor(type, staging.getMappedRange().slice(0), n);
-      staging.unmap();
-      const downloadMs = performance.now() - t0;
+      const out = {};
+      for (const name of downloads) {
+        await staging[name].mapAsync(GPUMapMode.READ);
+        out[name] = staging[name].getMappedRange().slice(0);
+        staging[name].unmap();
+      }
       let gpuMs = null;
       if (times) {
         await times.mapAsync(GPUMapMode.READ);
@@ -325,45 +619,131 @@ export class Wgscan {
         gpuMs = t[1] > t[0] ? Number(t[1] - t[0]) / 1e6 : 0;
         times.unmap();
       }
-      return { output, algorithm: plan.algorithmFor(n, false), gpuMs, uploadMs, downloadMs };
+      return { out, gpuMs, totalMs: performance.now() - t0 };
     } finally {
-      plan.destroy();
-      for (const b of [src, dst, staging, resolved, times]) b?.destroy();
-      qs?.destroy();
+      for (const b of made) b.destroy();
     }
   }
-}
 
-export class ScanPlan {
-  #wg; #plan; type;
-  constructor(wg, plan, type) {
-    this.#wg = wg;
-    this.#plan = plan;
-    this.type = type;
+  // The host helpers' plans, kept for the next call of the same options (up to
+  // HOST_PLANS, the least recently used dropped): a plan compiles its pipelines once.
+  #hostPlans = new Map();
+  #hostPlan(create, options, n) {
+    const key = `${create.name}:${JSON.stringify(options, (k, v) => (ArrayBuffer.isView(v) ? undefined : v))}`;
+    let plan = this.#hostPlans.get(key);
+    this.#hostPlans.delete(key);
+    if (plan && (plan.destroyed || plan.capacity < n)) {
+      plan.destroy();
+      plan = null;
+    }
+    // Capacity in powers of two, so that growing sizes make few plans.
+    plan ??= create.call(this, { ...options, capacity: 2 ** Math.ceil(Math.log2(Math.max(1, n))) });
+    this.#hostPlans.set(key, plan);
+    for (const [k, p] of this.#hostPlans) {
+      if (this.#hostPlans.size <= HOST_PLANS) break;
+      p.destroy();
+      this.#hostPlans.delete(k);
+    }
+    return plan;
   }
 
-  // Records the scan into `encoder` (a GPUCommandEncoder) on the caller's GPUBuffers
-  // (STORAGE usage; offsets in bytes, multiples of minStorageBufferOffsetAlignment).
-  // Throws WgscanError for bad arguments; WebGPU errors arrive through wg.errors().
-  encode(encoder, { input, inputOffset = 0, output, outputOffset = 0, n, timestampWrites } = {}) {
-    if (!this.#plan) throw new WgscanError(INVALID_ARGUMENT, 'WGS_ERROR_INVALID_ARGUMENT', 'the plan was destroyed');
-    const tw = timestampWrites;
-    this.#wg._withHandles([encoder, input, output, tw?.querySet], (enc, inp, out, qs) =>
-      this.#wg._exports.wgs_web_scan_encode(this.#plan, enc, inp, inputOffset, input === output ? inp : out,
-        outputOffset, n, qs, tw?.beginningOfPassWriteIndex ?? 0, tw?.endOfPassWriteIndex ?? 0));
+  // Scans a typed array (Uint32Array, Int32Array, Float32Array, or Uint16Array holding
+  // f16 bits); options as createScanPlan's. Returns { output, algorithm, gpuMs, totalMs }.
+  async scan(input, options = {}) {
+    const type = inputType(input, options);
+    const n = input.length;
+    const plan = this.#hostPlan(this.createScanPlan, { ...options, type }, n);
+    const r = await this.#runHost(plan, { input, output: n * ELEMENT_SIZE[type] }, ['output'], { n });
+    return { output: arrayFor(type, r.out.output, n), algorithm: plan.algorithmFor(n, false), gpuMs: r.gpuMs, totalMs: r.totalMs };
   }
 
-  // 'single-pass' or 'multilevel': what an encode of n elements uses.
-  algorithmFor(n, inPlace = false) {
-    return ALGORITHM_NAMES[this.#wg._exports.wgs_web_plan_algorithm(this.#plan, n, inPlace ? 1 : 0)];
+  // Reduces a typed array; options as createReducePlan's. Returns { value, index,
+  // gpuMs, totalMs }: index for argmin/argmax (NO_INDEX for no elements), else undefined.
+  async reduce(input, options = {}) {
+    const type = inputType(input, options);
+    const n = input.length;
+    const plan = this.#hostPlan(this.createReducePlan, { ...options, type }, n);
+    const r = await this.#runHost(plan, { input, output: 8 }, ['output'], { n });
+    const arg = plan.op === 'argmin' || plan.op === 'argmax';
+    return { value: arrayFor(type, r.out.output, 1)[0], index: arg ? new Uint32Array(r.out.output)[1] : undefined, gpuMs: r.gpuMs, totalMs: r.totalMs };
   }
 
-  tileSize(algorithm) {
-    return this.#wg._exports.wgs_web_plan_tile(this.#plan, lookup(ALGORITHMS, algorithm, 'algorithm'));
+  // Counts the elements of a typed array that meet options.predicate ({ kind, a, b }).
+  // Returns { count, gpuMs, totalMs }.
+  async count(input, options = {}) {
+    const type = inputType(input, options);
+    const n = input.length;
+    const plan = this.#hostPlan(this.createCountPlan, { ...options, type }, n);
+    const r = await this.#runHost(plan, { input, output: 4 }, ['output'], { n });
+    return { count: new Uint32Array(r.out.output)[0], gpuMs: r.gpuMs, totalMs: r.totalMs };
   }
 
-  destroy() {
-    if (this.#plan) this.#wg._exports.wgs_web_plan_destroy(this.#plan);
-    this.#plan = 0;
+  // Stream compaction of a typed array. Options as createSelectPlan's, and: flags (a
+  // Uint8Array, one byte per element: mode 'flagged', the default when given),
+  // predicate (mode 'if', the default when given), payload 'index' or a typed array of
+  // 4-byte values that moves along. Returns { output, payload, count, gpuMs, totalMs }:
+  // output holds the count selected (n for a partition), payload the payload plan's
+  // values or, for run-length, the run lengths.
+  async select(input, options = {}) {
+    const type = inputType(input, options);
+    const n = input.length;
+    const { flags, payload, ...rest } = options;
+    const mode = rest.mode ?? (flags ? 'flagged' : rest.predicate ? 'if' : invalid('select needs flags, a predicate or a mode'));
+    if (mode === 'flagged' && !(flags instanceof Uint8Array && flags.length >= n)) invalid('flags must be a Uint8Array of n bytes');
+    let payloadKind = 'none';
+    const uploads = { input, output: n * 4, count: 4 };
+    if (payload === 'index') payloadKind = 'index';
+    else if (payload != null) {
+      if (!ArrayBuffer.isView(payload) || payload.BYTES_PER_ELEMENT !== 4 || payload.length < n) invalid('payload must be \'index\' or a typed array of n 4-byte values');
+      payloadKind = 'buffer';
+      uploads.payloadIn = payload;
+    }
+    if (mode === 'flagged') uploads.flags = flags.subarray(0, n);
+    const withPayload = payloadKind !== 'none' || mode === 'run-length';
+    if (withPayload) uploads.payloadOut = n * 4;
+    const plan = this.#hostPlan(this.createSelectPlan, { ...rest, type, mode, payload: payloadKind }, n);
+    const r = await this.#runHost(plan, uploads, ['output', 'count'].concat(withPayload ? ['payloadOut'] : []), { n });
+    const selected = new Uint32Array(r.out.count)[0];
+    const kept = plan.partition ? n : selected;
+    const result = { output: arrayFor(type, r.out.output, kept), count: selected, gpuMs: r.gpuMs, totalMs: r.totalMs };
+    if (withPayload) {
+      const P = payloadKind === 'buffer' ? payload.constructor : Uint32Array;
+      result.payload = new P(r.out.payloadOut, 0, kept);
+    }
+    return result;
+  }
+
+  // The stable partition: the selected elements, then the others. Options as select's.
+  partition(input, options = {}) { return this.select(input, { ...options, partition: true }); }
+  // The first element of each run of equal consecutive elements.
+  unique(input, options = {}) { return this.select(input, { ...options, mode: 'unique' }); }
+  // Run-length encoding: { values, lengths, count, gpuMs, totalMs }.
+  async runLengthEncode(input, options = {}) {
+    const r = await this.select(input, { ...options, mode: 'run-length' });
+    return { values: r.output, lengths: r.payload, count: r.count, gpuMs: r.gpuMs, totalMs: r.totalMs };
+  }
+
+  // The histogram of a typed array: options bins, lower, upper. Returns { counts, gpuMs, totalMs }.
+  async histogram(input, options = {}) {
+    const type = inputType(input, options);
+    const n = input.length;
+    const plan = this.#hostPlan(this.createHistogramPlan, { ...options, type }, n);
+    const bins = plan.bins;
+    const r = await this.#runHost(plan, { input, output: bins * 4 }, ['output'], { n });
+    return { counts: new Uint32Array(r.out.output, 0, bins), gpuMs: r.gpuMs, totalMs: r.totalMs };
+  }
+
+  // Serves requests of sizes[i] units from an arena of options.arenaSize units whose
+  // top is options.top (default 0); algorithm auto (scan), scan, atomic. Returns
+  // { offsets (ALLOC_FAILED for a request that did not fit), top, gpuMs, totalMs }.
+  async allocate(sizes, options = {}) {
+    if (!(sizes instanceof Uint32Array)) invalid('sizes must be a Uint32Array');
+    const n = sizes.length;
+    const top = options.top ?? 0;
+    if (!(count(top, 'top') <= 0xFFFFFFFF)) invalid('top must fit 32 bits');
+    const plan = this.#hostPlan(this.createAllocPlan, { algorithm: options.algorithm }, n);
+    const r = await this.#runHost(plan, { sizes, offsets: n * 4, state: new Uint32Array([top, 0]) }, ['offsets', 'state'],
+      { n, arenaSize: options.arenaSize });
+    return { offsets: new Uint32Array(r.out.offsets, 0, n), top: new Uint32Array(r.out.state)[0], gpuMs: r.gpuMs, totalMs: r.totalMs };
   }
 }

@@ -1,0 +1,280 @@
+// wgscan.d.ts: the types of wgscan.js. WebGPU's own types (GPUDevice, GPUBuffer, ...)
+// come from @webgpu/types: add it to your project's "types" (see README.md).
+/// <reference types="@webgpu/types" />
+
+/** Element types. 'f16' needs the device feature shader-f16 (scan only); f16 data is
+ * raw IEEE half bits in a Uint16Array. */
+export type ElementType = 'u32' | 'i32' | 'f32' | 'f16';
+/** A typed array of one of the element types. */
+export type ElementArray = Uint32Array | Int32Array | Float32Array | Uint16Array;
+export type ScanOp = 'add' | 'min' | 'max' | 'and' | 'or' | 'xor';
+export type ReduceOp = ScanOp | 'argmin' | 'argmax';
+
+/** What count and select test each element against; a and b are converted to the
+ * element type (exactly for integers: an operand the type cannot hold is refused). */
+export interface Predicate {
+  kind?: 'nonzero' | 'equal' | 'not-equal' | 'less' | 'greater' | 'in-range'; // default 'nonzero'
+  a?: number;
+  b?: number; // 'in-range': a <= v < b
+}
+
+/** The numbered result codes of wgscan.h, by short name (ErrorCode.BUFFER_TOO_SMALL === 6). */
+export declare const ErrorCode: Readonly<{
+  OK: 0; INVALID_ARGUMENT: 1; UNSUPPORTED_TYPE: 2; UNSUPPORTED_OPERATOR: 3; FEATURE_MISSING: 4;
+  CAPACITY_EXCEEDED: 5; BUFFER_TOO_SMALL: 6; MISALIGNED_OFFSET: 7; BUFFER_USAGE: 8; ALIASING: 9;
+  TOO_LARGE: 10; OUT_OF_HOST_MEMORY: 11; RUNTIME_NOT_FOUND: 12; NO_ADAPTER: 13;
+  DEVICE_REQUEST_FAILED: 14; GPU_VALIDATION: 15; GPU_OUT_OF_MEMORY: 16; GPU_INTERNAL: 17;
+  DEVICE_LOST: 18; MAP_FAILED: 19; TIMEOUT: 20; WRONG_CONTEXT: 21;
+}>;
+export type ErrorCodeNumber = (typeof ErrorCode)[keyof typeof ErrorCode];
+
+/** The index an arg-min/arg-max of no elements gives (0xFFFFFFFF). */
+export declare const NO_INDEX: number;
+/** The offset of an allocation request that did not fit (0xFFFFFFFF). */
+export declare const ALLOC_FAILED: number;
+
+/** Every failure: the native library's numbered code, its name and a message. */
+export declare class WgscanError extends Error {
+  constructor(code: number, message?: string);
+  /** wgscan.h's number, never reused: compare with ErrorCode. */
+  readonly code: ErrorCodeNumber | number;
+  /** wgscan.h's name, e.g. 'WGS_ERROR_BUFFER_TOO_SMALL'. */
+  readonly name: string;
+}
+
+/** What the library knows of the device. */
+export interface AdapterInfo {
+  /** A readable name: the description, else vendor and architecture ('unknown adapter'
+   * where the browser names none). */
+  readonly name: string;
+  readonly vendor: string;
+  readonly architecture: string;
+  readonly device: string;
+  readonly description: string;
+  readonly backend: 'webgpu';
+  readonly adapterType: 'gpu' | 'cpu';
+  readonly subgroupMinSize: number;
+  readonly subgroupMaxSize: number;
+  readonly subgroups: boolean;
+  readonly timestampQuery: boolean;
+  readonly shaderF16: boolean;
+  readonly maxBufferSize: number;
+  readonly maxStorageBufferBindingSize: number;
+}
+
+export interface CreateOptions {
+  /** wgscan.wasm: its URL, its bytes or a compiled module (default: beside wgscan.js). */
+  wasm?: string | URL | BufferSource | WebAssembly.Module;
+  /** The adapter's info, for browsers whose GPUDevice has no adapterInfo. */
+  adapterInfo?: GPUAdapterInfo;
+}
+
+/** Timestamps of a primitive: the begin of its first pass and the end of its last. */
+export type TimestampWrites = GPUComputePassTimestampWrites;
+
+// ---- plans ------------------------------------------------------------------------
+interface PlanOptionsBase {
+  /** The largest n an encode may take (default 1). */
+  capacity?: number;
+}
+export interface ScanPlanOptions extends PlanOptionsBase {
+  type?: ElementType;   // default 'u32'
+  op?: ScanOp;          // default 'add'; and/or/xor for integers only
+  kind?: 'exclusive' | 'inclusive'; // default 'exclusive'
+  algorithm?: 'auto' | 'single-pass' | 'multilevel';
+  /** The same bits every run for float sums (not with 'single-pass'). */
+  deterministic?: boolean;
+}
+export interface ReducePlanOptions extends PlanOptionsBase {
+  type?: Exclude<ElementType, 'f16'>;
+  op?: ReduceOp;        // default 'add'
+  algorithm?: 'auto' | 'tree' | 'atomic';
+  /** f32 add with 'atomic': compare-exchange ('cas', default) or 64-bit fixed point. */
+  floatSum?: 'auto' | 'cas' | 'fixed-point';
+  fixedPointBits?: number; // 1..40; 0: 24
+}
+export interface CountPlanOptions extends PlanOptionsBase {
+  type?: Exclude<ElementType, 'f16'>;
+  predicate?: Predicate;
+  algorithm?: 'auto' | 'tree' | 'atomic' | 'atomic-per-element';
+}
+export type SelectMode = 'flagged' | 'if' | 'unique' | 'run-length';
+export interface SelectPlanOptions extends PlanOptionsBase {
+  type?: Exclude<ElementType, 'f16'>;
+  mode?: SelectMode;    // default 'flagged'
+  predicate?: Predicate; // mode 'if'
+  /** The rejected elements follow the selected ones (not with unique, run-length). */
+  partition?: boolean;
+  /** 'buffer': a 4-byte value per element moves along; 'index': each kept element's index. */
+  payload?: 'none' | 'buffer' | 'index';
+  algorithm?: 'auto' | 'single-pass' | 'three-pass';
+}
+export interface HistogramPlanOptions extends PlanOptionsBase {
+  type?: Exclude<ElementType, 'f16'>;
+  /** 1 .. 2^20 even bins over [lower, upper). */
+  bins: number;
+  lower: number;
+  upper: number;
+}
+export interface AllocPlanOptions extends PlanOptionsBase {
+  /** 'scan' (default): blocks in request order; 'atomic': one fetch-add per request. */
+  algorithm?: 'auto' | 'scan' | 'atomic';
+}
+
+/** Arguments of an encode: the caller's GPUBuffers (STORAGE usage; offsets in bytes,
+ * multiples of minStorageBufferOffsetAlignment) and n. */
+interface EncodeArgsBase {
+  n: number;
+  timestampWrites?: TimestampWrites;
+}
+export interface ScanArgs extends EncodeArgsBase {
+  input: GPUBuffer; inputOffset?: number;
+  /** May be input itself at the same offset (in place). */
+  output: GPUBuffer; outputOffset?: number;
+}
+export interface ReduceArgs extends EncodeArgsBase {
+  input: GPUBuffer; inputOffset?: number;
+  /** 4 bytes: the value (count plans: a u32), then for arg ops the u32 index. */
+  output: GPUBuffer; outputOffset?: number;
+  /** Count plans: this encode's operands (the plan's kind). */
+  predicate?: Predicate;
+}
+export interface SelectArgs extends EncodeArgsBase {
+  input: GPUBuffer; inputOffset?: number;
+  /** 'flagged': one byte per element, the range rounded up to whole 4-byte words. */
+  flags?: GPUBuffer; flagsOffset?: number;
+  payloadIn?: GPUBuffer; payloadInOffset?: number;
+  /** Room for n elements. */
+  output: GPUBuffer; outputOffset?: number;
+  /** Payload plans and run-length (the run lengths): room for n u32. */
+  payloadOut?: GPUBuffer; payloadOutOffset?: number;
+  /** The number selected, a u32. */
+  count: GPUBuffer; countOffset?: number;
+  /** 'if' plans: this encode's operands (the plan's kind). */
+  predicate?: Predicate;
+}
+export interface HistogramArgs extends EncodeArgsBase {
+  input: GPUBuffer; inputOffset?: number;
+  /** bins u32 counts, zeroed by the encode. */
+  output: GPUBuffer; outputOffset?: number;
+}
+export interface AllocArgs extends EncodeArgsBase {
+  sizes: GPUBuffer; sizesOffset?: number;
+  offsets: GPUBuffer; offsetsOffset?: number;
+  /** Two u32: the arena's top (kept across calls) and scratch. */
+  state: GPUBuffer; stateOffset?: number;
+  arenaSize: number;
+}
+
+/** A primitive compiled for its options: encode it any number of times, then destroy it. */
+export declare class Plan<Args, Options> {
+  /** Records the plan's passes into `encoder`; submit it when you like. Throws
+   * WgscanError for bad arguments; WebGPU errors arrive through Wgscan.errors(). */
+  encode(encoder: GPUCommandEncoder, args: Args): void;
+  /** Frees the plan's pipelines and scratch; a second call does nothing. */
+  destroy(): void;
+  readonly destroyed: boolean;
+}
+export declare class ScanPlan extends Plan<ScanArgs, ScanPlanOptions> {
+  /** What an encode of n elements uses. */
+  algorithmFor(n: number, inPlace?: boolean): 'single-pass' | 'multilevel';
+  /** Elements per tile of an algorithm. */
+  tileSize(algorithm: 'single-pass' | 'multilevel'): number;
+}
+export declare class ReducePlan extends Plan<ReduceArgs, ReducePlanOptions | CountPlanOptions> {}
+export declare class SelectPlan extends Plan<SelectArgs, SelectPlanOptions> {}
+export declare class HistogramPlan extends Plan<HistogramArgs, HistogramPlanOptions> {}
+export declare class AllocPlan extends Plan<AllocArgs, AllocPlanOptions> {}
+
+// ---- host-array results ----------------------------------------------------------------
+interface Timed {
+  /** GPU time of the passes (timestamp queries), or null without timestamp-query. */
+  gpuMs: number | null;
+  /** Upload, run and download. */
+  totalMs: number;
+}
+export interface ScanResult<A extends ElementArray> extends Timed {
+  output: A;
+  algorithm: 'single-pass' | 'multilevel';
+}
+export interface ReduceResult extends Timed {
+  value: number;
+  /** argmin/argmax: the first index of the extreme (NO_INDEX for no elements). */
+  index: number | undefined;
+}
+export interface CountResult extends Timed { count: number; }
+export interface SelectResult<A extends ElementArray, P extends ArrayBufferView = Uint32Array> extends Timed {
+  /** The selected elements (all n for a partition, the selected first). */
+  output: A;
+  /** Payload plans: the payload of each output element; run-length: the run lengths. */
+  payload?: P;
+  /** How many were selected (runs for run-length). */
+  count: number;
+}
+export interface RunLengthResult<A extends ElementArray> extends Timed {
+  values: A;
+  lengths: Uint32Array;
+  count: number;
+}
+export interface HistogramResult extends Timed { counts: Uint32Array; }
+export interface AllocateResult extends Timed {
+  /** Each block's start, or ALLOC_FAILED. */
+  offsets: Uint32Array;
+  /** The arena's new top. */
+  top: number;
+}
+
+export type HostScanOptions = Omit<ScanPlanOptions, 'capacity'>;
+export type HostReduceOptions = Omit<ReducePlanOptions, 'capacity'>;
+export type HostCountOptions = Omit<CountPlanOptions, 'capacity'>;
+export interface HostSelectOptions extends Omit<SelectPlanOptions, 'capacity' | 'payload'> {
+  /** One byte per element (mode 'flagged', the default when given). */
+  flags?: Uint8Array;
+  /** 'index', or n 4-byte values that move along with the elements. */
+  payload?: 'index' | Uint32Array | Int32Array | Float32Array;
+}
+export type HostHistogramOptions = Omit<HistogramPlanOptions, 'capacity'>;
+export interface HostAllocateOptions {
+  arenaSize: number;
+  /** The arena's top before the call (default 0). */
+  top?: number;
+  algorithm?: AllocPlanOptions['algorithm'];
+}
+type Select32 = Uint32Array | Int32Array | Float32Array;
+
+/** The library on one GPUDevice. */
+export declare class Wgscan {
+  /** Loads wgscan.wasm (once per URL) and opens the library on `device`. */
+  static create(device: GPUDevice, options?: CreateOptions): Promise<Wgscan>;
+  readonly device: GPUDevice;
+  readonly info: AdapterInfo;
+  /** The element types this device runs: f16 only with shader-f16. */
+  readonly types: ElementType[];
+  readonly destroyed: boolean;
+  /** Resolves when the WebGPU error scopes of the calls so far have settled; rejects
+   * with the first error they caught (GPU_VALIDATION, GPU_OUT_OF_MEMORY, GPU_INTERNAL)
+   * or DEVICE_LOST. */
+  errors(): Promise<void>;
+  /** Destroys the plans still alive and the library's own buffers; the device stays
+   * yours. Later calls throw INVALID_ARGUMENT. */
+  destroy(): void;
+
+  createScanPlan(options?: ScanPlanOptions): ScanPlan & Readonly<Required<ScanPlanOptions>>;
+  createReducePlan(options?: ReducePlanOptions): ReducePlan & Readonly<Required<ReducePlanOptions>>;
+  createCountPlan(options?: CountPlanOptions): ReducePlan & Readonly<Required<CountPlanOptions>>;
+  createSelectPlan(options?: SelectPlanOptions): SelectPlan & Readonly<Required<SelectPlanOptions>>;
+  createHistogramPlan(options: HistogramPlanOptions): HistogramPlan & Readonly<Required<HistogramPlanOptions>>;
+  createAllocPlan(options?: AllocPlanOptions): AllocPlan & Readonly<Required<AllocPlanOptions>>;
+
+  // Host arrays in, results out: upload, run, download (the helpers keep their last
+  // plans, so repeated calls compile nothing).
+  scan<A extends ElementArray>(input: A, options?: HostScanOptions): Promise<ScanResult<A>>;
+  reduce(input: Select32, options?: HostReduceOptions): Promise<ReduceResult>;
+  count(input: Select32, options?: HostCountOptions): Promise<CountResult>;
+  select<A extends Select32>(input: A, options: HostSelectOptions): Promise<SelectResult<A>>;
+  partition<A extends Select32>(input: A, options: HostSelectOptions): Promise<SelectResult<A>>;
+  unique<A extends Select32>(input: A, options?: Omit<HostSelectOptions, 'mode' | 'partition'>): Promise<SelectResult<A>>;
+  runLengthEncode<A extends Select32>(input: A, options?: Omit<HostSelectOptions, 'mode' | 'partition' | 'payload'>): Promise<RunLengthResult<A>>;
+  histogram(input: Select32, options: HostHistogramOptions): Promise<HistogramResult>;
+  allocate(sizes: Uint32Array, options: HostAllocateOptions): Promise<AllocateResult>;
+}
