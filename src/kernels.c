@@ -131,10 +131,36 @@ static int write_prelude(strbuf *b, const wgs_kernel_spec *s) {
              s->inclusive ? "true" : "false", wgs__identity_bits(s->type, s->op));
     ok &= sb_add(b, buf);
     /* Values as 32-bit patterns (f16 in the low half), for look-back states and the
-     * identities given as bits (IDENTITY_BITS, or Params for the primitives). */
+     * identities given as bits (IDENTITY_BITS, or Params for the primitives). f16 goes
+     * through f32 with integer arithmetic on the bits, exact both ways (zeros,
+     * subnormals, infinities, NaN kept a NaN): Naga (Firefox) has no bitcast between
+     * vec2<f16> and u32, and pack2x16float leaves infinities and NaN undefined. */
     if (s->type == WGS_TYPE_F16)
-        ok &= sb_add(b, "fn to_bits(v: T) -> u32 { return bitcast<u32>(vec2<f16>(v, 0.0h)); }\n"
-                        "fn from_bits(b: u32) -> T { return bitcast<vec2<f16>>(b).x; }\n");
+        ok &= sb_add(b, "fn to_bits(v: T) -> u32 {\n"
+                        "    let f = bitcast<u32>(f32(v));\n"
+                        "    let sign = (f >> 16u) & 0x8000u;\n"
+                        "    let e = (f >> 23u) & 0xFFu;\n"
+                        "    let m = f & 0x7FFFFFu;\n"
+                        "    if (e == 0xFFu) { return sign | 0x7C00u | (m >> 13u) | select(0u, 0x200u, m != 0u); }\n"
+                        "    if (e >= 113u) { return sign | ((e - 112u) << 10u) | (m >> 13u); }\n"
+                        "    if (e < 103u) { return sign; }\n"
+                        "    return sign | ((m | 0x800000u) >> (126u - e));\n"
+                        "}\n"
+                        "fn from_bits(b: u32) -> T {\n"
+                        "    let sign = (b & 0x8000u) << 16u;\n"
+                        "    let e = (b >> 10u) & 0x1Fu;\n"
+                        "    let m = b & 0x3FFu;\n"
+                        "    var f = sign;\n"
+                        "    if (e == 0x1Fu) {\n"
+                        "        f = sign | 0x7F800000u | (m << 13u);\n"
+                        "    } else if (e != 0u) {\n"
+                        "        f = sign | ((e + 112u) << 23u) | (m << 13u);\n"
+                        "    } else if (m != 0u) {\n"
+                        "        let p = 31u - countLeadingZeros(m);\n"
+                        "        f = sign | ((p + 103u) << 23u) | ((m << (23u - p)) & 0x7FFFFFu);\n"
+                        "    }\n"
+                        "    return T(bitcast<f32>(f));\n"
+                        "}\n");
     else
         ok &= sb_add(b, "fn to_bits(v: T) -> u32 { return bitcast<u32>(v); }\n"
                         "fn from_bits(b: u32) -> T { return bitcast<T>(b); }\n");
