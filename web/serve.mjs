@@ -13,12 +13,13 @@ const TYPES = {
   '.css': 'text/css', '.wasm': 'application/wasm', '.svg': 'image/svg+xml', '.png': 'image/png', '.json': 'application/json',
 };
 
-// Starts the server; resolves to { url, close }. port 0 picks a free port.
-export function serve({ port = 0, wasm = join(here, '..', 'build', 'web', 'wgscan.wasm') } = {}) {
+// Starts the server; resolves to { url, close }. port 0 picks a free port. root: the
+// folder served (default web/); wasm: null serves root's own wgscan.wasm files.
+export function serve({ port = 0, wasm = join(here, '..', 'build', 'web', 'wgscan.wasm'), root = here } = {}) {
   const server = createServer(async (req, res) => {
     const path = normalize(decodeURIComponent(new URL(req.url, 'http://x').pathname));
-    const file = path.endsWith('/wgscan.wasm') ? wasm : join(here, path === '/' ? 'index.html' : path);
-    if (!file.startsWith(here) && file !== wasm) {
+    const file = wasm && path.endsWith('/wgscan.wasm') ? wasm : join(root, path === '/' ? 'index.html' : path);
+    if (!file.startsWith(root) && file !== wasm) {
       res.writeHead(403).end();
       return;
     }

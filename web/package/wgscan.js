@@ -40,7 +40,8 @@ export const ALLOC_FAILED = 0xFFFFFFFF;
 export class WgscanError extends Error {
   constructor(code, message) {
     const name = RESULT_NAMES[code] ?? 'WGS_UNKNOWN_RESULT';
-    super(message || name);
+    // The library's messages may begin with the name: it is err.name already.
+    super((message ?? '').replace(`${name}: `, '') || name);
     this.code = code;
     this.name = name;
   }

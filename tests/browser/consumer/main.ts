@@ -1,0 +1,107 @@
+// main.ts: a web developer's program on the installed npm package, type-checked by
+// tests/browser/test_package.mjs with tsc (strict) and then run in each browser.
+// Every primitive once through its host helper and once as a plan encoded into our own
+// command encoder, each checked against a few lines of plain TypeScript.
+import {
+  Wgscan, WgscanError, ErrorCode, NO_INDEX, ALLOC_FAILED,
+  type ScanPlan, type ReduceResult, type AdapterInfo, type Predicate,
+} from 'wgscan';
+
+interface Outcome { done: boolean; passed: number; failed: number; failures: string[]; info: AdapterInfo | null }
+const outcome: Outcome = { done: false, passed: 0, failed: 0, failures: [], info: null };
+(window as unknown as { __wgscanTest: Outcome }).__wgscanTest = outcome;
+
+function expect(name: string, ok: boolean, detail = ''): void {
+  if (ok) outcome.passed++;
+  else { outcome.failed++; outcome.failures.push(`${name}: ${detail}`); }
+}
+const same = (a: ArrayLike<number>, b: ArrayLike<number>): boolean =>
+  a.length === b.length && Array.from(a).every((v, i) => v === b[i]);
+
+async function main(): Promise<void> {
+  const adapter = await navigator.gpu.requestAdapter();
+  if (!adapter) throw new Error('no WebGPU adapter');
+  const device: GPUDevice = await adapter.requestDevice();
+  const wg: Wgscan = await Wgscan.create(device, { adapterInfo: adapter.info });
+  outcome.info = wg.info;
+
+  // Host helpers.
+  const data = Uint32Array.from({ length: 5000 }, (_, i) => (i * 7919) % 13);
+  const scan = await wg.scan(data, { kind: 'inclusive' });
+  let run = 0;
+  expect('scan', same(scan.output, data.map((v) => (run += v))));
+  const red: ReduceResult = await wg.reduce(new Float32Array([3, -1, 8, -1]), { op: 'argmin' });
+  expect('reduce argmin', red.value === -1 && red.index === 1, `${red.value} at ${red.index}`);
+  const empty = await wg.reduce(new Int32Array(0), { op: 'argmax' });
+  expect('reduce of nothing', empty.index === NO_INDEX);
+  const even: Predicate = { kind: 'in-range', a: 2, b: 5 };
+  const counted = await wg.count(data, { predicate: even });
+  expect('count', counted.count === data.filter((v) => v >= 2 && v < 5).length);
+  const sel = await wg.select(data, { predicate: { kind: 'greater', a: 10 }, payload: 'index' });
+  const keptIdx = Array.from(data.keys()).filter((i) => data[i] > 10);
+  expect('select', sel.count === keptIdx.length && same(sel.payload ?? [], keptIdx));
+  const part = await wg.partition(new Int32Array([1, -2, 3, -4]), { flags: new Uint8Array([0, 1, 0, 1]) });
+  expect('partition', same(part.output, [-2, -4, 1, 3]) && part.count === 2);
+  const uniq = await wg.unique(new Float32Array([1, 1, 2, 2, 2, 1]));
+  expect('unique', same(uniq.output, [1, 2, 1]));
+  const rle = await wg.runLengthEncode(new Uint32Array([7, 7, 7, 9]));
+  expect('run-length', same(rle.values, [7, 9]) && same(rle.lengths, [3, 1]));
+  const hist = await wg.histogram(data, { bins: 13, lower: 0, upper: 13 });
+  expect('histogram', hist.counts.reduce((s, c) => s + c, 0) === data.length && hist.counts[4] === data.filter((v) => v === 4).length);
+  const alloc = await wg.allocate(new Uint32Array([4, 4, 4]), { arenaSize: 10, top: 1 });
+  expect('allocate', same(alloc.offsets, [1, 5, ALLOC_FAILED]) && alloc.top === 9, `${alloc.offsets} ${alloc.top}`);
+
+  // Plans on our own buffers, one encoder.
+  const n = 1000;
+  const U = GPUBufferUsage;
+  const input = device.createBuffer({ size: n * 4, usage: U.STORAGE | U.COPY_DST });
+  device.queue.writeBuffer(input, 0, Uint32Array.from({ length: n }, () => 1));
+  const output = device.createBuffer({ size: n * 4, usage: U.STORAGE | U.COPY_SRC });
+  const read = device.createBuffer({ size: n * 4, usage: U.MAP_READ | U.COPY_DST });
+  const plan: ScanPlan = wg.createScanPlan({ type: 'u32', op: 'add', kind: 'exclusive', capacity: n });
+  const encoder = device.createCommandEncoder();
+  plan.encode(encoder, { input, output, n });
+  encoder.copyBufferToBuffer(output, 0, read, 0, n * 4);
+  device.queue.submit([encoder.finish()]);
+  await wg.errors();
+  await read.mapAsync(GPUMapMode.READ);
+  const got = new Uint32Array(read.getMappedRange().slice(0));
+  read.unmap();
+  expect('scan plan', got[0] === 0 && got[n - 1] === n - 1, `${got[0]} ${got[n - 1]}`);
+  plan.destroy();
+  expect('destroyed', plan.destroyed);
+
+  // Errors carry the library's numbers.
+  try {
+    plan.encode(device.createCommandEncoder(), { input, output, n });
+    expect('encode after destroy', false, 'no error');
+  } catch (e) {
+    expect('encode after destroy', e instanceof WgscanError && e.code === ErrorCode.INVALID_ARGUMENT);
+  }
+  try {
+    wg.createHistogramPlan({ bins: 0, lower: 0, upper: 1 });
+    expect('bad histogram', false, 'no error');
+  } catch (e) {
+    expect('bad histogram', e instanceof WgscanError && e.name === 'WGS_ERROR_INVALID_ARGUMENT');
+  }
+  // The other plans' shapes (type-checked only: the host helpers above ran them).
+  const otherPlans = () => [
+    wg.createReducePlan({ op: 'max', capacity: n }), wg.createCountPlan({ predicate: { kind: 'less', a: 3 } }),
+    wg.createSelectPlan({ mode: 'unique', capacity: n }), wg.createHistogramPlan({ bins: 4, lower: 0, upper: 4 }),
+    wg.createAllocPlan({ algorithm: 'atomic' }),
+  ];
+  void otherPlans;
+  // @ts-expect-error: 'u64' is no element type
+  const wrongType = () => wg.createScanPlan({ type: 'u64' });
+  // @ts-expect-error: reduce takes no f16 (a Uint16Array)
+  const wrongArray = () => wg.reduce(new Uint16Array(4));
+  void wrongType;
+  void wrongArray;
+  for (const b of [input, output, read]) b.destroy();
+  wg.destroy();
+}
+
+main().catch((e: unknown) => {
+  outcome.failed++;
+  outcome.failures.push(`setup: ${e instanceof Error ? e.stack ?? e.message : String(e)}`);
+}).finally(() => { outcome.done = true; });
