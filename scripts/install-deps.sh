@@ -3,16 +3,20 @@
 # Installs what wgscan needs on a fresh Debian 12 machine, and nothing twice:
 #   - Debian packages: the C toolchain, CMake, pkg-config, the Vulkan loader, chromium
 #     (its SwiftShader Vulkan driver is the CPU fallback adapter, and the browser test
-#     runs in it), clang + lld + wasi-libc for the WebAssembly build, clang's runtime
+#     runs in it), firefox-esr (the browser test's other WebGPU engine, wgpu + Naga) and
+#     mesa-vulkan-drivers (lavapipe, a CPU Vulkan driver with shader-f16, for Firefox's
+#     f16 test), clang + lld + wasi-libc for the WebAssembly build, clang's runtime
 #     libraries (libclang-rt-14-dev: libFuzzer and the sanitizers) for tests/fuzz;
 #   - with `npm ci` from the committed package-lock.json: the pinned Dawn runtime (npm
-#     bun-webgpu-linux-x64 0.1.7) and playwright-core, which drives Debian's chromium
-#     (it never downloads a browser).
+#     bun-webgpu-linux-x64 0.1.7); playwright-core and puppeteer-core, which drive
+#     Debian's chromium and firefox-esr (neither downloads a browser); typescript and
+#     @webgpu/types for the npm package's type check.
 # Run as root (or with sudo available). Safe to run again.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 packages=(build-essential cmake pkg-config libvulkan1 chromium ca-certificates
+          firefox-esr mesa-vulkan-drivers
           clang lld wasi-libc libclang-rt-14-dev-wasm32 libclang-rt-14-dev)
 command -v npm >/dev/null 2>&1 || packages+=(nodejs npm)
 
@@ -31,8 +35,10 @@ fi
 
 lib=node_modules/bun-webgpu-linux-x64/libwebgpu_wrapper.so
 stamp=node_modules/.wgscan-lock
-if [ ! -f "$lib" ] || [ ! -d node_modules/playwright-core ] || ! cmp -s package-lock.json "$stamp"; then
-  echo "install-deps: npm ci (pinned Dawn runtime, playwright-core)"
-  npm ci --no-audit --no-fund --loglevel=error
+if [ ! -f "$lib" ] || [ ! -d node_modules/playwright-core ] || [ ! -d node_modules/puppeteer-core ] ||
+   ! cmp -s package-lock.json "$stamp"; then
+  echo "install-deps: npm ci (pinned Dawn runtime, playwright-core, puppeteer-core, typescript)"
+  # The system's browsers only: no package may fetch one.
+  PUPPETEER_SKIP_DOWNLOAD=1 PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 npm ci --no-audit --no-fund --loglevel=error
   cp package-lock.json "$stamp"
 fi

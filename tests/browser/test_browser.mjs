@@ -3,7 +3,7 @@
 // web/test.html and asserts every result; with --demo also drives the demo page
 // through every primitive and saves its screenshot.
 //   node tests/browser/test_browser.mjs --engine chromium --wasm build/web/wgscan.wasm
-//        [--groups scan,f16,...] [--icd swiftshader|lavapipe] [--demo build/web/demo.png]
+//        [--groups scan,f16,...] [--quick] [--icd swiftshader|lavapipe] [--demo build/web/demo.png]
 // Exit status 0 when everything passed; an engine that is not installed fails.
 import { serve } from '../../web/serve.mjs';
 import { open, missing, runTestPage } from './browsers.mjs';
@@ -17,6 +17,7 @@ const icd = arg('--icd', 'swiftshader');
 const wasm = arg('--wasm', 'build/web/wgscan.wasm');
 const groups = arg('--groups', '');
 const demoShot = arg('--demo', '');
+const quick = process.argv.includes('--quick');
 const label = `${engine}${engine === 'firefox' ? ` (${icd})` : ''}`;
 
 const why = missing(engine, icd);
@@ -37,7 +38,10 @@ let session;
 try {
   session = await open(engine, { icd });
   const { page } = session;
-  const r = await runTestPage(page, `${server.url}test.html${groups ? `?groups=${groups}` : ''}`, 15 * 60 * 1000);
+  const query = new URLSearchParams();
+  if (groups) query.set('groups', groups);
+  if (quick) query.set('quick', '1');
+  const r = await runTestPage(page, `${server.url}test.html?${query}`, 15 * 60 * 1000);
   console.log(`${label} adapter: ${JSON.stringify(r.info)}`);
   for (const f of r.failures) console.log(`[ FAIL ] ${f}`);
   console.log(`${label} test.html (${r.groups.join(', ')}): ${r.passed} passed, ${r.failed} failed, ${r.skipped} skipped; ms by group ${JSON.stringify(r.ms)}`);
