@@ -1,10 +1,14 @@
 /* SPDX-License-Identifier: MIT */
-// cub_primitives_bench.cu: NVIDIA CUB's reduce, select-flagged, select-if and even
-// histogram on the data `wgscan bench --primitives` uses (uniform random u32 words, byte
-// flags with half set), timed as cub_scan_bench.cu times scans: CUDA events, median of
-// RUNS after WARMUP, inputs rotated through 512 MiB pools, a device copy of the same
-// n u32 in the same run. Prints CSV: primitive,n,cub_us,copy_us,cub_over_copy.
+// cub_primitives_bench.cu: NVIDIA CUB's reduce, select-flagged, select-if, even
+// histogram and radix sort on the data `wgscan bench --primitives` uses (uniform random
+// u32 words, byte flags with half set), timed as cub_scan_bench.cu times scans: CUDA
+// events, median of RUNS after WARMUP, inputs rotated through 512 MiB pools, a device
+// copy of the same n u32 in the same run. The sorts (DeviceRadixSort, keys to another
+// buffer): sort-keys (u32), sort-pairs (u32 keys, u32 values), sort-u64 (two words a
+// key), sort-f32 (the words as floats: any bit pattern), sort-keys-descending (u32).
+// Prints CSV: primitive,n,cub_us,copy_us,cub_over_copy.
 #include <cub/device/device_histogram.cuh>
+#include <cub/device/device_radix_sort.cuh>
 #include <cub/device/device_reduce.cuh>
 #include <cub/device/device_select.cuh>
 
@@ -18,12 +22,15 @@ int main(int argc, char **argv) {
     int kmin = argc > 1 ? std::atoi(argv[1]) : 20, kmax = argc > 2 ? std::atoi(argv[2]) : 28;
     long long nmax = 1ll << kmax;
     size_t pool = std::max(POOL, 2 * ((size_t)nmax * 4 + 512));
-    char *in = nullptr, *out = nullptr, *flags = nullptr, *temp = nullptr;
+    char *in = nullptr, *out = nullptr, *flags = nullptr, *temp = nullptr, *vin = nullptr, *vout = nullptr;
     unsigned *small = nullptr;
     int *count = nullptr;
     CHECK(cudaMalloc(&in, pool));
     CHECK(cudaMalloc(&out, pool));
     CHECK(cudaMalloc(&flags, pool / 4));
+    CHECK(cudaMalloc(&vin, pool)); // sort-pairs' values, laid out as the keys
+    CHECK(cudaMalloc(&vout, pool));
+    CHECK(cudaMemset(vin, 0, pool));
     CHECK(cudaMalloc(&small, 1024 * 4));
     CHECK(cudaMalloc(&count, 4));
     {
@@ -49,13 +56,27 @@ int main(int argc, char **argv) {
     CHECK(cub::DeviceHistogram::HistogramEven(nullptr, need, (unsigned *)in, (int *)small, 257, 0ull,
                                               4294967296ull, nmax));
     temp_bytes = std::max(temp_bytes, need);
+    CHECK(cub::DeviceRadixSort::SortKeys(nullptr, need, (unsigned *)in, (unsigned *)out, nmax));
+    temp_bytes = std::max(temp_bytes, need);
+    CHECK(cub::DeviceRadixSort::SortPairs(nullptr, need, (unsigned *)in, (unsigned *)out, (unsigned *)vin,
+                                          (unsigned *)vout, nmax));
+    temp_bytes = std::max(temp_bytes, need);
+    CHECK(cub::DeviceRadixSort::SortKeys(nullptr, need, (unsigned long long *)in, (unsigned long long *)out, nmax));
+    temp_bytes = std::max(temp_bytes, need);
+    CHECK(cub::DeviceRadixSort::SortKeys(nullptr, need, (float *)in, (float *)out, nmax));
+    temp_bytes = std::max(temp_bytes, need);
+    CHECK(cub::DeviceRadixSort::SortKeysDescending(nullptr, need, (unsigned *)in, (unsigned *)out, nmax));
+    temp_bytes = std::max(temp_bytes, need);
     CHECK(cudaMalloc(&temp, temp_bytes));
     std::printf("primitive,n,cub_us,copy_us,cub_over_copy\n");
-    const char *names[] = {"reduce-sum", "select-flagged", "select-if", "histogram-256"};
-    for (int p = 0; p < 4; p++) {
+    const char *names[] = {"reduce-sum", "select-flagged", "select-if", "histogram-256", "sort-keys",
+                           "sort-pairs", "sort-u64", "sort-f32", "sort-keys-descending"};
+    for (int p = 0; p < 9; p++) {
         for (int k = kmin; k <= kmax; k++) {
             long long n = 1ll << k;
-            size_t slot = ((size_t)n * 4 / 256 + 1) * 256, slots = std::max<size_t>(1, pool / slot);
+            size_t es = p == 6 ? 8 : 4; // bytes of an element: u64 keys take two words
+            size_t slot = ((size_t)n * es / 256 + 1) * 256, slots = std::max<size_t>(1, pool / slot);
+            size_t cslot = ((size_t)n * 4 / 256 + 1) * 256, cslots = std::max<size_t>(1, pool / cslot);
             size_t fslot = ((size_t)n / 256 + 1) * 256, fslots = std::max<size_t>(1, pool / 4 / fslot);
             auto run = [&](int i) {
                 unsigned *src = (unsigned *)(in + (i % slots) * slot), *dst = (unsigned *)(out + ((i + 1) % slots) * slot);
@@ -67,9 +88,18 @@ int main(int argc, char **argv) {
                 // 257 levels over [0, 2^32): 256 even bins of the whole u32 range
                 if (p == 3) CHECK(cub::DeviceHistogram::HistogramEven(temp, tb, src, (int *)small, 257, 0ull,
                                                                       4294967296ull, n));
+                if (p == 4) CHECK(cub::DeviceRadixSort::SortKeys(temp, tb, src, dst, n));
+                if (p == 5) {
+                    unsigned *vs = (unsigned *)(vin + (i % slots) * slot), *vd = (unsigned *)(vout + ((i + 1) % slots) * slot);
+                    CHECK(cub::DeviceRadixSort::SortPairs(temp, tb, src, dst, vs, vd, n));
+                }
+                if (p == 6) CHECK(cub::DeviceRadixSort::SortKeys(temp, tb, (unsigned long long *)src,
+                                                                 (unsigned long long *)dst, n));
+                if (p == 7) CHECK(cub::DeviceRadixSort::SortKeys(temp, tb, (float *)src, (float *)dst, n));
+                if (p == 8) CHECK(cub::DeviceRadixSort::SortKeysDescending(temp, tb, src, dst, n));
             };
-            auto copy = [&](int i) {
-                CHECK(cudaMemcpyAsync(out + ((i + 1) % slots) * slot, in + (i % slots) * slot, (size_t)n * 4,
+            auto copy = [&](int i) { // n u32 whatever the element: the yardstick of every row
+                CHECK(cudaMemcpyAsync(out + ((i + 1) % cslots) * cslot, in + (i % cslots) * cslot, (size_t)n * 4,
                                       cudaMemcpyDeviceToDevice));
             };
             double t = median_us(run), c = median_us(copy);
