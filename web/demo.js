@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // demo.js: the demo page. One card per primitive: its options (only what this device
 // runs), a Run that verifies the GPU's result against the JavaScript reference, and the
 // few lines of code that do the same. An error clears the card's result. The scan card

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // device.js: the pages' GPUDevice: the adapter's subgroups, timestamp-query and
 // shader-f16 when offered, and its largest buffer, binding and workgroup limits (what
 // the native library asks for too). Returns { device, adapterInfo }: the adapter's

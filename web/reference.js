@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // reference.js: the JavaScript reference the pages check GPU results against, with the
 // native library's rule (reference/reference.h): integers and float min/max exactly;
 // float sums within 128 u S + u |exact| of a double-precision sum (u the unit roundoff,

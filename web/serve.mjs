@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // serve.mjs: serves the browser demo on 127.0.0.1 (never another interface):
 //   node web/serve.mjs [--port 8080] [--wasm build/web/wgscan.wasm]
 // web/ is served as is; wgscan.wasm (beside the module, /package/wgscan.wasm, or at the

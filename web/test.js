@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // test.js: the browser test suite, run by tests/browser/test_browser.mjs in headless
 // Chromium and Firefox. Every primitive against the JavaScript reference (scans of
 // every type, operator, kind and algorithm at tile boundaries; f16 edge bit patterns;

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * wgscan_web.c: the WebAssembly module's exports, called by web/package/wgscan.js.
  * Scalar arguments only (64-bit sizes and offsets as doubles, exact up to 2^53), so the

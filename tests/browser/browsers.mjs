@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // browsers.mjs: launches the system's browsers headless with WebGPU, never downloading
 // one, never reaching the network.
 //   chromium: Debian's chromium through playwright-core (Dawn + Tint; WebGPU on its

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // test_browser.mjs: the browser test. Serves web/ on 127.0.0.1, drives a system
 // browser headless (tests/browser/browsers.mjs: no download, no network), runs
 // web/test.html and asserts every result; with --demo also drives the demo page

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // test_package.mjs: the npm package as a web developer gets it. Packs web/package with
 // `npm pack` (its prepack puts the built wgscan.wasm in), checks the tarball's files,
 // installs it into an empty folder (offline: the package has no dependencies), type-

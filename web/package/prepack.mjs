@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // prepack.mjs: run by `npm pack` / `npm publish` in this folder (never by the package's
 // users): copies the built wgscan.wasm and the licence in beside wgscan.js.
 //   WGSCAN_WASM=path/to/wgscan.wasm npm pack    (default: ../../build/web/wgscan.wasm)

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // wgscan.d.ts: the types of wgscan.js. WebGPU's own types (GPUDevice, GPUBuffer, ...)
 // come from @webgpu/types: add it to your project's "types" (see README.md).
 /// <reference types="@webgpu/types" />

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // wgscan.js: the wgscan library in the browser. The same C code and WGSL kernels as the
 // native library, compiled to WebAssembly (wgscan.wasm, beside this file); this module
 // is its WebGPU backend (the "wgpu" imports: WebGPU objects live in a handle table here)

@@ -429,10 +429,10 @@ typedef struct stderr_catch {
     int saved;
 } stderr_catch;
 
-static void catch_begin(stderr_catch *c, const wgs_context_desc *desc) {
+static void catch_begin(stderr_catch *c, const gpu_device *d) {
     c->sink = NULL;
     c->saved = -1;
-    if (desc->driver_output != WGS_DRIVER_OUTPUT_LOG) return;
+    if (d->driver_output != WGS_DRIVER_OUTPUT_LOG) return;
     fflush(stderr);
     c->sink = tmpfile();
     if (c->sink) c->saved = dup(2);
@@ -443,16 +443,16 @@ static void catch_begin(stderr_catch *c, const wgs_context_desc *desc) {
     }
 }
 
-static void catch_end(stderr_catch *c, const wgs_context_desc *desc) {
+static void catch_end(stderr_catch *c, const gpu_device *d) {
     if (!c->sink) return;
     fflush(stderr);
     dup2(c->saved, 2);
     close(c->saved);
     rewind(c->sink);
     char line[1024];
-    while (desc->log && fgets(line, sizeof line, c->sink)) {
+    while (d->log && fgets(line, sizeof line, c->sink)) {
         line[strcspn(line, "\r\n")] = 0;
-        if (line[0]) desc->log(WGS_LOG_INFO, WGS_OK, line, desc->log_user);
+        if (line[0]) d->log(WGS_LOG_INFO, WGS_OK, line, d->log_user);
     }
     fclose(c->sink);
 }
@@ -471,12 +471,15 @@ wgs_result wgs__gpu_open_default(const wgs_context_desc *desc, gpu_device **out,
         return WGS_ERROR_RUNTIME_NOT_FOUND;
     }
     d->wait_limit_s = DEFAULT_WAIT_LIMIT_S;
+    d->driver_output = desc->driver_output;
+    d->log = desc->log;
+    d->log_user = desc->log_user;
     stderr_catch caught;
-    catch_begin(&caught, desc);
+    catch_begin(&caught, d);
     wgs_result r = choose_adapter(d, desc->adapter, err, errlen);
     if (r == WGS_OK)
         r = create_device(d, desc->experimental ? desc->experimental->dawn_toggles : NULL, err, errlen);
-    catch_end(&caught, desc);
+    catch_end(&caught, d);
     if (r != WGS_OK) {
         wgs__gpu_close(d);
         return r;
@@ -493,6 +496,7 @@ wgs_result wgs__gpu_open_external(const wgs_external_device *ext, const wgs_cont
     gpu_device *d = calloc(1, sizeof *d);
     if (!d) return WGS_ERROR_OUT_OF_HOST_MEMORY;
     wgs__native_set_wait_limit(d, desc);
+    d->driver_output = WGS_DRIVER_OUTPUT_STDERR; /* the caller's device: nothing of ours to catch */
     WGPUProcGetProcAddress gpa = ext->get_proc_address;
     if (!wgs__native_resolve_procs(&d->p, wgs__native_lookup_gpa, &gpa, err, errlen)) {
         free(d);
@@ -512,6 +516,8 @@ wgs_result wgs__gpu_open_external(const wgs_external_device *ext, const wgs_cont
 
 void wgs__gpu_close(gpu_device *d) {
     if (!d) return;
+    stderr_catch caught;
+    catch_begin(&caught, d);
     if (d->queue) d->p.QueueRelease(d->queue);
     if (d->device) d->p.DeviceRelease(d->device);
     if (d->adapter) d->p.AdapterRelease(d->adapter);
@@ -520,6 +526,7 @@ void wgs__gpu_close(gpu_device *d) {
         d->p.InstanceProcessEvents(d->instance);
         d->p.InstanceRelease(d->instance);
     }
+    catch_end(&caught, d);
     free(d);
 }
 

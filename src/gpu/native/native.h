@@ -38,6 +38,11 @@ struct gpu_device {
     int scope_depth;
     double wait_limit_s; /* a wait longer than this fails with WGS_ERROR_TIMEOUT */
     gpu_caps caps;
+    /* Where driver lines go while the device is opened and closed (the loader prints
+     * as it unloads layers too); the log callback of the context's desc. */
+    wgs_driver_output driver_output;
+    wgs_log_fn log;
+    void *log_user;
 };
 
 static inline WGPUStringView sv(const char *s) {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // main.ts: a web developer's program on the installed npm package, type-checked by
 // tests/browser/test_package.mjs with tsc (strict) and then run in each browser.
 // Every primitive once through its host helper and once as a plan encoded into our own
