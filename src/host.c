@@ -398,3 +398,42 @@ wgs_result wgs_alloc_host(wgs_context *ctx, const wgs_alloc_plan_desc *desc, con
     wgs_alloc_plan_destroy(plan);
     return r;
 }
+
+wgs_result wgs_sort_host(wgs_context *ctx, const wgs_sort_plan_desc *desc, const void *keys, const void *values,
+                         uint64_t n, void *keys_out, void *values_out) {
+    if (!ctx) return WGS_ERROR_INVALID_ARGUMENT;
+    WGS_FAIL_IF(ctx, !desc || (n && (!keys || !keys_out)), WGS_ERROR_INVALID_ARGUMENT,
+                "desc, keys and keys_out are required");
+    WGS_FAIL_IF(ctx, n && ((desc->payload == WGS_PAYLOAD_BUFFER && !values) ||
+                           (desc->payload != WGS_PAYLOAD_NONE && !values_out)),
+                WGS_ERROR_INVALID_ARGUMENT, "values (payload BUFFER) and values_out (BUFFER, INDEX) are required");
+    wgs_sort_plan_desc d = *desc;
+    if (d.capacity < n) d.capacity = n;
+    wgs_sort_plan *plan = NULL;
+    wgs_result r = wgs_sort_plan_create(ctx, &d, &plan);
+    if (r != WGS_OK || n == 0) {
+        wgs_sort_plan_destroy(plan);
+        return r;
+    }
+    uint64_t kb = n * wgs_type_size(d.type ? d.type : WGS_TYPE_U32);
+    uint64_t vb = d.payload == WGS_PAYLOAD_NONE ? 0 : n * (d.payload == WGS_PAYLOAD_BUFFER && d.value_bytes ? d.value_bytes : 4);
+    WGPUBuffer kin = NULL, kout = NULL, vin = NULL, vout = NULL;
+    WGPUCommandEncoder enc = NULL;
+    r = host_upload(ctx, keys, kb, &kin);
+    if (r == WGS_OK) r = host_upload(ctx, NULL, kb, &kout);
+    if (r == WGS_OK && d.payload == WGS_PAYLOAD_BUFFER) r = host_upload(ctx, values, vb, &vin);
+    if (r == WGS_OK && vb) r = host_upload(ctx, NULL, vb, &vout);
+    if (r == WGS_OK) r = wgs_encoder_create(ctx, &enc);
+    if (r == WGS_OK) {
+        wgs_sort_args a = {.keys_in = kin, .keys_out = kout, .values_in = vin, .values_out = vout, .n = n};
+        r = wgs_sort_encode(plan, enc, &a);
+        wgs_result s = wgs_submit(ctx, enc);
+        if (r == WGS_OK) r = s;
+    }
+    if (r == WGS_OK) r = wgs_buffer_read(ctx, kout, 0, keys_out, kb);
+    if (r == WGS_OK && vb) r = wgs_buffer_read(ctx, vout, 0, values_out, vb);
+    WGPUBuffer all[] = {kin, kout, vin, vout};
+    for (size_t i = 0; i < sizeof all / sizeof all[0]; i++) wgs_buffer_release(ctx, all[i]);
+    wgs_sort_plan_destroy(plan);
+    return r;
+}

@@ -38,6 +38,10 @@
 #define WGS_PARAMS_HISTOGRAM(X) X(n) X(groups) X(rule) X(flags) X(lower) X(upper) X(bins) X(span)
 #define WGS_CONSTS_HISTOGRAM(X) X(BIN_F32, 0u) X(BIN_SHIFT, 1u) X(BIN_DIVIDE, 2u) X(BIN_ESTIMATE, 3u)
 
+/* Sort (sort.wgsl): groups of group_tiles tiles; this digit's shift and bits. */
+#define WGS_PARAMS_SORT(X) X(n) X(groups) X(group_tiles) X(shift) X(bits) X(flags)
+#define WGS_CONSTS_SORT(X) X(FLAG_INDEX_VALUES, 1u)
+
 /* Allocate (alloc.wgsl). */
 #define WGS_PARAMS_ALLOC(X) X(n) X(arena)
 /* Copy (copy.wgsl): n in 16-byte words. */
@@ -56,6 +60,7 @@ typedef struct wgs_scan_params { WGS_PARAMS_SCAN(WGS_PARAM_FIELD_) } wgs_scan_pa
 typedef struct wgs_reduce_params { WGS_PARAMS_REDUCE(WGS_PARAM_FIELD_) } wgs_reduce_params;
 typedef struct wgs_select_params { WGS_PARAMS_SELECT(WGS_PARAM_FIELD_) } wgs_select_params;
 typedef struct wgs_histogram_params { WGS_PARAMS_HISTOGRAM(WGS_PARAM_FIELD_) } wgs_histogram_params;
+typedef struct wgs_sort_params { WGS_PARAMS_SORT(WGS_PARAM_FIELD_) } wgs_sort_params;
 typedef struct wgs_alloc_params { WGS_PARAMS_ALLOC(WGS_PARAM_FIELD_) } wgs_alloc_params;
 typedef struct wgs_copy_params { WGS_PARAMS_COPY(WGS_PARAM_FIELD_) } wgs_copy_params;
 
@@ -66,6 +71,7 @@ typedef union wgs_params {
     wgs_reduce_params reduce;
     wgs_select_params select;
     wgs_histogram_params histogram;
+    wgs_sort_params sort;
     wgs_alloc_params alloc;
     wgs_copy_params copy;
 } wgs_params;
@@ -73,6 +79,7 @@ typedef union wgs_params {
 enum { WGS_CONSTS_SCAN(WGS_CONST_ENUM_) WGS_CONSTS_REDUCE(WGS_CONST_ENUM_) };
 enum { WGS_CONSTS_SELECT(WGS_CONST_ENUM_) };
 enum { WGS_CONSTS_HISTOGRAM(WGS_CONST_ENUM_) };
+enum { WGS_CONSTS_SORT(WGS_CONST_ENUM_) };
 
 /* Which interface a kernel has (wgs_kernel_spec.params). */
 typedef enum wgs_params_kind {
@@ -82,6 +89,7 @@ typedef enum wgs_params_kind {
     WGS_PARAMS_KIND_HISTOGRAM,
     WGS_PARAMS_KIND_ALLOC,
     WGS_PARAMS_KIND_COPY,
+    WGS_PARAMS_KIND_SORT,
 } wgs_params_kind;
 
 #endif

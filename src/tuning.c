@@ -21,6 +21,10 @@ static const wgs__tuning table[WGS__CLASS_COUNT] = {
         .reduce_groups = 64,
         .histogram = {64, 2},
         .histogram_groups = 64,
+        /* Subgroups of 4: 16 owners' counter rows fill 16 KiB of workgroup memory. */
+        .sort = {64, 16},
+        .sort_portable = {16, 16},
+        .sort_group_tiles = 8,
     },
     [WGS__CLASS_GPU_SG32] = {
         .name = "gpu-sg32",
@@ -40,6 +44,10 @@ static const wgs__tuning table[WGS__CLASS_COUNT] = {
         .reduce_groups = 1024,
         .histogram = {256, 4},
         .histogram_groups = 1024,
+        /* One invocation a digit in the tile's digit scan; 8 subgroups' counter rows. */
+        .sort = {256, 16},
+        .sort_portable = {16, 16},
+        .sort_group_tiles = 16,
     },
     [WGS__CLASS_GPU] = {
         .name = "gpu",
@@ -53,6 +61,9 @@ static const wgs__tuning table[WGS__CLASS_COUNT] = {
         .reduce_groups = 1024,
         .histogram = {256, 4},
         .histogram_groups = 1024,
+        .sort = {256, 8},
+        .sort_portable = {16, 16},
+        .sort_group_tiles = 16,
     },
 };
 

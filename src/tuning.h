@@ -33,6 +33,9 @@ typedef struct wgs__tuning {
     uint32_t reduce_groups;            /* their grid, at most */
     wgs_tile_shape histogram;
     uint32_t histogram_groups;
+    wgs_tile_shape sort;          /* with subgroups: a subgroup ranks, and counts for the tile */
+    wgs_tile_shape sort_portable; /* without: every invocation keeps 256 counters */
+    uint32_t sort_group_tiles;    /* tiles a workgroup takes in turn, at most */
 } wgs__tuning;
 
 wgs__device_class wgs__device_class_of(const wgs_context_info *ci);

@@ -170,7 +170,9 @@ WGPUComputePassEncoder wgs__gpu_pass_begin(gpu_device *d, WGPUCommandEncoder enc
     WGPUComputePassDescriptor pd;
     memset(&pd, 0, sizeof pd);
     pd.label = sv("wgscan");
-    if (qs) {
+    /* A pass between the first and the last of a primitive writes no timestamp, and
+     * WebGPU refuses timestampWrites with neither index. */
+    if (qs && (begin_index != WGPU_QUERY_SET_INDEX_UNDEFINED || end_index != WGPU_QUERY_SET_INDEX_UNDEFINED)) {
         tw.querySet = qs;
         tw.beginningOfPassWriteIndex = begin_index;
         tw.endOfPassWriteIndex = end_index;

@@ -1,0 +1,258 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * sort.c: radix sort plans (kernels in wgsl/device/sort.wgsl, ranking in
+ * wgsl/workgroup/rank_{subgroup,invocation}.wgsl). Per digit of at most 8 bits: a
+ * counting pass, the scan of the digit-major counts (a scan plan of the plan's own) and
+ * a scatter pass. The keys go back and forth between the caller's output and the plan's
+ * second copy so that the last pass writes the output; the input is only read.
+ */
+#include "chain.h"
+#include "tuning.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define RADIX 256u
+
+struct wgs_sort_plan {
+    wgs_context *ctx;
+    wgs_type type;
+    uint32_t key_words, value_words; /* 4-byte words a key, a value (0: no values) */
+    int descending;
+    uint32_t begin_bit, end_bit;
+    wgs_payload payload;
+    uint64_t capacity;
+    uint32_t tile, group_tiles_max;
+    WGPUComputePipeline count, scatter;
+    wgs_scan_plan *scan; /* the digit-major counts into their places */
+    WGPUBuffer keys_alt, values_alt, counts, offsets;
+};
+
+static void plan_release(wgs_sort_plan *p) {
+    wgs_scan_plan_destroy(p->scan);
+    WGPUBuffer bufs[] = {p->keys_alt, p->values_alt, p->counts, p->offsets};
+    for (size_t i = 0; i < sizeof bufs / sizeof bufs[0]; i++) wgs__gpu_buffer_release(p->ctx->gpu, bufs[i]);
+}
+
+static int key_kind(wgs_type t) {
+    switch (t) {
+    case WGS_TYPE_I32: return 1;
+    case WGS_TYPE_F32: return 2;
+    case WGS_TYPE_U64: return 3;
+    case WGS_TYPE_I64: return 4;
+    default: return 0;
+    }
+}
+
+/* Workgroup memory of the scatter (sort.wgsl): the owners' counter rows, three digit
+ * tables, the tile's order, the count kernel's digits and the workgroup scan's room. */
+static uint64_t scatter_storage(uint32_t wg, uint32_t items, const void *arg) {
+    uint32_t sg_min = *(const uint32_t *)arg;
+    return 4ull * ((wg / sg_min) * RADIX + 4 * RADIX + (uint64_t)wg * items + wg + 64);
+}
+
+static wgs_result desc_check(wgs_context *ctx, const wgs_sort_plan_desc *d, wgs_type *type, uint32_t *begin,
+                             uint32_t *end, uint32_t *value_bytes) {
+    *type = d->type ? d->type : WGS_TYPE_U32;
+    WGS_FAIL_IF(ctx, *type != WGS_TYPE_U32 && *type != WGS_TYPE_I32 && *type != WGS_TYPE_F32 &&
+                         *type != WGS_TYPE_U64 && *type != WGS_TYPE_I64,
+                WGS_ERROR_UNSUPPORTED_TYPE, "sort keys are u32, i32, f32, u64 or i64, not %s",
+                wgs_type_name(*type));
+    WGS_FAIL_IF(ctx, (unsigned)d->order > WGS_SORT_DESCENDING, WGS_ERROR_INVALID_ARGUMENT, "unknown sort order %d",
+                (int)d->order);
+    uint32_t width = (uint32_t)wgs_type_size(*type) * 8;
+    *begin = d->begin_bit;
+    *end = d->begin_bit == 0 && d->end_bit == 0 ? width : d->end_bit;
+    WGS_FAIL_IF(ctx, *begin > *end || *end > width, WGS_ERROR_INVALID_ARGUMENT,
+                "bit range [%u, %u) must have begin <= end <= %u (the %s key's bits)", d->begin_bit, d->end_bit,
+                width, wgs_type_name(*type));
+    WGS_FAIL_IF(ctx, (unsigned)d->payload > WGS_PAYLOAD_INDEX, WGS_ERROR_INVALID_ARGUMENT, "unknown payload %d",
+                (int)d->payload);
+    *value_bytes = d->payload == WGS_PAYLOAD_INDEX ? 4 : d->payload == WGS_PAYLOAD_BUFFER && !d->value_bytes ? 4
+                                                                                                     : d->value_bytes;
+    WGS_FAIL_IF(ctx, d->payload == WGS_PAYLOAD_BUFFER && *value_bytes != 4 && *value_bytes != 8,
+                WGS_ERROR_INVALID_ARGUMENT, "sort values are 4 or 8 bytes, not %u", d->value_bytes);
+    WGS_FAIL_IF(ctx, d->payload != WGS_PAYLOAD_BUFFER && d->value_bytes && !(d->payload == WGS_PAYLOAD_INDEX &&
+                                                                            d->value_bytes == 4),
+                WGS_ERROR_INVALID_ARGUMENT, "value_bytes %u without payload BUFFER", d->value_bytes);
+    return WGS_OK;
+}
+
+wgs_result wgs_sort_plan_create(wgs_context *ctx, const wgs_sort_plan_desc *desc, wgs_sort_plan **out) {
+    WGS_CREATE_BEGIN(ctx, desc, out);
+    wgs_type type = WGS_TYPE_U32;
+    uint32_t begin = 0, end = 0, value_bytes = 0;
+    wgs_result r = desc_check(ctx, desc, &type, &begin, &end, &value_bytes);
+    if (r != WGS_OK) return r;
+    const wgs_context_info *ci = &ctx->caps.info;
+    uint64_t capacity = desc->capacity ? desc->capacity : 1;
+    uint32_t key_words = (uint32_t)wgs_type_size(type) / 4, value_words = value_bytes / 4;
+    uint64_t widest = 4ull * (key_words > value_words ? key_words : value_words);
+    WGS_FAIL_IF(ctx, capacity >= (1ull << 32) || wgs__mul_sat(capacity, widest) > ci->max_storage_binding_size,
+                WGS_ERROR_TOO_LARGE,
+                "capacity %llu: the keys and values must fit one storage binding (%llu bytes) and n < 2^32",
+                (unsigned long long)capacity, (unsigned long long)ci->max_storage_binding_size);
+    const wgs__tuning *tu = wgs__tuning_of(ctx);
+    /* Subgroups rank where every subgroup fits the workgroup; else each invocation. */
+    int subgroups = wgs__chain_subgroups(ci, tu->sort.wg) && ci->subgroup_max_size <= 128;
+    uint32_t sg_min = subgroups ? ci->subgroup_min_size : 1;
+    wgs_tile_shape shape;
+    r = wgs__shape(ctx, "sort", (wgs_tile_shape){0, 0}, subgroups ? tu->sort : tu->sort_portable, 1, 64,
+                   scatter_storage, &sg_min, &shape);
+    if (r != WGS_OK) return r;
+    WGS_FAIL_IF(ctx, shape.wg > RADIX || RADIX % shape.wg || scatter_storage(shape.wg, shape.items, &sg_min) >
+                                                                   ci->max_workgroup_storage_size,
+                WGS_ERROR_TOO_LARGE, "the sort's tile does not fit this device's workgroup memory (%u bytes)",
+                ci->max_workgroup_storage_size);
+    wgs_sort_plan *p = calloc(1, sizeof *p);
+    WGS_FAIL_IF(ctx, !p, WGS_ERROR_OUT_OF_HOST_MEMORY, "allocating the sort plan");
+    p->ctx = ctx;
+    p->type = type;
+    p->key_words = key_words;
+    p->value_words = value_words;
+    p->descending = desc->order == WGS_SORT_DESCENDING;
+    p->begin_bit = begin;
+    p->end_bit = end;
+    p->payload = desc->payload;
+    p->capacity = capacity;
+    p->tile = shape.wg * shape.items;
+    p->group_tiles_max = tu->sort_group_tiles;
+    wgs_kernel_spec spec = {.file = "device/sort.wgsl",
+                            .helper = subgroups ? "workgroup/rank_subgroup.wgsl" : "workgroup/rank_invocation.wgsl",
+                            .primitive = 1, .value_type = WGS_TYPE_U32, .type = WGS_TYPE_U32, .op = WGS_OP_ADD,
+                            .subgroups = subgroups, .wg = shape.wg, .items = shape.items,
+                            .params = WGS_PARAMS_KIND_SORT,
+                            .consts = {{"KEY_KIND", (uint32_t)key_kind(type) + (p->descending ? 16u : 0u)},
+                                       {"VALUE_WORDS", value_words},
+                                       {"SG_MIN", sg_min}}};
+    spec.entry = "sort_count";
+    r = wgs__pipeline(ctx, &spec, &p->count);
+    spec.entry = "sort_scatter";
+    if (r == WGS_OK) r = wgs__pipeline(ctx, &spec, &p->scatter);
+    /* The most groups: one tile each (small inputs). */
+    uint64_t max_counts = RADIX * wgs__div_up(capacity, p->tile);
+    wgs_scan_plan_desc sd = {.type = WGS_TYPE_U32, .op = WGS_OP_ADD, .kind = WGS_SCAN_EXCLUSIVE,
+                             .capacity = max_counts, .label = "wgscan sort digit counts"};
+    if (r == WGS_OK) r = wgs_scan_plan_create(ctx, &sd, &p->scan);
+    if (r == WGS_OK) {
+        wgs__gpu_scope_push(ctx->gpu);
+        const WGPUBufferUsage u = WGPUBufferUsage_Storage;
+        p->keys_alt = wgs__gpu_buffer_create(ctx->gpu, wgs__round_up(capacity * key_words * 4, 256), u,
+                                             "wgscan sort keys (second copy)");
+        if (value_words)
+            p->values_alt = wgs__gpu_buffer_create(ctx->gpu, wgs__round_up(capacity * value_words * 4, 256), u,
+                                                   "wgscan sort values (second copy)");
+        p->counts = wgs__gpu_buffer_create(ctx->gpu, max_counts * 4, u, "wgscan sort digit counts");
+        p->offsets = wgs__gpu_buffer_create(ctx->gpu, max_counts * 4, u, "wgscan sort digit offsets");
+        r = wgs__scope_end(ctx, "allocating the sort plan's scratch");
+    }
+    WGS_CREATE_END(ctx, r, p, plan_release(p), out);
+}
+
+void wgs_sort_plan_destroy(wgs_sort_plan *p) {
+    if (!p) return;
+    plan_release(p);
+    p->ctx->live_plans--;
+    free(p);
+}
+
+static wgs_result check_args(wgs_sort_plan *p, const wgs_sort_args *a) {
+    wgs_context *ctx = p->ctx;
+    uint64_t kb = a->n * p->key_words * 4, vb = a->n * p->value_words * 4;
+    wgs_result r;
+    if ((r = wgs__check_buffer(ctx, a->keys_in, a->keys_in_offset, kb, "keys_in")) != WGS_OK) return r;
+    if ((r = wgs__check_buffer(ctx, a->keys_out, a->keys_out_offset, kb, "keys_out")) != WGS_OK) return r;
+    if (p->payload == WGS_PAYLOAD_BUFFER &&
+        (r = wgs__check_buffer(ctx, a->values_in, a->values_in_offset, vb, "values_in")) != WGS_OK)
+        return r;
+    if (p->payload != WGS_PAYLOAD_NONE &&
+        (r = wgs__check_buffer(ctx, a->values_out, a->values_out_offset, vb, "values_out")) != WGS_OK)
+        return r;
+    WGS_FAIL_IF(ctx, a->keys_in == a->keys_out && a->keys_in_offset != a->keys_out_offset, WGS_ERROR_ALIASING,
+                "keys_out is keys_in at another offset (in place needs the same offset)");
+    if (p->payload == WGS_PAYLOAD_NONE) return WGS_OK;
+    WGS_FAIL_IF(ctx, p->payload == WGS_PAYLOAD_BUFFER && a->values_in == a->values_out &&
+                         a->values_in_offset != a->values_out_offset,
+                WGS_ERROR_ALIASING, "values_out is values_in at another offset (in place needs the same offset)");
+    WGPUBuffer vin = p->payload == WGS_PAYLOAD_BUFFER ? a->values_in : NULL;
+    WGS_FAIL_IF(ctx, a->values_out == a->keys_in || a->values_out == a->keys_out || vin == a->keys_in ||
+                         vin == a->keys_out,
+                WGS_ERROR_ALIASING, "the keys and the values must be in separate buffers");
+    return WGS_OK;
+}
+
+wgs_result wgs_sort_encode(wgs_sort_plan *p, WGPUCommandEncoder encoder, const wgs_sort_args *a) {
+    if (!p) return WGS_ERROR_INVALID_ARGUMENT;
+    wgs_context *ctx = p->ctx;
+    wgs_result r = wgs__encode_begin(ctx, encoder, a, a ? a->n : 0, p->capacity, a ? a->timestamp_query_set : NULL);
+    if (r != WGS_OK || (r = check_args(p, a)) != WGS_OK) return r;
+    const uint32_t none = 0xFFFFFFFFu; /* WGPU_QUERY_SET_INDEX_UNDEFINED */
+    const uint64_t n = a->n;
+    if (n == 0) { /* nothing to move; the timestamps still mark an (empty) pass */
+        if (!a->timestamp_query_set) return WGS_OK;
+        wgs__gpu_scope_push(ctx->gpu);
+        wgs__gpu_pass_end(ctx->gpu, wgs__gpu_pass_begin(ctx->gpu, encoder, a->timestamp_query_set,
+                                                        a->timestamp_begin_index, a->timestamp_end_index));
+        return wgs__scope_end(ctx, "recording the sort");
+    }
+    /* Digits of at most 8 bits, as even as they come. In place, an odd count would make
+     * the first pass read and write the one buffer: one more (narrower) digit instead. */
+    uint32_t bits = p->end_bit - p->begin_bit;
+    uint32_t passes = bits ? (bits + 7) / 8 : 1;
+    int in_place = a->keys_in == a->keys_out ||
+                   (p->payload == WGS_PAYLOAD_BUFFER && a->values_in == a->values_out);
+    if (in_place && passes % 2) passes++;
+    uint32_t width = (bits + passes - 1) / passes;
+    uint64_t tiles = wgs__div_up(n, p->tile);
+    /* Tiles a group: as many as leave 1024 groups or more (the whole GPU busy). */
+    uint32_t group = 1;
+    while (group < p->group_tiles_max && tiles / (group * 2) >= 1024) group *= 2;
+    uint64_t groups = wgs__div_up(tiles, group);
+    if ((r = wgs__params_reserve(ctx, passes)) != WGS_OK) return r;
+    wgs__gpu_scope_push(ctx->gpu);
+    const uint64_t kb = n * p->key_words * 4, vb = n * p->value_words * 4;
+    const gpu_binding counts_b = {3, p->counts, 0, groups * RADIX * 4};
+    const gpu_binding offsets_b = {4, p->offsets, 0, groups * RADIX * 4};
+    /* The buffers a pass reads and writes: pass `pass` writes the output when an even
+     * number of passes follows it, the second copy otherwise. */
+    for (uint32_t pass = 0; pass < passes; pass++) {
+        int to_out = (passes - 1 - pass) % 2 == 0;
+        gpu_binding kin = pass == 0 ? (gpu_binding){0, a->keys_in, a->keys_in_offset, kb}
+                          : to_out  ? (gpu_binding){0, p->keys_alt, 0, kb}
+                                    : (gpu_binding){0, a->keys_out, a->keys_out_offset, kb};
+        gpu_binding kout = to_out ? (gpu_binding){1, a->keys_out, a->keys_out_offset, kb}
+                                  : (gpu_binding){1, p->keys_alt, 0, kb};
+        gpu_binding vin = {5, wgs__dummy(ctx), 0, 256}, vout = {6, wgs__dummy_rw(ctx), 0, 256};
+        if (p->value_words) {
+            if (pass > 0)
+                vin = to_out ? (gpu_binding){5, p->values_alt, 0, vb}
+                             : (gpu_binding){5, a->values_out, a->values_out_offset, vb};
+            else if (p->payload == WGS_PAYLOAD_BUFFER)
+                vin = (gpu_binding){5, a->values_in, a->values_in_offset, vb};
+            vout = to_out ? (gpu_binding){6, a->values_out, a->values_out_offset, vb}
+                          : (gpu_binding){6, p->values_alt, 0, vb};
+        }
+        uint32_t shift = p->begin_bit + pass * width;
+        uint32_t digit_bits = shift >= p->end_bit ? 0 : p->end_bit - shift < width ? p->end_bit - shift : width;
+        wgs_params rec = {.sort = {.n = (uint32_t)n, .groups = (uint32_t)groups, .group_tiles = group,
+                                   .shift = shift >= 64 ? 0 : shift, .bits = digit_bits,
+                                   .flags = pass == 0 && p->payload == WGS_PAYLOAD_INDEX ? WGS_FLAG_INDEX_VALUES : 0}};
+        uint64_t po = wgs__param_push(ctx, &rec);
+        WGPUComputePassEncoder cp = wgs__gpu_pass_begin(ctx->gpu, encoder, a->timestamp_query_set,
+                                                        pass == 0 ? a->timestamp_begin_index : none, none);
+        gpu_binding b1[2] = {kin, counts_b};
+        wgs__dispatch(ctx, cp, p->count, b1, 2, ctx->param_ring, po, groups);
+        wgs__gpu_pass_end(ctx->gpu, cp);
+        wgs_scan_args sa = {.input = p->counts, .output = p->offsets, .n = groups * RADIX};
+        if ((r = wgs_scan_encode(p->scan, encoder, &sa)) != WGS_OK) {
+            wgs__scope_end(ctx, "recording the sort");
+            return r;
+        }
+        cp = wgs__gpu_pass_begin(ctx->gpu, encoder, a->timestamp_query_set, none,
+                                 pass == passes - 1 ? a->timestamp_end_index : none);
+        gpu_binding b2[5] = {kin, kout, offsets_b, vin, vout};
+        wgs__dispatch(ctx, cp, p->scatter, b2, 5, ctx->param_ring, po, groups);
+        wgs__gpu_pass_end(ctx->gpu, cp);
+    }
+    return wgs__scope_end(ctx, "recording the sort");
+}

@@ -1,0 +1,318 @@
+/* SPDX-License-Identifier: MIT */
+/* The radix sort against the CPU reference (reference/sort.c): every key type x order x
+ * keys / pairs / indices, bit ranges, the size boundaries (0, 1, 2, tile +-1, several
+ * tiles and groups), adversarial inputs (all equal, sorted, reversed, few distinct, only
+ * the top bits differ, f32 -0/+0/NaN/inf/subnormals), stability (pairs whose keys repeat:
+ * the values say the input order), in place, both ranking paths, many sorts in a row,
+ * and bad inputs with their exact codes. */
+#include "reference.h"
+#include "test_buffers.h"
+#include "test_main.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static uint64_t max_n(void) {
+    const char *e = getenv("WGSCAN_TEST_MAX_N");
+    return e ? strtoull(e, NULL, 10) : (1ull << 22) + 3;
+}
+
+enum dist { D_UNIFORM, D_EQUAL, D_SORTED, D_REVERSED, D_FEW, D_TOP_BITS, D_FLOAT_EDGES, D_COUNT };
+static const char *const dist_names[D_COUNT] = {"uniform", "equal", "sorted", "reversed", "few", "top-bits",
+                                                "float-edges"};
+
+static uint64_t mix(uint64_t x) {
+    x += 0x9E3779B97F4A7C15ull;
+    x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
+    x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
+    return x ^ (x >> 31);
+}
+
+/* n keys of `kb` bytes of the distribution. */
+static void fill_keys(void *keys, wgs_type type, size_t kb, enum dist d, uint64_t n, uint64_t seed) {
+    static const uint32_t edges[] = {0x00000000u, 0x80000000u, 0x7F800000u, 0xFF800000u, 0x7FC00000u,
+                                     0xFFC00001u, 0x00000001u, 0x80000001u, 0x007FFFFFu, 0x3F800000u,
+                                     0xBF800000u, 0x7F7FFFFFu, 0xFF7FFFFFu, 0x7F800001u};
+    for (uint64_t i = 0; i < n; i++) {
+        uint64_t v = mix(seed * 1000003u + i);
+        switch (d) {
+        case D_EQUAL: v = mix(seed); break;
+        case D_SORTED: v = i * 3; break;
+        case D_REVERSED: v = (n - i) * 3; break;
+        case D_FEW: v = mix(seed + v % 5); break;
+        case D_TOP_BITS: v = kb == 8 ? (v & 0xF000000000000000ull) : (v & 0xF0000000u); break;
+        case D_FLOAT_EDGES: v = v % 3 ? edges[v % (sizeof edges / sizeof edges[0])] : (uint32_t)v; break;
+        default: break;
+        }
+        if (type == WGS_TYPE_F32 && (d == D_SORTED || d == D_REVERSED)) {
+            float f = (float)v - (float)n; /* negatives and positives, in order */
+            memcpy(&v, &f, 4);
+        }
+        memcpy((char *)keys + i * kb, &v, kb);
+    }
+}
+
+typedef struct sort_case {
+    wgs_type type;
+    wgs_sort_order order;
+    wgs_payload payload;
+    uint32_t value_bytes;
+    uint32_t begin_bit, end_bit;
+} sort_case;
+
+/* Sorts n keys of the case on the GPU through a plan (and the caller's buffers) and
+ * compares keys and values with the reference. in_place: keys_out is keys_in. */
+static void check_sort(wgs_context *ctx, wgs_sort_plan *plan, const sort_case *c, enum dist d, uint64_t n,
+                       uint64_t seed, int in_place) {
+    size_t kb = wgs_type_size(c->type), vb = c->payload == WGS_PAYLOAD_NONE ? 0 : c->value_bytes ? c->value_bytes : 4;
+    uint64_t kbytes = n * kb, vbytes = n * vb;
+    void *keys = malloc(kbytes + 8), *want = malloc(kbytes + 8), *got = malloc(kbytes + 8);
+    void *vals = malloc(vbytes + 8), *want_v = malloc(vbytes + 8), *got_v = malloc(vbytes + 8);
+    WGPUBuffer bk = NULL, bko = NULL, bv = NULL, bvo = NULL;
+    if (!keys || !want || !got || !vals || !want_v || !got_v) goto done;
+    fill_keys(keys, c->type, kb, d, n, seed);
+    for (uint64_t i = 0; i < vbytes / 4; i++) ((uint32_t *)vals)[i] = (uint32_t)mix(i ^ seed);
+    if (ref_sort(c->type, c->order == WGS_SORT_DESCENDING, c->begin_bit, c->end_bit, keys, vals,
+                 c->payload == WGS_PAYLOAD_BUFFER ? (uint32_t)vb : 0, c->payload == WGS_PAYLOAD_INDEX, n, want,
+                 want_v) != 0)
+        goto done;
+    bk = test_upload(ctx, keys, kbytes);
+    bko = in_place ? bk : test_buffer(ctx, kbytes);
+    if (c->payload == WGS_PAYLOAD_BUFFER) bv = test_upload(ctx, vals, vbytes);
+    if (c->payload != WGS_PAYLOAD_NONE) bvo = in_place && bv ? bv : test_buffer(ctx, vbytes);
+    WGPUCommandEncoder enc;
+    CHECK_RESULT(wgs_encoder_create(ctx, &enc), WGS_OK);
+    wgs_sort_args a = {.keys_in = bk, .keys_out = bko, .values_in = bv, .values_out = bvo, .n = n};
+    CHECK_RESULT(wgs_sort_encode(plan, enc, &a), WGS_OK);
+    CHECK_RESULT(wgs_submit(ctx, enc), WGS_OK);
+    if (n && !test_download(ctx, bko, got, kbytes)) goto done;
+    if (n && memcmp(got, want, (size_t)kbytes) != 0) {
+        uint64_t i = 0;
+        while (memcmp((char *)got + i * kb, (char *)want + i * kb, kb) == 0) i++;
+        uint64_t g = 0, w = 0;
+        memcpy(&g, (char *)got + i * kb, kb), memcpy(&w, (char *)want + i * kb, kb);
+        test_fail(__FILE__, __LINE__, "%s %s bits [%u,%u) %s n=%llu%s: key %llu is 0x%llx, want 0x%llx",
+                  wgs_type_name(c->type), c->order ? "desc" : "asc", c->begin_bit, c->end_bit, dist_names[d],
+                  (unsigned long long)n, in_place ? " in place" : "", (unsigned long long)i,
+                  (unsigned long long)g, (unsigned long long)w);
+        goto done;
+    }
+    if (!in_place && n) { /* the input is left as it was */
+        if (!test_download(ctx, bk, got, kbytes)) goto done;
+        CHECK(memcmp(got, keys, (size_t)kbytes) == 0);
+    }
+    if (vb && n) {
+        if (!test_download(ctx, bvo, got_v, vbytes)) goto done;
+        if (memcmp(got_v, want_v, (size_t)vbytes) != 0) {
+            uint64_t i = 0;
+            while (memcmp((char *)got_v + i * vb, (char *)want_v + i * vb, vb) == 0) i++;
+            test_fail(__FILE__, __LINE__, "%s %s %s n=%llu payload %d: value %llu differs (not stable?)",
+                      wgs_type_name(c->type), c->order ? "desc" : "asc", dist_names[d], (unsigned long long)n,
+                      (int)c->payload, (unsigned long long)i);
+        }
+    }
+done:
+    wgs_buffer_release(ctx, bk);
+    if (bko != bk) wgs_buffer_release(ctx, bko);
+    wgs_buffer_release(ctx, bv);
+    if (bvo != bv) wgs_buffer_release(ctx, bvo);
+    free(keys), free(want), free(got), free(vals), free(want_v), free(got_v);
+}
+
+static void run_case(wgs_context *ctx, const sort_case *c, const uint64_t *sizes, int nsizes, const enum dist *dists,
+                     int ndists, int in_place) {
+    uint64_t cap = 0;
+    for (int i = 0; i < nsizes; i++) cap = sizes[i] > cap ? sizes[i] : cap;
+    wgs_sort_plan_desc d = {.type = c->type, .order = c->order, .begin_bit = c->begin_bit, .end_bit = c->end_bit,
+                            .payload = c->payload, .value_bytes = c->value_bytes, .capacity = cap};
+    wgs_sort_plan *plan = NULL;
+    CHECK_RESULT(wgs_sort_plan_create(ctx, &d, &plan), WGS_OK);
+    if (!plan) return;
+    for (int i = 0; i < nsizes; i++)
+        for (int k = 0; k < ndists; k++) check_sort(ctx, plan, c, dists[k], sizes[i], sizes[i] * 31 + k, in_place);
+    wgs_sort_plan_destroy(plan);
+}
+
+static const wgs_type key_types[] = {WGS_TYPE_U32, WGS_TYPE_I32, WGS_TYPE_F32, WGS_TYPE_U64, WGS_TYPE_I64};
+
+/* Every key type x order x payload at the size boundaries, uniform and adversarial. */
+TEST(sort_types_orders_payloads) {
+    wgs_context *ctx = test_context();
+    if (!ctx) return;
+    const uint64_t sizes[] = {0, 1, 2, 3, 255, 256, 257, 1023, 1024, 1025, 4095, 4096, 4097, 3 * 4096 + 5, 70001};
+    const enum dist dists[] = {D_UNIFORM, D_FEW, D_REVERSED, D_TOP_BITS};
+    for (size_t t = 0; t < sizeof key_types / sizeof key_types[0]; t++)
+        for (int order = 0; order < 2; order++)
+            for (int pay = 0; pay < 3; pay++) {
+                sort_case c = {.type = key_types[t], .order = (wgs_sort_order)order, .payload = (wgs_payload)pay};
+                run_case(ctx, &c, sizes, sizeof sizes / sizeof sizes[0], dists, 4, 0);
+            }
+}
+
+/* Large inputs: many groups of tiles, and the test's largest size. */
+TEST(sort_large) {
+    wgs_context *ctx = test_context();
+    if (!ctx) return;
+    const uint64_t sizes[] = {1u << 20, max_n()};
+    const enum dist dists[] = {D_UNIFORM, D_EQUAL};
+    sort_case keys = {.type = WGS_TYPE_U32};
+    run_case(ctx, &keys, sizes, 2, dists, 2, 0);
+    sort_case pairs = {.type = WGS_TYPE_F32, .payload = WGS_PAYLOAD_BUFFER};
+    run_case(ctx, &pairs, sizes, 2, dists, 1, 0);
+    sort_case wide = {.type = WGS_TYPE_U64, .order = WGS_SORT_DESCENDING, .payload = WGS_PAYLOAD_BUFFER, .value_bytes = 8};
+    run_case(ctx, &wide, sizes, 1, dists, 1, 0);
+}
+
+/* f32: -0 before +0, NaNs by their bits at the ends, infinities, subnormals; and sorted
+ * and equal inputs of every type. */
+TEST(sort_float_edges_and_orders) {
+    wgs_context *ctx = test_context();
+    if (!ctx) return;
+    const uint64_t sizes[] = {17, 5000, 65537};
+    const enum dist dists[] = {D_FLOAT_EDGES, D_SORTED, D_EQUAL};
+    for (int order = 0; order < 2; order++) {
+        sort_case c = {.type = WGS_TYPE_F32, .order = (wgs_sort_order)order, .payload = WGS_PAYLOAD_INDEX};
+        run_case(ctx, &c, sizes, 3, dists, 3, 0);
+    }
+    for (size_t t = 0; t < sizeof key_types / sizeof key_types[0]; t++) {
+        sort_case c = {.type = key_types[t], .payload = WGS_PAYLOAD_BUFFER};
+        run_case(ctx, &c, sizes, 3, dists + 1, 2, 0);
+    }
+}
+
+/* Bit ranges: one digit, a digit across the 32-bit boundary of 64-bit keys, odd widths,
+ * no bits at all (the order stays), in place with an odd digit count. */
+TEST(sort_bit_ranges_and_in_place) {
+    wgs_context *ctx = test_context();
+    if (!ctx) return;
+    const uint64_t sizes[] = {1, 4097, 30011};
+    const enum dist dists[] = {D_UNIFORM, D_FEW};
+    const uint32_t ranges[][2] = {{0, 8}, {4, 12}, {3, 30}, {16, 32}, {0, 1}, {31, 32}, {5, 5}, {0, 0}};
+    for (size_t r = 0; r < sizeof ranges / sizeof ranges[0]; r++)
+        for (int in_place = 0; in_place < 2; in_place++) {
+            sort_case c = {.type = WGS_TYPE_U32, .payload = WGS_PAYLOAD_BUFFER, .begin_bit = ranges[r][0],
+                           .end_bit = ranges[r][1]};
+            run_case(ctx, &c, sizes, 3, dists, 2, in_place);
+        }
+    const uint32_t wide[][2] = {{28, 36}, {0, 64}, {33, 63}, {60, 64}, {0, 40}};
+    for (size_t r = 0; r < sizeof wide / sizeof wide[0]; r++) {
+        sort_case c = {.type = WGS_TYPE_I64, .order = WGS_SORT_DESCENDING, .payload = WGS_PAYLOAD_INDEX,
+                       .begin_bit = wide[r][0], .end_bit = wide[r][1]};
+        run_case(ctx, &c, sizes, 3, dists, 2, r % 2);
+    }
+    sort_case keys_only = {.type = WGS_TYPE_F32};
+    run_case(ctx, &keys_only, sizes, 3, dists, 2, 1);
+}
+
+/* Both ranking paths: the portable one (no subgroups) also where subgroups exist. */
+TEST(sort_without_subgroups) {
+    wgs_context *ctx = test_context_forced_fallback(1);
+    if (!ctx) return;
+    const uint64_t sizes[] = {0, 1, 255, 257, 4097, 100003};
+    const enum dist dists[] = {D_UNIFORM, D_FEW};
+    sort_case pairs = {.type = WGS_TYPE_I32, .payload = WGS_PAYLOAD_BUFFER};
+    run_case(ctx, &pairs, sizes, 6, dists, 2, 0);
+    sort_case wide = {.type = WGS_TYPE_U64, .order = WGS_SORT_DESCENDING, .payload = WGS_PAYLOAD_INDEX};
+    run_case(ctx, &wide, sizes, 6, dists, 1, 0);
+}
+
+/* One plan, many sorts in a row (no stale counts or offsets between encodes), two of
+ * them in one command encoder. */
+TEST(sort_many_in_a_row) {
+    wgs_context *ctx = test_context();
+    if (!ctx) return;
+    uint64_t n = max_n() < (1u << 22) ? max_n() : (1u << 22);
+    int runs = getenv("WGSCAN_SORT_RUNS") ? atoi(getenv("WGSCAN_SORT_RUNS")) : 6;
+    sort_case c = {.type = WGS_TYPE_U32, .payload = WGS_PAYLOAD_INDEX};
+    wgs_sort_plan_desc d = {.payload = WGS_PAYLOAD_INDEX, .capacity = n};
+    wgs_sort_plan *plan = NULL;
+    CHECK_RESULT(wgs_sort_plan_create(ctx, &d, &plan), WGS_OK);
+    for (int i = 0; plan && i < runs; i++) check_sort(ctx, plan, &c, i % 2 ? D_FEW : D_UNIFORM, n - (uint64_t)i * 997, (uint64_t)i, 0);
+    /* Two sorts of different n recorded into one encoder. */
+    uint32_t *k1 = malloc(4 * 5000), *k2 = malloc(4 * 3000), *w1 = malloc(4 * 5000), *w2 = malloc(4 * 3000);
+    if (plan && k1 && k2 && w1 && w2) {
+        fill_keys(k1, WGS_TYPE_U32, 4, D_UNIFORM, 5000, 1), fill_keys(k2, WGS_TYPE_U32, 4, D_UNIFORM, 3000, 2);
+        ref_sort(WGS_TYPE_U32, 0, 0, 0, k1, NULL, 0, 0, 5000, w1, NULL);
+        ref_sort(WGS_TYPE_U32, 0, 0, 0, k2, NULL, 0, 0, 3000, w2, NULL);
+        wgs_sort_plan *keys_plan = NULL;
+        CHECK_RESULT(wgs_sort_plan_create(ctx, &(wgs_sort_plan_desc){.capacity = 5000}, &keys_plan), WGS_OK);
+        WGPUBuffer a = test_upload(ctx, k1, 4 * 5000), b = test_upload(ctx, k2, 4 * 3000);
+        WGPUCommandEncoder enc;
+        CHECK_RESULT(wgs_encoder_create(ctx, &enc), WGS_OK);
+        CHECK_RESULT(wgs_sort_encode(keys_plan, enc, &(wgs_sort_args){.keys_in = a, .keys_out = a, .n = 5000}), WGS_OK);
+        CHECK_RESULT(wgs_sort_encode(keys_plan, enc, &(wgs_sort_args){.keys_in = b, .keys_out = b, .n = 3000}), WGS_OK);
+        CHECK_RESULT(wgs_submit(ctx, enc), WGS_OK);
+        if (test_download(ctx, a, k1, 4 * 5000)) CHECK(memcmp(k1, w1, 4 * 5000) == 0);
+        if (test_download(ctx, b, k2, 4 * 3000)) CHECK(memcmp(k2, w2, 4 * 3000) == 0);
+        wgs_buffer_release(ctx, a), wgs_buffer_release(ctx, b);
+        wgs_sort_plan_destroy(keys_plan);
+    }
+    free(k1), free(k2), free(w1), free(w2);
+    wgs_sort_plan_destroy(plan);
+}
+
+TEST(sort_host) {
+    wgs_context *ctx = test_context();
+    if (!ctx) return;
+    enum { N = 3001 };
+    int64_t keys[N], want[N], got[N];
+    uint32_t want_idx[N], got_idx[N];
+    fill_keys(keys, WGS_TYPE_I64, 8, D_FEW, N, 9);
+    ref_sort(WGS_TYPE_I64, 1, 0, 0, keys, NULL, 0, 1, N, want, want_idx);
+    wgs_sort_plan_desc d = {.type = WGS_TYPE_I64, .order = WGS_SORT_DESCENDING, .payload = WGS_PAYLOAD_INDEX};
+    CHECK_RESULT(wgs_sort_host(ctx, &d, keys, NULL, N, got, got_idx), WGS_OK);
+    CHECK(memcmp(got, want, sizeof got) == 0);
+    CHECK(memcmp(got_idx, want_idx, sizeof got_idx) == 0);
+    /* In place through the host call, and n = 0. */
+    CHECK_RESULT(wgs_sort_host(ctx, &(wgs_sort_plan_desc){.type = WGS_TYPE_I64}, keys, NULL, N, keys, NULL), WGS_OK);
+    ref_sort(WGS_TYPE_I64, 0, 0, 0, want, NULL, 0, 0, N, want, NULL);
+    CHECK(memcmp(keys, want, sizeof keys) == 0);
+    CHECK_RESULT(wgs_sort_host(ctx, &d, NULL, NULL, 0, NULL, NULL), WGS_OK);
+    CHECK_RESULT(wgs_sort_host(ctx, &d, keys, NULL, N, got, NULL), WGS_ERROR_INVALID_ARGUMENT);
+}
+
+TEST(sort_bad_input) {
+    wgs_context *ctx = test_context();
+    if (!ctx) return;
+    wgs_sort_plan *plan = NULL;
+    CHECK_RESULT(wgs_sort_plan_create(ctx, &(wgs_sort_plan_desc){.type = WGS_TYPE_F16}, &plan), WGS_ERROR_UNSUPPORTED_TYPE);
+    CHECK_RESULT(wgs_sort_plan_create(ctx, &(wgs_sort_plan_desc){.begin_bit = 9, .end_bit = 8}, &plan),
+                 WGS_ERROR_INVALID_ARGUMENT);
+    CHECK_RESULT(wgs_sort_plan_create(ctx, &(wgs_sort_plan_desc){.end_bit = 33}, &plan), WGS_ERROR_INVALID_ARGUMENT);
+    CHECK_RESULT(wgs_sort_plan_create(ctx, &(wgs_sort_plan_desc){.type = WGS_TYPE_U64, .end_bit = 65}, &plan),
+                 WGS_ERROR_INVALID_ARGUMENT);
+    CHECK_RESULT(wgs_sort_plan_create(ctx, &(wgs_sort_plan_desc){.order = (wgs_sort_order)2}, &plan),
+                 WGS_ERROR_INVALID_ARGUMENT);
+    CHECK_RESULT(wgs_sort_plan_create(ctx, &(wgs_sort_plan_desc){.payload = WGS_PAYLOAD_BUFFER, .value_bytes = 2}, &plan),
+                 WGS_ERROR_INVALID_ARGUMENT);
+    CHECK_RESULT(wgs_sort_plan_create(ctx, &(wgs_sort_plan_desc){.value_bytes = 4}, &plan), WGS_ERROR_INVALID_ARGUMENT);
+    CHECK_RESULT(wgs_sort_plan_create(ctx, &(wgs_sort_plan_desc){.capacity = 1ull << 40}, &plan), WGS_ERROR_TOO_LARGE);
+    CHECK(plan == NULL);
+    CHECK_RESULT(wgs_sort_plan_create(ctx, &(wgs_sort_plan_desc){.payload = WGS_PAYLOAD_BUFFER, .capacity = 100}, &plan),
+                 WGS_OK);
+    if (!plan) return;
+    WGPUBuffer k = test_buffer(ctx, 1024), k2 = test_buffer(ctx, 512), v = test_buffer(ctx, 512), v2 = test_buffer(ctx, 512);
+    WGPUCommandEncoder enc;
+    CHECK_RESULT(wgs_encoder_create(ctx, &enc), WGS_OK);
+    wgs_sort_args a = {.keys_in = k, .keys_out = k2, .values_in = v, .values_out = v2, .n = 101};
+    CHECK_RESULT(wgs_sort_encode(plan, enc, &a), WGS_ERROR_CAPACITY_EXCEEDED);
+    a.n = 100;
+    a.values_in = NULL;
+    CHECK_RESULT(wgs_sort_encode(plan, enc, &a), WGS_ERROR_INVALID_ARGUMENT);
+    a.values_in = k;
+    CHECK_RESULT(wgs_sort_encode(plan, enc, &a), WGS_ERROR_ALIASING);
+    a.values_in = v;
+    a.keys_out_offset = 256;
+    CHECK_RESULT(wgs_sort_encode(plan, enc, &a), WGS_ERROR_BUFFER_TOO_SMALL);
+    a.keys_out = k;
+    CHECK_RESULT(wgs_sort_encode(plan, enc, &a), WGS_ERROR_ALIASING);
+    a.keys_out = k2;
+    a.keys_out_offset = 4;
+    CHECK_RESULT(wgs_sort_encode(plan, enc, &a), WGS_ERROR_MISALIGNED_OFFSET);
+    a.keys_out_offset = 0;
+    CHECK_RESULT(wgs_sort_encode(plan, enc, &a), WGS_OK);
+    CHECK_RESULT(wgs_submit(ctx, enc), WGS_OK);
+    CHECK_RESULT(wgs_sort_encode(NULL, enc, &a), WGS_ERROR_INVALID_ARGUMENT);
+    wgs_buffer_release(ctx, k), wgs_buffer_release(ctx, k2), wgs_buffer_release(ctx, v), wgs_buffer_release(ctx, v2);
+    wgs_sort_plan_destroy(plan);
+}
