@@ -192,8 +192,72 @@ expect 0 "f32 count ne:nan of data with a NaN verifies" -- "$cli" count --in "$t
 expect 2 "scan --out into a missing folder: refused before the run" -- "$cli" scan --n 100 --repeat 1 --out "$tmp/no/such/dir/out.bin"
 check "no run happened" -- bash -c '! grep -q "scan: n =" "$0"' "$tmp/out.txt"
 
+# ---- sort (issue 16): every key type verified against the stable CPU sort ------------
+for t in u32 i32 f32 u64 i64; do
+  expect 0 "sort $t" -- "$cli" sort --n 20001 --type $t --repeat 1 --verify
+  check "sort $t says OK" -- grep -q "verify: OK" "$tmp/out.txt"
+done
+expect 0 "sort --pairs" -- "$cli" sort --n 20001 --pairs --repeat 1 --verify
+check "--pairs checks the values" -- grep -q "verify: OK, the keys and values" "$tmp/out.txt"
+expect 0 "sort u64 --pairs --value-bytes 8 --descending" -- "$cli" sort --n 20001 --type u64 --pairs --value-bytes 8 --descending --repeat 1 --verify
+expect 0 "sort f32 --payload index" -- "$cli" sort --n 20001 --type f32 --payload index --repeat 1 --verify
+check "--payload index checks the indices" -- grep -q "verify: OK, the keys and indices" "$tmp/out.txt"
+expect 0 "sort i32 --descending" -- "$cli" sort --n 20001 --type i32 --descending --repeat 1 --verify
+expect 0 "sort --bits 8:20 (stable: the rest keeps input order)" -- "$cli" sort --n 20001 --bits 8:20 --payload index --repeat 1 --verify
+expect 0 "sort i64 --bits 30:50 --descending" -- "$cli" sort --n 20001 --type i64 --bits 30:50 --descending --repeat 1 --verify
+for d in sorted reversed equal few:16 few:2^20 skewed; do
+  expect 0 "sort --distribution $d" -- "$cli" sort --n 20001 --distribution $d --pairs --repeat 1 --verify
+done
+expect 0 "sort f32 --distribution few:3 --descending" -- "$cli" sort --n 20001 --type f32 --distribution few:3 --descending --payload index --repeat 1 --verify
+expect 0 "sort n=0" -- "$cli" sort --n 0 --pairs --repeat 1 --verify
+expect 0 "sort n=1" -- "$cli" sort --n 1 --type i64 --payload index --repeat 1 --verify
+expect 0 "sort --opt=value" -- "$cli" sort --n=5000 --type=u64 --bits=0:40 --distribution=few:100 --repeat=1 --verify
+check "--opt=value took the values" -- grep -q "n = 5000, u64 keys only, ascending, bits 0..39, few:100" "$tmp/out.txt"
+# A raw file in and out: 256 u32 keys 255, 254, ..., 0 come out as 0, 1, ..., 255; the
+# sorted file sorts to itself.
+for i in $(seq 255 -1 0); do printf "\\$(printf %03o "$i")\\000\\000\\000"; done >"$tmp/keys_down.bin"
+for i in $(seq 0 255); do printf "\\$(printf %03o "$i")\\000\\000\\000"; done >"$tmp/keys_up.bin"
+expect 0 "sort --in/--out" -- "$cli" sort --in "$tmp/keys_down.bin" --out "$tmp/sorted.bin" --repeat 1 --verify
+check "the sorted keys are 0..255" -- cmp -s "$tmp/sorted.bin" "$tmp/keys_up.bin"
+expect 0 "sort --in of sorted keys, --descending" -- "$cli" sort --in "$tmp/sorted.bin" --descending --out "$tmp/down.bin" --repeat 1 --verify
+check "descending gives 255..0 back" -- cmp -s "$tmp/down.bin" "$tmp/keys_down.bin"
+expect 0 "sort --in as u64 --pairs --seed" -- "$cli" sort --in "$tmp/keys_down.bin" --type u64 --pairs --seed 7 --repeat 1 --verify
+check "1024 bytes are 128 u64 keys" -- grep -q "n = 128, u64" "$tmp/out.txt"
+: >"$tmp/empty.bin"
+expect 0 "sort --in an empty file" -- "$cli" sort --in "$tmp/empty.bin" --out "$tmp/empty_out.bin" --repeat 1 --verify
+check "an empty file sorts to an empty file" -- test -f "$tmp/empty_out.bin" -a ! -s "$tmp/empty_out.bin"
+expect 2 "sort --in not whole u64 keys" -- "$cli" sort --in "$tmp/odd.bin" --type u64
+expect 2 "sort --n disagrees with --in" -- "$cli" sort --in "$tmp/keys_down.bin" --n 255
+expect 2 "sort without n" -- "$cli" sort --pairs
+for v in "--type f16" "--type u16" "--type=" "--bits 0:33" "--bits 0:65" "--bits 5:5" "--bits 8:4" "--bits 0:0" \
+         "--bits 1:" "--bits :8" "--bits 1:2:3" "--bits 0x1:8" "--bits -1:8" "--bits 1e1:20" "--bits=8" \
+         "--distribution zipf" "--distribution few:0" "--distribution few:" "--distribution few:2^33" \
+         "--distribution few:-1" "--distribution Uniform" "--value-bytes 2" "--value-bytes 8" \
+         "--pairs --value-bytes 16" "--pairs --payload index" "--pairs --payload none" "--payload all" \
+         "--payload index --value-bytes 4" "--repeat 0" "--descending=yes" "--op add" "--predicate nonzero"; do
+  # shellcheck disable=SC2086 # the words of $v are the options
+  expect 2 "sort $v" -- "$cli" sort --n 100 $v
+done
+expect 2 "sort i32 --bits 0:64" -- "$cli" sort --n 100 --type i32 --bits 0:64
+expect 0 "sort i64 --bits 0:64" -- "$cli" sort --n 100 --type i64 --bits 0:64 --repeat 1 --verify
+expect 2 "sort --distribution with --in" -- "$cli" sort --in "$tmp/keys_up.bin" --distribution sorted
+expect 2 "sort --seed with --in (keys only)" -- "$cli" sort --in "$tmp/keys_up.bin" --seed 3
+expect 2 "sort --n 2^32 (refused by the library)" -- "$cli" sort --n 2^32 --repeat 1
+expect 2 "sort --out in a missing folder: refused before the run" -- "$cli" sort --n 100 --out "$tmp/no/such/dir/k.bin"
+check "no sort ran" -- bash -c '! grep -q "sort: n =" "$0"' "$tmp/out.txt"
+# the sorts in the benchmark: a row each, timed against the copy
+expect 0 "bench --primitives sort-keys,sort-pairs,sort-u64,sort-f32" -- "$cli" bench --series none \
+  --primitives sort-keys,sort-pairs,sort-u64,sort-f32 --min 1024 --max 1024 --runs 20 \
+  --json "$tmp/s.json" --csv "$tmp/s.csv" --svg "$tmp/s.svg"
+check "bench CSV: a row of each sort, with its key type" -- bash -c '
+  for r in "u32,add,sort-keys" "u32,add,sort-pairs" "u64,add,sort-u64" "f32,add,sort-f32"; do
+    grep -q "^$r,1024," "$0" || exit 1
+  done' "$tmp/s.csv"
+expect 2 "bench --primitives sort-keys twice" -- "$cli" bench --series none --primitives sort-keys,sort-keys
+expect 2 "bench --primitives sort-i64 (no such row)" -- "$cli" bench --series none --primitives sort-i64
+
 # ---- conventions (issue 14): --help per command, --version, --opt=value -------------
-for c in info scan demo reduce count compact histogram bench; do
+for c in info scan demo reduce count compact histogram sort bench; do
   expect 0 "$c --help" -- "$cli" "$c" --help
   check "$c --help shows its usage" -- grep -q "usage: wgscan $c" "$tmp/out.txt"
   expect 0 "$c -h" -- "$cli" "$c" -h
@@ -219,8 +283,8 @@ check "WGS_ERROR_UNSUPPORTED_OPERATOR once" -- test "$(grep -o WGS_ERROR_UNSUPPO
 
 # ---- the examples (beside the CLI in the build tree): --help, unknown options refused --
 ex=$(dirname "$cli")/examples
-if [ -x "$ex/particles" ] && [ -x "$ex/allocator" ] && [ -x "$ex/block_sparse" ]; then
-  for e in particles:--n allocator:--requests block_sparse:--blocks; do
+if [ -x "$ex/particles" ] && [ -x "$ex/allocator" ] && [ -x "$ex/block_sparse" ] && [ -x "$ex/binning" ]; then
+  for e in particles:--n allocator:--requests block_sparse:--blocks binning:--particles; do
     opt=${e#*:} e=${e%%:*}
     expect 0 "$e --help" -- "$ex/$e" --help
     check "$e --help shows its usage" -- grep -q "usage: $e" "$tmp/out.txt"
@@ -231,6 +295,8 @@ if [ -x "$ex/particles" ] && [ -x "$ex/allocator" ] && [ -x "$ex/block_sparse" ]
   expect 2 "allocator --frames 0" -- "$ex/allocator" --frames 0
   expect 2 "block_sparse --blocks 9000" -- "$ex/block_sparse" --blocks 9000
   expect 0 "block_sparse, small" -- "$ex/block_sparse" --blocks 64 --masks 1
+  expect 2 "binning --grid 257" -- "$ex/binning" --grid 257
+  expect 0 "binning, a 2^3 grid (neighbour cells wrap onto each other)" -- "$ex/binning" --particles 3000 --grid 2 --frames 3
 else
   echo "[ SKIP ] the examples (not built beside $cli)"
 fi

@@ -33,6 +33,7 @@ typedef enum cli_command {
     CLI_COUNT,
     CLI_COMPACT,
     CLI_HISTOGRAM,
+    CLI_SORT,
     CLI_BENCH,
     CLI_COMMAND_COUNT
 } cli_command;
@@ -43,7 +44,8 @@ typedef enum cli_command {
 #define CLI_BENCH_MIN_RUNS 20    /* --runs 20..1000 */
 #define CLI_BENCH_MAX_RUNS 1000
 #define CLI_BENCH_MAX_SERIES 8
-#define CLI_BENCH_PRIMITIVES 9
+#define CLI_BENCH_PRIMITIVES 13
+#define CLI_SORT_MAX_DISTINCT (1ull << 32) /* --distribution few:K, K up to 2^32 */
 
 /* `scan` (and the demo's scans). */
 typedef struct scan_options {
@@ -80,6 +82,30 @@ typedef struct prim_options {
     double lower, upper;
 } prim_options;
 
+/* `sort`: how the random keys are drawn (wgscan sort --help describes each). */
+typedef enum cli_distribution {
+    CLI_DIST_UNIFORM = 0,
+    CLI_DIST_SORTED,
+    CLI_DIST_REVERSED,
+    CLI_DIST_EQUAL,
+    CLI_DIST_FEW,
+    CLI_DIST_SKEWED,
+} cli_distribution;
+
+/* `sort`. */
+typedef struct sort_options {
+    uint64_t n, seed;
+    int have_n, verify, repeat;
+    const char *in_path, *out_path; /* in: raw keys; out: the sorted keys */
+    wgs_type type;                  /* u32, i32, f32, u64, i64 */
+    int descending;
+    uint32_t begin_bit, end_bit;    /* 0, 0: the whole key; else begin < end <= its bits */
+    wgs_payload payload;            /* NONE, BUFFER (--pairs: random values), INDEX */
+    uint32_t value_bytes;           /* BUFFER: 4 or 8; otherwise 0 */
+    cli_distribution distribution;
+    uint64_t distinct;              /* few:K: K, 1..2^32; otherwise 0 */
+} sort_options;
+
 typedef struct bench_series {
     wgs_type type;
     wgs_op op;
@@ -104,6 +130,7 @@ typedef struct cli_options {
     cli_command help_for; /* CLI_HELP: the command whose help to print (CLI_NONE: all) */
     scan_options scan;
     prim_options prim;
+    sort_options sort;
     bench_options bench;
     int verbose; /* info --verbose */
 } cli_options;
@@ -131,6 +158,7 @@ int cmd_info(int verbose);
 int cmd_demo(void);
 int cmd_scan(const scan_options *o);
 int cmd_primitive(const prim_options *o);
+int cmd_sort(const sort_options *o);
 int cmd_bench(const bench_options *o);
 
 /* Prints "wgscan: <message>" to the message stream and returns EXIT_USAGE. */
@@ -159,6 +187,11 @@ int cli_parse_u64(const char *s, uint64_t *out);
  * refused; inf, -inf and nan only when allow_nonfinite. */
 int cli_parse_double(const char *s, int allow_nonfinite, double *out);
 int cli_parse_type(const char *s, wgs_type *out);
+/* A sort key type: u32, i32, f32, u64, i64. */
+int cli_parse_key_type(const char *s, wgs_type *out);
+/* "uniform", "sorted", "reversed", "equal", "few:K" (K a count, 1..2^32), "skewed". */
+int cli_parse_distribution(const char *s, cli_distribution *out, uint64_t *distinct);
+const char *cli_distribution_name(cli_distribution d);
 int cli_parse_op(const char *s, wgs_op *out);
 int cli_parse_algorithm(const char *s, wgs_scan_algorithm *out); /* auto, single-pass, multilevel */
 const char *cli_algorithm_name(wgs_scan_algorithm a);

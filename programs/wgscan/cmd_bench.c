@@ -302,19 +302,31 @@ static void print_point(const point *p) {
 
 /* ---- the primitives ----------------------------------------------------------------
  * Each on u32 data: uniform random words (so histogram bins and atomics see realistic,
- * spread-out traffic), flags one byte per element with half of them set. */
+ * spread-out traffic), flags one byte per element with half of them set. The sorts read
+ * the same words as their keys (sort-u64: two words a key; sort-f32: any bit pattern,
+ * NaN and inf included) and sort-pairs u32 values from pools of their own. */
 #define prim_names cli_bench_primitive_names
 #define NPRIMS CLI_BENCH_PRIMITIVES
+enum { PRIM_SORT_KEYS = 9, PRIM_SORT_PAIRS, PRIM_SORT_U64, PRIM_SORT_F32 };
+#define IS_SORT(prim) ((prim) >= PRIM_SORT_KEYS && (prim) <= PRIM_SORT_F32)
 
 typedef struct prim_job {
-    scan_job j; /* layout of the value pool; copy timing */
+    scan_job j; /* layout of the value pool */
+    scan_job copy; /* the copy beside it: n u32, whatever the primitive's element size */
     int prim;
     wgs_reduce_plan *reduce;
     wgs_select_plan *select;
     wgs_histogram_plan *hist;
+    wgs_sort_plan *sort;
     WGPUBuffer flags_pool, small; /* flags: n bytes a slot; small: results */
+    WGPUBuffer values_in, values_out; /* sort-pairs: value pools laid out as the keys' */
     uint64_t flag_slot_bytes;
 } prim_job;
+
+/* The key type of a sort primitive. */
+static wgs_type sort_key_type(int prim) {
+    return prim == PRIM_SORT_U64 ? WGS_TYPE_U64 : prim == PRIM_SORT_F32 ? WGS_TYPE_F32 : WGS_TYPE_U32;
+}
 
 static wgs_result record_prim(bench *b, void *user, WGPUCommandEncoder enc, int run) {
     prim_job *pj = user;
@@ -323,6 +335,16 @@ static wgs_result record_prim(bench *b, void *user, WGPUCommandEncoder enc, int 
     uint64_t out_off = (uint64_t)((run + 1) % (int)j->slots) * j->slot_bytes;
     WGPUQuerySet qs = wgs_timer_query_set(b->timer);
     uint32_t tb = 2u * (uint32_t)run, te = tb + 1u;
+    if (pj->sort) {
+        wgs_sort_args a = {.keys_in = b->in_pool, .keys_in_offset = in_off, .keys_out = b->out_pool,
+                           .keys_out_offset = out_off, .n = j->n, .timestamp_query_set = qs,
+                           .timestamp_begin_index = tb, .timestamp_end_index = te};
+        if (pj->prim == PRIM_SORT_PAIRS) {
+            a.values_in = pj->values_in, a.values_in_offset = in_off;
+            a.values_out = pj->values_out, a.values_out_offset = out_off;
+        }
+        return wgs_sort_encode(pj->sort, enc, &a);
+    }
     if (pj->reduce) {
         wgs_reduce_args a = {.input = b->in_pool, .input_offset = in_off, .n = j->n, .output = pj->small,
                              .timestamp_query_set = qs, .timestamp_begin_index = tb, .timestamp_end_index = te};
@@ -373,6 +395,15 @@ static wgs_result prim_plan(bench *b, prim_job *pj, uint64_t cap) {
                                   .algorithm = pj->prim == 8 ? WGS_SELECT_ALGORITHM_SINGLE_PASS : 0};
         return wgs_select_plan_create(b->ctx, &d, &pj->select);
     }
+    case PRIM_SORT_KEYS:
+    case PRIM_SORT_PAIRS:
+    case PRIM_SORT_U64:
+    case PRIM_SORT_F32: {
+        wgs_sort_plan_desc d = {.type = sort_key_type(pj->prim),
+                                .payload = pj->prim == PRIM_SORT_PAIRS ? WGS_PAYLOAD_BUFFER : WGS_PAYLOAD_NONE,
+                                .value_bytes = pj->prim == PRIM_SORT_PAIRS ? 4 : 0, .capacity = cap, .label = "bench"};
+        return wgs_sort_plan_create(b->ctx, &d, &pj->sort);
+    }
     default: {
         wgs_histogram_plan_desc d = {.type = WGS_TYPE_U32, .bins = 256, .upper = 4294967296.0,
                                      .capacity = cap, .label = "bench"};
@@ -381,8 +412,10 @@ static wgs_result prim_plan(bench *b, prim_job *pj, uint64_t cap) {
     }
 }
 
-/* Least traffic of each primitive: reads once, writes once (select: half the elements). */
+/* Least traffic of each primitive: reads once, writes once (select: half the elements;
+ * sort: keys and values in and out). */
 static double prim_bytes(int prim, uint64_t n) {
+    if (IS_SORT(prim)) return 2.0 * n * (double)(wgs_type_size(sort_key_type(prim)) + (prim == PRIM_SORT_PAIRS ? 4 : 0));
     if (prim == 5 || prim == 8) return 4.0 * n + n + 2.0 * n;
     if (prim == 6) return 4.0 * n + 2.0 * n;
     return 4.0 * n;
@@ -395,9 +428,11 @@ static int bench_primitives(bench *b, const int *prims, int nprims, int kmin, in
     wgs_result r = WGS_OK;
     const uint64_t piece = 64ull << 20;
     uint32_t *host = malloc(piece);
-    WGPUBuffer flags_pool = NULL, small = NULL;
+    WGPUBuffer flags_pool = NULL, small = NULL, values_in = NULL, values_out = NULL;
     uint64_t flag_bytes = b->pool_bytes / 4;
     if (!host) return cli_usage_error("out of memory"), -1;
+    int pairs = 0;
+    for (int pi = 0; pi < nprims; pi++) pairs |= prims[pi] == PRIM_SORT_PAIRS;
     for (uint64_t off = 0; r == WGS_OK && off < b->pool_bytes; off += piece) {
         uint64_t len = b->pool_bytes - off < piece ? b->pool_bytes - off : piece;
         ref_fill_random(host, WGS_TYPE_U32, WGS_OP_ADD, len / 4, off + 17);
@@ -406,6 +441,9 @@ static int bench_primitives(bench *b, const int *prims, int nprims, int kmin, in
     const WGPUBufferUsage usage = WGPUBufferUsage_Storage | WGPUBufferUsage_CopyDst;
     if (r == WGS_OK) r = wgs_buffer_create(b->ctx, flag_bytes, usage, &flags_pool);
     if (r == WGS_OK) r = wgs_buffer_create(b->ctx, 256, usage, &small);
+    /* sort-pairs' values: pools as large as the keys' (their contents do not matter) */
+    if (r == WGS_OK && pairs) r = wgs_buffer_create(b->ctx, b->pool_bytes, usage, &values_in);
+    if (r == WGS_OK && pairs) r = wgs_buffer_create(b->ctx, b->pool_bytes, usage, &values_out);
     for (uint64_t off = 0; r == WGS_OK && off < flag_bytes; off += piece) {
         uint64_t len = flag_bytes - off < piece ? flag_bytes - off : piece;
         ref_fill_random(host, WGS_TYPE_U32, WGS_OP_ADD, len / 4, off + 99);
@@ -422,28 +460,42 @@ static int bench_primitives(bench *b, const int *prims, int nprims, int kmin, in
         pj.prim = prims[pi];
         pj.flags_pool = flags_pool;
         pj.small = small;
-        r = prim_plan(b, &pj, 1ull << kmax);
-        for (int k = kmin; r == WGS_OK && k <= kmax; k++) {
+        pj.values_in = values_in;
+        pj.values_out = values_out;
+        const int sort = IS_SORT(pj.prim);
+        const size_t es = sort ? wgs_type_size(sort_key_type(pj.prim)) : 4;
+        /* A sort takes n < 2^32 keys that fit one binding: past what the device holds,
+         * the sizes it cannot sort are left out (said on stderr), not the whole run. */
+        int kcap = sort && kmax > 31 ? 31 : kmax;
+        r = prim_plan(b, &pj, 1ull << kcap);
+        while (sort && r == WGS_ERROR_TOO_LARGE && kcap > kmin) r = prim_plan(b, &pj, 1ull << --kcap);
+        if (kcap < kmax && r == WGS_OK)
+            fprintf(stderr, "bench: %s stops at n = 2^%d (the largest sort the device takes)\n", prim_names[pj.prim], kcap);
+        for (int k = kmin; r == WGS_OK && k <= kcap; k++) {
             point *p = &pts[np];
-            p->s = (series){WGS_TYPE_U32, WGS_OP_ADD};
+            p->s = (series){sort ? sort_key_type(pj.prim) : WGS_TYPE_U32, WGS_OP_ADD};
             snprintf(p->label, sizeof p->label, "%s", prim_names[pj.prim]);
             p->n = 1ull << k;
             p->bytes = prim_bytes(pj.prim, p->n);
             fprintf(stderr, "bench: [%d/%d] %s n=2^%d\n", np + 1, total, p->label, k);
-            job_layout(b, p->n, 4, &pj.j);
+            job_layout(b, p->n, es, &pj.j);
+            job_layout(b, p->n, 4, &pj.copy);
             pj.flag_slot_bytes = (p->n + 255) / 256 * 256;
-            if (pj.flag_slot_bytes > flag_bytes) break;
+            if (pj.flag_slot_bytes > flag_bytes || pj.j.slot_bytes > b->pool_bytes) break;
             double cmin;
             r = time_runs(b, record_prim, &pj, &p->median, &p->min, &p->max);
-            if (r == WGS_OK) r = time_runs(b, record_copy, &pj.j, &p->copy_median, &cmin, NULL);
+            if (r == WGS_OK) r = time_runs(b, record_copy, &pj.copy, &p->copy_median, &cmin, NULL);
             if (r == WGS_OK) print_point(p), np++;
         }
         wgs_reduce_plan_destroy(pj.reduce);
         wgs_select_plan_destroy(pj.select);
         wgs_histogram_plan_destroy(pj.hist);
+        wgs_sort_plan_destroy(pj.sort);
     }
     wgs_buffer_release(b->ctx, flags_pool);
     wgs_buffer_release(b->ctx, small);
+    wgs_buffer_release(b->ctx, values_in);
+    wgs_buffer_release(b->ctx, values_out);
     if (r != WGS_OK) return cli_gpu_error(b->ctx, r, "a primitive benchmark"), -1;
     return np;
 }

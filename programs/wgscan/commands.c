@@ -16,6 +16,7 @@ static const char overview[] =
     "  count [options]      count the elements that satisfy a predicate\n"
     "  compact [options]    select by flags or predicate, partition, unique, rle\n"
     "  histogram [options]  even-bin histogram\n"
+    "  sort [options]       stable radix sort of keys, or keys with values\n"
     "  bench [options]      benchmark sweep against a copy kernel\n"
     "  help [command]       this text, or a command's options\n"
     "  --version            the version\n"
@@ -77,6 +78,36 @@ static const char histogram_help[] =
     "  --lower L --upper U  finite bounds, L < U; both or neither (default: the type's\n"
     "                       range; f32: -1 .. 1)\n";
 
+static const char sort_help[] =
+    "usage: wgscan sort (--n N | --in FILE) [options]\n"
+    "stable radix sort of random keys or a raw file of keys, timed on the GPU\n"
+    "  --type T             key type: u32 (default), i32, f32, u64, i64 (64-bit keys are\n"
+    "                       8 bytes, little-endian)\n"
+    "  --pairs              sort keys with values: random u32 values (or --value-bytes)\n"
+    "                       move with their keys\n"
+    "  --value-bytes 4|8    --pairs: bytes per value (default 4)\n"
+    "  --payload none|index index: also write each key's input index (the sorting\n"
+    "                       permutation); not with --pairs\n"
+    "  --descending         largest first (default ascending); stable either way\n"
+    "  --bits B:E           only bits B..E-1 of the key decide the order, B < E <= 32\n"
+    "                       (64 for u64, i64); i32, i64, f32 bits counted after the sign\n"
+    "                       is made to order (default: the whole key)\n"
+    "  --distribution D     the random keys (default uniform; not with --in):\n"
+    "                         uniform   every bit random; for f32 any bit pattern, NaN\n"
+    "                                   and inf included (they have their place: -NaN <\n"
+    "                                   -inf < ... < -0 < +0 < ... < +inf < +NaN)\n"
+    "                         sorted    already in ascending order: evenly spaced over\n"
+    "                                   the type's whole order (f32 by bits: NaN at ends)\n"
+    "                         reversed  the same in descending order\n"
+    "                         equal     every key the same (one random value)\n"
+    "                         few:K     K distinct random values, each key one of them at\n"
+    "                                   random (K 1..2^32, e.g. few:16, few:2^20)\n"
+    "                         skewed    each bit set with probability 1/8 (the AND of three\n"
+    "                                   random words): low entropy, few digits dominate\n"
+    "  Order: integers by value, f32 by the bits with the sign flipped (wgscan.h, Sort).\n"
+    "  --verify checks keys (and values or indices) against a stable CPU sort; --out\n"
+    "  writes the sorted keys. n < 2^32, as the library sorts.\n";
+
 static const char bench_help[] =
     "usage: wgscan bench [options]\n"
     "benchmark sweep of the scans (and primitives) against a copy kernel of the same bytes\n"
@@ -88,7 +119,10 @@ static const char bench_help[] =
     "  --primitives LIST    also: reduce-tree, reduce-atomic, count-tree, count-atomic,\n"
     "                       count-per-element, select-flagged, select-if, histogram-256,\n"
     "                       select-flagged-1pass (forced to the single pass),\n"
-    "                       or all (u32: uniform words, half the flags set)\n"
+    "                       sort-keys (u32), sort-pairs (u32 keys, u32 values),\n"
+    "                       sort-u64, sort-f32 (keys; any bit pattern),\n"
+    "                       or all (uniform random words, half the flags set); the copy\n"
+    "                       beside each is of n u32\n"
     "  --runs K             timed runs per point after warm-up, 20..1000 (default 30)\n"
     "  --json F --csv F --svg F   write results (default bench.json, bench.csv, bench.svg);\n"
     "                       checked to be writable before the sweep starts\n";
@@ -114,10 +148,14 @@ void cli_help(FILE *f, cli_command c) {
         fputs("  --seed also seeds the random flags (then it is allowed with --in)\n", f);
         break;
     case CLI_HISTOGRAM: fputs(histogram_help, f), fputs(prim_types, f), fputs(common, f); break;
+    case CLI_SORT:
+        fputs(sort_help, f), fputs(common, f);
+        fputs("  --seed also seeds the values of --pairs (then it is allowed with --in)\n", f);
+        break;
     case CLI_BENCH: fputs(bench_help, f); break;
     default:
         fputs(overview, f);
-        fputs("\nscan, reduce, count, compact, histogram share:\n", f);
+        fputs("\nscan, reduce, count, compact, histogram, sort share:\n", f);
         fputs(common, f);
         break;
     }
@@ -138,6 +176,7 @@ int cli_run(const cli_options *o) {
     case CLI_COUNT:
     case CLI_COMPACT:
     case CLI_HISTOGRAM: return cmd_primitive(&o->prim);
+    case CLI_SORT: return cmd_sort(&o->sort);
     case CLI_BENCH: return cmd_bench(&o->bench);
     default: return cli_usage_error("no command");
     }

@@ -116,6 +116,51 @@ int cli_parse_type(const char *s, wgs_type *out) {
     return -1;
 }
 
+int cli_parse_key_type(const char *s, wgs_type *out) {
+    if (s && !strcmp(s, "u64")) return *out = WGS_TYPE_U64, 0;
+    if (s && !strcmp(s, "i64")) return *out = WGS_TYPE_I64, 0;
+    wgs_type t;
+    if (cli_parse_type(s, &t) || t == WGS_TYPE_F16) return -1;
+    return *out = t, 0;
+}
+
+static const char *const distribution_names[] = {
+    [CLI_DIST_UNIFORM] = "uniform", [CLI_DIST_SORTED] = "sorted", [CLI_DIST_REVERSED] = "reversed",
+    [CLI_DIST_EQUAL] = "equal",     [CLI_DIST_FEW] = "few",       [CLI_DIST_SKEWED] = "skewed"};
+
+int cli_parse_distribution(const char *s, cli_distribution *out, uint64_t *distinct) {
+    if (!s) return -1;
+    if (!strncmp(s, "few:", 4)) {
+        uint64_t k;
+        if (cli_parse_u64(s + 4, &k) || k < 1 || k > CLI_SORT_MAX_DISTINCT) return -1;
+        *out = CLI_DIST_FEW, *distinct = k;
+        return 0;
+    }
+    for (int d = 0; d < (int)(sizeof distribution_names / sizeof *distribution_names); d++)
+        if (d != CLI_DIST_FEW && !strcmp(s, distribution_names[d])) {
+            *out = (cli_distribution)d, *distinct = 0;
+            return 0;
+        }
+    return -1;
+}
+
+const char *cli_distribution_name(cli_distribution d) {
+    return d >= CLI_DIST_UNIFORM && d <= CLI_DIST_SKEWED ? distribution_names[d] : "?";
+}
+
+/* "B:E": two decimal bit numbers, 0..64 each (what the key type allows is checked once
+ * the type is known). */
+static int parse_bits(const char *v, uint32_t *begin, uint32_t *end) {
+    uint64_t b, e;
+    unsigned nd;
+    const char *p = read_digits(v, &b, &nd);
+    if (!p || *p != ':' || b > 64) return -1;
+    p = read_digits(p + 1, &e, &nd);
+    if (!p || *p || e > 64) return -1;
+    *begin = (uint32_t)b, *end = (uint32_t)e;
+    return 0;
+}
+
 int cli_parse_op(const char *s, wgs_op *out) {
     static const struct { const char *n; wgs_op o; } k[] = {
         {"add", WGS_OP_ADD}, {"min", WGS_OP_MIN}, {"max", WGS_OP_MAX},
@@ -177,14 +222,14 @@ static int parse_predicate(const char *v, wgs_predicate *p) {
 
 #define CMD(c) (1u << (c))
 #define PRIMS (CMD(CLI_REDUCE) | CMD(CLI_COUNT) | CMD(CLI_COMPACT) | CMD(CLI_HISTOGRAM))
-#define RUNS (CMD(CLI_SCAN) | PRIMS) /* the commands that run one configuration */
+#define RUNS (CMD(CLI_SCAN) | PRIMS | CMD(CLI_SORT)) /* the commands that run one configuration */
 
 typedef enum opt_id {
     OPT_N, OPT_TYPE, OPT_OP, OPT_INCLUSIVE, OPT_VERIFY, OPT_REPEAT, OPT_IN, OPT_OUT, OPT_SEED,
     OPT_ALGORITHM, OPT_DETERMINISTIC, OPT_FLOAT_SUM, OPT_PREDICATE, OPT_MODE, OPT_PARTITION,
     OPT_PAYLOAD, OPT_FLAGS, OPT_DENSITY, OPT_BINS, OPT_LOWER, OPT_UPPER,
     OPT_MIN, OPT_MAX, OPT_SERIES, OPT_ALGORITHMS, OPT_PRIMITIVES, OPT_RUNS, OPT_JSON, OPT_CSV, OPT_SVG,
-    OPT_VERBOSE,
+    OPT_VERBOSE, OPT_PAIRS, OPT_VALUE_BYTES, OPT_DESCENDING, OPT_BITS, OPT_DISTRIBUTION,
     OPT_COUNT
 } opt_id;
 
@@ -209,7 +254,7 @@ static const struct opt_def {
     {"--predicate", OPT_PREDICATE, CMD(CLI_COUNT) | CMD(CLI_COMPACT), 1},
     {"--mode", OPT_MODE, CMD(CLI_COMPACT), 1},
     {"--partition", OPT_PARTITION, CMD(CLI_COMPACT), 0},
-    {"--payload", OPT_PAYLOAD, CMD(CLI_COMPACT), 1},
+    {"--payload", OPT_PAYLOAD, CMD(CLI_COMPACT) | CMD(CLI_SORT), 1},
     {"--flags", OPT_FLAGS, CMD(CLI_COMPACT), 1},
     {"--density", OPT_DENSITY, CMD(CLI_COMPACT), 1},
     {"--bins", OPT_BINS, CMD(CLI_HISTOGRAM), 1},
@@ -225,12 +270,18 @@ static const struct opt_def {
     {"--csv", OPT_CSV, CMD(CLI_BENCH), 1},
     {"--svg", OPT_SVG, CMD(CLI_BENCH), 1},
     {"--verbose", OPT_VERBOSE, CMD(CLI_INFO), 0},
+    {"--pairs", OPT_PAIRS, CMD(CLI_SORT), 0},
+    {"--value-bytes", OPT_VALUE_BYTES, CMD(CLI_SORT), 1},
+    {"--descending", OPT_DESCENDING, CMD(CLI_SORT), 0},
+    {"--bits", OPT_BITS, CMD(CLI_SORT), 1},
+    {"--distribution", OPT_DISTRIBUTION, CMD(CLI_SORT), 1},
 };
 
 static const char *const command_names[CLI_COMMAND_COUNT] = {
     [CLI_NONE] = "", [CLI_HELP] = "help", [CLI_VERSION] = "--version", [CLI_INFO] = "info",
     [CLI_DEMO] = "demo", [CLI_SCAN] = "scan", [CLI_REDUCE] = "reduce", [CLI_COUNT] = "count",
-    [CLI_COMPACT] = "compact", [CLI_HISTOGRAM] = "histogram", [CLI_BENCH] = "bench"};
+    [CLI_COMPACT] = "compact", [CLI_HISTOGRAM] = "histogram", [CLI_SORT] = "sort",
+    [CLI_BENCH] = "bench"};
 
 const char *cli_command_name(cli_command c) {
     return c > CLI_NONE && c < CLI_COMMAND_COUNT ? command_names[c] : "";
@@ -238,7 +289,8 @@ const char *cli_command_name(cli_command c) {
 
 const char *const cli_bench_primitive_names[CLI_BENCH_PRIMITIVES] = {
     "reduce-tree", "reduce-atomic", "count-tree", "count-atomic", "count-per-element",
-    "select-flagged", "select-if", "histogram-256", "select-flagged-1pass"};
+    "select-flagged", "select-if", "histogram-256", "select-flagged-1pass",
+    "sort-keys", "sort-pairs", "sort-u64", "sort-f32"};
 
 static cli_command command_of(const char *s) {
     for (int c = CLI_INFO; c < CLI_COMMAND_COUNT; c++)
@@ -311,26 +363,50 @@ static int primitive_item(const char *tok, void *user) {
     return -1;
 }
 
+/* Where a command that runs one configuration keeps the options they all share. */
+typedef struct run_fields {
+    uint64_t *n, *seed;
+    int *have_n, *verify, *repeat;
+    const char **in_path, **out_path;
+    wgs_type *type;
+} run_fields;
+
+static run_fields run_fields_of(cli_options *o) {
+    if (o->command == CLI_SCAN) {
+        scan_options *s = &o->scan;
+        return (run_fields){&s->n, &s->seed, &s->have_n, &s->verify, &s->repeat, &s->in_path, &s->out_path, &s->type};
+    }
+    if (o->command == CLI_SORT) {
+        sort_options *s = &o->sort;
+        return (run_fields){&s->n, &s->seed, &s->have_n, &s->verify, &s->repeat, &s->in_path, &s->out_path, &s->type};
+    }
+    prim_options *p = &o->prim;
+    return (run_fields){&p->n, &p->seed, &p->have_n, &p->verify, &p->repeat, &p->in_path, &p->out_path, &p->type};
+}
+
 static int set_option(cli_options *o, const struct opt_def *d, const char *v) {
     scan_options *s = &o->scan;
     prim_options *p = &o->prim;
+    sort_options *so = &o->sort;
     bench_options *b = &o->bench;
-    const int scan = o->command == CLI_SCAN;
+    const int scan = o->command == CLI_SCAN, sort = o->command == CLI_SORT;
+    const run_fields f = run_fields_of(o);
     const char *name = d->name;
     uint64_t u;
     double x;
     switch (d->id) {
     case OPT_N:
         if (cli_parse_u64(v, &u) || u > CLI_MAX_N) return bad(name, v, "a count up to 2^40: 1000, 1e6, 16M, 2^24");
-        if (scan) s->n = u, s->have_n = 1;
-        else p->n = u, p->have_n = 1;
+        *f.n = u, *f.have_n = 1;
         return 0;
     case OPT_TYPE: {
         wgs_type t;
-        if (cli_parse_type(v, &t) || (!scan && t == WGS_TYPE_F16))
+        if (sort) {
+            if (cli_parse_key_type(v, &t)) return bad(name, v, "u32, i32, f32, u64, i64");
+        } else if (cli_parse_type(v, &t) || (!scan && t == WGS_TYPE_F16)) {
             return bad(name, v, scan ? "u32, i32, f32, f16" : "u32, i32, f32");
-        if (scan) s->type = t;
-        else p->type = t;
+        }
+        *f.type = t;
         return 0;
     }
     case OPT_OP: {
@@ -345,19 +421,27 @@ static int set_option(cli_options *o, const struct opt_def *d, const char *v) {
     case OPT_DETERMINISTIC: s->deterministic = 1; return 0;
     case OPT_VERBOSE: o->verbose = 1; return 0;
     case OPT_PARTITION: p->partition = 1; return 0;
-    case OPT_VERIFY:
-        if (scan) s->verify = 1;
-        else p->verify = 1;
-        return 0;
+    case OPT_PAIRS: so->payload = WGS_PAYLOAD_BUFFER; return 0;
+    case OPT_DESCENDING: so->descending = 1; return 0;
+    case OPT_VERIFY: *f.verify = 1; return 0;
     case OPT_REPEAT:
         if (cli_parse_u64(v, &u) || u < 1 || u > CLI_MAX_REPEAT) return bad(name, v, "1..2048");
-        if (scan) s->repeat = (int)u;
-        else p->repeat = (int)u;
+        *f.repeat = (int)u;
         return 0;
     case OPT_SEED:
         if (cli_parse_u64(v, &u)) return bad(name, v, "0..2^64-1");
-        if (scan) s->seed = u;
-        else p->seed = u;
+        *f.seed = u;
+        return 0;
+    case OPT_VALUE_BYTES:
+        if (strcmp(v, "4") && strcmp(v, "8")) return bad(name, v, "4 or 8");
+        so->value_bytes = (uint32_t)(v[0] - '0');
+        return 0;
+    case OPT_BITS:
+        if (parse_bits(v, &so->begin_bit, &so->end_bit)) return bad(name, v, "B:E, bits B up to E of the key, e.g. 0:16");
+        return 0;
+    case OPT_DISTRIBUTION:
+        if (cli_parse_distribution(v, &so->distribution, &so->distinct))
+            return bad(name, v, "uniform, sorted, reversed, equal, few:K (K 1..2^32), skewed");
         return 0;
     case OPT_IN:
     case OPT_OUT:
@@ -366,8 +450,8 @@ static int set_option(cli_options *o, const struct opt_def *d, const char *v) {
     case OPT_CSV:
     case OPT_SVG:
         if (!*v) return bad(name, v, "a file name");
-        if (d->id == OPT_IN) *(scan ? &s->in_path : &p->in_path) = v;
-        else if (d->id == OPT_OUT) *(scan ? &s->out_path : &p->out_path) = v;
+        if (d->id == OPT_IN) *f.in_path = v;
+        else if (d->id == OPT_OUT) *f.out_path = v;
         else if (d->id == OPT_FLAGS) p->flags_path = v;
         else if (d->id == OPT_JSON) b->json = v;
         else if (d->id == OPT_CSV) b->csv = v;
@@ -404,11 +488,14 @@ static int set_option(cli_options *o, const struct opt_def *d, const char *v) {
         else if (!strcmp(v, "rle")) p->mode = WGS_SELECT_RUN_LENGTH;
         else return bad(name, v, "flagged, if, unique, rle");
         return 0;
-    case OPT_PAYLOAD:
-        if (!strcmp(v, "none")) p->payload = WGS_PAYLOAD_NONE;
-        else if (!strcmp(v, "index")) p->payload = WGS_PAYLOAD_INDEX;
+    case OPT_PAYLOAD: {
+        wgs_payload pl;
+        if (!strcmp(v, "none")) pl = WGS_PAYLOAD_NONE;
+        else if (!strcmp(v, "index")) pl = WGS_PAYLOAD_INDEX;
         else return bad(name, v, "none, index");
+        *(sort ? &so->payload : &p->payload) = pl;
         return 0;
+    }
     case OPT_DENSITY:
         if (cli_parse_double(v, 0, &x) || x < 0 || x > 1) return bad(name, v, "0..1");
         p->density = x;
@@ -511,6 +598,24 @@ static int finish_prim(prim_options *p, uint64_t seen) {
     return 0;
 }
 
+static int finish_sort(sort_options *s, uint64_t seen) {
+    const uint32_t width = (uint32_t)wgs_type_size(s->type) * 8;
+    if (!s->have_n && !s->in_path) return cli_usage_error("sort needs --n N or --in FILE");
+    if (SEEN(OPT_PAIRS) && SEEN(OPT_PAYLOAD))
+        return cli_usage_error("--pairs and --payload are exclusive (--pairs moves random values with the keys, "
+                               "--payload index writes each key's input index)");
+    if (SEEN(OPT_VALUE_BYTES) && !SEEN(OPT_PAIRS)) return cli_usage_error("--value-bytes does nothing without --pairs");
+    if (s->payload == WGS_PAYLOAD_BUFFER && !s->value_bytes) s->value_bytes = 4;
+    if (SEEN(OPT_BITS) && !(s->begin_bit < s->end_bit && s->end_bit <= width))
+        return cli_usage_error("--bits %u:%u: a %s key needs B < E <= %u", s->begin_bit, s->end_bit,
+                               wgs_type_name(s->type), width);
+    if (s->in_path && SEEN(OPT_DISTRIBUTION))
+        return cli_usage_error("--distribution does nothing with --in (the keys are the file)");
+    if (SEEN(OPT_SEED) && s->in_path && s->payload != WGS_PAYLOAD_BUFFER)
+        return cli_usage_error("--seed does nothing with --in (the input is the file; with --pairs it seeds the values)");
+    return 0;
+}
+
 static int finish_bench(bench_options *b, uint64_t seen) {
     if (b->nseries == 0 && b->nprims == 0) return cli_usage_error("bench: --series none and no --primitives: nothing to measure");
     if (b->nseries == 0 && SEEN(OPT_ALGORITHMS))
@@ -527,6 +632,7 @@ static void defaults(cli_options *o, cli_command c) {
     o->scan = (scan_options){.type = WGS_TYPE_U32, .op = WGS_OP_ADD, .repeat = 10, .seed = 1};
     o->prim = (prim_options){.cmd = c, .type = WGS_TYPE_U32, .repeat = 10, .seed = 1, .op = WGS_OP_ADD,
                              .mode = WGS_SELECT_FLAGGED, .density = 0.5, .bins = 256};
+    o->sort = (sort_options){.type = WGS_TYPE_U32, .repeat = 10, .seed = 1, .distribution = CLI_DIST_UNIFORM};
     bench_options *b = &o->bench;
     b->nmin = 1u << 10;
     b->runs = 30;
@@ -599,6 +705,7 @@ int cli_parse(int argc, char **argv, cli_options *o) {
         if (rc) return rc;
     }
     if (c == CLI_SCAN) return finish_scan(&o->scan, seen);
+    if (c == CLI_SORT) return finish_sort(&o->sort, seen);
     if (c == CLI_BENCH) {
         /* the command line, for the JSON file */
         snprintf(o->bench.command, sizeof o->bench.command, "wgscan");

@@ -91,6 +91,23 @@ static void check_prim(const prim_options *p, char **argv, int argc, cli_command
     }
 }
 
+static void check_sort(const sort_options *s, char **argv, int argc) {
+    CHECK(s->in_path || (s->have_n && s->n <= CLI_MAX_N));
+    CHECK(s->type == WGS_TYPE_U32 || s->type == WGS_TYPE_I32 || s->type == WGS_TYPE_F32 || s->type == WGS_TYPE_U64 ||
+          s->type == WGS_TYPE_I64);
+    CHECK(s->repeat >= 1 && s->repeat <= CLI_MAX_REPEAT);
+    CHECK(in_args(s->in_path, argv, argc) && in_args(s->out_path, argv, argc));
+    CHECK(s->descending == 0 || s->descending == 1);
+    /* no bit range (the whole key), or one that selects at least one of the key's bits */
+    const uint32_t width = s->type == WGS_TYPE_U64 || s->type == WGS_TYPE_I64 ? 64 : 32;
+    CHECK((s->begin_bit == 0 && s->end_bit == 0) || (s->begin_bit < s->end_bit && s->end_bit <= width));
+    CHECK(s->payload == WGS_PAYLOAD_NONE || s->payload == WGS_PAYLOAD_BUFFER || s->payload == WGS_PAYLOAD_INDEX);
+    CHECK(s->payload == WGS_PAYLOAD_BUFFER ? s->value_bytes == 4 || s->value_bytes == 8 : s->value_bytes == 0);
+    CHECK(s->distribution >= CLI_DIST_UNIFORM && s->distribution <= CLI_DIST_SKEWED);
+    CHECK(s->distribution == CLI_DIST_FEW ? s->distinct >= 1 && s->distinct <= CLI_SORT_MAX_DISTINCT : s->distinct == 0);
+    CHECK(!s->in_path || s->distribution == CLI_DIST_UNIFORM); /* a distribution would do nothing */
+}
+
 static void check_bench(const bench_options *b, char **argv, int argc) {
     CHECK(b->runs >= CLI_BENCH_MIN_RUNS && b->runs <= CLI_BENCH_MAX_RUNS);
     CHECK(is_pow2(b->nmin) && b->nmin <= CLI_MAX_N);
@@ -146,6 +163,7 @@ static void parse_and_check(int argc, char **argv) {
     case CLI_COUNT:
     case CLI_COMPACT:
     case CLI_HISTOGRAM: check_prim(&o.prim, argv, argc, c); break;
+    case CLI_SORT: check_sort(&o.sort, argv, argc); break;
     case CLI_BENCH: check_bench(&o.bench, argv, argc); break;
     case CLI_INFO: CHECK(argc == 2 + o.verbose); break; /* only --verbose */
     case CLI_DEMO: CHECK(argc == 2); break;             /* no options */
@@ -180,7 +198,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *bytes, size_t size) {
     }
 
     static char program[] = "wgscan";
-    static char names[][12] = {"scan", "reduce", "count", "compact", "histogram", "bench",
+    static char names[][12] = {"scan", "reduce", "count", "compact", "histogram", "sort", "bench",
                                "info", "demo", "help", "--version"};
     argv[0] = program;
     for (size_t k = 0; k < sizeof names / sizeof names[0]; k++) {
