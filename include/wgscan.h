@@ -311,9 +311,9 @@ typedef struct wgs_tile_shape {
 } wgs_tile_shape;
 
 enum {
-    WGS_EXPERIMENTAL_PHASE_COUNT = 1u,   /* select's count pass */
-    WGS_EXPERIMENTAL_PHASE_SCAN = 2u,    /* select's scan of the group counts */
-    WGS_EXPERIMENTAL_PHASE_SCATTER = 4u, /* select's scatter */
+    WGS_EXPERIMENTAL_PHASE_COUNT = 1u,   /* select's (or sort's) count pass */
+    WGS_EXPERIMENTAL_PHASE_SCAN = 2u,    /* the scan of the group counts */
+    WGS_EXPERIMENTAL_PHASE_SCATTER = 4u, /* the scatter */
 };
 
 typedef struct wgs_experimental {
@@ -335,6 +335,12 @@ typedef struct wgs_experimental {
     /* Select records only these phases (WGS_EXPERIMENTAL_PHASE_*; 0: all), so that a
      * benchmark can time each: the output is then wrong. */
     uint32_t select_phases;
+    /* The sort's tile (its workgroup at most 256) and tiles per group (1..64, a power
+     * of two), and the phases it records (the same bits: count, the scan of the
+     * counts, scatter; 0: all; the output is then wrong). */
+    wgs_tile_shape sort;
+    uint32_t sort_group_tiles;
+    uint32_t sort_phases;
     /* Dawn device toggles to enable, comma-separated (NULL: none). */
     const char *dawn_toggles;
     /* Fault injection for the tests: the parameter ring's creation fails. */

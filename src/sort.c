@@ -23,6 +23,7 @@ struct wgs_sort_plan {
     wgs_payload payload;
     uint64_t capacity;
     uint32_t tile, group_tiles_max;
+    uint32_t phases; /* WGS_EXPERIMENTAL_PHASE_* recorded (all but in experiments) */
     WGPUComputePipeline count, scatter;
     wgs_scan_plan *scan; /* the digit-major counts into their places */
     WGPUBuffer keys_alt, values_alt, counts, offsets;
@@ -45,10 +46,17 @@ static int key_kind(wgs_type t) {
 }
 
 /* Workgroup memory of the scatter (sort.wgsl): the owners' counter rows, three digit
- * tables, the tile's order, the count kernel's digits and the workgroup scan's room. */
+ * tables, the tile's keys and (with values) their places, the count kernel's digits and
+ * the workgroup scan's room. */
+typedef struct scatter_room {
+    uint32_t sg_min, key_words, value_words;
+} scatter_room;
+
 static uint64_t scatter_storage(uint32_t wg, uint32_t items, const void *arg) {
-    uint32_t sg_min = *(const uint32_t *)arg;
-    return 4ull * ((wg / sg_min) * RADIX + 4 * RADIX + (uint64_t)wg * items + wg + 64);
+    const scatter_room *a = arg;
+    uint64_t tile = (uint64_t)wg * items;
+    return 4ull * ((wg / a->sg_min) * RADIX + 4 * RADIX + tile * a->key_words + (a->value_words ? tile : 1) + wg +
+                   64);
 }
 
 static wgs_result desc_check(wgs_context *ctx, const wgs_sort_plan_desc *d, wgs_type *type, uint32_t *begin,
@@ -96,11 +104,15 @@ wgs_result wgs_sort_plan_create(wgs_context *ctx, const wgs_sort_plan_desc *desc
     /* Subgroups rank where every subgroup fits the workgroup; else each invocation. */
     int subgroups = wgs__chain_subgroups(ci, tu->sort.wg) && ci->subgroup_max_size <= 128;
     uint32_t sg_min = subgroups ? ci->subgroup_min_size : 1;
+    const scatter_room room = {sg_min, key_words, value_words};
     wgs_tile_shape shape;
-    r = wgs__shape(ctx, "sort", (wgs_tile_shape){0, 0}, subgroups ? tu->sort : tu->sort_portable, 1, 64,
-                   scatter_storage, &sg_min, &shape);
+    uint32_t group_tiles = ctx->exp.sort_group_tiles;
+    WGS_FAIL_IF(ctx, group_tiles && (group_tiles > 64 || group_tiles & (group_tiles - 1)), WGS_ERROR_INVALID_ARGUMENT,
+                "experimental sort_group_tiles %u is not a power of two up to 64", group_tiles);
+    r = wgs__shape(ctx, "sort", ctx->exp.sort, !subgroups ? tu->sort_portable : key_words == 1 && !value_words ? tu->sort_keys : tu->sort, 1, 64,
+                   scatter_storage, &room, &shape);
     if (r != WGS_OK) return r;
-    WGS_FAIL_IF(ctx, shape.wg > RADIX || RADIX % shape.wg || scatter_storage(shape.wg, shape.items, &sg_min) >
+    WGS_FAIL_IF(ctx, shape.wg > RADIX || RADIX % shape.wg || scatter_storage(shape.wg, shape.items, &room) >
                                                                    ci->max_workgroup_storage_size,
                 WGS_ERROR_TOO_LARGE, "the sort's tile does not fit this device's workgroup memory (%u bytes)",
                 ci->max_workgroup_storage_size);
@@ -116,7 +128,8 @@ wgs_result wgs_sort_plan_create(wgs_context *ctx, const wgs_sort_plan_desc *desc
     p->payload = desc->payload;
     p->capacity = capacity;
     p->tile = shape.wg * shape.items;
-    p->group_tiles_max = tu->sort_group_tiles;
+    p->group_tiles_max = group_tiles ? group_tiles : tu->sort_group_tiles;
+    p->phases = ctx->exp.sort_phases ? ctx->exp.sort_phases : 7u;
     wgs_kernel_spec spec = {.file = "device/sort.wgsl",
                             .helper = subgroups ? "workgroup/rank_subgroup.wgsl" : "workgroup/rank_invocation.wgsl",
                             .primitive = 1, .value_type = WGS_TYPE_U32, .type = WGS_TYPE_U32, .op = WGS_OP_ADD,
@@ -241,17 +254,19 @@ wgs_result wgs_sort_encode(wgs_sort_plan *p, WGPUCommandEncoder encoder, const w
         WGPUComputePassEncoder cp = wgs__gpu_pass_begin(ctx->gpu, encoder, a->timestamp_query_set,
                                                         pass == 0 ? a->timestamp_begin_index : none, none);
         gpu_binding b1[2] = {kin, counts_b};
-        wgs__dispatch(ctx, cp, p->count, b1, 2, ctx->param_ring, po, groups);
+        if (p->phases & WGS_EXPERIMENTAL_PHASE_COUNT)
+            wgs__dispatch(ctx, cp, p->count, b1, 2, ctx->param_ring, po, groups);
         wgs__gpu_pass_end(ctx->gpu, cp);
         wgs_scan_args sa = {.input = p->counts, .output = p->offsets, .n = groups * RADIX};
-        if ((r = wgs_scan_encode(p->scan, encoder, &sa)) != WGS_OK) {
+        if ((p->phases & WGS_EXPERIMENTAL_PHASE_SCAN) && (r = wgs_scan_encode(p->scan, encoder, &sa)) != WGS_OK) {
             wgs__scope_end(ctx, "recording the sort");
             return r;
         }
         cp = wgs__gpu_pass_begin(ctx->gpu, encoder, a->timestamp_query_set, none,
                                  pass == passes - 1 ? a->timestamp_end_index : none);
         gpu_binding b2[5] = {kin, kout, offsets_b, vin, vout};
-        wgs__dispatch(ctx, cp, p->scatter, b2, 5, ctx->param_ring, po, groups);
+        if (p->phases & WGS_EXPERIMENTAL_PHASE_SCATTER)
+            wgs__dispatch(ctx, cp, p->scatter, b2, 5, ctx->param_ring, po, groups);
         wgs__gpu_pass_end(ctx->gpu, cp);
     }
     return wgs__scope_end(ctx, "recording the sort");

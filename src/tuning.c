@@ -23,6 +23,7 @@ static const wgs__tuning table[WGS__CLASS_COUNT] = {
         .histogram_groups = 64,
         /* Subgroups of 4: 16 owners' counter rows fill 16 KiB of workgroup memory. */
         .sort = {64, 16},
+        .sort_keys = {64, 16},
         .sort_portable = {16, 16},
         .sort_group_tiles = 8,
     },
@@ -45,7 +46,10 @@ static const wgs__tuning table[WGS__CLASS_COUNT] = {
         .histogram = {256, 4},
         .histogram_groups = 1024,
         /* One invocation a digit in the tile's digit scan; 8 subgroups' counter rows. */
+        /* H200, 2^28: u32 keys 19.3 ms at 256 x 8 against 24.0 at 256 x 16; pairs and
+         * u64 keys the other way (bench/results/h200-2026-12-01-sort). */
         .sort = {256, 16},
+        .sort_keys = {256, 8},
         .sort_portable = {16, 16},
         .sort_group_tiles = 16,
     },
@@ -62,6 +66,7 @@ static const wgs__tuning table[WGS__CLASS_COUNT] = {
         .histogram = {256, 4},
         .histogram_groups = 1024,
         .sort = {256, 8},
+        .sort_keys = {256, 8},
         .sort_portable = {16, 16},
         .sort_group_tiles = 16,
     },

@@ -34,6 +34,7 @@ typedef struct wgs__tuning {
     wgs_tile_shape histogram;
     uint32_t histogram_groups;
     wgs_tile_shape sort;          /* with subgroups: a subgroup ranks, and counts for the tile */
+    wgs_tile_shape sort_keys;     /* the same for 32-bit keys without values */
     wgs_tile_shape sort_portable; /* without: every invocation keeps 256 counters */
     uint32_t sort_group_tiles;    /* tiles a workgroup takes in turn, at most */
 } wgs__tuning;

@@ -75,14 +75,26 @@ int wgs_experiment_from_env(wgs_context_desc *desc, wgs_experimental *e, char *e
         e->copy_scalar = 1;
         any = 1;
     }
-    if ((s = getenv("WGSCAN_SELECT_PHASES")) && *s) {
+    if ((s = getenv("WGSCAN_TUNE_SORT")) && *s) {
+        int k = parse_list(s, v, 3);
+        if (k < 2) return bad(err, errlen, "WGSCAN_TUNE_SORT", s, "wg,items[,group tiles]");
+        e->sort = (wgs_tile_shape){v[0], v[1]};
+        if (k == 3) e->sort_group_tiles = v[2];
+        any = 1;
+    }
+    struct {
+        const char *name;
+        uint32_t *phases;
+    } phases[] = {{"WGSCAN_SELECT_PHASES", &e->select_phases}, {"WGSCAN_SORT_PHASES", &e->sort_phases}};
+    for (size_t i = 0; i < sizeof phases / sizeof phases[0]; i++) {
+        if (!(s = getenv(phases[i].name)) || !*s) continue;
         char buf[64];
         snprintf(buf, sizeof buf, "%s", s);
         for (char *save = NULL, *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
-            if (!strcmp(t, "count")) e->select_phases |= WGS_EXPERIMENTAL_PHASE_COUNT;
-            else if (!strcmp(t, "scan")) e->select_phases |= WGS_EXPERIMENTAL_PHASE_SCAN;
-            else if (!strcmp(t, "scatter")) e->select_phases |= WGS_EXPERIMENTAL_PHASE_SCATTER;
-            else return bad(err, errlen, "WGSCAN_SELECT_PHASES", s, "some of count,scan,scatter");
+            if (!strcmp(t, "count")) *phases[i].phases |= WGS_EXPERIMENTAL_PHASE_COUNT;
+            else if (!strcmp(t, "scan")) *phases[i].phases |= WGS_EXPERIMENTAL_PHASE_SCAN;
+            else if (!strcmp(t, "scatter")) *phases[i].phases |= WGS_EXPERIMENTAL_PHASE_SCATTER;
+            else return bad(err, errlen, phases[i].name, s, "some of count,scan,scatter");
         }
         any = 1;
     }

@@ -8,8 +8,8 @@
 //                 place of its first key in the output.
 //   sort_scatter  each workgroup takes the same group, tile after tile: it ranks the
 //                 tile's keys stably (rank_key, from the ranking file: subgroup ballots
-//                 or one counter row per invocation), turns the ranks into the tile's
-//                 digit-sorted order in workgroup memory, and writes the keys (and values)
+//                 or one counter row per invocation), puts the keys in the tile's
+//                 digit-sorted order in workgroup memory, and writes them (and the values)
 //                 in that order, so that the keys of one digit leave in one run.
 // Keys are KEY_WORDS words (64-bit keys: low word first); the digit is taken from the
 // key mapped to an unsigned number of the same order (ordered_key) and reversed for a
@@ -42,7 +42,11 @@ var<workgroup> owner_digits: array<atomic<u32>, OWNERS_MAX * RADIX>;
 var<workgroup> digit_start: array<u32, RADIX>; // the tile's first place of each digit
 var<workgroup> digit_total: array<u32, RADIX>; // the tile's keys of each digit
 var<workgroup> run_base: array<u32, RADIX>;    // where the group's next key of each digit goes
-var<workgroup> order: array<u32, TILE>;        // digit-sorted place -> key's place in the tile
+// The tile's keys in digit-sorted order and, with values, each one's place in the tile
+// (where its value is read); one word when there are no values.
+const ORDER_SIZE: u32 = 1u + (TILE - 1u) * ((VALUE_WORDS + 1u) / 2u);
+var<workgroup> tile_keys: array<u32, TILE * KEY_WORDS>;
+var<workgroup> order: array<u32, ORDER_SIZE>;
 var<workgroup> group_digits: array<atomic<u32>, RADIX>;
 
 // The key's words as an unsigned number (low, high) that orders as the key type.
@@ -58,11 +62,14 @@ fn ordered_key(lo: u32, hi: u32) -> vec2<u32> {
 
 // This pass's digit of key i of the input (bits [shift, shift + bits) of its ordered form).
 fn digit_of(i: u32) -> u32 {
-    let lo = keys_in[i * KEY_WORDS];
     var hi = 0u;
     if (KEY_WORDS == 2u) {
         hi = keys_in[i * KEY_WORDS + 1u];
     }
+    return digit_from(keys_in[i * KEY_WORDS], hi);
+}
+
+fn digit_from(lo: u32, hi: u32) -> u32 {
     let k = ordered_key(lo, hi);
     let shift = params.shift;
     var x: u32;
@@ -124,7 +131,20 @@ fn sort_scatter(ids: Ids, @builtin(workgroup_id) wid: vec3<u32>, @builtin(num_wo
             atomicStore(&owner_digits[i], 0u);
         }
         workgroupBarrier();
-        // Each owner ranks its strip of the tile in order, `size` keys a round.
+        // Each owner ranks its strip of the tile in order, `size` keys a round. The keys
+        // are all loaded first, so that their loads overlap (the ballots keep the rounds
+        // apart).
+        var lo: array<u32, ITEMS>;
+        var hi: array<u32, ITEMS>;
+        for (var r = 0u; r < ITEMS; r++) {
+            let p = owner * size * ITEMS + r * size + lane;
+            if (p < tile_n) {
+                lo[r] = keys_in[(tile_first + p) * KEY_WORDS];
+                if (KEY_WORDS == 2u) {
+                    hi[r] = keys_in[(tile_first + p) * KEY_WORDS + 1u];
+                }
+            }
+        }
         var digit: array<u32, ITEMS>;
         var rank: array<u32, ITEMS>;
         for (var r = 0u; r < ITEMS; r++) {
@@ -132,7 +152,7 @@ fn sort_scatter(ids: Ids, @builtin(workgroup_id) wid: vec3<u32>, @builtin(num_wo
             let valid = p < tile_n;
             var d = 0u;
             if (valid) {
-                d = digit_of(tile_first + p);
+                d = digit_from(lo[r], hi[r]);
             }
             digit[r] = d;
             rank[r] = rank_key(ids, owner, valid, d);
@@ -165,21 +185,33 @@ fn sort_scatter(ids: Ids, @builtin(workgroup_id) wid: vec3<u32>, @builtin(num_wo
         for (var r = 0u; r < ITEMS; r++) {
             let p = owner * size * ITEMS + r * size + lane;
             if (p < tile_n) {
-                order[atomicLoad(&owner_digits[owner * RADIX + digit[r]]) + rank[r]] = p;
+                let at = atomicLoad(&owner_digits[owner * RADIX + digit[r]]) + rank[r];
+                tile_keys[at * KEY_WORDS] = lo[r];
+                if (KEY_WORDS == 2u) {
+                    tile_keys[at * KEY_WORDS + 1u] = hi[r];
+                }
+                if (VALUE_WORDS > 0u) {
+                    order[at] = p;
+                }
             }
         }
         workgroupBarrier();
         // Out in digit-sorted order: consecutive places of one digit are consecutive keys
         // of the output.
         for (var s = ids.lid; s < tile_n; s += WG) {
-            let p = order[s];
-            let i = tile_first + p;
-            let d = digit_of(i);
+            let k_lo = tile_keys[s * KEY_WORDS];
+            var k_hi = 0u;
+            if (KEY_WORDS == 2u) {
+                k_hi = tile_keys[s * KEY_WORDS + 1u];
+            }
+            let d = digit_from(k_lo, k_hi);
             let dst = run_base[d] + s - digit_start[d];
-            for (var w = 0u; w < KEY_WORDS; w++) {
-                keys_out[dst * KEY_WORDS + w] = keys_in[i * KEY_WORDS + w];
+            keys_out[dst * KEY_WORDS] = k_lo;
+            if (KEY_WORDS == 2u) {
+                keys_out[dst * KEY_WORDS + 1u] = k_hi;
             }
             if (VALUE_WORDS > 0u) {
+                let i = tile_first + order[s];
                 if ((params.flags & FLAG_INDEX_VALUES) != 0u) {
                     values_out[dst] = i;
                 } else {
