@@ -887,12 +887,20 @@ WGS_API wgs_result wgs_alloc_host(wgs_context *ctx, const wgs_alloc_plan_desc *d
  * values likewise. Scratch: a second copy of capacity keys (and values) and
  * capacity / 4 bytes of digit counts.
  *
- * How: least-significant-digit radix sort, 8 bits a pass. Each pass counts the digits
- * of every tile, scans the counts (digit-major, so that each tile learns where its keys
- * of each digit go) and scatters: each tile ranks its keys stably (subgroup ballots
- * where the device has subgroups, per-invocation counters where it has not) and writes
- * them in digit order. No workgroup waits for another. Deterministic.
- * Limits: n keys (and values) fit one storage binding and n < 2^32.
+ * How: least-significant-digit radix sort, digits of at most 8 bits. Two algorithms,
+ * the same result:
+ *   ONESWEEP     one pass over the keys counts the digits of every digit pass; then
+ *                each digit pass reads and writes the keys once: each tile ranks its
+ *                keys stably (subgroup ballots where the device has subgroups,
+ *                per-invocation counters where it has not) and learns where its keys
+ *                of each digit go from its predecessors through a decoupled look-back
+ *                with fallback (a tile whose predecessor stalls counts that tile's
+ *                digits itself, so no workgroup waits for ever). n < 2^30.
+ *   REDUCE_SCAN  per digit pass a counting pass, a scan of the counts and a scatter;
+ *                no workgroup waits for another; n < 2^32.
+ * DEFAULT takes ONESWEEP where the capacity allows it, REDUCE_SCAN otherwise. Both are
+ * deterministic. Records 1 + 2 x digits (ONESWEEP) or 4 x digits dispatches.
+ * Limits: n keys (and values) fit one storage binding; n < 2^32 (ONESWEEP: 2^30).
  * ------------------------------------------------------------------------- */
 typedef struct wgs_sort_plan wgs_sort_plan;
 
@@ -902,12 +910,20 @@ typedef enum wgs_sort_order {
     WGS_SORT_ORDER_FORCE32 = 0x7FFFFFFF
 } wgs_sort_order;
 
+typedef enum wgs_sort_algorithm {
+    WGS_SORT_ALGORITHM_DEFAULT = 0,
+    WGS_SORT_ALGORITHM_ONESWEEP = 1,    /* capacity < 2^30, else TOO_LARGE */
+    WGS_SORT_ALGORITHM_REDUCE_SCAN = 2,
+    WGS_SORT_ALGORITHM_FORCE32 = 0x7FFFFFFF
+} wgs_sort_algorithm;
+
 typedef struct wgs_sort_plan_desc {
     wgs_type type;           /* the key type (default u32) */
     wgs_sort_order order;
     uint32_t begin_bit, end_bit; /* 0, 0: all bits; else begin <= end <= the key's bits */
     wgs_payload payload;     /* NONE, BUFFER or INDEX */
     uint32_t value_bytes;    /* BUFFER: 4 (default) or 8 */
+    wgs_sort_algorithm algorithm;
     uint64_t capacity;       /* largest n; 0 means 1 */
     const char *label;
 } wgs_sort_plan_desc;
@@ -930,7 +946,8 @@ typedef struct wgs_sort_args {
 WGS_API wgs_result wgs_sort_plan_create(wgs_context *ctx, const wgs_sort_plan_desc *desc,
                                         wgs_sort_plan **out);
 WGS_API void wgs_sort_plan_destroy(wgs_sort_plan *plan);
-/* Records the sort: per 8-bit digit a counting pass, a scan and a scatter pass. */
+/* Records the sort (see How above): a reset, a histogram and a pass per digit
+ * (ONESWEEP), or per digit a count, a scan and a scatter (REDUCE_SCAN). */
 WGS_API wgs_result wgs_sort_encode(wgs_sort_plan *plan, WGPUCommandEncoder encoder,
                                    const wgs_sort_args *args);
 /* Convenience: sorts host arrays (keys: n of the key type; values: n of value_bytes for

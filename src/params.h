@@ -38,9 +38,13 @@
 #define WGS_PARAMS_HISTOGRAM(X) X(n) X(groups) X(rule) X(flags) X(lower) X(upper) X(bins) X(span)
 #define WGS_CONSTS_HISTOGRAM(X) X(BIN_F32, 0u) X(BIN_SHIFT, 1u) X(BIN_DIVIDE, 2u) X(BIN_ESTIMATE, 3u)
 
-/* Sort (sort.wgsl): groups of group_tiles tiles; this digit's shift and bits. */
-#define WGS_PARAMS_SORT(X) X(n) X(groups) X(group_tiles) X(shift) X(bits) X(flags)
-#define WGS_CONSTS_SORT(X) X(FLAG_INDEX_VALUES, 1u)
+/* Sort (sort.wgsl, sort_onesweep.wgsl: each file says what its kernels take): groups
+ * of group_tiles tiles; this digit's shift and bits; the pass and the range's end. The
+ * one-sweep state buffer: SORT_PASSES_MAX histograms, the tile counters, the tiles. */
+#define WGS_PARAMS_SORT(X) X(n) X(groups) X(group_tiles) X(shift) X(bits) X(flags) X(digit_pass) X(end_bit)
+#define WGS_CONSTS_SORT(X)                                                                    \
+    X(FLAG_INDEX_VALUES, 1u) X(FLAG_LAST_PASS, 2u) X(SORT_PASSES_MAX, 8u) X(STATE_COUNTERS, 2048u) \
+    X(STATE_TILES, 2056u)
 
 /* Allocate (alloc.wgsl). */
 #define WGS_PARAMS_ALLOC(X) X(n) X(arena)

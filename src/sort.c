@@ -1,10 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * sort.c: radix sort plans (kernels in wgsl/device/sort.wgsl, ranking in
- * wgsl/workgroup/rank_{subgroup,invocation}.wgsl). Per digit of at most 8 bits: a
- * counting pass, the scan of the digit-major counts (a scan plan of the plan's own) and
- * a scatter pass. The keys go back and forth between the caller's output and the plan's
- * second copy so that the last pass writes the output; the input is only read.
+ * sort.c: radix sort plans (kernels in wgsl/device/sort_onesweep.wgsl and
+ * wgsl/device/sort.wgsl, a tile's ranking and moves in wgsl/workgroup/sort_tile.wgsl).
+ * Digits of at most 8 bits. ONESWEEP: a reset, one histogram pass for every digit, then
+ * one chained pass per digit. REDUCE_SCAN: per digit a counting pass, the scan of the
+ * digit-major counts (a scan plan of the plan's own) and a scatter pass. The keys go
+ * back and forth between the caller's output and the plan's second copy so that the
+ * last pass writes the output; the input is only read.
  */
 #include "chain.h"
 #include "tuning.h"
@@ -13,6 +15,8 @@
 #include <string.h>
 
 #define RADIX 256u
+/* The chained pass's states hold 30-bit counts. */
+#define ONESWEEP_MAX_N ((1ull << 30) - 1)
 
 struct wgs_sort_plan {
     wgs_context *ctx;
@@ -22,16 +26,19 @@ struct wgs_sort_plan {
     uint32_t begin_bit, end_bit;
     wgs_payload payload;
     uint64_t capacity;
+    int onesweep;
     uint32_t tile, group_tiles_max;
     uint32_t phases; /* WGS_EXPERIMENTAL_PHASE_* recorded (all but in experiments) */
-    WGPUComputePipeline count, scatter;
-    wgs_scan_plan *scan; /* the digit-major counts into their places */
+    WGPUComputePipeline count, scatter;           /* REDUCE_SCAN */
+    WGPUComputePipeline reset, histogram, sweep;  /* ONESWEEP */
+    wgs_scan_plan *scan; /* REDUCE_SCAN: the digit-major counts into their places */
     WGPUBuffer keys_alt, values_alt, counts, offsets;
+    WGPUBuffer state; /* ONESWEEP: histograms, tile counters, two regions of tile states */
 };
 
 static void plan_release(wgs_sort_plan *p) {
     wgs_scan_plan_destroy(p->scan);
-    WGPUBuffer bufs[] = {p->keys_alt, p->values_alt, p->counts, p->offsets};
+    WGPUBuffer bufs[] = {p->keys_alt, p->values_alt, p->counts, p->offsets, p->state};
     for (size_t i = 0; i < sizeof bufs / sizeof bufs[0]; i++) wgs__gpu_buffer_release(p->ctx->gpu, bufs[i]);
 }
 
@@ -45,9 +52,10 @@ static int key_kind(wgs_type t) {
     }
 }
 
-/* Workgroup memory of the scatter (sort.wgsl): the owners' counter rows, three digit
- * tables, the tile's keys and (with values) their places, the count kernel's digits and
- * the workgroup scan's room. */
+/* Workgroup memory of a scatter (sort_tile.wgsl and its kernel): the owners' counter
+ * rows, the digit tables (three, the one-sweep's fallback counts, the count kernel's
+ * digits), the tile's keys and (with values) their places, the workgroup scan's room;
+ * the one-sweep's histogram kernel needs less. */
 typedef struct scatter_room {
     uint32_t sg_min, key_words, value_words;
 } scatter_room;
@@ -55,7 +63,7 @@ typedef struct scatter_room {
 static uint64_t scatter_storage(uint32_t wg, uint32_t items, const void *arg) {
     const scatter_room *a = arg;
     uint64_t tile = (uint64_t)wg * items;
-    return 4ull * ((wg / a->sg_min) * RADIX + 4 * RADIX + tile * a->key_words + (a->value_words ? tile : 1) + wg +
+    return 4ull * ((wg / a->sg_min) * RADIX + 5 * RADIX + tile * a->key_words + (a->value_words ? tile : 1) + wg +
                    64);
 }
 
@@ -101,6 +109,14 @@ wgs_result wgs_sort_plan_create(wgs_context *ctx, const wgs_sort_plan_desc *desc
                 "capacity %llu: the keys and values must fit one storage binding (%llu bytes) and n < 2^32",
                 (unsigned long long)capacity, (unsigned long long)ci->max_storage_binding_size);
     const wgs__tuning *tu = wgs__tuning_of(ctx);
+    WGS_FAIL_IF(ctx, (unsigned)desc->algorithm > WGS_SORT_ALGORITHM_REDUCE_SCAN, WGS_ERROR_INVALID_ARGUMENT,
+                "unknown sort algorithm %d", (int)desc->algorithm);
+    WGS_FAIL_IF(ctx, desc->algorithm == WGS_SORT_ALGORITHM_ONESWEEP && capacity > ONESWEEP_MAX_N,
+                WGS_ERROR_TOO_LARGE, "capacity %llu: the one-sweep sort takes n < 2^30",
+                (unsigned long long)capacity);
+    int onesweep = desc->algorithm == WGS_SORT_ALGORITHM_ONESWEEP ||
+                   (desc->algorithm == WGS_SORT_ALGORITHM_DEFAULT && tu->sort_onesweep_default &&
+                    capacity <= ONESWEEP_MAX_N);
     /* Subgroups rank where every subgroup fits the workgroup; else each invocation. */
     int subgroups = wgs__chain_subgroups(ci, tu->sort.wg) && ci->subgroup_max_size <= 128;
     uint32_t sg_min = subgroups ? ci->subgroup_min_size : 1;
@@ -109,13 +125,22 @@ wgs_result wgs_sort_plan_create(wgs_context *ctx, const wgs_sort_plan_desc *desc
     uint32_t group_tiles = ctx->exp.sort_group_tiles;
     WGS_FAIL_IF(ctx, group_tiles && (group_tiles > 64 || group_tiles & (group_tiles - 1)), WGS_ERROR_INVALID_ARGUMENT,
                 "experimental sort_group_tiles %u is not a power of two up to 64", group_tiles);
-    r = wgs__shape(ctx, "sort", ctx->exp.sort, !subgroups ? tu->sort_portable : key_words == 1 && !value_words ? tu->sort_keys : tu->sort, 1, 64,
-                   scatter_storage, &room, &shape);
+    int keys_only = key_words == 1 && !value_words;
+    wgs_tile_shape tuned = onesweep ? (!subgroups ? tu->sort_onesweep_portable
+                                       : keys_only ? tu->sort_onesweep_keys
+                                                   : tu->sort_onesweep)
+                                    : (!subgroups ? tu->sort_portable : keys_only ? tu->sort_keys : tu->sort);
+    r = wgs__shape(ctx, "sort", ctx->exp.sort, tuned, 1, 64, scatter_storage, &room, &shape);
     if (r != WGS_OK) return r;
     WGS_FAIL_IF(ctx, shape.wg > RADIX || RADIX % shape.wg || scatter_storage(shape.wg, shape.items, &room) >
                                                                    ci->max_workgroup_storage_size,
                 WGS_ERROR_TOO_LARGE, "the sort's tile does not fit this device's workgroup memory (%u bytes)",
                 ci->max_workgroup_storage_size);
+    uint64_t max_tiles = wgs__div_up(capacity, (uint64_t)shape.wg * shape.items);
+    uint64_t state_bytes = 4 * (WGS_STATE_TILES + 2 * RADIX * max_tiles);
+    WGS_FAIL_IF(ctx, onesweep && state_bytes > ci->max_storage_binding_size, WGS_ERROR_TOO_LARGE,
+                "the one-sweep sort's tile states (%llu bytes) do not fit one storage binding",
+                (unsigned long long)state_bytes);
     wgs_sort_plan *p = calloc(1, sizeof *p);
     WGS_FAIL_IF(ctx, !p, WGS_ERROR_OUT_OF_HOST_MEMORY, "allocating the sort plan");
     p->ctx = ctx;
@@ -127,26 +152,39 @@ wgs_result wgs_sort_plan_create(wgs_context *ctx, const wgs_sort_plan_desc *desc
     p->end_bit = end;
     p->payload = desc->payload;
     p->capacity = capacity;
+    p->onesweep = onesweep;
     p->tile = shape.wg * shape.items;
     p->group_tiles_max = group_tiles ? group_tiles : tu->sort_group_tiles;
     p->phases = ctx->exp.sort_phases ? ctx->exp.sort_phases : 7u;
-    wgs_kernel_spec spec = {.file = "device/sort.wgsl",
-                            .helper = subgroups ? "workgroup/rank_subgroup.wgsl" : "workgroup/rank_invocation.wgsl",
+    wgs_kernel_spec spec = {.file = onesweep ? "device/sort_onesweep.wgsl" : "device/sort.wgsl",
+                            .helper = subgroups ? "element/sort_key.wgsl workgroup/rank_subgroup.wgsl "
+                                                  "workgroup/sort_tile.wgsl"
+                                                : "element/sort_key.wgsl workgroup/rank_invocation.wgsl "
+                                                  "workgroup/sort_tile.wgsl",
                             .primitive = 1, .value_type = WGS_TYPE_U32, .type = WGS_TYPE_U32, .op = WGS_OP_ADD,
                             .subgroups = subgroups, .wg = shape.wg, .items = shape.items,
                             .params = WGS_PARAMS_KIND_SORT,
+                            .max_spins = ctx->exp.lookback_spins ? ctx->exp.lookback_spins : tu->sort_spins,
                             .consts = {{"KEY_KIND", (uint32_t)key_kind(type) + (p->descending ? 16u : 0u)},
                                        {"VALUE_WORDS", value_words},
                                        {"SG_MIN", sg_min}}};
-    spec.entry = "sort_count";
-    r = wgs__pipeline(ctx, &spec, &p->count);
-    spec.entry = "sort_scatter";
-    if (r == WGS_OK) r = wgs__pipeline(ctx, &spec, &p->scatter);
-    /* The most groups: one tile each (small inputs). */
-    uint64_t max_counts = RADIX * wgs__div_up(capacity, p->tile);
-    wgs_scan_plan_desc sd = {.type = WGS_TYPE_U32, .op = WGS_OP_ADD, .kind = WGS_SCAN_EXCLUSIVE,
-                             .capacity = max_counts, .label = "wgscan sort digit counts"};
-    if (r == WGS_OK) r = wgs_scan_plan_create(ctx, &sd, &p->scan);
+    if (onesweep) {
+        spec.entry = "sort_reset";
+        r = wgs__pipeline(ctx, &spec, &p->reset);
+        spec.entry = "sort_histogram";
+        if (r == WGS_OK) r = wgs__pipeline(ctx, &spec, &p->histogram);
+        spec.entry = "sort_onesweep";
+        if (r == WGS_OK) r = wgs__pipeline(ctx, &spec, &p->sweep);
+    } else {
+        spec.entry = "sort_count";
+        r = wgs__pipeline(ctx, &spec, &p->count);
+        spec.entry = "sort_scatter";
+        if (r == WGS_OK) r = wgs__pipeline(ctx, &spec, &p->scatter);
+        /* The most groups: one tile each (small inputs). */
+        wgs_scan_plan_desc sd = {.type = WGS_TYPE_U32, .op = WGS_OP_ADD, .kind = WGS_SCAN_EXCLUSIVE,
+                                 .capacity = RADIX * max_tiles, .label = "wgscan sort digit counts"};
+        if (r == WGS_OK) r = wgs_scan_plan_create(ctx, &sd, &p->scan);
+    }
     if (r == WGS_OK) {
         wgs__gpu_scope_push(ctx->gpu);
         const WGPUBufferUsage u = WGPUBufferUsage_Storage;
@@ -155,8 +193,12 @@ wgs_result wgs_sort_plan_create(wgs_context *ctx, const wgs_sort_plan_desc *desc
         if (value_words)
             p->values_alt = wgs__gpu_buffer_create(ctx->gpu, wgs__round_up(capacity * value_words * 4, 256), u,
                                                    "wgscan sort values (second copy)");
-        p->counts = wgs__gpu_buffer_create(ctx->gpu, max_counts * 4, u, "wgscan sort digit counts");
-        p->offsets = wgs__gpu_buffer_create(ctx->gpu, max_counts * 4, u, "wgscan sort digit offsets");
+        if (onesweep) {
+            p->state = wgs__gpu_buffer_create(ctx->gpu, state_bytes, u, "wgscan sort tile states");
+        } else {
+            p->counts = wgs__gpu_buffer_create(ctx->gpu, RADIX * max_tiles * 4, u, "wgscan sort digit counts");
+            p->offsets = wgs__gpu_buffer_create(ctx->gpu, RADIX * max_tiles * 4, u, "wgscan sort digit offsets");
+        }
         r = wgs__scope_end(ctx, "allocating the sort plan's scratch");
     }
     WGS_CREATE_END(ctx, r, p, plan_release(p), out);
@@ -194,12 +236,112 @@ static wgs_result check_args(wgs_sort_plan *p, const wgs_sort_args *a) {
     return WGS_OK;
 }
 
+/* The buffers of one digit pass: pass `pass` of `passes` writes the output when an even
+ * number of passes follows it, the second copy otherwise. */
+typedef struct pass_buffers {
+    gpu_binding kin, kout, vin, vout;
+} pass_buffers;
+
+static pass_buffers pass_bindings(wgs_sort_plan *p, const wgs_sort_args *a, uint32_t pass, uint32_t passes) {
+    wgs_context *ctx = p->ctx;
+    const uint64_t kb = a->n * p->key_words * 4, vb = a->n * p->value_words * 4;
+    int to_out = (passes - 1 - pass) % 2 == 0;
+    pass_buffers b;
+    b.kin = pass == 0 ? (gpu_binding){0, a->keys_in, a->keys_in_offset, kb}
+            : to_out  ? (gpu_binding){0, p->keys_alt, 0, kb}
+                      : (gpu_binding){0, a->keys_out, a->keys_out_offset, kb};
+    b.kout = to_out ? (gpu_binding){1, a->keys_out, a->keys_out_offset, kb} : (gpu_binding){1, p->keys_alt, 0, kb};
+    b.vin = (gpu_binding){5, wgs__dummy(ctx), 0, 256};
+    b.vout = (gpu_binding){6, wgs__dummy_rw(ctx), 0, 256};
+    if (p->value_words) {
+        if (pass > 0)
+            b.vin = to_out ? (gpu_binding){5, p->values_alt, 0, vb}
+                           : (gpu_binding){5, a->values_out, a->values_out_offset, vb};
+        else if (p->payload == WGS_PAYLOAD_BUFFER)
+            b.vin = (gpu_binding){5, a->values_in, a->values_in_offset, vb};
+        b.vout = to_out ? (gpu_binding){6, a->values_out, a->values_out_offset, vb}
+                        : (gpu_binding){6, p->values_alt, 0, vb};
+    }
+    return b;
+}
+
+/* The one-sweep passes (sort_onesweep.wgsl) into one compute pass. */
+static void encode_onesweep(wgs_sort_plan *p, WGPUCommandEncoder encoder, const wgs_sort_args *a,
+                            uint32_t passes, uint32_t width, uint64_t tiles, uint32_t group) {
+    wgs_context *ctx = p->ctx;
+    uint64_t max_dim = ctx->caps.info.max_workgroups_per_dimension;
+    /* The histograms, counters and the first pass's region: zeroed before the histogram. */
+    uint64_t reset_words = WGS_STATE_TILES + RADIX * tiles;
+    gpu_binding state = {3, p->state, 0, 4 * (WGS_STATE_TILES + 2 * RADIX * tiles)};
+    gpu_binding reset_state = {3, p->state, 0, 4 * reset_words};
+    WGPUComputePassEncoder cp = wgs__gpu_pass_begin(ctx->gpu, encoder, a->timestamp_query_set,
+                                                    a->timestamp_begin_index, a->timestamp_end_index);
+    uint64_t reset_groups = wgs__div_up(reset_words, 1024); /* a grid-stride loop: any grid covers it */
+    wgs__dispatch(ctx, cp, p->reset, &reset_state, 1, NULL, 0, reset_groups < max_dim ? reset_groups : max_dim);
+    pass_buffers first = pass_bindings(p, a, 0, passes);
+    wgs_params hist = {.sort = {.n = (uint32_t)a->n, .groups = (uint32_t)wgs__div_up(tiles, group),
+                                .group_tiles = group, .shift = p->begin_bit, .bits = width, .digit_pass = passes,
+                                .end_bit = p->end_bit}};
+    gpu_binding hb[2] = {first.kin, state};
+    if (p->phases & WGS_EXPERIMENTAL_PHASE_COUNT)
+        wgs__dispatch(ctx, cp, p->histogram, hb, 2, ctx->param_ring, wgs__param_push(ctx, &hist), hist.sort.groups);
+    for (uint32_t pass = 0; pass < passes && (p->phases & WGS_EXPERIMENTAL_PHASE_SCATTER); pass++) {
+        pass_buffers b = pass_bindings(p, a, pass, passes);
+        uint32_t shift = p->begin_bit + pass * width;
+        uint32_t digit_bits = shift >= p->end_bit ? 0 : p->end_bit - shift < width ? p->end_bit - shift : width;
+        uint32_t flags = (pass == 0 && p->payload == WGS_PAYLOAD_INDEX ? WGS_FLAG_INDEX_VALUES : 0) |
+                         (pass == passes - 1 ? WGS_FLAG_LAST_PASS : 0);
+        wgs_params rec = {.sort = {.n = (uint32_t)a->n, .groups = (uint32_t)tiles, .shift = shift >= 64 ? 0 : shift,
+                                   .bits = digit_bits, .flags = flags, .digit_pass = pass, .end_bit = p->end_bit}};
+        gpu_binding sb[5] = {b.kin, b.kout, state, b.vin, b.vout};
+        wgs__dispatch(ctx, cp, p->sweep, sb, 5, ctx->param_ring, wgs__param_push(ctx, &rec), tiles);
+    }
+    wgs__gpu_pass_end(ctx->gpu, cp);
+}
+
+/* The reduce-then-scan passes: a compute pass each for the count and the scatter, the
+ * scan plan's own between them. */
+static wgs_result encode_reduce_scan(wgs_sort_plan *p, WGPUCommandEncoder encoder, const wgs_sort_args *a,
+                                     uint32_t passes, uint32_t width, uint64_t tiles, uint32_t group) {
+    wgs_context *ctx = p->ctx;
+    const uint32_t none = 0xFFFFFFFFu; /* WGPU_QUERY_SET_INDEX_UNDEFINED */
+    uint64_t groups = wgs__div_up(tiles, group);
+    const gpu_binding counts_b = {3, p->counts, 0, groups * RADIX * 4};
+    const gpu_binding offsets_b = {4, p->offsets, 0, groups * RADIX * 4};
+    for (uint32_t pass = 0; pass < passes; pass++) {
+        pass_buffers b = pass_bindings(p, a, pass, passes);
+        uint32_t shift = p->begin_bit + pass * width;
+        uint32_t digit_bits = shift >= p->end_bit ? 0 : p->end_bit - shift < width ? p->end_bit - shift : width;
+        wgs_params rec = {.sort = {.n = (uint32_t)a->n, .groups = (uint32_t)groups, .group_tiles = group,
+                                   .shift = shift >= 64 ? 0 : shift, .bits = digit_bits,
+                                   .flags = pass == 0 && p->payload == WGS_PAYLOAD_INDEX ? WGS_FLAG_INDEX_VALUES : 0,
+                                   .digit_pass = pass, .end_bit = p->end_bit}};
+        uint64_t po = wgs__param_push(ctx, &rec);
+        WGPUComputePassEncoder cp = wgs__gpu_pass_begin(ctx->gpu, encoder, a->timestamp_query_set,
+                                                        pass == 0 ? a->timestamp_begin_index : none, none);
+        gpu_binding b1[2] = {b.kin, counts_b};
+        if (p->phases & WGS_EXPERIMENTAL_PHASE_COUNT)
+            wgs__dispatch(ctx, cp, p->count, b1, 2, ctx->param_ring, po, groups);
+        wgs__gpu_pass_end(ctx->gpu, cp);
+        wgs_scan_args sa = {.input = p->counts, .output = p->offsets, .n = groups * RADIX};
+        wgs_result r;
+        if ((p->phases & WGS_EXPERIMENTAL_PHASE_SCAN) && (r = wgs_scan_encode(p->scan, encoder, &sa)) != WGS_OK)
+            return r;
+        cp = wgs__gpu_pass_begin(ctx->gpu, encoder, a->timestamp_query_set, none,
+                                 pass == passes - 1 ? a->timestamp_end_index : none);
+        gpu_binding b2[5] = {b.kin, b.kout, offsets_b, b.vin, b.vout};
+        if (p->phases & WGS_EXPERIMENTAL_PHASE_SCATTER)
+            wgs__dispatch(ctx, cp, p->scatter, b2, 5, ctx->param_ring, po, groups);
+        wgs__gpu_pass_end(ctx->gpu, cp);
+    }
+    return WGS_OK;
+}
+
 wgs_result wgs_sort_encode(wgs_sort_plan *p, WGPUCommandEncoder encoder, const wgs_sort_args *a) {
     if (!p) return WGS_ERROR_INVALID_ARGUMENT;
     wgs_context *ctx = p->ctx;
     wgs_result r = wgs__encode_begin(ctx, encoder, a, a ? a->n : 0, p->capacity, a ? a->timestamp_query_set : NULL);
     if (r != WGS_OK || (r = check_args(p, a)) != WGS_OK) return r;
-    const uint32_t none = 0xFFFFFFFFu; /* WGPU_QUERY_SET_INDEX_UNDEFINED */
     const uint64_t n = a->n;
     if (n == 0) { /* nothing to move; the timestamps still mark an (empty) pass */
         if (!a->timestamp_query_set) return WGS_OK;
@@ -220,54 +362,13 @@ wgs_result wgs_sort_encode(wgs_sort_plan *p, WGPUCommandEncoder encoder, const w
     /* Tiles a group: as many as leave 1024 groups or more (the whole GPU busy). */
     uint32_t group = 1;
     while (group < p->group_tiles_max && tiles / (group * 2) >= 1024) group *= 2;
-    uint64_t groups = wgs__div_up(tiles, group);
-    if ((r = wgs__params_reserve(ctx, passes)) != WGS_OK) return r;
+    if ((r = wgs__params_reserve(ctx, passes + 1)) != WGS_OK) return r;
     wgs__gpu_scope_push(ctx->gpu);
-    const uint64_t kb = n * p->key_words * 4, vb = n * p->value_words * 4;
-    const gpu_binding counts_b = {3, p->counts, 0, groups * RADIX * 4};
-    const gpu_binding offsets_b = {4, p->offsets, 0, groups * RADIX * 4};
-    /* The buffers a pass reads and writes: pass `pass` writes the output when an even
-     * number of passes follows it, the second copy otherwise. */
-    for (uint32_t pass = 0; pass < passes; pass++) {
-        int to_out = (passes - 1 - pass) % 2 == 0;
-        gpu_binding kin = pass == 0 ? (gpu_binding){0, a->keys_in, a->keys_in_offset, kb}
-                          : to_out  ? (gpu_binding){0, p->keys_alt, 0, kb}
-                                    : (gpu_binding){0, a->keys_out, a->keys_out_offset, kb};
-        gpu_binding kout = to_out ? (gpu_binding){1, a->keys_out, a->keys_out_offset, kb}
-                                  : (gpu_binding){1, p->keys_alt, 0, kb};
-        gpu_binding vin = {5, wgs__dummy(ctx), 0, 256}, vout = {6, wgs__dummy_rw(ctx), 0, 256};
-        if (p->value_words) {
-            if (pass > 0)
-                vin = to_out ? (gpu_binding){5, p->values_alt, 0, vb}
-                             : (gpu_binding){5, a->values_out, a->values_out_offset, vb};
-            else if (p->payload == WGS_PAYLOAD_BUFFER)
-                vin = (gpu_binding){5, a->values_in, a->values_in_offset, vb};
-            vout = to_out ? (gpu_binding){6, a->values_out, a->values_out_offset, vb}
-                          : (gpu_binding){6, p->values_alt, 0, vb};
-        }
-        uint32_t shift = p->begin_bit + pass * width;
-        uint32_t digit_bits = shift >= p->end_bit ? 0 : p->end_bit - shift < width ? p->end_bit - shift : width;
-        wgs_params rec = {.sort = {.n = (uint32_t)n, .groups = (uint32_t)groups, .group_tiles = group,
-                                   .shift = shift >= 64 ? 0 : shift, .bits = digit_bits,
-                                   .flags = pass == 0 && p->payload == WGS_PAYLOAD_INDEX ? WGS_FLAG_INDEX_VALUES : 0}};
-        uint64_t po = wgs__param_push(ctx, &rec);
-        WGPUComputePassEncoder cp = wgs__gpu_pass_begin(ctx->gpu, encoder, a->timestamp_query_set,
-                                                        pass == 0 ? a->timestamp_begin_index : none, none);
-        gpu_binding b1[2] = {kin, counts_b};
-        if (p->phases & WGS_EXPERIMENTAL_PHASE_COUNT)
-            wgs__dispatch(ctx, cp, p->count, b1, 2, ctx->param_ring, po, groups);
-        wgs__gpu_pass_end(ctx->gpu, cp);
-        wgs_scan_args sa = {.input = p->counts, .output = p->offsets, .n = groups * RADIX};
-        if ((p->phases & WGS_EXPERIMENTAL_PHASE_SCAN) && (r = wgs_scan_encode(p->scan, encoder, &sa)) != WGS_OK) {
-            wgs__scope_end(ctx, "recording the sort");
-            return r;
-        }
-        cp = wgs__gpu_pass_begin(ctx->gpu, encoder, a->timestamp_query_set, none,
-                                 pass == passes - 1 ? a->timestamp_end_index : none);
-        gpu_binding b2[5] = {kin, kout, offsets_b, vin, vout};
-        if (p->phases & WGS_EXPERIMENTAL_PHASE_SCATTER)
-            wgs__dispatch(ctx, cp, p->scatter, b2, 5, ctx->param_ring, po, groups);
-        wgs__gpu_pass_end(ctx->gpu, cp);
+    if (p->onesweep)
+        encode_onesweep(p, encoder, a, passes, width, tiles, group);
+    else if ((r = encode_reduce_scan(p, encoder, a, passes, width, tiles, group)) != WGS_OK) {
+        wgs__scope_end(ctx, "recording the sort");
+        return r;
     }
     return wgs__scope_end(ctx, "recording the sort");
 }

@@ -26,6 +26,11 @@ static const wgs__tuning table[WGS__CLASS_COUNT] = {
         .sort_keys = {64, 16},
         .sort_portable = {16, 16},
         .sort_group_tiles = 8,
+        .sort_onesweep = {64, 16},
+        .sort_onesweep_keys = {64, 16},
+        .sort_onesweep_portable = {16, 16},
+        .sort_onesweep_default = 1,
+        .sort_spins = 64,
     },
     [WGS__CLASS_GPU_SG32] = {
         .name = "gpu-sg32",
@@ -52,6 +57,12 @@ static const wgs__tuning table[WGS__CLASS_COUNT] = {
         .sort_keys = {256, 8},
         .sort_portable = {16, 16},
         .sort_group_tiles = 16,
+        /* One tile a workgroup: the largest that fits (fewer tiles to look back over). */
+        .sort_onesweep = {256, 16},
+        .sort_onesweep_keys = {256, 16},
+        .sort_onesweep_portable = {16, 16},
+        .sort_onesweep_default = 1,
+        .sort_spins = 256,
     },
     [WGS__CLASS_GPU] = {
         .name = "gpu",
@@ -69,6 +80,11 @@ static const wgs__tuning table[WGS__CLASS_COUNT] = {
         .sort_keys = {256, 8},
         .sort_portable = {16, 16},
         .sort_group_tiles = 16,
+        .sort_onesweep = {256, 16},
+        .sort_onesweep_keys = {256, 16},
+        .sort_onesweep_portable = {16, 16},
+        .sort_onesweep_default = 1,
+        .sort_spins = 256,
     },
 };
 

@@ -37,6 +37,12 @@ typedef struct wgs__tuning {
     wgs_tile_shape sort_keys;     /* the same for 32-bit keys without values */
     wgs_tile_shape sort_portable; /* without: every invocation keeps 256 counters */
     uint32_t sort_group_tiles;    /* tiles a workgroup takes in turn, at most */
+    /* The one-sweep sort: one tile a workgroup (with and without subgroups: their
+     * ranking as above), whether DEFAULT takes it, fruitless look-back reads before a
+     * fallback. */
+    wgs_tile_shape sort_onesweep, sort_onesweep_keys, sort_onesweep_portable;
+    int sort_onesweep_default;
+    uint32_t sort_spins;
 } wgs__tuning;
 
 wgs__device_class wgs__device_class_of(const wgs_context_info *ci);

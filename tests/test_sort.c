@@ -58,6 +58,7 @@ typedef struct sort_case {
     wgs_payload payload;
     uint32_t value_bytes;
     uint32_t begin_bit, end_bit;
+    wgs_sort_algorithm algorithm;
 } sort_case;
 
 /* Sorts n keys of the case on the GPU through a plan (and the caller's buffers) and
@@ -124,7 +125,8 @@ static void run_case(wgs_context *ctx, const sort_case *c, const uint64_t *sizes
     uint64_t cap = 0;
     for (int i = 0; i < nsizes; i++) cap = sizes[i] > cap ? sizes[i] : cap;
     wgs_sort_plan_desc d = {.type = c->type, .order = c->order, .begin_bit = c->begin_bit, .end_bit = c->end_bit,
-                            .payload = c->payload, .value_bytes = c->value_bytes, .capacity = cap};
+                            .payload = c->payload, .value_bytes = c->value_bytes, .algorithm = c->algorithm,
+                            .capacity = cap};
     wgs_sort_plan *plan = NULL;
     CHECK_RESULT(wgs_sort_plan_create(ctx, &d, &plan), WGS_OK);
     if (!plan) return;
@@ -216,6 +218,32 @@ TEST(sort_without_subgroups) {
     run_case(ctx, &wide, sizes, 6, dists, 1, 0);
 }
 
+/* The one-sweep pass with a fallback whenever a predecessor's state is not ready at the
+ * first read (so tiles count their predecessors from the input, publish for others and
+ * meet the owners' own publications), with and without subgroups; and the
+ * reduce-then-scan sort, which DEFAULT takes only past 2^30 keys. */
+TEST(sort_algorithms_and_forced_fallbacks) {
+    const uint64_t sizes[] = {1, 4097, 3 * 4096 + 5, 100003};
+    const enum dist dists[] = {D_UNIFORM, D_FEW, D_EQUAL};
+    for (int without = 0; without < 2; without++) {
+        wgs_context *ctx = test_context_forced_fallback(without);
+        if (!ctx) return;
+        sort_case keys = {.type = WGS_TYPE_U32, .algorithm = WGS_SORT_ALGORITHM_ONESWEEP};
+        run_case(ctx, &keys, sizes, 4, dists, 3, 0);
+        sort_case wide = {.type = WGS_TYPE_I64, .order = WGS_SORT_DESCENDING, .payload = WGS_PAYLOAD_BUFFER,
+                          .value_bytes = 8, .begin_bit = 3, .end_bit = 50, .algorithm = WGS_SORT_ALGORITHM_ONESWEEP};
+        run_case(ctx, &wide, sizes, 4, dists, 2, 1);
+    }
+    wgs_context *ctx = test_context();
+    if (!ctx) return;
+    for (size_t t = 0; t < 5; t++) {
+        sort_case c = {.type = (wgs_type[]){WGS_TYPE_U32, WGS_TYPE_I32, WGS_TYPE_F32, WGS_TYPE_U64, WGS_TYPE_I64}[t],
+                       .order = (wgs_sort_order)(t % 2), .payload = (wgs_payload)(t % 3),
+                       .algorithm = WGS_SORT_ALGORITHM_REDUCE_SCAN};
+        run_case(ctx, &c, sizes, 4, dists, 2, (int)(t == 2));
+    }
+}
+
 /* One plan, many sorts in a row (no stale counts or offsets between encodes), two of
  * them in one command encoder. */
 TEST(sort_many_in_a_row) {
@@ -287,6 +315,12 @@ TEST(sort_bad_input) {
                  WGS_ERROR_INVALID_ARGUMENT);
     CHECK_RESULT(wgs_sort_plan_create(ctx, &(wgs_sort_plan_desc){.value_bytes = 4}, &plan), WGS_ERROR_INVALID_ARGUMENT);
     CHECK_RESULT(wgs_sort_plan_create(ctx, &(wgs_sort_plan_desc){.capacity = 1ull << 40}, &plan), WGS_ERROR_TOO_LARGE);
+    CHECK_RESULT(wgs_sort_plan_create(ctx, &(wgs_sort_plan_desc){.algorithm = WGS_SORT_ALGORITHM_ONESWEEP,
+                                                                  .capacity = 1ull << 30},
+                                      &plan),
+                 WGS_ERROR_TOO_LARGE);
+    CHECK_RESULT(wgs_sort_plan_create(ctx, &(wgs_sort_plan_desc){.algorithm = (wgs_sort_algorithm)3}, &plan),
+                 WGS_ERROR_INVALID_ARGUMENT);
     CHECK(plan == NULL);
     CHECK_RESULT(wgs_sort_plan_create(ctx, &(wgs_sort_plan_desc){.payload = WGS_PAYLOAD_BUFFER, .capacity = 100}, &plan),
                  WGS_OK);

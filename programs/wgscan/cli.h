@@ -104,6 +104,7 @@ typedef struct sort_options {
     uint32_t value_bytes;           /* BUFFER: 4 or 8; otherwise 0 */
     cli_distribution distribution;
     uint64_t distinct;              /* few:K: K, 1..2^32; otherwise 0 */
+    wgs_sort_algorithm algorithm;
 } sort_options;
 
 typedef struct bench_series {

@@ -240,6 +240,7 @@ static int run_sort(wgs_context *ctx, const sort_options *o) {
     wgs_context_get_info(ctx, &info);
     wgs_sort_plan_desc pd = {.type = o->type, .order = o->descending ? WGS_SORT_DESCENDING : WGS_SORT_ASCENDING,
                              .begin_bit = o->begin_bit, .end_bit = o->end_bit, .payload = o->payload,
+                             .algorithm = o->algorithm,
                              .value_bytes = o->payload == WGS_PAYLOAD_BUFFER ? o->value_bytes : 0,
                              .capacity = n, .label = "wgscan cli"};
     wgs_result r = wgs_sort_plan_create(ctx, &pd, &s.plan);

@@ -89,6 +89,8 @@ static const char sort_help[] =
     "  --payload none|index index: also write each key's input index (the sorting\n"
     "                       permutation); not with --pairs\n"
     "  --descending         largest first (default ascending); stable either way\n"
+    "  --algorithm A        auto (default), onesweep (a histogram, then one chained pass a\n"
+    "                       digit; n < 2^30) or reduce-scan (count, scan, scatter a digit)\n"
     "  --bits B:E           only bits B..E-1 of the key decide the order, B < E <= 32\n"
     "                       (64 for u64, i64); i32, i64, f32 bits counted after the sign\n"
     "                       is made to order (default: the whole key)\n"

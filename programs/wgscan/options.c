@@ -248,7 +248,7 @@ static const struct opt_def {
     {"--in", OPT_IN, RUNS, 1},
     {"--out", OPT_OUT, RUNS, 1},
     {"--seed", OPT_SEED, RUNS, 1},
-    {"--algorithm", OPT_ALGORITHM, CMD(CLI_SCAN) | CMD(CLI_REDUCE) | CMD(CLI_COUNT) | CMD(CLI_COMPACT), 1},
+    {"--algorithm", OPT_ALGORITHM, CMD(CLI_SCAN) | CMD(CLI_REDUCE) | CMD(CLI_COUNT) | CMD(CLI_COMPACT) | CMD(CLI_SORT), 1},
     {"--deterministic", OPT_DETERMINISTIC, CMD(CLI_SCAN), 0},
     {"--float-sum", OPT_FLOAT_SUM, CMD(CLI_REDUCE), 1},
     {"--predicate", OPT_PREDICATE, CMD(CLI_COUNT) | CMD(CLI_COMPACT), 1},
@@ -460,6 +460,11 @@ static int set_option(cli_options *o, const struct opt_def *d, const char *v) {
     case OPT_ALGORITHM:
         if (scan) {
             if (cli_parse_algorithm(v, &s->algorithm)) return bad(name, v, "auto, single-pass, multilevel");
+        } else if (o->command == CLI_SORT) {
+            if (!strcmp(v, "auto")) so->algorithm = WGS_SORT_ALGORITHM_DEFAULT;
+            else if (!strcmp(v, "onesweep")) so->algorithm = WGS_SORT_ALGORITHM_ONESWEEP;
+            else if (!strcmp(v, "reduce-scan")) so->algorithm = WGS_SORT_ALGORITHM_REDUCE_SCAN;
+            else return bad(name, v, "auto, onesweep, reduce-scan");
         } else if (o->command == CLI_COMPACT) {
             if (!strcmp(v, "auto")) p->select_algorithm = WGS_SELECT_ALGORITHM_DEFAULT;
             else if (!strcmp(v, "single-pass")) p->select_algorithm = WGS_SELECT_ALGORITHM_SINGLE_PASS;

@@ -1,0 +1,154 @@
+// SPDX-License-Identifier: MIT
+// sort_tile.wgsl: one tile of a radix sort's digit pass, the part both scatters share
+// (device/sort.wgsl's, whose digit places come from a scan of counts, and
+// device/sort_onesweep.wgsl's, whose places come through the look-back). In order, each
+// called by every invocation with barriers between them as the kernels show:
+//   tile_clear    zeroes the owners' counter rows
+//   tile_rank     loads the tile's keys into registers and ranks them stably (rank_key,
+//                 from the ranking file: subgroup ballots, or one counter row per
+//                 invocation); the owners' rows then hold their digit counts
+//   tile_totals   the tile's count of each digit (digit_total)
+//   tile_offsets  the tile's first place of each digit (digit_start) and each owner's
+//                 first place within its digit
+//   tile_place    the keys (and, with values, their places in the tile) into workgroup
+//                 memory in the tile's digit-sorted order
+//   tile_write    out from there: key s of digit d goes to run_base[d] + s -
+//                 digit_start[d], so that the keys of one digit leave in one run
+// The kernel declares keys_in, keys_out, values_in, values_out and sets run_base.
+//
+// Plan constants: VALUE_WORDS (0, 1 or 2), SG_MIN (the device's smallest subgroup; 1
+// without subgroups).
+
+const OWNERS_MAX: u32 = WG / SG_MIN;
+const DIGITS_PER_INVOCATION: u32 = RADIX / WG;
+
+// Per owner (a subgroup, or an invocation) and digit: the owner's count, then the
+// owner's first place in the tile's digit-sorted order.
+var<workgroup> owner_digits: array<atomic<u32>, OWNERS_MAX * RADIX>;
+var<workgroup> digit_start: array<u32, RADIX>; // the tile's first place of each digit
+var<workgroup> digit_total: array<u32, RADIX>; // the tile's keys of each digit
+var<workgroup> run_base: array<u32, RADIX>;    // where the tile's first key of each digit goes
+// The tile's keys in digit-sorted order and, with values, each one's place in the tile
+// (where its value is read); one word when there are no values.
+const ORDER_SIZE: u32 = 1u + (TILE - 1u) * ((VALUE_WORDS + 1u) / 2u);
+var<workgroup> tile_keys: array<u32, TILE * KEY_WORDS>;
+var<workgroup> order: array<u32, ORDER_SIZE>;
+
+var<private> key_lo: array<u32, ITEMS>;
+var<private> key_hi: array<u32, ITEMS>;
+var<private> key_digit: array<u32, ITEMS>;
+var<private> key_rank: array<u32, ITEMS>;
+
+fn tile_clear(ids: Ids) {
+    for (var i = ids.lid; i < OWNERS_MAX * RADIX; i += WG) {
+        atomicStore(&owner_digits[i], 0u);
+    }
+}
+
+// Key p of the tile held by this invocation in round r: each owner takes a strip of
+// the tile, `size` keys a round, so that the ranks in owner, round, lane order are the
+// keys' order.
+fn tile_place_of(ids: Ids, r: u32) -> u32 {
+    return owner_of(ids) * owner_size(ids) * ITEMS + r * owner_size(ids) + owner_lane(ids);
+}
+
+fn tile_rank(ids: Ids, tile_first: u32, tile_n: u32, shift: u32, bits: u32) {
+    // Every key is loaded first, so that the loads overlap (the ballots keep the rounds
+    // apart).
+    for (var r = 0u; r < ITEMS; r++) {
+        let p = tile_place_of(ids, r);
+        if (p < tile_n) {
+            key_lo[r] = keys_in[(tile_first + p) * KEY_WORDS];
+            if (KEY_WORDS == 2u) {
+                key_hi[r] = keys_in[(tile_first + p) * KEY_WORDS + 1u];
+            }
+        }
+    }
+    let owner = owner_of(ids);
+    for (var r = 0u; r < ITEMS; r++) {
+        let valid = tile_place_of(ids, r) < tile_n;
+        var d = 0u;
+        if (valid) {
+            d = digit_at(key_lo[r], key_hi[r], shift, bits);
+        }
+        key_digit[r] = d;
+        key_rank[r] = rank_key(ids, owner, valid, d);
+    }
+}
+
+// After a barrier: digit_total of the invocation's digits; returns their sum.
+fn tile_totals(ids: Ids) -> u32 {
+    var sum = 0u;
+    for (var k = 0u; k < DIGITS_PER_INVOCATION; k++) {
+        let d = ids.lid * DIGITS_PER_INVOCATION + k;
+        var total = 0u;
+        for (var o = 0u; o < owner_count(ids); o++) {
+            total += atomicLoad(&owner_digits[o * RADIX + d]);
+        }
+        digit_total[d] = total;
+        sum += total;
+    }
+    return sum;
+}
+
+// Digit-major exclusive scan over (digit, owner); `sum` is tile_totals'. A barrier is
+// due before tile_place.
+fn tile_offsets(ids: Ids, sum: u32) {
+    var start = workgroup_exclusive_scan(ids, sum, 0u);
+    for (var k = 0u; k < DIGITS_PER_INVOCATION; k++) {
+        let d = ids.lid * DIGITS_PER_INVOCATION + k;
+        digit_start[d] = start;
+        var at = start;
+        for (var o = 0u; o < owner_count(ids); o++) {
+            let c = atomicLoad(&owner_digits[o * RADIX + d]);
+            atomicStore(&owner_digits[o * RADIX + d], at);
+            at += c;
+        }
+        start = at;
+    }
+}
+
+// A barrier is due before tile_write.
+fn tile_place(ids: Ids, tile_n: u32) {
+    let owner = owner_of(ids);
+    for (var r = 0u; r < ITEMS; r++) {
+        let p = tile_place_of(ids, r);
+        if (p < tile_n) {
+            let at = atomicLoad(&owner_digits[owner * RADIX + key_digit[r]]) + key_rank[r];
+            tile_keys[at * KEY_WORDS] = key_lo[r];
+            if (KEY_WORDS == 2u) {
+                tile_keys[at * KEY_WORDS + 1u] = key_hi[r];
+            }
+            if (VALUE_WORDS > 0u) {
+                order[at] = p;
+            }
+        }
+    }
+}
+
+// index_values: the values written are the keys' input indices.
+fn tile_write(ids: Ids, tile_first: u32, tile_n: u32, shift: u32, bits: u32, index_values: bool) {
+    for (var s = ids.lid; s < tile_n; s += WG) {
+        let k_lo = tile_keys[s * KEY_WORDS];
+        var k_hi = 0u;
+        if (KEY_WORDS == 2u) {
+            k_hi = tile_keys[s * KEY_WORDS + 1u];
+        }
+        let d = digit_at(k_lo, k_hi, shift, bits);
+        let dst = run_base[d] + s - digit_start[d];
+        keys_out[dst * KEY_WORDS] = k_lo;
+        if (KEY_WORDS == 2u) {
+            keys_out[dst * KEY_WORDS + 1u] = k_hi;
+        }
+        if (VALUE_WORDS > 0u) {
+            let i = tile_first + order[s];
+            if (index_values) {
+                values_out[dst] = i;
+            } else {
+                for (var w = 0u; w < VALUE_WORDS; w++) {
+                    values_out[dst * VALUE_WORDS + w] = values_in[i * VALUE_WORDS + w];
+                }
+            }
+        }
+    }
+}
