@@ -314,6 +314,11 @@ enum {
     WGS_EXPERIMENTAL_PHASE_COUNT = 1u,   /* select's (or sort's) count pass */
     WGS_EXPERIMENTAL_PHASE_SCAN = 2u,    /* the scan of the group counts */
     WGS_EXPERIMENTAL_PHASE_SCATTER = 4u, /* the scatter */
+    /* The sort's passes without a part of their work (timing only): the look-back, the
+     * ranking, the writes. */
+    WGS_EXPERIMENTAL_PHASE_SKIP_LOOKBACK = 8u,
+    WGS_EXPERIMENTAL_PHASE_SKIP_RANK = 16u,
+    WGS_EXPERIMENTAL_PHASE_SKIP_WRITE = 32u,
 };
 
 typedef struct wgs_experimental {

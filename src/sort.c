@@ -155,7 +155,7 @@ wgs_result wgs_sort_plan_create(wgs_context *ctx, const wgs_sort_plan_desc *desc
     p->onesweep = onesweep;
     p->tile = shape.wg * shape.items;
     p->group_tiles_max = group_tiles ? group_tiles : tu->sort_group_tiles;
-    p->phases = ctx->exp.sort_phases ? ctx->exp.sort_phases : 7u;
+    p->phases = ctx->exp.sort_phases & 7u ? ctx->exp.sort_phases & 7u : 7u;
     wgs_kernel_spec spec = {.file = onesweep ? "device/sort_onesweep.wgsl" : "device/sort.wgsl",
                             .helper = subgroups ? "element/sort_key.wgsl workgroup/rank_subgroup.wgsl "
                                                   "workgroup/sort_tile.wgsl"
@@ -165,9 +165,13 @@ wgs_result wgs_sort_plan_create(wgs_context *ctx, const wgs_sort_plan_desc *desc
                             .subgroups = subgroups, .wg = shape.wg, .items = shape.items,
                             .params = WGS_PARAMS_KIND_SORT,
                             .max_spins = ctx->exp.lookback_spins ? ctx->exp.lookback_spins : tu->sort_spins,
+                            .lookback_per_lane = ctx->exp.lookback_per_lane ? ctx->exp.lookback_per_lane
+                                                                            : tu->sort_lookback,
                             .consts = {{"KEY_KIND", (uint32_t)key_kind(type) + (p->descending ? 16u : 0u)},
                                        {"VALUE_WORDS", value_words},
-                                       {"SG_MIN", sg_min}}};
+                                       {"SG_MIN", sg_min},
+                                       {"SG_MAX", subgroups ? ci->subgroup_max_size : 1},
+                                       {"SORT_SKIP", ctx->exp.sort_phases >> 3}}};
     if (onesweep) {
         spec.entry = "sort_reset";
         r = wgs__pipeline(ctx, &spec, &p->reset);

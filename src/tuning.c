@@ -31,6 +31,7 @@ static const wgs__tuning table[WGS__CLASS_COUNT] = {
         .sort_onesweep_portable = {16, 16},
         .sort_onesweep_default = 1,
         .sort_spins = 64,
+        .sort_lookback = 4,
     },
     [WGS__CLASS_GPU_SG32] = {
         .name = "gpu-sg32",
@@ -63,6 +64,7 @@ static const wgs__tuning table[WGS__CLASS_COUNT] = {
         .sort_onesweep_portable = {16, 16},
         .sort_onesweep_default = 1,
         .sort_spins = 256,
+        .sort_lookback = 8,
     },
     [WGS__CLASS_GPU] = {
         .name = "gpu",
@@ -85,6 +87,7 @@ static const wgs__tuning table[WGS__CLASS_COUNT] = {
         .sort_onesweep_portable = {16, 16},
         .sort_onesweep_default = 1,
         .sort_spins = 256,
+        .sort_lookback = 8,
     },
 };
 

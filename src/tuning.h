@@ -43,6 +43,7 @@ typedef struct wgs__tuning {
     wgs_tile_shape sort_onesweep, sort_onesweep_keys, sort_onesweep_portable;
     int sort_onesweep_default;
     uint32_t sort_spins;
+    uint32_t sort_lookback; /* predecessor states a digit reads at once (1..8) */
 } wgs__tuning;
 
 wgs__device_class wgs__device_class_of(const wgs_context_info *ci);

@@ -94,7 +94,12 @@ int wgs_experiment_from_env(wgs_context_desc *desc, wgs_experimental *e, char *e
             if (!strcmp(t, "count")) *phases[i].phases |= WGS_EXPERIMENTAL_PHASE_COUNT;
             else if (!strcmp(t, "scan")) *phases[i].phases |= WGS_EXPERIMENTAL_PHASE_SCAN;
             else if (!strcmp(t, "scatter")) *phases[i].phases |= WGS_EXPERIMENTAL_PHASE_SCATTER;
-            else return bad(err, errlen, phases[i].name, s, "some of count,scan,scatter");
+            else if (!strcmp(t, "no-lookback") && i == 1) *phases[i].phases |= WGS_EXPERIMENTAL_PHASE_SKIP_LOOKBACK;
+            else if (!strcmp(t, "no-rank") && i == 1) *phases[i].phases |= WGS_EXPERIMENTAL_PHASE_SKIP_RANK;
+            else if (!strcmp(t, "no-write") && i == 1) *phases[i].phases |= WGS_EXPERIMENTAL_PHASE_SKIP_WRITE;
+            else return bad(err, errlen, phases[i].name, s,
+                            i == 1 ? "some of count,scan,scatter,no-lookback,no-rank,no-write"
+                                   : "some of count,scan,scatter");
         }
         any = 1;
     }

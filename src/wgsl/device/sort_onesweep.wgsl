@@ -131,20 +131,45 @@ fn look_back(ids: Ids, t: u32, region: u32) {
         for (var k = 0u; k < DIGITS_PER_INVOCATION; k++) {
             let d = ids.lid * DIGITS_PER_INVOCATION + k;
             var spins = 0u;
+            var narrow = false; // after a fruitless step, poll only the tile that blocks
             while (next[k] != 0u) {
-                let s = atomicLoad(&state[region + (next[k] - 1u) * RADIX + d]);
-                let flag = s >> 30u;
-                if (flag == NOT_READY) {
-                    spins++;
-                    if (spins >= MAX_SPINS) {
-                        stalled = max(stalled, next[k]);
-                        break;
+                // The nearest LOOKBACK_PER_LANE states at once, so that their latencies
+                // overlap; taken from the nearest while they are ready.
+                let j = next[k];
+                let reads = min(j, select(LOOKBACK_PER_LANE, 1u, narrow));
+                var s: array<u32, LOOKBACK_PER_LANE>;
+                for (var q = 0u; q < LOOKBACK_PER_LANE; q++) {
+                    if (q < reads) {
+                        s[q] = atomicLoad(&state[region + (j - 1u - q) * RADIX + d]);
                     }
+                }
+                var taken = 0u;
+                var inclusive = false;
+                var blocked = false;
+                for (var q = 0u; q < LOOKBACK_PER_LANE; q++) {
+                    if (q < reads && !blocked && !inclusive) {
+                        let flag = s[q] >> 30u;
+                        if (flag == NOT_READY) {
+                            blocked = true;
+                        } else {
+                            digit_prefix[k] += s[q] & COUNT_MASK;
+                            taken++;
+                            inclusive = flag == INCLUSIVE;
+                        }
+                    }
+                }
+                // Tile 0 is only ever published inclusive, so the walk ends there.
+                next[k] = select(j - taken, 0u, inclusive);
+                narrow = taken == 0u;
+                if (taken != 0u) {
+                    spins = 0u;
                     continue;
                 }
-                digit_prefix[k] += s & COUNT_MASK;
-                next[k] = select(next[k] - 1u, 0u, flag == INCLUSIVE);
-                spins = 0u;
+                spins++;
+                if (spins >= MAX_SPINS) {
+                    stalled = max(stalled, j);
+                    break;
+                }
             }
         }
         if (stalled != 0u) {
@@ -200,6 +225,7 @@ fn sort_onesweep(ids: Ids) {
     let region = STATE_TILES + (pass_index & 1u) * tiles * RADIX;
     let tile_first = t * TILE;
     let tile_n = min(TILE, params.n - tile_first);
+    var keys: TileKeys;
     tile_clear(ids);
     if ((params.flags & FLAG_LAST_PASS) == 0u) {
         let other = STATE_TILES + ((pass_index + 1u) & 1u) * tiles * RADIX + t * RADIX;
@@ -208,7 +234,7 @@ fn sort_onesweep(ids: Ids) {
         }
     }
     workgroupBarrier();
-    tile_rank(ids, tile_first, tile_n, params.shift, params.bits);
+    tile_rank(ids, &keys, tile_first, tile_n, params.shift, params.bits);
     workgroupBarrier();
     let sum = tile_totals(ids);
     if (t == 0u) {
@@ -217,6 +243,10 @@ fn sort_onesweep(ids: Ids) {
             let d = ids.lid * DIGITS_PER_INVOCATION + k;
             digit_prefix[k] = digit_base[k];
             atomicStore(&state[region + d], (INCLUSIVE << 30u) | (digit_base[k] + digit_total[d]));
+        }
+    } else if ((SORT_SKIP & 1u) != 0u) { // an experiment's timing without the look-back
+        for (var k = 0u; k < DIGITS_PER_INVOCATION; k++) {
+            digit_prefix[k] = 0u;
         }
     } else {
         for (var k = 0u; k < DIGITS_PER_INVOCATION; k++) {
@@ -234,7 +264,9 @@ fn sort_onesweep(ids: Ids) {
     }
     tile_offsets(ids, sum);
     workgroupBarrier();
-    tile_place(ids, tile_n);
+    tile_place(ids, &keys, tile_n);
     workgroupBarrier();
-    tile_write(ids, tile_first, tile_n, params.shift, params.bits, (params.flags & FLAG_INDEX_VALUES) != 0u);
+    if ((SORT_SKIP & 4u) == 0u) { // an experiment's timing without the writes
+        tile_write(ids, tile_first, tile_n, params.shift, params.bits, (params.flags & FLAG_INDEX_VALUES) != 0u);
+    }
 }

@@ -4,7 +4,11 @@
 // the lanes whose key has the same digit (its peers); a key's rank is its peers in lower
 // lanes plus what the owner counted of that digit in earlier rounds. The lowest peer
 // adds the round's peers to the owner's count and passes the old count to the others.
-// Lanes are lid % subgroup size, as subgroup_scan.wgsl assumes; up to 128 lanes.
+// Lanes are lid % subgroup size, as subgroup_scan.wgsl assumes; up to 128 lanes. Only
+// the ballot's words that the device's widest subgroup (SG_MAX) can set are looked at:
+// one on a 32-lane GPU, where the other three cost instructions in every round.
+
+const SG_WORDS: u32 = (SG_MAX + 31u) / 32u;
 
 fn owner_of(ids: Ids) -> u32 { return ids.lid / ids.sg_size; }
 fn owner_count(ids: Ids) -> u32 { return WG / ids.sg_size; }
@@ -13,8 +17,8 @@ fn owner_lane(ids: Ids) -> u32 { return ids.sg_lane; }
 
 // Set bits of the lanes below `lane`.
 fn lanes_below(lane: u32) -> vec4<u32> {
-    var m: vec4<u32>;
-    for (var c = 0u; c < 4u; c++) {
+    var m = vec4<u32>(0u);
+    for (var c = 0u; c < SG_WORDS; c++) {
         let first = c * 32u;
         if (lane >= first + 32u) {
             m[c] = 0xFFFFFFFFu;
@@ -28,11 +32,15 @@ fn lanes_below(lane: u32) -> vec4<u32> {
 }
 
 fn bits_in(m: vec4<u32>) -> u32 {
-    return countOneBits(m.x) + countOneBits(m.y) + countOneBits(m.z) + countOneBits(m.w);
+    var c = countOneBits(m.x);
+    for (var w = 1u; w < SG_WORDS; w++) {
+        c += countOneBits(m[w]);
+    }
+    return c;
 }
 
 fn lowest_lane(m: vec4<u32>) -> u32 {
-    for (var c = 0u; c < 4u; c++) {
+    for (var c = 0u; c < SG_WORDS; c++) {
         if (m[c] != 0u) {
             return c * 32u + firstTrailingBit(m[c]);
         }
