@@ -21,15 +21,16 @@ static const wgs__tuning table[WGS__CLASS_COUNT] = {
         .reduce_groups = 64,
         .histogram = {64, 2},
         .histogram_groups = 64,
-        /* Subgroups of 4: 16 owners' counter rows fill 16 KiB of workgroup memory. */
-        .sort = {64, 16},
-        .sort_keys = {64, 16},
+        /* Subgroups of 4: 8 owners' counter rows; long serial runs. SwiftShader, 2^18
+         * u32 keys: 138 ms at 32 x 64 against 580 at 64 x 16 (either algorithm). */
+        .sort = {32, 64},
+        .sort_keys = {32, 64},
         .sort_portable = {16, 16},
         .sort_group_tiles = 8,
-        .sort_onesweep = {64, 16},
-        .sort_onesweep_keys = {64, 16},
+        .sort_onesweep = {32, 64},
+        .sort_onesweep_keys = {32, 64},
         .sort_onesweep_portable = {16, 16},
-        .sort_onesweep_default = 1,
+        .sort_onesweep_default = 0, /* SwiftShader, 2^18 u32 keys: 132 ms against 138, a tie */
         .sort_spins = 64,
         .sort_lookback = 4,
     },
@@ -62,7 +63,9 @@ static const wgs__tuning table[WGS__CLASS_COUNT] = {
         .sort_onesweep = {256, 16},
         .sort_onesweep_keys = {256, 16},
         .sort_onesweep_portable = {16, 16},
-        .sort_onesweep_default = 1,
+        /* H200, 2^28: u32 keys 29.8 ms against 17.5 for reduce-then-scan, pairs 37.1 / 33.3,
+         * u64 64.2 / 56.4; one tile a workgroup costs more than the look-back saves. */
+        .sort_onesweep_default = 0,
         .sort_spins = 256,
         .sort_lookback = 8,
     },
@@ -85,7 +88,7 @@ static const wgs__tuning table[WGS__CLASS_COUNT] = {
         .sort_onesweep = {256, 16},
         .sort_onesweep_keys = {256, 16},
         .sort_onesweep_portable = {16, 16},
-        .sort_onesweep_default = 1,
+        .sort_onesweep_default = 0, /* as gpu-sg32 */
         .sort_spins = 256,
         .sort_lookback = 8,
     },
