@@ -269,6 +269,12 @@ static pass_buffers pass_bindings(wgs_sort_plan *p, const wgs_sort_args *a, uint
     return b;
 }
 
+/* The bits of the digit that starts at `shift`: `width`, fewer at the range's end, none
+ * past it (sort_onesweep.wgsl's histogram computes the same). */
+static uint32_t pass_digit_bits(const wgs_sort_plan *p, uint32_t shift, uint32_t width) {
+    return shift >= p->end_bit ? 0 : p->end_bit - shift < width ? p->end_bit - shift : width;
+}
+
 /* The one-sweep passes (sort_onesweep.wgsl) into one compute pass. */
 static void encode_onesweep(wgs_sort_plan *p, WGPUCommandEncoder encoder, const wgs_sort_args *a,
                             uint32_t passes, uint32_t width, uint64_t tiles, uint32_t group) {
@@ -291,8 +297,7 @@ static void encode_onesweep(wgs_sort_plan *p, WGPUCommandEncoder encoder, const 
         wgs__dispatch(ctx, cp, p->histogram, hb, 2, ctx->param_ring, wgs__param_push(ctx, &hist), hist.sort.groups);
     for (uint32_t pass = 0; pass < passes && (p->phases & WGS_EXPERIMENTAL_PHASE_SCATTER); pass++) {
         pass_buffers b = pass_bindings(p, a, pass, passes);
-        uint32_t shift = p->begin_bit + pass * width;
-        uint32_t digit_bits = shift >= p->end_bit ? 0 : p->end_bit - shift < width ? p->end_bit - shift : width;
+        uint32_t shift = p->begin_bit + pass * width, digit_bits = pass_digit_bits(p, shift, width);
         uint32_t flags = (pass == 0 && p->payload == WGS_PAYLOAD_INDEX ? WGS_FLAG_INDEX_VALUES : 0) |
                          (pass == passes - 1 ? WGS_FLAG_LAST_PASS : 0);
         wgs_params rec = {.sort = {.n = (uint32_t)a->n, .groups = (uint32_t)tiles, .shift = shift >= 64 ? 0 : shift,
@@ -314,8 +319,7 @@ static wgs_result encode_reduce_scan(wgs_sort_plan *p, WGPUCommandEncoder encode
     const gpu_binding offsets_b = {4, p->offsets, 0, groups * RADIX * 4};
     for (uint32_t pass = 0; pass < passes; pass++) {
         pass_buffers b = pass_bindings(p, a, pass, passes);
-        uint32_t shift = p->begin_bit + pass * width;
-        uint32_t digit_bits = shift >= p->end_bit ? 0 : p->end_bit - shift < width ? p->end_bit - shift : width;
+        uint32_t shift = p->begin_bit + pass * width, digit_bits = pass_digit_bits(p, shift, width);
         wgs_params rec = {.sort = {.n = (uint32_t)a->n, .groups = (uint32_t)groups, .group_tiles = group,
                                    .shift = shift >= 64 ? 0 : shift, .bits = digit_bits,
                                    .flags = pass == 0 && p->payload == WGS_PAYLOAD_INDEX ? WGS_FLAG_INDEX_VALUES : 0,
