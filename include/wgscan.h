@@ -493,6 +493,17 @@ typedef struct wgs_scan_args {
     WGPUBuffer output;     /* may equal input with the same offset: in place */
     uint64_t output_offset;
     uint64_t n; /* elements; 0 records nothing */
+    /* Optional carry-in (CUB's initial value), so that a scan can continue another one:
+     * the scan runs as if this value stood before the input. An exclusive scan's first
+     * output is the carry, an inclusive scan's the carry combined with the first
+     * element. From init_buffer (one element at init_offset, which is aligned as every
+     * offset; f16 in the low half of the word there; Storage usage), read when the scan
+     * runs, else from *init_value (one element of the plan's type, copied while
+     * encoding); neither: the operator's identity. Floats: each tile's prefix is
+     * combined with the carry, carry + (prefix + element). */
+    const void *init_value;
+    WGPUBuffer init_buffer;
+    uint64_t init_offset;
     /* Optional: a timestamp query set; the begin index is written when the scan's
      * first pass starts and the end index when its last pass ends. Requires the
      * timestamp-query feature. Leave query_set NULL for none. */

@@ -68,14 +68,22 @@ struct wgs_scan_plan {
     uint32_t stride;         /* bytes between two dispatches' parameters */
     uint32_t dispatches_max; /* parameter records per slot */
     uint64_t slot_key[WGS_SCAN_PARAM_SLOTS];
+    uint64_t slot_carry[WGS_SCAN_PARAM_SLOTS]; /* the records' carry-in: flags << 32 | bits */
     uint64_t slot_age[WGS_SCAN_PARAM_SLOTS];
     uint64_t clock;
     uint64_t scratch_bytes;
 };
 
+/* A scan's carry-in as its records hold it: FLAG_CARRY (and FLAG_CARRY_BUFFER) and the
+ * value's bits (element/scan_carry.wgsl). */
+typedef struct carry_in {
+    uint32_t flags, bits;
+} carry_in;
+
 /* How one n is laid out by the multi-level algorithm. */
 typedef struct ml_layout {
     uint64_t n;
+    carry_in carry;
     uint64_t chunks;
     uint64_t tiles0;
     int levels;
@@ -158,7 +166,8 @@ static void plan_release(wgs_scan_plan *p) {
 static wgs_result make_pipelines(wgs_scan_plan *p) {
     wgs_context *ctx = p->ctx;
     wgs_kernel_spec spec = {.file = "device/scan_tiles.wgsl", .entry = "reduce_tiles", .type = p->type,
-                            .op = p->op, .wg = p->ml.wg, .items = p->ml.items};
+                            .op = p->op, .wg = p->ml.wg, .items = p->ml.items,
+                            .helper = "element/scan_carry.wgsl"};
     spec.subgroups = p->ml.rows;
     wgs_result r = wgs__pipeline(ctx, &spec, &p->ml_reduce_copy);
     spec.in_place = 1;
@@ -176,6 +185,7 @@ static wgs_result make_pipelines(wgs_scan_plan *p) {
     if (r != WGS_OK || !p->has_sp) return r;
     wgs_kernel_spec sp = {.file = "device/scan_single_pass.wgsl", .entry = "scan_single_pass",
                           .type = p->type, .op = p->op, .wg = p->sp.wg, .items = p->sp.items,
+                          .helper = "element/scan_carry.wgsl",
                           .inclusive = p->kind == WGS_SCAN_INCLUSIVE};
     wgs__chain_spec(ctx, &sp);
     r = wgs__pipeline(ctx, &sp, &p->sp_scan);
@@ -321,11 +331,12 @@ uint32_t wgs_scan_plan_tile_size(const wgs_scan_plan *p, wgs_scan_algorithm algo
  * use of the key. */
 typedef void (*fill_fn)(const wgs_scan_plan *p, const void *layout, unsigned char *records);
 
-static uint64_t param_slot(wgs_scan_plan *p, uint64_t key, size_t count, fill_fn fill,
+static uint64_t param_slot(wgs_scan_plan *p, uint64_t key, carry_in carry, size_t count, fill_fn fill,
                            const void *layout) {
+    uint64_t carry_key = (uint64_t)carry.flags << 32 | carry.bits;
     int found = -1, oldest = 0;
     for (int s = 0; s < WGS_SCAN_PARAM_SLOTS; s++) {
-        if (p->slot_age[s] && p->slot_key[s] == key) found = s;
+        if (p->slot_age[s] && p->slot_key[s] == key && p->slot_carry[s] == carry_key) found = s;
         if (p->slot_age[s] < p->slot_age[oldest]) oldest = s;
     }
     int s = found >= 0 ? found : oldest;
@@ -338,6 +349,7 @@ static uint64_t param_slot(wgs_scan_plan *p, uint64_t key, size_t count, fill_fn
         return UINT64_MAX;
     }
     p->slot_key[s] = key;
+    p->slot_carry[s] = carry_key;
     fill(p, layout, buf);
     wgs__gpu_queue_write(p->ctx->gpu, p->params, base, buf, count * p->stride);
     free(buf);
@@ -354,9 +366,9 @@ static uint64_t word_elems(const wgs_scan_plan *p, const tiling *t, uint64_t len
 
 /* Params.c: the words of the word view. (The identity is a constant of the kernels.) */
 static void put_record(const wgs_scan_plan *p, const tiling *t, unsigned char *records, uint64_t index,
-                       uint32_t n, uint32_t tile_base, uint32_t flags) {
+                       uint32_t n, uint32_t tile_base, uint32_t flags, uint32_t carry_bits) {
     wgs_params sp = {.scan = {.n = n, .tile_base = tile_base, .flags = flags,
-                              .words = (uint32_t)(word_elems(p, t, n) / 4)}};
+                              .words = (uint32_t)(word_elems(p, t, n) / 4), .carry_bits = carry_bits}};
     memcpy(records + index * p->stride, &sp, sizeof sp);
 }
 
@@ -369,23 +381,29 @@ static uint64_t chunk_len(uint64_t n, uint64_t chunk_elems, uint64_t c) {
 static void fill_ml(const wgs_scan_plan *p, const void *layout, unsigned char *records) {
     const ml_layout *L = layout;
     uint32_t tiles_per_chunk = (uint32_t)(p->ml.chunk_elems / p->ml.tile);
-    uint32_t flags = L->tiles0 > 1 ? WGS_FLAG_SEEDED : 0u;
+    uint32_t flags = (L->tiles0 > 1 ? WGS_FLAG_SEEDED : 0u) | L->carry.flags;
     for (uint64_t c = 0; c < L->chunks; c++)
         put_record(p, &p->ml, records, c, (uint32_t)chunk_len(L->n, p->ml.chunk_elems, c),
-                   (uint32_t)(c * tiles_per_chunk), flags);
+                   (uint32_t)(c * tiles_per_chunk), flags, L->carry.bits);
     for (int l = 0; l < L->levels; l++)
         put_record(p, &p->ml, records, L->chunks + (uint64_t)l, (uint32_t)L->count[l], 0,
-                   L->count[l] > p->ml.tile ? WGS_FLAG_WRITE_TOTALS : 0u);
+                   L->count[l] > p->ml.tile ? WGS_FLAG_WRITE_TOTALS : 0u, 0);
 }
 
 /* Single-pass records: [chunk 0 .. chunks-1]. */
+typedef struct sp_layout {
+    uint64_t n;
+    carry_in carry;
+} sp_layout;
+
 static void fill_sp(const wgs_scan_plan *p, const void *layout, unsigned char *records) {
-    uint64_t n = *(const uint64_t *)layout;
+    const sp_layout *L = layout;
+    uint64_t n = L->n;
     uint64_t chunks = wgs__div_up(n, p->sp.chunk_elems);
     uint32_t tiles_per_chunk = (uint32_t)(p->sp.chunk_elems / p->sp.tile);
     for (uint64_t c = 0; c < chunks; c++)
         put_record(p, &p->sp, records, c, (uint32_t)chunk_len(n, p->sp.chunk_elems, c),
-                   (uint32_t)(c * tiles_per_chunk), 0u);
+                   (uint32_t)(c * tiles_per_chunk), L->carry.flags, L->carry.bits);
 }
 
 /* ------------------------------------------------------------------------- */
@@ -395,6 +413,7 @@ typedef struct recorder {
     wgs_scan_plan *p;
     WGPUComputePassEncoder pass;
     uint64_t param_base;
+    gpu_binding carry; /* binding 6 of the kernels that take a carry-in */
 } recorder;
 
 static void dispatch(recorder *rc, WGPUComputePipeline pipe, const gpu_binding *b, uint32_t nb,
@@ -431,13 +450,14 @@ static void record_level(recorder *rc, const ml_layout *L, int l) {
     wgs_scan_plan *p = rc->p;
     uint64_t count = L->count[l];
     int has_next = l + 1 < L->levels;
-    gpu_binding b[3];
+    gpu_binding b[4];
     uint32_t nb = bind_data(p, &p->ml, b, 1, 5, p->sums[l], 0, count, 1);
     b[nb++] = (gpu_binding){3, has_next ? p->sums[l + 1] : p->dummy, 0,
                             has_next ? bytes_of(p, L->count[l + 1]) : 16};
     uint64_t param_index = L->chunks + (uint64_t)l;
     uint64_t groups = wgs__div_up(count, p->ml.tile);
-    dispatch(rc, p->ml_scan_levels, b, nb, param_index, groups);
+    b[nb] = rc->carry; /* scan_tiles' binding; add_prefix has none */
+    dispatch(rc, p->ml_scan_levels, b, nb + 1, param_index, groups);
     if (!has_next) return;
     record_level(rc, L, l + 1);
     dispatch(rc, p->ml_add, b, nb, param_index, groups);
@@ -453,7 +473,7 @@ static void record_multilevel(recorder *rc, const wgs_scan_args *a, const ml_lay
     for (int seeded = !L->levels; seeded < 2; seeded++) {
         for (uint64_t c = 0; c < L->chunks; c++) {
             uint64_t off = c * p->ml.chunk_elems * p->es, len = chunk_len(a->n, p->ml.chunk_elems, c);
-            gpu_binding b[5];
+            gpu_binding b[6];
             uint32_t nb = 0;
             if (in_place)
                 nb += bind_data(p, &p->ml, b, 1, 5, a->output, a->output_offset + off, len, 1);
@@ -462,6 +482,7 @@ static void record_multilevel(recorder *rc, const wgs_scan_args *a, const ml_lay
             if (seeded && !in_place)
                 nb += bind_data(p, &p->ml, b + nb, 1, 5, a->output, a->output_offset + off, len, 1);
             b[nb++] = (gpu_binding){3, aux0, 0, aux0_size};
+            if (seeded) b[nb++] = rc->carry;
             WGPUComputePipeline pipe = seeded ? (in_place ? p->ml_seeded_in_place : p->ml_seeded_copy)
                                               : (in_place ? p->ml_reduce_in_place : p->ml_reduce_copy);
             dispatch(rc, pipe, b, nb, c, wgs__div_up(len, p->ml.tile));
@@ -477,10 +498,11 @@ static void record_single_pass(recorder *rc, const wgs_scan_args *a) {
     uint64_t chunks = wgs__div_up(a->n, p->sp.chunk_elems);
     for (uint64_t c = 0; c < chunks; c++) {
         uint64_t off = c * p->sp.chunk_elems * p->es, len = chunk_len(a->n, p->sp.chunk_elems, c);
-        gpu_binding b[5];
+        gpu_binding b[6];
         uint32_t nb = bind_data(p, &p->sp, b, 0, 4, a->input, a->input_offset + off, len, 0);
         nb += bind_data(p, &p->sp, b + nb, 1, 5, a->output, a->output_offset + off, len, 1);
         b[nb++] = wgs__chain_binding(&p->chain, tiles);
+        b[nb++] = rc->carry;
         dispatch(rc, p->sp_scan, b, nb, c, wgs__div_up(len, p->sp.tile));
     }
 }
@@ -506,21 +528,32 @@ wgs_result wgs_scan_encode(wgs_scan_plan *p, WGPUCommandEncoder encoder, const w
     WGS_FAIL_IF(ctx, in_place && algo == WGS_SCAN_ALGORITHM_SINGLE_PASS, WGS_ERROR_ALIASING,
                 "the single-pass scan cannot run in place (its fallback rereads earlier tiles' "
                 "input); use separate buffers or the multi-level algorithm");
+    carry_in carry = {0, 0};
+    gpu_binding carry_b = {6, wgs__dummy(ctx), 0, 16}; /* not p->dummy: that one is bound writable */
+    if (a->init_buffer) {
+        if ((r = check_buffer(p, a->init_buffer, a->init_offset, 1, "init")) != WGS_OK) return r;
+        carry = (carry_in){WGS_FLAG_CARRY | WGS_FLAG_CARRY_BUFFER, 0};
+        carry_b = (gpu_binding){6, a->init_buffer, a->init_offset, 4};
+    } else if (a->init_value) {
+        carry.flags = WGS_FLAG_CARRY;
+        memcpy(&carry.bits, a->init_value, p->es); /* f16 in the low half (little-endian) */
+    }
     if (a->n == 0) return WGS_OK;
 
     ml_layout L;
     uint64_t param_base;
     if (algo == WGS_SCAN_ALGORITHM_SINGLE_PASS) {
-        uint64_t n = a->n;
-        param_base = param_slot(p, n << 1 | 1, (size_t)wgs__div_up(n, p->sp.chunk_elems), fill_sp, &n);
+        sp_layout S = {a->n, carry};
+        param_base = param_slot(p, a->n << 1 | 1, carry, (size_t)wgs__div_up(a->n, p->sp.chunk_elems), fill_sp, &S);
     } else {
         L = ml_layout_for(p, a->n);
-        param_base = param_slot(p, a->n << 1, (size_t)(L.chunks + (uint64_t)L.levels), fill_ml, &L);
+        L.carry = carry;
+        param_base = param_slot(p, a->n << 1, carry, (size_t)(L.chunks + (uint64_t)L.levels), fill_ml, &L);
     }
     WGS_FAIL_IF(ctx, param_base == UINT64_MAX, WGS_ERROR_OUT_OF_HOST_MEMORY, "writing parameters");
 
     wgs__gpu_scope_push(ctx->gpu);
-    recorder rc = {p, NULL, param_base};
+    recorder rc = {p, NULL, param_base, carry_b};
     rc.pass = wgs__gpu_pass_begin(ctx->gpu, encoder, a->timestamp_query_set, a->timestamp_begin_index,
                              a->timestamp_end_index);
     if (algo == WGS_SCAN_ALGORITHM_SINGLE_PASS)

@@ -43,12 +43,28 @@ int scan_check(wgs_context *ctx, wgs_scan_plan *plan, const wgs_scan_plan_desc *
         }
         CHECK_RESULT(wgs_buffer_write(ctx, out, 0, expect_guard, out_size), WGS_OK);
     }
+    /* The carry-in: one random element, as a value or in a buffer at offset 256. */
+    uint32_t carry = 0;
+    WGPUBuffer carry_buf = NULL;
+    ref_fill_random(&carry, type, op, 1, c->seed ^ 0x5EEDu);
+    if (c->carry == 2) {
+        unsigned char words[512];
+        memset(words, GUARD, sizeof words);
+        memcpy(words + 256, &carry, es);
+        if (wgs_buffer_create(ctx, sizeof words, usage, &carry_buf) != WGS_OK) {
+            test_fail(__FILE__, __LINE__, "buffer: %s", wgs_context_last_error(ctx));
+            goto done;
+        }
+        CHECK_RESULT(wgs_buffer_write(ctx, carry_buf, 0, words, sizeof words), WGS_OK);
+    }
     WGPUCommandEncoder enc;
     CHECK_RESULT(wgs_encoder_create(ctx, &enc), WGS_OK);
     wgs_scan_args a = {.input = in, .input_offset = c->in_offset, .output = out, .output_offset = out_off,
-                       .n = c->n};
+                       .n = c->n, .init_value = c->carry == 1 ? &carry : NULL, .init_buffer = carry_buf,
+                       .init_offset = carry_buf ? 256 : 0};
     wgs_result r = wgs_scan_encode(plan, enc, &a);
     CHECK_RESULT(wgs_submit(ctx, enc), WGS_OK);
+    wgs_buffer_release(ctx, carry_buf);
     if (r != WGS_OK) {
         test_fail(__FILE__, __LINE__, "encode n=%llu: %s", (unsigned long long)c->n, wgs_context_last_error(ctx));
         goto done;
@@ -57,13 +73,33 @@ int scan_check(wgs_context *ctx, wgs_scan_plan *plan, const wgs_scan_plan_desc *
         test_fail(__FILE__, __LINE__, "read: %s", wgs_context_last_error(ctx));
         goto done;
     }
-    ref_check chk = ref_verify(host_in + c->in_offset, host_out + out_off, type, op, inclusive, c->n);
+    ref_check chk;
+    if (c->carry) {
+        /* With a carry-in the output is the reference scan of [carry, input] from its
+         * second element on: checked as that scan, its first element taken as right. */
+        unsigned char *in2 = malloc((c->n + 1) * es + 4), *out2 = malloc((c->n + 1) * es + 4);
+        if (!in2 || !out2) {
+            free(in2), free(out2);
+            test_fail(__FILE__, __LINE__, "out of host memory for n=%llu", (unsigned long long)c->n);
+            goto done;
+        }
+        memcpy(in2, &carry, es);
+        memcpy(in2 + es, host_in + c->in_offset, bytes);
+        ref_scan(in2, out2, type, op, inclusive, 1);
+        memcpy(out2 + es, host_out + out_off, bytes);
+        chk = ref_verify(in2, out2, type, op, inclusive, c->n + 1);
+        if (chk.mismatches) chk.first_bad--;
+        free(in2), free(out2);
+    } else {
+        chk = ref_verify(host_in + c->in_offset, host_out + out_off, type, op, inclusive, c->n);
+    }
     if (chk.mismatches) {
         test_fail(__FILE__, __LINE__,
-                  "%s %s %s n=%llu in_off=%llu out_off=%llu%s: %llu wrong, first at %llu: got %.9g want %.9g",
+                  "%s %s %s n=%llu in_off=%llu out_off=%llu%s%s: %llu wrong, first at %llu: got %.9g want %.9g",
                   wgs_type_name(type), wgs_op_name(op), inclusive ? "inclusive" : "exclusive",
                   (unsigned long long)c->n, (unsigned long long)c->in_offset, (unsigned long long)out_off,
-                  c->in_place ? " in place" : "", (unsigned long long)chk.mismatches,
+                  c->in_place ? " in place" : "", c->carry == 1 ? " carry value" : c->carry ? " carry buffer" : "",
+                  (unsigned long long)chk.mismatches,
                   (unsigned long long)chk.first_bad, chk.got, chk.want);
         goto done;
     }

@@ -12,6 +12,7 @@ typedef struct scan_case {
     uint64_t in_offset, out_offset; /* bytes */
     int in_place;                   /* input buffer = output buffer, same offset */
     uint64_t seed;
+    int carry; /* the carry-in: 0 none, 1 init_value, 2 init_buffer (at offset 256) */
 } scan_case;
 
 /* Uploads random data, encodes with `plan`, submits, reads back and compares with the

@@ -44,7 +44,7 @@ static void matrix(wgs_type type, wgs_scan_algorithm algorithm) {
             uint64_t sizes[32];
             int ns = scan_boundary_sizes(wgs_scan_plan_tile_size(plan, algorithm), max, sizes, 32);
             for (int i = 0; i < ns; i++) {
-                scan_case c = {sizes[i], 0, 0, 0, sizes[i] * 31 + (uint64_t)o * 7 + (uint64_t)kind};
+                scan_case c = {sizes[i], 0, 0, 0, sizes[i] * 31 + (uint64_t)o * 7 + (uint64_t)kind, 0};
                 scan_check(ctx, plan, &d, &c);
             }
             wgs_scan_plan_destroy(plan);
@@ -81,7 +81,7 @@ TEST(scan_without_subgroups) {
             uint32_t t = wgs_scan_plan_tile_size(plan, wgs_scan_plan_algorithm(plan, 0, 0));
             const uint64_t sizes[] = {1, t - 1, t + 1, 5ull * t + 3, (1 << 20) + 1};
             for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
-                scan_case c = {sizes[i], 0, 0, 0, 400 + i};
+                scan_case c = {sizes[i], 0, 0, 0, 400 + i, 0};
                 scan_check(ctx, plan, &d, &c);
             }
             wgs_scan_plan_destroy(plan);
@@ -107,7 +107,7 @@ TEST(scan_single_pass_forced_fallback) {
             uint32_t t = wgs_scan_plan_tile_size(plan, wgs_scan_plan_algorithm(plan, 0, 0));
             const uint64_t sizes[] = {t + 1, 37ull * t + 5, (1 << 22) - 1};
             for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
-                scan_case c = {sizes[i], 0, 0, 0, 500 + i};
+                scan_case c = {sizes[i], 0, 0, 0, 500 + i, 0};
                 scan_check(ctx, plan, &d, &c);
             }
             wgs_scan_plan_destroy(plan);
@@ -189,9 +189,9 @@ TEST(scan_in_place_and_offsets) {
     uint32_t t = wgs_scan_plan_tile_size(plan, wgs_scan_plan_algorithm(plan, 0, 0));
     const uint64_t sizes[] = {1, 7, t - 1, t + 1, 5ull * t + 3, (1 << 20) - 1};
     for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
-        scan_case inplace = {sizes[i], 512, 0, 1, 100 + i};
+        scan_case inplace = {sizes[i], 512, 0, 1, 100 + i, 0};
         scan_check(ctx, plan, &d, &inplace);
-        scan_case offs = {sizes[i], 256, 768, 0, 200 + i};
+        scan_case offs = {sizes[i], 256, 768, 0, 200 + i, 0};
         scan_check(ctx, plan, &d, &offs);
     }
     wgs_scan_plan_destroy(plan);
@@ -280,12 +280,83 @@ TEST(scan_multi_binding_and_2d_grid) {
                                       100ull * t + 1, capacity - 3};
             for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
                 CHECK(sizes[i] <= capacity);
-                scan_case c = {sizes[i], 0, 0, (int)(i & 1), 300 + i};
+                scan_case c = {sizes[i], 0, 0, (int)(i & 1), 300 + i, 0};
                 scan_check(ctx, plan, &d, &c);
             }
             wgs_scan_plan_destroy(plan);
         }
     }
+}
+
+/* A carry-in from a value and from a buffer, both algorithms, exclusive and inclusive,
+ * across tile boundaries, in place, past one binding (capped limits), with fallbacks
+ * forced; and the carry buffer's bad inputs with their codes. */
+static void carry_cases(wgs_context *ctx, wgs_scan_algorithm algorithm, uint64_t capacity, int in_place) {
+    const wgs_type types[] = {WGS_TYPE_U32, WGS_TYPE_I32, WGS_TYPE_F32, WGS_TYPE_F16};
+    const wgs_op ops[] = {WGS_OP_ADD, WGS_OP_MAX, WGS_OP_ADD, WGS_OP_ADD};
+    wgs_context_info info;
+    wgs_context_get_info(ctx, &info);
+    for (int k = 0; k < 4; k++) {
+        if (types[k] == WGS_TYPE_F16 && !info.has_shader_f16) continue;
+        for (int kind = WGS_SCAN_EXCLUSIVE; kind <= WGS_SCAN_INCLUSIVE; kind++) {
+            wgs_scan_plan_desc d = {.type = types[k], .op = ops[k], .kind = (wgs_scan_kind)kind,
+                                    .algorithm = algorithm, .capacity = capacity};
+            wgs_scan_plan *plan = NULL;
+            CHECK_RESULT(wgs_scan_plan_create(ctx, &d, &plan), WGS_OK);
+            if (!plan) continue;
+            uint64_t t = wgs_scan_plan_tile_size(plan, algorithm);
+            const uint64_t sizes[] = {0, 1, t - 1, t + 1, 3 * t + 5, capacity};
+            for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++)
+                for (int carry = 1; carry <= 2; carry++) {
+                    if (sizes[i] > capacity) continue;
+                    scan_case c = {.n = sizes[i], .in_place = in_place, .seed = 77 + i * 3 + (uint64_t)carry,
+                                   .carry = carry};
+                    scan_check(ctx, plan, &d, &c);
+                }
+            wgs_scan_plan_destroy(plan);
+        }
+    }
+}
+
+TEST(scan_carry_in) {
+    wgs_context *ctx = test_context();
+    if (!ctx) return;
+    carry_cases(ctx, WGS_SCAN_ALGORITHM_SINGLE_PASS, 300000, 0);
+    carry_cases(ctx, WGS_SCAN_ALGORITHM_MULTILEVEL, 300000, 0);
+    carry_cases(ctx, WGS_SCAN_ALGORITHM_MULTILEVEL, 100000, 1);
+    wgs_context *fb = test_context_forced_fallback(0);
+    if (fb) carry_cases(fb, WGS_SCAN_ALGORITHM_SINGLE_PASS, 100000, 0);
+    uint64_t big = largest_tile(ctx);
+    wgs_context *capped = test_context_capped(3, 8 * big * 4 < 65536 ? 65536 : 8 * big * 4);
+    if (capped) {
+        carry_cases(capped, WGS_SCAN_ALGORITHM_SINGLE_PASS, 20 * big + 3, 0);
+        carry_cases(capped, WGS_SCAN_ALGORITHM_MULTILEVEL, 20 * big + 3, 0);
+    }
+    /* Bad carry buffers: misaligned, without Storage, too small. */
+    wgs_scan_plan *plan = NULL;
+    CHECK_RESULT(wgs_scan_plan_create(ctx, &(wgs_scan_plan_desc){.capacity = 1000}, &plan), WGS_OK);
+    if (!plan) return;
+    WGPUBuffer in = NULL, out = NULL, small = NULL, mapped = NULL;
+    const WGPUBufferUsage usage = WGPUBufferUsage_Storage | WGPUBufferUsage_CopyDst;
+    CHECK_RESULT(wgs_buffer_create(ctx, 4096, usage, &in), WGS_OK);
+    CHECK_RESULT(wgs_buffer_create(ctx, 4096, usage, &out), WGS_OK);
+    CHECK_RESULT(wgs_buffer_create(ctx, 256, usage, &small), WGS_OK);
+    CHECK_RESULT(wgs_buffer_create(ctx, 256, WGPUBufferUsage_CopyDst | WGPUBufferUsage_CopySrc, &mapped), WGS_OK);
+    WGPUCommandEncoder enc;
+    CHECK_RESULT(wgs_encoder_create(ctx, &enc), WGS_OK);
+    wgs_scan_args a = {.input = in, .output = out, .n = 1000, .init_buffer = small, .init_offset = 4};
+    CHECK_RESULT(wgs_scan_encode(plan, enc, &a), WGS_ERROR_MISALIGNED_OFFSET);
+    a.init_offset = 256;
+    CHECK_RESULT(wgs_scan_encode(plan, enc, &a), WGS_ERROR_BUFFER_TOO_SMALL);
+    a.init_offset = 0;
+    a.init_buffer = mapped;
+    CHECK_RESULT(wgs_scan_encode(plan, enc, &a), WGS_ERROR_BUFFER_USAGE);
+    a.init_buffer = small;
+    CHECK_RESULT(wgs_scan_encode(plan, enc, &a), WGS_OK);
+    CHECK_RESULT(wgs_submit(ctx, enc), WGS_OK);
+    wgs_buffer_release(ctx, in), wgs_buffer_release(ctx, out), wgs_buffer_release(ctx, small);
+    wgs_buffer_release(ctx, mapped);
+    wgs_scan_plan_destroy(plan);
 }
 
 TEST(scan_host_convenience) {
@@ -330,7 +401,7 @@ TEST(scan_on_external_device) {
     wgs_scan_plan *plan = NULL;
     CHECK_RESULT(wgs_scan_plan_create(ctx, &d, &plan), WGS_OK);
     if (plan) {
-        scan_case c = {50000, 0, 0, 0, 77};
+        scan_case c = {50000, 0, 0, 0, 77, 0};
         scan_check(ctx, plan, &d, &c);
     }
     wgs_scan_plan_destroy(plan);

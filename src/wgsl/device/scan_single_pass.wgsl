@@ -18,7 +18,8 @@
 // workgroup/lookback_subgroup.wgsl where the device has subgroups (row tiles), else
 // from workgroup/lookback_workgroup.wgsl.
 //
-// Bindings: 0 input, 1 output, 2 Params, 3 state (word 0: tile counter, then 2 per tile).
+// Bindings: 0 input, 1 output, 2 Params, 3 state (word 0: tile counter, then 2 per tile),
+// 6 the carry-in (element/scan_carry.wgsl: each tile's prefix starts from it).
 // Params: n = elements of this chunk, tile_base = global index of its first tile.
 
 @compute @workgroup_size(WG)
@@ -35,6 +36,6 @@ fn scan_single_pass(ids: Ids, @builtin(workgroup_id) wid: vec3<u32>,
     let ident = identity_from_bits(IDENTITY_BITS);
 
     tile_scan_local(ids, base, n, ident, SCAN_INCLUSIVE);
-    let prefix = tile_chain(ids, t, n, ident);
+    let prefix = with_carry(tile_chain(ids, t, n, ident));
     tile_store(ids, base, n, prefix, SCAN_INCLUSIVE);
 }

@@ -24,7 +24,8 @@ fn reduce_tiles(ids: Ids, @builtin(workgroup_id) wid: vec3<u32>,
 }
 
 // Level 0 (FLAG_SEEDED: each tile starts from its prefix in aux[]; absent when one tile
-// holds everything) and the levels above (FLAG_WRITE_TOTALS: each tile's total to the
+// holds everything; FLAG_CARRY: that prefix combined with the carry-in, binding 6) and
+// the levels above (FLAG_WRITE_TOTALS: each tile's total to the
 // next level's aux[]).
 @compute @workgroup_size(WG)
 fn scan_tiles(ids: Ids, @builtin(workgroup_id) wid: vec3<u32>,
@@ -40,6 +41,7 @@ fn scan_tiles(ids: Ids, @builtin(workgroup_id) wid: vec3<u32>,
     if ((params.flags & FLAG_SEEDED) != 0u) {
         prefix = aux[params.tile_base + t];
     }
+    prefix = with_carry(prefix);
     tile_scan_local(ids, base, n, ident, SCAN_INCLUSIVE);
     tile_finish(ids, base, n, prefix, SCAN_INCLUSIVE);
     if (ids.lid == 0u && (params.flags & FLAG_WRITE_TOTALS) != 0u) {

@@ -1,0 +1,19 @@
+// SPDX-License-Identifier: MIT
+// scan_carry.wgsl: a scan's carry-in (wgs_scan_args.init_value / init_buffer): the value
+// the scan starts from, combined into each tile's prefix by the kernels that write the
+// data (scan_single_pass, scan_tiles at level 0). Records with FLAG_CARRY hold it in
+// carry_bits, or with FLAG_CARRY_BUFFER leave it in binding 6 (one element, f16 in the
+// word's low half); other records start from the identity.
+
+@group(0) @binding(6) var<storage, read> carry_in: array<u32>;
+
+fn with_carry(prefix: T) -> T {
+    if ((params.flags & FLAG_CARRY) == 0u) {
+        return prefix;
+    }
+    var bits = params.carry_bits;
+    if ((params.flags & FLAG_CARRY_BUFFER) != 0u) {
+        bits = carry_in[0];
+    }
+    return combine(from_bits(bits), prefix);
+}
