@@ -1005,7 +1005,7 @@ WGS_API wgs_result wgs_buffer_create(wgs_context *ctx, uint64_t size, WGPUBuffer
 WGS_API void wgs_buffer_release(wgs_context *ctx, WGPUBuffer buffer);
 /* Queues a write of host memory (the buffer needs CopyDst; offset and size multiples of
  * 4). Returns once `data` may be reused; the GPU's copies follow all work submitted
- * before. Up to 256 KiB go through wgpuQueueWriteBuffer; more through the context's
+ * before. Up to 2 MiB go through wgpuQueueWriteBuffer; more through the context's
  * staging buffers, 32 MiB at a time, which may wait for a staging buffer's previous copy.
  * A buffer the copy may not touch fails with WGS_ERROR_GPU_VALIDATION. */
 WGS_API wgs_result wgs_buffer_write(wgs_context *ctx, WGPUBuffer buffer, uint64_t offset,

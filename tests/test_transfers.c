@@ -126,7 +126,7 @@ TEST(transfers_chunk_boundaries_1m_2_slots_3_threads) {
     shaped(0, 0, 0, 0, 0, 0);
 }
 
-/* The default shape: QueueWriteBuffer up to 256 KiB, staged above, chunks of 32 MiB. */
+/* The default shape: QueueWriteBuffer up to 2 MiB, staged above, chunks of 32 MiB. */
 TEST(transfers_default_shape) {
     wgs_context *ctx = test_context();
     if (!ctx) return;
@@ -135,7 +135,7 @@ TEST(transfers_default_shape) {
     unsigned char *mirror = calloc(1, bsize);
     if (b && mirror) {
         CHECK_RESULT(wgs_buffer_write(ctx, b, 0, mirror, bsize), WGS_OK);
-        const uint64_t sizes[] = {4, 256 << 10, (256 << 10) + 4, (1 << 20) + 4, chunk - 4, chunk + 4};
+        const uint64_t sizes[] = {4, (1 << 20) + 4, 2 << 20, (2 << 20) + 4, chunk - 4, chunk + 4};
         for (size_t i = 0; i < sizeof sizes / sizeof *sizes; i++) round_trip(ctx, b, mirror, bsize, 8, sizes[i]);
     }
     free(mirror);
@@ -163,9 +163,9 @@ TEST(transfers_legacy_path) {
 /* Copies WebGPU refuses fail with their code, on the direct and the staged path, and the
  * context keeps working. */
 TEST(transfers_refused_copies) {
-    wgs_context *ctx = shaped(64 << 10, 2, 2, 0, 0, 0);
+    wgs_context *ctx = shaped(64 << 10, 2, 2, 64 << 10, 0, 0);
     if (!ctx) return;
-    const uint64_t big = 300 << 10; /* five chunks, staged (default direct_max 256 KiB) */
+    const uint64_t big = 300 << 10; /* five chunks, staged (direct up to 64 KiB) */
     unsigned char *host = calloc(1, big);
     WGPUBuffer nodst = NULL, nosrc = NULL, ok = test_buffer(ctx, big);
     CHECK_RESULT(wgs_buffer_create(ctx, big, WGPUBufferUsage_Storage | WGPUBufferUsage_CopySrc, &nodst), WGS_OK);

@@ -7,6 +7,7 @@
 #include "gpu/native/native.h"
 
 #include <pthread.h>
+#include <unistd.h>
 
 /* ------------------------------------------------------------------------- */
 /* error scopes                                                                */
@@ -283,15 +284,16 @@ wgs_result wgs__gpu_wait_idle(gpu_device *d, char *msg, size_t msglen) {
 /* ------------------------------------------------------------------------- */
 /* host transfers (native.h: the staging rings; docs/design.md section 10)     */
 
-/* The defaults, chosen on the H200 (docs/design.md, "Host transfers"): chunks large
- * enough that a submit and a map per chunk cost little, small enough that four of them
- * in each direction stay a modest amount of staging memory. */
+/* The defaults, measured on the H200 (docs/design.md section 10): chunks large enough
+ * that a submit and a map per chunk cost little, small enough that four of them in each
+ * direction stay a modest amount of staging memory; 8 memcpy threads (at most half the
+ * host's cores); wgpuQueueWriteBuffer is faster than a staged upload up to 2 MiB. */
 #define XFER_CHUNK (32ull << 20)
 #define XFER_SLOTS 4u
-#define XFER_THREADS 4u
-#define XFER_DIRECT_MAX (256ull << 10)
+#define XFER_THREADS 8u
+#define XFER_DIRECT_MAX (2ull << 20)
 #define XFER_MAX_THREADS 16u
-#define XFER_SLOT_MIN (1ull << 20)   /* small transfers share a slot of this size */
+#define XFER_SLOT_MIN (1ull << 20)   /* transfers up to this size share slots of this size */
 #define XFER_PART_MIN (256ull << 10) /* a memcpy is split only into parts this large */
 #define XFER_LEGACY_PIECE (64ull << 20)
 #define QUEUE_WRITE_PIECE (256ull << 20) /* keeps the runtime's own staging copy small */
@@ -322,7 +324,10 @@ static gpu_transfer_shape shape_of(const gpu_device *d) {
     if (t.chunk < 4) t.chunk = 4;
     if (!t.slots) t.slots = XFER_SLOTS;
     if (t.slots > WGS_XFER_MAX_SLOTS) t.slots = WGS_XFER_MAX_SLOTS;
-    if (!t.threads) t.threads = XFER_THREADS;
+    if (!t.threads) {
+        long cores = sysconf(_SC_NPROCESSORS_ONLN);
+        t.threads = cores >= 2 * (long)XFER_THREADS ? XFER_THREADS : cores >= 2 ? (uint32_t)(cores / 2) : 1;
+    }
     if (t.threads > XFER_MAX_THREADS) t.threads = XFER_MAX_THREADS;
     if (!t.direct_max) t.direct_max = XFER_DIRECT_MAX;
     if (t.legacy) {
@@ -371,12 +376,11 @@ static void copy_host(void *dst, const void *src, size_t len, uint32_t threads) 
     }
 }
 
-/* A staging slot's size for a chunk of len bytes: a power of two from 1 MiB, at most
- * the chunk, so that small transfers do not take a whole chunk each. */
+/* A staging slot's size for a chunk of len bytes: 1 MiB while transfers stay that
+ * small, else the whole chunk. Two sizes only, since a slot made again costs about a
+ * millisecond per 4 MiB on the H200 (its memory mapped and cleared). */
 static uint64_t slot_size(const gpu_transfer_shape *t, uint64_t len) {
-    uint64_t cap = XFER_SLOT_MIN;
-    while (cap < len) cap <<= 1;
-    return cap < t->chunk ? cap : t->chunk;
+    return len <= XFER_SLOT_MIN && XFER_SLOT_MIN < t->chunk ? XFER_SLOT_MIN : t->chunk;
 }
 
 /* Issues the map of a slot's first len bytes; slot_wait waits for it. */
