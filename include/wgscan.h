@@ -337,6 +337,17 @@ typedef struct wgs_experimental {
     uint32_t select_group_tiles; /* select's tiles per group: 1..16, a power of two */
     uint32_t reduce_groups;      /* reduce's grid: workgroups at most */
     int copy_scalar;             /* wgs_copy_encode with 4-byte loads */
+    /* Host transfers (wgs_buffer_write, wgs_buffer_read): bytes per staging buffer and
+     * GPU copy (a multiple of 64 KiB up to 1 GiB), staging buffers per direction
+     * (1..16), host threads per memcpy (1..16), the largest upload that goes through
+     * wgpuQueueWriteBuffer instead (1: none), or the path before the staging rings
+     * (transfer_legacy: QueueWriteBuffer up, one staging buffer at a time down), for
+     * comparison. */
+    uint64_t transfer_chunk_bytes;
+    uint32_t transfer_slots;
+    uint32_t transfer_threads;
+    uint64_t transfer_direct_max;
+    int transfer_legacy;
     /* Select records only these phases (WGS_EXPERIMENTAL_PHASE_*; 0: all), so that a
      * benchmark can time each: the output is then wrong. */
     uint32_t select_phases;
@@ -1003,11 +1014,17 @@ WGS_API wgs_result wgs_buffer_create(wgs_context *ctx, uint64_t size, WGPUBuffer
                                      WGPUBuffer *out);
 /* Drops the caller's reference (the memory goes with the last one). Accepts NULL. */
 WGS_API void wgs_buffer_release(wgs_context *ctx, WGPUBuffer buffer);
-/* Queues a write of host memory (the buffer needs CopyDst; size a multiple of 4). */
+/* Queues a write of host memory (the buffer needs CopyDst; offset and size multiples of
+ * 4). Returns once `data` may be reused; the GPU's copies follow all work submitted
+ * before. Up to 2 MiB go through wgpuQueueWriteBuffer; more through the context's
+ * staging buffers, 32 MiB at a time, which may wait for a staging buffer's previous copy.
+ * A buffer the copy may not touch fails with WGS_ERROR_GPU_VALIDATION. */
 WGS_API wgs_result wgs_buffer_write(wgs_context *ctx, WGPUBuffer buffer, uint64_t offset,
                                     const void *data, uint64_t size);
 /* Reads back after all submitted work. Waits. The buffer needs CopySrc
- * (WGS_ERROR_BUFFER_USAGE); a destroyed buffer fails with WGS_ERROR_GPU_VALIDATION. */
+ * (WGS_ERROR_BUFFER_USAGE); a destroyed buffer fails with WGS_ERROR_GPU_VALIDATION.
+ * Staging: after its first large transfer the context keeps up to 4 staging buffers of
+ * 32 MiB for each direction (256 MiB of host-visible memory at most), released with it. */
 WGS_API wgs_result wgs_buffer_read(wgs_context *ctx, WGPUBuffer buffer, uint64_t offset,
                                    void *data, uint64_t size);
 /* A command encoder to record into; hand it to wgs_submit. */

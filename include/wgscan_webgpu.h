@@ -251,6 +251,7 @@ typedef WGPUFlags WGPUBufferUsage;
 
 typedef WGPUFlags WGPUMapMode;
 #define WGPUMapMode_Read ((WGPUMapMode)0x1)
+#define WGPUMapMode_Write ((WGPUMapMode)0x2)
 
 /* Structures. */
 typedef struct WGPUStringView {

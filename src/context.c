@@ -24,6 +24,14 @@ static wgs_result experimental_defaults(const wgs_context_desc *desc, wgs_experi
     if (e->lookback_per_lane > 8)
         return wgs__fail_desc(desc, WGS_ERROR_INVALID_ARGUMENT,
                           "experimental lookback_per_lane %u is outside 1..8", e->lookback_per_lane);
+    if (e->transfer_chunk_bytes && (e->transfer_chunk_bytes % 65536 || e->transfer_chunk_bytes > (1ull << 30)))
+        return wgs__fail_desc(desc, WGS_ERROR_INVALID_ARGUMENT,
+                          "experimental transfer_chunk_bytes %llu is not a multiple of 64 KiB up to 1 GiB",
+                          (unsigned long long)e->transfer_chunk_bytes);
+    if (e->transfer_slots > 16 || e->transfer_threads > 16)
+        return wgs__fail_desc(desc, WGS_ERROR_INVALID_ARGUMENT,
+                          "experimental transfer_slots %u or transfer_threads %u is outside 1..16",
+                          e->transfer_slots, e->transfer_threads);
     if (!e->lookback_spins) e->lookback_spins = 16;
     if (!e->lookback_per_lane) e->lookback_per_lane = 1;
     e->dawn_toggles = NULL; /* used while the device is created, not kept */
@@ -53,6 +61,9 @@ static wgs_result finish_create(gpu_device *gpu, const wgs_context_desc *desc, c
     ctx->exp = *e;
     wgs__gpu_get_caps(gpu, &ctx->caps);
     apply_caps(ctx);
+    gpu_transfer_shape ts = {e->transfer_chunk_bytes, e->transfer_slots, e->transfer_threads,
+                             e->transfer_direct_max, e->transfer_legacy};
+    wgs__gpu_set_transfer_shape(gpu, &ts);
     *out = ctx;
     return WGS_OK;
 }

@@ -47,14 +47,10 @@ wgs_result wgs_buffer_write(wgs_context *ctx, WGPUBuffer buffer, uint64_t offset
                 (unsigned long long)size, (unsigned long long)offset);
     wgs_result r = wgs__check_device(ctx);
     if (r != WGS_OK) return r;
-    wgs__gpu_scope_push(ctx->gpu);
-    /* Pieces keep each write's staging copy inside the runtime small. */
-    const uint64_t piece = 256ull << 20;
-    for (uint64_t done = 0; done < size; done += piece) {
-        uint64_t len = size - done < piece ? size - done : piece;
-        wgs__gpu_queue_write(ctx->gpu, buffer, offset + done, (const char *)data + done, (size_t)len);
-    }
-    return wgs__scope_end(ctx, "writing a buffer");
+    char msg[512] = "";
+    r = wgs__gpu_buffer_write(ctx->gpu, buffer, offset, data, size, msg, sizeof msg);
+    if (r != WGS_OK) return wgs__fail(ctx, r, "writing a buffer: %s", msg);
+    return WGS_OK;
 }
 
 wgs_result wgs_buffer_read(wgs_context *ctx, WGPUBuffer buffer, uint64_t offset, void *data,

@@ -117,6 +117,19 @@ grep -q "n = 2048," "$tmp/out.txt" || { failed=$((failed + 1)); echo "[ FAIL ] 2
 expect 2 "--repeat 0" -- "$cli" scan --n 10 --repeat 0
 expect 2 "--bins 0" -- "$cli" histogram --n 10 --bins 0
 expect 2 "bench --runs 19" -- "$cli" bench --runs 19
+expect 2 "bench --runs 5 without --transfers" -- "$cli" bench --runs 5
+expect 2 "bench --transfers with --series" -- "$cli" bench --transfers --series u32:add
+expect 2 "bench --transfers with --svg" -- "$cli" bench --transfers --svg "$tmp/t.svg"
+expect 2 "bench --transfers of 2 bytes" -- "$cli" bench --transfers --min 2 --max 4
+expect 3 "bench --transfers with a bad WGSCAN_TRANSFER" -- env WGSCAN_TRANSFER=64,4 "$cli" bench --transfers --min 4 --max 4096
+check "the variable's form is said" -- grep -q "chunk_kib,slots,threads" "$tmp/err.txt"
+expect 3 "bench --transfers with a shape no device runs" -- env WGSCAN_TRANSFER=100,4,4 "$cli" bench --transfers --min 4 --max 4096
+expect 0 "bench --transfers, small" -- "$cli" bench --transfers --min 4 --max 2^20 --runs 3 --json "$tmp/t.json" --csv "$tmp/t.csv"
+check "transfers CSV: both directions at every size" -- bash -c '[ "$(grep -c "^up," "$0")" = 19 ] && [ "$(grep -c "^down," "$0")" = 19 ]' "$tmp/t.csv"
+expect 0 "bench --transfers, the old path" -- env WGSCAN_TRANSFER=legacy "$cli" bench --transfers --min 2^16 --max 2^18 --runs 3 --json "$tmp/t.json" --csv "$tmp/t.csv"
+if command -v python3 >/dev/null; then
+  check "transfers JSON names the staging" -- python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); assert d["staging"] == "legacy" and len(d["results"]) == 6, d' "$tmp/t.json"
+fi
 expect 2 "bench with a bad WGSCAN_BENCH_POOL_MIB" -- env WGSCAN_BENCH_POOL_MIB=12x "$cli" bench --max 1024
 expect 2 "bench with a bad WGSCAN_BENCH_PLAN_MAX" -- env WGSCAN_BENCH_PLAN_MAX=-1 "$cli" bench --max 1024
 

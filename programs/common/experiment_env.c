@@ -103,6 +103,20 @@ int wgs_experiment_from_env(wgs_context_desc *desc, wgs_experimental *e, char *e
         }
         any = 1;
     }
+    if ((s = getenv("WGSCAN_TRANSFER")) && *s) {
+        unsigned t[4] = {0};
+        if (!strcmp(s, "legacy")) {
+            e->transfer_legacy = 1;
+        } else {
+            if (parse_list(s, t, 4) < 3)
+                return bad(err, errlen, "WGSCAN_TRANSFER", s, "chunk_kib,slots,threads[,direct_kib] or legacy");
+            e->transfer_chunk_bytes = (uint64_t)t[0] << 10;
+            e->transfer_slots = t[1];
+            e->transfer_threads = t[2];
+            e->transfer_direct_max = (uint64_t)t[3] << 10;
+        }
+        any = 1;
+    }
     if ((s = getenv("WGSCAN_DAWN_TOGGLES")) && *s) {
         e->dawn_toggles = s;
         any = 1;

@@ -10,6 +10,8 @@
  *   WGSCAN_COPY=scalar            4-byte copy kernel          WGSCAN_DAWN_TOGGLES=a,b
  *   WGSCAN_SELECT_PHASES=count,scan,scatter (some of: the output is then wrong)
  *   WGSCAN_WAIT_TIMEOUT_S=S       the context's wait limit
+ *   WGSCAN_TRANSFER=chunk_kib,slots,threads[,direct_kib] host transfers' staging (0: default),
+ *                                 or legacy (the path before the staging rings)
  */
 #ifndef WGSCAN_EXPERIMENT_ENV_H
 #define WGSCAN_EXPERIMENT_ENV_H

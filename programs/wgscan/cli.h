@@ -41,7 +41,8 @@ typedef enum cli_command {
 /* Ranges of the options, as the help text states them. */
 #define CLI_MAX_N (1ull << 40)   /* --n, and the elements of an --in file */
 #define CLI_MAX_REPEAT 2048      /* --repeat 1..2048 */
-#define CLI_BENCH_MIN_RUNS 20    /* --runs 20..1000 */
+#define CLI_BENCH_MIN_RUNS 20    /* --runs 20..1000 (with --transfers 3..1000) */
+#define CLI_TRANSFER_MIN_RUNS 3
 #define CLI_BENCH_MAX_RUNS 1000
 #define CLI_BENCH_MAX_SERIES 8
 #define CLI_BENCH_PRIMITIVES 13
@@ -122,6 +123,7 @@ typedef struct bench_options {
     int prims[CLI_BENCH_PRIMITIVES]; /* indices into cli_bench_primitive_names */
     int nprims;
     int runs;
+    int transfers; /* --transfers: host <-> GPU copies instead of kernels (sizes in bytes) */
     const char *json, *csv, *svg;
     char command[512]; /* the command line, for the JSON file */
 } bench_options;

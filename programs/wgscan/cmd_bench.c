@@ -500,7 +500,150 @@ static int bench_primitives(bench *b, const int *prims, int nprims, int kmin, in
     return np;
 }
 
+/* ---- host transfers ------------------------------------------------------------
+ * wgs_buffer_write followed by wgs_wait (the bytes are on the GPU), and wgs_buffer_read,
+ * timed on the wall clock, size by size: 2 warm-up runs (the staging buffers made, the
+ * host pages touched), then the median of up to --runs runs (fewer past 512 MiB, at least
+ * 5). Each size writes a pattern of its own and checks what came back. */
+#define XFER_WARMUP 2
+
+typedef struct xfer_point {
+    uint64_t bytes;
+    int runs;
+    double t[2][3]; /* [up, down][median, min, max], seconds */
+} xfer_point;
+
+/* Words that differ from size to size, so that a copy that did nothing cannot pass. */
+static void xfer_pattern(uint32_t *p, uint64_t words, uint64_t seed) {
+    uint32_t x = (uint32_t)(seed * 2654435761u) | 1u;
+    for (uint64_t i = 0; i < words; i++) p[i] = (uint32_t)i * 2246822519u ^ x;
+}
+
+static int xfer_outputs(const bench_options *o, const wgs_context_info *info, const xfer_point *pts, int np,
+                        const char *staging) {
+    static const char *dir[2] = {"up", "down"};
+    int failed = 0;
+    FILE *f = open_out(o->csv);
+    if (!f) failed = 1;
+    else {
+        fprintf(f, "direction,bytes,runs,median_ms,min_ms,max_ms,gb_per_s\n");
+        for (int d = 0; d < 2; d++)
+            for (int i = 0; i < np; i++)
+                fprintf(f, "%s,%llu,%d,%.4f,%.4f,%.4f,%.3f\n", dir[d], (unsigned long long)pts[i].bytes, pts[i].runs,
+                        pts[i].t[d][0] * 1e3, pts[i].t[d][1] * 1e3, pts[i].t[d][2] * 1e3,
+                        (double)pts[i].bytes / pts[i].t[d][0] * 1e-9);
+        if (close_out(f, o->csv)) failed = 1;
+    }
+    if (!(f = open_out(o->json))) return -1;
+    char date[32];
+    time_t now = time(NULL);
+    strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
+    const char *keys[] = {"date", "command", "wgscan_version", "commit", "device", "backend", "adapter_type",
+                          "runtime", "staging"};
+    const char *values[] = {date, o->command, wgs_version_string(), WGSCAN_GIT_DESCRIBE, info->device,
+                            info->backend, info->adapter_type, info->runtime_path, staging};
+    fputs("{\n", f);
+    for (int k = 0; k < (int)(sizeof keys / sizeof *keys); k++) {
+        fprintf(f, "  \"%s\": ", keys[k]);
+        json_string(f, values[k]);
+        fputs(",\n", f);
+    }
+    fprintf(f, "  \"warmup\": %d,\n  \"results\": [\n", XFER_WARMUP);
+    for (int d = 0; d < 2; d++)
+        for (int i = 0; i < np; i++)
+            fprintf(f, "    {\"direction\": \"%s\", \"bytes\": %llu, \"runs\": %d, \"median_ms\": %.4f, "
+                       "\"min_ms\": %.4f, \"max_ms\": %.4f, \"gb_per_s\": %.3f}%s\n",
+                    dir[d], (unsigned long long)pts[i].bytes, pts[i].runs, pts[i].t[d][0] * 1e3,
+                    pts[i].t[d][1] * 1e3, pts[i].t[d][2] * 1e3, (double)pts[i].bytes / pts[i].t[d][0] * 1e-9,
+                    d == 1 && i + 1 == np ? "" : ",");
+    fprintf(f, "  ]\n}\n");
+    if (close_out(f, o->json)) failed = 1;
+    return failed ? -1 : 0;
+}
+
+static int bench_transfers(const bench_options *o) {
+    if (cli_check_writable(o->json) || cli_check_writable(o->csv)) return EXIT_USAGE;
+    wgs_context *ctx = NULL;
+    if (cli_context(&ctx) != WGS_OK) return EXIT_GPU_ERROR;
+    wgs_context_info info;
+    wgs_context_get_info(ctx, &info);
+    uint64_t nmin = o->nmin, nmax = o->nmax;
+    while (nmax > nmin && nmax > info.max_buffer_size) nmax /= 2;
+    if (nmax > info.max_buffer_size)
+        return wgs_context_destroy(ctx), cli_usage_error("--min is above the device's largest buffer");
+    const char *env = getenv("WGSCAN_TRANSFER");
+    const char *staging = env && *env ? env : "default";
+    int np = 0, got = 0, rc = EXIT_OK; /* sizes, sizes measured */
+    while ((nmin << np) <= nmax && np < 63) np++;
+    xfer_point *pts = calloc((size_t)np, sizeof *pts);
+    uint32_t *src = malloc(nmax), *dst = malloc(nmax);
+    WGPUBuffer buf = NULL;
+    wgs_result r = WGS_OK;
+    if (!pts || !src || !dst) {
+        rc = cli_usage_error("out of host memory for %llu-byte transfers", (unsigned long long)nmax);
+        goto done;
+    }
+    r = wgs_buffer_create(ctx, nmax, WGPUBufferUsage_Storage | WGPUBufferUsage_CopyDst | WGPUBufferUsage_CopySrc,
+                          &buf);
+    if (r != WGS_OK) {
+        rc = cli_gpu_error(ctx, r, "allocating the transfer buffer");
+        goto done;
+    }
+    printf("transfers on %s (%s, %s), staging %s: wall-clock GB/s (10^9 bytes), median after %d warm-up\n",
+           info.device, info.backend, info.adapter_type, staging, XFER_WARMUP);
+    printf("%14s %5s %12s %10s %12s %10s\n", "bytes", "runs", "up_ms", "up_GB/s", "down_ms", "down_GB/s");
+    for (int i = 0; i < np && rc == EXIT_OK; i++) {
+        xfer_point *p = &pts[i];
+        p->bytes = nmin << i;
+        uint64_t share = (uint64_t)o->runs * (512ull << 20) / p->bytes;
+        p->runs = p->bytes <= (512ull << 20) ? o->runs : share < 5 ? 5 : (int)share;
+        fprintf(stderr, "bench: [%d/%d] transfers of %llu bytes\n", i + 1, np, (unsigned long long)p->bytes);
+        xfer_pattern(src, p->bytes / 4, p->bytes);
+        memset(dst, 0xEE, p->bytes);
+        double t[2][MAX_RUNS + XFER_WARMUP];
+        for (int k = 0; r == WGS_OK && k < p->runs + XFER_WARMUP; k++) {
+            double t0 = cli_now();
+            r = wgs_buffer_write(ctx, buf, 0, src, p->bytes);
+            if (r == WGS_OK) r = wgs_wait(ctx);
+            double t1 = cli_now();
+            if (r == WGS_OK) r = wgs_buffer_read(ctx, buf, 0, dst, p->bytes);
+            double t2 = cli_now();
+            t[0][k] = t1 - t0;
+            t[1][k] = t2 - t1;
+        }
+        if (r != WGS_OK) {
+            rc = cli_gpu_error(ctx, r, "a transfer");
+            break;
+        }
+        for (int d = 0; d < 2; d++) {
+            double lo = 1e30, hi = 0, *v = t[d] + XFER_WARMUP;
+            for (int k = 0; k < p->runs; k++) lo = v[k] < lo ? v[k] : lo, hi = v[k] > hi ? v[k] : hi;
+            p->t[d][0] = cli_median(v, p->runs);
+            p->t[d][1] = lo;
+            p->t[d][2] = hi;
+        }
+        if (memcmp(src, dst, p->bytes) != 0) {
+            fprintf(stderr, "wgscan: the %llu bytes read back differ from those written\n", (unsigned long long)p->bytes);
+            rc = EXIT_VERIFY_FAILED;
+            break;
+        }
+        got = i + 1;
+        printf("%14llu %5d %12.3f %10.2f %12.3f %10.2f\n", (unsigned long long)p->bytes, p->runs, p->t[0][0] * 1e3,
+               (double)p->bytes / p->t[0][0] * 1e-9, p->t[1][0] * 1e3, (double)p->bytes / p->t[1][0] * 1e-9);
+        fflush(stdout);
+    }
+    if (got > 0 && xfer_outputs(o, &info, pts, got, staging) != 0 && rc == EXIT_OK) rc = EXIT_USAGE;
+done:
+    free(pts);
+    free(src);
+    free(dst);
+    wgs_buffer_release(ctx, buf);
+    wgs_context_destroy(ctx);
+    return rc;
+}
+
 int cmd_bench(const bench_options *o) {
+    if (o->transfers) return bench_transfers(o);
     uint64_t nmin = o->nmin, nmax = o->nmax;
     const int runs = o->runs, nser = o->nseries, nalgo = o->nalgo, nprims = o->nprims;
     const series *ser = o->series;

@@ -127,7 +127,13 @@ static const char bench_help[] =
     "                       beside each is of n u32\n"
     "  --runs K             timed runs per point after warm-up, 20..1000 (default 30)\n"
     "  --json F --csv F --svg F   write results (default bench.json, bench.csv, bench.svg);\n"
-    "                       checked to be writable before the sweep starts\n";
+    "                       checked to be writable before the sweep starts\n"
+    "  --transfers          instead: host <-> GPU copies (wgs_buffer_write + wgs_wait, and\n"
+    "                       wgs_buffer_read) of --min .. --max bytes (default 1 MiB .. 4 GiB,\n"
+    "                       within the device's largest buffer), wall-clock GB/s (10^9 bytes),\n"
+    "                       the median of up to --runs runs after 2 warm-up (fewer past\n"
+    "                       512 MiB: 5 at least), each size checked; writes transfers.json\n"
+    "                       and transfers.csv unless --json/--csv say otherwise\n";
 
 static const char exit_help[] =
     "\n"

@@ -230,6 +230,7 @@ typedef enum opt_id {
     OPT_PAYLOAD, OPT_FLAGS, OPT_DENSITY, OPT_BINS, OPT_LOWER, OPT_UPPER,
     OPT_MIN, OPT_MAX, OPT_SERIES, OPT_ALGORITHMS, OPT_PRIMITIVES, OPT_RUNS, OPT_JSON, OPT_CSV, OPT_SVG,
     OPT_VERBOSE, OPT_PAIRS, OPT_VALUE_BYTES, OPT_DESCENDING, OPT_BITS, OPT_DISTRIBUTION,
+    OPT_TRANSFERS,
     OPT_COUNT
 } opt_id;
 
@@ -269,6 +270,7 @@ static const struct opt_def {
     {"--json", OPT_JSON, CMD(CLI_BENCH), 1},
     {"--csv", OPT_CSV, CMD(CLI_BENCH), 1},
     {"--svg", OPT_SVG, CMD(CLI_BENCH), 1},
+    {"--transfers", OPT_TRANSFERS, CMD(CLI_BENCH), 0},
     {"--verbose", OPT_VERBOSE, CMD(CLI_INFO), 0},
     {"--pairs", OPT_PAIRS, CMD(CLI_SORT), 0},
     {"--value-bytes", OPT_VALUE_BYTES, CMD(CLI_SORT), 1},
@@ -521,7 +523,9 @@ static int set_option(cli_options *o, const struct opt_def *d, const char *v) {
         *(d->id == OPT_MIN ? &b->nmin : &b->nmax) = u;
         return 0;
     case OPT_RUNS:
-        if (cli_parse_u64(v, &u) || u < CLI_BENCH_MIN_RUNS || u > CLI_BENCH_MAX_RUNS) return bad(name, v, "20..1000");
+        /* (checked against 20 once it is known whether --transfers came too) */
+        if (cli_parse_u64(v, &u) || u < CLI_TRANSFER_MIN_RUNS || u > CLI_BENCH_MAX_RUNS)
+            return bad(name, v, "20..1000 (3..1000 with --transfers)");
         b->runs = (int)u;
         return 0;
     case OPT_SERIES:
@@ -538,6 +542,7 @@ static int set_option(cli_options *o, const struct opt_def *d, const char *v) {
         b->nprims = 0;
         if (for_each_item(v, primitive_item, b)) return bad(name, v, "see 'wgscan bench --help'");
         return 0;
+    case OPT_TRANSFERS: b->transfers = 1; return 0;
     case OPT_COUNT: break;
     }
     return cli_usage_error("internal: option %s has no parser", name);
@@ -622,6 +627,20 @@ static int finish_sort(sort_options *s, uint64_t seen) {
 }
 
 static int finish_bench(bench_options *b, uint64_t seen) {
+    if (!b->transfers && b->runs < CLI_BENCH_MIN_RUNS)
+        return cli_usage_error("bad --runs '%d' (20..1000; 3..1000 with --transfers)", b->runs);
+    if (b->transfers) {
+        if (SEEN(OPT_SERIES) || SEEN(OPT_ALGORITHMS) || SEEN(OPT_PRIMITIVES) || SEEN(OPT_SVG))
+            return cli_usage_error("--transfers measures copies alone: no --series, --algorithms, --primitives or --svg");
+        if (!SEEN(OPT_MIN)) b->nmin = 1ull << 20;
+        if (!SEEN(OPT_MAX)) b->nmax = 4ull << 30;
+        if (b->nmin < 4) return cli_usage_error("--transfers moves 4 bytes at least (--min 4 or more)");
+        if (!SEEN(OPT_JSON)) b->json = "transfers.json";
+        if (!SEEN(OPT_CSV)) b->csv = "transfers.csv";
+        b->svg = NULL;
+        if (b->nmax < b->nmin) return cli_usage_error("--max is below --min");
+        return 0;
+    }
     if (b->nseries == 0 && b->nprims == 0) return cli_usage_error("bench: --series none and no --primitives: nothing to measure");
     if (b->nseries == 0 && SEEN(OPT_ALGORITHMS))
         return cli_usage_error("--algorithms does nothing with --series none (it picks the scan algorithms)");

@@ -55,6 +55,21 @@ WGPUBufferUsage wgs__gpu_buffer_usage(gpu_device *dev, WGPUBuffer buffer);
 void wgs__gpu_queue_write(gpu_device *dev, WGPUBuffer buffer, uint64_t offset, const void *data,
                      size_t size);
 
+/* How host transfers are staged; zero in a field keeps the backend's default. */
+typedef struct gpu_transfer_shape {
+    uint64_t chunk;        /* bytes per staging buffer and per GPU copy */
+    uint32_t slots;        /* staging buffers per direction (in flight at once) */
+    uint32_t threads;      /* host threads of each chunk's memcpy */
+    uint64_t direct_max;   /* uploads up to this size go through wgpuQueueWriteBuffer */
+    int legacy;            /* the old path: QueueWriteBuffer up, one fresh staging buffer down */
+} gpu_transfer_shape;
+void wgs__gpu_set_transfer_shape(gpu_device *dev, const gpu_transfer_shape *shape);
+/* Copies host memory into [offset, offset+size) of a buffer (CopyDst usage; offset and
+ * size multiples of 4). Returns once the host memory is no longer needed; the GPU's
+ * copies are queued after all work submitted before. */
+wgs_result wgs__gpu_buffer_write(gpu_device *dev, WGPUBuffer buffer, uint64_t offset, const void *data,
+                            uint64_t size, char *msg, size_t msglen);
+
 /* Pipelines from WGSL text (entry point `entry`), with the layout WebGPU derives from
  * the shader. */
 WGPUComputePipeline wgs__gpu_pipeline_create(gpu_device *dev, const char *wgsl, const char *entry,

@@ -142,6 +142,20 @@ void wgs__gpu_queue_write(gpu_device *d, WGPUBuffer b, uint64_t offset, const vo
     js_queue_write(H(b), (double)offset, data, (uint32_t)size);
 }
 
+/* The page's queue.writeBuffer does its own staging (the browser keeps this path). */
+void wgs__gpu_set_transfer_shape(gpu_device *d, const gpu_transfer_shape *shape) { (void)d; (void)shape; }
+
+wgs_result wgs__gpu_buffer_write(gpu_device *d, WGPUBuffer b, uint64_t offset, const void *data, uint64_t size,
+                            char *msg, size_t msglen) {
+    const uint64_t piece = 256ull << 20;
+    wgs__gpu_scope_push(d);
+    for (uint64_t done = 0; done < size; done += piece) {
+        uint64_t len = size - done < piece ? size - done : piece;
+        wgs__gpu_queue_write(d, b, offset + done, (const char *)data + done, (size_t)len);
+    }
+    return wgs__gpu_scope_pop(d, msg, msglen);
+}
+
 WGPUComputePipeline wgs__gpu_pipeline_create(gpu_device *d, const char *wgsl, const char *entry, const char *label) {
     (void)d;
     (void)label;

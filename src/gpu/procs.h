@@ -56,6 +56,7 @@
     X(BufferMapAsync, WGPUFuture,                                                              \
       (WGPUBuffer, WGPUMapMode, size_t, size_t, WGPUBufferMapCallbackInfo))                    \
     X(BufferGetConstMappedRange, void const *, (WGPUBuffer, size_t, size_t))                   \
+    X(BufferGetMappedRange, void *, (WGPUBuffer, size_t, size_t))                              \
     X(BufferUnmap, void, (WGPUBuffer))                                                         \
     X(BufferDestroy, void, (WGPUBuffer))                                                       \
     X(BufferRelease, void, (WGPUBuffer))                                                       \

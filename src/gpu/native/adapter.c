@@ -518,6 +518,7 @@ void wgs__gpu_close(gpu_device *d) {
     if (!d) return;
     stderr_catch caught;
     catch_begin(&caught, d);
+    if (d->device) wgs__native_transfer_release(d);
     if (d->queue) d->p.QueueRelease(d->queue);
     if (d->device) d->p.DeviceRelease(d->device);
     if (d->adapter) d->p.AdapterRelease(d->adapter);

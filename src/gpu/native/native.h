@@ -26,6 +26,24 @@
 #include <string.h>
 #include <time.h>
 
+/* Host transfers (calls.c): each direction keeps a small ring of staging buffers,
+ * reused from call to call, so that the host's copy of one chunk overlaps the GPU's copy
+ * of another. An upload slot waits mapped for writing (its MapAsync was issued when its
+ * last copy was submitted); a download slot is idle between calls. */
+#define WGS_XFER_MAX_SLOTS 16
+struct map_req;
+typedef struct xfer_slot {
+    WGPUBuffer buffer;
+    uint64_t cap;          /* bytes */
+    struct map_req *req;   /* a map in flight (its future below), or NULL */
+    WGPUFuture future;
+} xfer_slot;
+
+typedef struct xfer_ring {
+    xfer_slot slot[WGS_XFER_MAX_SLOTS];
+    uint32_t next; /* uploads: the slot the next chunk takes */
+} xfer_ring;
+
 struct gpu_device {
     wgs_procs p;
     WGPUInstance instance;
@@ -43,6 +61,8 @@ struct gpu_device {
     wgs_driver_output driver_output;
     wgs_log_fn log;
     void *log_user;
+    gpu_transfer_shape xfer; /* as set (zero fields: calls.c's defaults) */
+    xfer_ring up, down;
 };
 
 static inline WGPUStringView sv(const char *s) {
@@ -103,6 +123,10 @@ void *wgs__pending_new(size_t size);
 int wgs__pending_orphan(void *req);
 /* The waiter is done with the request: frees it, or leaves it to its callback. */
 void wgs__pending_end(void *req);
+
+/* calls.c: destroys the staging rings (before the device goes, and after a failed
+ * transfer, whose slots are then in an unknown state). */
+void wgs__native_transfer_release(gpu_device *d);
 
 /* runtime.c: the runtime library (explicit path, $WGSCAN_WEBGPU_LIB, beside wgscan, by
  * name); `loaded` receives its path. NULL with a message in err when none loads. */
