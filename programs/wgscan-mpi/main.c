@@ -1,0 +1,342 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * wgscan-mpi: the distributed primitives (wgscan_mpi.h) from the command line, one rank
+ * a process under mpirun:
+ *   mpirun -np P wgscan-mpi scan|reduce|count|histogram --n N [options]
+ * Each rank makes its slice (N elements, or more with --uneven, none with --empty R) in
+ * a GPU buffer of its own, runs the collective, and with --verify checks its part
+ * against the CPU reference (reference/): scan: its slice from the carry the CPU
+ * reference of the ranks' totals gives; reduce, count, histogram: the result against
+ * the fold of every rank's CPU result. Prints the slowest rank's phase times.
+ */
+#define _POSIX_C_SOURCE 200809L /* clock_gettime */
+#include "reference.h"
+#include "wgscan_mpi.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+static const char usage[] =
+    "usage: mpirun -np P wgscan-mpi scan|reduce|count|histogram --n N [options]\n"
+    "  --n N            elements per rank (k, M, 2^k accepted)\n"
+    "  --type T         u32 (default), i32, f32\n"
+    "  --op OP          scan and reduce: add (default), min, max, and, or, xor; reduce\n"
+    "                   also argmin, argmax\n"
+    "  --inclusive      scan: inclusive (default exclusive)\n"
+    "  --bins B         histogram: B bins over [0, 2^32) for u32 (default 256)\n"
+    "  --uneven         rank r holds N + r * N / 7 elements\n"
+    "  --empty R        rank R holds none\n"
+    "  --repeat K       K timed runs after one warm-up (default 3); the median is printed\n"
+    "  --verify         check every rank's part against the CPU reference\n"
+    "  --fail-rank R    rank R asks for what the library refuses (f16): every rank must\n"
+    "                   return the same error, and the program exits 0 when they do\n"
+    "  --cpu            SwiftShader even where a GPU exists\n";
+
+static int parse_count(const char *s, uint64_t *v) {
+    char *end;
+    if (!strncmp(s, "2^", 2)) {
+        unsigned long k = strtoul(s + 2, &end, 10);
+        if (*end || k > 40) return -1;
+        *v = 1ull << k;
+        return 0;
+    }
+    unsigned long long x = strtoull(s, &end, 10);
+    if (end == s) return -1;
+    if (*end == 'k' || *end == 'K') x <<= 10, end++;
+    else if (*end == 'M') x <<= 20, end++;
+    if (*end) return -1;
+    *v = x;
+    return 0;
+}
+
+typedef struct options {
+    const char *command;
+    uint64_t n;
+    wgs_type type;
+    wgs_op op;
+    int inclusive, uneven, empty, verify, repeat, fail_rank, cpu;
+    uint32_t bins;
+} options;
+
+static int parse(int argc, char **argv, options *o) {
+    *o = (options){.type = WGS_TYPE_U32, .op = WGS_OP_ADD, .empty = -1, .repeat = 3, .fail_rank = -1, .bins = 256};
+    if (argc < 2) return -1;
+    o->command = argv[1];
+    if (!strcmp(o->command, "--help") || !strcmp(o->command, "-h")) return 1;
+    if (strcmp(o->command, "scan") && strcmp(o->command, "reduce") && strcmp(o->command, "count") &&
+        strcmp(o->command, "histogram")) {
+        fprintf(stderr, "wgscan-mpi: unknown command '%s'\n", o->command);
+        return -1;
+    }
+    int have_n = 0;
+    for (int i = 2; i < argc; i++) {
+        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+        if (!strcmp(a, "--help") || !strcmp(a, "-h")) return 1;
+        if (!strcmp(a, "--inclusive")) o->inclusive = 1;
+        else if (!strcmp(a, "--uneven")) o->uneven = 1;
+        else if (!strcmp(a, "--verify")) o->verify = 1;
+        else if (!strcmp(a, "--cpu")) o->cpu = 1;
+        else if (v && !strcmp(a, "--n")) { if (parse_count(v, &o->n)) goto bad; have_n = 1; i++; }
+        else if (v && !strcmp(a, "--type")) {
+            if (!strcmp(v, "u32")) o->type = WGS_TYPE_U32;
+            else if (!strcmp(v, "i32")) o->type = WGS_TYPE_I32;
+            else if (!strcmp(v, "f32")) o->type = WGS_TYPE_F32;
+            else goto bad;
+            i++;
+        } else if (v && !strcmp(a, "--op")) {
+            static const char *const names[] = {"", "add", "min", "max", "and", "or", "xor", "argmin", "argmax"};
+            int k = 1;
+            while (k <= 8 && strcmp(v, names[k])) k++;
+            if (k > 8) goto bad;
+            o->op = (wgs_op)k;
+            i++;
+        } else if (v && (!strcmp(a, "--empty") || !strcmp(a, "--repeat") || !strcmp(a, "--fail-rank") ||
+                         !strcmp(a, "--bins"))) {
+            char *end;
+            long x = strtol(v, &end, 10);
+            if (*end || x < 0 || x > 1 << 24) goto bad;
+            if (!strcmp(a, "--empty")) o->empty = (int)x;
+            else if (!strcmp(a, "--repeat")) o->repeat = x ? (int)x : 1;
+            else if (!strcmp(a, "--fail-rank")) o->fail_rank = (int)x;
+            else o->bins = x ? (uint32_t)x : 1;
+            i++;
+        } else {
+            fprintf(stderr, "wgscan-mpi: option '%s' needs a value or is unknown\n", a);
+            return -1;
+        }
+        continue;
+    bad:
+        fprintf(stderr, "wgscan-mpi: bad %s '%s'\n", a, v);
+        return -1;
+    }
+    if (!have_n) {
+        fprintf(stderr, "wgscan-mpi: --n is required\n");
+        return -1;
+    }
+    int arg = o->op == WGS_OP_ARGMIN || o->op == WGS_OP_ARGMAX;
+    if ((arg && strcmp(o->command, "reduce")) || (o->type == WGS_TYPE_F32 && o->op >= WGS_OP_AND && o->op <= WGS_OP_XOR)) {
+        fprintf(stderr, "wgscan-mpi: --op %d does not go with this command or type\n", (int)o->op);
+        return -1;
+    }
+    return 0;
+}
+
+static void on_log(wgs_log_level level, wgs_result r, const char *msg, void *user) {
+    if (level == WGS_LOG_INFO) return; /* the drivers' start-up lines */
+    fprintf(stderr, "rank %d: %s: %s\n", *(int *)user, wgs_result_name(r), msg);
+}
+
+static double now(void) {
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+static int cmp_double(const void *a, const void *b) {
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* One run of the command; results for the check. */
+typedef struct outcome {
+    uint32_t value[2];
+    uint64_t count;
+    uint64_t *hist;
+} outcome;
+
+static wgs_result run(wgs_mpi *m, const options *o, int fail, WGPUBuffer in, WGPUBuffer out, uint64_t n,
+                      outcome *res) {
+    wgs_type type = fail ? WGS_TYPE_F16 : o->type;
+    if (!strcmp(o->command, "scan")) {
+        wgs_scan_plan_desc d = {.type = type, .op = o->op, .kind = o->inclusive ? WGS_SCAN_INCLUSIVE : WGS_SCAN_EXCLUSIVE};
+        return wgs_mpi_scan(m, &d, in, 0, out, 0, n);
+    }
+    if (!strcmp(o->command, "reduce")) {
+        wgs_reduce_plan_desc d = {.type = type, .op = o->op};
+        return wgs_mpi_reduce(m, &d, in, 0, n, res->value);
+    }
+    if (!strcmp(o->command, "count")) {
+        wgs_count_plan_desc d = {.type = type, .predicate = {.kind = WGS_PREDICATE_LESS, .a = o->type == WGS_TYPE_U32 ? 2147483648.0 : 0.0}};
+        return wgs_mpi_count(m, &d, in, 0, n, &res->count);
+    }
+    wgs_histogram_plan_desc d = {.type = type, .bins = o->bins, .lower = o->type == WGS_TYPE_U32 ? 0 : -1,
+                                 .upper = o->type == WGS_TYPE_U32 ? 4294967296.0 : 1};
+    return wgs_mpi_histogram(m, &d, in, 0, n, res->hist);
+}
+
+/* The CPU check of this rank's part; returns the number of ranks that found a fault. */
+static int verify(wgs_mpi *m, const options *o, const void *host, const void *got, uint64_t n, const outcome *res) {
+    int rank = wgs_mpi_rank(m), size = wgs_mpi_size(m), bad = 0;
+    size_t es = 4;
+    if (!strcmp(o->command, "scan")) {
+        /* The carry: the reference's exclusive scan of every rank's reference total. */
+        ref_reduction mine = ref_reduce(host, o->type, o->op, n);
+        if (o->type == WGS_TYPE_F32 && o->op == WGS_OP_ADD) { /* the reference sums in double */
+            float f = (float)mine.exact;
+            memcpy(&mine.bits, &f, 4);
+        }
+        uint32_t *totals = malloc((size_t)size * 4), *carries = malloc((size_t)size * 4);
+        MPI_Allgather(&mine.bits, 1, MPI_UINT32_T, totals, 1, MPI_UINT32_T, MPI_COMM_WORLD);
+        ref_scan(totals, carries, o->type, o->op, 0, (uint64_t)size);
+        unsigned char *in2 = malloc((n + 1) * es), *out2 = malloc((n + 1) * es);
+        memcpy(in2, &carries[rank], es);
+        memcpy(in2 + es, host, n * es);
+        ref_scan(in2, out2, o->type, o->op, o->inclusive, 1);
+        memcpy(out2 + es, got, n * es);
+        ref_check c = ref_verify(in2, out2, o->type, o->op, o->inclusive, n + 1);
+        if (c.mismatches) {
+            fprintf(stderr, "rank %d: %" PRIu64 " wrong, first at %" PRIu64 ": got %.9g want %.9g\n", rank,
+                    c.mismatches, c.first_bad - 1, c.got, c.want);
+            bad = 1;
+        }
+        free(totals), free(carries), free(in2), free(out2);
+    } else if (!strcmp(o->command, "reduce")) {
+        /* Every rank's reference result, folded by the reference over the non-empty ones. */
+        ref_reduction mine = ref_reduce(host, o->type, o->op, n);
+        unsigned long long first = 0, nn = n;
+        MPI_Exscan(&nn, &first, 1, MPI_UNSIGNED_LONG_LONG, MPI_SUM, MPI_COMM_WORLD);
+        if (rank == 0) first = 0;
+        uint32_t pair[2] = {mine.bits, n ? mine.index + (uint32_t)first : 0xFFFFFFFFu};
+        double sums[2] = {mine.exact, mine.abs_sum}, all_sums[2];
+        uint32_t *pairs = malloc((size_t)size * 8), *vals = malloc((size_t)size * 4);
+        MPI_Allgather(pair, 2, MPI_UINT32_T, pairs, 2, MPI_UINT32_T, MPI_COMM_WORLD);
+        MPI_Allreduce(sums, all_sums, 2, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+        unsigned long long total = 0;
+        MPI_Allreduce(&nn, &total, 1, MPI_UNSIGNED_LONG_LONG, MPI_SUM, MPI_COMM_WORLD);
+        int k = 0, at[1024];
+        for (int r = 0; r < size && k < 1024; r++)
+            if (pairs[2 * r + 1] != 0xFFFFFFFFu || !(o->op == WGS_OP_ARGMIN || o->op == WGS_OP_ARGMAX))
+                at[k] = r, vals[k++] = pairs[2 * r];
+        ref_reduction want = ref_reduce(vals, o->type, o->op, (uint64_t)k);
+        if (o->op == WGS_OP_ARGMIN || o->op == WGS_OP_ARGMAX) {
+            uint32_t wi = k ? pairs[2 * at[want.index] + 1] : 0xFFFFFFFFu;
+            bad = res->value[1] != wi || (k && !ref_same_value(o->type, res->value[0], want.bits));
+        } else if (o->type == WGS_TYPE_F32 && o->op == WGS_OP_ADD) {
+            float g;
+            memcpy(&g, &res->value[0], 4);
+            ref_reduction whole = {0, 0, all_sums[0], all_sums[1]};
+            bad = !ref_sum_matches(g, all_sums[0], ref_reduce_sum_tolerance(&whole, total) + (double)size * 1e-7 * all_sums[1]);
+        } else {
+            bad = !ref_same_value(o->type, res->value[0], want.bits);
+        }
+        if (bad) fprintf(stderr, "rank %d: reduce got 0x%08x (index %u)\n", rank, res->value[0], res->value[1]);
+        free(pairs), free(vals);
+    } else if (!strcmp(o->command, "count")) {
+        wgs_predicate p = {.kind = WGS_PREDICATE_LESS, .a = o->type == WGS_TYPE_U32 ? 2147483648.0 : 0.0};
+        unsigned long long mine = ref_count(host, o->type, &p, n), all = 0;
+        MPI_Allreduce(&mine, &all, 1, MPI_UNSIGNED_LONG_LONG, MPI_SUM, MPI_COMM_WORLD);
+        bad = res->count != all;
+        if (bad) fprintf(stderr, "rank %d: count %" PRIu64 ", want %llu\n", rank, res->count, all);
+    } else {
+        uint32_t *h = calloc(o->bins, 4);
+        unsigned long long *mine = calloc(o->bins, 8), *all = calloc(o->bins, 8);
+        ref_histogram(host, o->type, o->bins, o->type == WGS_TYPE_U32 ? 0 : -1,
+                      o->type == WGS_TYPE_U32 ? 4294967296.0 : 1, n, h);
+        for (uint32_t b = 0; b < o->bins; b++) mine[b] = h[b];
+        MPI_Allreduce(mine, all, (int)o->bins, MPI_UNSIGNED_LONG_LONG, MPI_SUM, MPI_COMM_WORLD);
+        for (uint32_t b = 0; b < o->bins && !bad; b++)
+            if (res->hist[b] != all[b]) {
+                fprintf(stderr, "rank %d: bin %u holds %" PRIu64 ", want %llu\n", rank, b, res->hist[b], all[b]);
+                bad = 1;
+            }
+        free(h), free(mine), free(all);
+    }
+    int faults = 0;
+    MPI_Allreduce(&bad, &faults, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+    return faults;
+}
+
+int main(int argc, char **argv) {
+    MPI_Init(&argc, &argv);
+    int rank = 0, size = 1;
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    options o;
+    int pr = parse(argc, argv, &o);
+    if (pr) {
+        if (rank == 0) fputs(usage, pr > 0 ? stdout : stderr);
+        MPI_Finalize();
+        return pr > 0 ? 0 : 2;
+    }
+    uint64_t n = o.uneven ? o.n + (uint64_t)rank * (o.n / 7) : o.n;
+    if (rank == o.empty) n = 0;
+    wgs_context_desc cd = {.adapter = o.cpu ? WGS_ADAPTER_CPU : WGS_ADAPTER_DEFAULT, .log = on_log, .log_user = &rank};
+    wgs_mpi *m = NULL;
+    wgs_result r = wgs_mpi_create(MPI_COMM_WORLD, &cd, &m);
+    if (r != WGS_OK) {
+        if (rank == 0) fprintf(stderr, "wgscan-mpi: %s\n", wgs_result_name(r));
+        MPI_Finalize();
+        return 1;
+    }
+    wgs_context *ctx = wgs_mpi_context(m);
+    size_t es = 4;
+    void *host = malloc(n * es + 4), *got = malloc(n * es + 4);
+    outcome res = {.hist = calloc(o.bins, 8)};
+    ref_fill_random(host, o.type, o.op, n, 1000003u * (uint64_t)rank + 17);
+    WGPUBuffer in = NULL, out = NULL;
+    const WGPUBufferUsage u = WGPUBufferUsage_Storage | WGPUBufferUsage_CopyDst | WGPUBufferUsage_CopySrc;
+    uint64_t bytes = (n * es + 255) / 256 * 256 + 256;
+    r = wgs_buffer_create(ctx, bytes, u, &in);
+    if (r == WGS_OK) r = wgs_buffer_create(ctx, bytes, u, &out);
+    if (r == WGS_OK && n) r = wgs_buffer_write(ctx, in, 0, host, n * es);
+    int exit_code = 0;
+    /* A warm-up run, then the timed ones (or the one run that must fail). */
+    int runs = o.fail_rank >= 0 ? 1 : o.repeat + 1;
+    double *wall = calloc((size_t)runs, sizeof *wall);
+    wgs_mpi_timing slowest = {0, 0, 0};
+    for (int k = 0; k < runs && r == WGS_OK; k++) {
+        MPI_Barrier(MPI_COMM_WORLD);
+        double t0 = now();
+        r = run(m, &o, rank == o.fail_rank, in, out, n, &res);
+        double t = now() - t0, tmax = 0;
+        MPI_Allreduce(&t, &tmax, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+        wall[k] = tmax;
+        wgs_mpi_timing mt = wgs_mpi_last_timing(m);
+        double mine[3] = {mt.local_s, mt.transfer_s, mt.comm_s}, most[3];
+        MPI_Allreduce(mine, most, 3, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+        slowest = (wgs_mpi_timing){most[0], most[1], most[2]};
+    }
+    if (o.fail_rank >= 0) {
+        int code = (int)r, lo = 0, hi = 0;
+        MPI_Allreduce(&code, &lo, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+        MPI_Allreduce(&code, &hi, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+        if (rank == 0)
+            printf("every rank returned %s%s\n", wgs_result_name((wgs_result)hi),
+                   lo == hi && hi != WGS_OK ? " (agreed)" : " (NOT agreed)");
+        exit_code = lo == hi && hi != WGS_OK ? 0 : 1;
+    } else if (r != WGS_OK) {
+        if (rank == 0) fprintf(stderr, "wgscan-mpi: %s failed: %s\n", o.command, wgs_result_name(r));
+        exit_code = 1;
+    } else {
+        unsigned long long nn = n, total = 0;
+        MPI_Allreduce(&nn, &total, 1, MPI_UNSIGNED_LONG_LONG, MPI_SUM, MPI_COMM_WORLD);
+        qsort(wall + 1, (size_t)runs - 1, sizeof *wall, cmp_double);
+        double med = runs > 1 ? wall[1 + (runs - 1) / 2] : wall[0];
+        if (rank == 0) {
+            wgs_context_info info;
+            wgs_context_get_info(ctx, &info);
+            printf("%s: %d ranks, %llu elements (%" PRIu64 " on rank 0), %s, on %s\n", o.command, size, total,
+                   o.empty == 0 ? 0 : o.n, wgs_type_name(o.type), info.device);
+            printf("  wall (slowest rank), median of %d   %10.3f ms   %8.3f Gelem/s\n", runs - 1, 1e3 * med,
+                   total / med * 1e-9);
+            printf("  last run, slowest rank: local GPU %.3f ms, transfers %.3f ms, MPI %.3f ms\n",
+                   1e3 * slowest.local_s, 1e3 * slowest.transfer_s, 1e3 * slowest.comm_s);
+        }
+        if (o.verify) {
+            if (!strcmp(o.command, "scan") && n && wgs_buffer_read(ctx, out, 0, got, n * es) != WGS_OK) exit_code = 1;
+            int faults = verify(m, &o, host, got, n, &res);
+            if (rank == 0) printf("  verify: %s\n", faults ? "FAILED" : "OK, every rank's part equals the CPU reference");
+            if (faults) exit_code = 1;
+        }
+    }
+    int worst = 0;
+    MPI_Allreduce(&exit_code, &worst, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+    wgs_buffer_release(ctx, in), wgs_buffer_release(ctx, out);
+    free(host), free(got), free(res.hist), free(wall);
+    wgs_mpi_destroy(m);
+    MPI_Finalize();
+    return worst;
+}

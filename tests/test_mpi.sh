@@ -1,0 +1,57 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# The distributed primitives under mpirun with 1, 2, 3 and 4 ranks on the CPU driver
+# (oversubscribed: this machine may have fewer cores than ranks), every part verified by
+# each rank against the CPU reference: uneven slices, empty ranks, every command, and a
+# rank that fails (every rank must return the same error, none may hang).
+#   tests/test_mpi.sh build/wgscan-mpi [mpirun]
+set -u
+bin=$1
+mpirun=${2:-mpirun}
+# Open MPI refuses root unless told; CI runs as root.
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
+passed=0 failed=0
+check() { # check NP WANT_OUTPUT ARGS...
+  local np=$1 want=$2; shift 2
+  local out
+  out=$(timeout 120 "$mpirun" -np "$np" "$bin" "$@" --cpu --repeat 1 2>&1)
+  local rc=$?
+  if [ $rc -eq 0 ] && grep -q "$want" <<<"$out"; then
+    passed=$((passed + 1))
+  else
+    failed=$((failed + 1))
+    echo "FAIL (rc $rc): -np $np $* (wanted '$want')"
+    sed 's/^/    /' <<<"$out" | tail -8
+  fi
+}
+ok="verify: OK"
+for np in 1 2 3 4; do
+  check $np "$ok" scan --n 4099 --verify
+  check $np "$ok" scan --n 30011 --uneven --type f32 --inclusive --verify
+  check $np "$ok" reduce --n 20000 --uneven --op argmax --type i32 --verify
+done
+check 3 "$ok" scan --n 5000 --empty 1 --type i32 --op max --verify
+check 4 "$ok" scan --n 3 --empty 0 --op xor --inclusive --verify
+check 2 "$ok" scan --n 0 --verify
+check 3 "$ok" reduce --n 10007 --type f32 --op add --verify
+check 4 "$ok" reduce --n 10007 --type f32 --op argmin --empty 2 --verify
+check 3 "$ok" reduce --n 5000 --op min --empty 0 --verify
+check 2 "$ok" reduce --n 0 --op argmax --verify
+check 3 "$ok" count --n 20001 --uneven --verify
+check 4 "$ok" count --n 9000 --type f32 --empty 3 --verify
+check 3 "$ok" histogram --n 20001 --bins 100 --uneven --verify
+check 4 "$ok" histogram --n 7000 --type f32 --bins 7 --empty 1 --verify
+# A rank that fails: the others return its error.
+for cmd in scan reduce count histogram; do
+  check 3 "returned WGS_ERROR_UNSUPPORTED_TYPE (agreed)" $cmd --n 1000 --fail-rank 1
+done
+check 4 "returned WGS_ERROR_UNSUPPORTED_TYPE (agreed)" scan --n 1000 --fail-rank 0
+# Usage errors exit 2 without running.
+out=$("$mpirun" -np 1 "$bin" sort --n 10 2>&1); rc=$?
+if [ $rc -ne 0 ] && grep -q "unknown command" <<<"$out"; then passed=$((passed + 1)); else failed=$((failed + 1)); echo "FAIL: unknown command"; fi
+out=$("$mpirun" -np 1 "$bin" scan --n 10 --op argmax 2>&1); rc=$?
+if [ $rc -ne 0 ] && grep -q "does not go" <<<"$out"; then passed=$((passed + 1)); else failed=$((failed + 1)); echo "FAIL: argmax scan"; fi
+out=$("$mpirun" -np 1 "$bin" scan --help 2>&1); rc=$?
+if [ $rc -eq 0 ] && grep -q "usage" <<<"$out"; then passed=$((passed + 1)); else failed=$((failed + 1)); echo "FAIL: --help"; fi
+echo "$passed passed, $failed failed"
+[ $failed -eq 0 ]
