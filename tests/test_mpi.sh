@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
-# The distributed primitives under mpirun with 1, 2, 3 and 4 ranks on the CPU driver
-# (oversubscribed: this machine may have fewer cores than ranks), every part verified by
+# The distributed primitives under mpirun with 1, 2, 3 and 4 ranks on the default
+# adapter (SwiftShader on a CPU-only machine, where CI runs; the ranks share a GPU
+# where there is one; WGSCAN_MPI_TEST_ARGS=--cpu forces SwiftShader), oversubscribed:
+# this machine may have fewer cores than ranks. Every part is verified by
 # each rank against the CPU reference: uneven slices, empty ranks, every command, and a
 # rank that fails (every rank must return the same error, none may hang).
 #   tests/test_mpi.sh build/wgscan-mpi [mpirun]
@@ -14,7 +16,7 @@ passed=0 failed=0
 check() { # check NP WANT_OUTPUT ARGS...
   local np=$1 want=$2; shift 2
   local out
-  out=$(timeout 120 "$mpirun" -np "$np" "$bin" "$@" --cpu --repeat 1 2>&1)
+  out=$(timeout 120 "$mpirun" -np "$np" "$bin" "$@" ${WGSCAN_MPI_TEST_ARGS:-} --repeat 1 2>&1)
   local rc=$?
   if [ $rc -eq 0 ] && grep -q "$want" <<<"$out"; then
     passed=$((passed + 1))
