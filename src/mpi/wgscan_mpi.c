@@ -210,18 +210,13 @@ static wgs_result submit_wait(wgs_mpi *m, WGPUCommandEncoder enc) {
     return r;
 }
 
-/* The local reduction of n elements (n may be 0: the identity) into `result` (4 or 8 bytes). */
-static wgs_result local_reduce(wgs_mpi *m, const wgs_reduce_plan_desc *d, WGPUBuffer in, uint64_t off, uint64_t n,
-                               void *result) {
-    wgs_reduce_plan_desc pd = *d;
-    if (pd.capacity < n) pd.capacity = n;
-    if (!pd.capacity) pd.capacity = 1;
-    wgs_reduce_plan *plan = NULL;
+/* Runs a reduce or count plan over n elements (n may be 0: the identity, count 0) and
+ * reads its result (`bytes`: 4, or 8 for arg ops) back. */
+static wgs_result run_reduce_plan(wgs_mpi *m, wgs_reduce_plan *plan, WGPUBuffer in, uint64_t off, uint64_t n,
+                                  void *result, uint64_t bytes) {
     WGPUBuffer out = NULL;
     WGPUCommandEncoder enc = NULL;
-    wgs_result r = wgs_reduce_plan_create(m->ctx, &pd, &plan);
-    if (r == WGS_OK)
-        r = wgs_buffer_create(m->ctx, 256, WGPUBufferUsage_Storage | WGPUBufferUsage_CopySrc, &out);
+    wgs_result r = wgs_buffer_create(m->ctx, 256, WGPUBufferUsage_Storage | WGPUBufferUsage_CopySrc, &out);
     if (r == WGS_OK) r = wgs_encoder_create(m->ctx, &enc);
     if (r == WGS_OK) {
         wgs_reduce_args a = {.input = in, .input_offset = off, .n = n, .output = out};
@@ -229,9 +224,20 @@ static wgs_result local_reduce(wgs_mpi *m, const wgs_reduce_plan_desc *d, WGPUBu
         wgs_result s = submit_wait(m, enc); /* the encoder is spent either way */
         if (r == WGS_OK) r = s;
     }
-    int arg = pd.op == WGS_OP_ARGMIN || pd.op == WGS_OP_ARGMAX;
-    if (r == WGS_OK) r = read_result(m, out, result, arg ? 8 : 4);
+    if (r == WGS_OK) r = read_result(m, out, result, bytes);
     wgs_buffer_release(m->ctx, out);
+    return r;
+}
+
+static wgs_result local_reduce(wgs_mpi *m, const wgs_reduce_plan_desc *d, WGPUBuffer in, uint64_t off, uint64_t n,
+                               void *result) {
+    wgs_reduce_plan_desc pd = *d;
+    if (pd.capacity < n) pd.capacity = n;
+    if (!pd.capacity) pd.capacity = 1;
+    wgs_reduce_plan *plan = NULL;
+    wgs_result r = wgs_reduce_plan_create(m->ctx, &pd, &plan);
+    int arg = pd.op == WGS_OP_ARGMIN || pd.op == WGS_OP_ARGMAX;
+    if (r == WGS_OK) r = run_reduce_plan(m, plan, in, off, n, result, arg ? 8 : 4);
     wgs_reduce_plan_destroy(plan);
     return r;
 }
@@ -335,8 +341,6 @@ wgs_result wgs_mpi_count(wgs_mpi *m, const wgs_count_plan_desc *desc, WGPUBuffer
     m->timing = (wgs_mpi_timing){0, 0, 0};
     wgs_result r = desc && count ? WGS_OK : WGS_ERROR_INVALID_ARGUMENT;
     wgs_reduce_plan *plan = NULL;
-    WGPUBuffer out = NULL;
-    WGPUCommandEncoder enc = NULL;
     uint32_t local = 0;
     if (r == WGS_OK) {
         wgs_count_plan_desc d = *desc;
@@ -344,16 +348,7 @@ wgs_result wgs_mpi_count(wgs_mpi *m, const wgs_count_plan_desc *desc, WGPUBuffer
         if (!d.capacity) d.capacity = 1;
         r = wgs_count_plan_create(m->ctx, &d, &plan);
     }
-    if (r == WGS_OK) r = wgs_buffer_create(m->ctx, 256, WGPUBufferUsage_Storage | WGPUBufferUsage_CopySrc, &out);
-    if (r == WGS_OK) r = wgs_encoder_create(m->ctx, &enc);
-    if (r == WGS_OK) {
-        wgs_reduce_args a = {.input = input, .input_offset = input_offset, .n = n_local, .output = out};
-        r = wgs_reduce_encode(plan, enc, &a);
-        wgs_result s = submit_wait(m, enc);
-        if (r == WGS_OK) r = s;
-    }
-    if (r == WGS_OK) r = read_result(m, out, &local, 4);
-    wgs_buffer_release(m->ctx, out);
+    if (r == WGS_OK) r = run_reduce_plan(m, plan, input, input_offset, n_local, &local, 4);
     wgs_reduce_plan_destroy(plan);
     if ((r = agree(m, r)) != WGS_OK) return r;
     unsigned long long mine = local, all = 0;
