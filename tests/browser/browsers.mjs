@@ -53,6 +53,9 @@ async function openFirefox(icd) {
     browser: 'firefox',
     executablePath,
     headless: true,
+    // A waitFor is one WebDriver BiDi call that lasts as long as the wait: puppeteer's
+    // default protocol timeout (180 s) would cut a whole test page's run short.
+    protocolTimeout: 20 * 60 * 1000,
     env: { ...process.env, VK_ICD_FILENAMES: ICDS[icd], MOZ_CRASHREPORTER_DISABLE: '1' },
     extraPrefsFirefox: {
       'dom.webgpu.enabled': true,

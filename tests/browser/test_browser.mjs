@@ -72,7 +72,7 @@ try {
     console.log(`screenshot: ${demoShot}`);
   }
 } catch (e) {
-  tally(false, `${label}: ${e.stack ?? e}`);
+  tally(false, `${label}: ${e.stack ?? e}${e.cause ? `\ncaused by: ${e.cause.stack ?? e.cause}` : ''}`);
 } finally {
   await session?.close();
   await server.close();
