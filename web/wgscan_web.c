@@ -282,3 +282,53 @@ int wgs_web_alloc_encode(wgs_alloc_plan *p, uint32_t encoder, uint32_t sizes, do
     a.timestamp_end_index = end_index;
     return wgs_alloc_encode(p, (WGPUCommandEncoder)(uintptr_t)encoder, &a);
 }
+
+/* ---- sort ------------------------------------------------------------------------------ */
+/* A count field the JavaScript side passes as a double: values past 32 bits (or not
+ * whole) reach the library as UINT32_MAX, which every such field refuses, never wrapped
+ * onto a valid one (a value_bytes of 0 would mean the default 4). */
+static uint32_t u32_field(double v) {
+    return v >= 0 && v <= 4294967295.0 && v == (double)(uint32_t)v ? (uint32_t)v : UINT32_MAX;
+}
+
+EXPORT(wgs_web_sort_plan_create)
+int wgs_web_sort_plan_create(int type, int order, double begin_bit, double end_bit, int payload, double value_bytes,
+                             int algorithm, double capacity) {
+    wgs_sort_plan_desc d;
+    memset(&d, 0, sizeof d);
+    d.type = (wgs_type)type;
+    d.order = (wgs_sort_order)order;
+    d.begin_bit = u32_field(begin_bit);
+    d.end_bit = u32_field(end_bit);
+    d.payload = (wgs_payload)payload;
+    d.value_bytes = u32_field(value_bytes);
+    d.algorithm = (wgs_sort_algorithm)algorithm;
+    d.capacity = (uint64_t)capacity;
+    last_plan = NULL;
+    if (!ctx) return WGS_ERROR_INVALID_ARGUMENT;
+    return wgs_sort_plan_create(ctx, &d, (wgs_sort_plan **)&last_plan);
+}
+
+EXPORT(wgs_web_sort_plan_destroy) void wgs_web_sort_plan_destroy(wgs_sort_plan *p) { wgs_sort_plan_destroy(p); }
+
+EXPORT(wgs_web_sort_encode)
+int wgs_web_sort_encode(wgs_sort_plan *p, uint32_t encoder, uint32_t keys_in, double keys_in_offset, uint32_t keys_out,
+                        double keys_out_offset, uint32_t values_in, double values_in_offset, uint32_t values_out,
+                        double values_out_offset, double n, uint32_t query_set, uint32_t begin_index,
+                        uint32_t end_index) {
+    wgs_sort_args a;
+    memset(&a, 0, sizeof a);
+    a.keys_in = BUF(keys_in);
+    a.keys_in_offset = (uint64_t)keys_in_offset;
+    a.keys_out = BUF(keys_out);
+    a.keys_out_offset = (uint64_t)keys_out_offset;
+    a.values_in = BUF(values_in);
+    a.values_in_offset = (uint64_t)values_in_offset;
+    a.values_out = BUF(values_out);
+    a.values_out_offset = (uint64_t)values_out_offset;
+    a.n = (uint64_t)n;
+    a.timestamp_query_set = (WGPUQuerySet)(uintptr_t)query_set;
+    a.timestamp_begin_index = begin_index;
+    a.timestamp_end_index = end_index;
+    return wgs_sort_encode(p, (WGPUCommandEncoder)(uintptr_t)encoder, &a);
+}
