@@ -9,6 +9,12 @@ export type ElementType = 'u32' | 'i32' | 'f32' | 'f16';
 /** A typed array of one of the element types. */
 export type ElementArray = Uint32Array | Int32Array | Float32Array | Uint16Array;
 export type ScanOp = 'add' | 'min' | 'max' | 'and' | 'or' | 'xor';
+/** Sort key types: the 64-bit ones are the sort's alone (as BigUint64Array, BigInt64Array). */
+export type SortKeyType = 'u32' | 'i32' | 'f32' | 'u64' | 'i64';
+/** A typed array of sort keys. */
+export type SortKeyArray = Uint32Array | Int32Array | Float32Array | BigUint64Array | BigInt64Array;
+/** Values that move with sorted keys: 4-byte or 8-byte elements. */
+export type SortValueArray = Uint32Array | Int32Array | Float32Array | BigUint64Array | BigInt64Array | Float64Array;
 export type ReduceOp = ScanOp | 'argmin' | 'argmax';
 
 /** What count and select test each element against; a and b are converted to the
@@ -117,6 +123,21 @@ export interface HistogramPlanOptions extends PlanOptionsBase {
   lower: number;
   upper: number;
 }
+export interface SortPlanOptions extends PlanOptionsBase {
+  type?: SortKeyType;   // default 'u32'
+  /** Stable either way. f32 keys order by their bits with the sign flipped: -NaN < -inf <
+   * ... < -0 < +0 < ... < +inf < +NaN. */
+  order?: 'ascending' | 'descending'; // default 'ascending'
+  /** Only bits [beginBit, endBit) of the (order-transformed) key decide; 0, 0: all. */
+  beginBit?: number;
+  endBit?: number;
+  /** 'buffer': a value of valueBytes per key moves with it; 'index': each key's input index. */
+  payload?: 'none' | 'buffer' | 'index';
+  /** 'buffer': 4 (the default) or 8; otherwise 0. */
+  valueBytes?: 0 | 4 | 8;
+  /** 'auto' (reduce-then-scan), 'onesweep' (decoupled look-back; capacity < 2^30), 'reduce-scan'. */
+  algorithm?: 'auto' | 'onesweep' | 'reduce-scan';
+}
 export interface AllocPlanOptions extends PlanOptionsBase {
   /** 'scan' (default): blocks in request order; 'atomic': one fetch-add per request. */
   algorithm?: 'auto' | 'scan' | 'atomic';
@@ -159,6 +180,16 @@ export interface HistogramArgs extends EncodeArgsBase {
   /** bins u32 counts, zeroed by the encode. */
   output: GPUBuffer; outputOffset?: number;
 }
+export interface SortArgs extends EncodeArgsBase {
+  /** n keys; left as they are unless keysOut is keysIn. */
+  keysIn: GPUBuffer; keysInOffset?: number;
+  /** Room for n keys; keysIn itself at the same offset sorts in place. */
+  keysOut: GPUBuffer; keysOutOffset?: number;
+  /** payload 'buffer': n values. */
+  valuesIn?: GPUBuffer; valuesInOffset?: number;
+  /** payload 'buffer': room for n values (may be valuesIn); 'index': n u32 input indices. */
+  valuesOut?: GPUBuffer; valuesOutOffset?: number;
+}
 export interface AllocArgs extends EncodeArgsBase {
   sizes: GPUBuffer; sizesOffset?: number;
   offsets: GPUBuffer; offsetsOffset?: number;
@@ -185,6 +216,7 @@ export declare class ScanPlan extends Plan<ScanArgs, ScanPlanOptions> {
 export declare class ReducePlan extends Plan<ReduceArgs, ReducePlanOptions | CountPlanOptions> {}
 export declare class SelectPlan extends Plan<SelectArgs, SelectPlanOptions> {}
 export declare class HistogramPlan extends Plan<HistogramArgs, HistogramPlanOptions> {}
+export declare class SortPlan extends Plan<SortArgs, SortPlanOptions> {}
 export declare class AllocPlan extends Plan<AllocArgs, AllocPlanOptions> {}
 
 // ---- host-array results ----------------------------------------------------------------
@@ -218,6 +250,12 @@ export interface RunLengthResult<A extends ElementArray> extends Timed {
   count: number;
 }
 export interface HistogramResult extends Timed { counts: Uint32Array; }
+export interface SortResult<K extends SortKeyArray, V extends ArrayBufferView | undefined = undefined> extends Timed {
+  /** The keys in order, in the input's array type. */
+  keys: K;
+  /** The values in the keys' order (values 'index': the input indices), else undefined. */
+  values: V;
+}
 export interface AllocateResult extends Timed {
   /** Each block's start, or ALLOC_FAILED. */
   offsets: Uint32Array;
@@ -235,6 +273,10 @@ export interface HostSelectOptions extends Omit<SelectPlanOptions, 'capacity' | 
   payload?: 'index' | Uint32Array | Int32Array | Float32Array;
 }
 export type HostHistogramOptions = Omit<HistogramPlanOptions, 'capacity'>;
+export interface HostSortOptions extends Omit<SortPlanOptions, 'capacity' | 'payload' | 'valueBytes'> {
+  /** Another key type of the keys' element size (e.g. 'f32' for a Uint32Array of float bits). */
+  type?: SortKeyType;
+}
 export interface HostAllocateOptions {
   arenaSize: number;
   /** The arena's top before the call (default 0). */
@@ -265,6 +307,10 @@ export declare class Wgscan {
   createCountPlan(options?: CountPlanOptions): ReducePlan & Readonly<Required<CountPlanOptions>>;
   createSelectPlan(options?: SelectPlanOptions): SelectPlan & Readonly<Required<SelectPlanOptions>>;
   createHistogramPlan(options: HistogramPlanOptions): HistogramPlan & Readonly<Required<HistogramPlanOptions>>;
+  /** Without subgroups the sort's tiles need more than WebGPU's default 16 KiB of
+   * workgroup memory (TOO_LARGE): ask the device for the adapter's
+   * maxComputeWorkgroupStorageSize. */
+  createSortPlan(options?: SortPlanOptions): SortPlan & Readonly<Required<SortPlanOptions>>;
   createAllocPlan(options?: AllocPlanOptions): AllocPlan & Readonly<Required<AllocPlanOptions>>;
 
   // Host arrays in, results out: upload, run, download (the helpers keep their last
@@ -277,5 +323,11 @@ export declare class Wgscan {
   unique<A extends Select32>(input: A, options?: Omit<HostSelectOptions, 'mode' | 'partition'>): Promise<SelectResult<A>>;
   runLengthEncode<A extends Select32>(input: A, options?: Omit<HostSelectOptions, 'mode' | 'partition' | 'payload'>): Promise<RunLengthResult<A>>;
   histogram(input: Select32, options: HostHistogramOptions): Promise<HistogramResult>;
+  /** A stable sort of typed-array keys; values: 'index' for the input indices, or n values
+   * (4 or 8 bytes each) that move with their keys. */
+  sort<K extends SortKeyArray>(keys: K, options?: HostSortOptions & { values?: undefined }): Promise<SortResult<K>>;
+  sort<K extends SortKeyArray>(keys: K, options: HostSortOptions & { values: 'index' }): Promise<SortResult<K, Uint32Array>>;
+  sort<K extends SortKeyArray, V extends SortValueArray>(keys: K, options: HostSortOptions & { values: V }): Promise<SortResult<K, V>>;
+  sort<K extends SortKeyArray>(keys: K, options?: HostSortOptions & { values?: 'index' | SortValueArray }): Promise<SortResult<K, SortValueArray | undefined>>;
   allocate(sizes: Uint32Array, options: HostAllocateOptions): Promise<AllocateResult>;
 }

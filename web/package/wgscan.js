@@ -7,6 +7,7 @@
 //   import { Wgscan } from 'wgscan';
 //   const wg = await Wgscan.create(device);              // any GPUDevice the page has
 //   const { output } = await wg.scan(new Uint32Array([3, 1, 4]), { kind: 'inclusive' });
+//   const { keys } = await wg.sort(new Float32Array([2, -1, 0.5]));
 //   const plan = wg.createScanPlan({ type: 'f32', op: 'max', capacity: n });
 //   plan.encode(encoder, { input, output, n });          // records into your encoder
 //   await wg.errors();                                   // WebGPU errors the calls raised
@@ -64,6 +65,12 @@ const SELECT_MODES = { flagged: 1, if: 2, unique: 3, 'run-length': 4 };
 const PAYLOADS = { none: 0, buffer: 1, index: 2 };
 const SELECT_ALGORITHMS = { auto: 0, 'single-pass': 1, 'three-pass': 2 };
 const ALLOC_ALGORITHMS = { auto: 0, scan: 1, atomic: 2 };
+// Sort keys: the 64-bit types are the sort's alone (f16 is passed on, for the library's
+// own UNSUPPORTED_TYPE).
+const SORT_TYPES = { u32: 1, i32: 2, f32: 3, f16: 4, u64: 5, i64: 6 };
+const SORT_ORDERS = { ascending: 0, descending: 1 };
+const SORT_ALGORITHMS = { auto: 0, onesweep: 1, 'reduce-scan': 2 };
+const SORT_KEY_SIZE = { u32: 4, i32: 4, f32: 4, u64: 8, i64: 8 };
 const ELEMENT_SIZE = { u32: 4, i32: 4, f32: 4, f16: 2 };
 
 // The options over the defaults; an option given as undefined keeps its default.
@@ -102,6 +109,19 @@ function typeOfArray(a) {
   if (a instanceof Float32Array) return 'f32';
   if (a instanceof Uint16Array) return 'f16'; // raw IEEE half bits
   return null;
+}
+
+// The key type of a sort's typed array: the 32-bit ones as elsewhere, and 64-bit keys
+// as BigUint64Array (u64) and BigInt64Array (i64).
+function sortTypeOfArray(a) {
+  if (a instanceof BigUint64Array) return 'u64';
+  if (a instanceof BigInt64Array) return 'i64';
+  return a instanceof Uint16Array ? null : typeOfArray(a);
+}
+
+// The values that move with a sort's keys: a typed array of 4- or 8-byte elements.
+function isSortValues(a) {
+  return ArrayBuffer.isView(a) && !(a instanceof DataView) && (a.BYTES_PER_ELEMENT === 4 || a.BYTES_PER_ELEMENT === 8);
 }
 
 function arrayFor(type, buffer, n) {
@@ -150,6 +170,12 @@ const PRIMITIVES = {
     encode: 'wgs_web_histogram_encode', destroy: 'wgs_web_histogram_plan_destroy',
     fields: [['buffer', 'input'], ['offset', 'inputOffset'], ['count', 'n'], ['buffer', 'output'],
       ['offset', 'outputOffset']],
+  },
+  sort: {
+    encode: 'wgs_web_sort_encode', destroy: 'wgs_web_sort_plan_destroy',
+    fields: [['buffer', 'keysIn'], ['offset', 'keysInOffset'], ['buffer', 'keysOut'], ['offset', 'keysOutOffset'],
+      ['buffer', 'valuesIn'], ['offset', 'valuesInOffset'], ['buffer', 'valuesOut'], ['offset', 'valuesOutOffset'],
+      ['count', 'n']],
   },
   alloc: {
     encode: 'wgs_web_alloc_encode', destroy: 'wgs_web_alloc_plan_destroy',
@@ -230,6 +256,7 @@ export class ScanPlan extends Plan {
 export class ReducePlan extends Plan {}
 export class SelectPlan extends Plan {}
 export class HistogramPlan extends Plan {}
+export class SortPlan extends Plan {}
 export class AllocPlan extends Plan {}
 
 const HOST_PLANS = 16;
@@ -556,6 +583,20 @@ export class Wgscan {
       number(o.upper ?? NaN, 'upper'), count(o.capacity, 'capacity')], o);
   }
 
+  // A stable radix sort of up to `capacity` keys: type u32, i32, f32, u64, i64; order
+  // ascending, descending; beginBit, endBit (0, 0: every bit of the key); payload none,
+  // buffer (valueBytes 4 or 8 a value; 4 when not given), index; algorithm auto,
+  // onesweep, reduce-scan.
+  createSortPlan(options = {}) {
+    const o = withDefaults({ type: 'u32', order: 'ascending', beginBit: 0, endBit: 0, payload: 'none', algorithm: 'auto',
+      capacity: 1 }, options);
+    o.valueBytes ??= o.payload === 'buffer' ? 4 : 0;
+    return this.#plan('sort', SortPlan, 'wgs_web_sort_plan_create', () => [
+      lookup(SORT_TYPES, o.type, 'key type'), lookup(SORT_ORDERS, o.order, 'order'), count(o.beginBit, 'beginBit'),
+      count(o.endBit, 'endBit'), lookup(PAYLOADS, o.payload, 'payload'), count(o.valueBytes, 'valueBytes'),
+      lookup(SORT_ALGORITHMS, o.algorithm, 'algorithm'), count(o.capacity, 'capacity')], o);
+  }
+
   // A bump allocator serving up to `capacity` requests a call: algorithm auto (scan),
   // scan, atomic.
   createAllocPlan(options = {}) {
@@ -733,6 +774,48 @@ export class Wgscan {
     const bins = plan.bins;
     const r = await this.#runHost(plan, { input, output: bins * 4 }, ['output'], { n });
     return { counts: new Uint32Array(r.out.output, 0, bins), gpuMs: r.gpuMs, totalMs: r.totalMs };
+  }
+
+  // Sorts typed-array keys, stably: Uint32Array (u32), Int32Array (i32), Float32Array
+  // (f32), BigUint64Array (u64), BigInt64Array (i64); options.type names another key type
+  // of the same element size (e.g. 'f32' for a Uint32Array of float bits). Options as
+  // createSortPlan's, and values: 'index' (each key's input index comes back) or a typed
+  // array of n 4- or 8-byte values that move with their keys. Returns { keys, values,
+  // gpuMs, totalMs }: keys in the input's array type, values in the values' (indices: a
+  // Uint32Array; undefined without values).
+  async sort(keys, options = {}) {
+    const { values, ...rest } = options;
+    delete rest.payload; // both follow from values
+    delete rest.valueBytes;
+    const type = rest.type ?? sortTypeOfArray(keys);
+    if (!type || !ArrayBuffer.isView(keys) || keys instanceof DataView) {
+      invalid('keys must be a Uint32Array, Int32Array, Float32Array, BigUint64Array or BigInt64Array');
+    }
+    if (SORT_KEY_SIZE[type] !== undefined && SORT_KEY_SIZE[type] !== keys.BYTES_PER_ELEMENT) {
+      invalid(`keys hold ${keys.BYTES_PER_ELEMENT}-byte elements, key type '${type}' needs ${SORT_KEY_SIZE[type]}`);
+    }
+    const n = keys.length;
+    const kb = keys.BYTES_PER_ELEMENT;
+    const uploads = { keysIn: keys, keysOut: n * kb };
+    let payload = 'none', valueBytes = 0;
+    if (values === 'index') {
+      payload = 'index';
+      uploads.valuesOut = n * 4;
+    } else if (values != null) {
+      if (!isSortValues(values) || values.length < n) invalid('values must be \'index\' or a typed array of n 4- or 8-byte values');
+      payload = 'buffer';
+      valueBytes = values.BYTES_PER_ELEMENT;
+      uploads.valuesIn = values.subarray(0, n);
+      uploads.valuesOut = n * valueBytes;
+    }
+    const plan = this.#hostPlan(this.createSortPlan, { ...rest, type, payload, valueBytes }, n);
+    const r = await this.#runHost(plan, uploads, ['keysOut'].concat(payload === 'none' ? [] : ['valuesOut']), { n });
+    const K = keys.constructor;
+    const V = payload === 'buffer' ? values.constructor : Uint32Array;
+    return {
+      keys: new K(r.out.keysOut, 0, n), values: payload === 'none' ? undefined : new V(r.out.valuesOut, 0, n),
+      gpuMs: r.gpuMs, totalMs: r.totalMs,
+    };
   }
 
   // Serves requests of sizes[i] units from an arena of options.arenaSize units whose
