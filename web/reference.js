@@ -241,3 +241,66 @@ export function checkAtomicAllocation(sizes, arenaSize, top, offsets, newTop) {
   if (at !== newTop || newTop > arenaSize) return `top ${newTop}, blocks end at ${at}, arena ${arenaSize}`;
   return '';
 }
+
+// ---- sort (as reference/sort.c) ------------------------------------------------------
+
+// The raw bits of a typed array: a Uint32Array or a BigUint64Array over the same memory
+// (NaN payloads and -0 kept, which Float32Array element reads may not keep).
+export function bitsOf32or64(a) {
+  return a.BYTES_PER_ELEMENT === 8 ? new BigUint64Array(a.buffer, a.byteOffset, a.length)
+    : new Uint32Array(a.buffer, a.byteOffset, a.length);
+}
+
+// A key's bits mapped to an unsigned number that orders as wgscan.h's "Sort" says:
+// signed integers with the sign bit flipped; f32 negatives with every bit flipped,
+// positives with the sign bit set. 32-bit keys give a Number, 64-bit keys a BigInt.
+export function sortOrder(type, bits) {
+  switch (type) {
+    case 'u64': return bits;
+    case 'i64': return bits ^ (1n << 63n);
+    case 'i32': return (bits ^ 0x80000000) >>> 0;
+    case 'f32': return (bits & 0x80000000 ? ~bits : bits | 0x80000000) >>> 0;
+    default: return bits >>> 0;
+  }
+}
+
+// The stable sort of `keys` (a typed array of the key type's size): { keys, values },
+// both fresh arrays of the inputs' types. Only bits [beginBit, endBit) of the ordered
+// key decide (0, 0: all); descending reverses that digit value, so equal keys keep their
+// input order either way. values: 'index' (the input indices, a Uint32Array), a typed
+// array that moves along, or undefined.
+export function referenceSort(keys, type, { order = 'ascending', beginBit = 0, endBit = 0, values } = {}) {
+  const n = keys.length;
+  const wide = type === 'u64' || type === 'i64';
+  const width = wide ? 64 : 32;
+  const end = beginBit === 0 && endBit === 0 ? width : endBit;
+  const bits = bitsOf32or64(keys);
+  const digit = new Array(n);
+  if (wide) {
+    const w = BigInt(end - beginBit), b = BigInt(beginBit), mask = (1n << w) - 1n;
+    for (let i = 0; i < n; i++) {
+      const d = (sortOrder(type, bits[i]) >> b) & mask;
+      digit[i] = order === 'descending' ? mask - d : d;
+    }
+  } else {
+    const span = 2 ** (end - beginBit), below = 2 ** beginBit;
+    for (let i = 0; i < n; i++) {
+      const d = Math.floor(sortOrder(type, bits[i]) / below) % span;
+      digit[i] = order === 'descending' ? span - 1 - d : d;
+    }
+  }
+  const perm = Array.from({ length: n }, (_, i) => i);
+  perm.sort((x, y) => (digit[x] < digit[y] ? -1 : digit[x] > digit[y] ? 1 : x - y)); // ties: input order
+  const outKeys = new keys.constructor(n);
+  const outBits = bitsOf32or64(outKeys);
+  perm.forEach((from, i) => { outBits[i] = bits[from]; });
+  let outValues;
+  if (values === 'index') outValues = Uint32Array.from(perm);
+  else if (values != null) {
+    const vb = bitsOf32or64(values);
+    outValues = new values.constructor(n);
+    const ob = bitsOf32or64(outValues);
+    perm.forEach((from, i) => { ob[i] = vb[from]; });
+  }
+  return { keys: outKeys, values: outValues };
+}

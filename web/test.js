@@ -2,8 +2,8 @@
 // test.js: the browser test suite, run by tests/browser/test_browser.mjs in headless
 // Chromium and Firefox. Every primitive against the JavaScript reference (scans of
 // every type, operator, kind and algorithm at tile boundaries; f16 edge bit patterns;
-// reduce, count, select and its relatives, histogram, allocator through host helpers
-// and through plans on the page's own buffers), and bad inputs with their exact codes.
+// reduce, count, select and its relatives, histogram, allocator, sort through host
+// helpers and through plans on the page's own buffers), and bad inputs with their exact codes.
 // test.html?groups=f16,errors runs only those groups (names: GROUPS below); &quick=1
 // fewer operators and sizes (each plan compiles its pipelines: the slow part on CPU drivers).
 // The outcome is left in window.__wgscanTest for the driver.
@@ -11,7 +11,7 @@ import { Wgscan, WgscanError, ErrorCode, NO_INDEX, ALLOC_FAILED } from './packag
 import { openDevice } from './device.js';
 import {
   randomInput, verifyScan, f32ToF16, f16ToF32, referenceReduce, referenceCount, referenceSelect,
-  referenceHistogram, referenceAllocate, checkAtomicAllocation,
+  referenceHistogram, referenceAllocate, checkAtomicAllocation, referenceSort, bitsOf32or64,
 } from './reference.js';
 
 const log = document.getElementById('log');
@@ -73,6 +73,42 @@ function smallValues(type, n, spread = 8) {
     a[i] = type === 'f32' ? v / 2 : v;
   }
   return a;
+}
+
+// Sort keys: 'uniform' random bits, 'few' distinct values (the values then show whether
+// equal keys kept their input order), 'edges' (f32: zeros, infinities, NaNs of either
+// sign and payload, subnormals, the largest finite values, among random ones).
+const SortArrayOf = { u32: Uint32Array, i32: Int32Array, f32: Float32Array, u64: BigUint64Array, i64: BigInt64Array };
+const F32_EDGES = [0x00000000, 0x80000000, 0x7F800000, 0xFF800000, 0x7FC00000, 0xFFC00001, 0x00000001, 0x80000001,
+  0x007FFFFF, 0x807FFFFF, 0x3F800000, 0xBF800000, 0x7F7FFFFF, 0xFF7FFFFF, 0x7F800001, 0xFFFFFFFF];
+function sortKeys(type, n, dist) {
+  const keys = new SortArrayOf[type](n);
+  const bits = bitsOf32or64(keys);
+  const wide = bits instanceof BigUint64Array;
+  const word = () => (wide ? (BigInt(rng()) << 32n) | BigInt(rng()) : rng());
+  const few = Array.from({ length: 5 }, word);
+  for (let i = 0; i < n; i++) {
+    if (dist === 'few') bits[i] = few[rng() % 5];
+    else if (dist === 'edges' && rng() % 3) bits[i] = F32_EDGES[rng() % F32_EDGES.length];
+    else bits[i] = word();
+  }
+  return keys;
+}
+// Values that name their input position (distinct, odd multiplier), 4 or 8 bytes.
+function sortValues(n, Ctor = Uint32Array) {
+  const v = new Ctor(n);
+  const bits = bitsOf32or64(v);
+  for (let i = 0; i < n; i++) {
+    const w = Math.imul(i, 0x9E3779B1) >>> 0;
+    bits[i] = bits instanceof BigUint64Array ? (BigInt(w) << 32n) | BigInt(i) : w;
+  }
+  return v;
+}
+// Compares a sort's result with the reference, bit for bit.
+function sameSort(got, want) {
+  return sameArray(bitsOf32or64(got.keys), bitsOf32or64(want.keys), 'keys')
+    || (want.values ? sameArray(bitsOf32or64(got.values), bitsOf32or64(want.values), 'values (stable?)')
+      : got.values === undefined ? '' : 'values where none were asked for');
 }
 
 // ---- groups ---------------------------------------------------------------------------
@@ -301,6 +337,144 @@ const GROUPS = {
       const r = await wg.allocate(new Uint32Array([6, 6, 1]), { arenaSize: 10 });
       return sameArray(r.offsets, [0, ALLOC_FAILED, ALLOC_FAILED]) || (r.top === 6 ? '' : `top ${r.top}`);
     });
+  },
+
+  // The radix sort: every key type x order x keys / pairs / indices at the size
+  // boundaries (tiles of 256 or 2048 keys on SwiftShader), then f32 edges, 8-byte values,
+  // bit ranges, both algorithms, plans in place on the page's buffers, bad inputs.
+  // Each key type, order and value width compiles pipelines of its own (seconds apiece
+  // on SwiftShader), so quick mode takes ascending keys and descending pairs and indices
+  // of each type, and the cases marked quick, whose pipelines those compiled.
+  async sort(wg) {
+    const sizes = quick ? [0, 2, 2049, 20011] : [0, 1, 2, 255, 257, 2047, 2048, 2049, 4097, 30011];
+    for (const type of ['u32', 'i32', 'f32', 'u64', 'i64']) {
+      for (const order of ['ascending', 'descending']) {
+        for (const with_ of ['keys', 'pairs', 'indices']) {
+          if (quick && (order === 'ascending') !== (with_ === 'keys')) continue;
+          for (const n of sizes) {
+            const keys = sortKeys(type, n, with_ === 'keys' ? 'uniform' : 'few');
+            const values = with_ === 'pairs' ? sortValues(n) : with_ === 'indices' ? 'index' : undefined;
+            await check(`sort ${type} ${order} ${with_} n=${n}`, async () => {
+              const r = await wg.sort(keys, { order, values });
+              return sameSort(r, referenceSort(keys, type, { order, values }));
+            });
+          }
+        }
+      }
+    }
+    const cases = [
+      { type: 'f32', n: 5000, dist: 'edges', quick: true },
+      { type: 'f32', n: 5000, dist: 'edges', values: 'index' },
+      { type: 'f32', n: 5000, dist: 'edges', order: 'descending', values: 'index', quick: true },
+      { type: 'f32', n: 3001, dist: 'edges', values: Uint32Array, beginBit: 23, endBit: 32 },
+      { type: 'u32', n: 4097, values: Float64Array },
+      { type: 'i64', n: 20011, order: 'descending', values: BigUint64Array, quick: true },
+      { type: 'u32', n: 4097, values: Uint32Array, beginBit: 4, endBit: 12 },
+      { type: 'u32', n: 4097, values: Uint32Array, beginBit: 4, endBit: 12, order: 'descending', quick: true },
+      { type: 'u32', n: 4097, values: Int32Array, beginBit: 0, endBit: 1 },
+      { type: 'u32', n: 4097, values: Uint32Array, beginBit: 5, endBit: 5 }, // no bits: the order stays
+      { type: 'i32', n: 4097, values: 'index', beginBit: 16, endBit: 32, order: 'descending' },
+      { type: 'i64', n: 4097, values: 'index', beginBit: 28, endBit: 36, order: 'descending', quick: true },
+      { type: 'u64', n: 4097, values: Uint32Array, beginBit: 33, endBit: 63 },
+      { type: 'u32', n: 20011, algorithm: 'onesweep', quick: true },
+      { type: 'u64', n: 20011, values: Float32Array, algorithm: 'onesweep', order: 'descending' },
+      { type: 'i32', n: 20011, values: 'index', algorithm: 'reduce-scan' },
+    ];
+    for (const c of quick ? cases.filter((x) => x.quick) : cases) {
+      const keys = sortKeys(c.type, c.n, c.dist ?? 'few');
+      const values = typeof c.values === 'function' ? sortValues(c.n, c.values) : c.values;
+      const opts = { order: c.order, beginBit: c.beginBit, endBit: c.endBit, algorithm: c.algorithm, values };
+      const name = `sort ${c.type} ${c.order ?? 'ascending'}${c.dist ? ` ${c.dist}` : ''}${values ? ` values ${c.values.name ?? c.values}` : ''}`
+        + `${c.endBit !== undefined ? ` bits ${c.beginBit}:${c.endBit}` : ''}${c.algorithm ? ` ${c.algorithm}` : ''} n=${c.n}`;
+      await check(name, async () => sameSort(await wg.sort(keys, opts), referenceSort(keys, c.type, opts)));
+    }
+    await check('sort: f32 keys given as their bits (a Uint32Array, type f32)', async () => {
+      const bits = new Uint32Array([0x80000000, 0x00000000, 0xFFC00001, 0x7FC00000, 0xBF800000, 0x7F800000, 0x00000001]);
+      const r = await wg.sort(bits, { type: 'f32' });
+      return sameArray(r.keys, [0xFFC00001, 0xBF800000, 0x80000000, 0x00000000, 0x00000001, 0x7F800000, 0x7FC00000]);
+    });
+
+    // Plans on the page's buffers: in place (keys and values), out of place with the
+    // input left as it was, and two sorts of different n in one encoder.
+    const dev = wg.device;
+    const U = GPUBufferUsage;
+    const upload = (a, size = a.byteLength) => {
+      const b = dev.createBuffer({ size: Math.max(16, size), usage: U.STORAGE | U.COPY_SRC | U.COPY_DST });
+      dev.queue.writeBuffer(b, 0, a);
+      return b;
+    };
+    const download = async (bufs) => {
+      const enc = dev.createCommandEncoder();
+      const staging = bufs.map((b) => {
+        const s = dev.createBuffer({ size: b.size, usage: U.MAP_READ | U.COPY_DST });
+        enc.copyBufferToBuffer(b, 0, s, 0, b.size);
+        return s;
+      });
+      dev.queue.submit([enc.finish()]);
+      return Promise.all(staging.map(async (s) => {
+        await s.mapAsync(GPUMapMode.READ);
+        const copy = s.getMappedRange().slice(0);
+        s.destroy();
+        return copy;
+      }));
+    };
+    await check('sort plans: in place, out of place, two sorts in one encoder', async () => {
+      const n1 = 4097, n2 = 3001;
+      const k1 = sortKeys('u32', n1, 'few'), v1 = sortValues(n1), k2 = sortKeys('f32', n2, 'edges'), k3 = sortKeys('i64', n2, 'uniform');
+      const pairs = wg.createSortPlan({ payload: 'buffer', order: 'descending', capacity: n1 });
+      const floats = wg.createSortPlan({ type: 'f32', capacity: n1 });
+      const wide = wg.createSortPlan({ type: 'i64', order: 'descending', payload: 'index', capacity: n2 });
+      const bk1 = upload(k1), bv1 = upload(v1), bk2 = upload(k2), bk3 = upload(k3);
+      const bk3o = upload(new Uint8Array(n2 * 8)), bi3 = upload(new Uint8Array(n2 * 4));
+      const enc = dev.createCommandEncoder();
+      pairs.encode(enc, { keysIn: bk1, keysOut: bk1, valuesIn: bv1, valuesOut: bv1, n: n1 });
+      floats.encode(enc, { keysIn: bk2, keysOut: bk2, n: n2 });
+      floats.encode(enc, { keysIn: bk2, keysOut: bk2, n: 7 }); // a sorted prefix stays sorted
+      wide.encode(enc, { keysIn: bk3, keysOut: bk3o, valuesOut: bi3, n: n2 });
+      dev.queue.submit([enc.finish()]);
+      await wg.errors();
+      const [gk1, gv1, gk2, gk3, gk3o, gi3] = await download([bk1, bv1, bk2, bk3, bk3o, bi3]);
+      for (const p of [pairs, floats, wide]) p.destroy();
+      for (const b of [bk1, bv1, bk2, bk3, bk3o, bi3]) b.destroy();
+      const w1 = referenceSort(k1, 'u32', { order: 'descending', values: v1 });
+      const w2 = referenceSort(k2, 'f32');
+      const w3 = referenceSort(k3, 'i64', { order: 'descending', values: 'index' });
+      return sameSort({ keys: new Uint32Array(gk1, 0, n1), values: new Uint32Array(gv1, 0, n1) }, w1)
+        || sameSort({ keys: new Float32Array(gk2, 0, n2) }, w2)
+        || sameArray(new BigInt64Array(gk3, 0, n2), k3, 'the input of an out-of-place sort ')
+        || sameSort({ keys: new BigInt64Array(gk3o, 0, n2), values: new Uint32Array(gi3, 0, n2) }, w3);
+    });
+
+    // Bad inputs, with the library's codes.
+    const E = ErrorCode;
+    await expectCode('sort: bit range past a u32 key', E.INVALID_ARGUMENT, () => wg.createSortPlan({ endBit: 33 }));
+    await expectCode('sort: bit range past a u64 key', E.INVALID_ARGUMENT, () => wg.createSortPlan({ type: 'u64', endBit: 65 }));
+    await expectCode('sort: bit range out of order', E.INVALID_ARGUMENT, () => wg.createSortPlan({ beginBit: 9, endBit: 8 }));
+    await expectCode('sort: endBit past 32 bits is not wrapped', E.INVALID_ARGUMENT, () => wg.createSortPlan({ endBit: 2 ** 32 + 8 }));
+    await expectCode('sort: value bytes 2', E.INVALID_ARGUMENT, () => wg.createSortPlan({ payload: 'buffer', valueBytes: 2 }));
+    await expectCode('sort: value bytes without values', E.INVALID_ARGUMENT, () => wg.createSortPlan({ valueBytes: 4 }));
+    await expectCode('sort: f16 keys', E.UNSUPPORTED_TYPE, () => wg.createSortPlan({ type: 'f16' }));
+    await expectCode('sort: unknown key type', E.INVALID_ARGUMENT, () => wg.createSortPlan({ type: 'u16' }));
+    await expectCode('sort: unknown algorithm', E.INVALID_ARGUMENT, () => wg.createSortPlan({ algorithm: 'bitonic' }));
+    await expectCode('sort: onesweep of 2^30 keys', E.TOO_LARGE, () => wg.createSortPlan({ algorithm: 'onesweep', capacity: 2 ** 30 }));
+    await expectCode('sort: keys in a plain array', E.INVALID_ARGUMENT, () => wg.sort([3, 1, 2]));
+    await expectCode('sort: Uint16Array keys', E.INVALID_ARGUMENT, () => wg.sort(new Uint16Array(4)));
+    await expectCode('sort: type u64 on 4-byte keys', E.INVALID_ARGUMENT, () => wg.sort(new Uint32Array(4), { type: 'u64' }));
+    await expectCode('sort: 2-byte values', E.INVALID_ARGUMENT, () => wg.sort(new Uint32Array(4), { values: new Uint16Array(4) }));
+    await expectCode('sort: fewer values than keys', E.INVALID_ARGUMENT, () => wg.sort(new Uint32Array(4), { values: new Uint32Array(3) }));
+    const plan = wg.createSortPlan({ payload: 'buffer', capacity: 100 });
+    const k = dev.createBuffer({ size: 1024, usage: U.STORAGE }), k2 = dev.createBuffer({ size: 512, usage: U.STORAGE });
+    const v = dev.createBuffer({ size: 512, usage: U.STORAGE }), v2 = dev.createBuffer({ size: 512, usage: U.STORAGE });
+    const enc = dev.createCommandEncoder();
+    const args = { keysIn: k, keysOut: k2, valuesIn: v, valuesOut: v2, n: 100 };
+    await expectCode('sort: n above capacity', E.CAPACITY_EXCEEDED, () => plan.encode(enc, { ...args, n: 101 }));
+    await expectCode('sort: pairs without valuesIn', E.INVALID_ARGUMENT, () => plan.encode(enc, { ...args, valuesIn: undefined }));
+    await expectCode('sort: values in the keys\' buffer', E.ALIASING, () => plan.encode(enc, { ...args, valuesIn: k }));
+    await expectCode('sort: keysOut too small', E.BUFFER_TOO_SMALL, () => plan.encode(enc, { ...args, keysOutOffset: 256 }));
+    await expectCode('sort: keysOut misaligned', E.MISALIGNED_OFFSET, () => plan.encode(enc, { ...args, keysOutOffset: 4 }));
+    await expectCode('sort: keysOut in keysIn at another offset', E.ALIASING, () => plan.encode(enc, { ...args, keysOut: k, keysOutOffset: 256 }));
+    plan.destroy();
+    for (const b of [k, k2, v, v2]) b.destroy();
   },
 
   // Plans on the page's buffers, several into one encoder, one submit.
