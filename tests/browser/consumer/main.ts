@@ -5,7 +5,7 @@
 // command encoder, each checked against a few lines of plain TypeScript.
 import {
   Wgscan, WgscanError, ErrorCode, NO_INDEX, ALLOC_FAILED,
-  type ScanPlan, type ReduceResult, type AdapterInfo, type Predicate,
+  type ScanPlan, type SortPlan, type ReduceResult, type SortResult, type AdapterInfo, type Predicate,
 } from 'wgscan';
 
 interface Outcome { done: boolean; passed: number; failed: number; failures: string[]; info: AdapterInfo | null }
@@ -49,6 +49,32 @@ async function main(): Promise<void> {
   expect('run-length', same(rle.values, [7, 9]) && same(rle.lengths, [3, 1]));
   const hist = await wg.histogram(data, { bins: 13, lower: 0, upper: 13 });
   expect('histogram', hist.counts.reduce((s, c) => s + c, 0) === data.length && hist.counts[4] === data.filter((v) => v === 4).length);
+
+  // The sort on a device with the adapter's workgroup memory: without subgroups (this
+  // page asks for none) its tiles need more than WebGPU's default 16 KiB. On the
+  // default device it sorts or refuses with TOO_LARGE.
+  try {
+    const r = await wg.sort(new Uint32Array([2, 1]));
+    expect('sort at default limits', same(r.keys, [1, 2]));
+  } catch (e) {
+    expect('sort at default limits', e instanceof WgscanError && e.code === ErrorCode.TOO_LARGE, String(e));
+  }
+  const sortAdapter = await navigator.gpu.requestAdapter();
+  if (!sortAdapter) throw new Error('no second WebGPU adapter');
+  const sortDevice = await sortAdapter.requestDevice({
+    requiredLimits: { maxComputeWorkgroupStorageSize: sortAdapter.limits.maxComputeWorkgroupStorageSize },
+  });
+  const ws = await Wgscan.create(sortDevice, { adapterInfo: sortAdapter.info });
+  const sorted: SortResult<Float32Array, Uint32Array> = await ws.sort(new Float32Array([2, -0, 0, -1, 2]), { values: 'index' });
+  expect('sort f32 with indices', same(sorted.values, [3, 1, 2, 0, 4]) && Object.is(sorted.keys[1], -0), `${sorted.values}`);
+  const big = await ws.sort(new BigInt64Array([5n, -7n, 5n]), { order: 'descending', values: new Float64Array([0.5, 1.5, 2.5]) });
+  const bigValues: Float64Array = big.values;
+  expect('sort i64 descending pairs', big.keys[0] === 5n && big.keys[2] === -7n && same(bigValues, [0.5, 2.5, 1.5]));
+  // The top bit of the ordered key alone: the negatives first, each side in input order.
+  const bySign = await ws.sort(new Float32Array([2, -0, 0, -1, 2]), { beginBit: 31, endBit: 32, values: 'index' });
+  expect('sort bit range', same(bySign.values, [1, 3, 0, 2, 4]), `${bySign.values}`);
+  const none = await ws.sort(new Float32Array(0), { values: 'index' });
+  expect('sort of nothing', none.keys.length === 0 && none.values.length === 0);
   const alloc = await wg.allocate(new Uint32Array([4, 4, 4]), { arenaSize: 10, top: 1 });
   expect('allocate', same(alloc.offsets, [1, 5, ALLOC_FAILED]) && alloc.top === 9, `${alloc.offsets} ${alloc.top}`);
 
@@ -72,6 +98,28 @@ async function main(): Promise<void> {
   plan.destroy();
   expect('destroyed', plan.destroyed);
 
+  // A sort plan in place on our own buffer (of the sort's device): f32 keys, their indices.
+  const keys = Float32Array.from({ length: n }, (_, i) => ((i * 7919) % 97) - 48);
+  const keysBuf = sortDevice.createBuffer({ size: n * 4, usage: U.STORAGE | U.COPY_DST | U.COPY_SRC });
+  sortDevice.queue.writeBuffer(keysBuf, 0, keys);
+  const indexBuf = sortDevice.createBuffer({ size: n * 4, usage: U.STORAGE | U.COPY_SRC });
+  const read2 = sortDevice.createBuffer({ size: n * 8, usage: U.MAP_READ | U.COPY_DST });
+  const sortPlan: SortPlan = ws.createSortPlan({ type: 'f32', payload: 'index', capacity: n });
+  const sortEncoder = sortDevice.createCommandEncoder();
+  sortPlan.encode(sortEncoder, { keysIn: keysBuf, keysOut: keysBuf, valuesOut: indexBuf, n });
+  sortEncoder.copyBufferToBuffer(keysBuf, 0, read2, 0, n * 4);
+  sortEncoder.copyBufferToBuffer(indexBuf, 0, read2, n * 4, n * 4);
+  sortDevice.queue.submit([sortEncoder.finish()]);
+  await ws.errors();
+  await read2.mapAsync(GPUMapMode.READ);
+  const both = read2.getMappedRange().slice(0);
+  read2.unmap();
+  const order = Array.from(keys.keys()).sort((a, b) => keys[a] - keys[b] || a - b);
+  expect('sort plan in place', same(new Float32Array(both, 0, n), order.map((i) => keys[i]))
+    && same(new Uint32Array(both, n * 4, n), order));
+  sortPlan.destroy();
+  for (const b of [keysBuf, indexBuf, read2]) b.destroy();
+
   // Errors carry the library's numbers.
   try {
     plan.encode(device.createCommandEncoder(), { input, output, n });
@@ -90,16 +138,29 @@ async function main(): Promise<void> {
     wg.createReducePlan({ op: 'max', capacity: n }), wg.createCountPlan({ predicate: { kind: 'less', a: 3 } }),
     wg.createSelectPlan({ mode: 'unique', capacity: n }), wg.createHistogramPlan({ bins: 4, lower: 0, upper: 4 }),
     wg.createAllocPlan({ algorithm: 'atomic' }),
+    ws.createSortPlan({ type: 'i64', order: 'descending', beginBit: 8, endBit: 40, payload: 'buffer', valueBytes: 8,
+      algorithm: 'onesweep', capacity: n }),
   ];
   void otherPlans;
   // @ts-expect-error: 'u64' is no element type
   const wrongType = () => wg.createScanPlan({ type: 'u64' });
   // @ts-expect-error: reduce takes no f16 (a Uint16Array)
   const wrongArray = () => wg.reduce(new Uint16Array(4));
+  // @ts-expect-error: sort values are 4 or 8 bytes
+  const wrongValueBytes = () => ws.createSortPlan({ payload: 'buffer', valueBytes: 2 });
+  // @ts-expect-error: no 16-bit sort keys
+  const wrongKeys = () => ws.sort(new Uint16Array(4));
+  // Keys alone: no values come back (type-checked only: another key kind compiles its own).
+  const keysOnly = async (): Promise<undefined> => (await ws.sort(new Float32Array(1))).values;
+  void keysOnly;
   void wrongType;
   void wrongArray;
+  void wrongValueBytes;
+  void wrongKeys;
   for (const b of [input, output, read]) b.destroy();
   wg.destroy();
+  ws.destroy();
+  sortDevice.destroy();
 }
 
 main().catch((e: unknown) => {
