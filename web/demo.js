@@ -7,6 +7,7 @@ import { Wgscan } from './package/wgscan.js';
 import { openDevice } from './device.js';
 import {
   randomInput, verifyScan, referenceReduce, referenceCount, referenceSelect, referenceHistogram, referenceAllocate,
+  referenceSort, bitsOf32or64,
 } from './reference.js';
 
 const $ = (id) => document.getElementById(id);
@@ -29,6 +30,22 @@ function values(type, n, seed = 7) {
   }
   return a;
 }
+// Sort keys spread over a range (so that some repeat and the values show the sort is
+// stable): integers, f32 numbers of both signs, 64-bit keys over all their bits.
+const SORT_ARRAYS = { u32: Uint32Array, i32: Int32Array, f32: Float32Array, u64: BigUint64Array, i64: BigInt64Array };
+function sortKeys(type, n, seed = 11) {
+  let s = seed;
+  const next = () => { s ^= s << 13; s >>>= 0; s ^= s >>> 17; s ^= s << 5; s >>>= 0; return s; };
+  const a = new SORT_ARRAYS[type](n);
+  const range = Math.max(1, n >> 2);
+  for (let i = 0; i < n; i++) {
+    if (type === 'u64' || type === 'i64') a[i] = BigInt[type === 'u64' ? 'asUintN' : 'asIntN'](64, (BigInt(next()) << 32n) | BigInt(next()));
+    else if (type === 'f32') a[i] = ((next() % (2 * range)) - range) / 8;
+    else a[i] = (next() % (2 * range)) - (type === 'i32' ? range : 0);
+  }
+  return a;
+}
+const sameBits = (a, b) => same(bitsOf32or64(a), bitsOf32or64(b));
 const first = (a, k = 8) => `${Array.from(a.slice(0, k)).join(', ')}${a.length > k ? ', …' : ''}`;
 const same = (a, b) => a.length === b.length && Array.from(a).every((v, i) => v === b[i] || (Number.isNaN(v) && Number.isNaN(b[i])));
 const ms = (r) => (r.gpuMs == null ? `${r.totalMs.toFixed(2)} ms (upload, run, download; no timestamp-query)` : `${r.gpuMs.toFixed(3)} ms on the GPU`);
@@ -121,6 +138,35 @@ plan.encode(encoder, { input, output, n });`,
       const w = referenceHistogram(input, v.type, v.bins, v.lower, v.upper);
       const ok = w && same(r.counts, w);
       return { ok, status: ok ? 'every bin matches the reference' : 'bins differ', rows: [['counts', first(r.counts, 16)], ['time', ms(r)]] };
+    },
+  },
+  {
+    id: 'sort', title: 'Radix sort (stable)',
+    fields: () => [['n', 'number', 1 << 18], ['type', 'select', 'u32', ['u32', 'i32', 'f32', 'u64', 'i64']],
+      ['order', 'select', 'ascending', ['ascending', 'descending']], ['with', 'select', 'values', ['keys only', 'values', 'indices']],
+      ['beginBit', 'number', 0], ['endBit', 'number', 0], ['algorithm', 'select', 'auto', ['auto', 'onesweep', 'reduce-scan']]],
+    code: (v) => {
+      const bits = v.beginBit || v.endBit ? ` beginBit: ${v.beginBit}, endBit: ${v.endBit},` : '';
+      const values = v.with === 'values' ? ' values,' : v.with === 'indices' ? " values: 'index'," : '';
+      const wide = v.type === 'u64' || v.type === 'i64';
+      return `const { keys${values ? ', values' : ''} } = await wg.sort(keys, {  // a ${SORT_ARRAYS[v.type].name}
+  order: '${v.order}',${bits}${values} algorithm: '${v.algorithm}' });
+// or into your encoder, on your buffers:
+const plan = wg.createSortPlan({ type: '${v.type}', order: '${v.order}',${bits}${v.with === 'keys only' ? '' : ` payload: '${v.with === 'values' ? 'buffer' : 'index'}',`} capacity: n });
+plan.encode(encoder, { keysIn, keysOut${v.with === 'values' ? ', valuesIn, valuesOut' : v.with === 'indices' ? ', valuesOut' : ''}, n });${wide ? '  // 8-byte keys' : ''}`;
+    },
+    async run(v) {
+      const keys = sortKeys(v.type, v.n);
+      const values = v.with === 'values' ? Uint32Array.from({ length: v.n }, (_, i) => i) : v.with === 'indices' ? 'index' : undefined;
+      const opts = { order: v.order, beginBit: v.beginBit, endBit: v.endBit, algorithm: v.algorithm, values };
+      const r = await wg.sort(keys, opts);
+      const w = referenceSort(keys, v.type, opts);
+      const ok = sameBits(r.keys, w.keys) && (!w.values || sameBits(r.values, w.values));
+      return {
+        ok, status: ok ? `all ${v.n} keys${w.values ? ' and values' : ''} in the reference's order` : 'keys or values differ from the reference',
+        rows: [['time', ms(r)], ['throughput', r.gpuMs ? `${(v.n / r.gpuMs / 1e3).toFixed(1)} Mkeys/s` : '-'], ['first keys', first(r.keys, 6)],
+          ...(r.values ? [[v.with === 'indices' ? 'their indices' : 'their values', first(r.values, 6)]] : [])],
+      };
     },
   },
   {
