@@ -130,6 +130,10 @@ wgs_result wgs_sort_plan_create(wgs_context *ctx, const wgs_sort_plan_desc *desc
                                        : keys_only ? tu->sort_onesweep_keys
                                                    : tu->sort_onesweep)
                                     : (!subgroups ? tu->sort_portable : keys_only ? tu->sort_keys : tu->sort);
+    /* Without subgroups every invocation keeps a row of counters: on a device of little
+     * workgroup memory (WebGPU's default 16 KiB) fewer invocations, not only fewer items. */
+    while (!subgroups && tuned.wg > 4 && scatter_storage(tuned.wg, 1, &room) > ci->max_workgroup_storage_size)
+        tuned.wg /= 2;
     r = wgs__shape(ctx, "sort", ctx->exp.sort, tuned, 1, 64, scatter_storage, &room, &shape);
     if (r != WGS_OK) return r;
     WGS_FAIL_IF(ctx, shape.wg > RADIX || RADIX % shape.wg || scatter_storage(shape.wg, shape.items, &room) >

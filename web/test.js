@@ -6,6 +6,8 @@
 // helpers and through plans on the page's own buffers), and bad inputs with their exact codes.
 // test.html?groups=f16,errors runs only those groups (names: GROUPS below); &quick=1
 // fewer operators and sizes (each plan compiles its pipelines: the slow part on CPU drivers).
+// The sort group takes its quick selection unless &full_sort=1: the whole matrix is
+// tests/test_sort.c's, natively, on the same drivers.
 // The outcome is left in window.__wgscanTest for the driver.
 import { Wgscan, WgscanError, ErrorCode, NO_INDEX, ALLOC_FAILED } from './package/wgscan.js';
 import { openDevice } from './device.js';
@@ -61,6 +63,7 @@ function sameArray(got, want, what = '') {
 
 let seed = 1;
 const quick = new URLSearchParams(location.search).get('quick') === '1';
+const quickSort = quick || new URLSearchParams(location.search).get('full_sort') !== '1';
 let theAdapterInfo;
 const rng = () => { seed ^= seed << 13; seed >>>= 0; seed ^= seed >>> 17; seed ^= seed << 5; seed >>>= 0; return seed; };
 const TypedArrayOf = { u32: Uint32Array, i32: Int32Array, f32: Float32Array };
@@ -346,6 +349,7 @@ const GROUPS = {
   // on SwiftShader), so quick mode takes ascending keys and descending pairs and indices
   // of each type, and the cases marked quick, whose pipelines those compiled.
   async sort(wg) {
+    const quick = quickSort;
     const sizes = quick ? [0, 2, 2049, 20011] : [0, 1, 2, 255, 257, 2047, 2048, 2049, 4097, 30011];
     for (const type of ['u32', 'i32', 'f32', 'u64', 'i64']) {
       for (const order of ['ascending', 'descending']) {
