@@ -42,6 +42,10 @@ static void plan_release(wgs_sort_plan *p) {
     for (size_t i = 0; i < sizeof bufs / sizeof bufs[0]; i++) wgs__gpu_buffer_release(p->ctx->gpu, bufs[i]);
 }
 
+/* Bytes of the one-sweep state buffer for `tiles` tiles (sort_onesweep.wgsl): the
+ * histograms and counters, then two regions of a word per (tile, digit). */
+static uint64_t onesweep_state_bytes(uint64_t tiles) { return 4 * (WGS_STATE_TILES + 2 * RADIX * tiles); }
+
 static int key_kind(wgs_type t) {
     switch (t) {
     case WGS_TYPE_I32: return 1;
@@ -141,7 +145,7 @@ wgs_result wgs_sort_plan_create(wgs_context *ctx, const wgs_sort_plan_desc *desc
                 WGS_ERROR_TOO_LARGE, "the sort's tile does not fit this device's workgroup memory (%u bytes)",
                 ci->max_workgroup_storage_size);
     uint64_t max_tiles = wgs__div_up(capacity, (uint64_t)shape.wg * shape.items);
-    uint64_t state_bytes = 4 * (WGS_STATE_TILES + 2 * RADIX * max_tiles);
+    uint64_t state_bytes = onesweep_state_bytes(max_tiles);
     WGS_FAIL_IF(ctx, onesweep && state_bytes > ci->max_storage_binding_size, WGS_ERROR_TOO_LARGE,
                 "the one-sweep sort's tile states (%llu bytes) do not fit one storage binding",
                 (unsigned long long)state_bytes);
@@ -286,7 +290,7 @@ static void encode_onesweep(wgs_sort_plan *p, WGPUCommandEncoder encoder, const 
     uint64_t max_dim = ctx->caps.info.max_workgroups_per_dimension;
     /* The histograms, counters and the first pass's region: zeroed before the histogram. */
     uint64_t reset_words = WGS_STATE_TILES + RADIX * tiles;
-    gpu_binding state = {3, p->state, 0, 4 * (WGS_STATE_TILES + 2 * RADIX * tiles)};
+    gpu_binding state = {3, p->state, 0, onesweep_state_bytes(tiles)};
     gpu_binding reset_state = {3, p->state, 0, 4 * reset_words};
     WGPUComputePassEncoder cp = wgs__gpu_pass_begin(ctx->gpu, encoder, a->timestamp_query_set,
                                                     a->timestamp_begin_index, a->timestamp_end_index);
