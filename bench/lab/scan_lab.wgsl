@@ -524,3 +524,103 @@ fn sp_rows_wgfb(@builtin(local_invocation_index) lid: u32, @builtin(subgroup_inv
         dst[base + k * WG] = vec4<u32>(p) + scan4(cur[k]);
     }
 }
+
+// sp_rows in persistent workgroups (the grid is --pass's GROUPS, tiles = n / 4 / TILE4):
+// each workgroup claims tiles in turn and, with PF=1, claims and loads its next tile
+// after scanning the current one and before the current one's look-back, so those loads
+// are in flight while the first subgroup looks back and the tile is stored. Two segment
+// tables alternate between tiles so no barrier is needed between the store, which reads
+// one, and the next scan, which writes the other. Does hiding the load latency behind
+// the chain close the gap to the copy?
+//DEFAULT PF=1
+var<workgroup> seg2: array<u32, 2u * ITEMS * NSG_MAX>;
+
+fn seg2_scan(lane: u32, size: u32, nsg: u32, off: u32) -> u32 {
+    let cnt = ITEMS * nsg;
+    let per = (cnt + size - 1u) / size;
+    var s = 0u;
+    for (var i = 0u; i < per; i++) { let j = lane * per + i; if (j < cnt) { s += seg2[off + j]; } }
+    let incl = subgroupInclusiveAdd(s);
+    var run = incl - s;
+    for (var i = 0u; i < per; i++) {
+        let j = lane * per + i;
+        if (j < cnt) { let x = seg2[off + j]; seg2[off + j] = run; run += x; }
+    }
+    return subgroupShuffle(incl, size - 1u);
+}
+
+@compute @workgroup_size(WG)
+fn sp_persist(@builtin(local_invocation_index) lid: u32, @builtin(subgroup_invocation_id) lane: u32,
+              @builtin(subgroup_size) size: u32) {
+    touch_state();
+    let nsg = WG / size;
+    let sg = lid / size;
+    let tiles = params.n / (4u * TILE4);
+    if (lid == 0u) { claimed = atomicAdd(&state[0], 1u); }
+    var t = workgroupUniformLoad(&claimed);
+    if (t >= tiles) { return; }
+    var cur: array<vec4<u32>, ITEMS>;
+    for (var k = 0u; k < ITEMS; k++) { cur[k] = src[t * TILE4 + lid + k * WG]; }
+    var par = 0u;
+    loop {
+        let off = par * ITEMS * nsg;
+        var ex: array<u32, ITEMS>;
+        for (var k = 0u; k < ITEMS; k++) {
+            let s = cur[k].x + cur[k].y + cur[k].z + cur[k].w;
+            ex[k] = subgroupExclusiveAdd(s);
+            if (lane == size - 1u) { seg2[off + k * nsg + sg] = ex[k] + s; }
+        }
+        if (lid == 0u) { claimed = atomicAdd(&state[0], 1u); }
+        let tn = workgroupUniformLoad(&claimed); // also: the table is complete
+        var nxt: array<vec4<u32>, ITEMS>;
+        if (PF != 0u && tn < tiles) {
+            for (var k = 0u; k < ITEMS; k++) { nxt[k] = src[tn * TILE4 + lid + k * WG]; }
+        }
+        if (sg == 0u) {
+            let total = seg2_scan(lane, size, nsg, off);
+            var prefix = 0u;
+            if (t == 0u) {
+                if (lane == 0u) { sp_publish(0u, 2u, total); }
+            } else {
+                if (lane == 0u) { sp_publish(t, 1u, total); }
+                var j = i32(t) - 1;
+                var narrow = false;
+                var spins = 0u;
+                loop {
+                    let step = lb_step(lane, size, j, narrow);
+                    let take = step.y;
+                    prefix += step.z;
+                    if (step.x != 0u) { break; }
+                    j -= i32(take);
+                    if (take > 0u) { spins = 0u; }
+                    narrow = take == 0u;
+                    if (FB != 0u && take == 0u) {
+                        spins += 1u;
+                        if (spins >= select(MAX_SPINS, 1u, FB == 2u)) {
+                            let a = sp_fallback(lane, size, u32(j));
+                            if (lane == 0u) { sp_help_publish(u32(j), a); }
+                            prefix += a;
+                            if (j == 0) { break; }
+                            j -= 1;
+                            spins = 0u;
+                        }
+                    }
+                }
+                if (lane == 0u) { sp_publish(t, 2u, prefix + total); }
+            }
+            if (lid == 0u) { lb_prefix = prefix; }
+        }
+        let prefix = workgroupUniformLoad(&lb_prefix);
+        for (var k = 0u; k < ITEMS; k++) {
+            let p = prefix + seg2[off + k * nsg + sg] + ex[k];
+            dst[t * TILE4 + lid + k * WG] = vec4<u32>(p) + scan4(cur[k]);
+        }
+        if (tn >= tiles) { break; }
+        if (PF == 0u) {
+            for (var k = 0u; k < ITEMS; k++) { nxt[k] = src[tn * TILE4 + lid + k * WG]; }
+        }
+        cur = nxt;
+        t = tn;
+        par = 1u - par;
+    }
+}
