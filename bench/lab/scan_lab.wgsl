@@ -765,3 +765,80 @@ fn sp_ahead(@builtin(local_invocation_index) lid: u32, @builtin(subgroup_invocat
         par = 1u - par;
     }
 }
+
+// sp_ahead still published the next tile's aggregate after the current tile's
+// look-back (its table is scanned after the barrier that ends the look-back), so
+// aggregates waited on look-backs in a chain across workgroups (measured 1-5 x slower
+// than sp_rows, very variable). sp_ahead2 scans the next tile's rows first, then after
+// one barrier the first subgroup looks back for the current tile while the second
+// scans the next tile's table and publishes its aggregate: no aggregate waits on a
+// look-back. Needs two subgroups or more.
+var<workgroup> ahead2_total: array<u32, 2>;
+
+@compute @workgroup_size(WG)
+fn sp_ahead2(@builtin(local_invocation_index) lid: u32, @builtin(subgroup_invocation_id) lane: u32,
+             @builtin(subgroup_size) size: u32) {
+    touch_state();
+    let nsg = WG / size;
+    let sg = lid / size;
+    let tiles = params.n / (4u * TILE4);
+    if (lid == 0u) { claimed = atomicAdd(&state[0], 1u); }
+    var t = workgroupUniformLoad(&claimed);
+    if (t >= tiles) { return; }
+    var cur: array<vec4<u32>, ITEMS>;
+    var ex: array<u32, ITEMS>;
+    for (var k = 0u; k < ITEMS; k++) { cur[k] = src[t * TILE4 + lid + k * WG]; }
+    for (var k = 0u; k < ITEMS; k++) {
+        let s = cur[k].x + cur[k].y + cur[k].z + cur[k].w;
+        ex[k] = subgroupExclusiveAdd(s);
+        if (lane == size - 1u) { seg2[k * nsg + sg] = ex[k] + s; }
+    }
+    workgroupBarrier();
+    if (sg == 1u) {
+        let total = seg2_scan(lane, size, nsg, 0u);
+        if (lane == 0u) {
+            sp_publish(t, select(1u, 2u, t == 0u), total);
+            ahead2_total[0] = total;
+        }
+    }
+    var par = 0u;
+    loop {
+        let off = par * ITEMS * nsg;
+        let noff = (1u - par) * ITEMS * nsg;
+        if (lid == 0u) { claimed = atomicAdd(&state[0], 1u); }
+        let tn = workgroupUniformLoad(&claimed); // also: t's table and total are written
+        let more = tn < tiles;
+        var nxt: array<vec4<u32>, ITEMS>;
+        var nex: array<u32, ITEMS>;
+        if (more) {
+            for (var k = 0u; k < ITEMS; k++) { nxt[k] = src[tn * TILE4 + lid + k * WG]; }
+            for (var k = 0u; k < ITEMS; k++) {
+                let s = nxt[k].x + nxt[k].y + nxt[k].z + nxt[k].w;
+                nex[k] = subgroupExclusiveAdd(s);
+                if (lane == size - 1u) { seg2[noff + k * nsg + sg] = nex[k] + s; }
+            }
+        }
+        workgroupBarrier(); // tn's table is complete
+        if (sg == 0u) {
+            var prefix = 0u;
+            if (t != 0u) { prefix = sp_lookback(lane, size, t, ahead2_total[par]); }
+            if (lid == 0u) { lb_prefix = prefix; }
+        } else if (sg == 1u && more) {
+            let total = seg2_scan(lane, size, nsg, noff);
+            if (lane == 0u) {
+                sp_publish(tn, 1u, total); // tn > t >= 0
+                ahead2_total[1u - par] = total;
+            }
+        }
+        let prefix = workgroupUniformLoad(&lb_prefix);
+        for (var k = 0u; k < ITEMS; k++) {
+            let p = prefix + seg2[off + k * nsg + sg] + ex[k];
+            dst[t * TILE4 + lid + k * WG] = vec4<u32>(p) + scan4(cur[k]);
+        }
+        if (!more) { break; }
+        cur = nxt;
+        ex = nex;
+        t = tn;
+        par = 1u - par;
+    }
+}
