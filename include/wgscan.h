@@ -334,6 +334,9 @@ typedef struct wgs_experimental {
     uint32_t lookback_per_lane;
     /* Tile shapes instead of the tuning table's. */
     wgs_tile_shape scan_single_pass, scan_multilevel, select, reduce;
+    /* The single pass's persistent workgroups (with subgroups): the grid, at most; 0:
+     * the tuning table's. */
+    uint32_t scan_single_pass_groups;
     uint32_t select_group_tiles; /* select's tiles per group: 1..16, a power of two */
     uint32_t reduce_groups;      /* reduce's grid: workgroups at most */
     int copy_scalar;             /* wgs_copy_encode with 4-byte loads */

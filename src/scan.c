@@ -61,6 +61,7 @@ struct wgs_scan_plan {
     /* single pass (absent when the plan can never use it) */
     int has_sp;
     tiling sp;
+    uint32_t sp_groups; /* persistent single pass: the grid at most (0: a tile each) */
     WGPUComputePipeline sp_scan;
     wgs__chain chain;
     /* parameter slots (see "Parameter slots" in wgscan.h) */
@@ -183,7 +184,9 @@ static wgs_result make_pipelines(wgs_scan_plan *p) {
     spec.entry = "add_prefix";
     if (r == WGS_OK) r = wgs__pipeline(ctx, &spec, &p->ml_add);
     if (r != WGS_OK || !p->has_sp) return r;
-    wgs_kernel_spec sp = {.file = "device/scan_single_pass.wgsl", .entry = "scan_single_pass",
+    /* Row tiles: persistent workgroups one tile ahead; else a workgroup a tile. */
+    wgs_kernel_spec sp = {.file = p->sp.rows ? "device/scan_persistent.wgsl" : "device/scan_single_pass.wgsl",
+                          .entry = p->sp.rows ? "scan_persistent" : "scan_single_pass",
                           .type = p->type, .op = p->op, .wg = p->sp.wg, .items = p->sp.items,
                           .helper = "element/scan_carry.wgsl",
                           .inclusive = p->kind == WGS_SCAN_INCLUSIVE};
@@ -248,6 +251,8 @@ wgs_result wgs_scan_plan_create(wgs_context *ctx, const wgs_scan_plan_desc *user
     }
     p->ml.chunk_elems = chunk_for(ci, &p->ml, p->es);
     if (p->has_sp) p->sp.chunk_elems = chunk_for(ci, &p->sp, p->es);
+    p->sp_groups = ctx->exp.scan_single_pass_groups ? ctx->exp.scan_single_pass_groups
+                                                    : wgs__tuning_of(ctx)->scan_single_pass_groups;
 
     uint64_t bytes = p->capacity * p->es;
     /* A chunk of no tile (a binding smaller than a tile) fails before anything divides by it. */
@@ -366,9 +371,10 @@ static uint64_t word_elems(const wgs_scan_plan *p, const tiling *t, uint64_t len
 
 /* Params.c: the words of the word view. (The identity is a constant of the kernels.) */
 static void put_record(const wgs_scan_plan *p, const tiling *t, unsigned char *records, uint64_t index,
-                       uint32_t n, uint32_t tile_base, uint32_t flags, uint32_t carry_bits) {
+                       uint32_t n, uint32_t tile_base, uint32_t flags, uint32_t carry_bits, uint32_t claim_base) {
     wgs_params sp = {.scan = {.n = n, .tile_base = tile_base, .flags = flags,
-                              .words = (uint32_t)(word_elems(p, t, n) / 4), .carry_bits = carry_bits}};
+                              .words = (uint32_t)(word_elems(p, t, n) / 4), .carry_bits = carry_bits,
+                              .claim_base = claim_base}};
     memcpy(records + index * p->stride, &sp, sizeof sp);
 }
 
@@ -384,10 +390,10 @@ static void fill_ml(const wgs_scan_plan *p, const void *layout, unsigned char *r
     uint32_t flags = (L->tiles0 > 1 ? WGS_FLAG_SEEDED : 0u) | L->carry.flags;
     for (uint64_t c = 0; c < L->chunks; c++)
         put_record(p, &p->ml, records, c, (uint32_t)chunk_len(L->n, p->ml.chunk_elems, c),
-                   (uint32_t)(c * tiles_per_chunk), flags, L->carry.bits);
+                   (uint32_t)(c * tiles_per_chunk), flags, L->carry.bits, 0);
     for (int l = 0; l < L->levels; l++)
         put_record(p, &p->ml, records, L->chunks + (uint64_t)l, (uint32_t)L->count[l], 0,
-                   L->count[l] > p->ml.tile ? WGS_FLAG_WRITE_TOTALS : 0u, 0);
+                   L->count[l] > p->ml.tile ? WGS_FLAG_WRITE_TOTALS : 0u, 0, 0);
 }
 
 /* Single-pass records: [chunk 0 .. chunks-1]. */
@@ -396,14 +402,27 @@ typedef struct sp_layout {
     carry_in carry;
 } sp_layout;
 
+/* Workgroups of a chunk's single pass of chunk_tiles tiles: one a tile, or (row tiles)
+ * persistent ones in one row of the grid, at most sp_groups (0: a tile each), each of
+ * which claims one tile past the chunk's end. */
+static uint64_t sp_groups_of(const wgs_scan_plan *p, uint64_t chunk_tiles) {
+    if (!p->sp.rows) return chunk_tiles;
+    uint64_t g = p->sp_groups && p->sp_groups < chunk_tiles ? p->sp_groups : chunk_tiles;
+    return g < p->max_dim ? g : p->max_dim;
+}
+
 static void fill_sp(const wgs_scan_plan *p, const void *layout, unsigned char *records) {
     const sp_layout *L = layout;
     uint64_t n = L->n;
     uint64_t chunks = wgs__div_up(n, p->sp.chunk_elems);
     uint32_t tiles_per_chunk = (uint32_t)(p->sp.chunk_elems / p->sp.tile);
-    for (uint64_t c = 0; c < chunks; c++)
-        put_record(p, &p->sp, records, c, (uint32_t)chunk_len(n, p->sp.chunk_elems, c),
-                   (uint32_t)(c * tiles_per_chunk), L->carry.flags, L->carry.bits);
+    uint64_t claims = 0; /* the tile counter at the chunk's start (persistent kernel) */
+    for (uint64_t c = 0; c < chunks; c++) {
+        uint64_t len = chunk_len(n, p->sp.chunk_elems, c), tiles = wgs__div_up(len, p->sp.tile);
+        put_record(p, &p->sp, records, c, (uint32_t)len, (uint32_t)(c * tiles_per_chunk), L->carry.flags,
+                   L->carry.bits, (uint32_t)claims);
+        claims += tiles + sp_groups_of(p, tiles);
+    }
 }
 
 /* ------------------------------------------------------------------------- */
@@ -503,7 +522,7 @@ static void record_single_pass(recorder *rc, const wgs_scan_args *a) {
         nb += bind_data(p, &p->sp, b + nb, 1, 5, a->output, a->output_offset + off, len, 1);
         b[nb++] = wgs__chain_binding(&p->chain, tiles);
         b[nb++] = rc->carry;
-        dispatch(rc, p->sp_scan, b, nb, c, wgs__div_up(len, p->sp.tile));
+        dispatch(rc, p->sp_scan, b, nb, c, sp_groups_of(p, wgs__div_up(len, p->sp.tile)));
     }
 }
 

@@ -12,6 +12,7 @@ static const wgs__tuning table[WGS__CLASS_COUNT] = {
         .name = "cpu",
         /* Long serial runs per invocation, few barriers. */
         .scan_single_pass = {32, 64},
+        .scan_single_pass_groups = 0, /* a workgroup a tile: few run at once anyway */
         .scan_multilevel = {32, 64},
         .select = {64, 16},
         .select_single_pass = {64, 16},
@@ -38,6 +39,9 @@ static const wgs__tuning table[WGS__CLASS_COUNT] = {
         .name = "gpu-sg32",
         /* The largest tile: fewer look-back steps and waiting tiles (H200). */
         .scan_single_pass = {1024, 16},
+        /* Persistent: one 1024-invocation workgroup fills a core; more than the cores
+         * wait for the end and take nothing (H200: 132 cores). */
+        .scan_single_pass_groups = 1024,
         /* The seeded scans run near copy speed at 256 x 8; 16 items halved them. */
         .scan_multilevel = {256, 8},
         /* One subgroup a workgroup: its barriers cost next to nothing (H200). */
@@ -72,6 +76,7 @@ static const wgs__tuning table[WGS__CLASS_COUNT] = {
     [WGS__CLASS_GPU] = {
         .name = "gpu",
         .scan_single_pass = {1024, 16},
+        .scan_single_pass_groups = 1024, /* as gpu-sg32 */
         .scan_multilevel = {256, 8},
         .select = {64, 16}, /* two subgroups of 32 or one of 64 */
         .select_single_pass = {512, 8},

@@ -25,6 +25,9 @@ typedef enum wgs__device_class {
 typedef struct wgs__tuning {
     const char *name;
     wgs_tile_shape scan_single_pass, scan_multilevel;
+    /* The single pass's persistent workgroups (row tiles): the grid, at most; 0: one
+     * workgroup a tile. */
+    uint32_t scan_single_pass_groups;
     wgs_tile_shape select;             /* three passes */
     wgs_tile_shape select_single_pass; /* where it fits, else `select` */
     uint32_t select_group_tiles;       /* tiles per group of the scatter, at most */

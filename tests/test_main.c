@@ -82,6 +82,12 @@ wgs_context *test_context_forced_fallback(int without_subgroups) {
     return debug_context((wgs_context_desc){.experimental = &e}, "forced-fallback");
 }
 
+wgs_context *test_context_experimental(const wgs_experimental *e) {
+    static wgs_experimental copy;
+    copy = *e;
+    return debug_context((wgs_context_desc){.experimental = &copy}, "experimental");
+}
+
 int main(int argc, char **argv) {
     const char *filter = argc > 1 ? argv[1] : NULL;
     int passed = 0, failed = 0, nskipped = 0;

@@ -50,5 +50,7 @@ wgs_context *test_context_capped(uint32_t max_workgroups_per_dimension,
 /* A context whose single passes fall back after one fruitless look-back step, with or
  * without subgroups. Each of these two calls replaces the context the last one made. */
 wgs_context *test_context_forced_fallback(int without_subgroups);
+/* A debug context with these experiments (replacing the previous debug context). */
+wgs_context *test_context_experimental(const wgs_experimental *e);
 
 #endif

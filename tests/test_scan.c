@@ -115,6 +115,36 @@ TEST(scan_single_pass_forced_fallback) {
     }
 }
 
+/* The persistent single pass (row tiles) with grids of 1, 3 and 8 workgroups, which
+ * take many tiles each, with and without fallbacks forced: each workgroup's claims past
+ * the end, the alternating segment tables and the aggregate published a tile ahead. */
+TEST(scan_single_pass_persistent_grids) {
+    const uint32_t grids[] = {1, 3, 8};
+    for (size_t g = 0; g < 3; g++)
+        for (uint32_t spins = 0; spins <= 1; spins++) {
+            wgs_experimental e = {.scan_single_pass_groups = grids[g], .lookback_spins = spins};
+            wgs_context *ctx = test_context_experimental(&e);
+            if (!ctx) return;
+            const wgs_type types[] = {WGS_TYPE_U32, WGS_TYPE_F32};
+            for (int k = 0; k < 2; k++) {
+                wgs_scan_plan_desc d = {.type = types[k], .op = WGS_OP_ADD,
+                                        .kind = k ? WGS_SCAN_INCLUSIVE : WGS_SCAN_EXCLUSIVE,
+                                        .algorithm = WGS_SCAN_ALGORITHM_SINGLE_PASS, .capacity = 1 << 20};
+                wgs_scan_plan *plan = NULL;
+                CHECK_RESULT(wgs_scan_plan_create(ctx, &d, &plan), WGS_OK);
+                if (!plan) continue;
+                uint64_t t = wgs_scan_plan_tile_size(plan, WGS_SCAN_ALGORITHM_SINGLE_PASS);
+                const uint64_t sizes[] = {1, t, t + 1, 37 * t + 5};
+                for (size_t i = 0; i < 4; i++) {
+                    if (sizes[i] > d.capacity) continue;
+                    scan_case c = {.n = sizes[i], .seed = 900 + 10 * g + i, .carry = (int)(i & 1)};
+                    scan_check(ctx, plan, &d, &c);
+                }
+                wgs_scan_plan_destroy(plan);
+            }
+        }
+}
+
 /* The single pass 50 times in a row on 2^22 elements, alternating two different inputs:
  * a tile state left over from the previous run would hand out its old prefix. */
 TEST(scan_single_pass_50_runs) {

@@ -4,7 +4,8 @@
  * mapped onto the library's experimental context description. The library itself
  * reads no environment; these programs open its experimental door on request.
  *
- *   WGSCAN_TUNE_SP=wg,items       single-pass scan tile       WGSCAN_TUNE_ML=wg,items
+ *   WGSCAN_TUNE_SP=wg,items[,groups] single-pass scan tile and persistent grid
+ *   WGSCAN_TUNE_ML=wg,items       multi-level scan tile
  *   WGSCAN_TUNE_SELECT=wg,items[,group tiles]                  WGSCAN_TUNE_REDUCE=wg,items,groups
  *   WGSCAN_LOOKBACK=1..8          states per look-back lane   WGSCAN_LOOKBACK_SPINS=N
  *   WGSCAN_COPY=scalar            4-byte copy kernel          WGSCAN_DAWN_TOGGLES=a,b

@@ -21,7 +21,10 @@ const ROWS: u32 = ITEMS / 4u;
 
 var<private> words: array<vec4<T>, ROWS>; // this lane's words, each scanned inclusively
 var<private> lane_prefix: array<T, ROWS>; // exclusive prefix of the lane within its segment
-var<workgroup> segments: array<T, ROWS * MAX_SUBGROUPS>; // segment totals, then prefixes
+// Segment totals, then prefixes: two tables, at 0 and TABLE, so the persistent single
+// pass (scan_persistent.wgsl) can scan its next tile's rows while it stores the current.
+const TABLE: u32 = ROWS * MAX_SUBGROUPS;
+var<workgroup> segments: array<T, 2u * TABLE>;
 
 // Whether the tile at element `base` lies wholly in the word view (uniform across the
 // workgroup, so branching on it keeps every lane together).
@@ -89,27 +92,37 @@ fn scan_word(v: vec4<T>) -> vec4<T> {
     return w;
 }
 
-// Loads the tile and scans each row: a lane scans its word, each subgroup scans its
-// lanes' word totals; the last lane of each (row, subgroup) segment writes the segment's
-// total into the table. The table is scanned later, after a barrier, by scan_segments.
-fn tile_scan_local(ids: Ids, base: u32, n: u32, ident: T, inclusive: bool) {
+// Scans each row of a loaded tile: a lane scans its word (in place), each subgroup
+// scans its lanes' word totals (each lane's exclusive prefix into pre); the last lane of
+// each (row, subgroup) segment writes the segment's total into the table at tb. The
+// table is scanned later, after a barrier, by scan_segments.
+fn rows_scan(ids: Ids, w: ptr<function, array<vec4<T>, ROWS>>, pre: ptr<function, array<T, ROWS>>, tb: u32,
+             ident: T) {
     let size = ids.sg_size;
     let lane = ids.sg_lane;
     let nsg = WG / size;
     let sg = ids.lid / size;
-    words = load_rows(ids, base, n, ident);
     for (var k = 0u; k < ROWS; k++) {
-        words[k] = scan_word(words[k]);
-        let inc = subgroup_inclusive_scan(lane, size, words[k].w);
+        (*w)[k] = scan_word((*w)[k]);
+        let inc = subgroup_inclusive_scan(lane, size, (*w)[k].w);
         var exc = subgroupShuffleUp(inc, 1u);
         if (lane == 0u) {
             exc = ident;
         }
-        lane_prefix[k] = exc;
+        (*pre)[k] = exc;
         if (lane == size - 1u) {
-            segments[k * nsg + sg] = inc;
+            segments[tb + k * nsg + sg] = inc;
         }
     }
+}
+
+// Loads the tile and scans its rows into this invocation's words and the first table.
+fn tile_scan_local(ids: Ids, base: u32, n: u32, ident: T, inclusive: bool) {
+    var w = load_rows(ids, base, n, ident);
+    var pre: array<T, ROWS>;
+    rows_scan(ids, &w, &pre, 0u, ident);
+    words = w;
+    lane_prefix = pre;
 }
 
 // Entries of the segment table each lane of the first subgroup folds: lane l takes
@@ -122,14 +135,14 @@ fn segments_per_lane(size: u32) -> u32 {
 // segment totals into exclusive prefixes, in place, and returns the tile's total on
 // every lane. fallback_aggregate (below) repeats these very steps from the input, so a
 // helper publishes the bits the owner would.
-fn scan_segments(lane: u32, size: u32, ident: T) -> T {
+fn scan_segments(lane: u32, size: u32, ident: T, tb: u32) -> T {
     let count = ROWS * (WG / size);
     let per = segments_per_lane(size);
     var acc = ident;
     for (var i = 0u; i < per; i++) {
         let j = lane * per + i;
         if (j < count) {
-            acc = combine(acc, segments[j]);
+            acc = combine(acc, segments[tb + j]);
         }
     }
     let inc = subgroup_inclusive_scan(lane, size, acc);
@@ -140,8 +153,8 @@ fn scan_segments(lane: u32, size: u32, ident: T) -> T {
     for (var i = 0u; i < per; i++) {
         let j = lane * per + i;
         if (j < count) {
-            let x = segments[j];
-            segments[j] = run;
+            let x = segments[tb + j];
+            segments[tb + j] = run;
             run = combine(run, x);
         }
     }
@@ -178,18 +191,19 @@ fn fallback_aggregate(lane: u32, size: u32, j: u32, n: u32, ident: T) -> T {
 
 // The single pass's tile aggregate (lookback_subgroup.wgsl): the table's scan.
 fn tile_aggregate_sg(lane: u32, size: u32, ident: T) -> T {
-    return scan_segments(lane, size, ident);
+    return scan_segments(lane, size, ident, 0u);
 }
 
-// Stores the scanned tile seeded with prefix, once the table holds the segments'
-// prefixes.
-fn tile_store(ids: Ids, base: u32, n: u32, prefix: T, inclusive: bool) {
+// Stores a scanned tile (words w, lane prefixes pre) seeded with prefix, once the table
+// at tb holds the segments' prefixes.
+fn rows_store(ids: Ids, base: u32, n: u32, prefix: T, w_all: array<vec4<T>, ROWS>, pre: array<T, ROWS>,
+              tb: u32, inclusive: bool) {
     let nsg = WG / ids.sg_size;
     let sg = ids.lid / ids.sg_size;
     let q0 = base / 4u + ids.lid;
     for (var k = 0u; k < ROWS; k++) {
-        let p = combine(combine(prefix, segments[k * nsg + sg]), lane_prefix[k]);
-        let w = words[k];
+        let p = combine(combine(prefix, segments[tb + k * nsg + sg]), pre[k]);
+        let w = w_all[k];
         var out: vec4<T>;
         if (inclusive) {
             out = vec4<T>(combine(p, w.x), combine(p, w.y), combine(p, w.z), combine(p, w.w));
@@ -200,12 +214,16 @@ fn tile_store(ids: Ids, base: u32, n: u32, prefix: T, inclusive: bool) {
     }
 }
 
+fn tile_store(ids: Ids, base: u32, n: u32, prefix: T, inclusive: bool) {
+    rows_store(ids, base, n, prefix, words, lane_prefix, 0u, inclusive);
+}
+
 // Scans the segment table and stores the tile seeded with prefix; leaves the tile's
 // total in wg_total. Every invocation calls it (barriers).
 fn tile_finish(ids: Ids, base: u32, n: u32, prefix: T, inclusive: bool) {
     workgroupBarrier();
     if (ids.lid < ids.sg_size) { // the first subgroup (lanes are consecutive invocations)
-        let total = scan_segments(ids.sg_lane, ids.sg_size, identity_from_bits(IDENTITY_BITS));
+        let total = scan_segments(ids.sg_lane, ids.sg_size, identity_from_bits(IDENTITY_BITS), 0u);
         if (ids.lid == 0u) {
             wg_total = total;
         }
