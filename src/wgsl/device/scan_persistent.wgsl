@@ -41,9 +41,10 @@ fn scan_persistent(ids: Ids) {
     if (t >= tiles) {
         return;
     }
-    var w = load_rows(ids, t * TILE, n, ident);
-    var pre: array<T, ROWS>;
-    rows_scan(ids, &w, &pre, 0u, ident);
+    ahead = load_rows(ids, t * TILE, n, ident);
+    rows_scan_ahead(ids, 0u, ident);
+    words = ahead;
+    lane_prefix = ahead_prefix;
     workgroupBarrier();
     if (sg == publisher) {
         let total = scan_segments(lane, size, ident, 0u);
@@ -58,11 +59,9 @@ fn scan_persistent(ids: Ids) {
         let tn = claim_tile(lid) - params.claim_base; // its barrier: t's table and total are written
         let more = tn < tiles;
         let tbn = TABLE - tb;
-        var wn: array<vec4<T>, ROWS>;
-        var pn: array<T, ROWS>;
         if (more) {
-            wn = load_rows(ids, tn * TILE, n, ident);
-            rows_scan(ids, &wn, &pn, tbn, ident);
+            ahead = load_rows(ids, tn * TILE, n, ident);
+            rows_scan_ahead(ids, tbn, ident);
         }
         workgroupBarrier(); // tn's table is complete
         if (sg == publisher && more) {
@@ -83,12 +82,12 @@ fn scan_persistent(ids: Ids) {
             }
         }
         let prefix = with_carry(workgroupUniformLoad(&lookback_prefix));
-        rows_store(ids, t * TILE, n, prefix, w, pre, tb, SCAN_INCLUSIVE);
+        rows_store(ids, t * TILE, n, prefix, tb, SCAN_INCLUSIVE);
         if (!more) {
             break;
         }
-        w = wn;
-        pre = pn;
+        words = ahead;
+        lane_prefix = ahead_prefix;
         t = tn;
         tb = tbn;
     }

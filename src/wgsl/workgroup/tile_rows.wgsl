@@ -21,6 +21,11 @@ const ROWS: u32 = ITEMS / 4u;
 
 var<private> words: array<vec4<T>, ROWS>; // this lane's words, each scanned inclusively
 var<private> lane_prefix: array<T, ROWS>; // exclusive prefix of the lane within its segment
+// The tile being loaded and scanned while `words` waits to be stored (the persistent
+// single pass): module-scope arrays like `words`, not arrays passed to functions, which
+// an H200 ran at half speed (1970 against 870 µs a 2^28 scan).
+var<private> ahead: array<vec4<T>, ROWS>;
+var<private> ahead_prefix: array<T, ROWS>;
 // Segment totals, then prefixes: two tables, at 0 and TABLE, so the persistent single
 // pass (scan_persistent.wgsl) can scan its next tile's rows while it stores the current.
 const TABLE: u32 = ROWS * MAX_SUBGROUPS;
@@ -92,24 +97,23 @@ fn scan_word(v: vec4<T>) -> vec4<T> {
     return w;
 }
 
-// Scans each row of a loaded tile: a lane scans its word (in place), each subgroup
-// scans its lanes' word totals (each lane's exclusive prefix into pre); the last lane of
+// Scans each row of the tile in `ahead`: a lane scans its word (in place), each subgroup
+// scans its lanes' word totals (each lane's exclusive prefix into ahead_prefix); the last lane of
 // each (row, subgroup) segment writes the segment's total into the table at tb. The
 // table is scanned later, after a barrier, by scan_segments.
-fn rows_scan(ids: Ids, w: ptr<function, array<vec4<T>, ROWS>>, pre: ptr<function, array<T, ROWS>>, tb: u32,
-             ident: T) {
+fn rows_scan_ahead(ids: Ids, tb: u32, ident: T) {
     let size = ids.sg_size;
     let lane = ids.sg_lane;
     let nsg = WG / size;
     let sg = ids.lid / size;
     for (var k = 0u; k < ROWS; k++) {
-        (*w)[k] = scan_word((*w)[k]);
-        let inc = subgroup_inclusive_scan(lane, size, (*w)[k].w);
+        ahead[k] = scan_word(ahead[k]);
+        let inc = subgroup_inclusive_scan(lane, size, ahead[k].w);
         var exc = subgroupShuffleUp(inc, 1u);
         if (lane == 0u) {
             exc = ident;
         }
-        (*pre)[k] = exc;
+        ahead_prefix[k] = exc;
         if (lane == size - 1u) {
             segments[tb + k * nsg + sg] = inc;
         }
@@ -118,11 +122,10 @@ fn rows_scan(ids: Ids, w: ptr<function, array<vec4<T>, ROWS>>, pre: ptr<function
 
 // Loads the tile and scans its rows into this invocation's words and the first table.
 fn tile_scan_local(ids: Ids, base: u32, n: u32, ident: T, inclusive: bool) {
-    var w = load_rows(ids, base, n, ident);
-    var pre: array<T, ROWS>;
-    rows_scan(ids, &w, &pre, 0u, ident);
-    words = w;
-    lane_prefix = pre;
+    ahead = load_rows(ids, base, n, ident);
+    rows_scan_ahead(ids, 0u, ident);
+    words = ahead;
+    lane_prefix = ahead_prefix;
 }
 
 // Entries of the segment table each lane of the first subgroup folds: lane l takes
@@ -194,16 +197,15 @@ fn tile_aggregate_sg(lane: u32, size: u32, ident: T) -> T {
     return scan_segments(lane, size, ident, 0u);
 }
 
-// Stores a scanned tile (words w, lane prefixes pre) seeded with prefix, once the table
-// at tb holds the segments' prefixes.
-fn rows_store(ids: Ids, base: u32, n: u32, prefix: T, w_all: array<vec4<T>, ROWS>, pre: array<T, ROWS>,
-              tb: u32, inclusive: bool) {
+// Stores the scanned tile in `words` seeded with prefix, once the table at tb holds the
+// segments' prefixes.
+fn rows_store(ids: Ids, base: u32, n: u32, prefix: T, tb: u32, inclusive: bool) {
     let nsg = WG / ids.sg_size;
     let sg = ids.lid / ids.sg_size;
     let q0 = base / 4u + ids.lid;
     for (var k = 0u; k < ROWS; k++) {
-        let p = combine(combine(prefix, segments[tb + k * nsg + sg]), pre[k]);
-        let w = w_all[k];
+        let p = combine(combine(prefix, segments[tb + k * nsg + sg]), lane_prefix[k]);
+        let w = words[k];
         var out: vec4<T>;
         if (inclusive) {
             out = vec4<T>(combine(p, w.x), combine(p, w.y), combine(p, w.z), combine(p, w.w));
@@ -215,7 +217,7 @@ fn rows_store(ids: Ids, base: u32, n: u32, prefix: T, w_all: array<vec4<T>, ROWS
 }
 
 fn tile_store(ids: Ids, base: u32, n: u32, prefix: T, inclusive: bool) {
-    rows_store(ids, base, n, prefix, words, lane_prefix, 0u, inclusive);
+    rows_store(ids, base, n, prefix, 0u, inclusive);
 }
 
 // Scans the segment table and stores the tile seeded with prefix; leaves the tile's
