@@ -130,8 +130,12 @@ static int write_prelude(strbuf *b, const wgs_kernel_spec *s) {
     /* What the plan fixes is constant in the kernel, so that the compiler keeps the
      * other cases out of its registers: the scan kind and the operator's identity (a
      * bit pattern, since inf is no WGSL constant; the conversion is a function call). */
-    snprintf(buf, sizeof buf, "const SCAN_INCLUSIVE: bool = %s;\nconst IDENTITY_BITS: u32 = 0x%Xu;\n",
-             s->inclusive ? "true" : "false", wgs__identity_bits(s->type, s->op));
+    /* COMBINE_EXACT: integers, whose combination gives the same bits in any order and
+     * grouping (a fallback may then reduce a tile in its own order). */
+    snprintf(buf, sizeof buf,
+             "const SCAN_INCLUSIVE: bool = %s;\nconst IDENTITY_BITS: u32 = 0x%Xu;\nconst COMBINE_EXACT: bool = %s;\n",
+             s->inclusive ? "true" : "false", wgs__identity_bits(s->type, s->op),
+             s->type == WGS_TYPE_U32 || s->type == WGS_TYPE_I32 ? "true" : "false");
     ok &= sb_add(b, buf);
     /* Values as 32-bit patterns (f16 in the low half), for look-back states and the
      * identities given as bits (IDENTITY_BITS, or Params for the primitives). f16 goes

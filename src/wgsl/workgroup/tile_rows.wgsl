@@ -172,6 +172,18 @@ fn scan_segments(lane: u32, size: u32, ident: T, tb: u32) -> T {
 // same order, then the same scan over the lanes. So a helper publishes the very bits
 // the owner would, for floats too.
 fn fallback_aggregate(lane: u32, size: u32, j: u32, n: u32, ident: T) -> T {
+    if (COMBINE_EXACT) {
+        // Integers: any order gives the owner's bits, so a plain strided fold (fewer
+        // registers and instructions in the look-back's loop).
+        let base4 = j * (TILE / 4u);
+        let whole = tile_is_whole(j * TILE);
+        var acc = ident;
+        for (var q = lane; q < TILE / 4u; q += size) {
+            let w = load_word(base4 + q, n, ident, whole);
+            acc = combine(acc, combine(combine(w.x, w.y), combine(w.z, w.w)));
+        }
+        return subgroup_reduce(lane, size, acc);
+    }
     let base = j * TILE;
     let whole = tile_is_whole(base);
     let nsg = WG / size;
