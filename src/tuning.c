@@ -37,10 +37,11 @@ static const wgs__tuning table[WGS__CLASS_COUNT] = {
     },
     [WGS__CLASS_GPU_SG32] = {
         .name = "gpu-sg32",
-        /* The largest tile: fewer look-back steps and waiting tiles (H200). */
-        .scan_single_pass = {1024, 16},
-        /* Persistent: one 1024-invocation workgroup fills a core; more than the cores
-         * wait for the end and take nothing (H200: 132 cores). */
+        /* Persistent workgroups one tile ahead. H200, 2^28 u32 add: 256 x 16 745 µs, 512 x 16
+         * 750, 1024 x 16 821, 128 x 16 769, 256 x 8 859 (bench/lab/sp-persistent-lib.sh);
+         * grids of 528 to 2112 the same: workgroups past those that fit wait for the end
+         * and take nothing. */
+        .scan_single_pass = {256, 16},
         .scan_single_pass_groups = 1024,
         /* The seeded scans run near copy speed at 256 x 8; 16 items halved them. */
         .scan_multilevel = {256, 8},
@@ -75,8 +76,8 @@ static const wgs__tuning table[WGS__CLASS_COUNT] = {
     },
     [WGS__CLASS_GPU] = {
         .name = "gpu",
-        .scan_single_pass = {1024, 16},
-        .scan_single_pass_groups = 1024, /* as gpu-sg32 */
+        .scan_single_pass = {256, 16}, /* as gpu-sg32 */
+        .scan_single_pass_groups = 1024,
         .scan_multilevel = {256, 8},
         .select = {64, 16}, /* two subgroups of 32 or one of 64 */
         .select_single_pass = {512, 8},
