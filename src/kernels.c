@@ -256,6 +256,15 @@ wgs_result wgs__pipeline(wgs_context *ctx, const wgs_kernel_spec *spec, WGPUComp
     WGS_FAIL_IF(ctx, !body, WGS_ERROR_GPU_INTERNAL, "kernel %s is not embedded", spec->file);
     strbuf sb = {0};
     int ok = write_prelude(&sb, spec);
+    if (spec->subgroups) {
+        /* The device's only subgroup size (0 when it has several): loops over a
+         * subgroup's lanes then have a constant bound, which the compiler unrolls. */
+        const wgs_context_info *ci = &ctx->caps.info;
+        char line[64];
+        snprintf(line, sizeof line, "const SG_FIXED: u32 = %uu;\n",
+                 ci->subgroup_min_size == ci->subgroup_max_size ? ci->subgroup_max_size : 0u);
+        ok &= sb_add(&sb, line);
+    }
     const char *parts[] = {"common.wgsl",
                            spec->subgroups ? "workgroup/subgroup_scan.wgsl" : "workgroup/blelloch.wgsl",
                            spec->primitive ? ""

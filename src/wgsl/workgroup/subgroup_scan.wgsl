@@ -17,6 +17,15 @@ var<workgroup> wg_total: T;
 // sums only, and measured no faster on an H200).
 fn subgroup_inclusive_scan(lane: u32, size: u32, value: T) -> T {
     var x = value;
+    if (SG_FIXED != 0u) { // the same steps, unrolled (the device has one subgroup size)
+        for (var d = 1u; d < SG_FIXED; d = d << 1u) {
+            let y = subgroupShuffleUp(x, d);
+            if (lane >= d) {
+                x = combine(y, x);
+            }
+        }
+        return x;
+    }
     for (var d = 1u; d < size; d = d << 1u) {
         let y = subgroupShuffleUp(x, d);
         if (lane >= d) {
