@@ -37,8 +37,12 @@ extern "C" {
 typedef struct wgs_mpi wgs_mpi;
 
 /* Creates this rank's context (from `desc`, NULL for defaults) over `comm` (which is
- * duplicated, so the library's messages never meet the caller's). Collective: when any
- * rank fails, every rank gets an error and *out NULL. */
+ * duplicated, so the library's messages never meet the caller's). Adapters: with
+ * desc->adapter_index 0 the ranks of a node spread over the adapters the runtime offers
+ * (node-local rank i takes adapter i mod wgs_context_info.adapter_count; with one
+ * adapter, as on Dawn and SwiftShader, they share it); another index is taken as given.
+ * Collective (MPI_Comm_split_type among the ranks): when any rank fails, every rank gets
+ * an error and *out NULL. */
 WGS_API wgs_result wgs_mpi_create(MPI_Comm comm, const wgs_context_desc *desc, wgs_mpi **out);
 /* Collective; accepts NULL. */
 WGS_API void wgs_mpi_destroy(wgs_mpi *m);

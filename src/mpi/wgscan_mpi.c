@@ -146,6 +146,31 @@ static wgs_result agree(wgs_mpi *m, wgs_result mine) {
 
 /* ---- lifetime ------------------------------------------------------------------------ */
 
+/* The rank's context. Unless the description names an adapter, the ranks of one node
+ * spread over its adapters: node-local rank i takes adapter i mod their count. The count
+ * is known once a context exists, so a rank whose adapter is not the first makes its
+ * context again (only where the runtime offers several). */
+static wgs_result make_context(wgs_mpi *m, const wgs_context_desc *desc) {
+    MPI_Comm node; /* first, on every rank: it is collective */
+    int local = 0;
+    if (MPI_Comm_split_type(m->comm, MPI_COMM_TYPE_SHARED, m->rank, MPI_INFO_NULL, &node) == MPI_SUCCESS) {
+        MPI_Comm_rank(node, &local);
+        MPI_Comm_free(&node);
+    }
+    wgs_context_desc d;
+    memset(&d, 0, sizeof d);
+    if (desc) d = *desc;
+    wgs_result r = wgs_context_create(&d, &m->ctx);
+    if (r != WGS_OK || d.adapter_index) return r;
+    wgs_context_info info;
+    wgs_context_get_info(m->ctx, &info);
+    if (info.adapter_count < 2 || local % info.adapter_count == 0) return WGS_OK;
+    wgs_context_destroy(m->ctx);
+    m->ctx = NULL;
+    d.adapter_index = (uint32_t)local % info.adapter_count;
+    return wgs_context_create(&d, &m->ctx);
+}
+
 wgs_result wgs_mpi_create(MPI_Comm comm, const wgs_context_desc *desc, wgs_mpi **out) {
     if (!out) return WGS_ERROR_INVALID_ARGUMENT;
     *out = NULL;
@@ -159,7 +184,7 @@ wgs_result wgs_mpi_create(MPI_Comm comm, const wgs_context_desc *desc, wgs_mpi *
         MPI_Comm_rank(m->comm, &m->rank);
         MPI_Comm_size(m->comm, &m->size);
         if (desc) m->log = desc->log, m->log_user = desc->log_user;
-        r = wgs_context_create(desc, &m->ctx);
+        r = make_context(m, desc);
         MPI_User_function *fns[] = {[WGS_OP_ADD] = op_add, [WGS_OP_MIN] = op_min, [WGS_OP_MAX] = op_max,
                                     [WGS_OP_AND] = op_and, [WGS_OP_OR] = op_or,   [WGS_OP_XOR] = op_xor,
                                     [WGS_OP_ARGMIN] = op_argmin, [WGS_OP_ARGMAX] = op_argmax};
