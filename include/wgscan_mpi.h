@@ -21,7 +21,7 @@
  * Costs, for P ranks: scan: a local reduce, one MPI_Exscan of one element, a local
  * scan with that carry-in (two reads and one write of the slice, 2 submits); reduce and
  * count: a local reduce and one MPI_Allreduce of one element; histogram: a local
- * histogram and one MPI_Allreduce of the bins.
+ * histogram and one MPI_Allreduce of the bins; select: see its section.
  */
 #ifndef WGSCAN_MPI_H
 #define WGSCAN_MPI_H
@@ -82,6 +82,53 @@ WGS_API wgs_result wgs_mpi_count(wgs_mpi *m, const wgs_count_plan_desc *desc, WG
  * over the ranks may pass 2^32). */
 WGS_API wgs_result wgs_mpi_histogram(wgs_mpi *m, const wgs_histogram_plan_desc *desc, WGPUBuffer input,
                                      uint64_t input_offset, uint64_t n_local, uint64_t *counts);
+
+/* ---- compaction ------------------------------------------------------------------------
+ *
+ * Each rank keeps the elements of its slice that pass the test (wgs_select_plan_desc:
+ * mode FLAGGED or IF; payload NONE or BUFFER, 4 bytes an element; UNIQUE, RUN_LENGTH,
+ * partition and INDEX are refused with WGS_ERROR_INVALID_ARGUMENT; types u32, i32, f32,
+ * else WGS_ERROR_UNSUPPORTED_TYPE), in order, into the front of its output. The kept
+ * elements of all ranks, in rank order, form the global result: rank r's first kept
+ * element stands at global position `first` (the MPI_Exscan of the kept counts), and
+ * every rank learns the `total`.
+ * With `rebalance`, the kept elements then move between the ranks (through host memory,
+ * one MPI_Alltoallv; payloads a second) so that rank q holds the q-th share of the
+ * global result: floor(total / P) elements, one more for the first total mod P ranks
+ * (wgs_mpi_select_share), still in global order.
+ * Buffers: as wgs_select_args; output and payload_out hold output_capacity elements
+ * (0: n_local), at least n_local (the select may write that many) and, with rebalance,
+ * at least the rank's share, else every rank returns WGS_ERROR_BUFFER_TOO_SMALL.
+ * Rebalancing needs slices and shares below 2^31 elements (WGS_ERROR_TOO_LARGE).
+ * Costs: the local select (2 submits: the select, the count's read-back), one
+ * MPI_Exscan and one MPI_Allreduce of 8 bytes; rebalance: the kept elements down, an
+ * MPI_Alltoall of the counts, the Alltoallv of what moves, the share up. */
+typedef struct wgs_mpi_select_args {
+    WGPUBuffer input;
+    uint64_t input_offset;
+    WGPUBuffer flags; /* FLAGGED: one byte an element */
+    uint64_t flags_offset;
+    WGPUBuffer payload_in; /* payload BUFFER */
+    uint64_t payload_in_offset;
+    WGPUBuffer output; /* another buffer than input; CopySrc and CopyDst with rebalance */
+    uint64_t output_offset;
+    WGPUBuffer payload_out; /* payload BUFFER; CopySrc and CopyDst with rebalance */
+    uint64_t payload_out_offset;
+    uint64_t n_local;
+    uint64_t output_capacity; /* elements output and payload_out hold; 0: n_local */
+    int rebalance;
+} wgs_mpi_select_args;
+
+typedef struct wgs_mpi_select_result {
+    uint64_t count; /* elements this rank holds in output (its share with rebalance) */
+    uint64_t first; /* the global position of its first one */
+    uint64_t total; /* kept on all ranks */
+} wgs_mpi_select_result;
+
+WGS_API wgs_result wgs_mpi_select(wgs_mpi *m, const wgs_select_plan_desc *desc, const wgs_mpi_select_args *args,
+                                  wgs_mpi_select_result *result);
+/* Rank `rank`'s share of `total` elements over `size` ranks under rebalance. */
+WGS_API uint64_t wgs_mpi_select_share(uint64_t total, int size, int rank);
 
 #ifdef __cplusplus
 }

@@ -5,7 +5,8 @@
 # where there is one; WGSCAN_MPI_TEST_ARGS=--cpu forces SwiftShader), oversubscribed:
 # this machine may have fewer cores than ranks. Every part is verified by
 # each rank against the CPU reference: uneven slices, empty ranks, every command, and a
-# rank that fails (every rank must return the same error, none may hang).
+# rank that fails (every rank must return the same error, none may hang). Small n: the
+# ranks share this machine's cores.
 #   tests/test_mpi.sh build/wgscan-mpi [mpirun]
 set -u
 bin=$1
@@ -43,16 +44,30 @@ check 3 "$ok" count --n 20001 --uneven --verify
 check 4 "$ok" count --n 9000 --type f32 --empty 3 --verify
 check 3 "$ok" histogram --n 20001 --bins 100 --uneven --verify
 check 4 "$ok" histogram --n 7000 --type f32 --bins 7 --empty 1 --verify
+# Compaction: flags and predicates, in place and rebalanced, payloads, empty ranks.
+for np in 1 2 3 4; do
+  check $np "$ok" compact --n 3001 --uneven --verify
+  check $np "$ok" compact --n 2999 --select if --type f32 --rebalance --verify
+done
+check 3 "$ok" compact --n 4000 --select if --type i32 --empty 1 --verify
+check 4 "$ok" compact --n 1000 --rebalance --payload --empty 0 --uneven --verify
+check 3 "$ok" compact --n 1 --rebalance --verify
+check 2 "$ok" compact --n 0 --rebalance --verify
 # A rank that fails: the others return its error.
 for cmd in scan reduce count histogram; do
   check 3 "returned WGS_ERROR_UNSUPPORTED_TYPE (agreed)" $cmd --n 1000 --fail-rank 1
 done
 check 4 "returned WGS_ERROR_UNSUPPORTED_TYPE (agreed)" scan --n 1000 --fail-rank 0
+check 3 "returned WGS_ERROR_UNSUPPORTED_TYPE (agreed)" compact --n 1000 --rebalance --fail-rank 2
+# A rank whose share does not fit its output (an empty rank that keeps room for none).
+check 3 "returned WGS_ERROR_BUFFER_TOO_SMALL (agreed)" compact --n 1000 --rebalance --empty 1 --tight 1
 # Usage errors exit 2 without running.
 out=$("$mpirun" -np 1 "$bin" sort --n 10 2>&1); rc=$?
 if [ $rc -ne 0 ] && grep -q "unknown command" <<<"$out"; then passed=$((passed + 1)); else failed=$((failed + 1)); echo "FAIL: unknown command"; fi
 out=$("$mpirun" -np 1 "$bin" scan --n 10 --op argmax 2>&1); rc=$?
 if [ $rc -ne 0 ] && grep -q "does not go" <<<"$out"; then passed=$((passed + 1)); else failed=$((failed + 1)); echo "FAIL: argmax scan"; fi
+out=$("$mpirun" -np 1 "$bin" compact --n 10 --tight 0 2>&1); rc=$?
+if [ $rc -eq 2 ] && grep -q "goes with" <<<"$out"; then passed=$((passed + 1)); else failed=$((failed + 1)); echo "FAIL: --tight without --rebalance"; fi
 out=$("$mpirun" -np 1 "$bin" scan --help 2>&1); rc=$?
 if [ $rc -eq 0 ] && grep -q "usage" <<<"$out"; then passed=$((passed + 1)); else failed=$((failed + 1)); echo "FAIL: --help"; fi
 echo "$passed passed, $failed failed"
