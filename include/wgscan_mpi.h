@@ -21,7 +21,7 @@
  * Costs, for P ranks: scan: a local reduce, one MPI_Exscan of one element, a local
  * scan with that carry-in (two reads and one write of the slice, 2 submits); reduce and
  * count: a local reduce and one MPI_Allreduce of one element; histogram: a local
- * histogram and one MPI_Allreduce of the bins; select: see its section.
+ * histogram and one MPI_Allreduce of the bins; select and sort: see their sections.
  */
 #ifndef WGSCAN_MPI_H
 #define WGSCAN_MPI_H
@@ -129,6 +129,53 @@ WGS_API wgs_result wgs_mpi_select(wgs_mpi *m, const wgs_select_plan_desc *desc, 
                                   wgs_mpi_select_result *result);
 /* Rank `rank`'s share of `total` elements over `size` ranks under rebalance. */
 WGS_API uint64_t wgs_mpi_select_share(uint64_t total, int size, int rank);
+
+/* ---- sort ------------------------------------------------------------------------------
+ *
+ * The stable sort of the global array (a sample sort): afterwards rank 0 holds the
+ * first *n_out keys of the sorted array, rank 1 the next, and so on, each rank's part
+ * sorted; equal keys keep their global input order. desc: as wgs_sort_plan_desc (key
+ * types u32, i32, f32, u64, i64, else WGS_ERROR_UNSUPPORTED_TYPE; either order; a bit
+ * range; payload NONE or BUFFER with values of 4 or 8 bytes; INDEX is refused with
+ * WGS_ERROR_INVALID_ARGUMENT: local indices mean nothing globally, pass the indices you
+ * want as values).
+ * How: each rank sorts its slice on the GPU and reads it back; it contributes
+ * 4P - 1 regular samples of its sorted keys (MPI_Allgather); every rank picks the same
+ * P - 1 splitters from them, each sample weighed by the elements it stands for, and cuts
+ * its sorted keys at them by binary search; the pieces travel with MPI_Alltoall of the
+ * counts and MPI_Alltoallv of keys and of values; each rank uploads what arrived and
+ * sorts it on the GPU. Elements are ordered by (key, rank, position) in the splitting,
+ * so runs of equal keys are cut like distinct keys. A rank that neither holds nor
+ * receives keys makes no sort plan (so compiles nothing, and its plan's checks of the
+ * description, such as the bit range, do not run there).
+ * Balance: no rank ends with more than wgs_mpi_sort_bound(N, L, P) keys, N the global
+ * count and L the largest slice, whatever the keys (all equal included): about
+ * (1 + 1/4) N/P + L/(4P) keys, so 1.5 N/P for equal slices.
+ * Buffers: keys (and values) are the slice on entry and the rank's part on return, in
+ * place; they hold `capacity` keys (values) (0: n_local; CopySrc, CopyDst and Storage
+ * usage). A rank whose part passes its capacity makes every rank return
+ * WGS_ERROR_BUFFER_TOO_SMALL; size them with wgs_mpi_sort_bound. Slices and capacities
+ * stay below 2^31 keys (WGS_ERROR_TOO_LARGE).
+ * Costs, per rank with a slice of n keys of k bytes (values v bytes), part m: two GPU
+ * sorts (n, m), n (k + v) bytes down and m (k + v) up, host memory for both, an
+ * MPI_Allgather of 32 (4P - 1) bytes a rank, an MPI_Alltoall of P counts, the Alltoallv
+ * of n (k + v) bytes out and m (k + v) in (all but the rank's own piece over the
+ * network), host work of a sort of 4P^2 samples and P binary searches. */
+typedef struct wgs_mpi_sort_args {
+    WGPUBuffer keys; /* in: the slice; out: the rank's part of the sorted array */
+    uint64_t keys_offset;
+    WGPUBuffer values; /* payload BUFFER: moved with their keys */
+    uint64_t values_offset;
+    uint64_t n_local;
+    uint64_t capacity; /* keys (and values) the buffers hold from their offsets; 0: n_local */
+} wgs_mpi_sort_args;
+
+WGS_API wgs_result wgs_mpi_sort(wgs_mpi *m, const wgs_sort_plan_desc *desc, const wgs_mpi_sort_args *args,
+                                uint64_t *n_out);
+/* The most keys wgs_mpi_sort leaves on one rank, for `total` keys over `size` ranks
+ * whose largest slice holds `largest_slice`: ceil(N/P) + ceil(N/4P) + ceil(L/4P) - 1, at
+ * most N. */
+WGS_API uint64_t wgs_mpi_sort_bound(uint64_t total, uint64_t largest_slice, int size);
 
 #ifdef __cplusplus
 }

@@ -2,12 +2,12 @@
 /*
  * wgscan-mpi: the distributed primitives (wgscan_mpi.h) from the command line, one rank
  * a process under mpirun:
- *   mpirun -np P wgscan-mpi scan|reduce|count|histogram|compact --n N [options]
+ *   mpirun -np P wgscan-mpi scan|reduce|count|histogram|compact|sort --n N [options]
  * Each rank makes its slice (N elements, or more with --uneven, none with --empty R) in
  * a GPU buffer of its own, runs the collective, and with --verify checks its part
  * against the CPU reference (reference/): scan: its slice from the carry the CPU
  * reference of the ranks' totals gives; reduce, count, histogram: the result against
- * the fold of every rank's CPU result; compact: see moves.c. Prints the
+ * the fold of every rank's CPU result; compact and sort: see moves.c. Prints the
  * slowest rank's phase times.
  */
 #define _POSIX_C_SOURCE 200809L /* clock_gettime */
@@ -21,9 +21,9 @@
 #include <time.h>
 
 static const char usage[] =
-    "usage: mpirun -np P wgscan-mpi scan|reduce|count|histogram|compact --n N [options]\n"
+    "usage: mpirun -np P wgscan-mpi scan|reduce|count|histogram|compact|sort --n N [options]\n"
     "  --n N            elements per rank (k, M, 2^k accepted)\n"
-    "  --type T         u32 (default), i32, f32\n"
+    "  --type T         u32 (default), i32, f32; sort also u64, i64\n"
     "  --op OP          scan and reduce: add (default), min, max, and, or, xor; reduce\n"
     "                   also argmin, argmax\n"
     "  --inclusive      scan: inclusive (default exclusive)\n"
@@ -32,13 +32,16 @@ static const char usage[] =
     "                   below the middle of their range, moved with their positions)\n"
     "  --payload        compact: the positions move along as a payload in flags mode too\n"
     "  --rebalance      compact: every rank ends with an equal share of the kept elements\n"
+    "  --descending     sort: largest first\n"
+    "  --keys K         sort: random (default), equal (all one key), few (5 distinct)\n"
+    "  --values B       sort: values of B bytes (4 or 8), each key's input position\n"
     "  --uneven         rank r holds N + r * N / 7 elements\n"
     "  --empty R        rank R holds none\n"
     "  --repeat K       K timed runs after one warm-up (default 3); the median is printed\n"
     "  --verify         check every rank's part against the CPU reference\n"
     "  --fail-rank R    rank R asks for what the library refuses (f16): every rank must\n"
     "                   return the same error, and the program exits 0 when they do\n"
-    "  --tight R        compact --rebalance: rank R's output holds only its own\n"
+    "  --tight R        compact --rebalance and sort: rank R's output holds only its own\n"
     "                   slice; every rank must return the same error where it overflows\n"
     "  --cpu            SwiftShader even where a GPU exists\n";
 
@@ -71,7 +74,7 @@ static int parse(int argc, char **argv, options *o) {
     o->command = argv[1];
     if (!strcmp(o->command, "--help") || !strcmp(o->command, "-h")) return 1;
     if (strcmp(o->command, "scan") && strcmp(o->command, "reduce") && strcmp(o->command, "count") &&
-        strcmp(o->command, "histogram") && strcmp(o->command, "compact")) {
+        strcmp(o->command, "histogram") && strcmp(o->command, "compact") && strcmp(o->command, "sort")) {
         fprintf(stderr, "wgscan-mpi: unknown command '%s'\n", o->command);
         return -1;
     }
@@ -85,10 +88,21 @@ static int parse(int argc, char **argv, options *o) {
         else if (!strcmp(a, "--cpu")) o->cpu = 1;
         else if (!strcmp(a, "--payload")) o->payload = 1;
         else if (!strcmp(a, "--rebalance")) o->rebalance = 1;
+        else if (!strcmp(a, "--descending")) o->descending = 1;
         else if (v && !strcmp(a, "--select")) {
             if (!strcmp(v, "flags")) o->predicate = 0;
             else if (!strcmp(v, "if")) o->predicate = 1;
             else goto bad;
+            i++;
+        } else if (v && !strcmp(a, "--keys")) {
+            if (!strcmp(v, "random")) o->keys = KEYS_RANDOM;
+            else if (!strcmp(v, "equal")) o->keys = KEYS_EQUAL;
+            else if (!strcmp(v, "few")) o->keys = KEYS_FEW;
+            else goto bad;
+            i++;
+        } else if (v && !strcmp(a, "--values")) {
+            if (strcmp(v, "4") && strcmp(v, "8")) goto bad;
+            o->value_bytes = (uint32_t)atoi(v);
             i++;
         }
         else if (v && !strcmp(a, "--n")) { if (parse_count(v, &o->n)) goto bad; have_n = 1; i++; }
@@ -96,6 +110,8 @@ static int parse(int argc, char **argv, options *o) {
             if (!strcmp(v, "u32")) o->type = WGS_TYPE_U32;
             else if (!strcmp(v, "i32")) o->type = WGS_TYPE_I32;
             else if (!strcmp(v, "f32")) o->type = WGS_TYPE_F32;
+            else if (!strcmp(v, "u64")) o->type = WGS_TYPE_U64;
+            else if (!strcmp(v, "i64")) o->type = WGS_TYPE_I64;
             else goto bad;
             i++;
         } else if (v && !strcmp(a, "--op")) {
@@ -129,8 +145,12 @@ static int parse(int argc, char **argv, options *o) {
         fprintf(stderr, "wgscan-mpi: --n is required\n");
         return -1;
     }
-    if (o->tight >= 0 && !(o->rebalance && !strcmp(o->command, "compact"))) {
-        fprintf(stderr, "wgscan-mpi: --tight goes with compact --rebalance\n");
+    if ((o->type == WGS_TYPE_U64 || o->type == WGS_TYPE_I64) && strcmp(o->command, "sort")) {
+        fprintf(stderr, "wgscan-mpi: 64-bit types go only with sort\n");
+        return -1;
+    }
+    if (o->tight >= 0 && strcmp(o->command, "sort") && !(o->rebalance && !strcmp(o->command, "compact"))) {
+        fprintf(stderr, "wgscan-mpi: --tight goes with sort and compact --rebalance\n");
         return -1;
     }
     int arg = o->op == WGS_OP_ARGMIN || o->op == WGS_OP_ARGMAX;
@@ -287,8 +307,8 @@ int main(int argc, char **argv) {
         MPI_Finalize();
         return 1;
     }
-    if (!strcmp(o.command, "compact")) {
-        int code = cmd_compact(m, &o), worst = 0;
+    if (!strcmp(o.command, "compact") || !strcmp(o.command, "sort")) {
+        int code = !strcmp(o.command, "sort") ? cmd_sort(m, &o) : cmd_compact(m, &o), worst = 0;
         MPI_Allreduce(&code, &worst, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
         wgs_mpi_destroy(m);
         MPI_Finalize();

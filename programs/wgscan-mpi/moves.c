@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * moves.c: wgscan-mpi's commands whose elements move between the ranks: compact. Element g of the global array (g counted over the ranks' slices in rank order)
+ * moves.c: wgscan-mpi's commands whose elements move between the ranks, compact and
+ * sort. Element g of the global array (g counted over the ranks' slices in rank order)
  * is a function of g alone, so that every rank can check its part of the result
  * without the others' data: compact's kept elements carry g (as the element in flags
- * mode, as a payload for a predicate). Verification is
+ * mode, as a payload for a predicate), sort's values are g. Verification is
  * distributed: each rank checks its own part and its border with the ranks before it.
  */
 #include "moves.h"
@@ -242,5 +243,184 @@ int cmd_compact(wgs_mpi *m, const options *o) {
     wgs_buffer_release(ctx, in), wgs_buffer_release(ctx, fl), wgs_buffer_release(ctx, pin);
     wgs_buffer_release(ctx, out), wgs_buffer_release(ctx, pout);
     free(start), free(host), free(pay), free(vals), free(pays), free(flags), free(wall);
+    return exit_code;
+}
+
+/* ---- sort ---------------------------------------------------------------------------- */
+
+static size_t key_bytes(wgs_type t) { return t == WGS_TYPE_U64 || t == WGS_TYPE_I64 ? 8 : 4; }
+
+/* Key g: random bits of the type (f32: any bits, NaNs included), all one value
+ * (--keys equal), or one of five values (--keys few). */
+static void sort_key(const options *o, uint64_t g, void *dst) {
+    uint64_t h = o->keys == KEYS_EQUAL ? 0x4045000000000000ull : mix(g);
+    if (o->keys == KEYS_FEW) h %= 5;
+    if (key_bytes(o->type) == 8) {
+        memcpy(dst, &h, 8);
+    } else {
+        uint32_t w = (uint32_t)(h >> (o->keys == KEYS_RANDOM ? 32 : 0));
+        if (o->type == WGS_TYPE_F32 && o->keys != KEYS_RANDOM) {
+            float f = (float)w;
+            memcpy(&w, &f, 4);
+        }
+        memcpy(dst, &w, 4);
+    }
+}
+
+static uint64_t sort_order(const options *o, const void *key) {
+    uint64_t v = ref_sort_order(o->type, key);
+    uint64_t mask = key_bytes(o->type) == 8 ? ~0ull : 0xFFFFFFFFull;
+    return o->descending ? mask - v : v;
+}
+
+static uint64_t value_at(const unsigned char *vals, uint32_t vb, uint64_t i) {
+    uint64_t v = 0;
+    memcpy(&v, vals + i * vb, vb);
+    return v;
+}
+
+/* Rank r's check: its part in order, every (key, value) pair intact and ties in input
+ * order (values are the input positions), the border with the nearest rank before, the
+ * balance bound, and that the parts together hold every element once (the count, and
+ * sums over the values or over a hash of the keys, against the input's). */
+static int sort_verify(wgs_mpi *m, const options *o, const uint64_t *start, const unsigned char *keys,
+                       const unsigned char *vals, uint64_t got) {
+    int rank = wgs_mpi_rank(m), size = wgs_mpi_size(m), bad = 0;
+    size_t kb = key_bytes(o->type);
+    uint32_t vb = o->value_bytes;
+    unsigned char key[8];
+    for (uint64_t i = 0; i < got && !bad; i++) {
+        uint64_t oi = sort_order(o, keys + i * kb);
+        if (i && oi < sort_order(o, keys + (i - 1) * kb)) {
+            fprintf(stderr, "rank %d: key %" PRIu64 " is out of order\n", rank, i);
+            bad = 1;
+        }
+        if (vb) {
+            uint64_t g = value_at(vals, vb, i);
+            if (g < start[size]) sort_key(o, g, key);
+            if (g >= start[size] || memcmp(key, keys + i * kb, kb)) {
+                fprintf(stderr, "rank %d: pair %" PRIu64 " (value %" PRIu64 ") lost its key\n", rank, i, g);
+                bad = 1;
+            } else if (i && oi == sort_order(o, keys + (i - 1) * kb) && g <= value_at(vals, vb, i - 1)) {
+                fprintf(stderr, "rank %d: equal keys at %" PRIu64 " out of input order\n", rank, i);
+                bad = 1;
+            }
+        }
+    }
+    /* Sums over the output (mine) and over the input slice (want), all ranks together. */
+    unsigned long long sums[6] = {got, 0, 0, start[rank + 1] - start[rank], 0, 0}, all[6];
+    for (uint64_t i = 0; i < got; i++) {
+        uint64_t v = vb ? value_at(vals, vb, i) : sort_order(o, keys + i * kb);
+        sums[1] += mix(v), sums[2] += v * v;
+    }
+    for (uint64_t g = start[rank]; g < start[rank + 1]; g++) {
+        sort_key(o, g, key);
+        uint64_t v = vb ? g : sort_order(o, key);
+        sums[4] += mix(v), sums[5] += v * v;
+    }
+    MPI_Allreduce(sums, all, 6, MPI_UNSIGNED_LONG_LONG, MPI_SUM, MPI_COMM_WORLD);
+    if (all[0] != all[3] || all[1] != all[4] || all[2] != all[5]) {
+        if (rank == 0) fprintf(stderr, "the parts do not hold the input's elements once each\n");
+        bad = 1;
+    }
+    /* The border, and the balance. */
+    unsigned long long edge[5] = {got, got ? sort_order(o, keys) : 0, got ? sort_order(o, keys + (got - 1) * kb) : 0,
+                                  got && vb ? value_at(vals, vb, 0) : 0, got && vb ? value_at(vals, vb, got - 1) : 0};
+    unsigned long long *edges = calloc((size_t)size * 5, sizeof *edges);
+    MPI_Allgather(edge, 5, MPI_UNSIGNED_LONG_LONG, edges, 5, MPI_UNSIGNED_LONG_LONG, MPI_COMM_WORLD);
+    for (int q = rank - 1; q >= 0 && got; q--)
+        if (edges[5 * q]) {
+            const unsigned long long *e = edges + 5 * q;
+            if (e[2] > edge[1] || (vb && e[2] == edge[1] && e[4] >= edge[3])) {
+                fprintf(stderr, "rank %d: its first key does not follow rank %d's last\n", rank, q);
+                bad = 1;
+            }
+            break;
+        }
+    uint64_t largest = 0, most = 0;
+    for (int q = 0; q < size; q++) {
+        uint64_t len = start[q + 1] - start[q];
+        if (len > largest) largest = len;
+        if (edges[5 * q] > most) most = edges[5 * q];
+    }
+    uint64_t bound = wgs_mpi_sort_bound(start[size], largest, size);
+    if (rank == 0)
+        printf("  balance: largest part %" PRIu64 " keys (N/P %.1f, bound %" PRIu64 ")\n", most,
+               (double)start[size] / size, bound);
+    if (most > bound) bad = 1;
+    free(edges);
+    return faults_of(bad);
+}
+
+int cmd_sort(wgs_mpi *m, const options *o) {
+    wgs_context *ctx = wgs_mpi_context(m);
+    int rank = wgs_mpi_rank(m), size = wgs_mpi_size(m);
+    uint64_t *start = slice_starts(o, size);
+    uint64_t n = slice_length(o, rank), total = start ? start[size] : 0, largest = 0;
+    for (int q = 0; start && q < size; q++)
+        if (start[q + 1] - start[q] > largest) largest = start[q + 1] - start[q];
+    uint64_t cap = rank == o->tight ? n : wgs_mpi_sort_bound(total, largest, size);
+    if (cap < n) cap = n;
+    size_t kb = key_bytes(o->type);
+    uint32_t vb = o->value_bytes;
+    unsigned char *keys = malloc(cap * kb + 8), *vals = malloc(cap * vb + 8);
+    wgs_result r = start && keys && vals ? WGS_OK : WGS_ERROR_OUT_OF_HOST_MEMORY;
+    WGPUBuffer kbuf = make_buffer(ctx, cap * kb, &r), vbuf = vb ? make_buffer(ctx, cap * vb, &r) : NULL;
+    int bad_setup = faults_of(r != WGS_OK), exit_code = 0;
+    wgs_sort_plan_desc d = {.type = rank == o->fail_rank ? WGS_TYPE_F16 : o->type,
+                            .order = o->descending ? WGS_SORT_DESCENDING : WGS_SORT_ASCENDING,
+                            .payload = vb ? WGS_PAYLOAD_BUFFER : WGS_PAYLOAD_NONE, .value_bytes = vb};
+    wgs_mpi_sort_args a = {.keys = kbuf, .values = vbuf, .n_local = n, .capacity = cap};
+    int runs = o->fail_rank >= 0 || o->tight >= 0 ? 1 : o->repeat + 1;
+    double *wall = calloc((size_t)runs, sizeof *wall);
+    uint64_t got = 0;
+    if (bad_setup) {
+        if (rank == 0) fprintf(stderr, "wgscan-mpi: setting up the slices failed\n");
+        exit_code = 1;
+    }
+    for (int k = 0; k < runs && !bad_setup && r == WGS_OK; k++) {
+        /* The sort works in place: every run starts from the input again (untimed). */
+        for (uint64_t i = 0; i < n; i++) {
+            uint64_t g = start[rank] + i;
+            sort_key(o, g, keys + i * kb);
+            if (vb) memcpy(vals + i * vb, &g, vb);
+        }
+        if (n) r = wgs_buffer_write(ctx, kbuf, 0, keys, n * kb);
+        if (r == WGS_OK && n && vb) r = wgs_buffer_write(ctx, vbuf, 0, vals, n * vb);
+        if (r == WGS_OK) r = wgs_wait(ctx);
+        if (faults_of(r != WGS_OK)) {
+            r = r != WGS_OK ? r : WGS_ERROR_INVALID_ARGUMENT;
+            break;
+        }
+        MPI_Barrier(MPI_COMM_WORLD);
+        double t0 = now_s();
+        r = wgs_mpi_sort(m, &d, &a, &got);
+        wall[k] = max_of(now_s() - t0);
+    }
+    if (bad_setup) {
+    } else if (o->fail_rank >= 0 || o->tight >= 0) {
+        exit_code = agreed_failure(m, r);
+    } else if (r != WGS_OK) {
+        if (rank == 0) fprintf(stderr, "wgscan-mpi: sort failed: %s\n", wgs_result_name(r));
+        exit_code = 1;
+    } else {
+        char what[64];
+        snprintf(what, sizeof what, "%s, %s%s", o->descending ? "descending" : "ascending",
+                 o->keys == KEYS_EQUAL ? "equal keys" : o->keys == KEYS_FEW ? "5 distinct keys" : "random keys",
+                 vb == 8 ? ", 8-byte values" : vb ? ", 4-byte values" : "");
+        report(m, o, wall, runs, total, what);
+        if (o->verify) {
+            wgs_result v = got ? wgs_buffer_read(ctx, kbuf, 0, keys, got * kb) : WGS_OK;
+            if (v == WGS_OK && got && vb) v = wgs_buffer_read(ctx, vbuf, 0, vals, got * vb);
+            int faults = faults_of(v != WGS_OK) || sort_verify(m, o, start, keys, vals, got);
+            if (rank == 0)
+                printf("  verify: %s\n", faults ? "FAILED"
+                                              : "OK, every part in order, its pairs and borders intact, "
+                                                "every element once, within the bound");
+            exit_code = faults != 0;
+        }
+    }
+    wgs_buffer_release(ctx, kbuf), wgs_buffer_release(ctx, vbuf);
+    free(start), free(keys), free(vals), free(wall);
     return exit_code;
 }

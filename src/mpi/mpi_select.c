@@ -64,7 +64,8 @@ static wgs_result local_select(wgs_mpi *m, const wgs_select_plan_desc *desc, con
     WGPUBuffer cbuf = NULL;
     WGPUCommandEncoder enc = NULL;
     uint32_t c = 0;
-    wgs_result r = wgs_select_plan_create(m->ctx, &d, &plan);
+    /* An empty slice makes no plan: nothing to compile. */
+    wgs_result r = a->n_local ? wgs_select_plan_create(m->ctx, &d, &plan) : WGS_OK;
     if (r == WGS_OK && a->n_local)
         r = wgs_buffer_create(m->ctx, 256, WGPUBufferUsage_Storage | WGPUBufferUsage_CopySrc, &cbuf);
     if (r == WGS_OK && a->n_local) r = wgs_encoder_create(m->ctx, &enc);
@@ -141,8 +142,10 @@ wgs_result wgs_mpi_select(wgs_mpi *m, const wgs_select_plan_desc *desc, const wg
     if (!m) return WGS_ERROR_INVALID_ARGUMENT;
     m->timing = (wgs_mpi_timing){0, 0, 0};
     wgs_mpi_select_result res = {0, 0, 0};
-    wgs_result r = check(m, desc, args, result);
-    if (r == WGS_OK) r = local_select(m, desc, args, &res.count);
+    /* A refused description costs no rank any GPU work. */
+    wgs_result r = wgs_mpi__agree(m, check(m, desc, args, result));
+    if (r != WGS_OK) return r;
+    r = local_select(m, desc, args, &res.count);
     if ((r = wgs_mpi__agree(m, r)) != WGS_OK) return r;
     if ((r = wgs_mpi__agree(m, wgs_mpi__global_offset(m, res.count, &res.first, &res.total))) != WGS_OK) return r;
     if (args->rebalance && (r = rebalance(m, args, desc->payload == WGS_PAYLOAD_BUFFER, &res)) != WGS_OK) return r;
