@@ -157,7 +157,7 @@ WGS_API uint64_t wgs_mpi_select_share(uint64_t total, int size, int rank);
  * WGS_ERROR_BUFFER_TOO_SMALL; size them with wgs_mpi_sort_bound. Slices and capacities
  * stay below 2^31 keys (WGS_ERROR_TOO_LARGE).
  * Costs, per rank with a slice of n keys of k bytes (values v bytes), part m: two GPU
- * sorts (n, m), n (k + v) bytes down and m (k + v) up, host memory for both, an
+ * sorts (n, m; with one rank the local sort is all), n (k + v) bytes down and m (k + v) up, host memory for both, an
  * MPI_Allgather of 32 (4P - 1) bytes a rank, an MPI_Alltoall of P counts, the Alltoallv
  * of n (k + v) bytes out and m (k + v) in (all but the rank's own piece over the
  * network), host work of a sort of 4P^2 samples and P binary searches. */
