@@ -82,6 +82,11 @@ out=$("$mpirun" -np 1 "$bin" sort --n 10 --values 3 2>&1); rc=$?
 if [ $rc -eq 2 ] && grep -q "bad --values" <<<"$out"; then passed=$((passed + 1)); else failed=$((failed + 1)); echo "FAIL: --values 3"; fi
 out=$("$mpirun" -np 1 "$bin" compact --n 10 --tight 0 2>&1); rc=$?
 if [ $rc -eq 2 ] && grep -q "goes with" <<<"$out"; then passed=$((passed + 1)); else failed=$((failed + 1)); echo "FAIL: --tight without --rebalance"; fi
+# What the distributed select and sort refuse: every rank returns the exact code.
+out=$(timeout 120 "$mpirun" -np 2 "$bin" compact --n 100 --select unique ${WGSCAN_MPI_TEST_ARGS:-} 2>&1); rc=$?
+if [ $rc -eq 1 ] && grep -q "compact failed: WGS_ERROR_INVALID_ARGUMENT" <<<"$out"; then passed=$((passed + 1)); else failed=$((failed + 1)); echo "FAIL: compact --select unique (rc $rc)"; fi
+out=$(timeout 120 "$mpirun" -np 3 "$bin" sort --n 100 --values index ${WGSCAN_MPI_TEST_ARGS:-} 2>&1); rc=$?
+if [ $rc -eq 1 ] && grep -q "sort failed: WGS_ERROR_INVALID_ARGUMENT" <<<"$out"; then passed=$((passed + 1)); else failed=$((failed + 1)); echo "FAIL: sort --values index (rc $rc)"; fi
 out=$("$mpirun" -np 1 "$bin" scan --help 2>&1); rc=$?
 if [ $rc -eq 0 ] && grep -q "usage" <<<"$out"; then passed=$((passed + 1)); else failed=$((failed + 1)); echo "FAIL: --help"; fi
 echo "$passed passed, $failed failed"

@@ -29,12 +29,14 @@ static const char usage[] =
     "  --inclusive      scan: inclusive (default exclusive)\n"
     "  --bins B         histogram: B bins over [0, 2^32) for u32 (default 256)\n"
     "  --select S       compact: flags (default: about half flagged) or if (the values\n"
-    "                   below the middle of their range, moved with their positions)\n"
+    "                   below the middle of their range, moved with their positions);\n"
+    "                   unique asks for what the distributed select refuses\n"
     "  --payload        compact: the positions move along as a payload in flags mode too\n"
     "  --rebalance      compact: every rank ends with an equal share of the kept elements\n"
     "  --descending     sort: largest first\n"
     "  --keys K         sort: random (default), equal (all one key), few (5 distinct)\n"
-    "  --values B       sort: values of B bytes (4 or 8), each key's input position\n"
+    "  --values B       sort: values of B bytes (4 or 8), each key's input position;\n"
+    "                   index asks for what the distributed sort refuses\n"
     "  --uneven         rank r holds N + r * N / 7 elements\n"
     "  --empty R        rank R holds none\n"
     "  --repeat K       K timed runs after one warm-up (default 3); the median is printed\n"
@@ -92,6 +94,7 @@ static int parse(int argc, char **argv, options *o) {
         else if (v && !strcmp(a, "--select")) {
             if (!strcmp(v, "flags")) o->predicate = 0;
             else if (!strcmp(v, "if")) o->predicate = 1;
+            else if (!strcmp(v, "unique")) o->unique = 1; /* which the library refuses: a test */
             else goto bad;
             i++;
         } else if (v && !strcmp(a, "--keys")) {
@@ -101,8 +104,9 @@ static int parse(int argc, char **argv, options *o) {
             else goto bad;
             i++;
         } else if (v && !strcmp(a, "--values")) {
-            if (strcmp(v, "4") && strcmp(v, "8")) goto bad;
-            o->value_bytes = (uint32_t)atoi(v);
+            if (!strcmp(v, "index")) o->index_payload = 1; /* which the library refuses: a test */
+            else if (strcmp(v, "4") && strcmp(v, "8")) goto bad;
+            else o->value_bytes = (uint32_t)atoi(v);
             i++;
         }
         else if (v && !strcmp(a, "--n")) { if (parse_count(v, &o->n)) goto bad; have_n = 1; i++; }

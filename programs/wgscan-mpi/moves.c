@@ -202,7 +202,7 @@ int cmd_compact(wgs_mpi *m, const options *o) {
     if (r == WGS_OK && n) r = wgs_buffer_write(ctx, pin, 0, pay, n * 4);
     int bad_setup = faults_of(r != WGS_OK), exit_code = 0;
     wgs_select_plan_desc d = {.type = rank == o->fail_rank ? WGS_TYPE_F16 : o->type,
-                              .mode = o->predicate ? WGS_SELECT_IF : WGS_SELECT_FLAGGED,
+                              .mode = o->unique ? WGS_SELECT_UNIQUE : o->predicate ? WGS_SELECT_IF : WGS_SELECT_FLAGGED,
                               .predicate = o->type == WGS_TYPE_U32 ? compact_pred_u32 : compact_pred_signed,
                               .payload = payload ? WGS_PAYLOAD_BUFFER : WGS_PAYLOAD_NONE};
     wgs_mpi_select_args a = {.input = in, .flags = fl, .payload_in = payload ? pin : NULL, .output = out,
@@ -369,7 +369,8 @@ int cmd_sort(wgs_mpi *m, const options *o) {
     int bad_setup = faults_of(r != WGS_OK), exit_code = 0;
     wgs_sort_plan_desc d = {.type = rank == o->fail_rank ? WGS_TYPE_F16 : o->type,
                             .order = o->descending ? WGS_SORT_DESCENDING : WGS_SORT_ASCENDING,
-                            .payload = vb ? WGS_PAYLOAD_BUFFER : WGS_PAYLOAD_NONE, .value_bytes = vb};
+                            .payload = o->index_payload ? WGS_PAYLOAD_INDEX : vb ? WGS_PAYLOAD_BUFFER : WGS_PAYLOAD_NONE,
+                            .value_bytes = vb};
     wgs_mpi_sort_args a = {.keys = kbuf, .values = vbuf, .n_local = n, .capacity = cap};
     int runs = o->fail_rank >= 0 || o->tight >= 0 ? 1 : o->repeat + 1;
     double *wall = calloc((size_t)runs, sizeof *wall);

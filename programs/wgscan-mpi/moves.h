@@ -15,11 +15,12 @@ typedef struct options {
     int inclusive, uneven, empty, verify, repeat, fail_rank, cpu;
     uint32_t bins;
     /* compact */
-    int predicate, payload, rebalance;
+    int predicate, payload, rebalance, unique;
     /* sort */
     int descending;
     key_kind keys;
     uint32_t value_bytes;
+    int index_payload;
     int tight; /* this rank's output holds only its own slice (-1: none) */
 } options;
 
