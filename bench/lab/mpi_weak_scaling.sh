@@ -8,9 +8,11 @@
 # Ranks on one machine share its GPU (Dawn lists one adapter, so every rank takes the
 # same one): there the efficiency measures how the ranks share the GPU, the host
 # transfers and the memory bus, not a network. Memory, 4 ranks at 2^28: GPU about
-# 6 GiB a rank for the sort of pairs (keys, values, the sort's second copy, room for the
-# balance bound), host about 9 GiB a rank (the program's arrays, the library's
-# downloaded slice and received part); the scan needs less.
+# 6 GB a rank for the sort of pairs (keys and values with room for the balance bound,
+# 1.31 x 2^28 at 4 ranks, the sort's second copy, its digit counts), host about 8 GB a
+# rank (the program's arrays, the library's downloaded slice and received part): 24
+# and 32 GB in all; the scan needs less. A few minutes in all on the H200.
+# REPEAT=K sets the timed runs of each case (default 3).
 set -u
 build=${1:?usage: bench/lab/mpi_weak_scaling.sh BUILD [KEYS_A_RANK]}
 n=${2:-2^28}
@@ -37,7 +39,7 @@ run_case() { # run_case NAME ARGS...
   echo "== $name: $n keys a rank"
   for np in 1 2 4; do
     local out rc
-    out=$(timeout 900 mpirun -np $np "$bin" "$@" --n "$n" --repeat 3 --verify 2>&1); rc=$?
+    out=$(timeout 900 mpirun -np $np "$bin" "$@" --n "$n" --repeat "${REPEAT:-3}" --verify 2>&1); rc=$?
     local wall phases verify
     wall=$(sed -n 's/.*median of [0-9]* *\([0-9.]*\) ms.*/\1/p' <<<"$out")
     phases=$(sed -n 's/.*slowest rank: //p' <<<"$out")
