@@ -299,6 +299,13 @@ typedef struct wgs_context_desc {
      * WGSCAN_EXPERIMENTAL_API is defined before including this header; its fields may
      * change between versions. */
     const struct wgs_experimental *experimental;
+    /* Which of the adapters that match `adapter` to take, counted from 0 (the default
+     * choice): a program with one process a GPU (wgscan_mpi's ranks) gives each its
+     * own. wgs_context_info.adapter_count says how many there are to choose from; an
+     * index at or past it fails with WGS_ERROR_NO_ADAPTER. Dawn and the browser offer
+     * no enumeration through webgpu.h, only the one adapter wgpuInstanceRequestAdapter
+     * picks: there the count is 1. Ignored by create_from_device. */
+    uint32_t adapter_index;
 } wgs_context_desc;
 
 #ifdef WGSCAN_EXPERIMENTAL_API
@@ -416,6 +423,9 @@ typedef struct wgs_context_info {
     uint32_t min_storage_offset_alignment;
     uint32_t min_uniform_offset_alignment;
     uint32_t max_storage_buffers_per_stage;
+    /* Adapters matching the preference that wgs_context_desc.adapter_index could pick
+     * (1 on Dawn and in the browser; 0 for a native create_from_device). */
+    uint32_t adapter_count;
 } wgs_context_info;
 
 WGS_API wgs_result wgs_context_get_info(const wgs_context *ctx, wgs_context_info *info);

@@ -3,6 +3,7 @@
 #define _POSIX_C_SOURCE 200809L /* access */
 #include "test_main.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -241,6 +242,27 @@ TEST(errors_adapter_preferences) {
     CHECK_RESULT(wgs_context_create(&d, &ctx), cpu_only ? WGS_ERROR_NO_ADAPTER : WGS_OK);
     CHECK((ctx == NULL) == cpu_only);
     wgs_context_destroy(ctx);
+}
+
+/* Adapter index: the default context took index 0 of at least one adapter; the first
+ * index past the count is refused before any device is made, with a message naming it. */
+static char adapter_msg[512];
+static void keep_msg(wgs_log_level level, wgs_result r, const char *msg, void *user) {
+    (void)r, (void)user;
+    if (level == WGS_LOG_ERROR) snprintf(adapter_msg, sizeof adapter_msg, "%s", msg);
+}
+
+TEST(errors_adapter_index) {
+    wgs_context *def = test_context();
+    if (!def) return;
+    wgs_context_info info;
+    CHECK_RESULT(wgs_context_get_info(def, &info), WGS_OK);
+    CHECK(info.adapter_count >= 1);
+    wgs_context_desc d = {.log = keep_msg, .adapter_index = info.adapter_count};
+    wgs_context *ctx = (wgs_context *)1;
+    CHECK_RESULT(wgs_context_create(&d, &ctx), WGS_ERROR_NO_ADAPTER);
+    CHECK(ctx == NULL);
+    CHECK(strstr(adapter_msg, "adapter_index") != NULL);
 }
 
 /* A wait that gives up must leave nothing of its frame to WebGPU: the callbacks of the

@@ -5,7 +5,8 @@
 # where there is one; WGSCAN_MPI_TEST_ARGS=--cpu forces SwiftShader), oversubscribed:
 # this machine may have fewer cores than ranks. Every part is verified by
 # each rank against the CPU reference: uneven slices, empty ranks, every command, and a
-# rank that fails (every rank must return the same error, none may hang).
+# rank that fails (every rank must return the same error, none may hang). Small n: the
+# ranks share this machine's cores.
 #   tests/test_mpi.sh build/wgscan-mpi [mpirun]
 set -u
 bin=$1
@@ -43,16 +44,49 @@ check 3 "$ok" count --n 20001 --uneven --verify
 check 4 "$ok" count --n 9000 --type f32 --empty 3 --verify
 check 3 "$ok" histogram --n 20001 --bins 100 --uneven --verify
 check 4 "$ok" histogram --n 7000 --type f32 --bins 7 --empty 1 --verify
+# Compaction: flags and predicates, in place and rebalanced, payloads, empty ranks.
+check 1 "$ok" compact --n 3001 --uneven --verify
+check 2 "$ok" compact --n 2999 --select if --type f32 --rebalance --verify
+check 3 "$ok" compact --n 4000 --select if --type i32 --empty 1 --verify
+check 3 "$ok" compact --n 3001 --uneven --rebalance --verify
+check 4 "$ok" compact --n 1000 --rebalance --payload --empty 0 --uneven --verify
+check 3 "$ok" compact --n 1 --rebalance --verify
+check 2 "$ok" compact --n 0 --rebalance --verify
+# Sort: every key type, both orders, values of 4 and 8 bytes, equal and few distinct keys
+# (the balance bound is checked in every run), uneven and empty slices. Few runs: each
+# rank compiles the sort's pipelines, seconds on SwiftShader.
+check 1 "$ok" sort --n 3001 --type i32 --descending --values 4 --verify
+check 2 "$ok" sort --n 2000 --type u64 --keys equal --values 8 --uneven --verify
+check 3 "$ok" sort --n 2000 --type i64 --descending --keys few --values 4 --empty 1 --verify
+check 4 "$ok" sort --n 1500 --type f32 --values 8 --uneven --empty 0 --verify
+check 3 "$ok" sort --n 3 --keys equal --empty 1 --verify
+check 2 "$ok" sort --n 0 --values 4 --verify
 # A rank that fails: the others return its error.
 for cmd in scan reduce count histogram; do
   check 3 "returned WGS_ERROR_UNSUPPORTED_TYPE (agreed)" $cmd --n 1000 --fail-rank 1
 done
 check 4 "returned WGS_ERROR_UNSUPPORTED_TYPE (agreed)" scan --n 1000 --fail-rank 0
+check 3 "returned WGS_ERROR_UNSUPPORTED_TYPE (agreed)" compact --n 1000 --rebalance --fail-rank 2
+check 4 "returned WGS_ERROR_UNSUPPORTED_TYPE (agreed)" sort --n 1000 --values 4 --fail-rank 3
+# A rank whose share does not fit its output (an empty rank that keeps room for none).
+check 3 "returned WGS_ERROR_BUFFER_TOO_SMALL (agreed)" compact --n 1000 --rebalance --empty 1 --tight 1
+check 3 "returned WGS_ERROR_BUFFER_TOO_SMALL (agreed)" sort --n 1000 --empty 2 --tight 2
 # Usage errors exit 2 without running.
-out=$("$mpirun" -np 1 "$bin" sort --n 10 2>&1); rc=$?
+out=$("$mpirun" -np 1 "$bin" merge --n 10 2>&1); rc=$?
 if [ $rc -ne 0 ] && grep -q "unknown command" <<<"$out"; then passed=$((passed + 1)); else failed=$((failed + 1)); echo "FAIL: unknown command"; fi
 out=$("$mpirun" -np 1 "$bin" scan --n 10 --op argmax 2>&1); rc=$?
 if [ $rc -ne 0 ] && grep -q "does not go" <<<"$out"; then passed=$((passed + 1)); else failed=$((failed + 1)); echo "FAIL: argmax scan"; fi
+out=$("$mpirun" -np 1 "$bin" scan --n 10 --type u64 2>&1); rc=$?
+if [ $rc -eq 2 ] && grep -q "only with sort" <<<"$out"; then passed=$((passed + 1)); else failed=$((failed + 1)); echo "FAIL: u64 scan"; fi
+out=$("$mpirun" -np 1 "$bin" sort --n 10 --values 3 2>&1); rc=$?
+if [ $rc -eq 2 ] && grep -q "bad --values" <<<"$out"; then passed=$((passed + 1)); else failed=$((failed + 1)); echo "FAIL: --values 3"; fi
+out=$("$mpirun" -np 1 "$bin" compact --n 10 --tight 0 2>&1); rc=$?
+if [ $rc -eq 2 ] && grep -q "goes with" <<<"$out"; then passed=$((passed + 1)); else failed=$((failed + 1)); echo "FAIL: --tight without --rebalance"; fi
+# What the distributed select and sort refuse: every rank returns the exact code.
+out=$(timeout 120 "$mpirun" -np 2 "$bin" compact --n 100 --select unique ${WGSCAN_MPI_TEST_ARGS:-} 2>&1); rc=$?
+if [ $rc -eq 1 ] && grep -q "compact failed: WGS_ERROR_INVALID_ARGUMENT" <<<"$out"; then passed=$((passed + 1)); else failed=$((failed + 1)); echo "FAIL: compact --select unique (rc $rc)"; fi
+out=$(timeout 120 "$mpirun" -np 3 "$bin" sort --n 100 --values index ${WGSCAN_MPI_TEST_ARGS:-} 2>&1); rc=$?
+if [ $rc -eq 1 ] && grep -q "sort failed: WGS_ERROR_INVALID_ARGUMENT" <<<"$out"; then passed=$((passed + 1)); else failed=$((failed + 1)); echo "FAIL: sort --values index (rc $rc)"; fi
 out=$("$mpirun" -np 1 "$bin" scan --help 2>&1); rc=$?
 if [ $rc -eq 0 ] && grep -q "usage" <<<"$out"; then passed=$((passed + 1)); else failed=$((failed + 1)); echo "FAIL: --help"; fi
 echo "$passed passed, $failed failed"

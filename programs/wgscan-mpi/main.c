@@ -2,16 +2,17 @@
 /*
  * wgscan-mpi: the distributed primitives (wgscan_mpi.h) from the command line, one rank
  * a process under mpirun:
- *   mpirun -np P wgscan-mpi scan|reduce|count|histogram --n N [options]
+ *   mpirun -np P wgscan-mpi scan|reduce|count|histogram|compact|sort --n N [options]
  * Each rank makes its slice (N elements, or more with --uneven, none with --empty R) in
  * a GPU buffer of its own, runs the collective, and with --verify checks its part
  * against the CPU reference (reference/): scan: its slice from the carry the CPU
  * reference of the ranks' totals gives; reduce, count, histogram: the result against
- * the fold of every rank's CPU result. Prints the slowest rank's phase times.
+ * the fold of every rank's CPU result; compact and sort: see moves.c. Prints the
+ * slowest rank's phase times.
  */
 #define _POSIX_C_SOURCE 200809L /* clock_gettime */
+#include "moves.h"
 #include "reference.h"
-#include "wgscan_mpi.h"
 
 #include <inttypes.h>
 #include <stdio.h>
@@ -20,19 +21,30 @@
 #include <time.h>
 
 static const char usage[] =
-    "usage: mpirun -np P wgscan-mpi scan|reduce|count|histogram --n N [options]\n"
+    "usage: mpirun -np P wgscan-mpi scan|reduce|count|histogram|compact|sort --n N [options]\n"
     "  --n N            elements per rank (k, M, 2^k accepted)\n"
-    "  --type T         u32 (default), i32, f32\n"
+    "  --type T         u32 (default), i32, f32; sort also u64, i64\n"
     "  --op OP          scan and reduce: add (default), min, max, and, or, xor; reduce\n"
     "                   also argmin, argmax\n"
     "  --inclusive      scan: inclusive (default exclusive)\n"
     "  --bins B         histogram: B bins over [0, 2^32) for u32 (default 256)\n"
+    "  --select S       compact: flags (default: about half flagged) or if (the values\n"
+    "                   below the middle of their range, moved with their positions);\n"
+    "                   unique asks for what the distributed select refuses\n"
+    "  --payload        compact: the positions move along as a payload in flags mode too\n"
+    "  --rebalance      compact: every rank ends with an equal share of the kept elements\n"
+    "  --descending     sort: largest first\n"
+    "  --keys K         sort: random (default), equal (all one key), few (5 distinct)\n"
+    "  --values B       sort: values of B bytes (4 or 8), each key's input position;\n"
+    "                   index asks for what the distributed sort refuses\n"
     "  --uneven         rank r holds N + r * N / 7 elements\n"
     "  --empty R        rank R holds none\n"
     "  --repeat K       K timed runs after one warm-up (default 3); the median is printed\n"
     "  --verify         check every rank's part against the CPU reference\n"
     "  --fail-rank R    rank R asks for what the library refuses (f16): every rank must\n"
     "                   return the same error, and the program exits 0 when they do\n"
+    "  --tight R        compact --rebalance and sort: rank R's output holds only its own\n"
+    "                   slice; every rank must return the same error where it overflows\n"
     "  --cpu            SwiftShader even where a GPU exists\n";
 
 static int parse_count(const char *s, uint64_t *v) {
@@ -52,22 +64,19 @@ static int parse_count(const char *s, uint64_t *v) {
     return 0;
 }
 
-typedef struct options {
-    const char *command;
-    uint64_t n;
-    wgs_type type;
-    wgs_op op;
-    int inclusive, uneven, empty, verify, repeat, fail_rank, cpu;
-    uint32_t bins;
-} options;
+uint64_t slice_length(const options *o, int q) {
+    if (q == o->empty) return 0;
+    return o->uneven ? o->n + (uint64_t)q * (o->n / 7) : o->n;
+}
 
 static int parse(int argc, char **argv, options *o) {
-    *o = (options){.type = WGS_TYPE_U32, .op = WGS_OP_ADD, .empty = -1, .repeat = 3, .fail_rank = -1, .bins = 256};
+    *o = (options){.type = WGS_TYPE_U32, .op = WGS_OP_ADD, .empty = -1, .repeat = 3, .fail_rank = -1, .bins = 256,
+                   .tight = -1};
     if (argc < 2) return -1;
     o->command = argv[1];
     if (!strcmp(o->command, "--help") || !strcmp(o->command, "-h")) return 1;
     if (strcmp(o->command, "scan") && strcmp(o->command, "reduce") && strcmp(o->command, "count") &&
-        strcmp(o->command, "histogram")) {
+        strcmp(o->command, "histogram") && strcmp(o->command, "compact") && strcmp(o->command, "sort")) {
         fprintf(stderr, "wgscan-mpi: unknown command '%s'\n", o->command);
         return -1;
     }
@@ -79,11 +88,34 @@ static int parse(int argc, char **argv, options *o) {
         else if (!strcmp(a, "--uneven")) o->uneven = 1;
         else if (!strcmp(a, "--verify")) o->verify = 1;
         else if (!strcmp(a, "--cpu")) o->cpu = 1;
+        else if (!strcmp(a, "--payload")) o->payload = 1;
+        else if (!strcmp(a, "--rebalance")) o->rebalance = 1;
+        else if (!strcmp(a, "--descending")) o->descending = 1;
+        else if (v && !strcmp(a, "--select")) {
+            if (!strcmp(v, "flags")) o->predicate = 0;
+            else if (!strcmp(v, "if")) o->predicate = 1;
+            else if (!strcmp(v, "unique")) o->unique = 1; /* which the library refuses: a test */
+            else goto bad;
+            i++;
+        } else if (v && !strcmp(a, "--keys")) {
+            if (!strcmp(v, "random")) o->keys = KEYS_RANDOM;
+            else if (!strcmp(v, "equal")) o->keys = KEYS_EQUAL;
+            else if (!strcmp(v, "few")) o->keys = KEYS_FEW;
+            else goto bad;
+            i++;
+        } else if (v && !strcmp(a, "--values")) {
+            if (!strcmp(v, "index")) o->index_payload = 1; /* which the library refuses: a test */
+            else if (strcmp(v, "4") && strcmp(v, "8")) goto bad;
+            else o->value_bytes = (uint32_t)atoi(v);
+            i++;
+        }
         else if (v && !strcmp(a, "--n")) { if (parse_count(v, &o->n)) goto bad; have_n = 1; i++; }
         else if (v && !strcmp(a, "--type")) {
             if (!strcmp(v, "u32")) o->type = WGS_TYPE_U32;
             else if (!strcmp(v, "i32")) o->type = WGS_TYPE_I32;
             else if (!strcmp(v, "f32")) o->type = WGS_TYPE_F32;
+            else if (!strcmp(v, "u64")) o->type = WGS_TYPE_U64;
+            else if (!strcmp(v, "i64")) o->type = WGS_TYPE_I64;
             else goto bad;
             i++;
         } else if (v && !strcmp(a, "--op")) {
@@ -94,13 +126,14 @@ static int parse(int argc, char **argv, options *o) {
             o->op = (wgs_op)k;
             i++;
         } else if (v && (!strcmp(a, "--empty") || !strcmp(a, "--repeat") || !strcmp(a, "--fail-rank") ||
-                         !strcmp(a, "--bins"))) {
+                         !strcmp(a, "--bins") || !strcmp(a, "--tight"))) {
             char *end;
             long x = strtol(v, &end, 10);
             if (*end || x < 0 || x > 1 << 24) goto bad;
             if (!strcmp(a, "--empty")) o->empty = (int)x;
             else if (!strcmp(a, "--repeat")) o->repeat = x ? (int)x : 1;
             else if (!strcmp(a, "--fail-rank")) o->fail_rank = (int)x;
+            else if (!strcmp(a, "--tight")) o->tight = (int)x;
             else o->bins = x ? (uint32_t)x : 1;
             i++;
         } else {
@@ -116,6 +149,14 @@ static int parse(int argc, char **argv, options *o) {
         fprintf(stderr, "wgscan-mpi: --n is required\n");
         return -1;
     }
+    if ((o->type == WGS_TYPE_U64 || o->type == WGS_TYPE_I64) && strcmp(o->command, "sort")) {
+        fprintf(stderr, "wgscan-mpi: 64-bit types go only with sort\n");
+        return -1;
+    }
+    if (o->tight >= 0 && strcmp(o->command, "sort") && !(o->rebalance && !strcmp(o->command, "compact"))) {
+        fprintf(stderr, "wgscan-mpi: --tight goes with sort and compact --rebalance\n");
+        return -1;
+    }
     int arg = o->op == WGS_OP_ARGMIN || o->op == WGS_OP_ARGMAX;
     if ((arg && strcmp(o->command, "reduce")) || (o->type == WGS_TYPE_F32 && o->op >= WGS_OP_AND && o->op <= WGS_OP_XOR)) {
         fprintf(stderr, "wgscan-mpi: --op %d does not go with this command or type\n", (int)o->op);
@@ -129,13 +170,13 @@ static void on_log(wgs_log_level level, wgs_result r, const char *msg, void *use
     fprintf(stderr, "rank %d: %s: %s\n", *(int *)user, wgs_result_name(r), msg);
 }
 
-static double now(void) {
+double now_s(void) {
     struct timespec t;
     clock_gettime(CLOCK_MONOTONIC, &t);
     return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
 }
 
-static int cmp_double(const void *a, const void *b) {
+int cmp_double(const void *a, const void *b) {
     double x = *(const double *)a, y = *(const double *)b;
     return (x > y) - (x < y);
 }
@@ -261,8 +302,7 @@ int main(int argc, char **argv) {
         MPI_Finalize();
         return pr > 0 ? 0 : 2;
     }
-    uint64_t n = o.uneven ? o.n + (uint64_t)rank * (o.n / 7) : o.n;
-    if (rank == o.empty) n = 0;
+    uint64_t n = slice_length(&o, rank);
     wgs_context_desc cd = {.adapter = o.cpu ? WGS_ADAPTER_CPU : WGS_ADAPTER_DEFAULT, .log = on_log, .log_user = &rank};
     wgs_mpi *m = NULL;
     wgs_result r = wgs_mpi_create(MPI_COMM_WORLD, &cd, &m);
@@ -270,6 +310,13 @@ int main(int argc, char **argv) {
         if (rank == 0) fprintf(stderr, "wgscan-mpi: %s\n", wgs_result_name(r));
         MPI_Finalize();
         return 1;
+    }
+    if (!strcmp(o.command, "compact") || !strcmp(o.command, "sort")) {
+        int code = !strcmp(o.command, "sort") ? cmd_sort(m, &o) : cmd_compact(m, &o), worst = 0;
+        MPI_Allreduce(&code, &worst, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+        wgs_mpi_destroy(m);
+        MPI_Finalize();
+        return worst;
     }
     wgs_context *ctx = wgs_mpi_context(m);
     size_t es = 4;
@@ -289,9 +336,9 @@ int main(int argc, char **argv) {
     wgs_mpi_timing slowest = {0, 0, 0};
     for (int k = 0; k < runs && r == WGS_OK; k++) {
         MPI_Barrier(MPI_COMM_WORLD);
-        double t0 = now();
+        double t0 = now_s();
         r = run(m, &o, rank == o.fail_rank, in, out, n, &res);
-        double t = now() - t0, tmax = 0;
+        double t = now_s() - t0, tmax = 0;
         MPI_Allreduce(&t, &tmax, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
         wall[k] = tmax;
         wgs_mpi_timing mt = wgs_mpi_last_timing(m);

@@ -53,8 +53,11 @@ struct gpu_device {
 #define P(T, h) ((T)(uintptr_t)(h))
 
 wgs_result wgs__gpu_open_default(const wgs_context_desc *desc, gpu_device **out, char *err, size_t errlen) {
-    (void)desc;
     *out = NULL;
+    if (desc && desc->adapter_index) { /* the page's one device */
+        if (err && errlen) strncpy(err, "adapter_index is past the 1 adapter the page offers", errlen - 1);
+        return WGS_ERROR_NO_ADAPTER;
+    }
     gpu_device *d = calloc(1, sizeof *d);
     if (!d) return WGS_ERROR_OUT_OF_HOST_MEMORY;
     wgs_context_info *i = &d->caps.info;
@@ -85,6 +88,7 @@ wgs_result wgs__gpu_open_default(const wgs_context_desc *desc, gpu_device **out,
         free(d);
         return WGS_ERROR_NO_ADAPTER;
     }
+    i->adapter_count = 1;
     *out = d;
     return WGS_OK;
 }

@@ -5,24 +5,14 @@
  * an MPI collective on host values, and every step's result agreed by all ranks.
  */
 #define _POSIX_C_SOURCE 200809L /* clock_gettime */
-#include "wgscan_mpi.h"
+#include "mpi/mpi_internal.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
-struct wgs_mpi {
-    MPI_Comm comm;
-    int rank, size;
-    wgs_context *ctx;
-    wgs_log_fn log;
-    void *log_user;
-    wgs_mpi_timing timing;
-    MPI_Op ops[WGS_OP_ARGMAX + 1]; /* user operations with the library's semantics */
-};
-
-static double now(void) {
+double wgs_mpi__now(void) {
     struct timespec t;
     clock_gettime(CLOCK_MONOTONIC, &t);
     return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
@@ -124,7 +114,7 @@ static MPI_Datatype datatype(wgs_type t) {
 
 /* ---- agreement --------------------------------------------------------------------- */
 
-static void say(wgs_mpi *m, wgs_result r, const char *fmt, int a, const char *b) {
+void wgs_mpi__say(wgs_mpi *m, wgs_result r, const char *fmt, int a, const char *b) {
     if (!m->log) return;
     char msg[256];
     snprintf(msg, sizeof msg, fmt, a, b);
@@ -132,19 +122,44 @@ static void say(wgs_mpi *m, wgs_result r, const char *fmt, int a, const char *b)
 }
 
 /* Every rank's result in, the largest code out (the same on every rank). */
-static wgs_result agree(wgs_mpi *m, wgs_result mine) {
+wgs_result wgs_mpi__agree(wgs_mpi *m, wgs_result mine) {
     int in = (int)mine, out = 0, who = mine != WGS_OK ? m->rank : m->size, first = 0;
-    double t0 = now();
+    double t0 = wgs_mpi__now();
     if (MPI_Allreduce(&in, &out, 1, MPI_INT, MPI_MAX, m->comm) != MPI_SUCCESS ||
         MPI_Allreduce(&who, &first, 1, MPI_INT, MPI_MIN, m->comm) != MPI_SUCCESS)
         return WGS_ERROR_INVALID_ARGUMENT;
-    m->timing.comm_s += now() - t0;
+    m->timing.comm_s += wgs_mpi__now() - t0;
     if (out != WGS_OK && mine == WGS_OK)
-        say(m, (wgs_result)out, "rank %d failed: %s", first, wgs_result_name((wgs_result)out));
+        wgs_mpi__say(m, (wgs_result)out, "rank %d failed: %s", first, wgs_result_name((wgs_result)out));
     return (wgs_result)out;
 }
 
 /* ---- lifetime ------------------------------------------------------------------------ */
+
+/* The rank's context. Unless the description names an adapter, the ranks of one node
+ * spread over its adapters: node-local rank i takes adapter i mod their count. The count
+ * is known once a context exists, so a rank whose adapter is not the first makes its
+ * context again (only where the runtime offers several). */
+static wgs_result make_context(wgs_mpi *m, const wgs_context_desc *desc) {
+    MPI_Comm node; /* first, on every rank: it is collective */
+    int local = 0;
+    if (MPI_Comm_split_type(m->comm, MPI_COMM_TYPE_SHARED, m->rank, MPI_INFO_NULL, &node) == MPI_SUCCESS) {
+        MPI_Comm_rank(node, &local);
+        MPI_Comm_free(&node);
+    }
+    wgs_context_desc d;
+    memset(&d, 0, sizeof d);
+    if (desc) d = *desc;
+    wgs_result r = wgs_context_create(&d, &m->ctx);
+    if (r != WGS_OK || d.adapter_index) return r;
+    wgs_context_info info;
+    wgs_context_get_info(m->ctx, &info);
+    if (info.adapter_count < 2 || local % info.adapter_count == 0) return WGS_OK;
+    wgs_context_destroy(m->ctx);
+    m->ctx = NULL;
+    d.adapter_index = (uint32_t)local % info.adapter_count;
+    return wgs_context_create(&d, &m->ctx);
+}
 
 wgs_result wgs_mpi_create(MPI_Comm comm, const wgs_context_desc *desc, wgs_mpi **out) {
     if (!out) return WGS_ERROR_INVALID_ARGUMENT;
@@ -159,7 +174,7 @@ wgs_result wgs_mpi_create(MPI_Comm comm, const wgs_context_desc *desc, wgs_mpi *
         MPI_Comm_rank(m->comm, &m->rank);
         MPI_Comm_size(m->comm, &m->size);
         if (desc) m->log = desc->log, m->log_user = desc->log_user;
-        r = wgs_context_create(desc, &m->ctx);
+        r = make_context(m, desc);
         MPI_User_function *fns[] = {[WGS_OP_ADD] = op_add, [WGS_OP_MIN] = op_min, [WGS_OP_MAX] = op_max,
                                     [WGS_OP_AND] = op_and, [WGS_OP_OR] = op_or,   [WGS_OP_XOR] = op_xor,
                                     [WGS_OP_ARGMIN] = op_argmin, [WGS_OP_ARGMAX] = op_argmax};
@@ -169,7 +184,7 @@ wgs_result wgs_mpi_create(MPI_Comm comm, const wgs_context_desc *desc, wgs_mpi *
     /* A rank that could not allocate cannot take part in the agreement: it aborts the
      * job rather than leave the others waiting. */
     if (!m) MPI_Abort(comm, 1);
-    r = agree(m, r);
+    r = wgs_mpi__agree(m, r);
     if (r != WGS_OK) {
         wgs_mpi_destroy(m);
         return r;
@@ -195,18 +210,42 @@ wgs_mpi_timing wgs_mpi_last_timing(const wgs_mpi *m) { return m ? m->timing : (w
 /* ---- local steps ----------------------------------------------------------------------- */
 
 /* A small result read back after the submitted work: `bytes` into `dst`. */
-static wgs_result read_result(wgs_mpi *m, WGPUBuffer b, void *dst, uint64_t bytes) {
-    double t0 = now();
-    wgs_result r = wgs_buffer_read(m->ctx, b, 0, dst, bytes);
-    m->timing.transfer_s += now() - t0;
+wgs_result wgs_mpi__read(wgs_mpi *m, WGPUBuffer b, uint64_t offset, void *dst, uint64_t bytes) {
+    double t0 = wgs_mpi__now();
+    wgs_result r = wgs_buffer_read(m->ctx, b, offset, dst, bytes);
+    m->timing.transfer_s += wgs_mpi__now() - t0;
     return r;
 }
 
-static wgs_result submit_wait(wgs_mpi *m, WGPUCommandEncoder enc) {
-    double t0 = now();
+wgs_result wgs_mpi__write(wgs_mpi *m, WGPUBuffer b, uint64_t offset, const void *src, uint64_t bytes) {
+    double t0 = wgs_mpi__now();
+    wgs_result r = bytes ? wgs_buffer_write(m->ctx, b, offset, src, bytes) : WGS_OK;
+    /* The write is queued: the GPU's copies count as transfer time, so wait for them. */
+    if (r == WGS_OK && bytes) r = wgs_wait(m->ctx);
+    m->timing.transfer_s += wgs_mpi__now() - t0;
+    return r;
+}
+
+wgs_result wgs_mpi__exchange(wgs_mpi *m, const void *send, const int *send_counts, const int *send_displs,
+                             void *recv, const int *recv_counts, const int *recv_displs, int elem) {
+    double t0 = wgs_mpi__now();
+    MPI_Datatype t;
+    int ok = MPI_Type_contiguous(elem, MPI_BYTE, &t) == MPI_SUCCESS;
+    if (ok) {
+        MPI_Type_commit(&t);
+        ok = MPI_Alltoallv(send, send_counts, send_displs, t, recv, recv_counts, recv_displs, t, m->comm) ==
+             MPI_SUCCESS;
+        MPI_Type_free(&t);
+    }
+    m->timing.comm_s += wgs_mpi__now() - t0;
+    return ok ? WGS_OK : WGS_ERROR_INVALID_ARGUMENT;
+}
+
+wgs_result wgs_mpi__submit_wait(wgs_mpi *m, WGPUCommandEncoder enc) {
+    double t0 = wgs_mpi__now();
     wgs_result r = wgs_submit(m->ctx, enc);
     if (r == WGS_OK) r = wgs_wait(m->ctx);
-    m->timing.local_s += now() - t0;
+    m->timing.local_s += wgs_mpi__now() - t0;
     return r;
 }
 
@@ -221,10 +260,10 @@ static wgs_result run_reduce_plan(wgs_mpi *m, wgs_reduce_plan *plan, WGPUBuffer 
     if (r == WGS_OK) {
         wgs_reduce_args a = {.input = in, .input_offset = off, .n = n, .output = out};
         r = wgs_reduce_encode(plan, enc, &a);
-        wgs_result s = submit_wait(m, enc); /* the encoder is spent either way */
+        wgs_result s = wgs_mpi__submit_wait(m, enc); /* the encoder is spent either way */
         if (r == WGS_OK) r = s;
     }
-    if (r == WGS_OK) r = read_result(m, out, result, bytes);
+    if (r == WGS_OK) r = wgs_mpi__read(m, out, 0, result, bytes);
     wgs_buffer_release(m->ctx, out);
     return r;
 }
@@ -243,12 +282,12 @@ static wgs_result local_reduce(wgs_mpi *m, const wgs_reduce_plan_desc *d, WGPUBu
 }
 
 /* The global element index of this rank's first element (and the global count). */
-static wgs_result global_offset(wgs_mpi *m, uint64_t n_local, uint64_t *first, uint64_t *total) {
-    double t0 = now();
+wgs_result wgs_mpi__global_offset(wgs_mpi *m, uint64_t n_local, uint64_t *first, uint64_t *total) {
+    double t0 = wgs_mpi__now();
     unsigned long long mine = n_local, before = 0, all = 0;
     int ok = MPI_Exscan(&mine, &before, 1, MPI_UNSIGNED_LONG_LONG, MPI_SUM, m->comm) == MPI_SUCCESS &&
              MPI_Allreduce(&mine, &all, 1, MPI_UNSIGNED_LONG_LONG, MPI_SUM, m->comm) == MPI_SUCCESS;
-    m->timing.comm_s += now() - t0;
+    m->timing.comm_s += wgs_mpi__now() - t0;
     *first = m->rank ? before : 0; /* MPI leaves rank 0's Exscan result undefined */
     *total = all;
     return ok ? WGS_OK : WGS_ERROR_INVALID_ARGUMENT;
@@ -265,21 +304,21 @@ wgs_result wgs_mpi_scan(wgs_mpi *m, const wgs_scan_plan_desc *desc, WGPUBuffer i
     if (!d.op) d.op = WGS_OP_ADD;
     wgs_result r = !desc ? WGS_ERROR_INVALID_ARGUMENT : d.type == WGS_TYPE_F16 ? WGS_ERROR_UNSUPPORTED_TYPE : WGS_OK;
     if (r != WGS_OK)
-        say(m, r, "rank %d: the distributed scan takes u32, i32 or f32%s", m->rank, desc ? "" : " (desc is NULL)");
+        wgs_mpi__say(m, r, "rank %d: the distributed scan takes u32, i32 or f32%s", m->rank, desc ? "" : " (desc is NULL)");
     /* 1. The slice's total. */
     uint32_t total = 0;
     if (r == WGS_OK) {
         wgs_reduce_plan_desc rd = {.type = d.type, .op = d.op, .capacity = n_local, .label = "wgscan mpi scan total"};
         r = local_reduce(m, &rd, input, input_offset, n_local, &total);
     }
-    if ((r = agree(m, r)) != WGS_OK) return r;
+    if ((r = wgs_mpi__agree(m, r)) != WGS_OK) return r;
     /* 2. The carry: the totals of the ranks before, in rank order (an empty slice's total
      * is the identity, which the reduce of 0 elements gave). */
     uint32_t carry = 0;
-    double t0 = now();
+    double t0 = wgs_mpi__now();
     int ok = MPI_Exscan(&total, &carry, 1, datatype(d.type), m->ops[d.op], m->comm) == MPI_SUCCESS;
-    m->timing.comm_s += now() - t0;
-    if ((r = agree(m, ok ? WGS_OK : WGS_ERROR_INVALID_ARGUMENT)) != WGS_OK) return r;
+    m->timing.comm_s += wgs_mpi__now() - t0;
+    if ((r = wgs_mpi__agree(m, ok ? WGS_OK : WGS_ERROR_INVALID_ARGUMENT)) != WGS_OK) return r;
     /* 3. The local scan from the carry (rank 0 has none). */
     if (!d.capacity || d.capacity < n_local) d.capacity = n_local ? n_local : 1;
     wgs_scan_plan *plan = NULL;
@@ -290,11 +329,11 @@ wgs_result wgs_mpi_scan(wgs_mpi *m, const wgs_scan_plan_desc *desc, WGPUBuffer i
         wgs_scan_args a = {.input = input, .input_offset = input_offset, .output = output,
                            .output_offset = output_offset, .n = n_local, .init_value = m->rank ? &carry : NULL};
         r = wgs_scan_encode(plan, enc, &a);
-        wgs_result s = submit_wait(m, enc);
+        wgs_result s = wgs_mpi__submit_wait(m, enc);
         if (r == WGS_OK) r = s;
     }
     wgs_scan_plan_destroy(plan);
-    return agree(m, r);
+    return wgs_mpi__agree(m, r);
 }
 
 wgs_result wgs_mpi_reduce(wgs_mpi *m, const wgs_reduce_plan_desc *desc, WGPUBuffer input, uint64_t input_offset,
@@ -309,15 +348,15 @@ wgs_result wgs_mpi_reduce(wgs_mpi *m, const wgs_reduce_plan_desc *desc, WGPUBuff
     wgs_result r = desc && result ? WGS_OK : WGS_ERROR_INVALID_ARGUMENT;
     uint64_t first = 0, total = 0;
     if (r == WGS_OK) r = local_reduce(m, &d, input, input_offset, n_local, local);
-    if ((r = agree(m, r)) != WGS_OK) return r;
-    if ((r = agree(m, global_offset(m, n_local, &first, &total))) != WGS_OK) return r;
+    if ((r = wgs_mpi__agree(m, r)) != WGS_OK) return r;
+    if ((r = wgs_mpi__agree(m, wgs_mpi__global_offset(m, n_local, &first, &total))) != WGS_OK) return r;
     if (arg && total >= 0xFFFFFFFFull) {
-        say(m, WGS_ERROR_TOO_LARGE, "rank %d: arg ops need fewer than 2^32 elements in all%s", m->rank, "");
+        wgs_mpi__say(m, WGS_ERROR_TOO_LARGE, "rank %d: arg ops need fewer than 2^32 elements in all%s", m->rank, "");
         return WGS_ERROR_TOO_LARGE; /* the same on every rank: total is global */
     }
     if (arg && local[1] != 0xFFFFFFFFu) local[1] += (uint32_t)first;
     uint32_t all[2] = {0, 0};
-    double t0 = now();
+    double t0 = wgs_mpi__now();
     int ok;
     if (arg) {
         MPI_Datatype pair;
@@ -329,8 +368,8 @@ wgs_result wgs_mpi_reduce(wgs_mpi *m, const wgs_reduce_plan_desc *desc, WGPUBuff
     } else {
         ok = MPI_Allreduce(local, all, 1, datatype(d.type), m->ops[d.op], m->comm) == MPI_SUCCESS;
     }
-    m->timing.comm_s += now() - t0;
-    if ((r = agree(m, ok ? WGS_OK : WGS_ERROR_INVALID_ARGUMENT)) != WGS_OK) return r;
+    m->timing.comm_s += wgs_mpi__now() - t0;
+    if ((r = wgs_mpi__agree(m, ok ? WGS_OK : WGS_ERROR_INVALID_ARGUMENT)) != WGS_OK) return r;
     memcpy(result, all, arg ? 8 : 4);
     return WGS_OK;
 }
@@ -350,12 +389,12 @@ wgs_result wgs_mpi_count(wgs_mpi *m, const wgs_count_plan_desc *desc, WGPUBuffer
     }
     if (r == WGS_OK) r = run_reduce_plan(m, plan, input, input_offset, n_local, &local, 4);
     wgs_reduce_plan_destroy(plan);
-    if ((r = agree(m, r)) != WGS_OK) return r;
+    if ((r = wgs_mpi__agree(m, r)) != WGS_OK) return r;
     unsigned long long mine = local, all = 0;
-    double t0 = now();
+    double t0 = wgs_mpi__now();
     int ok = MPI_Allreduce(&mine, &all, 1, MPI_UNSIGNED_LONG_LONG, MPI_SUM, m->comm) == MPI_SUCCESS;
-    m->timing.comm_s += now() - t0;
-    if ((r = agree(m, ok ? WGS_OK : WGS_ERROR_INVALID_ARGUMENT)) != WGS_OK) return r;
+    m->timing.comm_s += wgs_mpi__now() - t0;
+    if ((r = wgs_mpi__agree(m, ok ? WGS_OK : WGS_ERROR_INVALID_ARGUMENT)) != WGS_OK) return r;
     *count = all;
     return WGS_OK;
 }
@@ -385,18 +424,18 @@ wgs_result wgs_mpi_histogram(wgs_mpi *m, const wgs_histogram_plan_desc *desc, WG
     if (r == WGS_OK) {
         wgs_histogram_args a = {.input = input, .input_offset = input_offset, .n = n_local, .output = out};
         r = wgs_histogram_encode(plan, enc, &a);
-        wgs_result s = submit_wait(m, enc);
+        wgs_result s = wgs_mpi__submit_wait(m, enc);
         if (r == WGS_OK) r = s;
     }
-    if (r == WGS_OK) r = read_result(m, out, local, (uint64_t)bins * 4);
+    if (r == WGS_OK) r = wgs_mpi__read(m, out, 0, local, (uint64_t)bins * 4);
     wgs_buffer_release(m->ctx, out);
     wgs_histogram_plan_destroy(plan);
-    if ((r = agree(m, r)) == WGS_OK) {
+    if ((r = wgs_mpi__agree(m, r)) == WGS_OK) {
         for (uint32_t b = 0; b < bins; b++) mine[b] = local[b];
-        double t0 = now();
+        double t0 = wgs_mpi__now();
         int ok = MPI_Allreduce(mine, all, (int)bins, MPI_UNSIGNED_LONG_LONG, MPI_SUM, m->comm) == MPI_SUCCESS;
-        m->timing.comm_s += now() - t0;
-        r = agree(m, ok ? WGS_OK : WGS_ERROR_INVALID_ARGUMENT);
+        m->timing.comm_s += wgs_mpi__now() - t0;
+        r = wgs_mpi__agree(m, ok ? WGS_OK : WGS_ERROR_INVALID_ARGUMENT);
         if (r == WGS_OK)
             for (uint32_t b = 0; b < bins; b++) counts[b] = all[b];
     }

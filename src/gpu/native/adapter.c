@@ -477,6 +477,14 @@ wgs_result wgs__gpu_open_default(const wgs_context_desc *desc, gpu_device **out,
     stderr_catch caught;
     catch_begin(&caught, d);
     wgs_result r = choose_adapter(d, desc->adapter, err, errlen);
+    /* The C API lists no adapters: wgpuInstanceRequestAdapter's choice is the one there
+     * is to take (Dawn enumerates only in its C++ API). */
+    uint32_t count = r == WGS_OK ? 1 : 0;
+    if (r == WGS_OK && desc->adapter_index >= count) {
+        fmt(err, errlen, "adapter_index %u is past the %u adapter(s) this runtime offers for the preference",
+            desc->adapter_index, count);
+        r = WGS_ERROR_NO_ADAPTER;
+    }
     if (r == WGS_OK)
         r = create_device(d, desc->experimental ? desc->experimental->dawn_toggles : NULL, err, errlen);
     catch_end(&caught, d);
@@ -485,6 +493,7 @@ wgs_result wgs__gpu_open_default(const wgs_context_desc *desc, gpu_device **out,
         return r;
     }
     fill_caps(d, loaded);
+    d->caps.info.adapter_count = count;
     wgs__native_set_wait_limit(d, desc);
     *out = d;
     return WGS_OK;
