@@ -50,11 +50,13 @@ static const char *const histogram_fields[] = {WGS_PARAMS_HISTOGRAM(WGS_FIELD_NA
 static const char *const alloc_fields[] = {WGS_PARAMS_ALLOC(WGS_FIELD_NAME_) NULL};
 static const char *const copy_fields[] = {WGS_PARAMS_COPY(WGS_FIELD_NAME_) NULL};
 static const char *const sort_fields[] = {WGS_PARAMS_SORT(WGS_FIELD_NAME_) NULL};
+static const char *const segmented_fields[] = {WGS_PARAMS_SEGMENTED(WGS_FIELD_NAME_) NULL};
 static const wgsl_const scan_consts[] = {WGS_CONSTS_SCAN(WGS_CONST_ENTRY_){NULL, 0}};
 static const wgsl_const reduce_consts[] = {WGS_CONSTS_REDUCE(WGS_CONST_ENTRY_) WGS_CONSTS_PREDICATE(WGS_CONST_ENTRY_){NULL, 0}};
 static const wgsl_const select_consts[] = {WGS_CONSTS_SELECT(WGS_CONST_ENTRY_) WGS_CONSTS_PREDICATE(WGS_CONST_ENTRY_){NULL, 0}};
 static const wgsl_const histogram_consts[] = {WGS_CONSTS_HISTOGRAM(WGS_CONST_ENTRY_) WGS_CONSTS_PREDICATE(WGS_CONST_ENTRY_){NULL, 0}};
 static const wgsl_const sort_consts[] = {WGS_CONSTS_SORT(WGS_CONST_ENTRY_){NULL, 0}};
+static const wgsl_const segmented_consts[] = {WGS_CONSTS_SEGMENTED(WGS_CONST_ENTRY_){NULL, 0}};
 static const wgsl_const no_consts[] = {{NULL, 0}};
 
 static const struct {
@@ -68,6 +70,7 @@ static const struct {
     [WGS_PARAMS_KIND_ALLOC] = {alloc_fields, no_consts},
     [WGS_PARAMS_KIND_COPY] = {copy_fields, no_consts},
     [WGS_PARAMS_KIND_SORT] = {sort_fields, sort_consts},
+    [WGS_PARAMS_KIND_SEGMENTED] = {segmented_fields, segmented_consts},
 };
 
 /* Appends to a growing string; returns 0 when out of memory. */

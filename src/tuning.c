@@ -19,6 +19,8 @@ static const wgs__tuning table[WGS__CLASS_COUNT] = {
         .select_single_pass_auto = 0, /* three passes: no chain to wait on */
         .reduce = {64, 2},
         .reduce_groups = 64,
+        /* Few invocations, long runs each: the segmented scan's barriers are few. */
+        .segmented = {32, 32},
         .histogram = {64, 2},
         .histogram_groups = 64,
         /* Subgroups of 4: 8 owners' counter rows; long serial runs. SwiftShader, 2^18
@@ -50,6 +52,9 @@ static const wgs__tuning table[WGS__CLASS_COUNT] = {
         /* 1024 groups of 256 keep every core of an H200 busy several times over. */
         .reduce = {256, 4},
         .reduce_groups = 1024,
+        /* Tiles of thousands of values, so that few segments cross a tile's borders; not
+         * yet measured (bench/lab/segmented.sh sweeps it). */
+        .segmented = {256, 16},
         .histogram = {256, 4},
         .histogram_groups = 1024,
         /* One invocation a digit in the tile's digit scan; 8 subgroups' counter rows. */
@@ -79,6 +84,7 @@ static const wgs__tuning table[WGS__CLASS_COUNT] = {
         .select_single_pass_auto = 1u << 21,
         .reduce = {256, 4},
         .reduce_groups = 1024,
+        .segmented = {256, 16}, /* as gpu-sg32 */
         .histogram = {256, 4},
         .histogram_groups = 1024,
         .sort = {256, 8},

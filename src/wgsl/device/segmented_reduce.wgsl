@@ -1,0 +1,301 @@
+// SPDX-License-Identifier: MIT
+// segmented_reduce.wgsl: one reduction per segment, the work split by elements.
+//
+// Three dispatches:
+//   seg_bounds  per tile boundary b, the first segment that begins at or after b * TILE
+//               (a binary search in the begins); zeroes the status word.
+//   seg_tiles   per tile of TILE values: marks in workgroup memory where the tile's
+//               segments begin and end, reduces each invocation's contiguous run of
+//               ITEMS values into pieces, links the pieces across invocations with a
+//               segmented scan, writes every segment that ends in the tile (and the
+//               identity for the empty ones that begin there), leaves partials for the
+//               segment that goes on past the tile, and checks the segments it owns.
+//   seg_spans   per tile whose last segment began there and goes on: combines the
+//               partials of the tiles that segment covers, in a fixed tree.
+//
+// A tile owns the segments that begin in it (the last tile also those that begin at n),
+// so each segment's result is written once. Inside a tile every element has a code, the
+// largest mark at or before it: 0 for the segment that began before the tile (its
+// "head" piece), 2k for the k-th segment the tile owns (k >= 1), odd codes for gaps
+// (after a segment's end, and past n). Marks grow with position when the offsets are in
+// order, so a code change is exactly a piece's border.
+//
+// Partials, PARTIAL_WORDS u32 per tile in aux: 0-1 the head piece (value bits, index),
+// 2-3 the tail piece, 4 the segment of the tail piece or NO_INDEX, 5 the last tile that
+// segment reaches. Then, from bounds_base, the tiles + 1 segment bounds.
+//
+// Bindings: 0 src (array<V>, for the n % 4 tail), 4 src4 (the same range as vec4), 1 out
+// (value bits[, index] per segment), 3 aux, 5 begins (the offsets), 6 ends
+// (BEGIN_END), 7 status (one u32). SEG_FORM, ARG: constants of the pipeline.
+
+@group(0) @binding(0) var<storage, read> src: array<V>;
+@group(0) @binding(4) var<storage, read> src4: array<vec4<V>>;
+@group(0) @binding(1) var<storage, read_write> out: array<u32>;
+@group(0) @binding(3) var<storage, read_write> aux: array<u32>;
+@group(0) @binding(5) var<storage, read> begins: array<u32>;
+@group(0) @binding(6) var<storage, read> ends: array<u32>;
+@group(0) @binding(7) var<storage, read_write> status: array<atomic<u32>>;
+
+const TILE_PAD: u32 = TILE + TILE / 32u;
+
+fn seg_begin(s: u32) -> u32 {
+    return begins[s];
+}
+
+fn seg_end(s: u32) -> u32 {
+    if (SEG_FORM == SEG_OFFSETS) {
+        return begins[s + 1u];
+    }
+    return ends[s];
+}
+
+fn write_result(s: u32, r: Acc) {
+    if (s >= params.segments) { // only with offsets out of order (reported in the status)
+        return;
+    }
+    if (ARG != 0u) {
+        out[2u * s] = to_bits(r.v);
+        out[2u * s + 1u] = r.i;
+    } else {
+        out[s] = to_bits(r.v);
+    }
+}
+
+fn identity_acc() -> Acc {
+    return Acc(identity_from_bits(params.identity_bits), NO_INDEX);
+}
+
+@compute @workgroup_size(WG)
+fn seg_bounds(ids: Ids, @builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
+    let b = tile_index(wid, nwg) * WG + ids.lid;
+    if (b == 0u) {
+        atomicStore(&status[0], 0u);
+    }
+    if (b > params.tiles) {
+        return;
+    }
+    var lo = params.segments;
+    if (b < params.tiles) {
+        let x = b * TILE;
+        lo = 0u;
+        var hi = params.segments;
+        while (lo < hi) {
+            let mid = lo + (hi - lo) / 2u;
+            if (seg_begin(mid) < x) {
+                lo = mid + 1u;
+            } else {
+                hi = mid;
+            }
+        }
+    }
+    aux[params.bounds_base + b] = lo;
+}
+
+var<workgroup> vals: array<T, TILE_PAD>;
+var<workgroup> marks: array<atomic<u32>, TILE_PAD>;
+var<workgroup> sc_v: array<T, WG>;
+var<workgroup> sc_i: array<u32, WG>;
+var<workgroup> sc_c: array<u32, WG>; // the code of the piece the value belongs to
+var<workgroup> sc_f: array<u32, WG>; // 1: a piece begins in this invocation's run or after
+
+// A check of one owned segment s of tile t (elements [ts, te)); every segment is checked
+// once when the tiles' bounds increase, so all rules hold when no tile complains.
+fn check_segment(s: u32, b: u32, e: u32, t: u32, ts: u32) {
+    let n = params.n;
+    var next = n;
+    if (s + 1u < params.segments) {
+        next = seg_begin(s + 1u);
+    }
+    let owned = b >= ts && (b - ts < TILE || t + 1u == params.tiles);
+    if (b > n || e > n) {
+        atomicMax(&status[0], STATUS_OUT_OF_RANGE);
+    } else if (b > e || e > next || !owned) {
+        atomicMax(&status[0], STATUS_UNORDERED);
+    }
+}
+
+// A finished piece of code `code`: a whole segment's result, the head partial, or (at
+// the tile's end, for a segment that goes on) the tail partial.
+fn finish_piece(t: u32, sa: u32, te: u32, code: u32, r: Acc, at_end: bool) {
+    let p = PARTIAL_WORDS * t;
+    var tail_seg = NO_INDEX;
+    if (code == 0u) {
+        aux[p] = to_bits(r.v);
+        aux[p + 1u] = r.i;
+    } else if ((code & 1u) == 0u) {
+        let s = sa + code / 2u - 1u;
+        if (at_end && s < params.segments && seg_end(s) > te) {
+            tail_seg = s;
+            aux[p + 2u] = to_bits(r.v);
+            aux[p + 3u] = r.i;
+            aux[p + 5u] = min((seg_end(s) - 1u) / TILE, params.tiles - 1u);
+        } else {
+            write_result(s, r);
+        }
+    }
+    if (at_end) {
+        aux[p + 4u] = tail_seg;
+    }
+}
+
+@compute @workgroup_size(WG)
+fn seg_tiles(ids: Ids, @builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
+    let t = tile_index(wid, nwg);
+    if (t >= params.tiles) { // a folded grid's spare workgroups
+        return;
+    }
+    let lid = ids.lid;
+    let n = params.n;
+    let ts = t * TILE;
+    let te = min(ts + TILE, n);
+    let sa = aux[params.bounds_base + t];
+    let sb = aux[params.bounds_base + t + 1u];
+
+    // The tile into workgroup memory in coalesced 16-byte loads (word q of the tile is
+    // loaded by invocation q % WG); past n the values are never used (a gap's code).
+    let n4 = n / 4u;
+    for (var k = 0u; k < ITEMS / 4u; k++) {
+        let q = k * WG + lid;
+        let gq = ts / 4u + q;
+        var x: vec4<V>;
+        if (gq < n4) {
+            x = src4[gq];
+        } else {
+            for (var j = 0u; j < 4u; j++) {
+                x[j] = src[min(4u * gq + j, max(n, 1u) - 1u)];
+            }
+        }
+        for (var j = 0u; j < 4u; j++) {
+            vals[pad(4u * q + j)] = lift(x[j]);
+            atomicStore(&marks[pad(4u * q + j)], 0u);
+        }
+    }
+    workgroupBarrier();
+
+    // Marks. The head segment's end opens a gap (code 1); n opens the last one.
+    if (lid == 0u) {
+        if (sb < sa) {
+            atomicMax(&status[0], STATUS_UNORDERED);
+        }
+        if (sa > 0u) {
+            let e = seg_end(sa - 1u);
+            if (e >= ts && e - ts < TILE) {
+                atomicMax(&marks[pad(e - ts)], 1u);
+            }
+        }
+        if (n - ts < TILE) {
+            atomicMax(&marks[pad(n - ts)], NO_INDEX);
+        }
+    }
+    for (var s = sa + lid; s < sb; s += WG) {
+        let b = seg_begin(s);
+        let e = seg_end(s);
+        check_segment(s, b, e, t, ts);
+        let code = 2u * (s - sa + 1u);
+        if (b >= ts && b - ts < TILE) {
+            atomicMax(&marks[pad(b - ts)], code);
+        }
+        if (e >= ts && e - ts < TILE) {
+            atomicMax(&marks[pad(e - ts)], code + 1u);
+        }
+        if (b == e) {
+            write_result(s, identity_acc());
+        }
+    }
+    workgroupBarrier();
+
+    // This invocation's run: its first piece (continuing from the left), the pieces
+    // wholly inside it (complete segments: written now) and its last piece.
+    let base = lid * ITEMS;
+    var first = identity_acc();
+    var cur = identity_acc();
+    var code = 0u;
+    var border = false;
+    for (var j = 0u; j < ITEMS; j++) {
+        let x = base + j;
+        let m = atomicLoad(&marks[pad(x)]);
+        if (m != 0u) {
+            if (border) {
+                if ((code & 1u) == 0u) {
+                    write_result(sa + code / 2u - 1u, cur);
+                }
+            } else {
+                first = cur;
+                border = true;
+            }
+            cur = identity_acc();
+            code = m;
+        }
+        cur = acc_combine(cur, Acc(vals[pad(x)], ts + x));
+    }
+
+    // Segmented inclusive scan of the last pieces across the invocations (Hillis and
+    // Steele: a fixed order, so float sums repeat): a flagged entry starts afresh.
+    sc_v[lid] = cur.v;
+    sc_i[lid] = cur.i;
+    sc_c[lid] = code;
+    sc_f[lid] = select(0u, 1u, border);
+    for (var d = 1u; d < WG; d = d << 1u) {
+        workgroupBarrier();
+        var a = Acc(sc_v[lid], sc_i[lid]);
+        var c = sc_c[lid];
+        var f = sc_f[lid];
+        if (lid >= d && f == 0u) {
+            a = acc_combine(Acc(sc_v[lid - d], sc_i[lid - d]), a);
+            c = sc_c[lid - d];
+            f = sc_f[lid - d];
+        }
+        workgroupBarrier();
+        sc_v[lid] = a.v;
+        sc_i[lid] = a.i;
+        sc_c[lid] = c;
+        sc_f[lid] = f;
+    }
+    workgroupBarrier();
+
+    if (border) {
+        var r = first;
+        var c = 0u;
+        if (lid > 0u) {
+            r = acc_combine(Acc(sc_v[lid - 1u], sc_i[lid - 1u]), first);
+            c = sc_c[lid - 1u];
+        }
+        finish_piece(t, sa, te, c, r, false);
+    }
+    if (lid == WG - 1u) {
+        finish_piece(t, sa, te, sc_c[lid], Acc(sc_v[lid], sc_i[lid]), true);
+    }
+}
+
+var<workgroup> span: array<u32, 2>;
+
+@compute @workgroup_size(WG)
+fn seg_spans(ids: Ids, @builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
+    let t = tile_index(wid, nwg);
+    if (t >= params.tiles) {
+        return;
+    }
+    let p = PARTIAL_WORDS * t;
+    if (ids.lid == 0u) {
+        span[0] = aux[p + 4u];
+        span[1] = aux[p + 5u];
+    }
+    let s = workgroupUniformLoad(&span[0]);
+    if (s == NO_INDEX) {
+        return;
+    }
+    let count = workgroupUniformLoad(&span[1]) - t; // the tiles after t that s covers
+    // Entry 0 is tile t's tail piece, entry k its k-th successor's head piece.
+    var r = identity_acc();
+    for (var k = ids.lid; k <= count; k += WG) {
+        var q = PARTIAL_WORDS * (t + k);
+        if (k == 0u) {
+            q = p + 2u;
+        }
+        r = acc_combine(r, Acc(from_bits(aux[q]), aux[q + 1u]));
+    }
+    r = workgroup_reduce(ids.lid, r);
+    if (ids.lid == 0u) {
+        write_result(s, r);
+    }
+}
