@@ -232,19 +232,22 @@ static int write_prelude(strbuf *b, const wgs_kernel_spec *s) {
     return ok;
 }
 
-static void spec_key(const wgs_kernel_spec *s, char *key, size_t cap) {
+/* 0 when the key did not fit: a cut key could name another specialisation. */
+static int spec_key(const wgs_kernel_spec *s, char *key, size_t cap) {
     int k = snprintf(key, cap, "%s:%s:%s%s:%d:%d:%d:%d:%d:%u:%u:%u:%u:%d:%d:%d", s->file, s->entry,
                      s->helper ? s->helper : "", s->chained ? "+chain" : "", (int)s->type, (int)s->op,
                      s->in_place, s->inclusive, s->subgroups, s->wg, s->items, s->max_spins,
                      s->lookback_per_lane, s->primitive, (int)s->value_type, (int)s->params);
     for (size_t i = 0; i < sizeof s->consts / sizeof s->consts[0] && s->consts[i].name && k > 0 && (size_t)k < cap; i++)
         k += snprintf(key + k, cap - (size_t)k, ":%s=%u", s->consts[i].name, s->consts[i].value);
+    return k > 0 && (size_t)k < cap;
 }
 
 
 wgs_result wgs__pipeline(wgs_context *ctx, const wgs_kernel_spec *spec, WGPUComputePipeline *out) {
-    char key[256];
-    spec_key(spec, key, sizeof key);
+    char key[WGS_PIPELINE_KEY_MAX];
+    WGS_FAIL_IF(ctx, !spec_key(spec, key, sizeof key), WGS_ERROR_GPU_INTERNAL,
+                "kernel key of %s:%s longer than %d characters", spec->file, spec->entry, WGS_PIPELINE_KEY_MAX - 1);
     for (size_t i = 0; i < ctx->pipeline_count; i++) {
         if (strcmp(ctx->pipelines[i].key, key) == 0) {
             *out = ctx->pipelines[i].pipeline;
@@ -307,7 +310,7 @@ wgs_result wgs__pipeline(wgs_context *ctx, const wgs_kernel_spec *spec, WGPUComp
     }
     wgs__gpu_scope_push(ctx->gpu);
     WGPUComputePipeline pipe = wgs__gpu_pipeline_create(ctx->gpu, sb.p, spec->entry, key);
-    char what[300];
+    char what[WGS_PIPELINE_KEY_MAX + 32];
     snprintf(what, sizeof what, "compiling kernel %s", key);
     wgs_result r = wgs__scope_end(ctx, what);
     free(sb.p);

@@ -8,6 +8,7 @@
  *   seg_tiles   each tile's pieces of segments: whole segments written, partials kept
  *   seg_spans   the segments that cross tiles, from the partials
  */
+#include "chain.h"
 #include "tuning.h"
 
 #include <stdlib.h>
@@ -100,9 +101,13 @@ wgs_result wgs_segmented_reduce_plan_create(wgs_context *ctx, const wgs_segmente
     p->wg = s.wg;
     p->items = s.items;
 
+    int subgroups = wgs__chain_subgroups(&ctx->caps.info, p->wg);
     wgs_kernel_spec spec = {.file = "device/segmented_reduce.wgsl",
-                            .helper = "element/lift_value.wgsl element/acc.wgsl workgroup/reduce_tree.wgsl",
-                            .primitive = 1, .value_type = d.type, .params = WGS_PARAMS_KIND_SEGMENTED,
+                            .helper = subgroups ? "element/lift_value.wgsl element/acc.wgsl workgroup/reduce_tree.wgsl "
+                                                  "element/segment_entry.wgsl workgroup/segmented_scan_subgroup.wgsl"
+                                                : "element/lift_value.wgsl element/acc.wgsl workgroup/reduce_tree.wgsl "
+                                                  "element/segment_entry.wgsl workgroup/segmented_scan_workgroup.wgsl",
+                            .subgroups = subgroups, .primitive = 1, .value_type = d.type, .params = WGS_PARAMS_KIND_SEGMENTED,
                             .consts = {{"ARG", p->arg}, {"SEG_FORM", (uint32_t)d.segments}},
                             .type = d.type, .op = acc_op, .wg = p->wg, .items = p->items};
     const char *entries[3] = {"seg_bounds", "seg_tiles", "seg_spans"};

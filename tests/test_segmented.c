@@ -483,3 +483,26 @@ TEST(segmented_bad_arguments) {
     wgs_segmented_reduce_plan_destroy(plan);
     wgs_segmented_reduce_plan_destroy(NULL);
 }
+
+/* The portable path (workgroup-memory segmented scan) where the device has subgroups,
+ * and grids folded into two dimensions (spare workgroups in the last row). */
+static void other_paths(wgs_context *ctx, const char *what) {
+    if (!ctx) return;
+    uint32_t tile = tile_of(ctx);
+    const uint32_t lens[] = {0, 1, 2, 0, tile - 1, tile, tile + 1, 0, 0, 3 * tile + 5};
+    layout l = layout_lengths(40 * tile + 3, lens, (int)(sizeof lens / sizeof lens[0]));
+    run_layout(ctx, what, WGS_TYPE_U32, WGS_OP_ADD, WGS_SEGMENTS_OFFSETS, &l);
+    run_layout(ctx, what, WGS_TYPE_F32, WGS_OP_ARGMAX, WGS_SEGMENTS_BEGIN_END, &l);
+    layout_free(&l);
+    uint32_t all = 70 * tile + 1;
+    layout one = layout_lengths(all, &all, 1);
+    run_layout(ctx, what, WGS_TYPE_F32, WGS_OP_ADD, WGS_SEGMENTS_OFFSETS, &one);
+    layout_free(&one);
+    layout g = layout_random(30 * tile, 50, 300, 1);
+    run_layout(ctx, what, WGS_TYPE_I32, WGS_OP_ARGMIN, WGS_SEGMENTS_BEGIN_END, &g);
+    layout_free(&g);
+}
+
+TEST(segmented_without_subgroups) { other_paths(test_context_forced_fallback(1), "without subgroups"); }
+
+TEST(segmented_folded_grid) { other_paths(test_context_capped(16, 0), "folded grid"); }

@@ -62,7 +62,7 @@ fn write_result(s: u32, r: Acc) {
 }
 
 fn identity_acc() -> Acc {
-    return Acc(identity_from_bits(params.identity_bits), NO_INDEX);
+    return seg_none().a;
 }
 
 @compute @workgroup_size(WG)
@@ -93,10 +93,6 @@ fn seg_bounds(ids: Ids, @builtin(workgroup_id) wid: vec3<u32>, @builtin(num_work
 
 var<workgroup> vals: array<T, TILE_PAD>;
 var<workgroup> marks: array<atomic<u32>, TILE_PAD>;
-var<workgroup> sc_v: array<T, WG>;
-var<workgroup> sc_i: array<u32, WG>;
-var<workgroup> sc_c: array<u32, WG>; // the code of the piece the value belongs to
-var<workgroup> sc_f: array<u32, WG>; // 1: a piece begins in this invocation's run or after
 
 // A check of one owned segment s of tile t (elements [ts, te)); every segment is checked
 // once when the tiles' bounds increase, so all rules hold when no tile complains.
@@ -228,42 +224,16 @@ fn seg_tiles(ids: Ids, @builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workg
         }
         cur = acc_combine(cur, Acc(vals[pad(x)], ts + x));
     }
+    workgroupBarrier(); // the subgroup whole again before its shuffles (docs/design.md, 3)
 
-    // Segmented inclusive scan of the last pieces across the invocations (Hillis and
-    // Steele: a fixed order, so float sums repeat): a flagged entry starts afresh.
-    sc_v[lid] = cur.v;
-    sc_i[lid] = cur.i;
-    sc_c[lid] = code;
-    sc_f[lid] = select(0u, 1u, border);
-    for (var d = 1u; d < WG; d = d << 1u) {
-        workgroupBarrier();
-        var a = Acc(sc_v[lid], sc_i[lid]);
-        var c = sc_c[lid];
-        var f = sc_f[lid];
-        if (lid >= d && f == 0u) {
-            a = acc_combine(Acc(sc_v[lid - d], sc_i[lid - d]), a);
-            c = sc_c[lid - d];
-            f = sc_f[lid - d];
-        }
-        workgroupBarrier();
-        sc_v[lid] = a.v;
-        sc_i[lid] = a.i;
-        sc_c[lid] = c;
-        sc_f[lid] = f;
-    }
-    workgroupBarrier();
-
+    // The last pieces linked across the invocations by a segmented scan (a fixed order,
+    // so float sums repeat): each invocation learns what comes into its first piece.
+    let sc = segmented_scan(ids, SegEntry(cur, code, select(0u, 1u, border)));
     if (border) {
-        var r = first;
-        var c = 0u;
-        if (lid > 0u) {
-            r = acc_combine(Acc(sc_v[lid - 1u], sc_i[lid - 1u]), first);
-            c = sc_c[lid - 1u];
-        }
-        finish_piece(t, sa, te, c, r, false);
+        finish_piece(t, sa, te, sc.before.c, acc_combine(sc.before.a, first), false);
     }
     if (lid == WG - 1u) {
-        finish_piece(t, sa, te, sc_c[lid], Acc(sc_v[lid], sc_i[lid]), true);
+        finish_piece(t, sa, te, sc.incl.c, sc.incl.a, true);
     }
 }
 

@@ -21,17 +21,10 @@ fn acc_combine(a: Acc, b: Acc) -> Acc {
         return Acc(combine(a.v, b.v), 0u);
     }
     // On order_key, not as floats: -0 < +0, NaN wins (any NaN ties with any other), and
-    // the value kept is the kept index's own.
+    // the value kept is the kept index's own. Selects, not branches: subgroup scans
+    // combine with it (docs/design.md, section 3).
     let ka = order_key(a.v);
     let kb = order_key(b.v);
-    if (ka == kb) {
-        if (a.i < b.i) {
-            return a;
-        }
-        return b;
-    }
-    if ((OP == OP_MIN) == (ka < kb)) {
-        return a;
-    }
-    return b;
+    let take_a = select((OP == OP_MIN) == (ka < kb), a.i < b.i, ka == kb);
+    return Acc(select(b.v, a.v, take_a), select(b.i, a.i, take_a));
 }

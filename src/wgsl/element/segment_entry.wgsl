@@ -1,0 +1,28 @@
+// SPDX-License-Identifier: MIT
+// segment_entry.wgsl: what a segmented scan carries (workgroup/segmented_scan_*.wgsl):
+// an Acc (element/acc.wgsl), the code of the piece it belongs to, and f = 1 when a
+// piece begins within the range the entry covers (the value then holds only what
+// follows that border).
+
+struct SegEntry {
+    a: Acc,
+    c: u32,
+    f: u32,
+}
+
+struct SegScan {
+    incl: SegEntry,   // this invocation's entry after the scan
+    before: SegEntry, // the previous invocation's (seg_none() for the first)
+}
+
+fn seg_none() -> SegEntry {
+    return SegEntry(Acc(identity_from_bits(params.identity_bits), NO_INDEX), 0u, 0u);
+}
+
+// l followed by r: r alone where a border lies in r, else both combined under l's code.
+fn seg_combine(l: SegEntry, r: SegEntry) -> SegEntry {
+    let m = acc_combine(l.a, r.a);
+    let take_r = r.f != 0u;
+    return SegEntry(Acc(select(m.v, r.a.v, take_r), select(m.i, r.a.i, take_r)), select(l.c, r.c, take_r),
+                    select(l.f, r.f, take_r));
+}
