@@ -13,8 +13,8 @@
  *   storage binding are split over several bindings, and grids beyond 65535
  *   workgroups are folded into two dimensions.
  *   Built on scan and atomics, with the same plan / encode shape: reduce and count,
- *   select (compaction, partition, unique, run-length), histogram and a bump
- *   allocator (sections below).
+ *   the segmented reduce (one reduction per segment), select (compaction, partition,
+ *   unique, run-length), histogram and a bump allocator (sections below).
  *
  * What it does NOT do
  *   - It never submits, waits or reads back in the encode path: wgs_scan_encode
@@ -78,7 +78,8 @@
  *     buffer at different offsets is refused with WGS_ERROR_ALIASING.
  *
  * Parameter records
- *   Primitives other than scan (copy, reduce, count, select, histogram, allocate)
+ *   Primitives other than scan (copy, reduce, count, segmented reduce, select,
+ *   histogram, allocate)
  *   write each dispatch's parameters into a ring of the context with
  *   wgpuQueueWriteBuffer. Each record is written once and never rewritten: a full
  *   ring (WGS_PARAM_RING_RECORDS records) is replaced by a fresh one, kept alive by

@@ -369,6 +369,8 @@ TEST(segmented_bad_offsets) {
     uint32_t tile = tile_of(ctx);
     uint64_t n = 4 * tile + 3;
     uint32_t *values = calloc(n, 4), res[16];
+    CHECK(WGS_ERROR_SEGMENTS_UNORDERED == 22 && WGS_ERROR_SEGMENT_OUT_OF_RANGE == 23); /* numbers are fixed */
+    CHECK(!strcmp(wgs_result_name(WGS_ERROR_SEGMENTS_UNORDERED), "WGS_ERROR_SEGMENTS_UNORDERED"));
     wgs_segmented_reduce_plan_desc csr = {0}, be = {.segments = WGS_SEGMENTS_BEGIN_END};
     {
         uint32_t o[5] = {0, 10, 5, 20, (uint32_t)n}; /* decreasing */
