@@ -4,7 +4,7 @@
  *
  * Work is split by elements: a tile of the values per workgroup, whatever the
  * segments' lengths. Per encode, one compute pass of three dispatches:
- *   seg_bounds  each tile's first segment (a binary search per tile), the status zeroed
+ *   seg_bounds  each tile's first segment (a search per tile), the status zeroed
  *   seg_tiles   each tile's pieces of segments: whole segments written, partials kept
  *   seg_spans   the segments that cross tiles, from the partials
  */
@@ -195,7 +195,7 @@ wgs_result wgs_segmented_reduce_encode(wgs_segmented_reduce_plan *p, WGPUCommand
     gpu_binding bounds_b[3] = {b[3], b[4], b[6]}, spans_b[2] = {b[2], b[3]};
     wgs__dispatch(ctx, pass, p->bounds, bounds_b, 3, ctx->param_ring, po, wgs__div_up(tiles + 1, p->wg));
     wgs__dispatch(ctx, pass, p->tiles, b, 7, ctx->param_ring, po, tiles);
-    wgs__dispatch(ctx, pass, p->spans, spans_b, 2, ctx->param_ring, po, tiles);
+    wgs__dispatch(ctx, pass, p->spans, spans_b, 2, ctx->param_ring, po, wgs__div_up(tiles, p->wg));
     wgs__gpu_pass_end(ctx->gpu, pass);
     return wgs__scope_end(ctx, "recording the segmented reduction");
 }

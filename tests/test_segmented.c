@@ -262,6 +262,13 @@ TEST(segmented_one_segment_over_everything) {
         run_layout(ctx, "one segment", WGS_TYPE_I32, WGS_OP_ARGMIN, WGS_SEGMENTS_BEGIN_END, &l);
         layout_free(&l);
     }
+    /* Several segments of more than 16 tiles (those a workgroup folds) and short ones
+     * between them, so that one workgroup of the last pass meets several long spans. */
+    const uint32_t lens[] = {17 * tile + 1, 3, 0, 18 * tile, 16 * tile + 1, 15 * tile - 1};
+    layout l = layout_lengths(150ull * tile + 5, lens, (int)(sizeof lens / sizeof lens[0]));
+    run_layout(ctx, "long spans", WGS_TYPE_U32, WGS_OP_ADD, WGS_SEGMENTS_OFFSETS, &l);
+    run_layout(ctx, "long spans", WGS_TYPE_F32, WGS_OP_ARGMIN, WGS_SEGMENTS_BEGIN_END, &l);
+    layout_free(&l);
 }
 
 TEST(segmented_random_mixtures) {

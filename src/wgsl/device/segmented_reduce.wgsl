@@ -3,7 +3,7 @@
 //
 // Three dispatches:
 //   seg_bounds  per tile boundary b, the first segment that begins at or after b * TILE
-//               (a binary search in the begins); zeroes the status word.
+//               (a search in the begins); zeroes the status word.
 //   seg_tiles   per tile of TILE values: marks in workgroup memory where the tile's
 //               segments begin and end, reduces each invocation's contiguous run of
 //               ITEMS values into pieces, links the pieces across invocations with a
@@ -11,7 +11,8 @@
 //               identity for the empty ones that begin there), leaves partials for the
 //               segment that goes on past the tile, and checks the segments it owns.
 //   seg_spans   per tile whose last segment began there and goes on: combines the
-//               partials of the tiles that segment covers, in a fixed tree.
+//               partials of the tiles that segment covers, in a fixed order (serially
+//               for short spans, in a workgroup tree for long ones).
 //
 // A tile owns the segments that begin in it (the last tile also those that begin at n),
 // so each segment's result is written once. Inside a tile every element has a code, the
@@ -65,6 +66,59 @@ fn identity_acc() -> Acc {
     return seg_none().a;
 }
 
+// The first segment whose begin is x or more (params.segments when none is). From a
+// guess by the mean segment length (exact for segments of one length), steps doubling
+// away from it bracket the answer, then halving finds it: a few dependent loads where
+// a plain binary search would take log2(segments).
+fn first_at_or_after(x: u32) -> u32 {
+    let S = params.segments;
+    if (S == 0u) {
+        return 0u;
+    }
+    let g = min(u32(f32(x) / f32(max(params.n, 1u)) * f32(S)), S - 1u);
+    var lo = 0u;
+    var hi = S;
+    var step = 1u;
+    if (seg_begin(g) >= x) {
+        hi = g;
+        loop {
+            if (hi == 0u) {
+                break;
+            }
+            let p = select(hi - step, 0u, step > hi);
+            if (seg_begin(p) < x) {
+                lo = p + 1u;
+                break;
+            }
+            hi = p;
+            step = step * 2u;
+        }
+    } else {
+        lo = g + 1u;
+        loop {
+            if (lo >= hi) {
+                break;
+            }
+            let p = min(lo - 1u + step, hi - 1u);
+            if (seg_begin(p) >= x) {
+                hi = p;
+                break;
+            }
+            lo = p + 1u;
+            step = step * 2u;
+        }
+    }
+    while (lo < hi) {
+        let mid = lo + (hi - lo) / 2u;
+        if (seg_begin(mid) < x) {
+            lo = mid + 1u;
+        } else {
+            hi = mid;
+        }
+    }
+    return lo;
+}
+
 @compute @workgroup_size(WG)
 fn seg_bounds(ids: Ids, @builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
     let b = tile_index(wid, nwg) * WG + ids.lid;
@@ -74,21 +128,11 @@ fn seg_bounds(ids: Ids, @builtin(workgroup_id) wid: vec3<u32>, @builtin(num_work
     if (b > params.tiles) {
         return;
     }
-    var lo = params.segments;
+    var r = params.segments;
     if (b < params.tiles) {
-        let x = b * TILE;
-        lo = 0u;
-        var hi = params.segments;
-        while (lo < hi) {
-            let mid = lo + (hi - lo) / 2u;
-            if (seg_begin(mid) < x) {
-                lo = mid + 1u;
-            } else {
-                hi = mid;
-            }
-        }
+        r = first_at_or_after(b * TILE);
     }
-    aux[params.bounds_base + b] = lo;
+    aux[params.bounds_base + b] = r;
 }
 
 var<workgroup> vals: array<T, TILE_PAD>;
@@ -99,7 +143,7 @@ var<workgroup> marks: array<atomic<u32>, TILE_PAD>;
 fn check_segment(s: u32, b: u32, e: u32, t: u32, ts: u32) {
     let n = params.n;
     var next = n;
-    if (s + 1u < params.segments) {
+    if (SEG_FORM == SEG_BEGIN_END && s + 1u < params.segments) { // (offsets: the next begin is e)
         next = seg_begin(s + 1u);
     }
     let owned = b >= ts && (b - ts < TILE || t + 1u == params.tiles);
@@ -237,35 +281,66 @@ fn seg_tiles(ids: Ids, @builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workg
     }
 }
 
-var<workgroup> span: array<u32, 2>;
+// A span of at most SPAN_SERIAL tiles after its own is folded by one invocation; longer
+// ones (few: spans do not overlap) by the whole workgroup in a tree, one after another.
+const SPAN_SERIAL: u32 = 16u;
 
+var<workgroup> long_spans: array<u32, WG>;
+var<workgroup> long_count: atomic<u32>;
+var<workgroup> long_total: u32;
+
+// Entry k of tile t's span: 0 its tail piece, k its k-th successor's head piece.
+fn span_entry(t: u32, k: u32) -> Acc {
+    var q = PARTIAL_WORDS * (t + k);
+    if (k == 0u) {
+        q = PARTIAL_WORDS * t + 2u;
+    }
+    return Acc(from_bits(aux[q]), aux[q + 1u]);
+}
+
+// One invocation per tile: a tile whose tail segment began in it and goes on combines
+// that segment's pieces.
 @compute @workgroup_size(WG)
 fn seg_spans(ids: Ids, @builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
-    let t = tile_index(wid, nwg);
-    if (t >= params.tiles) {
+    let base = tile_index(wid, nwg) * WG;
+    if (base >= params.tiles) { // a folded grid's spare workgroups
         return;
     }
-    let p = PARTIAL_WORDS * t;
     if (ids.lid == 0u) {
-        span[0] = aux[p + 4u];
-        span[1] = aux[p + 5u];
+        atomicStore(&long_count, 0u);
     }
-    let s = workgroupUniformLoad(&span[0]);
-    if (s == NO_INDEX) {
-        return;
-    }
-    let count = workgroupUniformLoad(&span[1]) - t; // the tiles after t that s covers
-    // Entry 0 is tile t's tail piece, entry k its k-th successor's head piece.
-    var r = identity_acc();
-    for (var k = ids.lid; k <= count; k += WG) {
-        var q = PARTIAL_WORDS * (t + k);
-        if (k == 0u) {
-            q = p + 2u;
+    workgroupBarrier();
+    let t = base + ids.lid;
+    if (t < params.tiles) {
+        let s = aux[PARTIAL_WORDS * t + 4u];
+        if (s != NO_INDEX) {
+            let count = aux[PARTIAL_WORDS * t + 5u] - t;
+            if (count <= SPAN_SERIAL) {
+                var r = span_entry(t, 0u);
+                for (var k = 1u; k <= count; k++) {
+                    r = acc_combine(r, span_entry(t, k));
+                }
+                write_result(s, r);
+            } else {
+                long_spans[atomicAdd(&long_count, 1u)] = t;
+            }
         }
-        r = acc_combine(r, Acc(from_bits(aux[q]), aux[q + 1u]));
     }
-    r = workgroup_reduce(ids.lid, r);
+    workgroupBarrier();
     if (ids.lid == 0u) {
-        write_result(s, r);
+        long_total = atomicLoad(&long_count);
+    }
+    let longs = workgroupUniformLoad(&long_total);
+    for (var j = 0u; j < longs; j++) {
+        let lt = workgroupUniformLoad(&long_spans[j]);
+        let count = aux[PARTIAL_WORDS * lt + 5u] - lt;
+        var r = identity_acc();
+        for (var k = ids.lid; k <= count; k += WG) {
+            r = acc_combine(r, span_entry(lt, k));
+        }
+        r = workgroup_reduce(ids.lid, r);
+        if (ids.lid == 0u) {
+            write_result(aux[PARTIAL_WORDS * lt + 4u], r);
+        }
     }
 }
