@@ -696,12 +696,12 @@ WGS_API wgs_result wgs_count_host(wgs_context *ctx, const wgs_count_plan_desc *d
  * How: the work is split by elements, never by segments, so the time depends on n
  * and hardly on the segments' lengths. Each workgroup takes a tile of the values
  * (tile = wgs_segmented_reduce_plan_tile_size), finds its segments in the offsets (a
- * binary search per tile in a first short dispatch), marks where segments begin and end
+ * search per tile in a first short dispatch), marks where segments begin and end
  * in workgroup memory, reduces each segment's piece of the tile (each invocation a
  * contiguous run, then a segmented scan across the invocations), writes the result of
  * every segment that ends in the tile, and leaves a partial for a segment that goes on
- * past it. A third dispatch combines the partials of the segments that span tiles (one
- * workgroup per such segment, in a fixed tree). Records 3 dispatches in one compute pass.
+ * past it. A third dispatch combines the partials of the segments that span tiles (in
+ * a fixed order). Records 3 dispatches in one compute pass.
  * Deterministic: the order of combination depends only on n, the offsets and the
  * tile, so float sums have the same bits on every run. A float sum of a segment of k
  * elements is within (k / 1024 + 128) rounding steps of f32 times the sum of its

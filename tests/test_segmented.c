@@ -346,6 +346,26 @@ TEST(segmented_n_zero_and_no_segments) {
     CHECK(res[0] == ninf_bits && res[1] == ninf_bits && res[2] == ninf_bits);
 }
 
+/* Offsets that leave values before the first segment and after the last one (in no
+ * segment), in a tile of their own and inside a tile. */
+TEST(segmented_offsets_inside_the_values) {
+    wgs_context *ctx = test_context();
+    if (!ctx) return;
+    uint32_t tile = tile_of(ctx);
+    const uint64_t n = 9ull * tile + 7;
+    const uint32_t firsts[] = {5, tile + 3}, lasts[] = {(uint32_t)n - 7, 7 * tile - 2};
+    for (int c = 0; c < 2; c++) {
+        uint32_t lens[] = {0, 3, tile + 1, 17, 0};
+        layout l = layout_lengths(lasts[c] - firsts[c], lens, 5);
+        for (uint64_t s = 0; s < l.segs; s++) l.begin[s] += firsts[c], l.end[s] += firsts[c];
+        l.n = n;
+        run_layout(ctx, "inside the values", WGS_TYPE_U32, WGS_OP_ADD, WGS_SEGMENTS_OFFSETS, &l);
+        run_layout(ctx, "inside the values", WGS_TYPE_I32, WGS_OP_ARGMAX, WGS_SEGMENTS_OFFSETS, &l);
+        run_layout(ctx, "inside the values", WGS_TYPE_U32, WGS_OP_ADD, WGS_SEGMENTS_BEGIN_END, &l);
+        layout_free(&l);
+    }
+}
+
 /* The host helper against the reference, and the same f32 sums bit for bit twice. */
 TEST(segmented_host_and_deterministic) {
     wgs_context *ctx = test_context();

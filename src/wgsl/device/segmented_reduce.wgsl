@@ -212,12 +212,13 @@ fn seg_tiles(ids: Ids, @builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workg
     }
     workgroupBarrier();
 
-    // Marks. The head segment's end opens a gap (code 1); n opens the last one.
+    // Marks. The head segment's end opens a gap (code 1) where no begin follows it; n
+    // opens the last gap.
     if (lid == 0u) {
         if (sb < sa) {
             atomicMax(&status[0], STATUS_UNORDERED);
         }
-        if (sa > 0u) {
+        if (sa > 0u && (SEG_FORM == SEG_BEGIN_END || sa == params.segments)) {
             let e = seg_end(sa - 1u);
             if (e >= ts && e - ts < TILE) {
                 atomicMax(&marks[pad(e - ts)], 1u);
@@ -235,7 +236,9 @@ fn seg_tiles(ids: Ids, @builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workg
         if (b >= ts && b - ts < TILE) {
             atomicMax(&marks[pad(b - ts)], code);
         }
-        if (e >= ts && e - ts < TILE) {
+        // (Offsets: an end is the next begin, which marks it, but for the last segment.)
+        let gap_follows = SEG_FORM == SEG_BEGIN_END || s + 1u == params.segments;
+        if (gap_follows && e >= ts && e - ts < TILE) {
             atomicMax(&marks[pad(e - ts)], code + 1u);
         }
         if (b == e) {
