@@ -703,9 +703,13 @@ WGS_API wgs_result wgs_count_host(wgs_context *ctx, const wgs_count_plan_desc *d
  * past it. A third dispatch combines the partials of the segments that span tiles (in
  * a fixed order). Records 3 dispatches in one compute pass.
  * Deterministic: the order of combination depends only on n, the offsets and the
- * tile, so float sums have the same bits on every run. A float sum of a segment of k
- * elements is within (k / 1024 + 128) rounding steps of f32 times the sum of its
- * magnitudes of the exact sum (plus 2k 2^-126 on devices that flush subnormals).
+ * tile, so float sums have the same bits on every run (on one device: the subgroup size
+ * takes part). A float sum of a segment of k elements differs from the exact sum by at
+ * most d rounding steps of f32 times the sum of its magnitudes (plus 2k 2^-126 on
+ * devices that flush subnormals), d being the longest chain of additions a value goes
+ * through: items + WG / 4 + 2 log2(WG) + 20 + k / (tile x WG) for a tile of WG
+ * invocations of `items` values, which is below k / 1024 + 128 for every shape the
+ * tuning table picks.
  *
  * Limits: n values fit one storage binding and n < 2^31; the offsets and the results fit
  * one binding each. Scratch: 24 bytes per tile of capacity plus 4 per tile boundary
