@@ -37,7 +37,7 @@
 @group(0) @binding(6) var<storage, read> ends: array<u32>;
 @group(0) @binding(7) var<storage, read_write> status: array<atomic<u32>>;
 
-const TILE_PAD: u32 = TILE + TILE / 32u;
+const TILE_PAD: u32 = TILE + TILE / 32u; // the marks, one padding word every 32
 
 fn seg_begin(s: u32) -> u32 {
     return begins[s];
@@ -135,7 +135,15 @@ fn seg_bounds(ids: Ids, @builtin(workgroup_id) wid: vec3<u32>, @builtin(num_work
     aux[params.bounds_base + b] = r;
 }
 
-var<workgroup> vals: array<T, TILE_PAD>;
+// The tile's values as 16-byte words, one padding word every 8 so that both the
+// row-wise stores and each invocation's run of ITEMS / 4 words meet distinct banks.
+const TILE4: u32 = TILE / 4u;
+var<workgroup> vals4: array<vec4<T>, TILE4 + TILE4 / 8u>;
+
+fn pad4(i: u32) -> u32 {
+    return i + (i >> 3u);
+}
+
 var<workgroup> marks: array<atomic<u32>, TILE_PAD>;
 
 // A check of one owned segment s of tile t (elements [ts, te)); every segment is checked
@@ -205,8 +213,8 @@ fn seg_tiles(ids: Ids, @builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workg
                 x[j] = src[min(4u * gq + j, max(n, 1u) - 1u)];
             }
         }
+        vals4[pad4(q)] = vec4<T>(lift(x.x), lift(x.y), lift(x.z), lift(x.w));
         for (var j = 0u; j < 4u; j++) {
-            vals[pad(4u * q + j)] = lift(x[j]);
             atomicStore(&marks[pad(4u * q + j)], 0u);
         }
     }
@@ -254,22 +262,25 @@ fn seg_tiles(ids: Ids, @builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workg
     var cur = identity_acc();
     var code = 0u;
     var border = false;
-    for (var j = 0u; j < ITEMS; j++) {
-        let x = base + j;
-        let m = atomicLoad(&marks[pad(x)]);
-        if (m != 0u) {
-            if (border) {
-                if ((code & 1u) == 0u) {
-                    write_result(sa + code / 2u - 1u, cur);
+    for (var k = 0u; k < ITEMS / 4u; k++) {
+        let w = vals4[pad4(lid * (ITEMS / 4u) + k)];
+        for (var j = 0u; j < 4u; j++) {
+            let x = base + 4u * k + j;
+            let m = atomicLoad(&marks[pad(x)]);
+            if (m != 0u) {
+                if (border) {
+                    if ((code & 1u) == 0u) {
+                        write_result(sa + code / 2u - 1u, cur);
+                    }
+                } else {
+                    first = cur;
+                    border = true;
                 }
-            } else {
-                first = cur;
-                border = true;
+                cur = identity_acc();
+                code = m;
             }
-            cur = identity_acc();
-            code = m;
+            cur = acc_combine(cur, Acc(w[j], ts + x));
         }
-        cur = acc_combine(cur, Acc(vals[pad(x)], ts + x));
     }
     workgroupBarrier(); // the subgroup whole again before its shuffles (docs/design.md, 3)
 
