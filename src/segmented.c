@@ -29,12 +29,12 @@ struct wgs_segmented_reduce_plan {
     uint64_t aux_bytes;
 };
 
-/* Workgroup memory of seg_tiles: values (a padding word every 8 words) and marks (every
- * 32), four words a scan entry. */
+/* Workgroup memory of seg_tiles: values and marks (a padding word every 8 words), four
+ * words a scan entry. */
 static uint64_t tile_storage(uint32_t wg, uint32_t items, const void *arg) {
     (void)arg;
     uint64_t tile = (uint64_t)wg * items;
-    return 4 * (tile + tile / 8) + 4 * (tile + tile / 32) + 16ull * wg;
+    return 2 * 4 * (tile + tile / 8) + 16ull * wg;
 }
 
 static uint64_t tiles_of(const wgs_segmented_reduce_plan *p, uint64_t n) {

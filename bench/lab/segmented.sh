@@ -33,7 +33,7 @@ run() { # run SHAPE MIN MAX NAME
 for k in 20 24 28; do run - "2^$k" "2^$k" "default-2^$k"; done
 
 # 2. Tile shapes at SWEEP_N: items a multiple of 4 (up to 64); shapes whose workgroup
-# memory (about 9 bytes per element of the tile plus 16 per invocation) the device lacks are
+# memory (9 bytes per element of the tile plus 16 per invocation) the device lacks are
 # refused and reported.
 n=${SWEEP_N:-2^28}
 for shape in ${SHAPES:-256,16 256,8 128,16 128,32 512,8 64,32 64,64 512,4 1024,4}; do

@@ -15,11 +15,13 @@
 //               for short spans, in a workgroup tree for long ones).
 //
 // A tile owns the segments that begin in it (the last tile also those that begin at n),
-// so each segment's result is written once. Inside a tile every element has a code, the
-// largest mark at or before it: 0 for the segment that began before the tile (its
-// "head" piece), 2k for the k-th segment the tile owns (k >= 1), odd codes for gaps
-// (after a segment's end, and past n). Marks grow with position when the offsets are in
-// order, so a code change is exactly a piece's border.
+// so each segment's result is written once. Inside a tile every element has a code, that
+// of the last mark at or before it: 0 (no mark) for the segment that began before the
+// tile (its "head" piece), 2k for the k-th segment the tile owns (k >= 1), odd codes for
+// gaps (after a segment's end where no begin follows, and past n). A non-empty segment
+// marks its begin and, where a gap follows, its end; so with offsets in order no two
+// marks fall on one element (empty segments mark nothing but a gap after them), plain
+// stores suffice, and a change of code is exactly a piece's border.
 //
 // Partials, PARTIAL_WORDS u32 per tile in aux: 0-1 the head piece (value bits, index),
 // 2-3 the tail piece, 4 the segment of the tail piece or NO_INDEX, 5 the last tile that
@@ -37,7 +39,6 @@
 @group(0) @binding(6) var<storage, read> ends: array<u32>;
 @group(0) @binding(7) var<storage, read_write> status: array<atomic<u32>>;
 
-const TILE_PAD: u32 = TILE + TILE / 32u; // the marks, one padding word every 32
 
 fn seg_begin(s: u32) -> u32 {
     return begins[s];
@@ -144,16 +145,34 @@ fn pad4(i: u32) -> u32 {
     return i + (i >> 3u);
 }
 
-var<workgroup> marks: array<atomic<u32>, TILE_PAD>;
+var<workgroup> marks4: array<vec4<u32>, TILE4 + TILE4 / 8u>; // laid out as vals4
+
+// One component written alone (a whole-vector store would race with the neighbours').
+fn mark(x: u32, code: u32) {
+    let i = pad4(x >> 2u);
+    switch (x & 3u) {
+        case 0u: { marks4[i].x = code; }
+        case 1u: { marks4[i].y = code; }
+        case 2u: { marks4[i].z = code; }
+        default: { marks4[i].w = code; }
+    }
+}
+
+// The begin of the segment after s (n after the last), with e the end of s.
+fn next_begin(s: u32, e: u32) -> u32 {
+    if (s + 1u >= params.segments) {
+        return params.n;
+    }
+    if (SEG_FORM == SEG_OFFSETS) {
+        return e;
+    }
+    return seg_begin(s + 1u);
+}
 
 // A check of one owned segment s of tile t (elements [ts, te)); every segment is checked
 // once when the tiles' bounds increase, so all rules hold when no tile complains.
-fn check_segment(s: u32, b: u32, e: u32, t: u32, ts: u32) {
+fn check_segment(b: u32, e: u32, next: u32, t: u32, ts: u32) {
     let n = params.n;
-    var next = n;
-    if (SEG_FORM == SEG_BEGIN_END && s + 1u < params.segments) { // (offsets: the next begin is e)
-        next = seg_begin(s + 1u);
-    }
     let owned = b >= ts && (b - ts < TILE || t + 1u == params.tiles);
     if (b > n || e > n) {
         atomicMax(&status[0], STATUS_OUT_OF_RANGE);
@@ -214,9 +233,7 @@ fn seg_tiles(ids: Ids, @builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workg
             }
         }
         vals4[pad4(q)] = vec4<T>(lift(x.x), lift(x.y), lift(x.z), lift(x.w));
-        for (var j = 0u; j < 4u; j++) {
-            atomicStore(&marks[pad(4u * q + j)], 0u);
-        }
+        marks4[pad4(q)] = vec4<u32>(0u);
     }
     workgroupBarrier();
 
@@ -226,28 +243,27 @@ fn seg_tiles(ids: Ids, @builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workg
         if (sb < sa) {
             atomicMax(&status[0], STATUS_UNORDERED);
         }
-        if (sa > 0u && (SEG_FORM == SEG_BEGIN_END || sa == params.segments)) {
+        if (sa > 0u) {
             let e = seg_end(sa - 1u);
-            if (e >= ts && e - ts < TILE) {
-                atomicMax(&marks[pad(e - ts)], 1u);
+            if (e < next_begin(sa - 1u, e) && e >= ts && e - ts < TILE) {
+                mark(e - ts, 1u);
             }
         }
         if (n - ts < TILE) {
-            atomicMax(&marks[pad(n - ts)], NO_INDEX);
+            mark(n - ts, NO_INDEX);
         }
     }
     for (var s = sa + lid; s < sb; s += WG) {
         let b = seg_begin(s);
         let e = seg_end(s);
-        check_segment(s, b, e, t, ts);
+        let next = next_begin(s, e);
+        check_segment(b, e, next, t, ts);
         let code = 2u * (s - sa + 1u);
-        if (b >= ts && b - ts < TILE) {
-            atomicMax(&marks[pad(b - ts)], code);
+        if (b < e && b >= ts && b - ts < TILE) {
+            mark(b - ts, code);
         }
-        // (Offsets: an end is the next begin, which marks it, but for the last segment.)
-        let gap_follows = SEG_FORM == SEG_BEGIN_END || s + 1u == params.segments;
-        if (gap_follows && e >= ts && e - ts < TILE) {
-            atomicMax(&marks[pad(e - ts)], code + 1u);
+        if (e < next && e >= ts && e - ts < TILE) {
+            mark(e - ts, code + 1u);
         }
         if (b == e) {
             write_result(s, identity_acc());
@@ -264,9 +280,10 @@ fn seg_tiles(ids: Ids, @builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workg
     var border = false;
     for (var k = 0u; k < ITEMS / 4u; k++) {
         let w = vals4[pad4(lid * (ITEMS / 4u) + k)];
+        let mk = marks4[pad4(lid * (ITEMS / 4u) + k)];
         for (var j = 0u; j < 4u; j++) {
             let x = base + 4u * k + j;
-            let m = atomicLoad(&marks[pad(x)]);
+            let m = mk[j];
             if (m != 0u) {
                 if (border) {
                     if ((code & 1u) == 0u) {
