@@ -39,7 +39,6 @@
 @group(0) @binding(6) var<storage, read> ends: array<u32>;
 @group(0) @binding(7) var<storage, read_write> status: array<atomic<u32>>;
 
-
 fn seg_begin(s: u32) -> u32 {
     return begins[s];
 }
