@@ -29,12 +29,12 @@ struct wgs_segmented_reduce_plan {
     uint64_t aux_bytes;
 };
 
-/* Workgroup memory of seg_tiles: values and marks (a padding word every 8 words), four
- * words a scan entry. */
+/* Workgroup memory of seg_tiles: a head bit and a code word per element, and the
+ * segmented scan's tables (at most 16 bytes per invocation and per (row, 4 lanes)). */
 static uint64_t tile_storage(uint32_t wg, uint32_t items, const void *arg) {
     (void)arg;
     uint64_t tile = (uint64_t)wg * items;
-    return 2 * 4 * (tile + tile / 8) + 16ull * wg;
+    return tile / 8 + 4 * tile + 16ull * wg + 16ull * (items / 4) * (wg / 4 + 1);
 }
 
 static uint64_t tiles_of(const wgs_segmented_reduce_plan *p, uint64_t n) {

@@ -16,12 +16,12 @@
 //
 // A tile owns the segments that begin in it (the last tile also those that begin at n),
 // so each segment's result is written once. Inside a tile every element has a code, that
-// of the last mark at or before it: 0 (no mark) for the segment that began before the
-// tile (its "head" piece), 2k for the k-th segment the tile owns (k >= 1), odd codes for
-// gaps (after a segment's end where no begin follows, and past n). A non-empty segment
-// marks its begin and, where a gap follows, its end; so with offsets in order no two
-// marks fall on one element (empty segments mark nothing but a gap after them), plain
-// stores suffice, and a change of code is exactly a piece's border.
+// of the last mark at or before it: CODE_HEAD (no mark) for the segment that began
+// before the tile (its "head" piece), s + 1 for segment s, CODE_GAP for gaps (after a
+// segment's end where no begin follows, and past n). A non-empty segment marks its
+// begin and, where a gap follows, its end, so with offsets in order no two marks fall
+// on one element (empty segments mark nothing but a gap after them), and a mark is
+// exactly a piece's border.
 //
 // Partials, PARTIAL_WORDS u32 per tile in aux: 0-1 the head piece (value bits, index),
 // 2-3 the tail piece, 4 the segment of the tail piece or NO_INDEX, 5 the last tile that
@@ -38,6 +38,9 @@
 @group(0) @binding(5) var<storage, read> begins: array<u32>;
 @group(0) @binding(6) var<storage, read> ends: array<u32>;
 @group(0) @binding(7) var<storage, read_write> status: array<atomic<u32>>;
+
+const CODE_HEAD: u32 = 0u;
+const CODE_GAP: u32 = 0xFFFFFFFFu;
 
 fn seg_begin(s: u32) -> u32 {
     return begins[s];
@@ -137,24 +140,14 @@ fn seg_bounds(ids: Ids, @builtin(workgroup_id) wid: vec3<u32>, @builtin(num_work
 
 // The tile's values as 16-byte words, one padding word every 8 so that both the
 // row-wise stores and each invocation's run of ITEMS / 4 words meet distinct banks.
-const TILE4: u32 = TILE / 4u;
-var<workgroup> vals4: array<vec4<T>, TILE4 + TILE4 / 8u>;
+// Workgroup memory of a tile: a bit per element where a piece begins, and at those
+// elements the piece's code (not cleared: read only where a bit is set).
+var<workgroup> heads: array<atomic<u32>, TILE / 32u>;
+var<workgroup> codes: array<u32, TILE>;
 
-fn pad4(i: u32) -> u32 {
-    return i + (i >> 3u);
-}
-
-var<workgroup> marks4: array<vec4<u32>, TILE4 + TILE4 / 8u>; // laid out as vals4
-
-// One component written alone (a whole-vector store would race with the neighbours').
 fn mark(x: u32, code: u32) {
-    let i = pad4(x >> 2u);
-    switch (x & 3u) {
-        case 0u: { marks4[i].x = code; }
-        case 1u: { marks4[i].y = code; }
-        case 2u: { marks4[i].z = code; }
-        default: { marks4[i].w = code; }
-    }
+    codes[x] = code;
+    atomicOr(&heads[x >> 5u], 1u << (x & 31u));
 }
 
 // The begin of the segment after s (n after the last), with e the end of s.
@@ -168,7 +161,7 @@ fn next_begin(s: u32, e: u32) -> u32 {
     return seg_begin(s + 1u);
 }
 
-// A check of one owned segment s of tile t (elements [ts, te)); every segment is checked
+// A check of one owned segment of tile t (elements from ts); every segment is checked
 // once when the tiles' bounds increase, so all rules hold when no tile complains.
 fn check_segment(b: u32, e: u32, next: u32, t: u32, ts: u32) {
     let n = params.n;
@@ -182,14 +175,14 @@ fn check_segment(b: u32, e: u32, next: u32, t: u32, ts: u32) {
 
 // A finished piece of code `code`: a whole segment's result, the head partial, or (at
 // the tile's end, for a segment that goes on) the tail partial.
-fn finish_piece(t: u32, sa: u32, te: u32, code: u32, r: Acc, at_end: bool) {
+fn finish_piece(t: u32, te: u32, code: u32, r: Acc, at_end: bool) {
     let p = PARTIAL_WORDS * t;
     var tail_seg = NO_INDEX;
-    if (code == 0u) {
+    if (code == CODE_HEAD) {
         aux[p] = to_bits(r.v);
         aux[p + 1u] = r.i;
-    } else if ((code & 1u) == 0u) {
-        let s = sa + code / 2u - 1u;
+    } else if (code != CODE_GAP) {
+        let s = code - 1u;
         if (at_end && s < params.segments && seg_end(s) > te) {
             tail_seg = s;
             aux[p + 2u] = to_bits(r.v);
@@ -204,6 +197,9 @@ fn finish_piece(t: u32, sa: u32, te: u32, code: u32, r: Acc, at_end: bool) {
     }
 }
 
+// Rows of 16-byte words as in workgroup/tile_rows.wgsl: in row r invocation lid holds
+// word r * WG + lid of the tile, so every load is coalesced and the values stay in
+// registers.
 @compute @workgroup_size(WG)
 fn seg_tiles(ids: Ids, @builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
     let t = tile_index(wid, nwg);
@@ -217,27 +213,28 @@ fn seg_tiles(ids: Ids, @builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workg
     let sa = aux[params.bounds_base + t];
     let sb = aux[params.bounds_base + t + 1u];
 
-    // The tile into workgroup memory in coalesced 16-byte loads (word q of the tile is
-    // loaded by invocation q % WG); past n the values are never used (a gap's code).
+    // The loads first, so that they are in flight while the segments are marked; past n
+    // the values are never used (a gap's code). (Barriers come between these branches
+    // and the subgroup operations: docs/design.md, section 3.)
     let n4 = n / 4u;
-    for (var k = 0u; k < ITEMS / 4u; k++) {
-        let q = k * WG + lid;
-        let gq = ts / 4u + q;
-        var x: vec4<V>;
+    var w: array<vec4<V>, ROWS>;
+    for (var r = 0u; r < ROWS; r++) {
+        let gq = ts / 4u + r * WG + lid;
         if (gq < n4) {
-            x = src4[gq];
+            w[r] = src4[gq];
         } else {
             for (var j = 0u; j < 4u; j++) {
-                x[j] = src[min(4u * gq + j, max(n, 1u) - 1u)];
+                w[r][j] = src[min(4u * gq + j, max(n, 1u) - 1u)];
             }
         }
-        vals4[pad4(q)] = vec4<T>(lift(x.x), lift(x.y), lift(x.z), lift(x.w));
-        marks4[pad4(q)] = vec4<u32>(0u);
+    }
+    for (var i = lid; i < TILE / 32u; i += WG) {
+        atomicStore(&heads[i], 0u);
     }
     workgroupBarrier();
 
-    // Marks. The head segment's end opens a gap (code 1) where no begin follows it; n
-    // opens the last gap.
+    // Marks: a non-empty segment's begin, and its end where a gap follows; the head
+    // segment's end likewise; n. With offsets in order no element is marked twice.
     if (lid == 0u) {
         if (sb < sa) {
             atomicMax(&status[0], STATUS_UNORDERED);
@@ -245,11 +242,11 @@ fn seg_tiles(ids: Ids, @builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workg
         if (sa > 0u) {
             let e = seg_end(sa - 1u);
             if (e < next_begin(sa - 1u, e) && e >= ts && e - ts < TILE) {
-                mark(e - ts, 1u);
+                mark(e - ts, CODE_GAP);
             }
         }
         if (n - ts < TILE) {
-            mark(n - ts, NO_INDEX);
+            mark(n - ts, CODE_GAP);
         }
     }
     for (var s = sa + lid; s < sb; s += WG) {
@@ -257,12 +254,11 @@ fn seg_tiles(ids: Ids, @builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workg
         let e = seg_end(s);
         let next = next_begin(s, e);
         check_segment(b, e, next, t, ts);
-        let code = 2u * (s - sa + 1u);
         if (b < e && b >= ts && b - ts < TILE) {
-            mark(b - ts, code);
+            mark(b - ts, s + 1u);
         }
         if (e < next && e >= ts && e - ts < TILE) {
-            mark(e - ts, code + 1u);
+            mark(e - ts, CODE_GAP);
         }
         if (b == e) {
             write_result(s, identity_acc());
@@ -270,44 +266,48 @@ fn seg_tiles(ids: Ids, @builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workg
     }
     workgroupBarrier();
 
-    // This invocation's run: its first piece (continuing from the left), the pieces
-    // wholly inside it (complete segments: written now) and its last piece.
-    let base = lid * ITEMS;
-    var first = identity_acc();
-    var cur = identity_acc();
-    var code = 0u;
-    var border = false;
-    for (var k = 0u; k < ITEMS / 4u; k++) {
-        let w = vals4[pad4(lid * (ITEMS / 4u) + k)];
-        let mk = marks4[pad4(lid * (ITEMS / 4u) + k)];
+    // Each word alone: the piece it continues (first), the pieces wholly inside it
+    // (written now) and the piece it hands on, as a scan entry.
+    var first: array<Acc, ROWS>;
+    var entry: array<SegEntry, ROWS>;
+    for (var r = 0u; r < ROWS; r++) {
+        let q = r * WG + lid;
+        let bits = (atomicLoad(&heads[q >> 3u]) >> (4u * (q & 7u))) & 15u;
+        var cur = identity_acc();
+        var pre = identity_acc();
+        var code = CODE_HEAD;
         for (var j = 0u; j < 4u; j++) {
-            let x = base + 4u * k + j;
-            let m = mk[j];
-            if (m != 0u) {
-                if (border) {
-                    if ((code & 1u) == 0u) {
-                        write_result(sa + code / 2u - 1u, cur);
-                    }
+            if ((bits & (1u << j)) != 0u) {
+                if ((bits & ((1u << j) - 1u)) != 0u) {
+                    finish_piece(t, te, code, cur, false);
                 } else {
-                    first = cur;
-                    border = true;
+                    pre = cur;
                 }
                 cur = identity_acc();
-                code = m;
+                code = codes[4u * q + j];
             }
-            cur = acc_combine(cur, Acc(w[j], ts + x));
+            cur = acc_combine(cur, Acc(lift(w[r][j]), ts + 4u * q + j));
+        }
+        if (bits == 0u) {
+            pre = cur;
+        }
+        first[r] = pre;
+        entry[r] = SegEntry(cur, code, select(0u, 1u, bits != 0u));
+    }
+    workgroupBarrier(); // the subgroups whole again before their shuffles (docs/design.md, 3)
+
+    // The pieces linked across the tile by a segmented scan in word order (a fixed
+    // order, so float sums repeat): entry[r] becomes what flows into word r.
+    let total = segmented_scan_tile(ids, &entry);
+    for (var r = 0u; r < ROWS; r++) {
+        let q = r * WG + lid;
+        let bits = (atomicLoad(&heads[q >> 3u]) >> (4u * (q & 7u))) & 15u;
+        if (bits != 0u) {
+            finish_piece(t, te, entry[r].c, acc_combine(entry[r].a, first[r]), false);
         }
     }
-    workgroupBarrier(); // the subgroup whole again before its shuffles (docs/design.md, 3)
-
-    // The last pieces linked across the invocations by a segmented scan (a fixed order,
-    // so float sums repeat): each invocation learns what comes into its first piece.
-    let sc = segmented_scan(ids, SegEntry(cur, code, select(0u, 1u, border)));
-    if (border) {
-        finish_piece(t, sa, te, sc.before.c, acc_combine(sc.before.a, first), false);
-    }
     if (lid == WG - 1u) {
-        finish_piece(t, sa, te, sc.incl.c, sc.incl.a, true);
+        finish_piece(t, te, total.c, total.a, true);
     }
 }
 

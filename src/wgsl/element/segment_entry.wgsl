@@ -4,6 +4,9 @@
 // piece begins within the range the entry covers (the value then holds only what
 // follows that border).
 
+// A tile of the segmented reduce is ROWS rows of WG 16-byte words.
+const ROWS: u32 = ITEMS / 4u;
+
 struct SegEntry {
     a: Acc,
     c: u32,

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
-// segmented_scan_workgroup.wgsl: an inclusive segmented scan of one SegEntry per
-// invocation across the workgroup, in workgroup memory (Hillis and Steele: log2(WG)
-// steps, two barriers each; nothing beyond WebGPU's core). The portable twin of
-// segmented_scan_subgroup.wgsl; both follow element/segment_entry.wgsl.
+// segmented_scan_workgroup.wgsl: the segmented scan of a tile's words (ROWS rows of WG,
+// one entry a word) in workgroup memory: per row Hillis and Steele (log2(WG) steps, two
+// barriers each), then the rows chained in order; nothing beyond WebGPU's core. The
+// portable twin of segmented_scan_subgroup.wgsl; both follow element/segment_entry.wgsl.
 
 var<workgroup> ss_v: array<T, WG>;
 var<workgroup> ss_i: array<u32, WG>;
@@ -40,4 +40,27 @@ fn segmented_scan(ids: Ids, e: SegEntry) -> SegScan {
         before = ss_load(lid - 1u);
     }
     return SegScan(ss_load(lid), before);
+}
+
+var<workgroup> ss_rows: array<SegEntry, ROWS>;
+
+// Every invocation must call it (barriers). Replaces each of this invocation's entries
+// (row r: word r * WG + lid) by what the words before it hand on, in word order, and
+// returns the whole tile's (as the last word's inclusive entry).
+fn segmented_scan_tile(ids: Ids, e: ptr<function, array<SegEntry, ROWS>>) -> SegEntry {
+    var before: array<SegEntry, ROWS>;
+    for (var r = 0u; r < ROWS; r++) {
+        let sc = segmented_scan(ids, (*e)[r]);
+        before[r] = sc.before;
+        if (ids.lid == WG - 1u) {
+            ss_rows[r] = sc.incl;
+        }
+        workgroupBarrier(); // the next row reuses the scan's arrays
+    }
+    var carry = seg_none();
+    for (var r = 0u; r < ROWS; r++) {
+        (*e)[r] = seg_combine(carry, before[r]);
+        carry = seg_combine(carry, ss_rows[r]);
+    }
+    return carry;
 }
