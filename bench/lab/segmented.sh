@@ -32,11 +32,11 @@ run() { # run SHAPE MIN MAX NAME
 # 1. The tuning table's shape at 2^20, 2^24, 2^28.
 for k in 20 24 28; do run - "2^$k" "2^$k" "default-2^$k"; done
 
-# 2. Tile shapes at SWEEP_N: items a multiple of 4 (up to 64); shapes whose workgroup
-# memory (9 bytes per element of the tile plus 16 per invocation) the device lacks are
-# refused and reported.
+# 2. Tile shapes at SWEEP_N: wg a power of two from 32, items a power of two from 4 to 64
+# (items / 4 rows of wg 16-byte words); shapes whose workgroup memory (about 5 bytes per
+# element of the tile plus 16 per invocation) the device lacks are refused and reported.
 n=${SWEEP_N:-2^28}
-for shape in ${SHAPES:-256,16 256,8 128,16 128,32 512,8 64,32 64,64 512,4 1024,4}; do
+for shape in ${SHAPES:-256,8 256,4 256,16 128,8 512,4 512,8 1024,4 1024,8 128,16}; do
   run "$shape" "$n" "$n" "shape-${shape/,/x}"
 done
 
