@@ -708,7 +708,7 @@ WGS_API wgs_result wgs_count_host(wgs_context *ctx, const wgs_count_plan_desc *d
  * devices that flush subnormals), d being the longest chain of additions a value goes
  * through: 4 + 2 log2(WG) + (items / 4)(WG / sg) + 20 + k / (tile x WG) for a tile of
  * WG invocations of `items` values and subgroups of sg lanes (without subgroups items / 4
- * in place of the third term): 72 + k / 2^20 for 256 x 8 on 32-lane subgroups, and below
+ * in place of the third term): 56 + k / 2^19 for 256 x 8 on 32-lane subgroups, and below
  * k / 1024 + 128 for the CPU drivers' 32 x 32 on subgroups of 4.
  *
  * Limits: n values fit one storage binding and n < 2^31; the offsets and the results fit
