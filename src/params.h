@@ -28,7 +28,7 @@
  * bounds_base the first word of the tiles' segment bounds in the scratch (after the
  * tiles' partials). The forms of the segments and the result codes of the status word
  * (from the public enum). */
-#define WGS_PARAMS_SEGMENTED(X) X(n) X(segments) X(tiles) X(identity_bits) X(bounds_base)
+#define WGS_PARAMS_SEGMENTED(X) X(n) X(segments) X(tiles) X(bounds_base)
 #define WGS_CONSTS_SEGMENTED(X)                                                               \
     X(SEG_OFFSETS, 1u) X(SEG_BEGIN_END, 2u) X(PARTIAL_WORDS, 6u)                              \
     X(STATUS_UNORDERED, WGS_ERROR_SEGMENTS_UNORDERED) X(STATUS_OUT_OF_RANGE, WGS_ERROR_SEGMENT_OUT_OF_RANGE)

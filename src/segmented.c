@@ -20,7 +20,6 @@ struct wgs_segmented_reduce_plan {
     wgs_op op;
     wgs_segments_form form;
     uint32_t arg;           /* 0, 1 arg-min, 2 arg-max */
-    uint32_t identity_bits; /* of the operator the kernels combine with */
     uint32_t result_bytes;  /* 4, or 8 for arg ops */
     uint64_t capacity, segment_capacity;
     uint32_t wg, items;
@@ -95,7 +94,6 @@ wgs_result wgs_segmented_reduce_plan_create(wgs_context *ctx, const wgs_segmente
     p->form = d.segments;
     p->arg = d.op == WGS_OP_ARGMIN ? 1 : d.op == WGS_OP_ARGMAX ? 2 : 0;
     wgs_op acc_op = p->arg == 1 ? WGS_OP_MIN : p->arg == 2 ? WGS_OP_MAX : d.op;
-    p->identity_bits = wgs__identity_bits(d.type, acc_op);
     p->result_bytes = p->arg ? 8 : 4;
     p->capacity = d.capacity;
     p->segment_capacity = d.segment_capacity;
@@ -175,8 +173,8 @@ wgs_result wgs_segmented_reduce_encode(wgs_segmented_reduce_plan *p, WGPUCommand
                 WGS_ERROR_ALIASING, "the output and the status need buffers of their own");
 
     const uint64_t tiles = tiles_of(p, n);
+    /* (The identity is the prelude's IDENTITY_BITS, a constant of the pipelines.) */
     wgs_params rec = {.segmented = {.n = (uint32_t)n, .segments = (uint32_t)segs, .tiles = (uint32_t)tiles,
-                                    .identity_bits = p->identity_bits,
                                     .bounds_base = (uint32_t)(tiles * WGS_PARTIAL_WORDS)}};
     if ((r = wgs__params_reserve(ctx, 1)) != WGS_OK) return r;
     wgs__gpu_scope_push(ctx->gpu);

@@ -150,6 +150,27 @@ fn mark(x: u32, code: u32) {
     atomicOr(&heads[x >> 5u], 1u << (x & 31u));
 }
 
+// The code of the piece that element x - 1 belongs to (x in 0..TILE): the last mark
+// before x, found from the head bits (a few words back but for long pieces, and only
+// words that hold a border ask).
+fn code_before(x: u32) -> u32 {
+    var k = x >> 5u;
+    var m = 0u;
+    if (k < TILE / 32u) {
+        m = atomicLoad(&heads[k]) & ((1u << (x & 31u)) - 1u);
+    }
+    loop {
+        if (m != 0u) {
+            return codes[32u * k + 31u - countLeadingZeros(m)];
+        }
+        if (k == 0u) {
+            return CODE_HEAD;
+        }
+        k = k - 1u;
+        m = atomicLoad(&heads[k]);
+    }
+}
+
 // The begin of the segment after s (n after the last), with e the end of s.
 fn next_begin(s: u32, e: u32) -> u32 {
     if (s + 1u >= params.segments) {
@@ -292,7 +313,7 @@ fn seg_tiles(ids: Ids, @builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workg
             pre = cur;
         }
         first[r] = pre;
-        entry[r] = SegEntry(cur, code, select(0u, 1u, bits != 0u));
+        entry[r] = SegEntry(cur, select(0u, 1u, bits != 0u));
     }
     workgroupBarrier(); // the subgroups whole again before their shuffles (docs/design.md, 3)
 
@@ -303,11 +324,11 @@ fn seg_tiles(ids: Ids, @builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workg
         let q = r * WG + lid;
         let bits = (atomicLoad(&heads[q >> 3u]) >> (4u * (q & 7u))) & 15u;
         if (bits != 0u) {
-            finish_piece(t, te, entry[r].c, acc_combine(entry[r].a, first[r]), false);
+            finish_piece(t, te, code_before(4u * q), acc_combine(entry[r].a, first[r]), false);
         }
     }
     if (lid == WG - 1u) {
-        finish_piece(t, te, total.c, total.a, true);
+        finish_piece(t, te, code_before(TILE), total.a, true);
     }
 }
 

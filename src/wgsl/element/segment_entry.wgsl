@@ -1,15 +1,14 @@
 // SPDX-License-Identifier: MIT
 // segment_entry.wgsl: what a segmented scan carries (workgroup/segmented_scan_*.wgsl):
-// an Acc (element/acc.wgsl), the code of the piece it belongs to, and f = 1 when a
-// piece begins within the range the entry covers (the value then holds only what
-// follows that border).
+// an Acc (element/acc.wgsl) and f = 1 when a piece begins within the range the entry
+// covers (the value then holds only what follows that border). Which piece a value
+// belongs to is not carried: the caller finds it from where the borders are.
 
 // A tile of the segmented reduce is ROWS rows of WG 16-byte words.
 const ROWS: u32 = ITEMS / 4u;
 
 struct SegEntry {
     a: Acc,
-    c: u32,
     f: u32,
 }
 
@@ -19,13 +18,12 @@ struct SegScan {
 }
 
 fn seg_none() -> SegEntry {
-    return SegEntry(Acc(identity_from_bits(params.identity_bits), NO_INDEX), 0u, 0u);
+    return SegEntry(Acc(identity_from_bits(IDENTITY_BITS), NO_INDEX), 0u);
 }
 
-// l followed by r: r alone where a border lies in r, else both combined under l's code.
+// l followed by r: r alone where a border lies in r, else both combined.
 fn seg_combine(l: SegEntry, r: SegEntry) -> SegEntry {
     let m = acc_combine(l.a, r.a);
     let take_r = r.f != 0u;
-    return SegEntry(Acc(select(m.v, r.a.v, take_r), select(m.i, r.a.i, take_r)), select(l.c, r.c, take_r),
-                    select(l.f, r.f, take_r));
+    return SegEntry(Acc(select(m.v, r.a.v, take_r), select(m.i, r.a.i, take_r)), select(l.f, r.f, take_r));
 }

@@ -6,56 +6,45 @@
 
 var<workgroup> ss_v: array<T, WG>;
 var<workgroup> ss_i: array<u32, WG>;
-var<workgroup> ss_c: array<u32, WG>;
 var<workgroup> ss_f: array<u32, WG>;
+var<workgroup> ss_rows: array<SegEntry, ROWS>;
 
 fn ss_store(k: u32, x: SegEntry) {
     ss_v[k] = x.a.v;
     ss_i[k] = x.a.i;
-    ss_c[k] = x.c;
     ss_f[k] = x.f;
 }
 
 fn ss_load(k: u32) -> SegEntry {
-    return SegEntry(Acc(ss_v[k], ss_i[k]), ss_c[k], ss_f[k]);
+    return SegEntry(Acc(ss_v[k], ss_i[k]), ss_f[k]);
 }
-
-// Every invocation must call it (barriers). The entries of invocations lid and lid - 1
-// after the scan (for lid 0 the latter is seg_none()).
-fn segmented_scan(ids: Ids, e: SegEntry) -> SegScan {
-    let lid = ids.lid;
-    ss_store(lid, e);
-    for (var d = 1u; d < WG; d = d << 1u) {
-        workgroupBarrier();
-        var x = ss_load(lid);
-        if (lid >= d) {
-            x = seg_combine(ss_load(lid - d), x);
-        }
-        workgroupBarrier();
-        ss_store(lid, x);
-    }
-    workgroupBarrier();
-    var before = seg_none();
-    if (lid > 0u) {
-        before = ss_load(lid - 1u);
-    }
-    return SegScan(ss_load(lid), before);
-}
-
-var<workgroup> ss_rows: array<SegEntry, ROWS>;
 
 // Every invocation must call it (barriers). Replaces each of this invocation's entries
 // (row r: word r * WG + lid) by what the words before it hand on, in word order, and
 // returns the whole tile's (as the last word's inclusive entry).
 fn segmented_scan_tile(ids: Ids, e: ptr<function, array<SegEntry, ROWS>>) -> SegEntry {
+    let lid = ids.lid;
     var before: array<SegEntry, ROWS>;
     for (var r = 0u; r < ROWS; r++) {
-        let sc = segmented_scan(ids, (*e)[r]);
-        before[r] = sc.before;
-        if (ids.lid == WG - 1u) {
-            ss_rows[r] = sc.incl;
+        ss_store(lid, (*e)[r]);
+        for (var d = 1u; d < WG; d = d << 1u) {
+            workgroupBarrier();
+            var x = ss_load(lid);
+            if (lid >= d) {
+                x = seg_combine(ss_load(lid - d), x);
+            }
+            workgroupBarrier();
+            ss_store(lid, x);
         }
-        workgroupBarrier(); // the next row reuses the scan's arrays
+        workgroupBarrier();
+        before[r] = seg_none();
+        if (lid > 0u) {
+            before[r] = ss_load(lid - 1u);
+        }
+        if (lid == WG - 1u) {
+            ss_rows[r] = ss_load(lid);
+        }
+        workgroupBarrier(); // the next row reuses the arrays
     }
     var carry = seg_none();
     for (var r = 0u; r < ROWS; r++) {
