@@ -29,11 +29,13 @@ struct wgs_segmented_reduce_plan {
 };
 
 /* Workgroup memory of seg_tiles: a head bit and a code word per element, and the
- * segmented scan's tables (at most 16 bytes per invocation and per (row, 4 lanes)). */
+ * segmented scan's arrays (12 bytes an entry): per invocation and per row without
+ * subgroups, per (row, subgroup of 4 lanes or more) with them. */
 static uint64_t tile_storage(uint32_t wg, uint32_t items, const void *arg) {
-    (void)arg;
-    uint64_t tile = (uint64_t)wg * items;
-    return tile / 8 + 4 * tile + 16ull * wg + 16ull * (items / 4) * (wg / 4 + 1);
+    const wgs_context_info *ci = arg;
+    uint64_t tile = (uint64_t)wg * items, rows = items / 4;
+    uint64_t scan = wgs__chain_subgroups(ci, wg) ? 12 * rows * ((wg + 3) / 4) + 16 : 12ull * wg + 16 * rows;
+    return tile / 8 + 4 * tile + scan;
 }
 
 static uint64_t tiles_of(const wgs_segmented_reduce_plan *p, uint64_t n) {
@@ -84,7 +86,7 @@ wgs_result wgs_segmented_reduce_plan_create(wgs_context *ctx, const wgs_segmente
     if (r != WGS_OK) return r;
     wgs_tile_shape s;
     r = wgs__shape(ctx, "segmented", ctx->exp.segmented, wgs__tuning_of(ctx)->segmented, 4, 64, tile_storage,
-                   NULL, &s);
+                   &ctx->caps.info, &s);
     if (r != WGS_OK) return r;
     wgs_segmented_reduce_plan *p = calloc(1, sizeof *p);
     WGS_FAIL_IF(ctx, !p, WGS_ERROR_OUT_OF_HOST_MEMORY, "allocating the plan");
