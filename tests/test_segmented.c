@@ -535,3 +535,15 @@ static void other_paths(wgs_context *ctx, const char *what) {
 TEST(segmented_without_subgroups) { other_paths(test_context_forced_fallback(1), "without subgroups"); }
 
 TEST(segmented_folded_grid) { other_paths(test_context_capped(16, 0), "folded grid"); }
+
+/* Another tile shape: one row of 64 words (the GPUs' rows are 2, the CPU drivers' 8). */
+TEST(segmented_one_row_tiles) {
+    static wgs_experimental e;
+    e = (wgs_experimental){.segmented = {64, 4}};
+    wgs_context *ctx = NULL;
+    CHECK_RESULT(wgs_context_create(&(wgs_context_desc){.experimental = &e}, &ctx), WGS_OK);
+    if (!ctx) return;
+    CHECK(tile_of(ctx) == 256);
+    other_paths(ctx, "one-row tiles");
+    wgs_context_destroy(ctx);
+}

@@ -33,8 +33,8 @@ run() { # run SHAPE MIN MAX NAME
 for k in 20 24 28; do run - "2^$k" "2^$k" "default-2^$k"; done
 
 # 2. Tile shapes at SWEEP_N: wg a power of two from 32, items a power of two from 4 to 64
-# (items / 4 rows of wg 16-byte words); shapes whose workgroup memory (about 5 bytes per
-# element of the tile plus 16 per invocation) the device lacks are refused and reported.
+# (items / 4 rows of wg 16-byte words); shapes whose workgroup memory (about 4.1 bytes per
+# element of the tile and the scan's tables) the device lacks are refused and reported.
 n=${SWEEP_N:-2^28}
 for shape in ${SHAPES:-256,8 256,4 256,16 128,8 512,4 512,8 1024,4 1024,8 128,16}; do
   run "$shape" "$n" "$n" "shape-${shape/,/x}"
