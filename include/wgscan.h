@@ -13,8 +13,8 @@
  *   storage binding are split over several bindings, and grids beyond 65535
  *   workgroups are folded into two dimensions.
  *   Built on scan and atomics, with the same plan / encode shape: reduce and count,
- *   select (compaction, partition, unique, run-length), histogram and a bump
- *   allocator (sections below).
+ *   the segmented reduce (one reduction per segment), select (compaction, partition,
+ *   unique, run-length), histogram and a bump allocator (sections below).
  *
  * What it does NOT do
  *   - It never submits, waits or reads back in the encode path: wgs_scan_encode
@@ -78,7 +78,8 @@
  *     buffer at different offsets is refused with WGS_ERROR_ALIASING.
  *
  * Parameter records
- *   Primitives other than scan (copy, reduce, count, select, histogram, allocate)
+ *   Primitives other than scan (copy, reduce, count, segmented reduce, select,
+ *   histogram, allocate)
  *   write each dispatch's parameters into a ring of the context with
  *   wgpuQueueWriteBuffer. Each record is written once and never rewritten: a full
  *   ring (WGS_PARAM_RING_RECORDS records) is replaced by a fresh one, kept alive by
@@ -188,7 +189,9 @@ extern "C" {
     X(WGS_ERROR_DEVICE_LOST, 18, "the WebGPU device was lost")                                   \
     X(WGS_ERROR_MAP_FAILED, 19, "mapping a buffer for reading failed")                           \
     X(WGS_ERROR_TIMEOUT, 20, "the GPU did not finish in time")                                   \
-    X(WGS_ERROR_WRONG_CONTEXT, 21, "object belongs to another context")
+    X(WGS_ERROR_WRONG_CONTEXT, 21, "object belongs to another context")                          \
+    X(WGS_ERROR_SEGMENTS_UNORDERED, 22, "segment offsets are out of order")                        \
+    X(WGS_ERROR_SEGMENT_OUT_OF_RANGE, 23, "a segment offset lies past the end of the values")
 
 typedef enum wgs_result {
 #define WGS_RESULT_ENUM_(sym, num, msg) sym = num,
@@ -346,6 +349,7 @@ typedef struct wgs_experimental {
     uint32_t scan_single_pass_groups;
     uint32_t select_group_tiles; /* select's tiles per group: 1..16, a power of two */
     uint32_t reduce_groups;      /* reduce's grid: workgroups at most */
+    wgs_tile_shape segmented;    /* the segmented reduce's tile (items a multiple of 4) */
     int copy_scalar;             /* wgs_copy_encode with 4-byte loads */
     /* Host transfers (wgs_buffer_write, wgs_buffer_read): bytes per staging buffer and
      * GPU copy (a multiple of 64 KiB up to 1 GiB), staging buffers per direction
@@ -675,6 +679,119 @@ WGS_API wgs_result wgs_reduce_host(wgs_context *ctx, const wgs_reduce_plan_desc 
                                    const void *input, uint64_t n, void *result);
 WGS_API wgs_result wgs_count_host(wgs_context *ctx, const wgs_count_plan_desc *desc,
                                   const void *input, uint64_t n, uint32_t *count);
+
+/* ---------------------------------------------------------------------------
+ * Segmented reduce: one reduction per segment of an array
+ *
+ * out[s] = the reduction of values[begin_s .. end_s) for each of n_segments segments,
+ * with the operators and types of reduce (add, min, max, and/or/xor for integers,
+ * argmin, argmax; u32, i32, f32). An empty segment gives the operator's identity
+ * (argmin/argmax: the identity and the index 0xFFFFFFFF). Arg ops give the value and the
+ * index of the element in the values (counted from args.input_offset, not from the
+ * segment's begin), 8 bytes per segment; the others 4 bytes per segment.
+ *
+ * The segments (wgs_segments_form):
+ *   OFFSETS (default)  CSR: n_segments + 1 u32 offsets; segment s is [offsets[s],
+ *                      offsets[s + 1]).
+ *   BEGIN_END          two arrays of n_segments u32, as CUB's DeviceSegmentedReduce:
+ *                      segment s is [begin_offsets[s], end_offsets[s]). Gaps between
+ *                      segments are allowed (their elements are in no segment).
+ * Either way the segments must be in order and must not overlap:
+ *   begin_s <= end_s <= begin_(s+1), and every offset <= n.
+ * The GPU checks this as it reduces and writes the status word (args.status, optional):
+ * 0, or WGS_ERROR_SEGMENTS_UNORDERED where a rule is broken, or
+ * WGS_ERROR_SEGMENT_OUT_OF_RANGE where an offset lies past n (the larger number where
+ * both happen). With a bad status the results are undefined, but nothing is written
+ * outside the output's n_segments results and the kernels finish. The encode checks
+ * only what the host knows (buffers, n, n_segments); wgs_segmented_reduce_host returns
+ * the status as its result.
+ *
+ * How: the work is split by elements, never by segments, so the time depends on n
+ * and hardly on the segments' lengths. Each workgroup takes a tile of the values
+ * (tile = wgs_segmented_reduce_plan_tile_size) in registers, finds its segments in the
+ * offsets (a search per tile in a first short dispatch), marks where segments begin in
+ * workgroup memory, reduces each segment's piece of the tile (each 16-byte word alone,
+ * then one segmented scan over the tile's words), writes the result of every segment
+ * that ends in the tile, and leaves a partial for a segment that goes on past it. A third dispatch combines the partials of the segments that span tiles (in
+ * a fixed order). Records 3 dispatches in one compute pass.
+ * Deterministic: the order of combination depends only on n, the offsets and the
+ * tile, so float sums have the same bits on every run (on one device: the subgroup size
+ * takes part). A float sum of a segment of k elements differs from the exact sum by at
+ * most d rounding steps of f32 times the sum of its magnitudes (plus 2k 2^-126 on
+ * devices that flush subnormals), d being the longest chain of additions a value goes
+ * through: 4 + 2 log2(WG) + (items / 4)(WG / sg) + 20 + k / (tile x WG) for a tile of
+ * WG invocations of `items` values and subgroups of sg lanes (without subgroups items / 4
+ * in place of the third term): 56 + k / 2^19 for 256 x 8 on 32-lane subgroups, and below
+ * k / 1024 + 128 for the CPU drivers' 32 x 32 on subgroups of 4.
+ *
+ * Limits: n values fit one storage binding and n < 2^31; the offsets and the results fit
+ * one binding each. Scratch: 24 bytes per tile of capacity plus 4 per tile boundary
+ * (wgs_segmented_reduce_plan_scratch_size). The output is another buffer than the
+ * values, the offsets and the status.
+ * ------------------------------------------------------------------------- */
+typedef struct wgs_segmented_reduce_plan wgs_segmented_reduce_plan;
+
+typedef enum wgs_segments_form {
+    WGS_SEGMENTS_DEFAULT = 0, /* OFFSETS */
+    WGS_SEGMENTS_OFFSETS = 1,
+    WGS_SEGMENTS_BEGIN_END = 2,
+    WGS_SEGMENTS_FORCE32 = 0x7FFFFFFF
+} wgs_segments_form;
+
+typedef struct wgs_segmented_reduce_plan_desc {
+    wgs_type type;              /* u32 (default), i32, f32 */
+    wgs_op op;                  /* add (default), min, max, and/or/xor (integers), argmin, argmax */
+    wgs_segments_form segments; /* OFFSETS (default) or BEGIN_END */
+    uint64_t capacity;          /* largest n, in elements; 0 means 1 */
+    uint64_t segment_capacity;  /* largest n_segments; 0 means 1 */
+    const char *label;
+} wgs_segmented_reduce_plan_desc;
+
+typedef struct wgs_segmented_reduce_args {
+    WGPUBuffer input; /* n values */
+    uint64_t input_offset;
+    uint64_t n;
+    WGPUBuffer offsets; /* OFFSETS: n_segments + 1 u32 */
+    uint64_t offsets_offset;
+    WGPUBuffer begin_offsets; /* BEGIN_END: n_segments u32 each */
+    uint64_t begin_offsets_offset;
+    WGPUBuffer end_offsets;
+    uint64_t end_offsets_offset;
+    uint64_t n_segments;
+    WGPUBuffer output; /* n_segments results of 4 bytes (8 for arg ops: value, index) */
+    uint64_t output_offset;
+    WGPUBuffer status; /* optional: one u32, 0 or the result code of bad offsets */
+    uint64_t status_offset;
+    WGPUQuerySet timestamp_query_set; /* optional: begin of the first dispatch, end of the last */
+    uint32_t timestamp_begin_index;
+    uint32_t timestamp_end_index;
+} wgs_segmented_reduce_args;
+
+/* Checks the description (WGS_ERROR_UNSUPPORTED_TYPE, _UNSUPPORTED_OPERATOR,
+ * _INVALID_ARGUMENT for an unknown form, _TOO_LARGE past the limits above), compiles
+ * three pipelines and allocates the scratch. */
+WGS_API wgs_result wgs_segmented_reduce_plan_create(wgs_context *ctx, const wgs_segmented_reduce_plan_desc *desc,
+                                                    wgs_segmented_reduce_plan **out);
+/* Accepts NULL. */
+WGS_API void wgs_segmented_reduce_plan_destroy(wgs_segmented_reduce_plan *plan);
+/* Bytes of scratch the plan holds (0 for NULL). */
+WGS_API uint64_t wgs_segmented_reduce_plan_scratch_size(const wgs_segmented_reduce_plan *plan);
+/* Elements a workgroup takes (0 for NULL). */
+WGS_API uint32_t wgs_segmented_reduce_plan_tile_size(const wgs_segmented_reduce_plan *plan);
+/* Records the segmented reduction (3 dispatches, one compute pass) into `encoder`;
+ * never submits. n above capacity or n_segments above segment_capacity:
+ * WGS_ERROR_CAPACITY_EXCEEDED; a missing buffer: WGS_ERROR_INVALID_ARGUMENT. Its
+ * parameters go to the context's parameter ring (see "Parameter records"). */
+WGS_API wgs_result wgs_segmented_reduce_encode(wgs_segmented_reduce_plan *plan, WGPUCommandEncoder encoder,
+                                               const wgs_segmented_reduce_args *args);
+/* Convenience: reduces host arrays. offsets: n_segments + 1 u32 (OFFSETS) or the
+ * n_segments begins (BEGIN_END, with end_offsets the ends; NULL for OFFSETS); output
+ * receives n_segments results of 4 bytes (8 for arg ops). Returns the GPU's status
+ * (WGS_ERROR_SEGMENTS_UNORDERED, WGS_ERROR_SEGMENT_OUT_OF_RANGE) for bad offsets, and
+ * then leaves output unwritten. Waits. */
+WGS_API wgs_result wgs_segmented_reduce_host(wgs_context *ctx, const wgs_segmented_reduce_plan_desc *desc,
+                                             const void *input, uint64_t n, const uint32_t *offsets,
+                                             const uint32_t *end_offsets, uint64_t n_segments, void *output);
 
 /* ---------------------------------------------------------------------------
  * Select: stream compaction and its relatives

@@ -16,8 +16,10 @@
 
 #include <stdint.h>
 
+#define WGS_PIPELINE_KEY_MAX 512 /* every field of a kernel spec, the helper files' names included */
+
 typedef struct wgs_pipeline_entry {
-    char key[256];
+    char key[WGS_PIPELINE_KEY_MAX];
     WGPUComputePipeline pipeline;
 } wgs_pipeline_entry;
 

@@ -50,11 +50,13 @@ static const char *const histogram_fields[] = {WGS_PARAMS_HISTOGRAM(WGS_FIELD_NA
 static const char *const alloc_fields[] = {WGS_PARAMS_ALLOC(WGS_FIELD_NAME_) NULL};
 static const char *const copy_fields[] = {WGS_PARAMS_COPY(WGS_FIELD_NAME_) NULL};
 static const char *const sort_fields[] = {WGS_PARAMS_SORT(WGS_FIELD_NAME_) NULL};
+static const char *const segmented_fields[] = {WGS_PARAMS_SEGMENTED(WGS_FIELD_NAME_) NULL};
 static const wgsl_const scan_consts[] = {WGS_CONSTS_SCAN(WGS_CONST_ENTRY_){NULL, 0}};
 static const wgsl_const reduce_consts[] = {WGS_CONSTS_REDUCE(WGS_CONST_ENTRY_) WGS_CONSTS_PREDICATE(WGS_CONST_ENTRY_){NULL, 0}};
 static const wgsl_const select_consts[] = {WGS_CONSTS_SELECT(WGS_CONST_ENTRY_) WGS_CONSTS_PREDICATE(WGS_CONST_ENTRY_){NULL, 0}};
 static const wgsl_const histogram_consts[] = {WGS_CONSTS_HISTOGRAM(WGS_CONST_ENTRY_) WGS_CONSTS_PREDICATE(WGS_CONST_ENTRY_){NULL, 0}};
 static const wgsl_const sort_consts[] = {WGS_CONSTS_SORT(WGS_CONST_ENTRY_){NULL, 0}};
+static const wgsl_const segmented_consts[] = {WGS_CONSTS_SEGMENTED(WGS_CONST_ENTRY_){NULL, 0}};
 static const wgsl_const no_consts[] = {{NULL, 0}};
 
 static const struct {
@@ -68,6 +70,7 @@ static const struct {
     [WGS_PARAMS_KIND_ALLOC] = {alloc_fields, no_consts},
     [WGS_PARAMS_KIND_COPY] = {copy_fields, no_consts},
     [WGS_PARAMS_KIND_SORT] = {sort_fields, sort_consts},
+    [WGS_PARAMS_KIND_SEGMENTED] = {segmented_fields, segmented_consts},
 };
 
 /* Appends to a growing string; returns 0 when out of memory. */
@@ -233,19 +236,22 @@ static int write_prelude(strbuf *b, const wgs_kernel_spec *s) {
     return ok;
 }
 
-static void spec_key(const wgs_kernel_spec *s, char *key, size_t cap) {
+/* 0 when the key did not fit: a cut key could name another specialisation. */
+static int spec_key(const wgs_kernel_spec *s, char *key, size_t cap) {
     int k = snprintf(key, cap, "%s:%s:%s%s:%d:%d:%d:%d:%d:%u:%u:%u:%u:%d:%d:%d", s->file, s->entry,
                      s->helper ? s->helper : "", s->chained ? "+chain" : "", (int)s->type, (int)s->op,
                      s->in_place, s->inclusive, s->subgroups, s->wg, s->items, s->max_spins,
                      s->lookback_per_lane, s->primitive, (int)s->value_type, (int)s->params);
     for (size_t i = 0; i < sizeof s->consts / sizeof s->consts[0] && s->consts[i].name && k > 0 && (size_t)k < cap; i++)
         k += snprintf(key + k, cap - (size_t)k, ":%s=%u", s->consts[i].name, s->consts[i].value);
+    return k > 0 && (size_t)k < cap;
 }
 
 
 wgs_result wgs__pipeline(wgs_context *ctx, const wgs_kernel_spec *spec, WGPUComputePipeline *out) {
-    char key[256];
-    spec_key(spec, key, sizeof key);
+    char key[WGS_PIPELINE_KEY_MAX];
+    WGS_FAIL_IF(ctx, !spec_key(spec, key, sizeof key), WGS_ERROR_GPU_INTERNAL,
+                "kernel key of %s:%s longer than %d characters", spec->file, spec->entry, WGS_PIPELINE_KEY_MAX - 1);
     for (size_t i = 0; i < ctx->pipeline_count; i++) {
         if (strcmp(ctx->pipelines[i].key, key) == 0) {
             *out = ctx->pipelines[i].pipeline;
@@ -317,7 +323,7 @@ wgs_result wgs__pipeline(wgs_context *ctx, const wgs_kernel_spec *spec, WGPUComp
     }
     wgs__gpu_scope_push(ctx->gpu);
     WGPUComputePipeline pipe = wgs__gpu_pipeline_create(ctx->gpu, sb.p, spec->entry, key);
-    char what[300];
+    char what[WGS_PIPELINE_KEY_MAX + 32];
     snprintf(what, sizeof what, "compiling kernel %s", key);
     wgs_result r = wgs__scope_end(ctx, what);
     free(sb.p);

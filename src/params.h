@@ -26,6 +26,15 @@
 #define WGS_PARAMS_REDUCE(X) X(n) X(tile_base) X(identity_bits) X(flags) X(pred_a) X(pred_b) X(first) X(groups)
 #define WGS_CONSTS_REDUCE(X) X(FLAG_FIXED_POINT, 4u)
 
+/* Segmented reduce (segmented_reduce.wgsl): segments in all, tiles of the values,
+ * bounds_base the first word of the tiles' segment bounds in the scratch (after the
+ * tiles' partials). The forms of the segments and the result codes of the status word
+ * (from the public enum). */
+#define WGS_PARAMS_SEGMENTED(X) X(n) X(segments) X(tiles) X(bounds_base)
+#define WGS_CONSTS_SEGMENTED(X)                                                               \
+    X(SEG_OFFSETS, 1u) X(SEG_BEGIN_END, 2u) X(PARTIAL_WORDS, 6u)                              \
+    X(STATUS_UNORDERED, WGS_ERROR_SEGMENTS_UNORDERED) X(STATUS_OUT_OF_RANGE, WGS_ERROR_SEGMENT_OUT_OF_RANGE)
+
 /* Select (select.wgsl): group_tiles tiles a group, tiles in all. */
 #define WGS_PARAMS_SELECT(X) X(n) X(tile_base) X(flags) X(pred_a) X(pred_b) X(group_tiles) X(tiles)
 #define WGS_CONSTS_SELECT(X)                                                                  \
@@ -64,6 +73,7 @@
 
 typedef struct wgs_scan_params { WGS_PARAMS_SCAN(WGS_PARAM_FIELD_) } wgs_scan_params;
 typedef struct wgs_reduce_params { WGS_PARAMS_REDUCE(WGS_PARAM_FIELD_) } wgs_reduce_params;
+typedef struct wgs_segmented_params { WGS_PARAMS_SEGMENTED(WGS_PARAM_FIELD_) } wgs_segmented_params;
 typedef struct wgs_select_params { WGS_PARAMS_SELECT(WGS_PARAM_FIELD_) } wgs_select_params;
 typedef struct wgs_histogram_params { WGS_PARAMS_HISTOGRAM(WGS_PARAM_FIELD_) } wgs_histogram_params;
 typedef struct wgs_sort_params { WGS_PARAMS_SORT(WGS_PARAM_FIELD_) } wgs_sort_params;
@@ -75,6 +85,7 @@ typedef union wgs_params {
     uint32_t words[8];
     wgs_scan_params scan;
     wgs_reduce_params reduce;
+    wgs_segmented_params segmented;
     wgs_select_params select;
     wgs_histogram_params histogram;
     wgs_sort_params sort;
@@ -84,6 +95,7 @@ typedef union wgs_params {
 
 enum { WGS_CONSTS_SCAN(WGS_CONST_ENUM_) WGS_CONSTS_REDUCE(WGS_CONST_ENUM_) };
 enum { WGS_CONSTS_SELECT(WGS_CONST_ENUM_) };
+enum { WGS_CONSTS_SEGMENTED(WGS_CONST_ENUM_) };
 enum { WGS_CONSTS_HISTOGRAM(WGS_CONST_ENUM_) };
 enum { WGS_CONSTS_SORT(WGS_CONST_ENUM_) };
 
@@ -96,6 +108,7 @@ typedef enum wgs_params_kind {
     WGS_PARAMS_KIND_ALLOC,
     WGS_PARAMS_KIND_COPY,
     WGS_PARAMS_KIND_SORT,
+    WGS_PARAMS_KIND_SEGMENTED,
 } wgs_params_kind;
 
 #endif

@@ -20,6 +20,8 @@ static const wgs__tuning table[WGS__CLASS_COUNT] = {
         .select_single_pass_auto = 0, /* three passes: no chain to wait on */
         .reduce = {64, 2},
         .reduce_groups = 64,
+        /* Few invocations and rows, as the scans here. */
+        .segmented = {32, 32},
         .histogram = {64, 2},
         .histogram_groups = 64,
         /* Subgroups of 4: 8 owners' counter rows; long serial runs. SwiftShader, 2^18
@@ -55,6 +57,9 @@ static const wgs__tuning table[WGS__CLASS_COUNT] = {
         /* 1024 groups of 256 keep every core of an H200 busy several times over. */
         .reduce = {256, 4},
         .reduce_groups = 1024,
+        /* Row tiles as the multi-level scan's, whose seeded scans run near copy speed at
+         * 256 x 8; not yet measured for this kernel (bench/lab/segmented.sh sweeps it). */
+        .segmented = {256, 8},
         .histogram = {256, 4},
         .histogram_groups = 1024,
         /* One invocation a digit in the tile's digit scan; 8 subgroups' counter rows. */
@@ -85,6 +90,7 @@ static const wgs__tuning table[WGS__CLASS_COUNT] = {
         .select_single_pass_auto = 1u << 21,
         .reduce = {256, 4},
         .reduce_groups = 1024,
+        .segmented = {256, 8}, /* as gpu-sg32 */
         .histogram = {256, 4},
         .histogram_groups = 1024,
         .sort = {256, 8},

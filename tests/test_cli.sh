@@ -74,6 +74,16 @@ expect 0 "compact partition" -- "$cli" compact --n 100003 --type i32 --predicate
 expect 0 "compact rle" -- "$cli" compact --n 100003 --mode rle --repeat 2 --verify
 expect 0 "histogram" -- "$cli" histogram --n 100003 --type f32 --bins 100 --repeat 2 --verify
 expect 0 "reduce n=0" -- "$cli" reduce --n 0 --verify
+expect 0 "segmented-reduce fixed" -- "$cli" segmented-reduce --n 100003 --segments 256 --repeat 2 --verify
+check "segmented-reduce: 391 segments, none differ" -- grep -q "segments: 391 (mean length 255.8), status WGS_OK, 0 differ" "$tmp/out.txt"
+expect 0 "segmented-reduce random f32 argmax" -- "$cli" segmented-reduce --n 100003 --segments random:40 --type f32 --op argmax --repeat 2 --verify
+expect 0 "segmented-reduce f32 sums" -- "$cli" segmented-reduce --n 100003 --segments random:3000 --type f32 --repeat 1 --verify
+expect 0 "segmented-reduce n=0" -- "$cli" segmented-reduce --n 0 --segments 16 --verify
+expect 2 "segmented-reduce without --segments" -- "$cli" segmented-reduce --n 10
+expect 2 "segmented-reduce --segments 0" -- "$cli" segmented-reduce --n 10 --segments 0
+expect 2 "segmented-reduce --segments random:" -- "$cli" segmented-reduce --n 10 --segments random:
+expect 2 "segmented-reduce f32 xor" -- "$cli" segmented-reduce --n 10 --segments 4 --type f32 --op xor
+expect 2 "segmented-reduce --bins (another command's)" -- "$cli" segmented-reduce --n 10 --segments 4 --bins 3
 expect 2 "reduce bad op" -- "$cli" reduce --n 10 --op mul
 expect 2 "scan argmin" -- "$cli" scan --n 10 --op argmin
 expect 2 "count bad predicate" -- "$cli" count --n 10 --predicate lt
@@ -259,18 +269,20 @@ expect 2 "sort --n 2^32 (refused by the library)" -- "$cli" sort --n 2^32 --repe
 expect 2 "sort --out in a missing folder: refused before the run" -- "$cli" sort --n 100 --out "$tmp/no/such/dir/k.bin"
 check "no sort ran" -- bash -c '! grep -q "sort: n =" "$0"' "$tmp/out.txt"
 # the sorts in the benchmark: a row each, timed against the copy
-expect 0 "bench --primitives sort-keys,sort-pairs,sort-u64,sort-f32" -- "$cli" bench --series none \
-  --primitives sort-keys,sort-pairs,sort-u64,sort-f32 --min 1024 --max 1024 --runs 20 \
-  --json "$tmp/s.json" --csv "$tmp/s.csv" --svg "$tmp/s.svg"
-check "bench CSV: a row of each sort, with its key type" -- bash -c '
-  for r in "u32,add,sort-keys" "u32,add,sort-pairs" "u64,add,sort-u64" "f32,add,sort-f32"; do
+# (the segmented reduces ride along: a bench's set-up costs most of a minute on a CPU driver)
+expect 0 "bench --primitives sort-keys,sort-pairs,sort-u64,sort-f32,segmented-reduce-16,-4096" -- "$cli" bench \
+  --series none --primitives sort-keys,sort-pairs,sort-u64,sort-f32,segmented-reduce-16,segmented-reduce-4096 \
+  --min 1024 --max 1024 --runs 20 --json "$tmp/s.json" --csv "$tmp/s.csv" --svg "$tmp/s.svg"
+check "bench CSV: a row of each sort, with its key type, and of each segmented reduce" -- bash -c '
+  for r in "u32,add,sort-keys" "u32,add,sort-pairs" "u64,add,sort-u64" "f32,add,sort-f32" \
+           "u32,add,segmented-reduce-16" "u32,add,segmented-reduce-4096"; do
     grep -q "^$r,1024," "$0" || exit 1
   done' "$tmp/s.csv"
 expect 2 "bench --primitives sort-keys twice" -- "$cli" bench --series none --primitives sort-keys,sort-keys
 expect 2 "bench --primitives sort-i64 (no such row)" -- "$cli" bench --series none --primitives sort-i64
 
 # ---- conventions (issue 14): --help per command, --version, --opt=value -------------
-for c in info scan demo reduce count compact histogram sort bench; do
+for c in info scan demo reduce count compact histogram segmented-reduce sort bench; do
   expect 0 "$c --help" -- "$cli" "$c" --help
   check "$c --help shows its usage" -- grep -q "usage: wgscan $c" "$tmp/out.txt"
   expect 0 "$c -h" -- "$cli" "$c" -h

@@ -6,10 +6,14 @@
 // copy of the same n u32 in the same run. The sorts (DeviceRadixSort, keys to another
 // buffer): sort-keys (u32), sort-pairs (u32 keys, u32 values), sort-u64 (two words a
 // key), sort-f32 (the words as floats: any bit pattern), sort-keys-descending (u32).
+// The segmented reduces (DeviceSegmentedReduce::Sum of u32, segments of 16, 256, 4096
+// elements back to back, the last one cut at n, begin = offsets and end = offsets + 1
+// of one CSR array, as `wgscan bench` passes them): segmented-reduce-16, -256, -4096.
 // Prints CSV: primitive,n,cub_us,copy_us,cub_over_copy.
 #include <cub/device/device_histogram.cuh>
 #include <cub/device/device_radix_sort.cuh>
 #include <cub/device/device_reduce.cuh>
+#include <cub/device/device_segmented_reduce.cuh>
 #include <cub/device/device_select.cuh>
 
 #include "cub_common.cuh"
@@ -24,7 +28,8 @@ int main(int argc, char **argv) {
     size_t pool = std::max(POOL, 2 * ((size_t)nmax * 4 + 512));
     char *in = nullptr, *out = nullptr, *flags = nullptr, *temp = nullptr, *vin = nullptr, *vout = nullptr;
     unsigned *small = nullptr;
-    int *count = nullptr;
+    int *count = nullptr, *offsets = nullptr; // the segmented reduces' CSR offsets
+    const long long seg_len[3] = {16, 256, 4096};
     CHECK(cudaMalloc(&in, pool));
     CHECK(cudaMalloc(&out, pool));
     CHECK(cudaMalloc(&flags, pool / 4));
@@ -33,6 +38,7 @@ int main(int argc, char **argv) {
     CHECK(cudaMemset(vin, 0, pool));
     CHECK(cudaMalloc(&small, 1024 * 4));
     CHECK(cudaMalloc(&count, 4));
+    CHECK(cudaMalloc(&offsets, ((size_t)nmax / 16 + 2) * 4));
     {
         std::vector<unsigned> h(16 << 20);
         unsigned long long s = 88172645463325252ull;
@@ -67,13 +73,23 @@ int main(int argc, char **argv) {
     temp_bytes = std::max(temp_bytes, need);
     CHECK(cub::DeviceRadixSort::SortKeysDescending(nullptr, need, (unsigned *)in, (unsigned *)out, nmax));
     temp_bytes = std::max(temp_bytes, need);
+    CHECK(cub::DeviceSegmentedReduce::Sum(nullptr, need, (unsigned *)in, (unsigned *)out, (int)(nmax / 16), offsets,
+                                          offsets + 1));
+    temp_bytes = std::max(temp_bytes, need);
     CHECK(cudaMalloc(&temp, temp_bytes));
     std::printf("primitive,n,cub_us,copy_us,cub_over_copy\n");
     const char *names[] = {"reduce-sum", "select-flagged", "select-if", "histogram-256", "sort-keys",
-                           "sort-pairs", "sort-u64", "sort-f32", "sort-keys-descending"};
-    for (int p = 0; p < 9; p++) {
+                           "sort-pairs", "sort-u64", "sort-f32", "sort-keys-descending",
+                           "segmented-reduce-16", "segmented-reduce-256", "segmented-reduce-4096"};
+    for (int p = 0; p < 12; p++) {
         for (int k = kmin; k <= kmax; k++) {
             long long n = 1ll << k;
+            long long L = p >= 9 ? seg_len[p - 9] : 1, segs = (n + L - 1) / L;
+            if (p >= 9) { // offsets k * L, the last one n
+                std::vector<int> h((size_t)segs + 1);
+                for (long long i = 0; i <= segs; i++) h[(size_t)i] = (int)std::min(i * L, n);
+                CHECK(cudaMemcpy(offsets, h.data(), h.size() * 4, cudaMemcpyHostToDevice));
+            }
             size_t es = p == 6 ? 8 : 4; // bytes of an element: u64 keys take two words
             size_t slot = ((size_t)n * es / 256 + 1) * 256, slots = std::max<size_t>(1, pool / slot);
             size_t cslot = ((size_t)n * 4 / 256 + 1) * 256, cslots = std::max<size_t>(1, pool / cslot);
@@ -97,6 +113,7 @@ int main(int argc, char **argv) {
                                                                  (unsigned long long *)dst, n));
                 if (p == 7) CHECK(cub::DeviceRadixSort::SortKeys(temp, tb, (float *)src, (float *)dst, n));
                 if (p == 8) CHECK(cub::DeviceRadixSort::SortKeysDescending(temp, tb, src, dst, n));
+                if (p >= 9) CHECK(cub::DeviceSegmentedReduce::Sum(temp, tb, src, dst, (int)segs, offsets, offsets + 1));
             };
             auto copy = [&](int i) { // n u32 whatever the element: the yardstick of every row
                 CHECK(cudaMemcpyAsync(out + ((i + 1) % cslots) * cslot, in + (i % cslots) * cslot, (size_t)n * 4,

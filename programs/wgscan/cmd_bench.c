@@ -306,9 +306,13 @@ static void print_point(const point *p) {
  * the same words as their keys (sort-u64: two words a key; sort-f32: any bit pattern,
  * NaN and inf included) and sort-pairs u32 values from pools of their own. */
 #define prim_names cli_bench_primitive_names
+static uint64_t div_up_u64(uint64_t a, uint64_t b) { return a / b + (a % b != 0); }
 #define NPRIMS CLI_BENCH_PRIMITIVES
-enum { PRIM_SORT_KEYS = 9, PRIM_SORT_PAIRS, PRIM_SORT_U64, PRIM_SORT_F32 };
+enum { PRIM_SORT_KEYS = 9, PRIM_SORT_PAIRS, PRIM_SORT_U64, PRIM_SORT_F32, PRIM_SEG_16, PRIM_SEG_256, PRIM_SEG_4096 };
 #define IS_SORT(prim) ((prim) >= PRIM_SORT_KEYS && (prim) <= PRIM_SORT_F32)
+/* The segmented reduces: u32 add over back-to-back segments of 16, 256, 4096 elements. */
+#define IS_SEG(prim) ((prim) >= PRIM_SEG_16 && (prim) <= PRIM_SEG_4096)
+#define SEG_LEN(prim) (16ull << (4 * ((prim) - PRIM_SEG_16)))
 
 typedef struct prim_job {
     scan_job j; /* layout of the value pool */
@@ -318,6 +322,9 @@ typedef struct prim_job {
     wgs_select_plan *select;
     wgs_histogram_plan *hist;
     wgs_sort_plan *sort;
+    wgs_segmented_reduce_plan *seg;
+    WGPUBuffer seg_offsets; /* the point's CSR offsets */
+    uint64_t segs;
     WGPUBuffer flags_pool, small; /* flags: n bytes a slot; small: results */
     WGPUBuffer values_in, values_out; /* sort-pairs: value pools laid out as the keys' */
     uint64_t flag_slot_bytes;
@@ -344,6 +351,13 @@ static wgs_result record_prim(bench *b, void *user, WGPUCommandEncoder enc, int 
             a.values_out = pj->values_out, a.values_out_offset = out_off;
         }
         return wgs_sort_encode(pj->sort, enc, &a);
+    }
+    if (pj->seg) {
+        wgs_segmented_reduce_args a = {.input = b->in_pool, .input_offset = in_off, .n = j->n,
+                                       .offsets = pj->seg_offsets, .n_segments = pj->segs, .output = b->out_pool,
+                                       .output_offset = out_off, .timestamp_query_set = qs,
+                                       .timestamp_begin_index = tb, .timestamp_end_index = te};
+        return wgs_segmented_reduce_encode(pj->seg, enc, &a);
     }
     if (pj->reduce) {
         wgs_reduce_args a = {.input = b->in_pool, .input_offset = in_off, .n = j->n, .output = pj->small,
@@ -404,6 +418,13 @@ static wgs_result prim_plan(bench *b, prim_job *pj, uint64_t cap) {
                                 .value_bytes = pj->prim == PRIM_SORT_PAIRS ? 4 : 0, .capacity = cap, .label = "bench"};
         return wgs_sort_plan_create(b->ctx, &d, &pj->sort);
     }
+    case PRIM_SEG_16:
+    case PRIM_SEG_256:
+    case PRIM_SEG_4096: {
+        wgs_segmented_reduce_plan_desc d = {.capacity = cap, .segment_capacity = cap / SEG_LEN(pj->prim) + 1,
+                                            .label = "bench"};
+        return wgs_segmented_reduce_plan_create(b->ctx, &d, &pj->seg);
+    }
     default: {
         wgs_histogram_plan_desc d = {.type = WGS_TYPE_U32, .bins = 256, .upper = 4294967296.0,
                                      .capacity = cap, .label = "bench"};
@@ -413,12 +434,27 @@ static wgs_result prim_plan(bench *b, prim_job *pj, uint64_t cap) {
 }
 
 /* Least traffic of each primitive: reads once, writes once (select: half the elements;
- * sort: keys and values in and out). */
+ * sort: keys and values in and out; segmented reduce: values and offsets in, a result
+ * a segment out). */
 static double prim_bytes(int prim, uint64_t n) {
+    if (IS_SEG(prim)) return 4.0 * n + 8.0 * (double)div_up_u64(n, SEG_LEN(prim));
     if (IS_SORT(prim)) return 2.0 * n * (double)(wgs_type_size(sort_key_type(prim)) + (prim == PRIM_SORT_PAIRS ? 4 : 0));
     if (prim == 5 || prim == 8) return 4.0 * n + n + 2.0 * n;
     if (prim == 6) return 4.0 * n + 2.0 * n;
     return 4.0 * n;
+}
+
+/* The CSR offsets of back-to-back segments of `len` elements over n (the last one cut at
+ * n), in a new buffer; *segs receives their number. */
+static wgs_result seg_offsets(bench *b, uint64_t n, uint64_t len, WGPUBuffer *out, uint64_t *segs) {
+    *segs = div_up_u64(n, len);
+    uint32_t *o = malloc((*segs + 1) * 4);
+    if (!o) return WGS_ERROR_OUT_OF_HOST_MEMORY;
+    for (uint64_t k = 0; k <= *segs; k++) o[k] = (uint32_t)(k * len < n ? k * len : n);
+    wgs_result r = wgs_buffer_create(b->ctx, (*segs + 1) * 4, WGPUBufferUsage_Storage | WGPUBufferUsage_CopyDst, out);
+    if (r == WGS_OK) r = wgs_buffer_write(b->ctx, *out, 0, o, (*segs + 1) * 4);
+    free(o);
+    return r;
 }
 
 /* Runs the primitive sweep; returns the points added or -1 (error printed). */
@@ -466,11 +502,12 @@ static int bench_primitives(bench *b, const int *prims, int nprims, int kmin, in
         const size_t es = sort ? wgs_type_size(sort_key_type(pj.prim)) : 4;
         /* A sort takes n < 2^32 keys that fit one binding: past what the device holds,
          * the sizes it cannot sort are left out (said on stderr), not the whole run. */
-        int kcap = sort && kmax > 31 ? 31 : kmax;
+        const int seg = IS_SEG(pj.prim);
+        int kcap = sort && kmax > 31 ? 31 : seg && kmax > 30 ? 30 : kmax;
         r = prim_plan(b, &pj, 1ull << kcap);
-        while (sort && r == WGS_ERROR_TOO_LARGE && kcap > kmin) r = prim_plan(b, &pj, 1ull << --kcap);
+        while ((sort || seg) && r == WGS_ERROR_TOO_LARGE && kcap > kmin) r = prim_plan(b, &pj, 1ull << --kcap);
         if (kcap < kmax && r == WGS_OK)
-            fprintf(stderr, "bench: %s stops at n = 2^%d (the largest sort the device takes)\n", prim_names[pj.prim], kcap);
+            fprintf(stderr, "bench: %s stops at n = 2^%d (the largest the device takes)\n", prim_names[pj.prim], kcap);
         for (int k = kmin; r == WGS_OK && k <= kcap; k++) {
             point *p = &pts[np];
             p->s = (series){sort ? sort_key_type(pj.prim) : WGS_TYPE_U32, WGS_OP_ADD};
@@ -483,7 +520,10 @@ static int bench_primitives(bench *b, const int *prims, int nprims, int kmin, in
             pj.flag_slot_bytes = (p->n + 255) / 256 * 256;
             if (pj.flag_slot_bytes > flag_bytes || pj.j.slot_bytes > b->pool_bytes) break;
             double cmin;
-            r = time_runs(b, record_prim, &pj, &p->median, &p->min, &p->max);
+            wgs_buffer_release(b->ctx, pj.seg_offsets);
+            pj.seg_offsets = NULL;
+            if (seg) r = seg_offsets(b, p->n, SEG_LEN(pj.prim), &pj.seg_offsets, &pj.segs);
+            if (r == WGS_OK) r = time_runs(b, record_prim, &pj, &p->median, &p->min, &p->max);
             if (r == WGS_OK) r = time_runs(b, record_copy, &pj.copy, &p->copy_median, &cmin, NULL);
             if (r == WGS_OK) print_point(p), np++;
         }
@@ -491,6 +531,8 @@ static int bench_primitives(bench *b, const int *prims, int nprims, int kmin, in
         wgs_select_plan_destroy(pj.select);
         wgs_histogram_plan_destroy(pj.hist);
         wgs_sort_plan_destroy(pj.sort);
+        wgs_segmented_reduce_plan_destroy(pj.seg);
+        wgs_buffer_release(b->ctx, pj.seg_offsets);
     }
     wgs_buffer_release(b->ctx, flags_pool);
     wgs_buffer_release(b->ctx, small);

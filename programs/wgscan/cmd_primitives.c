@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * `wgscan reduce | count | compact | histogram`: one configuration of a primitive on
+ * `wgscan reduce | count | compact | histogram | segmented-reduce`: one configuration of a primitive on
  * random data or a raw file, timed on the GPU (timestamp queries, median after a
  * warm-up), with transfers and a CPU reference, verified on request. The commands
  * share everything but the plan, the encode and the check, which the `prim` table holds.
@@ -23,6 +23,10 @@ typedef struct prim_run {
     wgs_reduce_plan *reduce;
     wgs_select_plan *select;
     wgs_histogram_plan *hist;
+    wgs_segmented_reduce_plan *seg;
+    uint32_t *offsets; /* segmented-reduce: n_segments + 1 CSR offsets */
+    uint64_t n_segments;
+    WGPUBuffer offsets_buf;
     uint64_t out_bytes; /* what --out and the check read back */
     void *result;
     uint32_t *pay_result, selected;
@@ -32,6 +36,9 @@ static void run_free(prim_run *s) {
     wgs_reduce_plan_destroy(s->reduce);
     wgs_select_plan_destroy(s->select);
     wgs_histogram_plan_destroy(s->hist);
+    wgs_segmented_reduce_plan_destroy(s->seg);
+    wgs_buffer_release(s->ctx, s->offsets_buf);
+    free(s->offsets);
     wgs_buffer_release(s->ctx, s->in);
     wgs_buffer_release(s->ctx, s->flags_buf);
     wgs_buffer_release(s->ctx, s->out);
@@ -50,7 +57,7 @@ static void run_free(prim_run *s) {
 static void fill_input(const prim_options *o, void *data) {
     uint32_t *w = data;
     int arg = o->op == WGS_OP_ARGMIN || o->op == WGS_OP_ARGMAX;
-    if (o->cmd == CLI_REDUCE) {
+    if (o->cmd == CLI_REDUCE || o->cmd == CLI_SEGMENTED) {
         ref_fill_random(data, o->type, arg ? WGS_OP_MIN : o->op, o->n, o->seed);
         return;
     }
@@ -64,8 +71,39 @@ static void fill_input(const prim_options *o, void *data) {
     }
 }
 
+/* The CSR offsets of --segments: fixed lengths, or random ones of 0..2L (seeded). */
+static int make_segments(prim_run *s) {
+    const prim_options *o = s->o;
+    uint64_t L = o->seg_len, cap = o->seg_random ? o->n + 1 : o->n / L + 2;
+    s->offsets = malloc((cap + 1) * 4);
+    if (!s->offsets) return -1;
+    uint64_t pos = 0, k = 0, state = o->seed * 0x9E3779B97F4A7C15ull + 1;
+    s->offsets[0] = 0;
+    while (pos < o->n) {
+        uint64_t len = L;
+        if (o->seg_random) {
+            state = state * 6364136223846793005ull + 1442695040888963407ull;
+            len = (state >> 33) % (2 * L + 1);
+        }
+        if (k + 1 >= cap) { /* random: more empties than elements; keep the last length */
+            len = o->n - pos;
+        }
+        pos = pos + len > o->n ? o->n : pos + len;
+        s->offsets[++k] = (uint32_t)pos;
+    }
+    s->n_segments = k;
+    return 0;
+}
+
 static wgs_result make_plan(prim_run *s) {
     const prim_options *o = s->o;
+    if (o->cmd == CLI_SEGMENTED) {
+        if (make_segments(s) != 0) return WGS_ERROR_OUT_OF_HOST_MEMORY;
+        wgs_segmented_reduce_plan_desc d = {.type = o->type, .op = o->op, .capacity = o->n,
+                                            .segment_capacity = s->n_segments, .label = "wgscan cli"};
+        s->out_bytes = s->n_segments * (o->op == WGS_OP_ARGMIN || o->op == WGS_OP_ARGMAX ? 8 : 4);
+        return wgs_segmented_reduce_plan_create(s->ctx, &d, &s->seg);
+    }
     if (o->cmd == CLI_REDUCE) {
         wgs_reduce_plan_desc d = {.type = o->type, .op = o->op, .algorithm = o->algorithm,
                                   .float_sum = o->float_sum, .capacity = o->n, .label = "wgscan cli"};
@@ -97,6 +135,13 @@ static wgs_result encode(prim_run *s, WGPUCommandEncoder enc, WGPUQuerySet qs, u
         wgs_reduce_args a = {.input = s->in, .n = n, .output = s->out, .timestamp_query_set = qs,
                              .timestamp_begin_index = 2 * pair, .timestamp_end_index = 2 * pair + 1};
         return wgs_reduce_encode(s->reduce, enc, &a);
+    }
+    if (s->seg) {
+        wgs_segmented_reduce_args a = {.input = s->in, .n = n, .offsets = s->offsets_buf,
+                                       .n_segments = s->n_segments, .output = s->out, .status = s->count,
+                                       .timestamp_query_set = qs, .timestamp_begin_index = 2 * pair,
+                                       .timestamp_end_index = 2 * pair + 1};
+        return wgs_segmented_reduce_encode(s->seg, enc, &a);
     }
     if (s->select) {
         wgs_select_args a = {.input = s->in, .flags = s->flags_buf, .output = s->out, .payload_out = s->pay_out,
@@ -141,6 +186,31 @@ static int check(prim_run *s, double *cpu_seconds) {
             printf("\n");
             ok = got[0] == want.bits && (!arg || got[1] == want.index);
         }
+    } else if (o->cmd == CLI_SEGMENTED) {
+        int arg = o->op == WGS_OP_ARGMIN || o->op == WGS_OP_ARGMAX, words = arg ? 2 : 1;
+        uint64_t bad = 0;
+        const uint32_t *in = s->host_in;
+        for (uint64_t k = 0; k < s->n_segments; k++) {
+            uint32_t b = s->offsets[k], len = s->offsets[k + 1] - b;
+            ref_reduction want = ref_reduce(in + b, o->type, o->op, len);
+            const uint32_t *g = got + k * words;
+            int same;
+            if (o->type == WGS_TYPE_F32 && o->op == WGS_OP_ADD) {
+                double tol = ((double)len / 1024 + 128) * ldexp(1, -24) * want.abs_sum + 2.0 * len * ldexp(1, -126);
+                same = fabs(f32_of(g[0]) - want.exact) <= tol;
+            } else {
+                uint32_t idx = want.index == 0xFFFFFFFFu ? want.index : want.index + b;
+                same = g[0] == want.bits && (!arg || g[1] == idx);
+            }
+            if (!same && bad++ < 3)
+                printf("  segment %llu [%u, %u): got %08x, want %08x\n", (unsigned long long)k, b, b + len, g[0],
+                       want.bits);
+        }
+        *cpu_seconds = cli_now() - t0;
+        printf("  segments: %llu (mean length %.1f), status %s, %llu differ\n", (unsigned long long)s->n_segments,
+               s->n_segments ? (double)o->n / (double)s->n_segments : 0.0, wgs_result_name((wgs_result)s->selected),
+               (unsigned long long)bad);
+        ok = bad == 0 && s->selected == 0;
     } else if (o->cmd == CLI_COUNT) {
         uint64_t want = ref_count(s->host_in, o->type, &o->pred, o->n);
         *cpu_seconds = cli_now() - t0;
@@ -219,10 +289,12 @@ static int run_prim(wgs_context *ctx, const prim_options *o) {
     if (r == WGS_OK) r = wgs_buffer_create(ctx, s.out_bytes ? s.out_bytes : 4, usage, &s.out);
     if (r == WGS_OK) r = wgs_buffer_create(ctx, bytes ? bytes : 4, usage, &s.pay_out);
     if (r == WGS_OK) r = wgs_buffer_create(ctx, 4, usage, &s.count);
+    if (r == WGS_OK && s.seg) r = wgs_buffer_create(ctx, (s.n_segments + 1) * 4, usage, &s.offsets_buf);
     if (r != WGS_OK) return run_free(&s), cli_gpu_error(ctx, r, "allocating GPU buffers");
     double t0 = cli_now();
     if (bytes) r = wgs_buffer_write(ctx, s.in, 0, s.host_in, bytes);
     if (r == WGS_OK) r = wgs_buffer_write(ctx, s.flags_buf, 0, s.flags, (o->n + 3) / 4 * 4 + 4);
+    if (r == WGS_OK && s.seg) r = wgs_buffer_write(ctx, s.offsets_buf, 0, s.offsets, (s.n_segments + 1) * 4);
     if (r == WGS_OK) r = wgs_wait(ctx);
     double upload = cli_now() - t0;
     if (r != WGS_OK) return run_free(&s), cli_gpu_error(ctx, r, "uploading the input");
@@ -258,7 +330,7 @@ static int run_prim(wgs_context *ctx, const prim_options *o) {
     if (r != WGS_OK) return run_free(&s), cli_gpu_error(ctx, r, "running");
 
     t0 = cli_now();
-    if (s.select) r = wgs_buffer_read(ctx, s.count, 0, &s.selected, 4);
+    if (s.select || s.seg) r = wgs_buffer_read(ctx, s.count, 0, &s.selected, 4); /* segmented: the status */
     uint64_t keep = s.out_bytes;
     if (s.select && !o->partition) keep = (uint64_t)s.selected * 4;
     if (keep > s.out_bytes) keep = s.out_bytes; /* a count above n: check() reports it */

@@ -16,6 +16,7 @@ static const char overview[] =
     "  count [options]      count the elements that satisfy a predicate\n"
     "  compact [options]    select by flags or predicate, partition, unique, rle\n"
     "  histogram [options]  even-bin histogram\n"
+    "  segmented-reduce [options]  one reduction per segment (fixed or random lengths)\n"
     "  sort [options]       stable radix sort of keys, or keys with values\n"
     "  bench [options]      benchmark sweep against a copy kernel\n"
     "  help [command]       this text, or a command's options\n"
@@ -49,6 +50,17 @@ static const char reduce_help[] =
     "  --algorithm A        tree (default), atomic\n"
     "  --float-sum S        cas (default), fixed: only with --type f32 --op add\n"
     "                       --algorithm atomic\n";
+
+static const char segmented_help[] =
+    "usage: wgscan segmented-reduce (--n N | --in FILE) --segments L|random:L [options]\n"
+    "one reduction per segment of the values (segments as CSR offsets), timed on the GPU\n"
+    "  --segments L         back-to-back segments of L elements (the last one cut at n)\n"
+    "  --segments random:L  random lengths 0..2L (mean L; about 1 in 2L+1 empty), seeded\n"
+    "                       by --seed\n"
+    "  --op OP              add (default), min, max, and, or, xor, argmin, argmax\n"
+    "  --verify checks every segment against the CPU reference (f32 sums within the\n"
+    "  bound of wgscan.h); --out writes the results (4 bytes a segment, 8 for arg ops:\n"
+    "  value, index). n below 2^31.\n";
 
 static const char predicate_help[] =
     "  P: nonzero (default), eq:A, ne:A, lt:A, gt:A, range:A:B (A <= v < B, A <= B).\n"
@@ -123,6 +135,8 @@ static const char bench_help[] =
     "                       select-flagged-1pass (forced to the single pass),\n"
     "                       sort-keys (u32), sort-pairs (u32 keys, u32 values),\n"
     "                       sort-u64, sort-f32 (keys; any bit pattern),\n"
+    "                       segmented-reduce-16, -256, -4096 (u32 add, segments of 16,\n"
+    "                       256, 4096 elements as CSR offsets),\n"
     "                       or all (uniform random words, half the flags set); the copy\n"
     "                       beside each is of n u32\n"
     "  --runs K             timed runs per point after warm-up, 20..1000 (default 30)\n"
@@ -156,6 +170,7 @@ void cli_help(FILE *f, cli_command c) {
         fputs("  --seed also seeds the random flags (then it is allowed with --in)\n", f);
         break;
     case CLI_HISTOGRAM: fputs(histogram_help, f), fputs(prim_types, f), fputs(common, f); break;
+    case CLI_SEGMENTED: fputs(segmented_help, f), fputs(prim_types, f), fputs(common, f); break;
     case CLI_SORT:
         fputs(sort_help, f), fputs(common, f);
         fputs("  --seed also seeds the values of --pairs (then it is allowed with --in)\n", f);
@@ -163,7 +178,7 @@ void cli_help(FILE *f, cli_command c) {
     case CLI_BENCH: fputs(bench_help, f); break;
     default:
         fputs(overview, f);
-        fputs("\nscan, reduce, count, compact, histogram, sort share:\n", f);
+        fputs("\nscan, reduce, count, compact, histogram, segmented-reduce, sort share:\n", f);
         fputs(common, f);
         break;
     }
@@ -183,7 +198,8 @@ int cli_run(const cli_options *o) {
     case CLI_REDUCE:
     case CLI_COUNT:
     case CLI_COMPACT:
-    case CLI_HISTOGRAM: return cmd_primitive(&o->prim);
+    case CLI_HISTOGRAM:
+    case CLI_SEGMENTED: return cmd_primitive(&o->prim);
     case CLI_SORT: return cmd_sort(&o->sort);
     case CLI_BENCH: return cmd_bench(&o->bench);
     default: return cli_usage_error("no command");

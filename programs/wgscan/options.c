@@ -221,7 +221,7 @@ static int parse_predicate(const char *v, wgs_predicate *p) {
 /* ---- the option table ------------------------------------------------------------ */
 
 #define CMD(c) (1u << (c))
-#define PRIMS (CMD(CLI_REDUCE) | CMD(CLI_COUNT) | CMD(CLI_COMPACT) | CMD(CLI_HISTOGRAM))
+#define PRIMS (CMD(CLI_REDUCE) | CMD(CLI_COUNT) | CMD(CLI_COMPACT) | CMD(CLI_HISTOGRAM) | CMD(CLI_SEGMENTED))
 #define RUNS (CMD(CLI_SCAN) | PRIMS | CMD(CLI_SORT)) /* the commands that run one configuration */
 
 typedef enum opt_id {
@@ -230,7 +230,7 @@ typedef enum opt_id {
     OPT_PAYLOAD, OPT_FLAGS, OPT_DENSITY, OPT_BINS, OPT_LOWER, OPT_UPPER,
     OPT_MIN, OPT_MAX, OPT_SERIES, OPT_ALGORITHMS, OPT_PRIMITIVES, OPT_RUNS, OPT_JSON, OPT_CSV, OPT_SVG,
     OPT_VERBOSE, OPT_PAIRS, OPT_VALUE_BYTES, OPT_DESCENDING, OPT_BITS, OPT_DISTRIBUTION,
-    OPT_TRANSFERS,
+    OPT_TRANSFERS, OPT_SEGMENTS,
     OPT_COUNT
 } opt_id;
 
@@ -242,7 +242,7 @@ static const struct opt_def {
 } options[] = {
     {"--n", OPT_N, RUNS, 1},
     {"--type", OPT_TYPE, RUNS, 1},
-    {"--op", OPT_OP, CMD(CLI_SCAN) | CMD(CLI_REDUCE), 1},
+    {"--op", OPT_OP, CMD(CLI_SCAN) | CMD(CLI_REDUCE) | CMD(CLI_SEGMENTED), 1},
     {"--inclusive", OPT_INCLUSIVE, CMD(CLI_SCAN), 0},
     {"--verify", OPT_VERIFY, RUNS, 0},
     {"--repeat", OPT_REPEAT, RUNS, 1},
@@ -277,13 +277,14 @@ static const struct opt_def {
     {"--descending", OPT_DESCENDING, CMD(CLI_SORT), 0},
     {"--bits", OPT_BITS, CMD(CLI_SORT), 1},
     {"--distribution", OPT_DISTRIBUTION, CMD(CLI_SORT), 1},
+    {"--segments", OPT_SEGMENTS, CMD(CLI_SEGMENTED), 1},
 };
 
 static const char *const command_names[CLI_COMMAND_COUNT] = {
     [CLI_NONE] = "", [CLI_HELP] = "help", [CLI_VERSION] = "--version", [CLI_INFO] = "info",
     [CLI_DEMO] = "demo", [CLI_SCAN] = "scan", [CLI_REDUCE] = "reduce", [CLI_COUNT] = "count",
     [CLI_COMPACT] = "compact", [CLI_HISTOGRAM] = "histogram", [CLI_SORT] = "sort",
-    [CLI_BENCH] = "bench"};
+    [CLI_BENCH] = "bench", [CLI_SEGMENTED] = "segmented-reduce"};
 
 const char *cli_command_name(cli_command c) {
     return c > CLI_NONE && c < CLI_COMMAND_COUNT ? command_names[c] : "";
@@ -292,7 +293,8 @@ const char *cli_command_name(cli_command c) {
 const char *const cli_bench_primitive_names[CLI_BENCH_PRIMITIVES] = {
     "reduce-tree", "reduce-atomic", "count-tree", "count-atomic", "count-per-element",
     "select-flagged", "select-if", "histogram-256", "select-flagged-1pass",
-    "sort-keys", "sort-pairs", "sort-u64", "sort-f32"};
+    "sort-keys", "sort-pairs", "sort-u64", "sort-f32",
+    "segmented-reduce-16", "segmented-reduce-256", "segmented-reduce-4096"};
 
 static cli_command command_of(const char *s) {
     for (int c = CLI_INFO; c < CLI_COMMAND_COUNT; c++)
@@ -543,6 +545,13 @@ static int set_option(cli_options *o, const struct opt_def *d, const char *v) {
         if (for_each_item(v, primitive_item, b)) return bad(name, v, "see 'wgscan bench --help'");
         return 0;
     case OPT_TRANSFERS: b->transfers = 1; return 0;
+    case OPT_SEGMENTS: {
+        int rnd = !strncmp(v, "random:", 7);
+        if (cli_parse_u64(rnd ? v + 7 : v, &u) || u < 1 || u > 0xFFFFFFFFu)
+            return bad(name, v, "L or random:L, a segment length L of 1..2^32-1");
+        p->seg_len = u, p->seg_random = rnd;
+        return 0;
+    }
     case OPT_COUNT: break;
     }
     return cli_usage_error("internal: option %s has no parser", name);
@@ -570,6 +579,12 @@ static int finish_scan(scan_options *s, uint64_t seen) {
 static int finish_prim(prim_options *p, uint64_t seen) {
     const char *cmd = cli_command_name(p->cmd);
     if (!p->have_n && !p->in_path) return cli_usage_error("%s needs --n N or --in FILE", cmd);
+    if (p->cmd == CLI_SEGMENTED) {
+        if (!SEEN(OPT_SEGMENTS)) return cli_usage_error("segmented-reduce needs --segments L or random:L");
+        if (p->type == WGS_TYPE_F32 && p->op >= WGS_OP_AND && p->op <= WGS_OP_XOR)
+            return cli_usage_error("--op %s needs an integer type, not f32", wgs_op_name(p->op));
+        if (p->n >= (1ull << 31)) return cli_usage_error("segmented-reduce takes n below 2^31");
+    }
     if (p->cmd == CLI_REDUCE && SEEN(OPT_FLOAT_SUM) &&
         !(p->type == WGS_TYPE_F32 && p->op == WGS_OP_ADD && p->algorithm == WGS_REDUCE_ALGORITHM_ATOMIC))
         return cli_usage_error("--float-sum does nothing here: it applies to --type f32 --op add --algorithm atomic");

@@ -12,8 +12,8 @@
 // count_per_element does what the two-level scheme avoids, one global atomic per
 // counted element, so the benchmark can show what contention costs.
 //
-// Arg-min / arg-max carry the index of the value; ties go to the smaller index. Values
-// are compared through the prelude's order_key (floats: wgscan.h "Floats").
+// Arg-min / arg-max carry the index of the value (element/acc.wgsl, with the workgroup
+// tree of workgroup/reduce_tree.wgsl).
 //
 // Bindings: 0 src (array<V>, for the n % 4 tail), 4 src4 (the same range as vec4), 3
 // partials (value bits, index per partial), 1 out (value bits[, index]), 5 acc (atomic
@@ -29,57 +29,6 @@
 @group(0) @binding(3) var<storage, read_write> partials: array<u32>;
 @group(0) @binding(1) var<storage, read_write> out: array<u32>;
 @group(0) @binding(5) var<storage, read_write> acc: array<atomic<u32>>;
-
-const NO_INDEX: u32 = 0xFFFFFFFFu;
-const OP_ADD: u32 = 1u;
-const OP_MIN: u32 = 2u;
-const OP_MAX: u32 = 3u;
-const OP_AND: u32 = 4u;
-const OP_OR: u32 = 5u;
-
-struct Acc {
-    v: T,
-    i: u32,
-}
-
-fn acc_combine(a: Acc, b: Acc) -> Acc {
-    if (ARG == 0u) {
-        return Acc(combine(a.v, b.v), 0u);
-    }
-    // On order_key, not as floats: -0 < +0, NaN wins (any NaN ties with any other), and
-    // the value kept is the kept index's own.
-    let ka = order_key(a.v);
-    let kb = order_key(b.v);
-    if (ka == kb) {
-        if (a.i < b.i) {
-            return a;
-        }
-        return b;
-    }
-    if ((OP == OP_MIN) == (ka < kb)) {
-        return a;
-    }
-    return b;
-}
-
-var<workgroup> red_v: array<T, WG>;
-var<workgroup> red_i: array<u32, WG>;
-
-// Tree reduction of one Acc per invocation; every invocation must call it.
-fn workgroup_reduce(lid: u32, x: Acc) -> Acc {
-    red_v[lid] = x.v;
-    red_i[lid] = x.i;
-    for (var s = WG >> 1u; s > 0u; s = s >> 1u) {
-        workgroupBarrier();
-        if (lid < s) {
-            let r = acc_combine(Acc(red_v[lid], red_i[lid]), Acc(red_v[lid + s], red_i[lid + s]));
-            red_v[lid] = r.v;
-            red_i[lid] = r.i;
-        }
-    }
-    workgroupBarrier();
-    return Acc(red_v[0], red_i[0]);
-}
 
 // This invocation's fold over its share of the chunk.
 fn fold_chunk(lid: u32, g: u32, ident: T) -> Acc {

@@ -1,0 +1,202 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * segmented.c: the segmented reduce (kernels in wgsl/device/segmented_reduce.wgsl).
+ *
+ * Work is split by elements: a tile of the values per workgroup, whatever the
+ * segments' lengths. Per encode, one compute pass of three dispatches:
+ *   seg_bounds  each tile's first segment (a search per tile), the status zeroed
+ *   seg_tiles   each tile's pieces of segments: whole segments written, partials kept
+ *   seg_spans   the segments that cross tiles, from the partials
+ */
+#include "chain.h"
+#include "tuning.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+struct wgs_segmented_reduce_plan {
+    wgs_context *ctx;
+    wgs_type type;
+    wgs_op op;
+    wgs_segments_form form;
+    uint32_t arg;           /* 0, 1 arg-min, 2 arg-max */
+    uint32_t result_bytes;  /* 4, or 8 for arg ops */
+    uint64_t capacity, segment_capacity;
+    uint32_t wg, items;
+    WGPUComputePipeline bounds, tiles, spans;
+    WGPUBuffer aux; /* per tile PARTIAL_WORDS words, then tiles + 1 bounds */
+    uint64_t aux_bytes;
+};
+
+/* Workgroup memory of seg_tiles: a head bit and a code word per element, and the
+ * segmented scan's arrays (12 bytes an entry): per invocation and per row without
+ * subgroups, per (row, subgroup of 4 lanes or more) with them. */
+static uint64_t tile_storage(uint32_t wg, uint32_t items, const void *arg) {
+    const wgs_context_info *ci = arg;
+    uint64_t tile = (uint64_t)wg * items, rows = items / 4;
+    uint64_t scan = wgs__chain_subgroups(ci, wg) ? 12 * rows * ((wg + 3) / 4) + 16 : 12ull * wg + 16 * rows;
+    return tile / 8 + 4 * tile + scan;
+}
+
+static uint64_t tiles_of(const wgs_segmented_reduce_plan *p, uint64_t n) {
+    uint64_t t = wgs__div_up(n, (uint64_t)p->wg * p->items);
+    return t ? t : 1; /* one tile even for n = 0: it owns the segments that begin at n */
+}
+
+static wgs_segmented_reduce_plan_desc desc_defaults(const wgs_segmented_reduce_plan_desc *d) {
+    wgs_segmented_reduce_plan_desc r = *d;
+    if (r.type == WGS_TYPE_DEFAULT) r.type = WGS_TYPE_U32;
+    if (r.op == WGS_OP_DEFAULT) r.op = WGS_OP_ADD;
+    if (r.segments == WGS_SEGMENTS_DEFAULT) r.segments = WGS_SEGMENTS_OFFSETS;
+    if (r.capacity == 0) r.capacity = 1;
+    if (r.segment_capacity == 0) r.segment_capacity = 1;
+    return r;
+}
+
+static wgs_result desc_validate(wgs_context *ctx, const wgs_segmented_reduce_plan_desc *d) {
+    WGS_FAIL_IF(ctx, d->type == WGS_TYPE_F16 || (unsigned)d->type > WGS_TYPE_F32, WGS_ERROR_UNSUPPORTED_TYPE,
+                "the segmented reduce takes u32, i32 and f32, not type %d", (int)d->type);
+    WGS_FAIL_IF(ctx, (unsigned)d->op > WGS_OP_ARGMAX, WGS_ERROR_UNSUPPORTED_OPERATOR, "unknown operator %d",
+                (int)d->op);
+    WGS_FAIL_IF(ctx, d->type == WGS_TYPE_F32 && d->op >= WGS_OP_AND && d->op <= WGS_OP_XOR,
+                WGS_ERROR_UNSUPPORTED_OPERATOR, "%s is defined for integer types only", wgs_op_name(d->op));
+    WGS_FAIL_IF(ctx, (unsigned)d->segments > WGS_SEGMENTS_BEGIN_END, WGS_ERROR_INVALID_ARGUMENT,
+                "unknown segments form %d", (int)d->segments);
+    const wgs_context_info *ci = &ctx->caps.info;
+    uint64_t result_bytes = d->op >= WGS_OP_ARGMIN ? 8 : 4;
+    uint64_t bind = ci->max_storage_binding_size;
+    WGS_FAIL_IF(ctx, d->capacity >= (1ull << 31) || wgs__mul_sat(d->capacity, 4) > bind ||
+                         d->segment_capacity >= (1ull << 31) || wgs__mul_sat(d->segment_capacity + 1, 4) > bind ||
+                         wgs__mul_sat(d->segment_capacity, result_bytes) > bind,
+                WGS_ERROR_TOO_LARGE,
+                "capacity %llu and segment_capacity %llu: values, offsets and results must each fit one "
+                "binding of %llu bytes, and both counts stay below 2^31",
+                (unsigned long long)d->capacity, (unsigned long long)d->segment_capacity,
+                (unsigned long long)bind);
+    return WGS_OK;
+}
+
+static void plan_release(wgs_segmented_reduce_plan *p) { wgs__gpu_buffer_release(p->ctx->gpu, p->aux); }
+
+wgs_result wgs_segmented_reduce_plan_create(wgs_context *ctx, const wgs_segmented_reduce_plan_desc *user_desc,
+                                            wgs_segmented_reduce_plan **out) {
+    WGS_CREATE_BEGIN(ctx, user_desc, out);
+    const wgs_segmented_reduce_plan_desc d = desc_defaults(user_desc);
+    wgs_result r = desc_validate(ctx, &d);
+    if (r != WGS_OK) return r;
+    wgs_tile_shape s;
+    r = wgs__shape(ctx, "segmented", ctx->exp.segmented, wgs__tuning_of(ctx)->segmented, 4, 64, tile_storage,
+                   &ctx->caps.info, &s);
+    if (r != WGS_OK) return r;
+    wgs_segmented_reduce_plan *p = calloc(1, sizeof *p);
+    WGS_FAIL_IF(ctx, !p, WGS_ERROR_OUT_OF_HOST_MEMORY, "allocating the plan");
+    p->ctx = ctx;
+    p->type = d.type;
+    p->op = d.op;
+    p->form = d.segments;
+    p->arg = d.op == WGS_OP_ARGMIN ? 1 : d.op == WGS_OP_ARGMAX ? 2 : 0;
+    wgs_op acc_op = p->arg == 1 ? WGS_OP_MIN : p->arg == 2 ? WGS_OP_MAX : d.op;
+    p->result_bytes = p->arg ? 8 : 4;
+    p->capacity = d.capacity;
+    p->segment_capacity = d.segment_capacity;
+    p->wg = s.wg;
+    p->items = s.items;
+
+    int subgroups = wgs__chain_subgroups(&ctx->caps.info, p->wg);
+    wgs_kernel_spec spec = {.file = "device/segmented_reduce.wgsl",
+                            .helper = subgroups ? "element/lift_value.wgsl element/acc.wgsl workgroup/reduce_tree.wgsl "
+                                                  "element/segment_entry.wgsl workgroup/segmented_scan_subgroup.wgsl"
+                                                : "element/lift_value.wgsl element/acc.wgsl workgroup/reduce_tree.wgsl "
+                                                  "element/segment_entry.wgsl workgroup/segmented_scan_workgroup.wgsl",
+                            .subgroups = subgroups, .primitive = 1, .value_type = d.type, .params = WGS_PARAMS_KIND_SEGMENTED,
+                            .consts = {{"ARG", p->arg}, {"SEG_FORM", (uint32_t)d.segments}},
+                            .type = d.type, .op = acc_op, .wg = p->wg, .items = p->items};
+    const char *entries[3] = {"seg_bounds", "seg_tiles", "seg_spans"};
+    WGPUComputePipeline *pipes[3] = {&p->bounds, &p->tiles, &p->spans};
+    for (int i = 0; i < 3 && r == WGS_OK; i++) {
+        spec.entry = entries[i];
+        r = wgs__pipeline(ctx, &spec, pipes[i]);
+    }
+    if (r != WGS_OK) {
+        free(p);
+        return r;
+    }
+    uint64_t tiles = tiles_of(p, p->capacity);
+    p->aux_bytes = (tiles * WGS_PARTIAL_WORDS + tiles + 1) * 4;
+    wgs__gpu_scope_push(ctx->gpu);
+    p->aux = wgs__gpu_buffer_create(ctx->gpu, p->aux_bytes, WGPUBufferUsage_Storage,
+                                    "wgscan segmented reduce partials");
+    r = wgs__scope_end(ctx, "allocating the segmented reduce plan's scratch");
+    WGS_CREATE_END(ctx, r, p, plan_release(p), out);
+}
+
+void wgs_segmented_reduce_plan_destroy(wgs_segmented_reduce_plan *p) {
+    if (!p) return;
+    plan_release(p);
+    p->ctx->live_plans--;
+    free(p);
+}
+
+uint64_t wgs_segmented_reduce_plan_scratch_size(const wgs_segmented_reduce_plan *p) { return p ? p->aux_bytes : 0; }
+
+uint32_t wgs_segmented_reduce_plan_tile_size(const wgs_segmented_reduce_plan *p) { return p ? p->wg * p->items : 0; }
+
+/* A read-only binding of `bytes` (the placeholder when there are none). */
+static gpu_binding ro_binding(wgs_context *ctx, uint32_t slot, WGPUBuffer b, uint64_t offset, uint64_t bytes) {
+    if (!bytes) return (gpu_binding){slot, wgs__dummy(ctx), 0, 256};
+    return (gpu_binding){slot, b, offset, bytes};
+}
+
+wgs_result wgs_segmented_reduce_encode(wgs_segmented_reduce_plan *p, WGPUCommandEncoder encoder,
+                                       const wgs_segmented_reduce_args *a) {
+    if (!p) return WGS_ERROR_INVALID_ARGUMENT;
+    wgs_context *ctx = p->ctx;
+    wgs_result r = wgs__encode_begin(ctx, encoder, a, a ? a->n : 0, p->capacity, a ? a->timestamp_query_set : NULL);
+    if (r != WGS_OK) return r;
+    const uint64_t n = a->n, segs = a->n_segments;
+    WGS_FAIL_IF(ctx, segs > p->segment_capacity, WGS_ERROR_CAPACITY_EXCEEDED,
+                "n_segments = %llu exceeds the plan's segment_capacity %llu", (unsigned long long)segs,
+                (unsigned long long)p->segment_capacity);
+    const int csr = p->form == WGS_SEGMENTS_OFFSETS;
+    WGPUBuffer begins = csr ? a->offsets : a->begin_offsets;
+    uint64_t begins_offset = csr ? a->offsets_offset : a->begin_offsets_offset;
+    uint64_t begins_bytes = (csr ? segs + 1 : segs) * 4;
+    if ((r = wgs__check_buffer(ctx, a->input, a->input_offset, n * 4, "input")) != WGS_OK) return r;
+    if ((r = wgs__check_buffer(ctx, begins, begins_offset, begins_bytes, csr ? "offsets" : "begin_offsets")) != WGS_OK)
+        return r;
+    if (!csr && (r = wgs__check_buffer(ctx, a->end_offsets, a->end_offsets_offset, segs * 4, "end_offsets")) != WGS_OK)
+        return r;
+    if ((r = wgs__check_buffer(ctx, a->output, a->output_offset, segs * p->result_bytes, "output")) != WGS_OK)
+        return r;
+    if (a->status && (r = wgs__check_buffer(ctx, a->status, a->status_offset, 4, "status")) != WGS_OK) return r;
+    WGS_FAIL_IF(ctx, a->output == a->input || a->output == begins || (!csr && a->output == a->end_offsets) ||
+                         (a->status && (a->status == a->output || a->status == a->input || a->status == begins ||
+                                        (!csr && a->status == a->end_offsets))),
+                WGS_ERROR_ALIASING, "the output and the status need buffers of their own");
+
+    const uint64_t tiles = tiles_of(p, n);
+    /* (The identity is the prelude's IDENTITY_BITS, a constant of the pipelines.) */
+    wgs_params rec = {.segmented = {.n = (uint32_t)n, .segments = (uint32_t)segs, .tiles = (uint32_t)tiles,
+                                    .bounds_base = (uint32_t)(tiles * WGS_PARTIAL_WORDS)}};
+    if ((r = wgs__params_reserve(ctx, 1)) != WGS_OK) return r;
+    wgs__gpu_scope_push(ctx->gpu);
+    WGPUComputePassEncoder pass = wgs__gpu_pass_begin(ctx->gpu, encoder, a->timestamp_query_set,
+                                                      a->timestamp_begin_index, a->timestamp_end_index);
+    uint64_t po = wgs__param_push(ctx, &rec);
+    gpu_binding b[7];
+    b[0] = ro_binding(ctx, 0, a->input, a->input_offset, n * 4);
+    b[1] = ro_binding(ctx, 4, a->input, a->input_offset, n / 4 * 16);
+    b[2] = segs ? (gpu_binding){1, a->output, a->output_offset, segs * p->result_bytes}
+                : (gpu_binding){1, wgs__dummy_rw(ctx), 0, 256};
+    b[3] = (gpu_binding){3, p->aux, 0, p->aux_bytes};
+    b[4] = ro_binding(ctx, 5, begins, begins_offset, begins_bytes);
+    b[5] = ro_binding(ctx, 6, a->end_offsets, a->end_offsets_offset, csr ? 0 : segs * 4);
+    b[6] = a->status ? (gpu_binding){7, a->status, a->status_offset, 4} : (gpu_binding){7, wgs__dummy_rw(ctx), 0, 256};
+    /* Each entry point is given exactly the bindings it uses (its automatic layout). */
+    gpu_binding bounds_b[3] = {b[3], b[4], b[6]}, spans_b[2] = {b[2], b[3]};
+    wgs__dispatch(ctx, pass, p->bounds, bounds_b, 3, ctx->param_ring, po, wgs__div_up(tiles + 1, p->wg));
+    wgs__dispatch(ctx, pass, p->tiles, b, 7, ctx->param_ring, po, tiles);
+    wgs__dispatch(ctx, pass, p->spans, spans_b, 2, ctx->param_ring, po, wgs__div_up(tiles, p->wg));
+    wgs__gpu_pass_end(ctx->gpu, pass);
+    return wgs__scope_end(ctx, "recording the segmented reduction");
+}

@@ -1,0 +1,397 @@
+// SPDX-License-Identifier: MIT
+// segmented_reduce.wgsl: one reduction per segment, the work split by elements.
+//
+// Three dispatches:
+//   seg_bounds  per tile boundary b, the first segment that begins at or after b * TILE
+//               (a search in the begins); zeroes the status word.
+//   seg_tiles   per tile of TILE values: marks in workgroup memory where the tile's
+//               segments begin and end, reduces each invocation's contiguous run of
+//               ITEMS values into pieces, links the pieces across invocations with a
+//               segmented scan, writes every segment that ends in the tile (and the
+//               identity for the empty ones that begin there), leaves partials for the
+//               segment that goes on past the tile, and checks the segments it owns.
+//   seg_spans   per tile whose last segment began there and goes on: combines the
+//               partials of the tiles that segment covers, in a fixed order (serially
+//               for short spans, in a workgroup tree for long ones).
+//
+// A tile owns the segments that begin in it (the last tile also those that begin at n),
+// so each segment's result is written once. Inside a tile every element has a code, that
+// of the last mark at or before it: CODE_HEAD (no mark) for the segment that began
+// before the tile (its "head" piece), s + 1 for segment s, CODE_GAP for gaps (after a
+// segment's end where no begin follows, and past n). A non-empty segment marks its
+// begin and, where a gap follows, its end, so with offsets in order no two marks fall
+// on one element (empty segments mark nothing but a gap after them), and a mark is
+// exactly a piece's border.
+//
+// Partials, PARTIAL_WORDS u32 per tile in aux: 0-1 the head piece (value bits, index),
+// 2-3 the tail piece, 4 the segment of the tail piece or NO_INDEX, 5 the last tile that
+// segment reaches. Then, from bounds_base, the tiles + 1 segment bounds.
+//
+// Bindings: 0 src (array<V>, for the n % 4 tail), 4 src4 (the same range as vec4), 1 out
+// (value bits[, index] per segment), 3 aux, 5 begins (the offsets), 6 ends
+// (BEGIN_END), 7 status (one u32). SEG_FORM, ARG: constants of the pipeline.
+
+@group(0) @binding(0) var<storage, read> src: array<V>;
+@group(0) @binding(4) var<storage, read> src4: array<vec4<V>>;
+@group(0) @binding(1) var<storage, read_write> out: array<u32>;
+@group(0) @binding(3) var<storage, read_write> aux: array<u32>;
+@group(0) @binding(5) var<storage, read> begins: array<u32>;
+@group(0) @binding(6) var<storage, read> ends: array<u32>;
+@group(0) @binding(7) var<storage, read_write> status: array<atomic<u32>>;
+
+const CODE_HEAD: u32 = 0u;
+const CODE_GAP: u32 = 0xFFFFFFFFu;
+
+fn seg_begin(s: u32) -> u32 {
+    return begins[s];
+}
+
+fn seg_end(s: u32) -> u32 {
+    if (SEG_FORM == SEG_OFFSETS) {
+        return begins[s + 1u];
+    }
+    return ends[s];
+}
+
+fn write_result(s: u32, r: Acc) {
+    if (s >= params.segments) { // only with offsets out of order (reported in the status)
+        return;
+    }
+    if (ARG != 0u) {
+        out[2u * s] = to_bits(r.v);
+        out[2u * s + 1u] = r.i;
+    } else {
+        out[s] = to_bits(r.v);
+    }
+}
+
+fn identity_acc() -> Acc {
+    return seg_none().a;
+}
+
+// The first segment whose begin is x or more (params.segments when none is). From a
+// guess by the mean segment length (exact for segments of one length), steps doubling
+// away from it bracket the answer, then halving finds it: a few dependent loads where
+// a plain binary search would take log2(segments).
+fn first_at_or_after(x: u32) -> u32 {
+    let S = params.segments;
+    if (S == 0u) {
+        return 0u;
+    }
+    let g = min(u32(f32(x) / f32(max(params.n, 1u)) * f32(S)), S - 1u);
+    var lo = 0u;
+    var hi = S;
+    var step = 1u;
+    if (seg_begin(g) >= x) {
+        hi = g;
+        loop {
+            if (hi == 0u) {
+                break;
+            }
+            let p = select(hi - step, 0u, step > hi);
+            if (seg_begin(p) < x) {
+                lo = p + 1u;
+                break;
+            }
+            hi = p;
+            step = step * 2u;
+        }
+    } else {
+        lo = g + 1u;
+        loop {
+            if (lo >= hi) {
+                break;
+            }
+            let p = min(lo - 1u + step, hi - 1u);
+            if (seg_begin(p) >= x) {
+                hi = p;
+                break;
+            }
+            lo = p + 1u;
+            step = step * 2u;
+        }
+    }
+    while (lo < hi) {
+        let mid = lo + (hi - lo) / 2u;
+        if (seg_begin(mid) < x) {
+            lo = mid + 1u;
+        } else {
+            hi = mid;
+        }
+    }
+    return lo;
+}
+
+@compute @workgroup_size(WG)
+fn seg_bounds(ids: Ids, @builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
+    let b = tile_index(wid, nwg) * WG + ids.lid;
+    if (b == 0u) {
+        atomicStore(&status[0], 0u);
+    }
+    if (b > params.tiles) {
+        return;
+    }
+    var r = params.segments;
+    if (b < params.tiles) {
+        r = first_at_or_after(b * TILE);
+    }
+    aux[params.bounds_base + b] = r;
+}
+
+// The tile's values as 16-byte words, one padding word every 8 so that both the
+// row-wise stores and each invocation's run of ITEMS / 4 words meet distinct banks.
+// Workgroup memory of a tile: a bit per element where a piece begins, and at those
+// elements the piece's code (not cleared: read only where a bit is set).
+var<workgroup> heads: array<atomic<u32>, TILE / 32u>;
+var<workgroup> codes: array<u32, TILE>;
+
+fn mark(x: u32, code: u32) {
+    codes[x] = code;
+    atomicOr(&heads[x >> 5u], 1u << (x & 31u));
+}
+
+// The code of the piece that element x - 1 belongs to (x in 0..TILE): the last mark
+// before x, found from the head bits (a few words back but for long pieces, and only
+// words that hold a border ask).
+fn code_before(x: u32) -> u32 {
+    var k = x >> 5u;
+    var m = 0u;
+    if (k < TILE / 32u) {
+        m = atomicLoad(&heads[k]) & ((1u << (x & 31u)) - 1u);
+    }
+    loop {
+        if (m != 0u) {
+            return codes[32u * k + 31u - countLeadingZeros(m)];
+        }
+        if (k == 0u) {
+            return CODE_HEAD;
+        }
+        k = k - 1u;
+        m = atomicLoad(&heads[k]);
+    }
+}
+
+// The begin of the segment after s (n after the last), with e the end of s.
+fn next_begin(s: u32, e: u32) -> u32 {
+    if (s + 1u >= params.segments) {
+        return params.n;
+    }
+    if (SEG_FORM == SEG_OFFSETS) {
+        return e;
+    }
+    return seg_begin(s + 1u);
+}
+
+// A check of one owned segment of tile t (elements from ts); every segment is checked
+// once when the tiles' bounds increase, so all rules hold when no tile complains.
+fn check_segment(b: u32, e: u32, next: u32, t: u32, ts: u32) {
+    let n = params.n;
+    let owned = b >= ts && (b - ts < TILE || t + 1u == params.tiles);
+    if (b > n || e > n) {
+        atomicMax(&status[0], STATUS_OUT_OF_RANGE);
+    } else if (b > e || e > next || !owned) {
+        atomicMax(&status[0], STATUS_UNORDERED);
+    }
+}
+
+// A finished piece of code `code`: a whole segment's result, the head partial, or (at
+// the tile's end, for a segment that goes on) the tail partial.
+fn finish_piece(t: u32, te: u32, code: u32, r: Acc, at_end: bool) {
+    let p = PARTIAL_WORDS * t;
+    var tail_seg = NO_INDEX;
+    if (code == CODE_HEAD) {
+        aux[p] = to_bits(r.v);
+        aux[p + 1u] = r.i;
+    } else if (code != CODE_GAP) {
+        let s = code - 1u;
+        if (at_end && s < params.segments && seg_end(s) > te) {
+            tail_seg = s;
+            aux[p + 2u] = to_bits(r.v);
+            aux[p + 3u] = r.i;
+            aux[p + 5u] = min((seg_end(s) - 1u) / TILE, params.tiles - 1u);
+        } else {
+            write_result(s, r);
+        }
+    }
+    if (at_end) {
+        aux[p + 4u] = tail_seg;
+    }
+}
+
+// Rows of 16-byte words as in workgroup/tile_rows.wgsl: in row r invocation lid holds
+// word r * WG + lid of the tile, so every load is coalesced and the values stay in
+// registers.
+@compute @workgroup_size(WG)
+fn seg_tiles(ids: Ids, @builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
+    let t = tile_index(wid, nwg);
+    if (t >= params.tiles) { // a folded grid's spare workgroups
+        return;
+    }
+    let lid = ids.lid;
+    let n = params.n;
+    let ts = t * TILE;
+    let te = min(ts + TILE, n);
+    let sa = aux[params.bounds_base + t];
+    let sb = aux[params.bounds_base + t + 1u];
+
+    // The loads first, so that they are in flight while the segments are marked; past n
+    // the values are never used (a gap's code). (Barriers come between these branches
+    // and the subgroup operations: docs/design.md, section 3.)
+    let n4 = n / 4u;
+    var w: array<vec4<V>, ROWS>;
+    for (var r = 0u; r < ROWS; r++) {
+        let gq = ts / 4u + r * WG + lid;
+        if (gq < n4) {
+            w[r] = src4[gq];
+        } else {
+            for (var j = 0u; j < 4u; j++) {
+                w[r][j] = src[min(4u * gq + j, max(n, 1u) - 1u)];
+            }
+        }
+    }
+    for (var i = lid; i < TILE / 32u; i += WG) {
+        atomicStore(&heads[i], 0u);
+    }
+    workgroupBarrier();
+
+    // Marks: a non-empty segment's begin, and its end where a gap follows; the head
+    // segment's end likewise; n. With offsets in order no element is marked twice.
+    if (lid == 0u) {
+        if (sb < sa) {
+            atomicMax(&status[0], STATUS_UNORDERED);
+        }
+        if (sa > 0u) {
+            let e = seg_end(sa - 1u);
+            if (e < next_begin(sa - 1u, e) && e >= ts && e - ts < TILE) {
+                mark(e - ts, CODE_GAP);
+            }
+        }
+        if (n - ts < TILE) {
+            mark(n - ts, CODE_GAP);
+        }
+    }
+    for (var s = sa + lid; s < sb; s += WG) {
+        let b = seg_begin(s);
+        let e = seg_end(s);
+        let next = next_begin(s, e);
+        check_segment(b, e, next, t, ts);
+        if (b < e && b >= ts && b - ts < TILE) {
+            mark(b - ts, s + 1u);
+        }
+        if (e < next && e >= ts && e - ts < TILE) {
+            mark(e - ts, CODE_GAP);
+        }
+        if (b == e) {
+            write_result(s, identity_acc());
+        }
+    }
+    workgroupBarrier();
+
+    // Each word alone: the piece it continues (first), the pieces wholly inside it
+    // (written now) and the piece it hands on, as a scan entry.
+    var first: array<Acc, ROWS>;
+    var entry: array<SegEntry, ROWS>;
+    for (var r = 0u; r < ROWS; r++) {
+        let q = r * WG + lid;
+        let bits = (atomicLoad(&heads[q >> 3u]) >> (4u * (q & 7u))) & 15u;
+        var cur = identity_acc();
+        var pre = identity_acc();
+        var code = CODE_HEAD;
+        for (var j = 0u; j < 4u; j++) {
+            if ((bits & (1u << j)) != 0u) {
+                if ((bits & ((1u << j) - 1u)) != 0u) {
+                    finish_piece(t, te, code, cur, false);
+                } else {
+                    pre = cur;
+                }
+                cur = identity_acc();
+                code = codes[4u * q + j];
+            }
+            cur = acc_combine(cur, Acc(lift(w[r][j]), ts + 4u * q + j));
+        }
+        if (bits == 0u) {
+            pre = cur;
+        }
+        first[r] = pre;
+        entry[r] = SegEntry(cur, select(0u, 1u, bits != 0u));
+    }
+    workgroupBarrier(); // the subgroups whole again before their shuffles (docs/design.md, 3)
+
+    // The pieces linked across the tile by a segmented scan in word order (a fixed
+    // order, so float sums repeat): entry[r] becomes what flows into word r.
+    let total = segmented_scan_tile(ids, &entry);
+    for (var r = 0u; r < ROWS; r++) {
+        let q = r * WG + lid;
+        let bits = (atomicLoad(&heads[q >> 3u]) >> (4u * (q & 7u))) & 15u;
+        if (bits != 0u) {
+            finish_piece(t, te, code_before(4u * q), acc_combine(entry[r].a, first[r]), false);
+        }
+    }
+    if (lid == WG - 1u) {
+        finish_piece(t, te, code_before(TILE), total.a, true);
+    }
+}
+
+// A span of at most SPAN_SERIAL tiles after its own is folded by one invocation; longer
+// ones (few: spans do not overlap) by the whole workgroup in a tree, one after another.
+const SPAN_SERIAL: u32 = 16u;
+
+var<workgroup> long_spans: array<u32, WG>;
+var<workgroup> long_count: atomic<u32>;
+var<workgroup> long_total: u32;
+
+// Entry k of tile t's span: 0 its tail piece, k its k-th successor's head piece.
+fn span_entry(t: u32, k: u32) -> Acc {
+    var q = PARTIAL_WORDS * (t + k);
+    if (k == 0u) {
+        q = PARTIAL_WORDS * t + 2u;
+    }
+    return Acc(from_bits(aux[q]), aux[q + 1u]);
+}
+
+// One invocation per tile: a tile whose tail segment began in it and goes on combines
+// that segment's pieces.
+@compute @workgroup_size(WG)
+fn seg_spans(ids: Ids, @builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
+    let base = tile_index(wid, nwg) * WG;
+    if (base >= params.tiles) { // a folded grid's spare workgroups
+        return;
+    }
+    if (ids.lid == 0u) {
+        atomicStore(&long_count, 0u);
+    }
+    workgroupBarrier();
+    let t = base + ids.lid;
+    if (t < params.tiles) {
+        let s = aux[PARTIAL_WORDS * t + 4u];
+        if (s != NO_INDEX) {
+            let count = aux[PARTIAL_WORDS * t + 5u] - t;
+            if (count <= SPAN_SERIAL) {
+                var r = span_entry(t, 0u);
+                for (var k = 1u; k <= count; k++) {
+                    r = acc_combine(r, span_entry(t, k));
+                }
+                write_result(s, r);
+            } else {
+                long_spans[atomicAdd(&long_count, 1u)] = t;
+            }
+        }
+    }
+    workgroupBarrier();
+    if (ids.lid == 0u) {
+        long_total = atomicLoad(&long_count);
+    }
+    let longs = workgroupUniformLoad(&long_total);
+    for (var j = 0u; j < longs; j++) {
+        let lt = workgroupUniformLoad(&long_spans[j]);
+        let count = aux[PARTIAL_WORDS * lt + 5u] - lt;
+        var r = identity_acc();
+        for (var k = ids.lid; k <= count; k += WG) {
+            r = acc_combine(r, span_entry(lt, k));
+        }
+        r = workgroup_reduce(ids.lid, r);
+        if (ids.lid == 0u) {
+            write_result(aux[PARTIAL_WORDS * lt + 4u], r);
+        }
+    }
+}

@@ -1,0 +1,29 @@
+// SPDX-License-Identifier: MIT
+// segment_entry.wgsl: what a segmented scan carries (workgroup/segmented_scan_*.wgsl):
+// an Acc (element/acc.wgsl) and f = 1 when a piece begins within the range the entry
+// covers (the value then holds only what follows that border). Which piece a value
+// belongs to is not carried: the caller finds it from where the borders are.
+
+// A tile of the segmented reduce is ROWS rows of WG 16-byte words.
+const ROWS: u32 = ITEMS / 4u;
+
+struct SegEntry {
+    a: Acc,
+    f: u32,
+}
+
+struct SegScan {
+    incl: SegEntry,   // this invocation's entry after the scan
+    before: SegEntry, // the previous invocation's (seg_none() for the first)
+}
+
+fn seg_none() -> SegEntry {
+    return SegEntry(Acc(identity_from_bits(IDENTITY_BITS), NO_INDEX), 0u);
+}
+
+// l followed by r: r alone where a border lies in r, else both combined.
+fn seg_combine(l: SegEntry, r: SegEntry) -> SegEntry {
+    let m = acc_combine(l.a, r.a);
+    let take_r = r.f != 0u;
+    return SegEntry(Acc(select(m.v, r.a.v, take_r), select(m.i, r.a.i, take_r)), select(l.f, r.f, take_r));
+}

@@ -1,0 +1,90 @@
+// SPDX-License-Identifier: MIT
+// segmented_scan_subgroup.wgsl: the segmented scan of a tile's words of
+// segmented_scan_workgroup.wgsl on subgroup shuffles: each subgroup scans its lanes'
+// words of each row in log2(size) steps, a barrier publishes the (row, subgroup) totals,
+// the first subgroup scans that table (size entries a step), and a second barrier hands
+// each invocation what comes before its subgroup in each row.
+// Assumes, as subgroup_scan.wgsl does, full subgroups of consecutive
+// local_invocation_index. The caller reaches it through a barrier, so each subgroup is
+// whole, and the steps select instead of branching.
+
+var<workgroup> ssg_v: array<T, ROWS * MAX_SUBGROUPS>;
+var<workgroup> ssg_i: array<u32, ROWS * MAX_SUBGROUPS>;
+var<workgroup> ssg_f: array<u32, ROWS * MAX_SUBGROUPS>;
+var<workgroup> ssg_total: SegEntry;
+
+fn seg_shuffle_up(x: SegEntry, d: u32) -> SegEntry {
+    var i = x.a.i;
+    if (ARG != 0u) { // (a constant: the index moves only where the operator keeps it)
+        i = subgroupShuffleUp(x.a.i, d);
+    }
+    return SegEntry(Acc(subgroupShuffleUp(x.a.v, d), i), subgroupShuffleUp(x.f, d));
+}
+
+fn seg_pick(no: SegEntry, yes: SegEntry, take: bool) -> SegEntry {
+    return SegEntry(Acc(select(no.a.v, yes.a.v, take), select(no.a.i, yes.a.i, take)), select(no.f, yes.f, take));
+}
+
+fn ssg_store(k: u32, x: SegEntry) {
+    ssg_v[k] = x.a.v;
+    ssg_i[k] = x.a.i;
+    ssg_f[k] = x.f;
+}
+
+fn ssg_load(k: u32) -> SegEntry {
+    return SegEntry(Acc(ssg_v[k], ssg_i[k]), ssg_f[k]);
+}
+
+// Inclusive scan of one entry per lane across the subgroup.
+fn seg_subgroup_scan(lane: u32, size: u32, e: SegEntry) -> SegEntry {
+    var x = e;
+    for (var d = 1u; d < size; d = d << 1u) {
+        x = seg_pick(x, seg_combine(seg_shuffle_up(x, d), x), lane >= d);
+    }
+    return x;
+}
+
+// Every invocation must call it (two barriers). Replaces each of this invocation's
+// entries (row r: word r * WG + lid) by what the words before it hand on, in word order,
+// and returns the whole tile's.
+fn segmented_scan_tile(ids: Ids, e: ptr<function, array<SegEntry, ROWS>>) -> SegEntry {
+    let size = ids.sg_size;
+    let lane = ids.sg_lane;
+    let sg = ids.lid / size;
+    let groups = WG / size;
+    var incl: array<SegEntry, ROWS>;
+    for (var r = 0u; r < ROWS; r++) {
+        incl[r] = seg_subgroup_scan(lane, size, (*e)[r]);
+        if (lane == size - 1u) {
+            ssg_store(r * groups + sg, incl[r]);
+        }
+    }
+    workgroupBarrier();
+    // The (row, subgroup) totals in word order, made exclusive in place.
+    if (sg == 0u) {
+        var carry = seg_none();
+        for (var base = 0u; base < ROWS * groups; base += size) {
+            let k = base + lane;
+            var x = seg_none();
+            if (k < ROWS * groups) {
+                x = ssg_load(k);
+            }
+            let y = seg_subgroup_scan(lane, size, x);
+            let up = seg_shuffle_up(y, 1u);
+            if (k < ROWS * groups) {
+                ssg_store(k, seg_combine(carry, seg_pick(up, seg_none(), lane == 0u)));
+            }
+            carry = seg_combine(carry, SegEntry(Acc(subgroupShuffle(y.a.v, size - 1u), subgroupShuffle(y.a.i, size - 1u)),
+                                                subgroupShuffle(y.f, size - 1u)));
+        }
+        if (lane == 0u) {
+            ssg_total = carry;
+        }
+    }
+    workgroupBarrier();
+    for (var r = 0u; r < ROWS; r++) {
+        let up = seg_shuffle_up(incl[r], 1u);
+        (*e)[r] = seg_combine(ssg_load(r * groups + sg), seg_pick(up, seg_none(), lane == 0u));
+    }
+    return ssg_total;
+}

@@ -1,0 +1,55 @@
+// SPDX-License-Identifier: MIT
+// segmented_scan_workgroup.wgsl: the segmented scan of a tile's words (ROWS rows of WG,
+// one entry a word) in workgroup memory: per row Hillis and Steele (log2(WG) steps, two
+// barriers each), then the rows chained in order; nothing beyond WebGPU's core. The
+// portable twin of segmented_scan_subgroup.wgsl; both follow element/segment_entry.wgsl.
+
+var<workgroup> ss_v: array<T, WG>;
+var<workgroup> ss_i: array<u32, WG>;
+var<workgroup> ss_f: array<u32, WG>;
+var<workgroup> ss_rows: array<SegEntry, ROWS>;
+
+fn ss_store(k: u32, x: SegEntry) {
+    ss_v[k] = x.a.v;
+    ss_i[k] = x.a.i;
+    ss_f[k] = x.f;
+}
+
+fn ss_load(k: u32) -> SegEntry {
+    return SegEntry(Acc(ss_v[k], ss_i[k]), ss_f[k]);
+}
+
+// Every invocation must call it (barriers). Replaces each of this invocation's entries
+// (row r: word r * WG + lid) by what the words before it hand on, in word order, and
+// returns the whole tile's (as the last word's inclusive entry).
+fn segmented_scan_tile(ids: Ids, e: ptr<function, array<SegEntry, ROWS>>) -> SegEntry {
+    let lid = ids.lid;
+    var before: array<SegEntry, ROWS>;
+    for (var r = 0u; r < ROWS; r++) {
+        ss_store(lid, (*e)[r]);
+        for (var d = 1u; d < WG; d = d << 1u) {
+            workgroupBarrier();
+            var x = ss_load(lid);
+            if (lid >= d) {
+                x = seg_combine(ss_load(lid - d), x);
+            }
+            workgroupBarrier();
+            ss_store(lid, x);
+        }
+        workgroupBarrier();
+        before[r] = seg_none();
+        if (lid > 0u) {
+            before[r] = ss_load(lid - 1u);
+        }
+        if (lid == WG - 1u) {
+            ss_rows[r] = ss_load(lid);
+        }
+        workgroupBarrier(); // the next row reuses the arrays
+    }
+    var carry = seg_none();
+    for (var r = 0u; r < ROWS; r++) {
+        (*e)[r] = seg_combine(carry, before[r]);
+        carry = seg_combine(carry, ss_rows[r]);
+    }
+    return carry;
+}
