@@ -145,6 +145,19 @@ export function referenceReduce(input, type, op) {
   return { value, index: arg ? index : undefined, tolerance: 0 };
 }
 
+// The segmented reduce of wgscan.h: segment s is input[begin[s] .. end[s]); each result
+// is referenceReduce's of the segment ({ value, index, tolerance }), the index counted
+// in the whole input (0xFFFFFFFF for an empty segment).
+export function referenceSegmentedReduce(input, type, op, begin, end) {
+  const out = [];
+  for (let s = 0; s < begin.length; s++) {
+    const r = referenceReduce(input.subarray(begin[s], end[s]), type, op);
+    if (r.index !== undefined && r.index !== 0xFFFFFFFF) r.index += begin[s];
+    out.push(r);
+  }
+  return out;
+}
+
 // Whether value v meets the predicate { kind, a, b } (f32 operands rounded to f32).
 export function referencePredicate(type, p, v) {
   const r = type === 'f32' ? Math.fround : (x) => x;

@@ -2,7 +2,7 @@
 // test.js: the browser test suite, run by tests/browser/test_browser.mjs in headless
 // Chromium and Firefox. Every primitive against the JavaScript reference (scans of
 // every type, operator, kind and algorithm at tile boundaries; f16 edge bit patterns;
-// reduce, count, select and its relatives, histogram, allocator, sort through host
+// reduce, count, select and its relatives, histogram, segmented reduce, allocator, sort through host
 // helpers and through plans on the page's own buffers), and bad inputs with their exact codes.
 // test.html?groups=f16,errors runs only those groups (names: GROUPS below); &quick=1
 // fewer operators and sizes (each plan compiles its pipelines: the slow part on CPU drivers).
@@ -14,6 +14,7 @@ import { openDevice } from './device.js';
 import {
   randomInput, verifyScan, f32ToF16, f16ToF32, referenceReduce, referenceCount, referenceSelect,
   referenceHistogram, referenceAllocate, checkAtomicAllocation, referenceSort, bitsOf32or64,
+  referenceSegmentedReduce,
 } from './reference.js';
 
 const log = document.getElementById('log');
@@ -322,6 +323,60 @@ const GROUPS = {
         });
       }
     }
+  },
+
+  // The segmented reduce through the host helper: CSR offsets and begin/end arrays, empty
+  // segments (many), one segment over everything, n = 0, against the reference; the
+  // GPU's codes for offsets out of order and past n.
+  async segmented(wg) {
+    const layouts = (n) => {
+      const fixed = [];
+      for (let b = 0; b <= n; b += 16) fixed.push(b);
+      if (fixed[fixed.length - 1] !== n) fixed.push(n);
+      const random = [0];
+      while (random[random.length - 1] < n) random.push(Math.min(n, random[random.length - 1] + (rng() % 3 === 0 ? 0 : rng() % 700)));
+      return [['L=16', Uint32Array.from(fixed)], ['random with empty', Uint32Array.from(random)],
+        ['one over all', Uint32Array.from([0, n])]];
+    };
+    const sameResult = (r, w, arg) => {
+      for (let s = 0; s < w.length; s++) {
+        const g = r.output[s], e = w[s];
+        if (e.tolerance ? !(Math.abs(g - e.value) <= e.tolerance) : !(g === e.value || (Number.isNaN(g) && Number.isNaN(e.value)))) {
+          return `segment ${s}: ${g}, want ${e.value}${e.tolerance ? ` ± ${e.tolerance}` : ''}`;
+        }
+        if (arg && r.index[s] !== e.index) return `segment ${s}: index ${r.index[s]}, want ${e.index}`;
+      }
+      return r.output.length === w.length ? '' : `${r.output.length} results, want ${w.length}`;
+    };
+    for (const type of ['u32', 'i32', 'f32']) {
+      const ops = quick ? ['add', 'argmax'].concat(type === 'f32' ? ['min'] : ['xor'])
+        : ['add', 'min', 'max', 'argmin', 'argmax'].concat(type === 'f32' ? [] : ['and', 'or', 'xor']);
+      for (const op of ops) {
+        const n = 20011;
+        const input = type === 'f32' ? randomInput('f32', op, n, seed++) : randomInput(type, op === 'add' ? 'xor' : op, n, seed++);
+        const arg = op === 'argmin' || op === 'argmax';
+        for (const [what, offsets] of quick ? layouts(n).slice(1, 2) : layouts(n)) {
+          await check(`segmented reduce ${type} ${op} n=${n} ${what} (${offsets.length - 1} segments)`, async () => {
+            const r = await wg.segmentedReduce(input, { op, offsets });
+            return sameResult(r, referenceSegmentedReduce(input, type, op, offsets.subarray(0, -1), offsets.subarray(1)), arg);
+          });
+        }
+      }
+    }
+    await check('segmented reduce, begin/end with gaps, argmin f32', async () => {
+      const input = randomInput('f32', 'min', 5000, seed++);
+      const begin = Uint32Array.from([0, 10, 10, 2500, 4999]), end = Uint32Array.from([5, 10, 2000, 4000, 5000]);
+      const r = await wg.segmentedReduce(input, { op: 'argmin', begin, end });
+      return sameResult(r, referenceSegmentedReduce(input, 'f32', 'argmin', begin, end), true);
+    });
+    await check('segmented reduce of no values: identities, NO_INDEX', async () => {
+      const r = await wg.segmentedReduce(new Int32Array(0), { op: 'argmax', offsets: new Uint32Array([0, 0, 0, 0]) });
+      return sameArray(r.output, [-2147483648, -2147483648, -2147483648], 'values') || sameArray(r.index, [NO_INDEX, NO_INDEX, NO_INDEX], 'indices');
+    });
+    await expectCode('segmented reduce, offsets out of order', ErrorCode.SEGMENTS_UNORDERED,
+      () => wg.segmentedReduce(new Uint32Array(100), { offsets: new Uint32Array([0, 50, 40, 100]) }));
+    await expectCode('segmented reduce, an offset past n', ErrorCode.SEGMENT_OUT_OF_RANGE,
+      () => wg.segmentedReduce(new Uint32Array(100), { offsets: new Uint32Array([0, 50, 101]) }));
   },
 
   async alloc(wg) {

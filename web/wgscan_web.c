@@ -249,6 +249,55 @@ int wgs_web_histogram_encode(wgs_histogram_plan *p, uint32_t encoder, uint32_t i
     return wgs_histogram_encode(p, (WGPUCommandEncoder)(uintptr_t)encoder, &a);
 }
 
+/* ---- segmented reduce ------------------------------------------------------------------ */
+EXPORT(wgs_web_segmented_reduce_plan_create)
+int wgs_web_segmented_reduce_plan_create(int type, int op, int segments, double capacity, double segment_capacity) {
+    wgs_segmented_reduce_plan_desc d;
+    memset(&d, 0, sizeof d);
+    d.type = (wgs_type)type;
+    d.op = (wgs_op)op;
+    d.segments = (wgs_segments_form)segments;
+    d.capacity = (uint64_t)capacity;
+    d.segment_capacity = (uint64_t)segment_capacity;
+    last_plan = NULL;
+    if (!ctx) return WGS_ERROR_INVALID_ARGUMENT;
+    return wgs_segmented_reduce_plan_create(ctx, &d, (wgs_segmented_reduce_plan **)&last_plan);
+}
+
+EXPORT(wgs_web_segmented_reduce_plan_destroy)
+void wgs_web_segmented_reduce_plan_destroy(wgs_segmented_reduce_plan *p) {
+    wgs_segmented_reduce_plan_destroy(p);
+}
+
+EXPORT(wgs_web_segmented_reduce_encode)
+int wgs_web_segmented_reduce_encode(wgs_segmented_reduce_plan *p, uint32_t encoder, uint32_t input,
+                                    double input_offset, double n, uint32_t offsets, double offsets_offset,
+                                    uint32_t begin_offsets, double begin_offsets_offset, uint32_t end_offsets,
+                                    double end_offsets_offset, double n_segments, uint32_t output,
+                                    double output_offset, uint32_t status, double status_offset,
+                                    uint32_t query_set, uint32_t begin_index, uint32_t end_index) {
+    wgs_segmented_reduce_args a;
+    memset(&a, 0, sizeof a);
+    a.input = BUF(input);
+    a.input_offset = (uint64_t)input_offset;
+    a.n = (uint64_t)n;
+    a.offsets = BUF(offsets);
+    a.offsets_offset = (uint64_t)offsets_offset;
+    a.begin_offsets = BUF(begin_offsets);
+    a.begin_offsets_offset = (uint64_t)begin_offsets_offset;
+    a.end_offsets = BUF(end_offsets);
+    a.end_offsets_offset = (uint64_t)end_offsets_offset;
+    a.n_segments = (uint64_t)n_segments;
+    a.output = BUF(output);
+    a.output_offset = (uint64_t)output_offset;
+    a.status = BUF(status);
+    a.status_offset = (uint64_t)status_offset;
+    a.timestamp_query_set = (WGPUQuerySet)(uintptr_t)query_set;
+    a.timestamp_begin_index = begin_index;
+    a.timestamp_end_index = end_index;
+    return wgs_segmented_reduce_encode(p, (WGPUCommandEncoder)(uintptr_t)encoder, &a);
+}
+
 /* ---- allocator ------------------------------------------------------------------------ */
 EXPORT(wgs_web_alloc_plan_create) int wgs_web_alloc_plan_create(int algorithm, double capacity) {
     wgs_alloc_plan_desc d;

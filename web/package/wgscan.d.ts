@@ -124,6 +124,15 @@ export interface HistogramPlanOptions extends PlanOptionsBase {
   lower: number;
   upper: number;
 }
+export interface SegmentedReducePlanOptions extends PlanOptionsBase {
+  type?: Exclude<ElementType, 'f16'>; // default 'u32'
+  op?: ReduceOp;        // default 'add'
+  /** 'offsets' (CSR: nSegments + 1 u32, the default) or 'begin-end' (two arrays of
+   * nSegments u32; gaps between segments allowed). */
+  segments?: 'offsets' | 'begin-end';
+  /** The most segments an encode takes (default 1). */
+  segmentCapacity?: number;
+}
 export interface SortPlanOptions extends PlanOptionsBase {
   type?: SortKeyType;   // default 'u32'
   /** Stable either way. f32 keys order by their bits with the sign flipped: -NaN < -inf <
@@ -191,6 +200,20 @@ export interface SortArgs extends EncodeArgsBase {
   /** payload 'buffer': room for n values (may be valuesIn); 'index': n u32 input indices. */
   valuesOut?: GPUBuffer; valuesOutOffset?: number;
 }
+export interface SegmentedReduceArgs extends EncodeArgsBase {
+  /** n values. */
+  input: GPUBuffer; inputOffset?: number;
+  /** segments 'offsets': nSegments + 1 u32. */
+  offsets?: GPUBuffer; offsetsOffset?: number;
+  /** segments 'begin-end': nSegments u32 each. */
+  beginOffsets?: GPUBuffer; beginOffsetsOffset?: number;
+  endOffsets?: GPUBuffer; endOffsetsOffset?: number;
+  nSegments: number;
+  /** nSegments results of 4 bytes (arg ops: 8, the value's bits then the u32 index). */
+  output: GPUBuffer; outputOffset?: number;
+  /** Optional: one u32, 0 or the code of bad offsets (SEGMENTS_UNORDERED, SEGMENT_OUT_OF_RANGE). */
+  status?: GPUBuffer; statusOffset?: number;
+}
 export interface AllocArgs extends EncodeArgsBase {
   sizes: GPUBuffer; sizesOffset?: number;
   offsets: GPUBuffer; offsetsOffset?: number;
@@ -218,6 +241,7 @@ export declare class ReducePlan extends Plan<ReduceArgs, ReducePlanOptions | Cou
 export declare class SelectPlan extends Plan<SelectArgs, SelectPlanOptions> {}
 export declare class HistogramPlan extends Plan<HistogramArgs, HistogramPlanOptions> {}
 export declare class SortPlan extends Plan<SortArgs, SortPlanOptions> {}
+export declare class SegmentedReducePlan extends Plan<SegmentedReduceArgs, SegmentedReducePlanOptions> {}
 export declare class AllocPlan extends Plan<AllocArgs, AllocPlanOptions> {}
 
 // ---- host-array results ----------------------------------------------------------------
@@ -251,6 +275,12 @@ export interface RunLengthResult<A extends ElementArray> extends Timed {
   count: number;
 }
 export interface HistogramResult extends Timed { counts: Uint32Array; }
+export interface SegmentedReduceResult<A extends Select32> extends Timed {
+  /** A value a segment; an empty segment gives the operator's identity. */
+  output: A;
+  /** argmin/argmax: each segment's index into the values (NO_INDEX when empty), else undefined. */
+  index: Uint32Array | undefined;
+}
 export interface SortResult<K extends SortKeyArray, V extends ArrayBufferView | undefined = undefined> extends Timed {
   /** The keys in order, in the input's array type. */
   keys: K;
@@ -274,6 +304,12 @@ export interface HostSelectOptions extends Omit<SelectPlanOptions, 'capacity' | 
   payload?: 'index' | Uint32Array | Int32Array | Float32Array;
 }
 export type HostHistogramOptions = Omit<HistogramPlanOptions, 'capacity'>;
+export interface HostSegmentedReduceOptions extends Omit<SegmentedReducePlanOptions, 'capacity' | 'segments' | 'segmentCapacity'> {
+  /** CSR: nSegments + 1 offsets (or give begin and end). */
+  offsets?: Uint32Array;
+  begin?: Uint32Array;
+  end?: Uint32Array;
+}
 export interface HostSortOptions extends Omit<SortPlanOptions, 'capacity' | 'payload' | 'valueBytes'> {
   /** Another key type of the keys' element size (e.g. 'f32' for a Uint32Array of float bits). */
   type?: SortKeyType;
@@ -312,6 +348,7 @@ export declare class Wgscan {
    * workgroup memory (TOO_LARGE): ask the device for the adapter's
    * maxComputeWorkgroupStorageSize. */
   createSortPlan(options?: SortPlanOptions): SortPlan & Readonly<Required<SortPlanOptions>>;
+  createSegmentedReducePlan(options?: SegmentedReducePlanOptions): SegmentedReducePlan & Readonly<Required<SegmentedReducePlanOptions>>;
   createAllocPlan(options?: AllocPlanOptions): AllocPlan & Readonly<Required<AllocPlanOptions>>;
 
   // Host arrays in, results out: upload, run, download (the helpers keep their last
@@ -330,5 +367,7 @@ export declare class Wgscan {
   sort<K extends SortKeyArray>(keys: K, options: HostSortOptions & { values: 'index' }): Promise<SortResult<K, Uint32Array>>;
   sort<K extends SortKeyArray, V extends SortValueArray>(keys: K, options: HostSortOptions & { values: V }): Promise<SortResult<K, V>>;
   sort<K extends SortKeyArray>(keys: K, options?: HostSortOptions & { values?: 'index' | SortValueArray }): Promise<SortResult<K, SortValueArray | undefined>>;
+  /** One reduction per segment; offsets out of order or past n throw the GPU's code. */
+  segmentedReduce<A extends Select32>(input: A, options: HostSegmentedReduceOptions): Promise<SegmentedReduceResult<A>>;
   allocate(sizes: Uint32Array, options: HostAllocateOptions): Promise<AllocateResult>;
 }

@@ -65,6 +65,7 @@ const SELECT_MODES = { flagged: 1, if: 2, unique: 3, 'run-length': 4 };
 const PAYLOADS = { none: 0, buffer: 1, index: 2 };
 const SELECT_ALGORITHMS = { auto: 0, 'single-pass': 1, 'three-pass': 2 };
 const ALLOC_ALGORITHMS = { auto: 0, scan: 1, atomic: 2 };
+const SEGMENT_FORMS = { offsets: 1, 'begin-end': 2 };
 // Sort keys: the 64-bit types are the sort's alone (f16 is passed on, for the library's
 // own UNSUPPORTED_TYPE).
 const SORT_TYPES = { u32: 1, i32: 2, f32: 3, f16: 4, u64: 5, i64: 6 };
@@ -177,6 +178,13 @@ const PRIMITIVES = {
       ['buffer', 'valuesIn'], ['offset', 'valuesInOffset'], ['buffer', 'valuesOut'], ['offset', 'valuesOutOffset'],
       ['count', 'n']],
   },
+  segmentedReduce: {
+    encode: 'wgs_web_segmented_reduce_encode', destroy: 'wgs_web_segmented_reduce_plan_destroy',
+    fields: [['buffer', 'input'], ['offset', 'inputOffset'], ['count', 'n'], ['buffer', 'offsets'],
+      ['offset', 'offsetsOffset'], ['buffer', 'beginOffsets'], ['offset', 'beginOffsetsOffset'],
+      ['buffer', 'endOffsets'], ['offset', 'endOffsetsOffset'], ['count', 'nSegments'], ['buffer', 'output'],
+      ['offset', 'outputOffset'], ['buffer', 'status'], ['offset', 'statusOffset']],
+  },
   alloc: {
     encode: 'wgs_web_alloc_encode', destroy: 'wgs_web_alloc_plan_destroy',
     fields: [['buffer', 'sizes'], ['offset', 'sizesOffset'], ['buffer', 'offsets'], ['offset', 'offsetsOffset'],
@@ -257,6 +265,7 @@ export class ReducePlan extends Plan {}
 export class SelectPlan extends Plan {}
 export class HistogramPlan extends Plan {}
 export class SortPlan extends Plan {}
+export class SegmentedReducePlan extends Plan {}
 export class AllocPlan extends Plan {}
 
 const HOST_PLANS = 16;
@@ -597,6 +606,16 @@ export class Wgscan {
       lookup(SORT_ALGORITHMS, o.algorithm, 'algorithm'), count(o.capacity, 'capacity')], o);
   }
 
+  // One reduction per segment: type u32, i32, f32; op as createReducePlan's; segments
+  // 'offsets' (CSR: nSegments + 1 u32) or 'begin-end' (two arrays of nSegments u32);
+  // capacity in values, segmentCapacity in segments.
+  createSegmentedReducePlan(options = {}) {
+    const o = withDefaults({ type: 'u32', op: 'add', segments: 'offsets', capacity: 1, segmentCapacity: 1 }, options);
+    return this.#plan('segmentedReduce', SegmentedReducePlan, 'wgs_web_segmented_reduce_plan_create', () => [
+      lookup(TYPES, o.type, 'type'), lookup(OPS, o.op, 'op'), lookup(SEGMENT_FORMS, o.segments, 'segments'),
+      count(o.capacity, 'capacity'), count(o.segmentCapacity, 'segmentCapacity')], o);
+  }
+
   // A bump allocator serving up to `capacity` requests a call: algorithm auto (scan),
   // scan, atomic.
   createAllocPlan(options = {}) {
@@ -816,6 +835,52 @@ export class Wgscan {
       keys: new K(r.out.keysOut, 0, n), values: payload === 'none' ? undefined : new V(r.out.valuesOut, 0, n),
       gpuMs: r.gpuMs, totalMs: r.totalMs,
     };
+  }
+
+  // One reduction per segment of a typed array (Uint32Array, Int32Array, Float32Array):
+  // options.offsets (a Uint32Array of nSegments + 1 CSR offsets) or options.begin and
+  // options.end (Uint32Arrays of nSegments each); op as reduce's. Returns { output,
+  // index, gpuMs, totalMs }: output holds a value a segment (empty segments: the
+  // identity), index (argmin/argmax) the values' index of each (NO_INDEX for an empty
+  // segment). Offsets out of order or past n throw WgscanError with the GPU's code
+  // (SEGMENTS_UNORDERED, SEGMENT_OUT_OF_RANGE).
+  async segmentedReduce(input, options = {}) {
+    const type = inputType(input, options);
+    if (type === 'f16') invalid('the segmented reduce takes u32, i32 or f32 values');
+    const { offsets, begin, end, ...rest } = options;
+    const u32s = (a, what) => (a instanceof Uint32Array ? a : invalid(`${what} must be a Uint32Array`));
+    const n = input.length;
+    let nSegments, segments;
+    const uploads = { input, status: 4 };
+    if (offsets != null) {
+      if (begin != null || end != null) invalid('give offsets, or begin and end, not both');
+      if (u32s(offsets, 'offsets').length < 1) invalid('offsets must hold nSegments + 1 offsets');
+      nSegments = offsets.length - 1;
+      segments = 'offsets';
+      uploads.offsets = offsets;
+    } else {
+      if (u32s(begin, 'begin').length !== u32s(end, 'end').length) invalid('begin and end must be of one length');
+      nSegments = begin.length;
+      segments = 'begin-end';
+      uploads.beginOffsets = begin;
+      uploads.endOffsets = end;
+    }
+    const arg = rest.op === 'argmin' || rest.op === 'argmax';
+    uploads.output = nSegments * (arg ? 8 : 4);
+    const segmentCapacity = 2 ** Math.ceil(Math.log2(Math.max(1, nSegments)));
+    const plan = this.#hostPlan(this.createSegmentedReducePlan, { ...rest, type, segments, segmentCapacity }, n);
+    const r = await this.#runHost(plan, uploads, ['output', 'status'], { n, nSegments });
+    const status = new Uint32Array(r.out.status)[0];
+    if (status) fail(status, `the segments' offsets: ${RESULT_NAMES[status] ?? status}`);
+    const words = new Uint32Array(r.out.output, 0, nSegments * (arg ? 2 : 1));
+    let output = arrayFor(type, r.out.output, nSegments), index;
+    if (arg) {
+      const bits = new Uint32Array(nSegments);
+      index = new Uint32Array(nSegments);
+      for (let s = 0; s < nSegments; s++) { bits[s] = words[2 * s]; index[s] = words[2 * s + 1]; }
+      output = arrayFor(type, bits.buffer, nSegments);
+    }
+    return { output, index, gpuMs: r.gpuMs, totalMs: r.totalMs };
   }
 
   // Serves requests of sizes[i] units from an arena of options.arenaSize units whose

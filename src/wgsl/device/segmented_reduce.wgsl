@@ -159,16 +159,19 @@ fn code_before(x: u32) -> u32 {
     if (k < TILE / 32u) {
         m = atomicLoad(&heads[k]) & ((1u << (x & 31u)) - 1u);
     }
+    // The returns after the loop, not in it: Naga (Firefox) refuses a function that
+    // ends in a loop without a return after it.
     loop {
-        if (m != 0u) {
-            return codes[32u * k + 31u - countLeadingZeros(m)];
-        }
-        if (k == 0u) {
-            return CODE_HEAD;
+        if (m != 0u || k == 0u) {
+            break;
         }
         k = k - 1u;
         m = atomicLoad(&heads[k]);
     }
+    if (m != 0u) {
+        return codes[32u * k + 31u - countLeadingZeros(m)];
+    }
+    return CODE_HEAD;
 }
 
 // The begin of the segment after s (n after the last), with e the end of s.
