@@ -17,4 +17,8 @@ done
 run --aux $((1 + 2 * T)) --check scan --pass single_pass:$T
 for fb in 0 2; do run --aux $((1 + 2 * T)) -D FB=$fb --check scan --pass sp_rows:$T; done
 for f in 0 1; do run --aux $((1 + 2 * T)) -D WGFB_FORCE=$f --check scan --pass sp_rows_wgfb:$T; done
+# The persistent variants in a grid of 3 workgroups (many tiles each), fallbacks forced or not.
+for v in sp_persist sp_ahead sp_ahead2; do
+  for fb in 1 2; do run --aux $((1 + 2 * T)) -D FB=$fb --check scan --pass $v:3; done
+done
 echo "lab: all variants equal the CPU scan"

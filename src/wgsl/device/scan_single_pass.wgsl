@@ -13,10 +13,11 @@
 //
 // Tile states, the tile counter and their reset: workgroup/tile_state.wgsl.
 //
+// This kernel, one tile a workgroup, is the single pass of devices without subgroups
+// (tile.wgsl); with subgroups (row tiles) the scan runs scan_persistent.wgsl instead.
 // The middle of it, tile_chain(ids, t, n, ident) -> exclusive prefix of tile t (the
 // aggregate published, the look-back, the inclusive prefix published), comes from
-// workgroup/lookback_subgroup.wgsl where the device has subgroups (row tiles), else
-// from workgroup/lookback_workgroup.wgsl.
+// workgroup/lookback_workgroup.wgsl.
 //
 // Bindings: 0 input, 1 output, 2 Params, 3 state (word 0: tile counter, then 2 per tile),
 // 6 the carry-in (element/scan_carry.wgsl: each tile's prefix starts from it).

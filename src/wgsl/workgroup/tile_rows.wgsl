@@ -8,12 +8,13 @@
 // A lane scans its word (4 elements, in order), each subgroup scans its lanes' word
 // totals in the row, and a table of ROWS x subgroups segment totals in workgroup memory,
 // scanned by the first subgroup, links the segments: two barriers per tile, and one
-// subgroup scan per 4 elements. In the single pass the first subgroup scans the table
-// and goes straight on to the look-back (lookback_subgroup.wgsl), so a tile waits at one
-// barrier before its aggregate is published and at one after its prefix is known.
+// subgroup scan per 4 elements. The persistent single pass (scan_persistent.wgsl) keeps
+// two tiles: the one being stored in `words`, the next one, loaded and row-scanned into
+// the second segment table, in `ahead`.
 //
-// Interface: that of tile.wgsl, plus scan_segments (the table's scan, by the first
-// subgroup) and tile_store (the stores once the table is scanned). The data bindings
+// Interface: that of tile.wgsl, plus rows_scan_ahead (the row scans of `ahead` into a
+// table), scan_segments (a table's scan, by one subgroup) and rows_store / tile_store
+// (the stores once a table is scanned). The data bindings
 // (16-byte view of the aligned part, a scalar view of the rest: params.words words in the
 // first) come from the prelude.
 
