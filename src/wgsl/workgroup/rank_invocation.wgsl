@@ -9,12 +9,14 @@ fn owner_count(ids: Ids) -> u32 { return WG; }
 fn owner_size(ids: Ids) -> u32 { return 1u; }
 fn owner_lane(ids: Ids) -> u32 { return 0u; }
 
-fn rank_key(ids: Ids, owner: u32, valid: bool, digit: u32) -> u32 {
-    if (!valid) {
-        return 0u;
+// The invocation's keys one after another, filling keys.rank.
+fn rank_keys(ids: Ids, owner: u32, keys: ptr<function, TileKeys>, tile_n: u32) {
+    for (var r = 0u; r < ITEMS; r++) {
+        if (tile_place_of(ids, r) < tile_n) {
+            let i = owner * RADIX + (*keys).digit[r];
+            let c = atomicLoad(&owner_digits[i]);
+            atomicStore(&owner_digits[i], c + 1u);
+            (*keys).rank[r] = c;
+        }
     }
-    let i = owner * RADIX + digit;
-    let r = atomicLoad(&owner_digits[i]);
-    atomicStore(&owner_digits[i], r + 1u);
-    return r;
 }

@@ -10,10 +10,12 @@
 
 const SG_WORDS: u32 = (SG_MAX + 31u) / 32u;
 
-fn owner_of(ids: Ids) -> u32 { return ids.lid / ids.sg_size; }
-fn owner_count(ids: Ids) -> u32 { return WG / ids.sg_size; }
-fn owner_size(ids: Ids) -> u32 { return ids.sg_size; }
-fn owner_lane(ids: Ids) -> u32 { return ids.sg_lane; }
+// The subgroup size is a constant where the device has only one (SG_FIXED, the prelude's):
+// then the owners' loops unroll and their index arithmetic folds.
+fn owner_size(ids: Ids) -> u32 { return select(ids.sg_size, SG_FIXED, SG_FIXED != 0u); }
+fn owner_of(ids: Ids) -> u32 { return ids.lid / owner_size(ids); }
+fn owner_count(ids: Ids) -> u32 { return WG / owner_size(ids); }
+fn owner_lane(ids: Ids) -> u32 { return select(ids.sg_lane, ids.lid % max(SG_FIXED, 1u), SG_FIXED != 0u); }
 
 // Set bits of the lanes below `lane`.
 fn lanes_below(lane: u32) -> vec4<u32> {
@@ -48,19 +50,34 @@ fn lowest_lane(m: vec4<u32>) -> u32 {
     return 0u;
 }
 
-// Every lane of the subgroup calls this in the same round (ballots), valid or not.
-fn rank_key(ids: Ids, owner: u32, valid: bool, digit: u32) -> u32 {
-    var peers = subgroupBallot(valid);
-    for (var b = 0u; b < 8u; b++) {
-        let one = ((digit >> b) & 1u) != 0u;
-        let ballot = subgroupBallot(one);
-        peers &= select(~ballot, ballot, one);
+// Ranks the invocation's keys of every round, filling keys.rank; every lane of the
+// subgroup calls this, whatever its keys. Three sweeps over the rounds rather than one
+// round at a time: the ballots of all rounds first (independent of each other, so their
+// latencies overlap), then the leaders' counter updates in round order (the one thing
+// that orders the rounds), then each lane's rank from its leader's old count. Between
+// sweeps a round's state is one word a lane: below 256 the leader's lane, above it the
+// count of peers (sweep 1) or, at a leader, the owner's count before them (sweep 2).
+fn rank_keys(ids: Ids, owner: u32, keys: ptr<function, TileKeys>, tile_n: u32) {
+    var lead: array<u32, ITEMS>;
+    for (var r = 0u; r < ITEMS; r++) {
+        let valid = tile_place_of(ids, r) < tile_n;
+        let digit = (*keys).digit[r];
+        var peers = subgroupBallot(valid);
+        for (var b = 0u; b < 8u; b++) {
+            let one = ((digit >> b) & 1u) != 0u;
+            let ballot = subgroupBallot(one);
+            peers &= select(~ballot, ballot, one);
+        }
+        (*keys).rank[r] = bits_in(peers & lanes_below(owner_lane(ids)));
+        lead[r] = select(owner_lane(ids), lowest_lane(peers), valid) | (bits_in(peers) << 8u);
     }
-    let before = bits_in(peers & lanes_below(ids.sg_lane));
-    var old = 0u;
-    if (valid && before == 0u) {
-        old = atomicAdd(&owner_digits[owner * RADIX + digit], bits_in(peers));
+    for (var r = 0u; r < ITEMS; r++) {
+        if (tile_place_of(ids, r) < tile_n && (*keys).rank[r] == 0u) {
+            let old = atomicAdd(&owner_digits[owner * RADIX + (*keys).digit[r]], lead[r] >> 8u);
+            lead[r] = (lead[r] & 255u) | (old << 8u);
+        }
     }
-    let leader = select(ids.sg_lane, lowest_lane(peers), valid);
-    return subgroupShuffle(old, leader) + before;
+    for (var r = 0u; r < ITEMS; r++) {
+        (*keys).rank[r] += subgroupShuffle(lead[r], lead[r] & 255u) >> 8u;
+    }
 }

@@ -4,7 +4,7 @@
 // device/sort_onesweep.wgsl's, whose places come through the look-back). In order, each
 // called by every invocation with barriers between them as the kernels show:
 //   tile_clear    zeroes the owners' counter rows
-//   tile_rank     loads the tile's keys into registers and ranks them stably (rank_key,
+//   tile_rank     loads the tile's keys into registers and ranks them stably (rank_keys,
 //                 from the ranking file: subgroup ballots, or one counter row per
 //                 invocation); the owners' rows then hold their digit counts
 //   tile_totals   the tile's count of each digit (digit_total)
@@ -68,17 +68,15 @@ fn tile_rank(ids: Ids, keys: ptr<function, TileKeys>, tile_first: u32, tile_n: u
             }
         }
     }
-    let owner = owner_of(ids);
     for (var r = 0u; r < ITEMS; r++) {
-        let valid = tile_place_of(ids, r) < tile_n;
         var d = 0u;
-        if (valid) {
+        if (tile_place_of(ids, r) < tile_n) {
             d = digit_at((*keys).lo[r], (*keys).hi[r], shift, bits);
         }
         (*keys).digit[r] = d;
-        if ((SORT_SKIP & 2u) == 0u) { // an experiment's timing without the ranking
-            (*keys).rank[r] = rank_key(ids, owner, valid, d);
-        }
+    }
+    if ((SORT_SKIP & 2u) == 0u) { // an experiment's timing without the ranking
+        rank_keys(ids, owner_of(ids), keys, tile_n);
     }
 }
 
@@ -134,7 +132,11 @@ fn tile_place(ids: Ids, keys: ptr<function, TileKeys>, tile_n: u32) {
 
 // index_values: the values written are the keys' input indices.
 fn tile_write(ids: Ids, tile_first: u32, tile_n: u32, shift: u32, bits: u32, index_values: bool) {
-    for (var s = ids.lid; s < tile_n; s += WG) {
+    for (var k = 0u; k < ITEMS; k++) { // rows of the tile, unrolled (a loop to tile_n is not)
+        let s = k * WG + ids.lid;
+        if (s >= tile_n) {
+            break;
+        }
         let k_lo = tile_keys[s * KEY_WORDS];
         var k_hi = 0u;
         if (KEY_WORDS == 2u) {
