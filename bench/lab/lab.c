@@ -16,6 +16,7 @@
  * experiments of one kernel need not pass the knobs of all the others).
  * --check scan compares dst with the exclusive u32 sum of src after the last run.
  */
+#include "experiment_env.h"
 #include "internal.h"
 
 #include <stdio.h>
@@ -107,6 +108,9 @@ int main(int argc, char **argv) {
 
     wgs_context *ctx = NULL;
     wgs_context_desc cd = {0};
+    wgs_experimental exp; /* WGSCAN_DAWN_TOGGLES and the rest, as the CLI */
+    char env_err[256];
+    if (wgs_experiment_from_env(&cd, &exp, env_err, sizeof env_err) != 0) return fail(env_err, NULL);
     if (wgs_context_create(&cd, &ctx) != WGS_OK) return fail("no context", ctx);
     gpu_device *g = ctx->gpu;
     WGPUComputePipeline pipe[MAX_PASSES];
