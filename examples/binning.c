@@ -33,34 +33,9 @@ static const char *example_name = "binning";
 #include <stdlib.h>
 #include <string.h>
 
-/* The WebGPU calls of the move kernel, resolved through wgs_context_get_proc. */
-typedef WGPUShaderModule (*pfn_create_shader)(WGPUDevice, const WGPUShaderModuleDescriptor *);
-typedef WGPUComputePipeline (*pfn_create_pipeline)(WGPUDevice, const WGPUComputePipelineDescriptor *);
-typedef WGPUBindGroupLayout (*pfn_get_layout)(WGPUComputePipeline, uint32_t);
-typedef WGPUBindGroup (*pfn_create_bind_group)(WGPUDevice, const WGPUBindGroupDescriptor *);
-typedef WGPUComputePassEncoder (*pfn_begin_pass)(WGPUCommandEncoder, const WGPUComputePassDescriptor *);
-typedef void (*pfn_set_pipeline)(WGPUComputePassEncoder, WGPUComputePipeline);
-typedef void (*pfn_set_bind_group)(WGPUComputePassEncoder, uint32_t, WGPUBindGroup, size_t, const uint32_t *);
-typedef void (*pfn_dispatch)(WGPUComputePassEncoder, uint32_t, uint32_t, uint32_t);
-typedef void (*pfn_pass_end)(WGPUComputePassEncoder);
-typedef void (*pfn_release)(void *);
-
-typedef struct mover {
-    WGPUComputePipeline pipeline;
-    WGPUBindGroup bind_group;
-    uint32_t groups;
-    pfn_begin_pass begin_pass;
-    pfn_set_pipeline set_pipeline;
-    pfn_set_bind_group set_bind_group;
-    pfn_dispatch dispatch;
-    pfn_pass_end pass_end;
-    pfn_release release_pass, release_bind_group, release_pipeline;
-} mover;
-
-#define PROC(type, name) ((type)wgs_context_get_proc(ctx, name))
-
 /* pos[i] += vel[i] (wrapping, per axis) and cell[i] = the cell of the new position. N,
- * G and the grid-stride are written into the source: one pipeline per run. */
+ * G and the grid-stride are written into the source: one pipeline per run (an
+ * example_kernel, example.h). */
 static const char *move_wgsl =
     "@group(0) @binding(0) var<storage, read_write> pos: array<vec4<u32>>;\n"
     "@group(0) @binding(1) var<storage, read> vel: array<vec4<u32>>;\n"
@@ -77,71 +52,6 @@ static const char *move_wgsl =
     "        cell[i] = (c.z * G + c.y) * G + c.x;\n"
     "    }\n"
     "}\n";
-
-static int mover_create(wgs_context *ctx, mover *m, uint32_t n, uint32_t g, WGPUBuffer pos, WGPUBuffer vel,
-                        WGPUBuffer cell) {
-    WGPUDevice device = wgs_context_device(ctx);
-    pfn_release release_shader = PROC(pfn_release, "wgpuShaderModuleRelease");
-    pfn_release release_layout = PROC(pfn_release, "wgpuBindGroupLayoutRelease");
-    pfn_create_shader create_shader = PROC(pfn_create_shader, "wgpuDeviceCreateShaderModule");
-    pfn_create_pipeline create_pipeline = PROC(pfn_create_pipeline, "wgpuDeviceCreateComputePipeline");
-    pfn_get_layout get_layout = PROC(pfn_get_layout, "wgpuComputePipelineGetBindGroupLayout");
-    pfn_create_bind_group create_bind_group = PROC(pfn_create_bind_group, "wgpuDeviceCreateBindGroup");
-    m->begin_pass = PROC(pfn_begin_pass, "wgpuCommandEncoderBeginComputePass");
-    m->set_pipeline = PROC(pfn_set_pipeline, "wgpuComputePassEncoderSetPipeline");
-    m->set_bind_group = PROC(pfn_set_bind_group, "wgpuComputePassEncoderSetBindGroup");
-    m->dispatch = PROC(pfn_dispatch, "wgpuComputePassEncoderDispatchWorkgroups");
-    m->pass_end = PROC(pfn_pass_end, "wgpuComputePassEncoderEnd");
-    m->release_pass = PROC(pfn_release, "wgpuComputePassEncoderRelease");
-    m->release_bind_group = PROC(pfn_release, "wgpuBindGroupRelease");
-    m->release_pipeline = PROC(pfn_release, "wgpuComputePipelineRelease");
-    if (!release_shader || !release_layout || !create_shader || !create_pipeline || !get_layout ||
-        !create_bind_group || !m->begin_pass || !m->set_pipeline || !m->set_bind_group || !m->dispatch ||
-        !m->pass_end || !m->release_pass || !m->release_bind_group || !m->release_pipeline)
-        return 0;
-
-    m->groups = (n + 255) / 256 < 4096 ? (n + 255) / 256 : 4096;
-    char source[2048];
-    snprintf(source, sizeof source, move_wgsl, n, g, m->groups * 256u);
-    WGPUShaderSourceWGSL wgsl = {.chain = {.sType = WGPUSType_ShaderSourceWGSL},
-                                 .code = {source, WGPU_STRLEN}};
-    WGPUShaderModuleDescriptor sd = {.nextInChain = &wgsl.chain, .label = {"binning move", WGPU_STRLEN}};
-    WGPUShaderModule module = create_shader(device, &sd);
-    if (!module) return 0;
-    WGPUComputePipelineDescriptor pd = {.label = {"binning move", WGPU_STRLEN},
-                                        .compute = {.module = module, .entryPoint = {"main", WGPU_STRLEN}}};
-    m->pipeline = create_pipeline(device, &pd);
-    release_shader(module);
-    if (!m->pipeline) return 0;
-    WGPUBindGroupLayout layout = get_layout(m->pipeline, 0);
-    if (!layout) return 0;
-    WGPUBindGroupEntry e[3] = {{.binding = 0, .buffer = pos, .size = WGPU_WHOLE_SIZE},
-                               {.binding = 1, .buffer = vel, .size = WGPU_WHOLE_SIZE},
-                               {.binding = 2, .buffer = cell, .size = WGPU_WHOLE_SIZE}};
-    WGPUBindGroupDescriptor bd = {.label = {"binning move", WGPU_STRLEN}, .layout = layout, .entryCount = 3,
-                                  .entries = e};
-    m->bind_group = create_bind_group(device, &bd);
-    release_layout(layout);
-    return m->bind_group != NULL;
-}
-
-/* Records the move into the caller's encoder, timed when query_set is given. */
-static void mover_encode(const mover *m, WGPUCommandEncoder enc, WGPUQuerySet query_set, uint32_t begin) {
-    WGPUPassTimestampWrites tw = {.querySet = query_set, .beginningOfPassWriteIndex = begin,
-                                  .endOfPassWriteIndex = begin + 1};
-    WGPUComputePassDescriptor d = {.label = {"binning move", WGPU_STRLEN}, .timestampWrites = query_set ? &tw : NULL};
-    WGPUComputePassEncoder pass = m->begin_pass(enc, &d);
-    m->set_pipeline(pass, m->pipeline);
-    m->set_bind_group(pass, 0, m->bind_group, 0, NULL);
-    m->dispatch(pass, m->groups, 1, 1);
-    m->pass_end(pass);
-    m->release_pass(pass);
-}
-
-static void mover_destroy(mover *m) {
-    if (m->bind_group) m->release_bind_group(m->bind_group);
-    if (m->pipeline) m->release_pipeline(m->pipeline);
-}
 
 /* The CPU's side: the same cell arithmetic. */
 static uint32_t axis_cell(uint32_t x, uint32_t g) { return ((x >> 16) * g) >> 16; }
@@ -248,8 +158,12 @@ int main(int argc, char **argv) {
     CHECKED(wgs_buffer_write(ctx, bpos, 0, pos, (uint64_t)n * 16));
     CHECKED(wgs_buffer_write(ctx, bvel, 0, vel, (uint64_t)n * 16));
 
-    mover mv = {0};
-    if (!mover_create(ctx, &mv, n, g, bpos, bvel, bcell)) {
+    example_kernel mv = {0};
+    uint32_t move_groups = (n + 255) / 256 < 4096 ? (n + 255) / 256 : 4096;
+    char move_source[2048];
+    snprintf(move_source, sizeof move_source, move_wgsl, n, g, move_groups * 256u);
+    if (!example_kernel_create(ctx, &mv, "binning move", move_source, (WGPUBuffer[]){bpos, bvel, bcell}, 3,
+                               move_groups)) {
         fprintf(stderr, "binning: the move kernel could not be created: %s\n", wgs_context_last_error(ctx));
         return 3;
     }
@@ -277,7 +191,7 @@ int main(int argc, char **argv) {
         double t0 = example_now();
         WGPUCommandEncoder enc;
         CHECKED(wgs_encoder_create(ctx, &enc));
-        mover_encode(&mv, enc, qs, 0);
+        example_kernel_encode(&mv, enc, qs, 0);
         wgs_sort_args so = {.keys_in = bcell, .keys_out = bkeys, .values_out = bids, .n = n,
                             .timestamp_query_set = qs, .timestamp_begin_index = 2, .timestamp_end_index = 3};
         CHECKED(wgs_sort_encode(sort, enc, &so));
@@ -412,7 +326,7 @@ int main(int argc, char **argv) {
                "  counting sort; %u neighbour queries (the 27 cells around, %.1f neighbours on average)\n"
                "  equal brute force\n", queries, (double)neighbours / queries);
     }
-    mover_destroy(&mv);
+    example_kernel_destroy(&mv);
     wgs_timer_destroy(timer);
     wgs_sort_plan_destroy(sort);
     wgs_select_plan_destroy(runs);

@@ -73,4 +73,104 @@ static inline int example_options(int argc, char **argv, const char *usage, cons
     return -1;
 }
 
+/* A compute kernel of the example's own, recorded into the same command encoder as
+ * wgscan's passes. Its WebGPU calls go through the context's proc table
+ * (wgs_context_get_proc), so an example links no WebGPU runtime. One pipeline from WGSL
+ * whose entry point is `main` and whose bindings 0 .. count - 1 of group 0 are whole
+ * storage buffers, dispatched as `groups` workgroups. */
+typedef WGPUShaderModule (*example_pfn_create_shader)(WGPUDevice, const WGPUShaderModuleDescriptor *);
+typedef WGPUComputePipeline (*example_pfn_create_pipeline)(WGPUDevice, const WGPUComputePipelineDescriptor *);
+typedef WGPUBindGroupLayout (*example_pfn_get_layout)(WGPUComputePipeline, uint32_t);
+typedef WGPUBindGroup (*example_pfn_create_bind_group)(WGPUDevice, const WGPUBindGroupDescriptor *);
+typedef WGPUComputePassEncoder (*example_pfn_begin_pass)(WGPUCommandEncoder, const WGPUComputePassDescriptor *);
+typedef void (*example_pfn_set_pipeline)(WGPUComputePassEncoder, WGPUComputePipeline);
+typedef void (*example_pfn_set_bind_group)(WGPUComputePassEncoder, uint32_t, WGPUBindGroup, size_t,
+                                           const uint32_t *);
+typedef void (*example_pfn_dispatch)(WGPUComputePassEncoder, uint32_t, uint32_t, uint32_t);
+typedef void (*example_pfn_pass_end)(WGPUComputePassEncoder);
+typedef void (*example_pfn_release)(void *);
+
+#define EXAMPLE_KERNEL_BUFFERS_MAX 8
+
+typedef struct example_kernel {
+    const char *label;
+    WGPUComputePipeline pipeline;
+    WGPUBindGroup bind_group;
+    uint32_t groups;
+    example_pfn_begin_pass begin_pass;
+    example_pfn_set_pipeline set_pipeline;
+    example_pfn_set_bind_group set_bind_group;
+    example_pfn_dispatch dispatch;
+    example_pfn_pass_end pass_end;
+    example_pfn_release release_pass, release_bind_group, release_pipeline;
+} example_kernel;
+
+#define EXAMPLE_PROC(type, name) ((type)wgs_context_get_proc(ctx, name))
+
+/* Returns 1, or 0 when a call or the compilation failed. */
+static inline int example_kernel_create(wgs_context *ctx, example_kernel *k, const char *label, const char *wgsl,
+                                        const WGPUBuffer *buffers, uint32_t count, uint32_t groups) {
+    WGPUDevice device = wgs_context_device(ctx);
+    example_pfn_release release_shader = EXAMPLE_PROC(example_pfn_release, "wgpuShaderModuleRelease");
+    example_pfn_release release_layout = EXAMPLE_PROC(example_pfn_release, "wgpuBindGroupLayoutRelease");
+    example_pfn_create_shader create_shader = EXAMPLE_PROC(example_pfn_create_shader, "wgpuDeviceCreateShaderModule");
+    example_pfn_create_pipeline create_pipeline =
+        EXAMPLE_PROC(example_pfn_create_pipeline, "wgpuDeviceCreateComputePipeline");
+    example_pfn_get_layout get_layout = EXAMPLE_PROC(example_pfn_get_layout, "wgpuComputePipelineGetBindGroupLayout");
+    example_pfn_create_bind_group create_bind_group =
+        EXAMPLE_PROC(example_pfn_create_bind_group, "wgpuDeviceCreateBindGroup");
+    k->label = label;
+    k->groups = groups;
+    k->begin_pass = EXAMPLE_PROC(example_pfn_begin_pass, "wgpuCommandEncoderBeginComputePass");
+    k->set_pipeline = EXAMPLE_PROC(example_pfn_set_pipeline, "wgpuComputePassEncoderSetPipeline");
+    k->set_bind_group = EXAMPLE_PROC(example_pfn_set_bind_group, "wgpuComputePassEncoderSetBindGroup");
+    k->dispatch = EXAMPLE_PROC(example_pfn_dispatch, "wgpuComputePassEncoderDispatchWorkgroups");
+    k->pass_end = EXAMPLE_PROC(example_pfn_pass_end, "wgpuComputePassEncoderEnd");
+    k->release_pass = EXAMPLE_PROC(example_pfn_release, "wgpuComputePassEncoderRelease");
+    k->release_bind_group = EXAMPLE_PROC(example_pfn_release, "wgpuBindGroupRelease");
+    k->release_pipeline = EXAMPLE_PROC(example_pfn_release, "wgpuComputePipelineRelease");
+    if (!release_shader || !release_layout || !create_shader || !create_pipeline || !get_layout ||
+        !create_bind_group || !k->begin_pass || !k->set_pipeline || !k->set_bind_group || !k->dispatch ||
+        !k->pass_end || !k->release_pass || !k->release_bind_group || !k->release_pipeline ||
+        count > EXAMPLE_KERNEL_BUFFERS_MAX)
+        return 0;
+    WGPUShaderSourceWGSL source = {.chain = {.sType = WGPUSType_ShaderSourceWGSL}, .code = {wgsl, WGPU_STRLEN}};
+    WGPUShaderModuleDescriptor sd = {.nextInChain = &source.chain, .label = {label, WGPU_STRLEN}};
+    WGPUShaderModule module = create_shader(device, &sd);
+    if (!module) return 0;
+    WGPUComputePipelineDescriptor pd = {.label = {label, WGPU_STRLEN},
+                                        .compute = {.module = module, .entryPoint = {"main", WGPU_STRLEN}}};
+    k->pipeline = create_pipeline(device, &pd);
+    release_shader(module);
+    if (!k->pipeline) return 0;
+    WGPUBindGroupLayout layout = get_layout(k->pipeline, 0);
+    if (!layout) return 0;
+    WGPUBindGroupEntry e[EXAMPLE_KERNEL_BUFFERS_MAX];
+    for (uint32_t i = 0; i < count; i++)
+        e[i] = (WGPUBindGroupEntry){.binding = i, .buffer = buffers[i], .size = WGPU_WHOLE_SIZE};
+    WGPUBindGroupDescriptor bd = {.label = {label, WGPU_STRLEN}, .layout = layout, .entryCount = count, .entries = e};
+    k->bind_group = create_bind_group(device, &bd);
+    release_layout(layout);
+    return k->bind_group != NULL;
+}
+
+/* Records the kernel into the caller's encoder, timed when query_set is given. */
+static inline void example_kernel_encode(const example_kernel *k, WGPUCommandEncoder enc, WGPUQuerySet query_set,
+                                         uint32_t begin) {
+    WGPUPassTimestampWrites tw = {.querySet = query_set, .beginningOfPassWriteIndex = begin,
+                                  .endOfPassWriteIndex = begin + 1};
+    WGPUComputePassDescriptor d = {.label = {k->label, WGPU_STRLEN}, .timestampWrites = query_set ? &tw : NULL};
+    WGPUComputePassEncoder pass = k->begin_pass(enc, &d);
+    k->set_pipeline(pass, k->pipeline);
+    k->set_bind_group(pass, 0, k->bind_group, 0, NULL);
+    k->dispatch(pass, k->groups, 1, 1);
+    k->pass_end(pass);
+    k->release_pass(pass);
+}
+
+static inline void example_kernel_destroy(example_kernel *k) {
+    if (k->bind_group) k->release_bind_group(k->bind_group);
+    if (k->pipeline) k->release_pipeline(k->pipeline);
+}
+
 #endif
