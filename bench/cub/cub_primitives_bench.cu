@@ -9,14 +9,20 @@
 // The segmented reduces (DeviceSegmentedReduce::Sum of u32, segments of 16, 256, 4096
 // elements back to back, the last one cut at n, begin = offsets and end = offsets + 1
 // of one CSR array, as `wgscan bench` passes them): segmented-reduce-16, -256, -4096.
+// The by-key calls over runs of L equal keys (key i / L, u32 values): DeviceScan::
+// ExclusiveSumByKey (scan-by-key-16, -256, -4096) and DeviceReduce::ReduceByKey with
+// a sum (reduce-by-key-16, -256, -4096).
 // Prints CSV: primitive,n,cub_us,copy_us,cub_over_copy.
 #include <cub/device/device_histogram.cuh>
 #include <cub/device/device_radix_sort.cuh>
 #include <cub/device/device_reduce.cuh>
+#include <cub/device/device_scan.cuh>
 #include <cub/device/device_segmented_reduce.cuh>
 #include <cub/device/device_select.cuh>
 
 #include "cub_common.cuh"
+
+#include <cuda/std/functional>
 
 struct Below {
     __device__ bool operator()(unsigned v) const { return v < 0x80000000u; }
@@ -29,6 +35,7 @@ int main(int argc, char **argv) {
     char *in = nullptr, *out = nullptr, *flags = nullptr, *temp = nullptr, *vin = nullptr, *vout = nullptr;
     unsigned *small = nullptr;
     int *count = nullptr, *offsets = nullptr; // the segmented reduces' CSR offsets
+    unsigned *keys = nullptr, *unique = nullptr; // the by-key calls' keys (i / L) and unique keys
     const long long seg_len[3] = {16, 256, 4096};
     CHECK(cudaMalloc(&in, pool));
     CHECK(cudaMalloc(&out, pool));
@@ -39,6 +46,8 @@ int main(int argc, char **argv) {
     CHECK(cudaMalloc(&small, 1024 * 4));
     CHECK(cudaMalloc(&count, 4));
     CHECK(cudaMalloc(&offsets, ((size_t)nmax / 16 + 2) * 4));
+    CHECK(cudaMalloc(&keys, (size_t)nmax * 4));
+    CHECK(cudaMalloc(&unique, (size_t)nmax * 4));
     {
         std::vector<unsigned> h(16 << 20);
         unsigned long long s = 88172645463325252ull;
@@ -76,16 +85,29 @@ int main(int argc, char **argv) {
     CHECK(cub::DeviceSegmentedReduce::Sum(nullptr, need, (unsigned *)in, (unsigned *)out, (int)(nmax / 16), offsets,
                                           offsets + 1));
     temp_bytes = std::max(temp_bytes, need);
+    CHECK(cub::DeviceScan::ExclusiveSumByKey(nullptr, need, keys, (unsigned *)in, (unsigned *)out, nmax));
+    temp_bytes = std::max(temp_bytes, need);
+    CHECK(cub::DeviceReduce::ReduceByKey(nullptr, need, keys, unique, (unsigned *)in, (unsigned *)out, count,
+                                         cuda::std::plus<unsigned>{}, nmax));
+    temp_bytes = std::max(temp_bytes, need);
     CHECK(cudaMalloc(&temp, temp_bytes));
     std::printf("primitive,n,cub_us,copy_us,cub_over_copy\n");
     const char *names[] = {"reduce-sum", "select-flagged", "select-if", "histogram-256", "sort-keys",
                            "sort-pairs", "sort-u64", "sort-f32", "sort-keys-descending",
-                           "segmented-reduce-16", "segmented-reduce-256", "segmented-reduce-4096"};
-    for (int p = 0; p < 12; p++) {
+                           "segmented-reduce-16", "segmented-reduce-256", "segmented-reduce-4096",
+                           "scan-by-key-16", "scan-by-key-256", "scan-by-key-4096",
+                           "reduce-by-key-16", "reduce-by-key-256", "reduce-by-key-4096"};
+    for (int p = 0; p < 18; p++) {
+        if (p >= 12) { // keys i / L for the largest n; every smaller n uses a prefix
+            const long long L = seg_len[(p - 12) % 3];
+            std::vector<unsigned> h((size_t)nmax);
+            for (long long i = 0; i < nmax; i++) h[(size_t)i] = (unsigned)(i / L);
+            CHECK(cudaMemcpy(keys, h.data(), h.size() * 4, cudaMemcpyHostToDevice));
+        }
         for (int k = kmin; k <= kmax; k++) {
             long long n = 1ll << k;
-            long long L = p >= 9 ? seg_len[p - 9] : 1, segs = (n + L - 1) / L;
-            if (p >= 9) { // offsets k * L, the last one n
+            long long L = p >= 9 && p < 12 ? seg_len[p - 9] : 1, segs = (n + L - 1) / L;
+            if (p >= 9 && p < 12) { // offsets k * L, the last one n
                 std::vector<int> h((size_t)segs + 1);
                 for (long long i = 0; i <= segs; i++) h[(size_t)i] = (int)std::min(i * L, n);
                 CHECK(cudaMemcpy(offsets, h.data(), h.size() * 4, cudaMemcpyHostToDevice));
@@ -113,7 +135,12 @@ int main(int argc, char **argv) {
                                                                  (unsigned long long *)dst, n));
                 if (p == 7) CHECK(cub::DeviceRadixSort::SortKeys(temp, tb, (float *)src, (float *)dst, n));
                 if (p == 8) CHECK(cub::DeviceRadixSort::SortKeysDescending(temp, tb, src, dst, n));
-                if (p >= 9) CHECK(cub::DeviceSegmentedReduce::Sum(temp, tb, src, dst, (int)segs, offsets, offsets + 1));
+                if (p >= 9 && p < 12)
+                    CHECK(cub::DeviceSegmentedReduce::Sum(temp, tb, src, dst, (int)segs, offsets, offsets + 1));
+                if (p >= 12 && p < 15) CHECK(cub::DeviceScan::ExclusiveSumByKey(temp, tb, keys, src, dst, n));
+                if (p >= 15)
+                    CHECK(cub::DeviceReduce::ReduceByKey(temp, tb, keys, unique, src, dst, count,
+                                                         cuda::std::plus<unsigned>{}, n));
             };
             auto copy = [&](int i) { // n u32 whatever the element: the yardstick of every row
                 CHECK(cudaMemcpyAsync(out + ((i + 1) % cslots) * cslot, in + (i % cslots) * cslot, (size_t)n * 4,

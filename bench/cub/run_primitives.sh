@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
-# Builds and runs CUB's reduce, select, histogram, radix sort and segmented reduce on an NVIDIA machine with the CUDA
-# toolkit, for the rows next to `wgscan bench --primitives`:
+# Builds and runs CUB's reduce, select, histogram, radix sort, segmented reduce and
+# by-key calls on an NVIDIA machine with the CUDA toolkit, for the rows next to
+# `wgscan bench --primitives`:
 #   bench/cub/run_primitives.sh [kmin kmax] > cub_primitives.csv
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
