@@ -41,18 +41,25 @@ fn sort_count(ids: Ids, @builtin(workgroup_id) wid: vec3<u32>, @builtin(num_work
     if (g >= params.groups) { // a folded grid's spare workgroups
         return;
     }
-    for (var d = ids.lid; d < RADIX; d += WG) {
-        atomicStore(&group_digits[d], 0u);
+    for (var k = 0u; k < RADIX / WG; k++) {
+        atomicStore(&group_digits[k * WG + ids.lid], 0u);
     }
     workgroupBarrier();
     let n = params.n;
     let first = g * params.group_tiles * TILE;
     let end = min(n, first + params.group_tiles * TILE);
-    for (var i = first + ids.lid; i < end; i += WG) {
-        atomicAdd(&group_digits[digit_of(i)], 1u);
+    // Counted loops, not strided ones: Dawn's robustness gives every loop it cannot see
+    // end a 64-bit iteration counter, and this one runs once a key.
+    let rounds = (end - first + WG - 1u) / WG;
+    for (var k = 0u; k < rounds; k++) {
+        let i = first + k * WG + ids.lid;
+        if (i < end) {
+            atomicAdd(&group_digits[digit_of(i)], 1u);
+        }
     }
     workgroupBarrier();
-    for (var d = ids.lid; d < RADIX; d += WG) {
+    for (var k = 0u; k < RADIX / WG; k++) {
+        let d = k * WG + ids.lid;
         counts[d * params.groups + g] = atomicLoad(&group_digits[d]);
     }
 }
@@ -64,7 +71,8 @@ fn sort_scatter(ids: Ids, @builtin(workgroup_id) wid: vec3<u32>, @builtin(num_wo
         return;
     }
     let n = params.n;
-    for (var d = ids.lid; d < RADIX; d += WG) {
+    for (var k = 0u; k < RADIX / WG; k++) {
+        let d = k * WG + ids.lid;
         run_base[d] = offsets[d * params.groups + g];
     }
     let index_values = (params.flags & FLAG_INDEX_VALUES) != 0u;
@@ -85,7 +93,8 @@ fn sort_scatter(ids: Ids, @builtin(workgroup_id) wid: vec3<u32>, @builtin(num_wo
         workgroupBarrier();
         tile_write(ids, tile_first, tile_n, params.shift, params.bits, index_values);
         workgroupBarrier();
-        for (var d = ids.lid; d < RADIX; d += WG) {
+        for (var k = 0u; k < RADIX / WG; k++) {
+            let d = k * WG + ids.lid;
             run_base[d] += digit_total[d];
         }
     }

@@ -44,8 +44,8 @@ struct TileKeys {
 }
 
 fn tile_clear(ids: Ids) {
-    for (var i = ids.lid; i < OWNERS_MAX * RADIX; i += WG) {
-        atomicStore(&owner_digits[i], 0u);
+    for (var k = 0u; k < OWNERS_MAX * RADIX / WG; k++) { // counted (sort.wgsl, sort_count)
+        atomicStore(&owner_digits[k * WG + ids.lid], 0u);
     }
 }
 
@@ -86,7 +86,8 @@ fn tile_totals(ids: Ids) -> u32 {
     for (var k = 0u; k < DIGITS_PER_INVOCATION; k++) {
         let d = ids.lid * DIGITS_PER_INVOCATION + k;
         var total = 0u;
-        for (var o = 0u; o < owner_count(ids); o++) {
+        let owners = owner_count(ids);
+        for (var o = 0u; o < owners; o++) {
             total += atomicLoad(&owner_digits[o * RADIX + d]);
         }
         digit_total[d] = total;
@@ -103,7 +104,8 @@ fn tile_offsets(ids: Ids, sum: u32) {
         let d = ids.lid * DIGITS_PER_INVOCATION + k;
         digit_start[d] = start;
         var at = start;
-        for (var o = 0u; o < owner_count(ids); o++) {
+        let owners = owner_count(ids);
+        for (var o = 0u; o < owners; o++) {
             let c = atomicLoad(&owner_digits[o * RADIX + d]);
             atomicStore(&owner_digits[o * RADIX + d], at);
             at += c;
