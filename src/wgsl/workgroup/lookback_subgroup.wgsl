@@ -6,18 +6,18 @@
 // ready run. The rest of the workgroup waits at one barrier for the result.
 //
 // The kernel that includes it (with tile_state.wgsl) provides, for its own tiles:
-//   tile_aggregate_sg(lane, size, ident) -> T    run by the first subgroup, after a
-//                                                barrier: the loaded tile's aggregate
-//   fallback_aggregate(lane, size, j, n, ident)  run by the first subgroup: tile j's
-//                                                aggregate (j counted from this chunk's
-//                                                first tile) read from the input, the
-//                                                very bits its owner publishes
+//   tile_aggregate_sg(lane, size, ident) -> TileAgg   run by the first subgroup, after
+//                                                a barrier: the loaded tile's aggregate
+//   fallback_aggregate(lane, size, j, n, ident) -> TileAgg   run by the first subgroup:
+//                                                tile j's aggregate (j counted from this
+//                                                chunk's first tile) read from the
+//                                                input, the very bits its owner publishes
 
 var<workgroup> lookback_prefix: T;
 
 // Run by the first subgroup only. Returns the exclusive prefix of tile t > 0 on every
-// lane, after publishing t's inclusive prefix.
-fn look_back_subgroup(lane: u32, size: u32, t: u32, aggregate: T, n: u32, ident: T) -> T {
+// lane, after publishing t's inclusive prefix (a closed tile published it already).
+fn look_back_subgroup(lane: u32, size: u32, t: u32, aggregate: TileAgg, n: u32, ident: T) -> T {
     var prefix = ident;
     var j = t - 1u; // nearest predecessor not yet combined
     var spins = 0u;
@@ -85,16 +85,17 @@ fn look_back_subgroup(lane: u32, size: u32, t: u32, aggregate: T, n: u32, ident:
             }
         }
     }
-    if (lane == 0u) {
-        publish(t, INCLUSIVE, combine(prefix, aggregate));
+    if (lane == 0u && !aggregate.closed) {
+        publish(t, INCLUSIVE, combine(prefix, aggregate.v));
     }
     return prefix;
 }
 
 // A single pass's middle (every invocation calls it, once its tile is loaded): the
 // first subgroup gets the tile's aggregate (for the scan's row tiles: it scans the
-// segment table), publishes it (inclusive for tile 0) and looks back with no barrier in
-// between; the rest wait at one barrier. Returns the tile's exclusive prefix.
+// segment table), publishes it (inclusive for tile 0 and closed tiles) and looks back
+// with no barrier in between; the rest wait at one barrier. Returns the tile's
+// exclusive prefix.
 fn tile_chain(ids: Ids, t: u32, n: u32, ident: T) -> T {
     workgroupBarrier(); // every subgroup's segment totals are in the table
     if (ids.lid < ids.sg_size) { // the first subgroup (lanes are consecutive invocations)
@@ -103,11 +104,11 @@ fn tile_chain(ids: Ids, t: u32, n: u32, ident: T) -> T {
         var prefix = ident;
         if (t == 0u) {
             if (lane == 0u) {
-                publish(0u, INCLUSIVE, aggregate);
+                publish(0u, INCLUSIVE, aggregate.v);
             }
         } else {
             if (lane == 0u) {
-                publish(t, AGGREGATE, aggregate);
+                publish(t, select(AGGREGATE, INCLUSIVE, aggregate.closed), aggregate.v);
             }
             prefix = look_back_subgroup(lane, ids.sg_size, t, aggregate, n, ident);
         }

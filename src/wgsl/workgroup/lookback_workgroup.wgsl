@@ -6,9 +6,9 @@
 // slower than the subgroup version, but it needs nothing beyond WebGPU's core.
 //
 // The kernel that includes it (with tile_state.wgsl) provides, for its own tiles:
-//   tile_aggregate_wg(ids, ident) -> T           every invocation: the loaded tile's
+//   tile_aggregate_wg(ids, ident) -> TileAgg     every invocation: the loaded tile's
 //                                                aggregate
-//   fallback_aggregate_wg(ids, j, n, ident)      every invocation: tile j's aggregate
+//   fallback_aggregate_wg(ids, j, n, ident) -> TileAgg   every invocation: tile j's aggregate
 //                                                (j counted from this chunk's first
 //                                                tile) read from the input, the very
 //                                                bits its owner publishes
@@ -23,8 +23,8 @@ var<workgroup> window_inclusive: u32;
 var<workgroup> window_not_ready: u32;
 
 // Every invocation calls this (barriers). Returns the exclusive prefix of tile t > 0
-// and publishes its inclusive prefix.
-fn look_back(ids: Ids, t: u32, aggregate: T, n: u32, ident: T) -> T {
+// and publishes its inclusive prefix (a closed tile published it already).
+fn look_back(ids: Ids, t: u32, aggregate: TileAgg, n: u32, ident: T) -> T {
     let lid = ids.lid;
     var prefix = ident;
     var j = t - 1u; // nearest predecessor not yet combined
@@ -83,18 +83,19 @@ fn look_back(ids: Ids, t: u32, aggregate: T, n: u32, ident: T) -> T {
             }
         }
     }
-    if (lid == 0u) {
-        publish(t, INCLUSIVE, combine(prefix, aggregate));
+    if (lid == 0u && !aggregate.closed) {
+        publish(t, INCLUSIVE, combine(prefix, aggregate.v));
     }
     return prefix;
 }
 
 // A single pass's middle (every invocation calls it, once its tile is loaded):
-// publishes the tile's aggregate (inclusive for tile 0), looks back, returns the tile's exclusive prefix.
+// publishes the tile's aggregate (inclusive for tile 0 and closed tiles), looks back,
+// returns the tile's exclusive prefix.
 fn tile_chain(ids: Ids, t: u32, n: u32, ident: T) -> T {
     let aggregate = tile_aggregate_wg(ids, ident);
     if (ids.lid == 0u) {
-        publish(t, select(AGGREGATE, INCLUSIVE, t == 0u), aggregate);
+        publish(t, select(AGGREGATE, INCLUSIVE, t == 0u || aggregate.closed), aggregate.v);
     }
     if (t == 0u) {
         return ident;
