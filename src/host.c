@@ -380,6 +380,39 @@ wgs_result wgs_segmented_reduce_host(wgs_context *ctx, const wgs_segmented_reduc
     return r;
 }
 
+wgs_result wgs_scan_by_key_host(wgs_context *ctx, const wgs_scan_by_key_plan_desc *desc, const void *heads,
+                                const void *input, void *output, uint64_t n) {
+    if (!ctx) return WGS_ERROR_INVALID_ARGUMENT;
+    WGS_FAIL_IF(ctx, !desc || (n && (!heads || !input || !output)), WGS_ERROR_INVALID_ARGUMENT,
+                "desc, and for n > 0 heads, input and output, are required");
+    wgs_scan_by_key_plan_desc d = *desc;
+    if (d.capacity < n) d.capacity = n;
+    wgs_scan_by_key_plan *plan = NULL;
+    wgs_result r = wgs_scan_by_key_plan_create(ctx, &d, &plan);
+    if (r != WGS_OK) return r;
+    const int flags = d.heads == WGS_HEADS_FLAGS;
+    const uint64_t bytes = n * (d.type == WGS_TYPE_F16 ? 2 : 4);
+    WGPUBuffer h = NULL, in = NULL, out = NULL;
+    WGPUCommandEncoder enc = NULL;
+    r = host_upload(ctx, heads, flags ? n : n * 4, &h);
+    if (r == WGS_OK) r = host_upload(ctx, input, bytes, &in);
+    if (r == WGS_OK) r = host_upload(ctx, NULL, bytes, &out);
+    if (r == WGS_OK) r = wgs_encoder_create(ctx, &enc);
+    if (r == WGS_OK) {
+        wgs_scan_by_key_args a = {.input = in, .output = out, .n = n};
+        if (flags) a.flags = h;
+        else a.keys = h;
+        r = wgs_scan_by_key_encode(plan, enc, &a);
+        wgs_result s = wgs_submit(ctx, enc);
+        if (r == WGS_OK) r = s;
+    }
+    if (r == WGS_OK && n) r = wgs_buffer_read(ctx, out, 0, output, bytes);
+    WGPUBuffer all[] = {h, in, out};
+    for (size_t i = 0; i < sizeof all / sizeof all[0]; i++) wgs_buffer_release(ctx, all[i]);
+    wgs_scan_by_key_plan_destroy(plan);
+    return r;
+}
+
 wgs_result wgs_histogram_host(wgs_context *ctx, const wgs_histogram_plan_desc *desc, const void *input,
                               uint64_t n, uint32_t *counts) {
     if (!ctx) return WGS_ERROR_INVALID_ARGUMENT;

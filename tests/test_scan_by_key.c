@@ -1,0 +1,325 @@
+/* SPDX-License-Identifier: MIT */
+/* The scan by key against a CPU reference (ref_scan per segment): every type x operator
+ * x kind, keys and head flags, a single run, all distinct, runs shorter and longer than
+ * a tile (crossing its borders), n = 0, 1, 2, tile +- 1 and several tiles; the portable
+ * kernels; fallbacks forced after one fruitless look-back step, with and without
+ * subgroups; float sums exact where every partial sum is representable and within the
+ * documented bound against a double reference otherwise; bad inputs with their codes. */
+#include "reference.h"
+#include "test_buffers.h"
+#include "test_main.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static uint64_t rng_state = 0x243F6A8885A308D3ull;
+static uint32_t rnd(void) {
+    rng_state = rng_state * 6364136223846793005ull + 1442695040888963407ull;
+    return (uint32_t)(rng_state >> 33);
+}
+
+/* Segment layouts: where segments start (heads[0] is always 1). */
+enum { ONE_RUN, ALL_DISTINCT, SHORT_RUNS, LONG_RUNS };
+
+static void make_heads(uint8_t *heads, uint64_t n, int layout, uint32_t tile) {
+    for (uint64_t i = 0; i < n; i++) {
+        switch (layout) {
+        case ONE_RUN: heads[i] = 0; break;
+        case ALL_DISTINCT: heads[i] = 1; break;
+        case SHORT_RUNS: heads[i] = rnd() % 5 == 0; break;              /* mean 5: many a word */
+        default: heads[i] = rnd() % (tile + tile / 2) == 0; break;       /* mean 1.5 tiles */
+        }
+    }
+    if (n) heads[0] = 1;
+}
+
+/* Keys whose runs are the segments: a key repeats only in a later, non-adjacent run
+ * (run index % 3, negative too for i32), so the kernel must compare neighbours. */
+static void keys_of(const uint8_t *heads, uint32_t *keys, uint64_t n) {
+    uint32_t run = 0;
+    for (uint64_t i = 0; i < n; i++) {
+        run += heads[i] && i;
+        keys[i] = (run % 3) * 0x9E3779B1u; /* also in the high bits: 32-bit equality */
+    }
+}
+
+/* Flags whose heads are the segments: any non-zero byte starts one; element 0's flag
+ * is left 0 now and then, since element 0 starts a segment whatever its flag. */
+static void flags_of(const uint8_t *heads, uint8_t *flags, uint64_t n) {
+    for (uint64_t i = 0; i < n; i++) flags[i] = heads[i] ? (uint8_t)(1 + rnd() % 255) : 0;
+    if (n && rnd() % 2) flags[0] = 0;
+}
+
+/* Values: exact_floats gives small multiples of 1/8, so that float sums of up to 2^14
+ * terms are exact whatever the grouping. */
+static void fill_values(void *v, wgs_type type, wgs_op op, uint64_t n, int exact_floats, uint64_t seed) {
+    ref_fill_random(v, type, op, n, seed);
+    if (!exact_floats) return;
+    for (uint64_t i = 0; i < n; i++) {
+        float f = (float)((int)(rnd() % 2001) - 1000) / 8.0f;
+        if (type == WGS_TYPE_F32) memcpy((char *)v + 4 * i, &f, 4);
+        if (type == WGS_TYPE_F16) ((uint16_t *)v)[i] = ref_f32_to_f16((float)((int)(rnd() % 17) - 8) / 8.0f);
+    }
+}
+
+static double value_at(const void *v, wgs_type type, uint64_t i) {
+    if (type == WGS_TYPE_F16) return ref_f16_to_f32(((const uint16_t *)v)[i]);
+    float f;
+    memcpy(&f, (const char *)v + 4 * i, 4);
+    return f;
+}
+
+/* Compares got with the reference, segment by segment; float sums that are not exact
+ * (exact = 0) against the documented bound: k rounding steps times the magnitudes,
+ * plus 2k smallest normals for flushed subnormals. Returns the mismatches. */
+static uint64_t verify(const uint8_t *heads, const void *in, const void *got, wgs_type type, wgs_op op,
+                       int inclusive, uint64_t n, int exact, uint64_t *first_bad) {
+    const size_t es = wgs_type_size(type);
+    void *want = malloc(n * es + 4);
+    uint64_t bad = 0;
+    int is_float = type == WGS_TYPE_F32 || type == WGS_TYPE_F16;
+    for (uint64_t s = 0; s < n;) {
+        uint64_t e = s + 1;
+        while (e < n && !heads[e]) e++;
+        ref_scan((const char *)in + s * es, (char *)want + s * es, type, op, inclusive, e - s);
+        double sum = 0, mag = 0;
+        for (uint64_t i = s; i < e; i++) {
+            double x = value_at(in, type, i);
+            if (inclusive) sum += x, mag += fabs(x);
+            double k = (double)(i - s + 1);
+            int wrong;
+            if (is_float && op == WGS_OP_ADD && !exact) {
+                double u = type == WGS_TYPE_F16 ? ldexp(1.0, -11) : ldexp(1.0, -24);
+                double tiny = type == WGS_TYPE_F16 ? ldexp(1.0, -14) : ldexp(1.0, -126);
+                wrong = !(fabs(value_at(got, type, i) - sum) <= k * u * mag + 2 * k * tiny);
+            } else {
+                wrong = memcmp((const char *)got + i * es, (const char *)want + i * es, es) != 0;
+            }
+            if (wrong && !bad) *first_bad = i;
+            bad += (uint64_t)wrong;
+            if (!inclusive) sum += x, mag += fabs(x);
+        }
+        s = e;
+    }
+    free(want);
+    return bad;
+}
+
+/* One run of `plan` on a fresh layout; failures reported. */
+static void run_case(wgs_context *ctx, wgs_scan_by_key_plan *plan, const wgs_scan_by_key_plan_desc *d, uint64_t n,
+                     int layout, int exact, uint64_t seed) {
+    const size_t es = wgs_type_size(d->type);
+    const int flags = d->heads == WGS_HEADS_FLAGS;
+    uint32_t tile = wgs_scan_by_key_plan_tile_size(plan);
+    uint8_t *heads = malloc(n + 4), *fl = calloc(n + 4, 1);
+    uint32_t *keys = malloc(n * 4 + 4);
+    void *in = malloc(n * es + 4), *got = calloc(n * es + 4, 1);
+    make_heads(heads, n, layout, tile);
+    keys_of(heads, keys, n);
+    flags_of(heads, fl, n);
+    fill_values(in, d->type, d->op, n, exact, seed);
+    WGPUBuffer hb = flags ? test_upload(ctx, fl, n) : test_upload(ctx, keys, n * 4);
+    WGPUBuffer ib = test_upload(ctx, in, n * es);
+    /* The output with a guard word past its end, which must survive. */
+    uint64_t out_bytes = (n * es + 3) / 4 * 4;
+    WGPUBuffer ob = test_buffer(ctx, out_bytes + 256);
+    uint32_t guard[64];
+    memset(guard, 0xA5, sizeof guard);
+    CHECK_RESULT(wgs_buffer_write(ctx, ob, out_bytes, guard, sizeof guard), WGS_OK);
+    WGPUCommandEncoder enc = NULL;
+    CHECK_RESULT(wgs_encoder_create(ctx, &enc), WGS_OK);
+    wgs_scan_by_key_args a = {.input = ib, .output = ob, .n = n};
+    if (flags) a.flags = hb;
+    else a.keys = hb;
+    CHECK_RESULT(wgs_scan_by_key_encode(plan, enc, &a), WGS_OK);
+    CHECK_RESULT(wgs_submit(ctx, enc), WGS_OK);
+    uint32_t after[64];
+    if (n) CHECK(test_download(ctx, ob, got, out_bytes));
+    CHECK_RESULT(wgs_buffer_read(ctx, ob, out_bytes, after, sizeof after), WGS_OK);
+    CHECK(memcmp(after, guard, sizeof guard) == 0);
+    uint64_t first = 0, bad = verify(heads, in, got, d->type, d->op, d->kind == WGS_SCAN_INCLUSIVE, n, exact, &first);
+    if (bad)
+        test_fail(__FILE__, __LINE__, "%s %s %s %s, n = %llu, layout %d: %llu wrong, first at %llu",
+                  wgs_type_name(d->type), wgs_op_name(d->op), d->kind == WGS_SCAN_INCLUSIVE ? "inclusive" : "exclusive",
+                  flags ? "flags" : "keys", (unsigned long long)n, layout, (unsigned long long)bad,
+                  (unsigned long long)first);
+    wgs_buffer_release(ctx, hb);
+    wgs_buffer_release(ctx, ib);
+    wgs_buffer_release(ctx, ob);
+    free(heads), free(fl), free(keys), free(in), free(got);
+}
+
+static wgs_scan_by_key_plan *make_plan(wgs_context *ctx, const wgs_scan_by_key_plan_desc *d) {
+    wgs_scan_by_key_plan *plan = NULL;
+    CHECK_RESULT(wgs_scan_by_key_plan_create(ctx, d, &plan), WGS_OK);
+    return plan;
+}
+
+/* Every type x operator x kind, keys and flags alternating, at the tile's borders with
+ * runs that cross them. */
+static void matrix(wgs_type type) {
+    wgs_context *ctx = test_context();
+    if (!ctx) return;
+    wgs_context_info info;
+    wgs_context_get_info(ctx, &info);
+    if (type == WGS_TYPE_F16 && !info.has_shader_f16) {
+        test_skip("the device has no shader-f16");
+        return;
+    }
+    const int is_float = type == WGS_TYPE_F32 || type == WGS_TYPE_F16;
+    const wgs_op ops[] = {WGS_OP_ADD, WGS_OP_MIN, WGS_OP_MAX, WGS_OP_AND, WGS_OP_OR, WGS_OP_XOR};
+    for (int o = 0; o < (is_float ? 3 : 6); o++)
+        for (int k = 0; k < 2; k++) {
+            wgs_scan_by_key_plan_desc d = {.type = type, .op = ops[o],
+                                           .kind = k ? WGS_SCAN_INCLUSIVE : WGS_SCAN_EXCLUSIVE,
+                                           .heads = (o + k) % 2 ? WGS_HEADS_FLAGS : WGS_HEADS_KEYS,
+                                           .key_type = o % 3 == 1 ? WGS_TYPE_I32 : WGS_TYPE_U32,
+                                           .capacity = 1 << 16};
+            wgs_scan_by_key_plan *plan = make_plan(ctx, &d);
+            if (!plan) continue;
+            uint64_t t = wgs_scan_by_key_plan_tile_size(plan);
+            const uint64_t sizes[] = {1, 2, 3, t - 1, t + 1, 7 * t + 3};
+            for (int i = 0; i < 6; i++)
+                run_case(ctx, plan, &d, sizes[i], i % 2 ? LONG_RUNS : SHORT_RUNS, 1, 100 * o + 10 * k + i);
+            wgs_scan_by_key_plan_destroy(plan);
+        }
+}
+
+TEST(scan_by_key_matrix_u32) { matrix(WGS_TYPE_U32); }
+TEST(scan_by_key_matrix_i32) { matrix(WGS_TYPE_I32); }
+TEST(scan_by_key_matrix_f32) { matrix(WGS_TYPE_F32); }
+TEST(scan_by_key_matrix_f16) { matrix(WGS_TYPE_F16); }
+
+/* The layouts at every border, keys and flags, both kinds; f32 sums exact and, with
+ * values in [-1, 1), within the bound. */
+static void layouts(wgs_context *ctx) {
+    const wgs_type types[] = {WGS_TYPE_U32, WGS_TYPE_F32};
+    for (int ty = 0; ty < 2; ty++)
+        for (int h = 0; h < 2; h++)
+            for (int k = 0; k < 2; k++) {
+                wgs_scan_by_key_plan_desc d = {.type = types[ty], .op = WGS_OP_ADD, .kind = k ? WGS_SCAN_INCLUSIVE : WGS_SCAN_EXCLUSIVE,
+                                               .heads = h ? WGS_HEADS_FLAGS : WGS_HEADS_KEYS, .capacity = 1 << 18};
+                wgs_scan_by_key_plan *plan = make_plan(ctx, &d);
+                if (!plan) continue;
+                uint64_t t = wgs_scan_by_key_plan_tile_size(plan);
+                const uint64_t sizes[] = {0, 1, 2, t - 1, t, t + 1, 37 * t + 5};
+                for (int l = ONE_RUN; l <= LONG_RUNS; l++)
+                    for (int i = 0; i < 7; i++) {
+                        /* Exact float sums need segments below 2^14 terms. */
+                        int exact = !(ty && (l == ONE_RUN || l == LONG_RUNS) && sizes[i] > 16384);
+                        run_case(ctx, plan, &d, sizes[i], l, exact, 7 * l + i);
+                        if (ty && exact && i == 6) run_case(ctx, plan, &d, sizes[i], l, 0, 99 + l); /* the bound */
+                    }
+                wgs_scan_by_key_plan_destroy(plan);
+            }
+}
+
+TEST(scan_by_key_layouts) {
+    wgs_context *ctx = test_context();
+    if (ctx) layouts(ctx);
+}
+
+/* The portable kernels (workgroup memory only), as on a device without subgroups. */
+TEST(scan_by_key_without_subgroups) {
+    wgs_experimental e = {.disable_subgroups = 1};
+    wgs_context *ctx = test_context_experimental(&e);
+    if (ctx) layouts(ctx);
+}
+
+/* Fallbacks after one fruitless look-back step: helpers reduce predecessors' tiles all
+ * the time, closed ones (with a segment start) among them, racing the owners. */
+TEST(scan_by_key_forced_fallback) {
+    for (int sg = 0; sg < 2; sg++) {
+        wgs_context *ctx = test_context_forced_fallback(sg);
+        if (!ctx) return;
+        const wgs_type types[] = {WGS_TYPE_U32, WGS_TYPE_F32, WGS_TYPE_I32};
+        const wgs_op ops[] = {WGS_OP_ADD, WGS_OP_ADD, WGS_OP_MAX};
+        for (int k = 0; k < 3; k++) {
+            wgs_scan_by_key_plan_desc d = {.type = types[k], .op = ops[k], .kind = WGS_SCAN_INCLUSIVE,
+                                           .heads = k == 2 ? WGS_HEADS_FLAGS : WGS_HEADS_KEYS, .capacity = 1 << 20};
+            wgs_scan_by_key_plan *plan = make_plan(ctx, &d);
+            if (!plan) continue;
+            uint64_t t = wgs_scan_by_key_plan_tile_size(plan);
+            run_case(ctx, plan, &d, 61 * t + 7, LONG_RUNS, 1, 500 + k);
+            run_case(ctx, plan, &d, 61 * t + 7, SHORT_RUNS, 1, 510 + k);
+            run_case(ctx, plan, &d, (1 << 20) - 3, k == 1 ? SHORT_RUNS : ONE_RUN, 1, 520 + k);
+            wgs_scan_by_key_plan_destroy(plan);
+        }
+    }
+}
+
+/* Bad descriptions and arguments, each with its exact code. */
+TEST(scan_by_key_bad_inputs) {
+    wgs_context *ctx = test_context();
+    if (!ctx) return;
+    wgs_scan_by_key_plan *plan = NULL;
+    wgs_scan_by_key_plan_desc bad[] = {
+        {.type = (wgs_type)99}, {.type = WGS_TYPE_F32, .op = WGS_OP_XOR}, {.op = WGS_OP_ARGMIN},
+        {.kind = (wgs_scan_kind)7}, {.heads = (wgs_segment_heads)5}, {.key_type = WGS_TYPE_F32},
+        {.capacity = 1ull << 31}};
+    const wgs_result want[] = {WGS_ERROR_UNSUPPORTED_TYPE, WGS_ERROR_UNSUPPORTED_OPERATOR, WGS_ERROR_UNSUPPORTED_OPERATOR,
+                               WGS_ERROR_INVALID_ARGUMENT, WGS_ERROR_INVALID_ARGUMENT, WGS_ERROR_UNSUPPORTED_TYPE,
+                               WGS_ERROR_TOO_LARGE};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        CHECK_RESULT(wgs_scan_by_key_plan_create(ctx, &bad[i], &plan), want[i]);
+        CHECK(plan == NULL);
+    }
+    CHECK_RESULT(wgs_scan_by_key_plan_create(ctx, NULL, &plan), WGS_ERROR_INVALID_ARGUMENT);
+    CHECK_RESULT(wgs_scan_by_key_plan_create(NULL, &bad[0], &plan), WGS_ERROR_INVALID_ARGUMENT);
+    wgs_scan_by_key_plan_destroy(NULL);
+    CHECK(wgs_scan_by_key_plan_tile_size(NULL) == 0 && wgs_scan_by_key_plan_scratch_size(NULL) == 0);
+
+    wgs_scan_by_key_plan_desc d = {.capacity = 1000};
+    CHECK_RESULT(wgs_scan_by_key_plan_create(ctx, &d, &plan), WGS_OK);
+    if (!plan) return;
+    CHECK(wgs_scan_by_key_plan_scratch_size(plan) > 0);
+    WGPUBuffer keys = test_buffer(ctx, 4096), in = test_buffer(ctx, 4096), out = test_buffer(ctx, 4096);
+    WGPUCommandEncoder enc = NULL;
+    CHECK_RESULT(wgs_encoder_create(ctx, &enc), WGS_OK);
+    wgs_scan_by_key_args ok = {.keys = keys, .input = in, .output = out, .n = 1000};
+    wgs_scan_by_key_args a = ok;
+    a.n = 1001;
+    CHECK_RESULT(wgs_scan_by_key_encode(plan, enc, &a), WGS_ERROR_CAPACITY_EXCEEDED);
+    a = ok, a.keys = NULL;
+    CHECK_RESULT(wgs_scan_by_key_encode(plan, enc, &a), WGS_ERROR_INVALID_ARGUMENT);
+    a = ok, a.output = in;
+    CHECK_RESULT(wgs_scan_by_key_encode(plan, enc, &a), WGS_ERROR_ALIASING);
+    a = ok, a.output = keys;
+    CHECK_RESULT(wgs_scan_by_key_encode(plan, enc, &a), WGS_ERROR_ALIASING);
+    a = ok, a.input_offset = 4;
+    CHECK_RESULT(wgs_scan_by_key_encode(plan, enc, &a), WGS_ERROR_MISALIGNED_OFFSET);
+    a = ok, a.keys_offset = 256;
+    CHECK_RESULT(wgs_scan_by_key_encode(plan, enc, &a), WGS_ERROR_BUFFER_TOO_SMALL);
+    CHECK_RESULT(wgs_scan_by_key_encode(plan, NULL, &ok), WGS_ERROR_INVALID_ARGUMENT);
+    CHECK_RESULT(wgs_scan_by_key_encode(plan, enc, NULL), WGS_ERROR_INVALID_ARGUMENT);
+    CHECK_RESULT(wgs_scan_by_key_encode(NULL, enc, &ok), WGS_ERROR_INVALID_ARGUMENT);
+    CHECK_RESULT(wgs_scan_by_key_encode(plan, enc, &ok), WGS_OK);
+    CHECK_RESULT(wgs_submit(ctx, enc), WGS_OK);
+    wgs_scan_by_key_plan_destroy(plan);
+    wgs_buffer_release(ctx, keys);
+    wgs_buffer_release(ctx, in);
+    wgs_buffer_release(ctx, out);
+}
+
+/* The host helper: flags, inclusive sums of ones give each element's place in its
+ * segment. */
+TEST(scan_by_key_host) {
+    wgs_context *ctx = test_context();
+    if (!ctx) return;
+    enum { N = 10000 };
+    static uint8_t flags[N];
+    static uint32_t ones[N], got[N];
+    for (int i = 0; i < N; i++) flags[i] = i % 7 == 3, ones[i] = 1;
+    wgs_scan_by_key_plan_desc d = {.kind = WGS_SCAN_INCLUSIVE, .heads = WGS_HEADS_FLAGS};
+    CHECK_RESULT(wgs_scan_by_key_host(ctx, &d, flags, ones, got, N), WGS_OK);
+    uint32_t want = 0;
+    int bad = 0;
+    for (int i = 0; i < N; i++) {
+        want = flags[i] ? 1 : want + 1;
+        bad += got[i] != want;
+    }
+    CHECK(bad == 0);
+    CHECK_RESULT(wgs_scan_by_key_host(ctx, &d, NULL, ones, got, N), WGS_ERROR_INVALID_ARGUMENT);
+}
