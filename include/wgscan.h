@@ -342,6 +342,10 @@ typedef struct wgs_experimental {
      * fallbacks common), and predecessor states read per lane and step (1..8). */
     uint32_t lookback_spins;
     uint32_t lookback_per_lane;
+    /* Chained passes publish no inclusive prefix but tile 0's and closed tiles' (a tile
+     * with a segment start), so that every look-back walks back to one of those: a test
+     * of the walk and of the order it folds in. Slow (each walk is long). */
+    int chain_withhold_inclusive;
     /* Tile shapes instead of the tuning table's. */
     wgs_tile_shape scan_single_pass, scan_multilevel, select, reduce;
     /* The single pass's persistent workgroups (with subgroups): the grid, at most; 0:
@@ -814,10 +818,10 @@ WGS_API wgs_result wgs_segmented_reduce_host(wgs_context *ctx, const wgs_segment
  * written once; a tile that holds a segment start hands on without looking back, so
  * the look-back stops there. Records 2 dispatches in one compute pass (the tile states'
  * reset, the scan).
- * Floats: inside a tile the combination order depends only on n, the tile and the
- * subgroup size; across tiles the look-back combines what it finds ready, so a segment
- * that spans tiles may see its float sums differ in the last bits from run to run (as
- * the single-pass scan's). Each output is a sum of its k = i - s + 1 (inclusive) or
+ * Deterministic: inside a tile the combination order depends only on n, the tile and
+ * the subgroup size, and across tiles the look-back folds the tiles' aggregates in tile
+ * order from the nearest tile that holds a segment start, whatever it found ready when,
+ * so float results have the same bits on every run (on one device). Each output is a sum of its k = i - s + 1 (inclusive) or
  * i - s (exclusive) values in some grouping, so it differs from the exact sum by at
  * most k rounding steps of its type times the sum of their magnitudes (plus 2k 2^-126
  * on devices that flush subnormals); sums whose partial sums are all representable

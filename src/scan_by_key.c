@@ -96,6 +96,7 @@ wgs_result wgs_scan_by_key_plan_create(wgs_context *ctx, const wgs_scan_by_key_p
                             .type = d.type, .op = d.op, .inclusive = d.kind == WGS_SCAN_INCLUSIVE,
                             .wg = p->wg, .items = p->items};
     wgs__chain_spec(ctx, &spec);
+    spec.ordered_lookback = 1; /* float results bit-identical run to run */
     spec.helper = spec.subgroups ? "element/acc.wgsl element/segment_entry.wgsl workgroup/segmented_scan_subgroup.wgsl "
                                    "workgroup/segmented_chain_subgroup.wgsl"
                                  : "element/acc.wgsl element/segment_entry.wgsl workgroup/segmented_scan_workgroup.wgsl "

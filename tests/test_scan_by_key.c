@@ -4,7 +4,9 @@
  * a tile (crossing its borders), n = 0, 1, 2, tile +- 1 and several tiles; the portable
  * kernels; fallbacks forced after one fruitless look-back step, with and without
  * subgroups; float sums exact where every partial sum is representable and within the
- * documented bound against a double reference otherwise; bad inputs with their codes. */
+ * documented bound against a double reference otherwise; the fold across tiles in tile
+ * order, exactly, with every look-back walking through runs of aggregates; bad inputs
+ * with their codes. */
 #include "reference.h"
 #include "test_buffers.h"
 #include "test_main.h"
@@ -250,6 +252,58 @@ TEST(scan_by_key_forced_fallback) {
     }
 }
 
+/* The order of the fold across tiles, exactly: inclusive prefixes withheld (an
+ * experiment), so every look-back walks back to tile 0 or to the last tile with a
+ * segment start through runs of aggregates, found ready or reduced by fallbacks. Tile t
+ * holds one value, k 2^-25 (k = 1..3; 1 at tile 0 and at a segment start) at its first
+ * element, zeros after it, so that every sum inside a tile is exact and the outputs
+ * of tile t are I_t = I_(t-1) + A_t rounded, the left fold in tile order: any other
+ * grouping of the quarter-ulp steps gives other bits. */
+static void fold_order(int portable, uint32_t spins) {
+    wgs_experimental e = {.disable_subgroups = portable, .lookback_spins = spins, .chain_withhold_inclusive = 1};
+    wgs_context *ctx = test_context_experimental(&e);
+    if (!ctx) return;
+    wgs_scan_by_key_plan_desc d = {.type = WGS_TYPE_F32, .op = WGS_OP_ADD, .kind = WGS_SCAN_INCLUSIVE,
+                                   .heads = WGS_HEADS_FLAGS, .capacity = 1 << 20};
+    wgs_scan_by_key_plan *plan = make_plan(ctx, &d);
+    if (!plan) return;
+    const uint64_t t = wgs_scan_by_key_plan_tile_size(plan), tiles = 300, n = tiles * t - 5;
+    float *v = calloc(n, 4), *got = calloc(n, 4), *want = malloc(n * 4);
+    uint8_t *flags = calloc(n + 4, 1);
+    float run = 0;
+    for (uint64_t k = 0; k < tiles; k++) {
+        int head = k == 0 || k % 97 == 40;
+        v[k * t] = head ? 1.0f : ldexpf((float)(1 + rnd() % 3), -25);
+        flags[k * t] = (uint8_t)head;
+        run = head ? v[k * t] : run + v[k * t];
+        for (uint64_t i = k * t; i < (k + 1) * t && i < n; i++) want[i] = run;
+    }
+    WGPUBuffer fb = test_upload(ctx, flags, n), ib = test_upload(ctx, v, n * 4), ob = test_buffer(ctx, n * 4);
+    WGPUCommandEncoder enc = NULL;
+    CHECK_RESULT(wgs_encoder_create(ctx, &enc), WGS_OK);
+    CHECK_RESULT(wgs_scan_by_key_encode(plan, enc, &(wgs_scan_by_key_args){.flags = fb, .input = ib, .output = ob, .n = n}),
+                 WGS_OK);
+    CHECK_RESULT(wgs_submit(ctx, enc), WGS_OK);
+    CHECK(test_download(ctx, ob, got, n * 4));
+    uint64_t bad = 0, first = 0;
+    for (uint64_t i = 0; i < n; i++)
+        if (memcmp(&got[i], &want[i], 4) && !bad++) first = i;
+    if (bad)
+        test_fail(__FILE__, __LINE__, "%s, spins %u: %llu differ, first at %llu (tile %llu): %.9g, want %.9g",
+                  portable ? "without subgroups" : "subgroups", spins, (unsigned long long)bad,
+                  (unsigned long long)first, (unsigned long long)(first / t), got[first], want[first]);
+    wgs_buffer_release(ctx, fb), wgs_buffer_release(ctx, ib), wgs_buffer_release(ctx, ob);
+    wgs_scan_by_key_plan_destroy(plan);
+    free(v), free(got), free(want), free(flags);
+}
+
+TEST(scan_by_key_fold_order) {
+    for (int portable = 0; portable < 2; portable++) {
+        fold_order(portable, 0);
+        fold_order(portable, 1);
+    }
+}
+
 /* Bad descriptions and arguments, each with its exact code. */
 TEST(scan_by_key_bad_inputs) {
     wgs_context *ctx = test_context();
@@ -323,3 +377,4 @@ TEST(scan_by_key_host) {
     CHECK(bad == 0);
     CHECK_RESULT(wgs_scan_by_key_host(ctx, &d, NULL, ones, got, N), WGS_ERROR_INVALID_ARGUMENT);
 }
+

@@ -15,10 +15,58 @@
 
 var<workgroup> lookback_prefix: T;
 
+// LOOKBACK_ORDERED (a constant of the kernel): the prefix of tile t is always the fold
+// in tile order of the inclusive prefix of the nearest tile c that has one and the
+// aggregates of tiles c + 1 .. t - 1, so every inclusive prefix published is that same
+// fold and float results repeat bit for bit. The walk back then only finds c (and
+// publishes what a fallback reduced), and fold_forward folds from there. Otherwise the
+// walk folds the ready runs as it meets them, by subgroup reductions: fewer steps, but
+// the grouping depends on what was ready.
+
+// Tiles c + 1 .. t - 1 from base, the inclusive prefix of tile c, in order; each was
+// found published by the walk back, or published by it. A state found inclusive holds
+// this very fold; one caught between its two words (its owner raising it to
+// inclusive) is reduced from the input instead, which cannot wait (c + 1 lies in this
+// chunk when that happens: earlier chunks finished in earlier dispatches).
+fn fold_forward(lane: u32, size: u32, c: u32, base: T, t: u32, n: u32, ident: T) -> T {
+    var prefix = base;
+    var k = c + 1u;
+    loop {
+        if (k >= t) {
+            break;
+        }
+        let m = min(t - k, size);
+        var f = INCLUSIVE;
+        var v = ident;
+        if (lane < m) {
+            let s = read_state(k + lane);
+            f = s.x;
+            v = from_bits(s.y);
+        }
+        var used = m;
+        for (var l = 0u; l < m; l++) {
+            let fl = subgroupShuffle(f, l);
+            if (fl == NOT_READY) {
+                used = l;
+                break;
+            }
+            let vl = subgroupShuffle(v, l);
+            prefix = select(combine(prefix, vl), vl, fl == INCLUSIVE);
+        }
+        k += used;
+        if (used < m) {
+            prefix = combine(prefix, fallback_aggregate(lane, size, k - params.tile_base, n, ident).v);
+            k += 1u;
+        }
+    }
+    return prefix;
+}
+
 // Run by the first subgroup only. Returns the exclusive prefix of tile t > 0 on every
 // lane, after publishing t's inclusive prefix (a closed tile published it already).
 fn look_back_subgroup(lane: u32, size: u32, t: u32, aggregate: TileAgg, n: u32, ident: T) -> T {
     var prefix = ident;
+    var base = ident; // LOOKBACK_ORDERED: the inclusive prefix of tile j, once found
     var j = t - 1u; // nearest predecessor not yet combined
     var spins = 0u;
     var narrow = false; // after a fruitless step, poll only tile j until it is ready
@@ -56,7 +104,7 @@ fn look_back_subgroup(lane: u32, size: u32, t: u32, aggregate: TileAgg, n: u32, 
         if (done) {
             take = inc + 1u;
         }
-        if (take > 0u) {
+        if (take > 0u && !LOOKBACK_ORDERED) {
             var mine = ident;
             for (var q = 0u; q < LOOKBACK_PER_LANE; q++) {
                 if (lane * LOOKBACK_PER_LANE + q < take) {
@@ -66,6 +114,10 @@ fn look_back_subgroup(lane: u32, size: u32, t: u32, aggregate: TileAgg, n: u32, 
             prefix = combine(subgroup_reduce(lane, size, mine), prefix);
         }
         if (done) {
+            if (LOOKBACK_ORDERED) {
+                base = subgroupShuffle(vs[inc % LOOKBACK_PER_LANE], inc / LOOKBACK_PER_LANE);
+                j = j - inc;
+            }
             break;
         }
         if (take > 0u) {
@@ -81,11 +133,15 @@ fn look_back_subgroup(lane: u32, size: u32, t: u32, aggregate: TileAgg, n: u32, 
         if (fallback_due(&spins, j)) {
             let agg_j = fallback_aggregate(lane, size, j - params.tile_base, n, ident);
             if (fallback_fold(&j, &prefix, &spins, agg_j, lane == 0u)) {
+                base = agg_j.v;
                 break;
             }
         }
     }
-    if (lane == 0u && !aggregate.closed) {
+    if (LOOKBACK_ORDERED) {
+        prefix = fold_forward(lane, size, j, base, t, n, ident);
+    }
+    if (lane == 0u && !aggregate.closed && !WITHHOLD_INCLUSIVE) { // (the experiment: tests only)
         publish(t, INCLUSIVE, combine(prefix, aggregate.v));
     }
     return prefix;
