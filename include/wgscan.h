@@ -891,6 +891,74 @@ WGS_API wgs_result wgs_scan_by_key_host(wgs_context *ctx, const wgs_scan_by_key_
                                         const void *heads, const void *input, void *output, uint64_t n);
 
 /* ---------------------------------------------------------------------------
+ * Reduce by key: one reduction per run of equal keys
+ *
+ * For the runs of equal adjacent keys (as in the scan by key) writes, in order, each
+ * run's key to unique_keys, the reduction of its values to aggregates, and the number
+ * of runs to num_runs (a u32 in a GPU buffer, so that the next pass can read it without
+ * a trip to the host), as CUB's DeviceReduce::ReduceByKey. The scan's types and
+ * operators (u32, i32, f32, f16; add, min, max, and/or/xor for integers); keys u32 or
+ * i32. n = 0 writes num_runs = 0.
+ *
+ * How: the inclusive scan by key of the values (into the plan's scratch), select's
+ * UNIQUE mode on the keys with each run's first index as the payload (the unique keys
+ * and the count), and one gather of each run's last scanned value. Records 3 compute
+ * passes. Deterministic as the scan by key, floats included, with its bound for sums.
+ * Traffic: about 5 times the keys' and values' bytes (the scan's 3, select's 2 reads of
+ * the keys), against CUB's single pass.
+ *
+ * Limits as the scan by key's. unique_keys and aggregates hold up to n elements each;
+ * they, num_runs, the keys and the values are distinct buffers. Scratch: n values and n
+ * u32 of capacity, the select's and the scan by key's
+ * (wgs_reduce_by_key_plan_scratch_size).
+ * ------------------------------------------------------------------------- */
+typedef struct wgs_reduce_by_key_plan wgs_reduce_by_key_plan;
+
+typedef struct wgs_reduce_by_key_plan_desc {
+    wgs_type type;     /* the values': u32 (default), i32, f32, f16 */
+    wgs_op op;         /* add (default), min, max, and/or/xor (integers) */
+    wgs_type key_type; /* u32 (default) or i32 */
+    uint64_t capacity; /* largest n; 0 means 1 */
+    const char *label;
+} wgs_reduce_by_key_plan_desc;
+
+typedef struct wgs_reduce_by_key_args {
+    WGPUBuffer keys; /* n keys of 4 bytes */
+    uint64_t keys_offset;
+    WGPUBuffer input; /* n values */
+    uint64_t input_offset;
+    uint64_t n;
+    WGPUBuffer unique_keys; /* up to n keys: the first key of each run */
+    uint64_t unique_keys_offset;
+    WGPUBuffer aggregates; /* up to n values: each run's reduction */
+    uint64_t aggregates_offset;
+    WGPUBuffer num_runs; /* one u32 */
+    uint64_t num_runs_offset;
+    WGPUQuerySet timestamp_query_set; /* optional: begin of the first pass, end of the last */
+    uint32_t timestamp_begin_index;
+    uint32_t timestamp_end_index;
+} wgs_reduce_by_key_args;
+
+/* Checks the description as wgs_scan_by_key_plan_create does, creates the scan by key
+ * and select plans it runs and allocates their scratch. */
+WGS_API wgs_result wgs_reduce_by_key_plan_create(wgs_context *ctx, const wgs_reduce_by_key_plan_desc *desc,
+                                                 wgs_reduce_by_key_plan **out);
+/* Accepts NULL. */
+WGS_API void wgs_reduce_by_key_plan_destroy(wgs_reduce_by_key_plan *plan);
+/* Bytes of scratch the plan holds, its inner plans' included (0 for NULL). */
+WGS_API uint64_t wgs_reduce_by_key_plan_scratch_size(const wgs_reduce_by_key_plan *plan);
+/* Records the reduction by key into `encoder`; never submits. n above capacity:
+ * WGS_ERROR_CAPACITY_EXCEEDED; a missing buffer: WGS_ERROR_INVALID_ARGUMENT; outputs
+ * sharing a buffer with each other or an input: WGS_ERROR_ALIASING. */
+WGS_API wgs_result wgs_reduce_by_key_encode(wgs_reduce_by_key_plan *plan, WGPUCommandEncoder encoder,
+                                            const wgs_reduce_by_key_args *args);
+/* Convenience: reduces host arrays (n keys of 4 bytes, n values); unique_keys and
+ * aggregates receive *num_runs elements each (room for n). Waits. */
+WGS_API wgs_result wgs_reduce_by_key_host(wgs_context *ctx, const wgs_reduce_by_key_plan_desc *desc,
+                                          const uint32_t *keys, const void *input, uint64_t n,
+                                          uint32_t *unique_keys, void *aggregates, uint32_t *num_runs);
+
+/* ---------------------------------------------------------------------------
  * Select: stream compaction and its relatives
  *
  * Keeps the elements that pass a test, in their original order, and says how many:

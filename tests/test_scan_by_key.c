@@ -378,3 +378,159 @@ TEST(scan_by_key_host) {
     CHECK_RESULT(wgs_scan_by_key_host(ctx, &d, NULL, ones, got, N), WGS_ERROR_INVALID_ARGUMENT);
 }
 
+/* ---- reduce by key ---------------------------------------------------------------- */
+
+/* One reduce by key against the reference: the runs of the keys, each run's first key,
+ * its reduction (ref_scan's last element; exact values, so any grouping gives its
+ * bits) and their count, read from the GPU buffer. */
+static void reduce_case(wgs_context *ctx, wgs_reduce_by_key_plan *plan, const wgs_reduce_by_key_plan_desc *d,
+                        uint64_t n, int layout, uint32_t tile, uint64_t seed) {
+    const size_t es = wgs_type_size(d->type ? d->type : WGS_TYPE_U32);
+    const wgs_type type = d->type ? d->type : WGS_TYPE_U32;
+    const wgs_op op = d->op ? d->op : WGS_OP_ADD;
+    uint8_t *heads = malloc(n + 4);
+    uint32_t *keys = malloc(n * 4 + 4), *got_keys = calloc(n + 1, 4), *want_keys = malloc(n * 4 + 4);
+    void *in = malloc(n * es + 4), *got = calloc(n + 1, es), *want = malloc(n * es + 4), *scan = malloc(n * es + 4);
+    make_heads(heads, n, layout, tile);
+    keys_of(heads, keys, n);
+    fill_values(in, type, op, n, 1, seed);
+    uint64_t runs = 0;
+    for (uint64_t s = 0; s < n;) {
+        uint64_t e = s + 1;
+        while (e < n && !heads[e]) e++;
+        ref_scan((const char *)in + s * es, (char *)scan + s * es, type, op, 1, e - s);
+        memcpy((char *)want + runs * es, (char *)scan + (e - 1) * es, es);
+        want_keys[runs++] = keys[s];
+        s = e;
+    }
+    WGPUBuffer kb = test_upload(ctx, keys, n * 4), ib = test_upload(ctx, in, n * es);
+    WGPUBuffer ukb = test_buffer(ctx, n * 4 + 4), ab = test_buffer(ctx, n * es + 4), rb = test_buffer(ctx, 4);
+    uint32_t stale = 0xDEADBEEF, count = 0;
+    CHECK_RESULT(wgs_buffer_write(ctx, rb, 0, &stale, 4), WGS_OK);
+    WGPUCommandEncoder enc = NULL;
+    CHECK_RESULT(wgs_encoder_create(ctx, &enc), WGS_OK);
+    wgs_reduce_by_key_args a = {.keys = kb, .input = ib, .n = n, .unique_keys = ukb, .aggregates = ab, .num_runs = rb};
+    CHECK_RESULT(wgs_reduce_by_key_encode(plan, enc, &a), WGS_OK);
+    CHECK_RESULT(wgs_submit(ctx, enc), WGS_OK);
+    CHECK_RESULT(wgs_buffer_read(ctx, rb, 0, &count, 4), WGS_OK);
+    if (count == runs && runs) {
+        CHECK(test_download(ctx, ukb, got_keys, runs * 4));
+        CHECK(test_download(ctx, ab, got, runs * es));
+    }
+    if (count != runs || memcmp(got_keys, want_keys, runs * 4) || memcmp(got, want, runs * es))
+        test_fail(__FILE__, __LINE__, "reduce by key %s %s, n = %llu, layout %d: %u runs (want %llu)%s",
+                  wgs_type_name(type), wgs_op_name(op), (unsigned long long)n, layout, count,
+                  (unsigned long long)runs, count == runs ? ", keys or aggregates differ" : "");
+    WGPUBuffer all[] = {kb, ib, ukb, ab, rb};
+    for (int i = 0; i < 5; i++) wgs_buffer_release(ctx, all[i]);
+    free(heads), free(keys), free(got_keys), free(want_keys), free(in), free(got), free(want), free(scan);
+}
+
+static wgs_reduce_by_key_plan *make_reduce_plan(wgs_context *ctx, const wgs_reduce_by_key_plan_desc *d) {
+    wgs_reduce_by_key_plan *plan = NULL;
+    CHECK_RESULT(wgs_reduce_by_key_plan_create(ctx, d, &plan), WGS_OK);
+    return plan;
+}
+
+/* Every type x operator at the tile's borders; the layouts at every size for u32 add. */
+TEST(reduce_by_key_matrix) {
+    wgs_context *ctx = test_context();
+    if (!ctx) return;
+    wgs_context_info info;
+    wgs_context_get_info(ctx, &info);
+    const wgs_type types[] = {WGS_TYPE_U32, WGS_TYPE_I32, WGS_TYPE_F32, WGS_TYPE_F16};
+    const wgs_op ops[] = {WGS_OP_ADD, WGS_OP_MIN, WGS_OP_MAX, WGS_OP_AND, WGS_OP_OR, WGS_OP_XOR};
+    for (int ty = 0; ty < 4; ty++) {
+        if (types[ty] == WGS_TYPE_F16 && !info.has_shader_f16) continue;
+        for (int o = 0; o < (ty >= 2 ? 3 : 6); o++) {
+            wgs_reduce_by_key_plan_desc d = {.type = types[ty], .op = ops[o], .key_type = o % 2 ? WGS_TYPE_I32 : 0,
+                                             .capacity = 1 << 16};
+            wgs_reduce_by_key_plan *plan = make_reduce_plan(ctx, &d);
+            if (!plan) continue;
+            const uint32_t t = 1024; /* about a tile of the CPU drivers' scans by key */
+            const uint64_t sizes[] = {1, t + 1, 7ull * t + 3};
+            for (int i = 0; i < 3; i++) reduce_case(ctx, plan, &d, sizes[i], i % 2 ? LONG_RUNS : SHORT_RUNS, t, 30 * o + i);
+            wgs_reduce_by_key_plan_destroy(plan);
+        }
+    }
+    wgs_reduce_by_key_plan_desc d = {.capacity = 1 << 18};
+    wgs_reduce_by_key_plan *plan = make_reduce_plan(ctx, &d);
+    if (!plan) return;
+    CHECK(wgs_reduce_by_key_plan_scratch_size(plan) >= (1u << 18) * 8u);
+    const uint64_t sizes[] = {0, 1, 2, 1023, 1024, 1025, 37 * 1024 + 5, (1 << 18) - 1};
+    for (int l = ONE_RUN; l <= LONG_RUNS; l++)
+        for (int i = 0; i < 8; i++) reduce_case(ctx, plan, &d, sizes[i], l, 1024, 40 + i);
+    wgs_reduce_by_key_plan_destroy(plan);
+}
+
+/* The scan by key inside it with fallbacks forced, with and without subgroups. */
+TEST(reduce_by_key_forced_fallback) {
+    for (int sg = 0; sg < 2; sg++) {
+        wgs_context *ctx = test_context_forced_fallback(sg);
+        if (!ctx) return;
+        wgs_reduce_by_key_plan_desc d = {.type = WGS_TYPE_F32, .op = WGS_OP_ADD, .capacity = 1 << 20};
+        wgs_reduce_by_key_plan *plan = make_reduce_plan(ctx, &d);
+        if (!plan) continue;
+        reduce_case(ctx, plan, &d, (1 << 20) - 7, LONG_RUNS, 1024, 60 + sg);
+        reduce_case(ctx, plan, &d, (1 << 20) - 7, SHORT_RUNS, 1024, 62 + sg);
+        wgs_reduce_by_key_plan_destroy(plan);
+    }
+}
+
+TEST(reduce_by_key_bad_inputs) {
+    wgs_context *ctx = test_context();
+    if (!ctx) return;
+    wgs_reduce_by_key_plan *plan = NULL;
+    CHECK_RESULT(wgs_reduce_by_key_plan_create(ctx, &(wgs_reduce_by_key_plan_desc){.op = WGS_OP_ARGMAX}, &plan),
+                 WGS_ERROR_UNSUPPORTED_OPERATOR);
+    CHECK_RESULT(wgs_reduce_by_key_plan_create(ctx, &(wgs_reduce_by_key_plan_desc){.key_type = WGS_TYPE_F32}, &plan),
+                 WGS_ERROR_UNSUPPORTED_TYPE);
+    CHECK_RESULT(wgs_reduce_by_key_plan_create(ctx, &(wgs_reduce_by_key_plan_desc){.capacity = 1ull << 31}, &plan),
+                 WGS_ERROR_TOO_LARGE);
+    CHECK_RESULT(wgs_reduce_by_key_plan_create(ctx, NULL, &plan), WGS_ERROR_INVALID_ARGUMENT);
+    CHECK(plan == NULL);
+    wgs_reduce_by_key_plan_destroy(NULL);
+    CHECK(wgs_reduce_by_key_plan_scratch_size(NULL) == 0);
+    CHECK_RESULT(wgs_reduce_by_key_plan_create(ctx, &(wgs_reduce_by_key_plan_desc){.capacity = 1000}, &plan), WGS_OK);
+    if (!plan) return;
+    WGPUBuffer keys = test_buffer(ctx, 4096), in = test_buffer(ctx, 4096), uk = test_buffer(ctx, 4096),
+               agg = test_buffer(ctx, 4096), runs = test_buffer(ctx, 4);
+    WGPUCommandEncoder enc = NULL;
+    CHECK_RESULT(wgs_encoder_create(ctx, &enc), WGS_OK);
+    wgs_reduce_by_key_args ok = {.keys = keys, .input = in, .n = 1000, .unique_keys = uk, .aggregates = agg,
+                                 .num_runs = runs};
+    wgs_reduce_by_key_args a = ok;
+    a.n = 1001;
+    CHECK_RESULT(wgs_reduce_by_key_encode(plan, enc, &a), WGS_ERROR_CAPACITY_EXCEEDED);
+    a = ok, a.num_runs = NULL;
+    CHECK_RESULT(wgs_reduce_by_key_encode(plan, enc, &a), WGS_ERROR_INVALID_ARGUMENT);
+    a = ok, a.aggregates = uk;
+    CHECK_RESULT(wgs_reduce_by_key_encode(plan, enc, &a), WGS_ERROR_ALIASING);
+    a = ok, a.unique_keys = keys;
+    CHECK_RESULT(wgs_reduce_by_key_encode(plan, enc, &a), WGS_ERROR_ALIASING);
+    a = ok, a.num_runs_offset = 4;
+    CHECK_RESULT(wgs_reduce_by_key_encode(plan, enc, &a), WGS_ERROR_MISALIGNED_OFFSET);
+    CHECK_RESULT(wgs_reduce_by_key_encode(NULL, enc, &ok), WGS_ERROR_INVALID_ARGUMENT);
+    CHECK_RESULT(wgs_reduce_by_key_encode(plan, enc, &ok), WGS_OK);
+    CHECK_RESULT(wgs_submit(ctx, enc), WGS_OK);
+    wgs_reduce_by_key_plan_destroy(plan);
+    WGPUBuffer all[] = {keys, in, uk, agg, runs};
+    for (int i = 0; i < 5; i++) wgs_buffer_release(ctx, all[i]);
+}
+
+/* The host helper: counts per run of i / 7 keys. */
+TEST(reduce_by_key_host) {
+    wgs_context *ctx = test_context();
+    if (!ctx) return;
+    enum { N = 10000 };
+    static uint32_t keys[N], ones[N], uk[N], agg[N];
+    for (int i = 0; i < N; i++) keys[i] = (uint32_t)i / 7, ones[i] = 1;
+    uint32_t runs = 0;
+    CHECK_RESULT(wgs_reduce_by_key_host(ctx, &(wgs_reduce_by_key_plan_desc){0}, keys, ones, N, uk, agg, &runs), WGS_OK);
+    CHECK(runs == (N + 6) / 7);
+    int bad = 0;
+    for (uint32_t r = 0; r < runs && r < N; r++) bad += uk[r] != r || agg[r] != (r + 1 < runs ? 7u : N - 7u * r);
+    CHECK(bad == 0);
+    CHECK_RESULT(wgs_reduce_by_key_host(ctx, &(wgs_reduce_by_key_plan_desc){0}, keys, ones, 0, uk, agg, &runs), WGS_OK);
+    CHECK(runs == 0);
+}
