@@ -93,6 +93,12 @@ expect 2 "scan-by-key without --segments" -- "$cli" scan-by-key --n 10
 expect 2 "scan-by-key --inclusive --exclusive" -- "$cli" scan-by-key --n 10 --segments 4 --inclusive --exclusive
 expect 2 "scan-by-key f32 xor" -- "$cli" scan-by-key --n 10 --segments 4 --type f32 --op xor
 expect 2 "scan-by-key argmin (a reduce's operator)" -- "$cli" scan-by-key --n 10 --segments 4 --op argmin
+expect 0 "reduce-by-key fixed" -- "$cli" reduce-by-key --n 100003 --segments 256 --repeat 2 --verify
+check "reduce-by-key: 391 runs, none differ" -- grep -q "runs: 391 (want 391), 0 differ" "$tmp/out.txt"
+expect 0 "reduce-by-key random f32" -- "$cli" reduce-by-key --n 100003 --segments random:300 --type f32 --repeat 1 --verify
+expect 0 "reduce-by-key n=0" -- "$cli" reduce-by-key --n 0 --segments 16 --verify
+expect 2 "reduce-by-key without --segments" -- "$cli" reduce-by-key --n 10
+expect 2 "reduce-by-key --inclusive (a scan's)" -- "$cli" reduce-by-key --n 10 --segments 4 --inclusive
 expect 2 "reduce bad op" -- "$cli" reduce --n 10 --op mul
 expect 2 "scan argmin" -- "$cli" scan --n 10 --op argmin
 expect 2 "count bad predicate" -- "$cli" count --n 10 --predicate lt
@@ -292,7 +298,7 @@ expect 2 "bench --primitives sort-keys twice" -- "$cli" bench --series none --pr
 expect 2 "bench --primitives sort-i64 (no such row)" -- "$cli" bench --series none --primitives sort-i64
 
 # ---- conventions (issue 14): --help per command, --version, --opt=value -------------
-for c in info scan demo reduce count compact histogram segmented-reduce scan-by-key sort bench; do
+for c in info scan demo reduce count compact histogram segmented-reduce scan-by-key reduce-by-key sort bench; do
   expect 0 "$c --help" -- "$cli" "$c" --help
   check "$c --help shows its usage" -- grep -q "usage: wgscan $c" "$tmp/out.txt"
   expect 0 "$c -h" -- "$cli" "$c" -h

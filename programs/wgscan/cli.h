@@ -37,6 +37,7 @@ typedef enum cli_command {
     CLI_BENCH,
     CLI_SEGMENTED, /* segmented-reduce */
     CLI_SCAN_BY_KEY, /* scan-by-key */
+    CLI_REDUCE_BY_KEY, /* reduce-by-key */
     CLI_COMMAND_COUNT
 } cli_command;
 
@@ -65,7 +66,7 @@ typedef struct scan_options {
     int deterministic;
 } scan_options;
 
-/* `reduce`, `count`, `compact`, `histogram`, `segmented-reduce`, `scan-by-key`. */
+/* `reduce`, `count`, `compact`, `histogram`, `segmented-reduce`, `scan-by-key`, `reduce-by-key`. */
 typedef struct prim_options {
     cli_command cmd;
     uint64_t n, seed;
@@ -83,7 +84,7 @@ typedef struct prim_options {
     double density;
     uint32_t bins;
     double lower, upper;
-    uint64_t seg_len; /* segmented-reduce, scan-by-key: --segments L (fixed) or random:L (lengths 0..2L) */
+    uint64_t seg_len; /* segmented-reduce, *-by-key: --segments L (fixed) or random:L (lengths 0..2L) */
     int seg_random;
     int inclusive; /* scan-by-key */
 } prim_options;
