@@ -36,13 +36,9 @@ fn fold_forward(lane: u32, size: u32, c: u32, base: T, t: u32, n: u32, ident: T)
             break;
         }
         let m = min(t - k, size);
-        var f = INCLUSIVE;
-        var v = ident;
-        if (lane < m) {
-            let s = read_state(k + lane);
-            f = s.x;
-            v = from_bits(s.y);
-        }
+        let s = read_state(k + min(lane, m - 1u)); // lanes past m read the last one again: no branch
+        let f = s.x;
+        let v = from_bits(s.y);
         var used = m;
         for (var l = 0u; l < m; l++) {
             let fl = subgroupShuffle(f, l);
