@@ -815,17 +815,18 @@ WGS_API wgs_result wgs_segmented_reduce_host(wgs_context *ctx, const wgs_segment
  * How: one chained pass (the single-pass scan's chain: tiles in claim order, decoupled
  * look-back with decoupled fallback, so it finishes on devices that give workgroups
  * no forward-progress guarantee). The values and keys are read once and the output
- * written once; a tile that holds a segment start hands on without looking back, so
- * the look-back stops there. Records 2 dispatches in one compute pass (the tile states'
- * reset, the scan).
+ * written once; a tile that holds a segment start publishes what it hands on at once,
+ * needing nothing from before it, so its successors' look-backs stop there (it still
+ * looks back for its own elements before that start). Records 2 dispatches in one
+ * compute pass (the tile states' reset, the scan).
  * Deterministic: inside a tile the combination order depends only on n, the tile and
  * the subgroup size, and across tiles the look-back folds the tiles' aggregates in tile
  * order from the nearest tile that holds a segment start, whatever it found ready when,
- * so float results have the same bits on every run (on one device). Each output is a sum of its k = i - s + 1 (inclusive) or
- * i - s (exclusive) values in some grouping, so it differs from the exact sum by at
- * most k rounding steps of its type times the sum of their magnitudes (plus 2k 2^-126
- * on devices that flush subnormals); sums whose partial sums are all representable
- * (small integers, say) are exact.
+ * so float results have the same bits on every run (on one device). Each output is a
+ * sum of its k = i - s + 1 (inclusive) or i - s (exclusive) values in some grouping,
+ * so it differs from the exact sum by at most k rounding steps of its type times the
+ * sum of their magnitudes (plus 2k 2^-126 on devices that flush subnormals); sums
+ * whose partial sums are all representable (small integers, say) are exact.
  *
  * Limits: n < 2^31, and the values, keys (or flags) and output each fit one storage
  * binding. The output is another buffer than the values and the keys or flags (the
