@@ -285,13 +285,13 @@ expect 2 "sort --out in a missing folder: refused before the run" -- "$cli" sort
 check "no sort ran" -- bash -c '! grep -q "sort: n =" "$0"' "$tmp/out.txt"
 # the sorts in the benchmark: a row each, timed against the copy
 # (the segmented reduces ride along: a bench's set-up costs most of a minute on a CPU driver)
-expect 0 "bench --primitives sort-keys,sort-pairs,sort-u64,sort-f32,segmented-reduce-16,-4096,scan-by-key-16,-4096" -- "$cli" bench \
-  --series none --primitives sort-keys,sort-pairs,sort-u64,sort-f32,segmented-reduce-16,segmented-reduce-4096,scan-by-key-16,scan-by-key-4096 \
+expect 0 "bench --primitives sort-keys,sort-pairs,sort-u64,sort-f32,segmented-reduce-16,-4096,scan-by-key-16,-4096,reduce-by-key-256" -- "$cli" bench \
+  --series none --primitives sort-keys,sort-pairs,sort-u64,sort-f32,segmented-reduce-16,segmented-reduce-4096,scan-by-key-16,scan-by-key-4096,reduce-by-key-256 \
   --min 1024 --max 1024 --runs 20 --json "$tmp/s.json" --csv "$tmp/s.csv" --svg "$tmp/s.svg"
 check "bench CSV: a row of each sort, with its key type, and of each segmented reduce" -- bash -c '
   for r in "u32,add,sort-keys" "u32,add,sort-pairs" "u64,add,sort-u64" "f32,add,sort-f32" \
            "u32,add,segmented-reduce-16" "u32,add,segmented-reduce-4096" "u32,add,scan-by-key-16" \
-           "u32,add,scan-by-key-4096"; do
+           "u32,add,scan-by-key-4096" "u32,add,reduce-by-key-256"; do
     grep -q "^$r,1024," "$0" || exit 1
   done' "$tmp/s.csv"
 expect 2 "bench --primitives sort-keys twice" -- "$cli" bench --series none --primitives sort-keys,sort-keys

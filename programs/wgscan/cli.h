@@ -48,7 +48,7 @@ typedef enum cli_command {
 #define CLI_TRANSFER_MIN_RUNS 3
 #define CLI_BENCH_MAX_RUNS 1000
 #define CLI_BENCH_MAX_SERIES 8
-#define CLI_BENCH_PRIMITIVES 19
+#define CLI_BENCH_PRIMITIVES 20
 #define CLI_SORT_MAX_DISTINCT (1ull << 32) /* --distribution few:K, K up to 2^32 */
 
 /* `scan` (and the demo's scans). */

@@ -297,7 +297,7 @@ const char *const cli_bench_primitive_names[CLI_BENCH_PRIMITIVES] = {
     "select-flagged", "select-if", "histogram-256", "select-flagged-1pass",
     "sort-keys", "sort-pairs", "sort-u64", "sort-f32",
     "segmented-reduce-16", "segmented-reduce-256", "segmented-reduce-4096",
-    "scan-by-key-16", "scan-by-key-256", "scan-by-key-4096"};
+    "scan-by-key-16", "scan-by-key-256", "scan-by-key-4096", "reduce-by-key-256"};
 
 static cli_command command_of(const char *s) {
     for (int c = CLI_INFO; c < CLI_COMMAND_COUNT; c++)
