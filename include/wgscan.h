@@ -342,6 +342,10 @@ typedef struct wgs_experimental {
      * fallbacks common), and predecessor states read per lane and step (1..8). */
     uint32_t lookback_spins;
     uint32_t lookback_per_lane;
+    /* Chained passes publish no inclusive prefix but tile 0's and closed tiles' (a tile
+     * with a segment start), so that every look-back walks back to one of those: a test
+     * of the walk and of the order it folds in. Slow (each walk is long). */
+    int chain_withhold_inclusive;
     /* Tile shapes instead of the tuning table's. */
     wgs_tile_shape scan_single_pass, scan_multilevel, select, reduce;
     /* The single pass's persistent workgroups (with subgroups): the grid, at most; 0:
@@ -350,6 +354,7 @@ typedef struct wgs_experimental {
     uint32_t select_group_tiles; /* select's tiles per group: 1..16, a power of two */
     uint32_t reduce_groups;      /* reduce's grid: workgroups at most */
     wgs_tile_shape segmented;    /* the segmented reduce's tile (items a multiple of 4) */
+    wgs_tile_shape scan_by_key;  /* the scan by key's tile (items a multiple of 4) */
     int copy_scalar;             /* wgs_copy_encode with 4-byte loads */
     /* Host transfers (wgs_buffer_write, wgs_buffer_read): bytes per staging buffer and
      * GPU copy (a multiple of 64 KiB up to 1 GiB), staging buffers per direction
@@ -792,6 +797,167 @@ WGS_API wgs_result wgs_segmented_reduce_encode(wgs_segmented_reduce_plan *plan, 
 WGS_API wgs_result wgs_segmented_reduce_host(wgs_context *ctx, const wgs_segmented_reduce_plan_desc *desc,
                                              const void *input, uint64_t n, const uint32_t *offsets,
                                              const uint32_t *end_offsets, uint64_t n_segments, void *output);
+
+/* ---------------------------------------------------------------------------
+ * Scan by key: a scan that starts again at every segment
+ *
+ * out[i] = the scan (inclusive or exclusive, the types and operators of the scan: u32,
+ * i32, f32, f16; add, min, max, and/or/xor for integers) of the values of i's segment
+ * up to i: values[s] + ... + values[i] (inclusive) or values[s] + ... + values[i - 1]
+ * (exclusive; the operator's identity at each segment's first element), s being the
+ * first element of the segment that holds i. The segments (wgs_segment_heads):
+ *   KEYS (default)  runs of equal adjacent keys: n 4-byte keys (key_type u32 or i32,
+ *                   compared bit for bit), as CUB's DeviceScan::*ScanByKey.
+ *   FLAGS           head flags: one byte an element, a segment starts where it is not
+ *                   zero (the bytes of select's FLAGGED mode).
+ * Element 0 always starts a segment.
+ *
+ * How: one chained pass (the single-pass scan's chain: tiles in claim order, decoupled
+ * look-back with decoupled fallback, so it finishes on devices that give workgroups
+ * no forward-progress guarantee). The values and keys are read once and the output
+ * written once; a tile that holds a segment start publishes what it hands on at once,
+ * needing nothing from before it, so its successors' look-backs stop there (it still
+ * looks back for its own elements before that start). Records 2 dispatches in one
+ * compute pass (the tile states' reset, the scan).
+ * Deterministic: inside a tile the combination order depends only on n, the tile and
+ * the subgroup size, and across tiles the look-back folds the tiles' aggregates in tile
+ * order from the nearest tile that holds a segment start, whatever it found ready when,
+ * so float results have the same bits on every run (on one device). Each output is a
+ * sum of its k = i - s + 1 (inclusive) or i - s (exclusive) values in some grouping,
+ * so it differs from the exact sum by at most k rounding steps of its type times the
+ * sum of their magnitudes (plus 2k 2^-126 on devices that flush subnormals); sums
+ * whose partial sums are all representable (small integers, say) are exact.
+ *
+ * Limits: n < 2^31, and the values, keys (or flags) and output each fit one storage
+ * binding. The output is another buffer than the values and the keys or flags (the
+ * fallback rereads them). Scratch: 8 bytes a tile of capacity
+ * (wgs_scan_by_key_plan_scratch_size).
+ * ------------------------------------------------------------------------- */
+typedef struct wgs_scan_by_key_plan wgs_scan_by_key_plan;
+
+typedef enum wgs_segment_heads {
+    WGS_HEADS_DEFAULT = 0, /* KEYS */
+    WGS_HEADS_KEYS = 1,
+    WGS_HEADS_FLAGS = 2,
+    WGS_HEADS_FORCE32 = 0x7FFFFFFF
+} wgs_segment_heads;
+
+typedef struct wgs_scan_by_key_plan_desc {
+    wgs_type type;           /* the values': u32 (default), i32, f32, f16 */
+    wgs_op op;               /* add (default), min, max, and/or/xor (integers) */
+    wgs_scan_kind kind;      /* EXCLUSIVE (default) or INCLUSIVE */
+    wgs_segment_heads heads; /* KEYS (default) or FLAGS */
+    wgs_type key_type;       /* KEYS: u32 (default) or i32 */
+    uint64_t capacity;       /* largest n; 0 means 1 */
+    const char *label;
+} wgs_scan_by_key_plan_desc;
+
+typedef struct wgs_scan_by_key_args {
+    WGPUBuffer keys; /* KEYS: n keys of 4 bytes */
+    uint64_t keys_offset;
+    WGPUBuffer flags; /* FLAGS: n bytes (the binding rounded up to 4) */
+    uint64_t flags_offset;
+    WGPUBuffer input; /* n values */
+    uint64_t input_offset;
+    WGPUBuffer output; /* n values; another buffer than input, keys and flags */
+    uint64_t output_offset;
+    uint64_t n; /* elements; 0 records nothing */
+    WGPUQuerySet timestamp_query_set; /* optional, as in wgs_scan_args */
+    uint32_t timestamp_begin_index;
+    uint32_t timestamp_end_index;
+} wgs_scan_by_key_args;
+
+/* Checks the description (WGS_ERROR_UNSUPPORTED_TYPE for another value or key type,
+ * _UNSUPPORTED_OPERATOR, _FEATURE_MISSING for f16 without shader-f16,
+ * _INVALID_ARGUMENT for an unknown kind or heads, _TOO_LARGE past the limits above),
+ * compiles two pipelines and allocates the tile states. */
+WGS_API wgs_result wgs_scan_by_key_plan_create(wgs_context *ctx, const wgs_scan_by_key_plan_desc *desc,
+                                               wgs_scan_by_key_plan **out);
+/* Accepts NULL. */
+WGS_API void wgs_scan_by_key_plan_destroy(wgs_scan_by_key_plan *plan);
+/* Bytes of scratch the plan holds (0 for NULL). */
+WGS_API uint64_t wgs_scan_by_key_plan_scratch_size(const wgs_scan_by_key_plan *plan);
+/* Elements a workgroup takes (0 for NULL). */
+WGS_API uint32_t wgs_scan_by_key_plan_tile_size(const wgs_scan_by_key_plan *plan);
+/* Records the scan by key into `encoder`; never submits. n above capacity:
+ * WGS_ERROR_CAPACITY_EXCEEDED; a missing buffer: WGS_ERROR_INVALID_ARGUMENT; the output
+ * sharing a buffer with an input: WGS_ERROR_ALIASING; the buffer checks of
+ * "Buffers passed to wgs_scan_encode". Its parameters go to the context's parameter
+ * ring (see "Parameter records"). */
+WGS_API wgs_result wgs_scan_by_key_encode(wgs_scan_by_key_plan *plan, WGPUCommandEncoder encoder,
+                                          const wgs_scan_by_key_args *args);
+/* Convenience: scans host arrays. heads: n keys of 4 bytes (KEYS) or n flag bytes
+ * (FLAGS); input and output n values of the plan's type (output another array). Waits. */
+WGS_API wgs_result wgs_scan_by_key_host(wgs_context *ctx, const wgs_scan_by_key_plan_desc *desc,
+                                        const void *heads, const void *input, void *output, uint64_t n);
+
+/* ---------------------------------------------------------------------------
+ * Reduce by key: one reduction per run of equal keys
+ *
+ * For the runs of equal adjacent keys (as in the scan by key) writes, in order, each
+ * run's key to unique_keys, the reduction of its values to aggregates, and the number
+ * of runs to num_runs (a u32 in a GPU buffer, so that the next pass can read it without
+ * a trip to the host), as CUB's DeviceReduce::ReduceByKey. The scan's types and
+ * operators (u32, i32, f32, f16; add, min, max, and/or/xor for integers); keys u32 or
+ * i32. n = 0 writes num_runs = 0.
+ *
+ * How: the inclusive scan by key of the values (into the plan's scratch), select's
+ * UNIQUE mode on the keys with each run's first index as the payload (the unique keys
+ * and the count), and one gather of each run's last scanned value. Records 3 compute
+ * passes. Deterministic as the scan by key, floats included, with its bound for sums.
+ * Traffic: about 5 times the keys' and values' bytes (the scan's 3, select's 2 reads of
+ * the keys), against CUB's single pass.
+ *
+ * Limits as the scan by key's. unique_keys and aggregates hold up to n elements each;
+ * they, num_runs, the keys and the values are distinct buffers. Scratch: n values and n
+ * u32 of capacity, the select's and the scan by key's
+ * (wgs_reduce_by_key_plan_scratch_size).
+ * ------------------------------------------------------------------------- */
+typedef struct wgs_reduce_by_key_plan wgs_reduce_by_key_plan;
+
+typedef struct wgs_reduce_by_key_plan_desc {
+    wgs_type type;     /* the values': u32 (default), i32, f32, f16 */
+    wgs_op op;         /* add (default), min, max, and/or/xor (integers) */
+    wgs_type key_type; /* u32 (default) or i32 */
+    uint64_t capacity; /* largest n; 0 means 1 */
+    const char *label;
+} wgs_reduce_by_key_plan_desc;
+
+typedef struct wgs_reduce_by_key_args {
+    WGPUBuffer keys; /* n keys of 4 bytes */
+    uint64_t keys_offset;
+    WGPUBuffer input; /* n values */
+    uint64_t input_offset;
+    uint64_t n;
+    WGPUBuffer unique_keys; /* up to n keys: the first key of each run */
+    uint64_t unique_keys_offset;
+    WGPUBuffer aggregates; /* up to n values: each run's reduction */
+    uint64_t aggregates_offset;
+    WGPUBuffer num_runs; /* one u32 */
+    uint64_t num_runs_offset;
+    WGPUQuerySet timestamp_query_set; /* optional: begin of the first pass, end of the last */
+    uint32_t timestamp_begin_index;
+    uint32_t timestamp_end_index;
+} wgs_reduce_by_key_args;
+
+/* Checks the description as wgs_scan_by_key_plan_create does, creates the scan by key
+ * and select plans it runs and allocates their scratch. */
+WGS_API wgs_result wgs_reduce_by_key_plan_create(wgs_context *ctx, const wgs_reduce_by_key_plan_desc *desc,
+                                                 wgs_reduce_by_key_plan **out);
+/* Accepts NULL. */
+WGS_API void wgs_reduce_by_key_plan_destroy(wgs_reduce_by_key_plan *plan);
+/* Bytes of scratch the plan holds, its inner plans' included (0 for NULL). */
+WGS_API uint64_t wgs_reduce_by_key_plan_scratch_size(const wgs_reduce_by_key_plan *plan);
+/* Records the reduction by key into `encoder`; never submits. n above capacity:
+ * WGS_ERROR_CAPACITY_EXCEEDED; a missing buffer: WGS_ERROR_INVALID_ARGUMENT; outputs
+ * sharing a buffer with each other or an input: WGS_ERROR_ALIASING. */
+WGS_API wgs_result wgs_reduce_by_key_encode(wgs_reduce_by_key_plan *plan, WGPUCommandEncoder encoder,
+                                            const wgs_reduce_by_key_args *args);
+/* Convenience: reduces host arrays (n keys of 4 bytes, n values); unique_keys and
+ * aggregates receive *num_runs elements each (room for n). Waits. */
+WGS_API wgs_result wgs_reduce_by_key_host(wgs_context *ctx, const wgs_reduce_by_key_plan_desc *desc,
+                                          const uint32_t *keys, const void *input, uint64_t n,
+                                          uint32_t *unique_keys, void *aggregates, uint32_t *num_runs);
 
 /* ---------------------------------------------------------------------------
  * Select: stream compaction and its relatives

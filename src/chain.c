@@ -15,6 +15,7 @@ void wgs__chain_spec(const wgs_context *ctx, wgs_kernel_spec *spec) {
     spec->subgroups = wgs__chain_subgroups(&ctx->caps.info, spec->wg);
     spec->max_spins = ctx->exp.lookback_spins;
     spec->lookback_per_lane = ctx->exp.lookback_per_lane;
+    spec->withhold_inclusive = ctx->exp.chain_withhold_inclusive;
 }
 
 wgs_result wgs__chain_create(wgs_context *ctx, const wgs_kernel_spec *spec, uint64_t max_tiles,

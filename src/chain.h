@@ -33,7 +33,9 @@ int wgs__chain_subgroups(const wgs_context_info *ci, uint32_t wg);
 
 /* Makes `spec` (its wg set) a chained kernel's: the tile-state and look-back files
  * included after its own helpers, subgroups where the chain can use them, and the
- * look-back's constants from the context's experiments. */
+ * look-back's constants from the context's experiments. A kernel that sets
+ * spec->ordered_lookback afterwards folds every prefix in tile order from the nearest
+ * inclusive one (bit-identical floats; the look-back files say how). */
 void wgs__chain_spec(const wgs_context *ctx, wgs_kernel_spec *spec);
 
 /* Compiles the reset kernel (entry reset_state of `spec`'s module) and allocates the

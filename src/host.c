@@ -380,6 +380,79 @@ wgs_result wgs_segmented_reduce_host(wgs_context *ctx, const wgs_segmented_reduc
     return r;
 }
 
+wgs_result wgs_scan_by_key_host(wgs_context *ctx, const wgs_scan_by_key_plan_desc *desc, const void *heads,
+                                const void *input, void *output, uint64_t n) {
+    if (!ctx) return WGS_ERROR_INVALID_ARGUMENT;
+    WGS_FAIL_IF(ctx, !desc || (n && (!heads || !input || !output)), WGS_ERROR_INVALID_ARGUMENT,
+                "desc, and for n > 0 heads, input and output, are required");
+    wgs_scan_by_key_plan_desc d = *desc;
+    if (d.capacity < n) d.capacity = n;
+    wgs_scan_by_key_plan *plan = NULL;
+    wgs_result r = wgs_scan_by_key_plan_create(ctx, &d, &plan);
+    if (r != WGS_OK) return r;
+    const int flags = d.heads == WGS_HEADS_FLAGS;
+    const uint64_t bytes = n * (d.type == WGS_TYPE_F16 ? 2 : 4);
+    WGPUBuffer h = NULL, in = NULL, out = NULL;
+    WGPUCommandEncoder enc = NULL;
+    r = host_upload(ctx, heads, flags ? n : n * 4, &h);
+    if (r == WGS_OK) r = host_upload(ctx, input, bytes, &in);
+    if (r == WGS_OK) r = host_upload(ctx, NULL, bytes, &out);
+    if (r == WGS_OK) r = wgs_encoder_create(ctx, &enc);
+    if (r == WGS_OK) {
+        wgs_scan_by_key_args a = {.input = in, .output = out, .n = n};
+        if (flags) a.flags = h;
+        else a.keys = h;
+        r = wgs_scan_by_key_encode(plan, enc, &a);
+        wgs_result s = wgs_submit(ctx, enc);
+        if (r == WGS_OK) r = s;
+    }
+    if (r == WGS_OK && n) r = wgs_buffer_read(ctx, out, 0, output, bytes);
+    WGPUBuffer all[] = {h, in, out};
+    for (size_t i = 0; i < sizeof all / sizeof all[0]; i++) wgs_buffer_release(ctx, all[i]);
+    wgs_scan_by_key_plan_destroy(plan);
+    return r;
+}
+
+wgs_result wgs_reduce_by_key_host(wgs_context *ctx, const wgs_reduce_by_key_plan_desc *desc, const uint32_t *keys,
+                                  const void *input, uint64_t n, uint32_t *unique_keys, void *aggregates,
+                                  uint32_t *num_runs) {
+    if (!ctx) return WGS_ERROR_INVALID_ARGUMENT;
+    WGS_FAIL_IF(ctx, !desc || !num_runs || (n && (!keys || !input || !unique_keys || !aggregates)),
+                WGS_ERROR_INVALID_ARGUMENT, "desc, num_runs, and for n > 0 keys, input, unique_keys and aggregates, "
+                                            "are required");
+    wgs_reduce_by_key_plan_desc d = *desc;
+    if (d.capacity < n) d.capacity = n;
+    wgs_reduce_by_key_plan *plan = NULL;
+    wgs_result r = wgs_reduce_by_key_plan_create(ctx, &d, &plan);
+    if (r != WGS_OK) return r;
+    const uint64_t bytes = n * (d.type == WGS_TYPE_F16 ? 2 : 4);
+    WGPUBuffer kb = NULL, in = NULL, uk = NULL, agg = NULL, runs = NULL;
+    WGPUCommandEncoder enc = NULL;
+    r = host_upload(ctx, keys, n * 4, &kb);
+    if (r == WGS_OK) r = host_upload(ctx, input, bytes, &in);
+    if (r == WGS_OK) r = host_upload(ctx, NULL, n * 4, &uk);
+    if (r == WGS_OK) r = host_upload(ctx, NULL, bytes, &agg);
+    if (r == WGS_OK) r = host_upload(ctx, NULL, 4, &runs);
+    if (r == WGS_OK) r = wgs_encoder_create(ctx, &enc);
+    if (r == WGS_OK) {
+        wgs_reduce_by_key_args a = {.keys = kb, .input = in, .n = n, .unique_keys = uk, .aggregates = agg,
+                                    .num_runs = runs};
+        r = wgs_reduce_by_key_encode(plan, enc, &a);
+        wgs_result s = wgs_submit(ctx, enc);
+        if (r == WGS_OK) r = s;
+    }
+    if (r == WGS_OK) r = wgs_buffer_read(ctx, runs, 0, num_runs, 4);
+    if (r == WGS_OK && *num_runs > n) r = wgs__fail(ctx, WGS_ERROR_GPU_INTERNAL, "%u runs of %llu elements", *num_runs,
+                                                    (unsigned long long)n);
+    if (r == WGS_OK && *num_runs) r = wgs_buffer_read(ctx, uk, 0, unique_keys, (uint64_t)*num_runs * 4);
+    if (r == WGS_OK && *num_runs)
+        r = wgs_buffer_read(ctx, agg, 0, aggregates, (uint64_t)*num_runs * (d.type == WGS_TYPE_F16 ? 2 : 4));
+    WGPUBuffer all[] = {kb, in, uk, agg, runs};
+    for (size_t i = 0; i < sizeof all / sizeof all[0]; i++) wgs_buffer_release(ctx, all[i]);
+    wgs_reduce_by_key_plan_destroy(plan);
+    return r;
+}
+
 wgs_result wgs_histogram_host(wgs_context *ctx, const wgs_histogram_plan_desc *desc, const void *input,
                               uint64_t n, uint32_t *counts) {
     if (!ctx) return WGS_ERROR_INVALID_ARGUMENT;

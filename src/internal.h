@@ -176,6 +176,8 @@ typedef struct wgs_kernel_spec {
     int chained; /* 1: tile_state.wgsl and a look-back file follow the helpers (chain.h) */
     uint32_t max_spins; /* single pass: fruitless look-back steps before a fallback */
     uint32_t lookback_per_lane; /* single pass with subgroups: states each lane reads per step */
+    int ordered_lookback; /* 1: prefixes folded in tile order, bit-identical run to run (chain.h) */
+    int withhold_inclusive; /* the experiment chain_withhold_inclusive */
 } wgs_kernel_spec;
 
 /* The compiled pipeline for `spec`, compiled on first use and cached in the context

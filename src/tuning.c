@@ -22,6 +22,7 @@ static const wgs__tuning table[WGS__CLASS_COUNT] = {
         .reduce_groups = 64,
         /* Few invocations and rows, as the scans here. */
         .segmented = {32, 32},
+        .scan_by_key = {32, 32}, /* as the segmented reduce */
         .histogram = {64, 2},
         .histogram_groups = 64,
         /* Subgroups of 4: 8 owners' counter rows; long serial runs. SwiftShader, 2^18
@@ -60,6 +61,10 @@ static const wgs__tuning table[WGS__CLASS_COUNT] = {
         /* Row tiles as the multi-level scan's, whose seeded scans run near copy speed at
          * 256 x 8; not yet measured for this kernel (bench/lab/segmented.sh sweeps it). */
         .segmented = {256, 8},
+        /* One tile a workgroup, as the scan's single pass before it was persistent, whose
+         * best shapes had 16 items (section 6 of docs/design.md); not yet measured for
+         * this kernel (WGSCAN_TUNE_SCAN_BY_KEY sweeps it). */
+        .scan_by_key = {256, 16},
         .histogram = {256, 4},
         .histogram_groups = 1024,
         /* One invocation a digit in the tile's digit scan; 8 subgroups' counter rows. */
@@ -91,6 +96,7 @@ static const wgs__tuning table[WGS__CLASS_COUNT] = {
         .reduce = {256, 4},
         .reduce_groups = 1024,
         .segmented = {256, 8}, /* as gpu-sg32 */
+        .scan_by_key = {256, 16}, /* as gpu-sg32 */
         .histogram = {256, 4},
         .histogram_groups = 1024,
         .sort = {256, 8},

@@ -35,6 +35,7 @@ typedef struct wgs__tuning {
     wgs_tile_shape reduce;             /* reduce and count */
     uint32_t reduce_groups;            /* their grid, at most */
     wgs_tile_shape segmented;          /* segmented reduce: one tile a workgroup */
+    wgs_tile_shape scan_by_key;        /* scan by key: one tile a workgroup, chained */
     wgs_tile_shape histogram;
     uint32_t histogram_groups;
     wgs_tile_shape sort;          /* with subgroups: a subgroup ranks, and counts for the tile */

@@ -84,6 +84,21 @@ expect 2 "segmented-reduce --segments 0" -- "$cli" segmented-reduce --n 10 --seg
 expect 2 "segmented-reduce --segments random:" -- "$cli" segmented-reduce --n 10 --segments random:
 expect 2 "segmented-reduce f32 xor" -- "$cli" segmented-reduce --n 10 --segments 4 --type f32 --op xor
 expect 2 "segmented-reduce --bins (another command's)" -- "$cli" segmented-reduce --n 10 --segments 4 --bins 3
+expect 0 "scan-by-key fixed" -- "$cli" scan-by-key --n 100003 --segments 256 --repeat 2 --verify
+check "scan-by-key: 391 runs, none differ" -- grep -q "runs: 391 (mean length 255.8), 0 elements differ" "$tmp/out.txt"
+expect 0 "scan-by-key random f32 inclusive" -- "$cli" scan-by-key --n 100003 --segments random:3000 --type f32 --inclusive --repeat 1 --verify
+expect 0 "scan-by-key i32 max exclusive" -- "$cli" scan-by-key --n 100003 --segments random:40 --type i32 --op max --exclusive --repeat 1 --verify
+expect 0 "scan-by-key n=0" -- "$cli" scan-by-key --n 0 --segments 16 --verify
+expect 2 "scan-by-key without --segments" -- "$cli" scan-by-key --n 10
+expect 2 "scan-by-key --inclusive --exclusive" -- "$cli" scan-by-key --n 10 --segments 4 --inclusive --exclusive
+expect 2 "scan-by-key f32 xor" -- "$cli" scan-by-key --n 10 --segments 4 --type f32 --op xor
+expect 2 "scan-by-key argmin (a reduce's operator)" -- "$cli" scan-by-key --n 10 --segments 4 --op argmin
+expect 0 "reduce-by-key fixed" -- "$cli" reduce-by-key --n 100003 --segments 256 --repeat 2 --verify
+check "reduce-by-key: 391 runs, none differ" -- grep -q "runs: 391 (want 391), 0 differ" "$tmp/out.txt"
+expect 0 "reduce-by-key random f32" -- "$cli" reduce-by-key --n 100003 --segments random:300 --type f32 --repeat 1 --verify
+expect 0 "reduce-by-key n=0" -- "$cli" reduce-by-key --n 0 --segments 16 --verify
+expect 2 "reduce-by-key without --segments" -- "$cli" reduce-by-key --n 10
+expect 2 "reduce-by-key --inclusive (a scan's)" -- "$cli" reduce-by-key --n 10 --segments 4 --inclusive
 expect 2 "reduce bad op" -- "$cli" reduce --n 10 --op mul
 expect 2 "scan argmin" -- "$cli" scan --n 10 --op argmin
 expect 2 "count bad predicate" -- "$cli" count --n 10 --predicate lt
@@ -270,19 +285,20 @@ expect 2 "sort --out in a missing folder: refused before the run" -- "$cli" sort
 check "no sort ran" -- bash -c '! grep -q "sort: n =" "$0"' "$tmp/out.txt"
 # the sorts in the benchmark: a row each, timed against the copy
 # (the segmented reduces ride along: a bench's set-up costs most of a minute on a CPU driver)
-expect 0 "bench --primitives sort-keys,sort-pairs,sort-u64,sort-f32,segmented-reduce-16,-4096" -- "$cli" bench \
-  --series none --primitives sort-keys,sort-pairs,sort-u64,sort-f32,segmented-reduce-16,segmented-reduce-4096 \
+expect 0 "bench --primitives sort-keys,sort-pairs,sort-u64,sort-f32,segmented-reduce-16,-4096,scan-by-key-16,-4096,reduce-by-key-256" -- "$cli" bench \
+  --series none --primitives sort-keys,sort-pairs,sort-u64,sort-f32,segmented-reduce-16,segmented-reduce-4096,scan-by-key-16,scan-by-key-4096,reduce-by-key-256 \
   --min 1024 --max 1024 --runs 20 --json "$tmp/s.json" --csv "$tmp/s.csv" --svg "$tmp/s.svg"
 check "bench CSV: a row of each sort, with its key type, and of each segmented reduce" -- bash -c '
   for r in "u32,add,sort-keys" "u32,add,sort-pairs" "u64,add,sort-u64" "f32,add,sort-f32" \
-           "u32,add,segmented-reduce-16" "u32,add,segmented-reduce-4096"; do
+           "u32,add,segmented-reduce-16" "u32,add,segmented-reduce-4096" "u32,add,scan-by-key-16" \
+           "u32,add,scan-by-key-4096" "u32,add,reduce-by-key-256"; do
     grep -q "^$r,1024," "$0" || exit 1
   done' "$tmp/s.csv"
 expect 2 "bench --primitives sort-keys twice" -- "$cli" bench --series none --primitives sort-keys,sort-keys
 expect 2 "bench --primitives sort-i64 (no such row)" -- "$cli" bench --series none --primitives sort-i64
 
 # ---- conventions (issue 14): --help per command, --version, --opt=value -------------
-for c in info scan demo reduce count compact histogram segmented-reduce sort bench; do
+for c in info scan demo reduce count compact histogram segmented-reduce scan-by-key reduce-by-key sort bench; do
   expect 0 "$c --help" -- "$cli" "$c" --help
   check "$c --help shows its usage" -- grep -q "usage: wgscan $c" "$tmp/out.txt"
   expect 0 "$c -h" -- "$cli" "$c" -h

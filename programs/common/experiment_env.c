@@ -41,7 +41,8 @@ int wgs_experiment_from_env(wgs_context_desc *desc, wgs_experimental *e, char *e
         const char *name;
         wgs_tile_shape *shape;
     } shapes[] = {{"WGSCAN_TUNE_SP", &e->scan_single_pass}, {"WGSCAN_TUNE_ML", &e->scan_multilevel},
-                 {"WGSCAN_TUNE_SEGMENTED", &e->segmented}};
+                 {"WGSCAN_TUNE_SEGMENTED", &e->segmented},
+                 {"WGSCAN_TUNE_SCAN_BY_KEY", &e->scan_by_key}};
     for (size_t i = 0; i < sizeof shapes / sizeof shapes[0]; i++) {
         if (!(s = getenv(shapes[i].name)) || !*s) continue;
         int k = parse_list(s, v, 3);

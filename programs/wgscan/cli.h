@@ -36,6 +36,8 @@ typedef enum cli_command {
     CLI_SORT,
     CLI_BENCH,
     CLI_SEGMENTED, /* segmented-reduce */
+    CLI_SCAN_BY_KEY, /* scan-by-key */
+    CLI_REDUCE_BY_KEY, /* reduce-by-key */
     CLI_COMMAND_COUNT
 } cli_command;
 
@@ -46,7 +48,7 @@ typedef enum cli_command {
 #define CLI_TRANSFER_MIN_RUNS 3
 #define CLI_BENCH_MAX_RUNS 1000
 #define CLI_BENCH_MAX_SERIES 8
-#define CLI_BENCH_PRIMITIVES 16
+#define CLI_BENCH_PRIMITIVES 20
 #define CLI_SORT_MAX_DISTINCT (1ull << 32) /* --distribution few:K, K up to 2^32 */
 
 /* `scan` (and the demo's scans). */
@@ -64,7 +66,7 @@ typedef struct scan_options {
     int deterministic;
 } scan_options;
 
-/* `reduce`, `count`, `compact`, `histogram`, `segmented-reduce`. */
+/* `reduce`, `count`, `compact`, `histogram`, `segmented-reduce`, `scan-by-key`, `reduce-by-key`. */
 typedef struct prim_options {
     cli_command cmd;
     uint64_t n, seed;
@@ -82,8 +84,9 @@ typedef struct prim_options {
     double density;
     uint32_t bins;
     double lower, upper;
-    uint64_t seg_len; /* segmented-reduce: --segments L (fixed) or random:L (lengths 0..2L) */
+    uint64_t seg_len; /* segmented-reduce, *-by-key: --segments L (fixed) or random:L (lengths 0..2L) */
     int seg_random;
+    int inclusive; /* scan-by-key */
 } prim_options;
 
 /* `sort`: how the random keys are drawn (wgscan sort --help describes each). */

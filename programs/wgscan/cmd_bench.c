@@ -308,11 +308,17 @@ static void print_point(const point *p) {
 #define prim_names cli_bench_primitive_names
 static uint64_t div_up_u64(uint64_t a, uint64_t b) { return a / b + (a % b != 0); }
 #define NPRIMS CLI_BENCH_PRIMITIVES
-enum { PRIM_SORT_KEYS = 9, PRIM_SORT_PAIRS, PRIM_SORT_U64, PRIM_SORT_F32, PRIM_SEG_16, PRIM_SEG_256, PRIM_SEG_4096 };
+enum { PRIM_SORT_KEYS = 9, PRIM_SORT_PAIRS, PRIM_SORT_U64, PRIM_SORT_F32, PRIM_SEG_16, PRIM_SEG_256, PRIM_SEG_4096,
+       PRIM_SBK_16, PRIM_SBK_256, PRIM_SBK_4096, PRIM_RBK_256 };
 #define IS_SORT(prim) ((prim) >= PRIM_SORT_KEYS && (prim) <= PRIM_SORT_F32)
 /* The segmented reduces: u32 add over back-to-back segments of 16, 256, 4096 elements. */
 #define IS_SEG(prim) ((prim) >= PRIM_SEG_16 && (prim) <= PRIM_SEG_4096)
 #define SEG_LEN(prim) (16ull << (4 * ((prim) - PRIM_SEG_16)))
+/* The scans by key: u32 add, exclusive, over runs of 16, 256, 4096 equal keys. */
+#define IS_SBK(prim) ((prim) >= PRIM_SBK_16 && (prim) <= PRIM_SBK_4096)
+#define SBK_LEN(prim) ((prim) == PRIM_RBK_256 ? 256ull : 16ull << (4 * ((prim) - PRIM_SBK_16)))
+/* The reduce by key: u32 add over runs of 256 equal keys (keys as the scans by key's). */
+#define HAS_KEYS(prim) (IS_SBK(prim) || (prim) == PRIM_RBK_256)
 
 typedef struct prim_job {
     scan_job j; /* layout of the value pool */
@@ -324,6 +330,10 @@ typedef struct prim_job {
     wgs_sort_plan *sort;
     wgs_segmented_reduce_plan *seg;
     WGPUBuffer seg_offsets; /* the point's CSR offsets */
+    wgs_scan_by_key_plan *sbk;
+    wgs_reduce_by_key_plan *rbk;
+    WGPUBuffer sbk_keys; /* the point's keys: i / run length */
+    WGPUBuffer rbk_unique; /* reduce-by-key's unique keys (its aggregates go to the output pool) */
     uint64_t segs;
     WGPUBuffer flags_pool, small; /* flags: n bytes a slot; small: results */
     WGPUBuffer values_in, values_out; /* sort-pairs: value pools laid out as the keys' */
@@ -351,6 +361,19 @@ static wgs_result record_prim(bench *b, void *user, WGPUCommandEncoder enc, int 
             a.values_out = pj->values_out, a.values_out_offset = out_off;
         }
         return wgs_sort_encode(pj->sort, enc, &a);
+    }
+    if (pj->rbk) {
+        wgs_reduce_by_key_args a = {.keys = pj->sbk_keys, .input = b->in_pool, .input_offset = in_off, .n = j->n,
+                                    .unique_keys = pj->rbk_unique, .aggregates = b->out_pool,
+                                    .aggregates_offset = out_off, .num_runs = pj->small, .timestamp_query_set = qs,
+                                    .timestamp_begin_index = tb, .timestamp_end_index = te};
+        return wgs_reduce_by_key_encode(pj->rbk, enc, &a);
+    }
+    if (pj->sbk) {
+        wgs_scan_by_key_args a = {.keys = pj->sbk_keys, .input = b->in_pool, .input_offset = in_off,
+                                  .output = b->out_pool, .output_offset = out_off, .n = j->n,
+                                  .timestamp_query_set = qs, .timestamp_begin_index = tb, .timestamp_end_index = te};
+        return wgs_scan_by_key_encode(pj->sbk, enc, &a);
     }
     if (pj->seg) {
         wgs_segmented_reduce_args a = {.input = b->in_pool, .input_offset = in_off, .n = j->n,
@@ -425,6 +448,16 @@ static wgs_result prim_plan(bench *b, prim_job *pj, uint64_t cap) {
                                             .label = "bench"};
         return wgs_segmented_reduce_plan_create(b->ctx, &d, &pj->seg);
     }
+    case PRIM_SBK_16:
+    case PRIM_SBK_256:
+    case PRIM_SBK_4096: {
+        wgs_scan_by_key_plan_desc d = {.capacity = cap, .label = "bench"};
+        return wgs_scan_by_key_plan_create(b->ctx, &d, &pj->sbk);
+    }
+    case PRIM_RBK_256: {
+        wgs_reduce_by_key_plan_desc d = {.capacity = cap, .label = "bench"};
+        return wgs_reduce_by_key_plan_create(b->ctx, &d, &pj->rbk);
+    }
     default: {
         wgs_histogram_plan_desc d = {.type = WGS_TYPE_U32, .bins = 256, .upper = 4294967296.0,
                                      .capacity = cap, .label = "bench"};
@@ -435,8 +468,12 @@ static wgs_result prim_plan(bench *b, prim_job *pj, uint64_t cap) {
 
 /* Least traffic of each primitive: reads once, writes once (select: half the elements;
  * sort: keys and values in and out; segmented reduce: values and offsets in, a result
- * a segment out). */
+ * a segment out; scan by key: keys and values in, values out, 12 bytes an element,
+ * against the copy's 8, so its copies of traffic are its time / copy / 1.5; reduce by
+ * key: keys and values in, a key and a value a run out). */
 static double prim_bytes(int prim, uint64_t n) {
+    if (IS_SBK(prim)) return 12.0 * n;
+    if (prim == PRIM_RBK_256) return 8.0 * n + 8.0 * (double)div_up_u64(n, 256); /* keys, values in; a key and a value a run out */
     if (IS_SEG(prim)) return 4.0 * n + 8.0 * (double)div_up_u64(n, SEG_LEN(prim));
     if (IS_SORT(prim)) return 2.0 * n * (double)(wgs_type_size(sort_key_type(prim)) + (prim == PRIM_SORT_PAIRS ? 4 : 0));
     if (prim == 5 || prim == 8) return 4.0 * n + n + 2.0 * n;
@@ -454,6 +491,21 @@ static wgs_result seg_offsets(bench *b, uint64_t n, uint64_t len, WGPUBuffer *ou
     wgs_result r = wgs_buffer_create(b->ctx, (*segs + 1) * 4, WGPUBufferUsage_Storage | WGPUBufferUsage_CopyDst, out);
     if (r == WGS_OK) r = wgs_buffer_write(b->ctx, *out, 0, o, (*segs + 1) * 4);
     free(o);
+    return r;
+}
+
+/* Keys i / len for i < n (runs of len equal keys), in a new buffer, written in pieces. */
+static wgs_result sbk_keys(bench *b, uint64_t n, uint64_t len, WGPUBuffer *out) {
+    const uint64_t piece = 1ull << 24;
+    uint32_t *k = malloc(piece * 4);
+    if (!k) return WGS_ERROR_OUT_OF_HOST_MEMORY;
+    wgs_result r = wgs_buffer_create(b->ctx, n * 4, WGPUBufferUsage_Storage | WGPUBufferUsage_CopyDst, out);
+    for (uint64_t first = 0; r == WGS_OK && first < n; first += piece) {
+        uint64_t m = n - first < piece ? n - first : piece;
+        for (uint64_t i = 0; i < m; i++) k[i] = (uint32_t)((first + i) / len);
+        r = wgs_buffer_write(b->ctx, *out, first * 4, k, m * 4);
+    }
+    free(k);
     return r;
 }
 
@@ -502,7 +554,7 @@ static int bench_primitives(bench *b, const int *prims, int nprims, int kmin, in
         const size_t es = sort ? wgs_type_size(sort_key_type(pj.prim)) : 4;
         /* A sort takes n < 2^32 keys that fit one binding: past what the device holds,
          * the sizes it cannot sort are left out (said on stderr), not the whole run. */
-        const int seg = IS_SEG(pj.prim);
+        const int seg = IS_SEG(pj.prim) || HAS_KEYS(pj.prim);
         int kcap = sort && kmax > 31 ? 31 : seg && kmax > 30 ? 30 : kmax;
         r = prim_plan(b, &pj, 1ull << kcap);
         while ((sort || seg) && r == WGS_ERROR_TOO_LARGE && kcap > kmin) r = prim_plan(b, &pj, 1ull << --kcap);
@@ -522,7 +574,14 @@ static int bench_primitives(bench *b, const int *prims, int nprims, int kmin, in
             double cmin;
             wgs_buffer_release(b->ctx, pj.seg_offsets);
             pj.seg_offsets = NULL;
-            if (seg) r = seg_offsets(b, p->n, SEG_LEN(pj.prim), &pj.seg_offsets, &pj.segs);
+            wgs_buffer_release(b->ctx, pj.sbk_keys);
+            pj.sbk_keys = NULL;
+            if (IS_SEG(pj.prim)) r = seg_offsets(b, p->n, SEG_LEN(pj.prim), &pj.seg_offsets, &pj.segs);
+            if (HAS_KEYS(pj.prim)) r = sbk_keys(b, p->n, SBK_LEN(pj.prim), &pj.sbk_keys);
+            wgs_buffer_release(b->ctx, pj.rbk_unique);
+            pj.rbk_unique = NULL;
+            if (r == WGS_OK && pj.rbk)
+                r = wgs_buffer_create(b->ctx, p->n * 4, WGPUBufferUsage_Storage, &pj.rbk_unique);
             if (r == WGS_OK) r = time_runs(b, record_prim, &pj, &p->median, &p->min, &p->max);
             if (r == WGS_OK) r = time_runs(b, record_copy, &pj.copy, &p->copy_median, &cmin, NULL);
             if (r == WGS_OK) print_point(p), np++;
@@ -533,6 +592,10 @@ static int bench_primitives(bench *b, const int *prims, int nprims, int kmin, in
         wgs_sort_plan_destroy(pj.sort);
         wgs_segmented_reduce_plan_destroy(pj.seg);
         wgs_buffer_release(b->ctx, pj.seg_offsets);
+        wgs_scan_by_key_plan_destroy(pj.sbk);
+        wgs_reduce_by_key_plan_destroy(pj.rbk);
+        wgs_buffer_release(b->ctx, pj.sbk_keys);
+        wgs_buffer_release(b->ctx, pj.rbk_unique);
     }
     wgs_buffer_release(b->ctx, flags_pool);
     wgs_buffer_release(b->ctx, small);

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * `wgscan reduce | count | compact | histogram | segmented-reduce`: one configuration of a primitive on
+ * `wgscan reduce | count | compact | histogram | segmented-reduce | scan-by-key | reduce-by-key`: one
+ * configuration of a primitive on
  * random data or a raw file, timed on the GPU (timestamp queries, median after a
  * warm-up), with transfers and a CPU reference, verified on request. The commands
  * share everything but the plan, the encode and the check, which the `prim` table holds.
@@ -24,7 +25,11 @@ typedef struct prim_run {
     wgs_select_plan *select;
     wgs_histogram_plan *hist;
     wgs_segmented_reduce_plan *seg;
-    uint32_t *offsets; /* segmented-reduce: n_segments + 1 CSR offsets */
+    wgs_scan_by_key_plan *sbk;
+    wgs_reduce_by_key_plan *rbk;
+    uint32_t *offsets; /* segmented-reduce, scan-by-key: n_segments + 1 CSR offsets */
+    uint32_t *keys;    /* scan-by-key: segment k's elements hold key k */
+    WGPUBuffer keys_buf;
     uint64_t n_segments;
     WGPUBuffer offsets_buf;
     uint64_t out_bytes; /* what --out and the check read back */
@@ -37,6 +42,10 @@ static void run_free(prim_run *s) {
     wgs_select_plan_destroy(s->select);
     wgs_histogram_plan_destroy(s->hist);
     wgs_segmented_reduce_plan_destroy(s->seg);
+    wgs_scan_by_key_plan_destroy(s->sbk);
+    wgs_reduce_by_key_plan_destroy(s->rbk);
+    wgs_buffer_release(s->ctx, s->keys_buf);
+    free(s->keys);
     wgs_buffer_release(s->ctx, s->offsets_buf);
     free(s->offsets);
     wgs_buffer_release(s->ctx, s->in);
@@ -57,7 +66,7 @@ static void run_free(prim_run *s) {
 static void fill_input(const prim_options *o, void *data) {
     uint32_t *w = data;
     int arg = o->op == WGS_OP_ARGMIN || o->op == WGS_OP_ARGMAX;
-    if (o->cmd == CLI_REDUCE || o->cmd == CLI_SEGMENTED) {
+    if (o->cmd == CLI_REDUCE || o->cmd == CLI_SEGMENTED || o->cmd == CLI_SCAN_BY_KEY || o->cmd == CLI_REDUCE_BY_KEY) {
         ref_fill_random(data, o->type, arg ? WGS_OP_MIN : o->op, o->n, o->seed);
         return;
     }
@@ -97,6 +106,24 @@ static int make_segments(prim_run *s) {
 
 static wgs_result make_plan(prim_run *s) {
     const prim_options *o = s->o;
+    if (o->cmd == CLI_SCAN_BY_KEY || o->cmd == CLI_REDUCE_BY_KEY) {
+        /* Keys from the segments: an empty segment adds no run, so adjacent runs differ. */
+        if (make_segments(s) != 0 || !(s->keys = malloc(o->n * 4 + 4))) return WGS_ERROR_OUT_OF_HOST_MEMORY;
+        for (uint64_t k = 0; k < s->n_segments; k++)
+            for (uint32_t i = s->offsets[k]; i < s->offsets[k + 1]; i++) s->keys[i] = (uint32_t)k;
+    }
+    if (o->cmd == CLI_REDUCE_BY_KEY) {
+        wgs_reduce_by_key_plan_desc d = {.type = o->type, .op = o->op, .capacity = o->n, .label = "wgscan cli"};
+        s->out_bytes = o->n * 4;
+        return wgs_reduce_by_key_plan_create(s->ctx, &d, &s->rbk);
+    }
+    if (o->cmd == CLI_SCAN_BY_KEY) {
+        wgs_scan_by_key_plan_desc d = {.type = o->type, .op = o->op,
+                                       .kind = o->inclusive ? WGS_SCAN_INCLUSIVE : WGS_SCAN_EXCLUSIVE,
+                                       .capacity = o->n, .label = "wgscan cli"};
+        s->out_bytes = o->n * 4;
+        return wgs_scan_by_key_plan_create(s->ctx, &d, &s->sbk);
+    }
     if (o->cmd == CLI_SEGMENTED) {
         if (make_segments(s) != 0) return WGS_ERROR_OUT_OF_HOST_MEMORY;
         wgs_segmented_reduce_plan_desc d = {.type = o->type, .op = o->op, .capacity = o->n,
@@ -135,6 +162,18 @@ static wgs_result encode(prim_run *s, WGPUCommandEncoder enc, WGPUQuerySet qs, u
         wgs_reduce_args a = {.input = s->in, .n = n, .output = s->out, .timestamp_query_set = qs,
                              .timestamp_begin_index = 2 * pair, .timestamp_end_index = 2 * pair + 1};
         return wgs_reduce_encode(s->reduce, enc, &a);
+    }
+    if (s->rbk) { /* the unique keys to pay_out, the count to count */
+        wgs_reduce_by_key_args a = {.keys = s->keys_buf, .input = s->in, .n = n, .unique_keys = s->pay_out,
+                                    .aggregates = s->out, .num_runs = s->count, .timestamp_query_set = qs,
+                                    .timestamp_begin_index = 2 * pair, .timestamp_end_index = 2 * pair + 1};
+        return wgs_reduce_by_key_encode(s->rbk, enc, &a);
+    }
+    if (s->sbk) {
+        wgs_scan_by_key_args a = {.keys = s->keys_buf, .input = s->in, .output = s->out, .n = n,
+                                  .timestamp_query_set = qs, .timestamp_begin_index = 2 * pair,
+                                  .timestamp_end_index = 2 * pair + 1};
+        return wgs_scan_by_key_encode(s->sbk, enc, &a);
     }
     if (s->seg) {
         wgs_segmented_reduce_args a = {.input = s->in, .n = n, .offsets = s->offsets_buf,
@@ -211,6 +250,53 @@ static int check(prim_run *s, double *cpu_seconds) {
                s->n_segments ? (double)o->n / (double)s->n_segments : 0.0, wgs_result_name((wgs_result)s->selected),
                (unsigned long long)bad);
         ok = bad == 0 && s->selected == 0;
+    } else if (o->cmd == CLI_SCAN_BY_KEY) {
+        uint64_t bad = 0;
+        const uint32_t *in = s->host_in;
+        uint32_t *want = malloc(o->n * 4 + 4);
+        if (!want) return 0;
+        for (uint64_t k = 0; k < s->n_segments; k++) {
+            uint32_t b = s->offsets[k], len = s->offsets[k + 1] - b;
+            ref_scan(in + b, want + b, o->type, o->op, o->inclusive, len);
+            double sum = 0, mag = 0; /* f32 sums: k terms, k rounding steps (wgscan.h) */
+            for (uint32_t i = b; i < b + len; i++) {
+                double x = f32_of(in[i]);
+                if (o->inclusive) sum += x, mag += fabs(x);
+                double terms = (double)(i - b + 1);
+                int same = o->type == WGS_TYPE_F32 && o->op == WGS_OP_ADD
+                               ? fabs(f32_of(got[i]) - sum) <= terms * ldexp(1, -24) * mag + 2 * terms * ldexp(1, -126)
+                               : got[i] == want[i];
+                if (!same && bad++ < 3)
+                    printf("  element %u (run [%u, %u)): got %08x, want %08x\n", i, b, b + len, got[i], want[i]);
+                if (!o->inclusive) sum += x, mag += fabs(x);
+            }
+        }
+        free(want);
+        *cpu_seconds = cli_now() - t0;
+        printf("  runs: %llu (mean length %.1f), %llu elements differ\n", (unsigned long long)s->n_segments,
+               s->n_segments ? (double)o->n / (double)s->n_segments : 0.0, (unsigned long long)bad);
+        ok = bad == 0;
+    } else if (o->cmd == CLI_REDUCE_BY_KEY) {
+        uint64_t bad = 0, runs = 0;
+        const uint32_t *in = s->host_in;
+        for (uint64_t k = 0; k < s->n_segments; k++) {
+            uint32_t b = s->offsets[k], len = s->offsets[k + 1] - b;
+            if (!len) continue; /* an empty segment is no run */
+            ref_reduction want = ref_reduce(in + b, o->type, o->op, len);
+            int same = runs < s->selected && s->pay_result[runs] == (uint32_t)k;
+            if (same && o->type == WGS_TYPE_F32 && o->op == WGS_OP_ADD) /* len terms: len rounding steps */
+                same = fabs(f32_of(got[runs]) - want.exact) <= len * ldexp(1, -24) * want.abs_sum + 2.0 * len * ldexp(1, -126);
+            else if (same)
+                same = got[runs] == want.bits;
+            if (!same && bad++ < 3)
+                printf("  run %llu [%u, %u): got key %u value %08x, want key %llu value %08x\n", (unsigned long long)runs, b,
+                       b + len, runs < s->selected ? s->pay_result[runs] : 0, runs < s->selected ? got[runs] : 0,
+                       (unsigned long long)k, want.bits);
+            runs++;
+        }
+        *cpu_seconds = cli_now() - t0;
+        printf("  runs: %u (want %llu), %llu differ\n", s->selected, (unsigned long long)runs, (unsigned long long)bad);
+        ok = bad == 0 && s->selected == runs;
     } else if (o->cmd == CLI_COUNT) {
         uint64_t want = ref_count(s->host_in, o->type, &o->pred, o->n);
         *cpu_seconds = cli_now() - t0;
@@ -290,11 +376,13 @@ static int run_prim(wgs_context *ctx, const prim_options *o) {
     if (r == WGS_OK) r = wgs_buffer_create(ctx, bytes ? bytes : 4, usage, &s.pay_out);
     if (r == WGS_OK) r = wgs_buffer_create(ctx, 4, usage, &s.count);
     if (r == WGS_OK && s.seg) r = wgs_buffer_create(ctx, (s.n_segments + 1) * 4, usage, &s.offsets_buf);
+    if (r == WGS_OK && s.keys) r = wgs_buffer_create(ctx, bytes ? bytes : 4, usage, &s.keys_buf);
     if (r != WGS_OK) return run_free(&s), cli_gpu_error(ctx, r, "allocating GPU buffers");
     double t0 = cli_now();
     if (bytes) r = wgs_buffer_write(ctx, s.in, 0, s.host_in, bytes);
     if (r == WGS_OK) r = wgs_buffer_write(ctx, s.flags_buf, 0, s.flags, (o->n + 3) / 4 * 4 + 4);
     if (r == WGS_OK && s.seg) r = wgs_buffer_write(ctx, s.offsets_buf, 0, s.offsets, (s.n_segments + 1) * 4);
+    if (r == WGS_OK && s.keys && bytes) r = wgs_buffer_write(ctx, s.keys_buf, 0, s.keys, bytes);
     if (r == WGS_OK) r = wgs_wait(ctx);
     double upload = cli_now() - t0;
     if (r != WGS_OK) return run_free(&s), cli_gpu_error(ctx, r, "uploading the input");
@@ -330,12 +418,13 @@ static int run_prim(wgs_context *ctx, const prim_options *o) {
     if (r != WGS_OK) return run_free(&s), cli_gpu_error(ctx, r, "running");
 
     t0 = cli_now();
-    if (s.select || s.seg) r = wgs_buffer_read(ctx, s.count, 0, &s.selected, 4); /* segmented: the status */
+    /* segmented: the status; reduce-by-key: the runs */
+    if (s.select || s.seg || s.rbk) r = wgs_buffer_read(ctx, s.count, 0, &s.selected, 4);
     uint64_t keep = s.out_bytes;
-    if (s.select && !o->partition) keep = (uint64_t)s.selected * 4;
+    if ((s.select && !o->partition) || s.rbk) keep = (uint64_t)s.selected * 4;
     if (keep > s.out_bytes) keep = s.out_bytes; /* a count above n: check() reports it */
     if (r == WGS_OK && keep) r = wgs_buffer_read(ctx, s.out, 0, s.result, keep);
-    if (r == WGS_OK && s.select && keep && (o->payload || o->mode == WGS_SELECT_RUN_LENGTH))
+    if (r == WGS_OK && ((s.select && (o->payload || o->mode == WGS_SELECT_RUN_LENGTH)) || s.rbk) && keep)
         r = wgs_buffer_read(ctx, s.pay_out, 0, s.pay_result, keep);
     double download = cli_now() - t0;
     if (r != WGS_OK) return run_free(&s), cli_gpu_error(ctx, r, "downloading the result");

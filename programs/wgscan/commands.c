@@ -17,6 +17,8 @@ static const char overview[] =
     "  compact [options]    select by flags or predicate, partition, unique, rle\n"
     "  histogram [options]  even-bin histogram\n"
     "  segmented-reduce [options]  one reduction per segment (fixed or random lengths)\n"
+    "  scan-by-key [options]  a scan that starts again at every run of equal keys\n"
+    "  reduce-by-key [options]  one reduction per run of equal keys, and the keys\n"
     "  sort [options]       stable radix sort of keys, or keys with values\n"
     "  bench [options]      benchmark sweep against a copy kernel\n"
     "  help [command]       this text, or a command's options\n"
@@ -61,6 +63,28 @@ static const char segmented_help[] =
     "  --verify checks every segment against the CPU reference (f32 sums within the\n"
     "  bound of wgscan.h); --out writes the results (4 bytes a segment, 8 for arg ops:\n"
     "  value, index). n below 2^31.\n";
+
+static const char scan_by_key_help[] =
+    "usage: wgscan scan-by-key (--n N | --in FILE) --segments L|random:L [options]\n"
+    "a scan of the values that starts again at every run of equal keys, timed on the GPU\n"
+    "  --segments L         runs of L equal keys (the last one cut at n)\n"
+    "  --segments random:L  runs of random lengths 1..2L (0 draws none), seeded by --seed\n"
+    "  --op OP              add (default), min, max, and, or, xor (and/or/xor: integers)\n"
+    "  --inclusive          inclusive scan\n"
+    "  --exclusive          exclusive scan (the default)\n"
+    "  --verify checks every element against the CPU reference (f32 sums within the\n"
+    "  bound of wgscan.h); --in gives the values, --out writes the result. n below 2^31.\n";
+
+static const char reduce_by_key_help[] =
+    "usage: wgscan reduce-by-key (--n N | --in FILE) --segments L|random:L [options]\n"
+    "each run of equal keys' first key and the reduction of its values, and the number\n"
+    "of runs, timed on the GPU\n"
+    "  --segments L         runs of L equal keys (the last one cut at n)\n"
+    "  --segments random:L  runs of random lengths 1..2L (0 draws none), seeded by --seed\n"
+    "  --op OP              add (default), min, max, and, or, xor (and/or/xor: integers)\n"
+    "  --verify checks every run's key and reduction against the CPU reference (f32 sums\n"
+    "  within the bound of wgscan.h); --in gives the values, --out writes the\n"
+    "  reductions (the keys are the runs' numbers). n below 2^31.\n";
 
 static const char predicate_help[] =
     "  P: nonzero (default), eq:A, ne:A, lt:A, gt:A, range:A:B (A <= v < B, A <= B).\n"
@@ -137,6 +161,10 @@ static const char bench_help[] =
     "                       sort-u64, sort-f32 (keys; any bit pattern),\n"
     "                       segmented-reduce-16, -256, -4096 (u32 add, segments of 16,\n"
     "                       256, 4096 elements as CSR offsets),\n"
+    "                       scan-by-key-16, -256, -4096 (u32 add, exclusive, runs of\n"
+    "                       16, 256, 4096 equal keys: 12 bytes an element, so copies of\n"
+    "                       traffic are the copies column / 1.5), reduce-by-key-256\n"
+    "                       (u32 add, runs of 256 equal keys),\n"
     "                       or all (uniform random words, half the flags set); the copy\n"
     "                       beside each is of n u32\n"
     "  --runs K             timed runs per point after warm-up, 20..1000 (default 30)\n"
@@ -171,6 +199,8 @@ void cli_help(FILE *f, cli_command c) {
         break;
     case CLI_HISTOGRAM: fputs(histogram_help, f), fputs(prim_types, f), fputs(common, f); break;
     case CLI_SEGMENTED: fputs(segmented_help, f), fputs(prim_types, f), fputs(common, f); break;
+    case CLI_SCAN_BY_KEY: fputs(scan_by_key_help, f), fputs(prim_types, f), fputs(common, f); break;
+    case CLI_REDUCE_BY_KEY: fputs(reduce_by_key_help, f), fputs(prim_types, f), fputs(common, f); break;
     case CLI_SORT:
         fputs(sort_help, f), fputs(common, f);
         fputs("  --seed also seeds the values of --pairs (then it is allowed with --in)\n", f);
@@ -178,7 +208,7 @@ void cli_help(FILE *f, cli_command c) {
     case CLI_BENCH: fputs(bench_help, f); break;
     default:
         fputs(overview, f);
-        fputs("\nscan, reduce, count, compact, histogram, segmented-reduce, sort share:\n", f);
+        fputs("\nscan, reduce, count, compact, histogram, segmented-reduce, scan-by-key, reduce-by-key, sort share:\n", f);
         fputs(common, f);
         break;
     }
@@ -199,7 +229,9 @@ int cli_run(const cli_options *o) {
     case CLI_COUNT:
     case CLI_COMPACT:
     case CLI_HISTOGRAM:
-    case CLI_SEGMENTED: return cmd_primitive(&o->prim);
+    case CLI_SEGMENTED:
+    case CLI_SCAN_BY_KEY:
+    case CLI_REDUCE_BY_KEY: return cmd_primitive(&o->prim);
     case CLI_SORT: return cmd_sort(&o->sort);
     case CLI_BENCH: return cmd_bench(&o->bench);
     default: return cli_usage_error("no command");

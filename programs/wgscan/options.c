@@ -221,7 +221,7 @@ static int parse_predicate(const char *v, wgs_predicate *p) {
 /* ---- the option table ------------------------------------------------------------ */
 
 #define CMD(c) (1u << (c))
-#define PRIMS (CMD(CLI_REDUCE) | CMD(CLI_COUNT) | CMD(CLI_COMPACT) | CMD(CLI_HISTOGRAM) | CMD(CLI_SEGMENTED))
+#define PRIMS (CMD(CLI_REDUCE) | CMD(CLI_COUNT) | CMD(CLI_COMPACT) | CMD(CLI_HISTOGRAM) | CMD(CLI_SEGMENTED) | CMD(CLI_SCAN_BY_KEY) | CMD(CLI_REDUCE_BY_KEY))
 #define RUNS (CMD(CLI_SCAN) | PRIMS | CMD(CLI_SORT)) /* the commands that run one configuration */
 
 typedef enum opt_id {
@@ -230,7 +230,7 @@ typedef enum opt_id {
     OPT_PAYLOAD, OPT_FLAGS, OPT_DENSITY, OPT_BINS, OPT_LOWER, OPT_UPPER,
     OPT_MIN, OPT_MAX, OPT_SERIES, OPT_ALGORITHMS, OPT_PRIMITIVES, OPT_RUNS, OPT_JSON, OPT_CSV, OPT_SVG,
     OPT_VERBOSE, OPT_PAIRS, OPT_VALUE_BYTES, OPT_DESCENDING, OPT_BITS, OPT_DISTRIBUTION,
-    OPT_TRANSFERS, OPT_SEGMENTS,
+    OPT_TRANSFERS, OPT_SEGMENTS, OPT_EXCLUSIVE,
     OPT_COUNT
 } opt_id;
 
@@ -242,8 +242,9 @@ static const struct opt_def {
 } options[] = {
     {"--n", OPT_N, RUNS, 1},
     {"--type", OPT_TYPE, RUNS, 1},
-    {"--op", OPT_OP, CMD(CLI_SCAN) | CMD(CLI_REDUCE) | CMD(CLI_SEGMENTED), 1},
-    {"--inclusive", OPT_INCLUSIVE, CMD(CLI_SCAN), 0},
+    {"--op", OPT_OP, CMD(CLI_SCAN) | CMD(CLI_REDUCE) | CMD(CLI_SEGMENTED) | CMD(CLI_SCAN_BY_KEY) | CMD(CLI_REDUCE_BY_KEY), 1},
+    {"--inclusive", OPT_INCLUSIVE, CMD(CLI_SCAN) | CMD(CLI_SCAN_BY_KEY), 0},
+    {"--exclusive", OPT_EXCLUSIVE, CMD(CLI_SCAN) | CMD(CLI_SCAN_BY_KEY), 0},
     {"--verify", OPT_VERIFY, RUNS, 0},
     {"--repeat", OPT_REPEAT, RUNS, 1},
     {"--in", OPT_IN, RUNS, 1},
@@ -277,14 +278,15 @@ static const struct opt_def {
     {"--descending", OPT_DESCENDING, CMD(CLI_SORT), 0},
     {"--bits", OPT_BITS, CMD(CLI_SORT), 1},
     {"--distribution", OPT_DISTRIBUTION, CMD(CLI_SORT), 1},
-    {"--segments", OPT_SEGMENTS, CMD(CLI_SEGMENTED), 1},
+    {"--segments", OPT_SEGMENTS, CMD(CLI_SEGMENTED) | CMD(CLI_SCAN_BY_KEY) | CMD(CLI_REDUCE_BY_KEY), 1},
 };
 
 static const char *const command_names[CLI_COMMAND_COUNT] = {
     [CLI_NONE] = "", [CLI_HELP] = "help", [CLI_VERSION] = "--version", [CLI_INFO] = "info",
     [CLI_DEMO] = "demo", [CLI_SCAN] = "scan", [CLI_REDUCE] = "reduce", [CLI_COUNT] = "count",
     [CLI_COMPACT] = "compact", [CLI_HISTOGRAM] = "histogram", [CLI_SORT] = "sort",
-    [CLI_BENCH] = "bench", [CLI_SEGMENTED] = "segmented-reduce"};
+    [CLI_BENCH] = "bench", [CLI_SEGMENTED] = "segmented-reduce", [CLI_SCAN_BY_KEY] = "scan-by-key",
+    [CLI_REDUCE_BY_KEY] = "reduce-by-key"};
 
 const char *cli_command_name(cli_command c) {
     return c > CLI_NONE && c < CLI_COMMAND_COUNT ? command_names[c] : "";
@@ -294,7 +296,8 @@ const char *const cli_bench_primitive_names[CLI_BENCH_PRIMITIVES] = {
     "reduce-tree", "reduce-atomic", "count-tree", "count-atomic", "count-per-element",
     "select-flagged", "select-if", "histogram-256", "select-flagged-1pass",
     "sort-keys", "sort-pairs", "sort-u64", "sort-f32",
-    "segmented-reduce-16", "segmented-reduce-256", "segmented-reduce-4096"};
+    "segmented-reduce-16", "segmented-reduce-256", "segmented-reduce-4096",
+    "scan-by-key-16", "scan-by-key-256", "scan-by-key-4096", "reduce-by-key-256"};
 
 static cli_command command_of(const char *s) {
     for (int c = CLI_INFO; c < CLI_COMMAND_COUNT; c++)
@@ -415,13 +418,18 @@ static int set_option(cli_options *o, const struct opt_def *d, const char *v) {
     }
     case OPT_OP: {
         wgs_op op;
-        if (cli_parse_op(v, &op) || (scan && op > WGS_OP_XOR))
-            return bad(name, v, scan ? "add, min, max, and, or, xor" : "add, min, max, and, or, xor, argmin, argmax");
+        const int scans = scan || o->command == CLI_SCAN_BY_KEY || o->command == CLI_REDUCE_BY_KEY;
+        if (cli_parse_op(v, &op) || (scans && op > WGS_OP_XOR))
+            return bad(name, v, scans ? "add, min, max, and, or, xor" : "add, min, max, and, or, xor, argmin, argmax");
         if (scan) s->op = op;
         else p->op = op;
         return 0;
     }
-    case OPT_INCLUSIVE: s->inclusive = 1; return 0;
+    case OPT_INCLUSIVE:
+    case OPT_EXCLUSIVE:
+        if (scan) s->inclusive = d->id == OPT_INCLUSIVE;
+        else p->inclusive = d->id == OPT_INCLUSIVE;
+        return 0;
     case OPT_DETERMINISTIC: s->deterministic = 1; return 0;
     case OPT_VERBOSE: o->verbose = 1; return 0;
     case OPT_PARTITION: p->partition = 1; return 0;
@@ -569,6 +577,7 @@ static int check_operand(const prim_options *p, double a) {
 }
 
 static int finish_scan(scan_options *s, uint64_t seen) {
+    if (SEEN(OPT_INCLUSIVE) && SEEN(OPT_EXCLUSIVE)) return cli_usage_error("--inclusive and --exclusive are exclusive");
     if (!s->have_n && !s->in_path) return cli_usage_error("scan needs --n N or --in FILE");
     if (is_float_type(s->type) && s->op >= WGS_OP_AND)
         return cli_usage_error("--op %s needs an integer type, not %s", wgs_op_name(s->op), wgs_type_name(s->type));
@@ -579,6 +588,13 @@ static int finish_scan(scan_options *s, uint64_t seen) {
 static int finish_prim(prim_options *p, uint64_t seen) {
     const char *cmd = cli_command_name(p->cmd);
     if (!p->have_n && !p->in_path) return cli_usage_error("%s needs --n N or --in FILE", cmd);
+    if (SEEN(OPT_INCLUSIVE) && SEEN(OPT_EXCLUSIVE)) return cli_usage_error("--inclusive and --exclusive are exclusive");
+    if (p->cmd == CLI_SCAN_BY_KEY || p->cmd == CLI_REDUCE_BY_KEY) {
+        if (!SEEN(OPT_SEGMENTS)) return cli_usage_error("%s needs --segments L or random:L", cmd);
+        if (p->type == WGS_TYPE_F32 && p->op >= WGS_OP_AND)
+            return cli_usage_error("--op %s needs an integer type, not f32", wgs_op_name(p->op));
+        if (p->n >= (1ull << 31)) return cli_usage_error("%s takes n below 2^31", cmd);
+    }
     if (p->cmd == CLI_SEGMENTED) {
         if (!SEEN(OPT_SEGMENTS)) return cli_usage_error("segmented-reduce needs --segments L or random:L");
         if (p->type == WGS_TYPE_F32 && p->op >= WGS_OP_AND && p->op <= WGS_OP_XOR)

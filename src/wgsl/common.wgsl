@@ -26,3 +26,14 @@ fn tile_index(wid: vec3<u32>, nwg: vec3<u32>) -> u32 {
 fn pad(i: u32) -> u32 {
     return i + (i >> 5u);
 }
+
+// A tile's aggregate as a chained single pass carries it (workgroup/tile_state.wgsl).
+// `closed`: nothing before the tile can change what its end hands on (a segmented
+// scan's tile that holds a segment start), so the tile is published inclusive at once
+// and a look-back stops there; the plain scan and select never close a tile. Here, not
+// in tile_state.wgsl, because the scan's tile files, in every scan kernel, define the
+// chain's hooks.
+struct TileAgg {
+    v: T,
+    closed: bool,
+}

@@ -75,7 +75,7 @@ fn scan_persistent(ids: Ids) {
             let g = params.tile_base + t;
             var prefix = ident;
             if (g != 0u) {
-                prefix = look_back_subgroup(lane, size, g, ahead_total[tb / TABLE], n, ident);
+                prefix = look_back_subgroup(lane, size, g, TileAgg(ahead_total[tb / TABLE], false), n, ident);
             }
             if (lane == 0u) {
                 lookback_prefix = prefix;

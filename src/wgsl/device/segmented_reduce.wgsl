@@ -293,7 +293,6 @@ fn seg_tiles(ids: Ids, @builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workg
     // Each word alone: the piece it continues (first), the pieces wholly inside it
     // (written now) and the piece it hands on, as a scan entry.
     var first: array<Acc, ROWS>;
-    var entry: array<SegEntry, ROWS>;
     for (var r = 0u; r < ROWS; r++) {
         let q = r * WG + lid;
         let bits = (atomicLoad(&heads[q >> 3u]) >> (4u * (q & 7u))) & 15u;
@@ -316,18 +315,18 @@ fn seg_tiles(ids: Ids, @builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workg
             pre = cur;
         }
         first[r] = pre;
-        entry[r] = SegEntry(cur, select(0u, 1u, bits != 0u));
+        seg_words[r] = SegEntry(cur, select(0u, 1u, bits != 0u));
     }
     workgroupBarrier(); // the subgroups whole again before their shuffles (docs/design.md, 3)
 
     // The pieces linked across the tile by a segmented scan in word order (a fixed
-    // order, so float sums repeat): entry[r] becomes what flows into word r.
-    let total = segmented_scan_tile(ids, &entry);
+    // order, so float sums repeat): seg_words[r] becomes what flows into word r.
+    let total = segmented_scan_tile(ids);
     for (var r = 0u; r < ROWS; r++) {
         let q = r * WG + lid;
         let bits = (atomicLoad(&heads[q >> 3u]) >> (4u * (q & 7u))) & 15u;
         if (bits != 0u) {
-            finish_piece(t, te, code_before(4u * q), acc_combine(entry[r].a, first[r]), false);
+            finish_piece(t, te, code_before(4u * q), acc_combine(seg_words[r].a, first[r]), false);
         }
     }
     if (lid == WG - 1u) {

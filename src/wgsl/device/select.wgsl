@@ -464,12 +464,12 @@ fn select_single_pass(ids: Ids, @builtin(workgroup_id) wid: vec3<u32>,
 
 // What the look-back asks of the tiles it chains (see its header): the tile's count,
 // left in wg_total by the ranking scan, and a predecessor's count read from the input.
-fn tile_aggregate_sg(lane: u32, size: u32, ident: u32) -> u32 {
-    return wg_total;
+fn tile_aggregate_sg(lane: u32, size: u32, ident: u32) -> TileAgg {
+    return TileAgg(wg_total, false);
 }
 
-fn tile_aggregate_wg(ids: Ids, ident: u32) -> u32 {
-    return workgroupUniformLoad(&wg_total);
+fn tile_aggregate_wg(ids: Ids, ident: u32) -> TileAgg {
+    return TileAgg(workgroupUniformLoad(&wg_total), false);
 }
 
 // Selected elements of word k of tile j (k past the tile's end counts none).
@@ -482,23 +482,23 @@ fn count_word(j: u32, k: u32, n: u32, whole: bool) -> u32 {
 // addresses in every lane, so one load serves the subgroup), which needs no subgroup
 // operation, so this module also compiles where the device has none. A rare path.
 // Counts are integers: any order gives the owner's count.
-fn fallback_aggregate(lane: u32, size: u32, j: u32, n: u32, ident: u32) -> u32 {
+fn fallback_aggregate(lane: u32, size: u32, j: u32, n: u32, ident: u32) -> TileAgg {
     let whole = tile_is_whole(j * TILE, n);
     var c = 0u;
     for (var k = 0u; k < TILE / 4u; k++) {
         c += count_word(j, k, n, whole);
     }
-    return c;
+    return TileAgg(c, false);
 }
 
-fn fallback_aggregate_wg(ids: Ids, j: u32, n: u32, ident: u32) -> u32 {
+fn fallback_aggregate_wg(ids: Ids, j: u32, n: u32, ident: u32) -> TileAgg {
     let whole = tile_is_whole(j * TILE, n);
     var c = 0u;
     for (var k = ids.lid; k < TILE / 4u; k += WG) {
         c += count_word(j, k, n, whole);
     }
     workgroup_exclusive_scan(ids, c, 0u);
-    return workgroupUniformLoad(&wg_total);
+    return TileAgg(workgroupUniformLoad(&wg_total), false);
 }
 
 // Run lengths from run starts: pay_in holds the start index of each run (count_out[0]

@@ -17,6 +17,11 @@ struct SegScan {
     before: SegEntry, // the previous invocation's (seg_none() for the first)
 }
 
+// The entries of this invocation's words (row r: word r * WG + lid) that a tile's
+// segmented scan (segmented_scan_tile) works on, in place: at module scope, not passed
+// to functions, which an H200 ran at half speed (docs/design.md, section 4).
+var<private> seg_words: array<SegEntry, ROWS>;
+
 fn seg_none() -> SegEntry {
     return SegEntry(Acc(identity_from_bits(IDENTITY_BITS), NO_INDEX), 0u);
 }

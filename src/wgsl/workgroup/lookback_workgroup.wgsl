@@ -6,9 +6,9 @@
 // slower than the subgroup version, but it needs nothing beyond WebGPU's core.
 //
 // The kernel that includes it (with tile_state.wgsl) provides, for its own tiles:
-//   tile_aggregate_wg(ids, ident) -> T           every invocation: the loaded tile's
+//   tile_aggregate_wg(ids, ident) -> TileAgg     every invocation: the loaded tile's
 //                                                aggregate
-//   fallback_aggregate_wg(ids, j, n, ident)      every invocation: tile j's aggregate
+//   fallback_aggregate_wg(ids, j, n, ident) -> TileAgg   every invocation: tile j's aggregate
 //                                                (j counted from this chunk's first
 //                                                tile) read from the input, the very
 //                                                bits its owner publishes
@@ -21,12 +21,62 @@ var<workgroup> first_inclusive: atomic<u32>;
 var<workgroup> first_not_ready: atomic<u32>;
 var<workgroup> window_inclusive: u32;
 var<workgroup> window_not_ready: u32;
+var<workgroup> ordered_prefix: T;
+var<workgroup> ordered_used: u32;
+var<workgroup> forward_flags: array<u32, LOOKBACK>;
+var<workgroup> forward_values: array<T, LOOKBACK>;
+
+// LOOKBACK_ORDERED: as in lookback_subgroup.wgsl, the walk back only finds the nearest
+// tile c with an inclusive prefix, and the fold goes forward from it in tile order.
+// Every invocation calls it (barriers): LOOKBACK states read at a time, invocation 0
+// folds them in order, up to one caught between its two words, which the workgroup
+// reduces from the input.
+fn fold_forward_wg(ids: Ids, c: u32, base: T, t: u32, n: u32, ident: T) -> T {
+    let lid = ids.lid;
+    var prefix = base;
+    var k = c + 1u;
+    loop {
+        if (k >= t) {
+            break;
+        }
+        let m = min(t - k, LOOKBACK);
+        if (lid < m) {
+            let s = read_state(k + lid);
+            forward_flags[lid] = s.x;
+            forward_values[lid] = from_bits(s.y);
+        }
+        workgroupBarrier();
+        if (lid == 0u) {
+            var p = prefix;
+            var used = m;
+            for (var l = 0u; l < m; l++) {
+                let fl = forward_flags[l];
+                if (fl == NOT_READY) {
+                    used = l;
+                    break;
+                }
+                p = select(combine(p, forward_values[l]), forward_values[l], fl == INCLUSIVE);
+            }
+            ordered_prefix = p;
+            ordered_used = used;
+        }
+        prefix = workgroupUniformLoad(&ordered_prefix);
+        let used = workgroupUniformLoad(&ordered_used);
+        k += used;
+        if (used < m) {
+            prefix = combine(prefix, fallback_aggregate_wg(ids, k - params.tile_base, n, ident).v);
+            k += 1u;
+        }
+    }
+    return prefix;
+}
 
 // Every invocation calls this (barriers). Returns the exclusive prefix of tile t > 0
-// and publishes its inclusive prefix.
-fn look_back(ids: Ids, t: u32, aggregate: T, n: u32, ident: T) -> T {
+// and publishes its inclusive prefix (a closed tile published it already).
+fn look_back(ids: Ids, t: u32, aggregate: TileAgg, n: u32, ident: T) -> T {
     let lid = ids.lid;
     var prefix = ident;
+    var base = ident; // LOOKBACK_ORDERED: the inclusive prefix of tile j, once found
     var j = t - 1u; // nearest predecessor not yet combined
     var spins = 0u;
     loop {
@@ -60,7 +110,7 @@ fn look_back(ids: Ids, t: u32, aggregate: T, n: u32, ident: T) -> T {
         if (done) {
             take = inc + 1u;
         }
-        if (take > 0u) {
+        if (take > 0u && !LOOKBACK_ORDERED) {
             var mine = ident;
             if (lid < take) {
                 mine = v;
@@ -69,6 +119,13 @@ fn look_back(ids: Ids, t: u32, aggregate: T, n: u32, ident: T) -> T {
             prefix = combine(workgroupUniformLoad(&wg_total), prefix);
         }
         if (done) {
+            if (LOOKBACK_ORDERED) {
+                if (lid == inc) {
+                    ordered_prefix = v;
+                }
+                base = workgroupUniformLoad(&ordered_prefix);
+                j = j - inc;
+            }
             break;
         }
         if (take > 0u) {
@@ -79,22 +136,27 @@ fn look_back(ids: Ids, t: u32, aggregate: T, n: u32, ident: T) -> T {
         if (fallback_due(&spins, j)) {
             let agg_j = fallback_aggregate_wg(ids, j - params.tile_base, n, ident);
             if (fallback_fold(&j, &prefix, &spins, agg_j, lid == 0u)) {
+                base = agg_j.v;
                 break;
             }
         }
     }
-    if (lid == 0u) {
-        publish(t, INCLUSIVE, combine(prefix, aggregate));
+    if (LOOKBACK_ORDERED) {
+        prefix = fold_forward_wg(ids, j, base, t, n, ident);
+    }
+    if (lid == 0u && !aggregate.closed && !WITHHOLD_INCLUSIVE) { // (the experiment: tests only)
+        publish(t, INCLUSIVE, combine(prefix, aggregate.v));
     }
     return prefix;
 }
 
 // A single pass's middle (every invocation calls it, once its tile is loaded):
-// publishes the tile's aggregate (inclusive for tile 0), looks back, returns the tile's exclusive prefix.
+// publishes the tile's aggregate (inclusive for tile 0 and closed tiles), looks back,
+// returns the tile's exclusive prefix.
 fn tile_chain(ids: Ids, t: u32, n: u32, ident: T) -> T {
     let aggregate = tile_aggregate_wg(ids, ident);
     if (ids.lid == 0u) {
-        publish(t, select(AGGREGATE, INCLUSIVE, t == 0u), aggregate);
+        publish(t, select(AGGREGATE, INCLUSIVE, t == 0u || aggregate.closed), aggregate.v);
     }
     if (t == 0u) {
         return ident;

@@ -25,6 +25,12 @@ fn seg_pick(no: SegEntry, yes: SegEntry, take: bool) -> SegEntry {
     return SegEntry(Acc(select(no.a.v, yes.a.v, take), select(no.a.i, yes.a.i, take)), select(no.f, yes.f, take));
 }
 
+// Lane size - 1's entry, on every lane.
+fn seg_last(x: SegEntry, size: u32) -> SegEntry {
+    return SegEntry(Acc(subgroupShuffle(x.a.v, size - 1u), subgroupShuffle(x.a.i, size - 1u)),
+                    subgroupShuffle(x.f, size - 1u));
+}
+
 fn ssg_store(k: u32, x: SegEntry) {
     ssg_v[k] = x.a.v;
     ssg_i[k] = x.a.i;
@@ -45,16 +51,16 @@ fn seg_subgroup_scan(lane: u32, size: u32, e: SegEntry) -> SegEntry {
 }
 
 // Every invocation must call it (two barriers). Replaces each of this invocation's
-// entries (row r: word r * WG + lid) by what the words before it hand on, in word order,
+// entries (seg_words: row r holds word r * WG + lid) by what the words before it hand on, in word order,
 // and returns the whole tile's.
-fn segmented_scan_tile(ids: Ids, e: ptr<function, array<SegEntry, ROWS>>) -> SegEntry {
+fn segmented_scan_tile(ids: Ids) -> SegEntry {
     let size = ids.sg_size;
     let lane = ids.sg_lane;
     let sg = ids.lid / size;
     let groups = WG / size;
     var incl: array<SegEntry, ROWS>;
     for (var r = 0u; r < ROWS; r++) {
-        incl[r] = seg_subgroup_scan(lane, size, (*e)[r]);
+        incl[r] = seg_subgroup_scan(lane, size, seg_words[r]);
         if (lane == size - 1u) {
             ssg_store(r * groups + sg, incl[r]);
         }
@@ -74,8 +80,7 @@ fn segmented_scan_tile(ids: Ids, e: ptr<function, array<SegEntry, ROWS>>) -> Seg
             if (k < ROWS * groups) {
                 ssg_store(k, seg_combine(carry, seg_pick(up, seg_none(), lane == 0u)));
             }
-            carry = seg_combine(carry, SegEntry(Acc(subgroupShuffle(y.a.v, size - 1u), subgroupShuffle(y.a.i, size - 1u)),
-                                                subgroupShuffle(y.f, size - 1u)));
+            carry = seg_combine(carry, seg_last(y, size));
         }
         if (lane == 0u) {
             ssg_total = carry;
@@ -84,7 +89,7 @@ fn segmented_scan_tile(ids: Ids, e: ptr<function, array<SegEntry, ROWS>>) -> Seg
     workgroupBarrier();
     for (var r = 0u; r < ROWS; r++) {
         let up = seg_shuffle_up(incl[r], 1u);
-        (*e)[r] = seg_combine(ssg_load(r * groups + sg), seg_pick(up, seg_none(), lane == 0u));
+        seg_words[r] = seg_combine(ssg_load(r * groups + sg), seg_pick(up, seg_none(), lane == 0u));
     }
     return ssg_total;
 }

@@ -20,13 +20,13 @@ fn ss_load(k: u32) -> SegEntry {
 }
 
 // Every invocation must call it (barriers). Replaces each of this invocation's entries
-// (row r: word r * WG + lid) by what the words before it hand on, in word order, and
+// (seg_words: row r holds word r * WG + lid) by what the words before it hand on, in word order, and
 // returns the whole tile's (as the last word's inclusive entry).
-fn segmented_scan_tile(ids: Ids, e: ptr<function, array<SegEntry, ROWS>>) -> SegEntry {
+fn segmented_scan_tile(ids: Ids) -> SegEntry {
     let lid = ids.lid;
     var before: array<SegEntry, ROWS>;
     for (var r = 0u; r < ROWS; r++) {
-        ss_store(lid, (*e)[r]);
+        ss_store(lid, seg_words[r]);
         for (var d = 1u; d < WG; d = d << 1u) {
             workgroupBarrier();
             var x = ss_load(lid);
@@ -48,7 +48,7 @@ fn segmented_scan_tile(ids: Ids, e: ptr<function, array<SegEntry, ROWS>>) -> Seg
     }
     var carry = seg_none();
     for (var r = 0u; r < ROWS; r++) {
-        (*e)[r] = seg_combine(carry, before[r]);
+        seg_words[r] = seg_combine(carry, before[r]);
         carry = seg_combine(carry, ss_rows[r]);
     }
     return carry;

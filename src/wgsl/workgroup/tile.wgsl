@@ -71,14 +71,14 @@ fn tile_store(ids: Ids, base: u32, n: u32, prefix: T, inclusive: bool) {
 
 // The single pass's tile aggregate (lookback_workgroup.wgsl): the loaded tile's total,
 // which tile_scan_local left in wg_total.
-fn tile_aggregate_wg(ids: Ids, ident: T) -> T {
-    return workgroupUniformLoad(&wg_total);
+fn tile_aggregate_wg(ids: Ids, ident: T) -> TileAgg {
+    return TileAgg(workgroupUniformLoad(&wg_total), false);
 }
 
 // The single pass's fallback (lookback_workgroup.wgsl): the aggregate of tile j read
 // straight from the input, in exactly the order tile_scan_local's run totals and
 // workgroup_exclusive_scan use for the owner's aggregate.
-fn fallback_aggregate_wg(ids: Ids, j: u32, n: u32, ident: T) -> T {
+fn fallback_aggregate_wg(ids: Ids, j: u32, n: u32, ident: T) -> TileAgg {
     let base = j * TILE;
     var acc = ident;
     for (var j = 0u; j < ITEMS; j++) {
@@ -90,7 +90,7 @@ fn fallback_aggregate_wg(ids: Ids, j: u32, n: u32, ident: T) -> T {
         acc = combine(acc, v);
     }
     workgroup_exclusive_scan(ids, acc, ident);
-    return workgroupUniformLoad(&wg_total);
+    return TileAgg(workgroupUniformLoad(&wg_total), false);
 }
 
 

@@ -172,7 +172,7 @@ fn scan_segments(lane: u32, size: u32, ident: T, tb: u32) -> T {
 // in the same lanes, folded by lane l of the table's scan over the same entries in the
 // same order, then the same scan over the lanes. So a helper publishes the very bits
 // the owner would, for floats too.
-fn fallback_aggregate(lane: u32, size: u32, j: u32, n: u32, ident: T) -> T {
+fn fallback_aggregate(lane: u32, size: u32, j: u32, n: u32, ident: T) -> TileAgg {
     if (COMBINE_EXACT) {
         // Integers: any order gives the owner's bits, so a plain strided fold (fewer
         // registers and instructions in the look-back's loop).
@@ -183,7 +183,7 @@ fn fallback_aggregate(lane: u32, size: u32, j: u32, n: u32, ident: T) -> T {
             let w = load_word(base4 + q, n, ident, whole);
             acc = combine(acc, combine(combine(w.x, w.y), combine(w.z, w.w)));
         }
-        return subgroup_reduce(lane, size, acc);
+        return TileAgg(subgroup_reduce(lane, size, acc), false);
     }
     let base = j * TILE;
     let whole = tile_is_whole(base);
@@ -202,12 +202,12 @@ fn fallback_aggregate(lane: u32, size: u32, j: u32, n: u32, ident: T) -> T {
         }
     }
     let inc = subgroup_inclusive_scan(lane, size, acc);
-    return subgroupShuffle(inc, size - 1u);
+    return TileAgg(subgroupShuffle(inc, size - 1u), false);
 }
 
 // The single pass's tile aggregate (lookback_subgroup.wgsl): the table's scan.
-fn tile_aggregate_sg(lane: u32, size: u32, ident: T) -> T {
-    return scan_segments(lane, size, ident, 0u);
+fn tile_aggregate_sg(lane: u32, size: u32, ident: T) -> TileAgg {
+    return TileAgg(scan_segments(lane, size, ident, 0u), false);
 }
 
 // Stores the scanned tile in `words` seeded with prefix, once the table at tb holds the

@@ -5,6 +5,9 @@
 // tile's 32-bit value, since WGSL has no 64-bit atomics: a reader accepts a state only
 // when both halves carry the same flag; flags only grow, so a mixed read is retried.
 //
+// A tile's aggregate travels as a TileAgg (common.wgsl): a closed tile is published
+// inclusive at once, and a look-back or a fallback stops at it.
+//
 // The look-backs (lookback_subgroup.wgsl, lookback_workgroup.wgsl) read these; the
 // kernel that includes them claims its tile with claim_tile and resets the states
 // before each run with reset_state.
@@ -41,15 +44,16 @@ fn fallback_due(spins: ptr<function, u32>, j: u32) -> bool {
 }
 
 // After the waiter reduced tile j to agg_j: its leader publishes it (inclusive for tile
-// 0) for other waiters, the prefix takes it, the walk moves to j - 1. True once tile 0
-// is folded in: the prefix is complete.
-fn fallback_fold(j: ptr<function, u32>, prefix: ptr<function, T>, spins: ptr<function, u32>, agg_j: T,
+// 0 and closed tiles) for other waiters, the prefix takes it, the walk moves to j - 1.
+// True once tile 0 or a closed tile is folded in: the prefix is complete.
+fn fallback_fold(j: ptr<function, u32>, prefix: ptr<function, T>, spins: ptr<function, u32>, agg_j: TileAgg,
                  leader: bool) -> bool {
+    let last = *j == 0u || agg_j.closed;
     if (leader) {
-        publish_if_higher(*j, select(AGGREGATE, INCLUSIVE, *j == 0u), agg_j);
+        publish_if_higher(*j, select(AGGREGATE, INCLUSIVE, last), agg_j.v);
     }
-    *prefix = combine(agg_j, *prefix);
-    if (*j == 0u) {
+    *prefix = combine(agg_j.v, *prefix);
+    if (last) {
         return true;
     }
     *j = *j - 1u;

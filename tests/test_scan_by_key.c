@@ -1,0 +1,570 @@
+/* SPDX-License-Identifier: MIT */
+/* The scan by key against a CPU reference (ref_scan per segment): every type x operator
+ * x kind, keys and head flags, a single run, all distinct, runs shorter and longer than
+ * a tile (crossing its borders), n = 0, 1, 2, tile +- 1 and several tiles; the portable
+ * kernels; fallbacks forced after one fruitless look-back step, with and without
+ * subgroups; float sums exact where every partial sum is representable and within the
+ * documented bound against a double reference otherwise; the fold across tiles in tile
+ * order, exactly, with every look-back walking through runs of aggregates; bad inputs
+ * with their codes. */
+#include "reference.h"
+#include "test_buffers.h"
+#include "test_main.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static uint64_t rng_state = 0x243F6A8885A308D3ull;
+static uint32_t rnd(void) {
+    rng_state = rng_state * 6364136223846793005ull + 1442695040888963407ull;
+    return (uint32_t)(rng_state >> 33);
+}
+
+/* Segment layouts: where segments start (heads[0] is always 1). */
+enum { ONE_RUN, ALL_DISTINCT, SHORT_RUNS, LONG_RUNS };
+
+static void make_heads(uint8_t *heads, uint64_t n, int layout, uint32_t tile) {
+    for (uint64_t i = 0; i < n; i++) {
+        switch (layout) {
+        case ONE_RUN: heads[i] = 0; break;
+        case ALL_DISTINCT: heads[i] = 1; break;
+        case SHORT_RUNS: heads[i] = rnd() % 5 == 0; break;              /* mean 5: many a word */
+        default: heads[i] = rnd() % (tile + tile / 2) == 0; break;       /* mean 1.5 tiles */
+        }
+    }
+    if (n) heads[0] = 1;
+}
+
+/* Keys whose runs are the segments: a key repeats only in a later, non-adjacent run
+ * (run index % 3, negative too for i32), so the kernel must compare neighbours. */
+static void keys_of(const uint8_t *heads, uint32_t *keys, uint64_t n) {
+    uint32_t run = 0;
+    for (uint64_t i = 0; i < n; i++) {
+        run += heads[i] && i;
+        keys[i] = (run % 3) * 0x9E3779B1u; /* also in the high bits: 32-bit equality */
+    }
+}
+
+/* Flags whose heads are the segments: any non-zero byte starts one; element 0's flag
+ * is left 0 now and then, since element 0 starts a segment whatever its flag. */
+static void flags_of(const uint8_t *heads, uint8_t *flags, uint64_t n) {
+    for (uint64_t i = 0; i < n; i++) flags[i] = heads[i] ? (uint8_t)(1 + rnd() % 255) : 0;
+    if (n && rnd() % 2) flags[0] = 0;
+}
+
+/* Values: exact_floats gives small multiples of 1/8, so that float sums of up to 2^14
+ * terms are exact whatever the grouping. */
+static void fill_values(void *v, wgs_type type, wgs_op op, uint64_t n, int exact_floats, uint64_t seed) {
+    ref_fill_random(v, type, op, n, seed);
+    if (!exact_floats) return;
+    for (uint64_t i = 0; i < n; i++) {
+        float f = (float)((int)(rnd() % 2001) - 1000) / 8.0f;
+        if (type == WGS_TYPE_F32) memcpy((char *)v + 4 * i, &f, 4);
+        if (type == WGS_TYPE_F16) ((uint16_t *)v)[i] = ref_f32_to_f16((float)((int)(rnd() % 17) - 8) / 8.0f);
+    }
+}
+
+static double value_at(const void *v, wgs_type type, uint64_t i) {
+    if (type == WGS_TYPE_F16) return ref_f16_to_f32(((const uint16_t *)v)[i]);
+    float f;
+    memcpy(&f, (const char *)v + 4 * i, 4);
+    return f;
+}
+
+/* Compares got with the reference, segment by segment; float sums that are not exact
+ * (exact = 0) against the documented bound: k rounding steps times the magnitudes,
+ * plus 2k smallest normals for flushed subnormals. Returns the mismatches. */
+static uint64_t verify(const uint8_t *heads, const void *in, const void *got, wgs_type type, wgs_op op,
+                       int inclusive, uint64_t n, int exact, uint64_t *first_bad) {
+    const size_t es = wgs_type_size(type);
+    void *want = malloc(n * es + 4);
+    uint64_t bad = 0;
+    int is_float = type == WGS_TYPE_F32 || type == WGS_TYPE_F16;
+    for (uint64_t s = 0; s < n;) {
+        uint64_t e = s + 1;
+        while (e < n && !heads[e]) e++;
+        ref_scan((const char *)in + s * es, (char *)want + s * es, type, op, inclusive, e - s);
+        double sum = 0, mag = 0;
+        for (uint64_t i = s; i < e; i++) {
+            double x = value_at(in, type, i);
+            if (inclusive) sum += x, mag += fabs(x);
+            double k = (double)(i - s + 1);
+            int wrong;
+            if (is_float && op == WGS_OP_ADD && !exact) {
+                double u = type == WGS_TYPE_F16 ? ldexp(1.0, -11) : ldexp(1.0, -24);
+                double tiny = type == WGS_TYPE_F16 ? ldexp(1.0, -14) : ldexp(1.0, -126);
+                wrong = !(fabs(value_at(got, type, i) - sum) <= k * u * mag + 2 * k * tiny);
+            } else {
+                wrong = memcmp((const char *)got + i * es, (const char *)want + i * es, es) != 0;
+            }
+            if (wrong && !bad) *first_bad = i;
+            bad += (uint64_t)wrong;
+            if (!inclusive) sum += x, mag += fabs(x);
+        }
+        s = e;
+    }
+    free(want);
+    return bad;
+}
+
+/* One run of `plan` on a fresh layout; failures reported. */
+static void run_case(wgs_context *ctx, wgs_scan_by_key_plan *plan, const wgs_scan_by_key_plan_desc *d, uint64_t n,
+                     int layout, int exact, uint64_t seed) {
+    const size_t es = wgs_type_size(d->type);
+    const int flags = d->heads == WGS_HEADS_FLAGS;
+    uint32_t tile = wgs_scan_by_key_plan_tile_size(plan);
+    uint8_t *heads = malloc(n + 4), *fl = calloc(n + 4, 1);
+    uint32_t *keys = malloc(n * 4 + 4);
+    void *in = malloc(n * es + 4), *got = calloc(n * es + 4, 1);
+    make_heads(heads, n, layout, tile);
+    keys_of(heads, keys, n);
+    flags_of(heads, fl, n);
+    fill_values(in, d->type, d->op, n, exact, seed);
+    WGPUBuffer hb = flags ? test_upload(ctx, fl, n) : test_upload(ctx, keys, n * 4);
+    WGPUBuffer ib = test_upload(ctx, in, n * es);
+    /* The output with a guard word past its end, which must survive. */
+    uint64_t out_bytes = (n * es + 3) / 4 * 4;
+    WGPUBuffer ob = test_buffer(ctx, out_bytes + 256);
+    uint32_t guard[64];
+    memset(guard, 0xA5, sizeof guard);
+    CHECK_RESULT(wgs_buffer_write(ctx, ob, out_bytes, guard, sizeof guard), WGS_OK);
+    WGPUCommandEncoder enc = NULL;
+    CHECK_RESULT(wgs_encoder_create(ctx, &enc), WGS_OK);
+    wgs_scan_by_key_args a = {.input = ib, .output = ob, .n = n};
+    if (flags) a.flags = hb;
+    else a.keys = hb;
+    CHECK_RESULT(wgs_scan_by_key_encode(plan, enc, &a), WGS_OK);
+    CHECK_RESULT(wgs_submit(ctx, enc), WGS_OK);
+    uint32_t after[64];
+    if (n) CHECK(test_download(ctx, ob, got, out_bytes));
+    CHECK_RESULT(wgs_buffer_read(ctx, ob, out_bytes, after, sizeof after), WGS_OK);
+    CHECK(memcmp(after, guard, sizeof guard) == 0);
+    uint64_t first = 0, bad = verify(heads, in, got, d->type, d->op, d->kind == WGS_SCAN_INCLUSIVE, n, exact, &first);
+    if (bad)
+        test_fail(__FILE__, __LINE__, "%s %s %s %s, n = %llu, layout %d: %llu wrong, first at %llu",
+                  wgs_type_name(d->type), wgs_op_name(d->op), d->kind == WGS_SCAN_INCLUSIVE ? "inclusive" : "exclusive",
+                  flags ? "flags" : "keys", (unsigned long long)n, layout, (unsigned long long)bad,
+                  (unsigned long long)first);
+    wgs_buffer_release(ctx, hb);
+    wgs_buffer_release(ctx, ib);
+    wgs_buffer_release(ctx, ob);
+    free(heads), free(fl), free(keys), free(in), free(got);
+}
+
+static wgs_scan_by_key_plan *make_plan(wgs_context *ctx, const wgs_scan_by_key_plan_desc *d) {
+    wgs_scan_by_key_plan *plan = NULL;
+    CHECK_RESULT(wgs_scan_by_key_plan_create(ctx, d, &plan), WGS_OK);
+    return plan;
+}
+
+/* Every type x operator x kind, keys and flags alternating, at the tile's borders with
+ * runs that cross them. */
+static void matrix(wgs_type type) {
+    wgs_context *ctx = test_context();
+    if (!ctx) return;
+    wgs_context_info info;
+    wgs_context_get_info(ctx, &info);
+    if (type == WGS_TYPE_F16 && !info.has_shader_f16) {
+        test_skip("the device has no shader-f16");
+        return;
+    }
+    const int is_float = type == WGS_TYPE_F32 || type == WGS_TYPE_F16;
+    const wgs_op ops[] = {WGS_OP_ADD, WGS_OP_MIN, WGS_OP_MAX, WGS_OP_AND, WGS_OP_OR, WGS_OP_XOR};
+    for (int o = 0; o < (is_float ? 3 : 6); o++)
+        for (int k = 0; k < 2; k++) {
+            wgs_scan_by_key_plan_desc d = {.type = type, .op = ops[o],
+                                           .kind = k ? WGS_SCAN_INCLUSIVE : WGS_SCAN_EXCLUSIVE,
+                                           .heads = (o + k) % 2 ? WGS_HEADS_FLAGS : WGS_HEADS_KEYS,
+                                           .key_type = o % 3 == 1 ? WGS_TYPE_I32 : WGS_TYPE_U32,
+                                           .capacity = 1 << 16};
+            wgs_scan_by_key_plan *plan = make_plan(ctx, &d);
+            if (!plan) continue;
+            uint64_t t = wgs_scan_by_key_plan_tile_size(plan);
+            const uint64_t sizes[] = {1, 2, 3, t - 1, t + 1, 7 * t + 3};
+            for (int i = 0; i < 6; i++)
+                run_case(ctx, plan, &d, sizes[i], i % 2 ? LONG_RUNS : SHORT_RUNS, 1, 100 * o + 10 * k + i);
+            wgs_scan_by_key_plan_destroy(plan);
+        }
+}
+
+TEST(scan_by_key_matrix_u32) { matrix(WGS_TYPE_U32); }
+TEST(scan_by_key_matrix_i32) { matrix(WGS_TYPE_I32); }
+TEST(scan_by_key_matrix_f32) { matrix(WGS_TYPE_F32); }
+TEST(scan_by_key_matrix_f16) { matrix(WGS_TYPE_F16); }
+
+/* The layouts at every border, keys and flags, both kinds; f32 sums exact and, with
+ * values in [-1, 1), within the bound. */
+static void layouts(wgs_context *ctx) {
+    const wgs_type types[] = {WGS_TYPE_U32, WGS_TYPE_F32};
+    for (int ty = 0; ty < 2; ty++)
+        for (int h = 0; h < 2; h++)
+            for (int k = 0; k < 2; k++) {
+                wgs_scan_by_key_plan_desc d = {.type = types[ty], .op = WGS_OP_ADD, .kind = k ? WGS_SCAN_INCLUSIVE : WGS_SCAN_EXCLUSIVE,
+                                               .heads = h ? WGS_HEADS_FLAGS : WGS_HEADS_KEYS, .capacity = 1 << 18};
+                wgs_scan_by_key_plan *plan = make_plan(ctx, &d);
+                if (!plan) continue;
+                uint64_t t = wgs_scan_by_key_plan_tile_size(plan);
+                const uint64_t sizes[] = {0, 1, 2, t - 1, t, t + 1, 37 * t + 5};
+                for (int l = ONE_RUN; l <= LONG_RUNS; l++)
+                    for (int i = 0; i < 7; i++) {
+                        /* Exact float sums need segments below 2^14 terms. */
+                        int exact = !(ty && (l == ONE_RUN || l == LONG_RUNS) && sizes[i] > 16384);
+                        run_case(ctx, plan, &d, sizes[i], l, exact, 7 * l + i);
+                        if (ty && exact && i == 6) run_case(ctx, plan, &d, sizes[i], l, 0, 99 + l); /* the bound */
+                    }
+                wgs_scan_by_key_plan_destroy(plan);
+            }
+}
+
+TEST(scan_by_key_layouts) {
+    wgs_context *ctx = test_context();
+    if (ctx) layouts(ctx);
+}
+
+/* The portable kernels (workgroup memory only), as on a device without subgroups. */
+TEST(scan_by_key_without_subgroups) {
+    wgs_experimental e = {.disable_subgroups = 1};
+    wgs_context *ctx = test_context_experimental(&e);
+    if (ctx) layouts(ctx);
+}
+
+/* Fallbacks after one fruitless look-back step: helpers reduce predecessors' tiles all
+ * the time, closed ones (with a segment start) among them, racing the owners. */
+TEST(scan_by_key_forced_fallback) {
+    for (int sg = 0; sg < 2; sg++) {
+        wgs_context *ctx = test_context_forced_fallback(sg);
+        if (!ctx) return;
+        const wgs_type types[] = {WGS_TYPE_U32, WGS_TYPE_F32, WGS_TYPE_I32};
+        const wgs_op ops[] = {WGS_OP_ADD, WGS_OP_ADD, WGS_OP_MAX};
+        for (int k = 0; k < 3; k++) {
+            wgs_scan_by_key_plan_desc d = {.type = types[k], .op = ops[k], .kind = WGS_SCAN_INCLUSIVE,
+                                           .heads = k == 2 ? WGS_HEADS_FLAGS : WGS_HEADS_KEYS, .capacity = 1 << 20};
+            wgs_scan_by_key_plan *plan = make_plan(ctx, &d);
+            if (!plan) continue;
+            uint64_t t = wgs_scan_by_key_plan_tile_size(plan);
+            run_case(ctx, plan, &d, 61 * t + 7, LONG_RUNS, 1, 500 + k);
+            run_case(ctx, plan, &d, 61 * t + 7, SHORT_RUNS, 1, 510 + k);
+            run_case(ctx, plan, &d, (1 << 18) - 3, k == 1 ? SHORT_RUNS : ONE_RUN, 1, 520 + k);
+            wgs_scan_by_key_plan_destroy(plan);
+        }
+    }
+}
+
+/* The order of the fold across tiles, exactly: inclusive prefixes withheld (an
+ * experiment), so every look-back walks back to tile 0 or to the last tile with a
+ * segment start through runs of aggregates, found ready or reduced by fallbacks. Tile t
+ * holds one value, k 2^-25 (k = 1..3; 1 at tile 0 and at a segment start) at its first
+ * element, zeros after it, so that every sum inside a tile is exact and the outputs
+ * of tile t are I_t = I_(t-1) + A_t rounded, the left fold in tile order: any other
+ * grouping of the quarter-ulp steps gives other bits. */
+static void fold_order(int portable, uint32_t spins) {
+    wgs_experimental e = {.disable_subgroups = portable, .lookback_spins = spins, .chain_withhold_inclusive = 1};
+    wgs_context *ctx = test_context_experimental(&e);
+    if (!ctx) return;
+    wgs_scan_by_key_plan_desc d = {.type = WGS_TYPE_F32, .op = WGS_OP_ADD, .kind = WGS_SCAN_INCLUSIVE,
+                                   .heads = WGS_HEADS_FLAGS, .capacity = 1 << 20};
+    wgs_scan_by_key_plan *plan = make_plan(ctx, &d);
+    if (!plan) return;
+    const uint64_t t = wgs_scan_by_key_plan_tile_size(plan), tiles = 300, n = tiles * t - 5;
+    float *v = calloc(n, 4), *got = calloc(n, 4), *want = malloc(n * 4);
+    uint8_t *flags = calloc(n + 4, 1);
+    float run = 0;
+    for (uint64_t k = 0; k < tiles; k++) {
+        int head = k == 0 || k % 97 == 40;
+        v[k * t] = head ? 1.0f : ldexpf((float)(1 + rnd() % 3), -25);
+        flags[k * t] = (uint8_t)head;
+        run = head ? v[k * t] : run + v[k * t];
+        for (uint64_t i = k * t; i < (k + 1) * t && i < n; i++) want[i] = run;
+    }
+    WGPUBuffer fb = test_upload(ctx, flags, n), ib = test_upload(ctx, v, n * 4), ob = test_buffer(ctx, n * 4);
+    WGPUCommandEncoder enc = NULL;
+    CHECK_RESULT(wgs_encoder_create(ctx, &enc), WGS_OK);
+    CHECK_RESULT(wgs_scan_by_key_encode(plan, enc, &(wgs_scan_by_key_args){.flags = fb, .input = ib, .output = ob, .n = n}),
+                 WGS_OK);
+    CHECK_RESULT(wgs_submit(ctx, enc), WGS_OK);
+    CHECK(test_download(ctx, ob, got, n * 4));
+    uint64_t bad = 0, first = 0;
+    for (uint64_t i = 0; i < n; i++)
+        if (memcmp(&got[i], &want[i], 4) && !bad++) first = i;
+    if (bad)
+        test_fail(__FILE__, __LINE__, "%s, spins %u: %llu differ, first at %llu (tile %llu): %.9g, want %.9g",
+                  portable ? "without subgroups" : "subgroups", spins, (unsigned long long)bad,
+                  (unsigned long long)first, (unsigned long long)(first / t), got[first], want[first]);
+    wgs_buffer_release(ctx, fb), wgs_buffer_release(ctx, ib), wgs_buffer_release(ctx, ob);
+    wgs_scan_by_key_plan_destroy(plan);
+    free(v), free(got), free(want), free(flags);
+}
+
+/* The same walks over f32 values in [-1, 1), whose tile sums round: a helper that
+ * reduces a predecessor's tile must publish its owner's very bits, or the fold (and
+ * the output) would differ between walks that meet helpers' states and walks that do
+ * not. Returns the output (the caller frees it). */
+static float *fold_random(int portable, uint32_t spins, uint64_t n) {
+    wgs_experimental e = {.disable_subgroups = portable, .lookback_spins = spins, .chain_withhold_inclusive = 1};
+    wgs_context *ctx = test_context_experimental(&e);
+    if (!ctx) return NULL;
+    wgs_scan_by_key_plan_desc d = {.type = WGS_TYPE_F32, .op = WGS_OP_ADD, .kind = WGS_SCAN_EXCLUSIVE, .capacity = n};
+    wgs_scan_by_key_plan *plan = make_plan(ctx, &d);
+    if (!plan) return NULL;
+    float *v = malloc(n * 4), *got = calloc(n, 4);
+    uint32_t *keys = calloc(n, 4);
+    ref_fill_random(v, WGS_TYPE_F32, WGS_OP_ADD, n, 91);
+    for (uint64_t i = 0; i < n; i++) keys[i] = (uint32_t)(i / 40000); /* runs of many tiles */
+    WGPUBuffer kb = test_upload(ctx, keys, n * 4), ib = test_upload(ctx, v, n * 4), ob = test_buffer(ctx, n * 4);
+    WGPUCommandEncoder enc = NULL;
+    CHECK_RESULT(wgs_encoder_create(ctx, &enc), WGS_OK);
+    CHECK_RESULT(wgs_scan_by_key_encode(plan, enc, &(wgs_scan_by_key_args){.keys = kb, .input = ib, .output = ob, .n = n}),
+                 WGS_OK);
+    CHECK_RESULT(wgs_submit(ctx, enc), WGS_OK);
+    CHECK(test_download(ctx, ob, got, n * 4));
+    wgs_buffer_release(ctx, kb), wgs_buffer_release(ctx, ib), wgs_buffer_release(ctx, ob);
+    wgs_scan_by_key_plan_destroy(plan);
+    free(v), free(keys);
+    return got;
+}
+
+TEST(scan_by_key_fold_order) {
+    for (int portable = 0; portable < 2; portable++) {
+        fold_order(portable, 0);
+        fold_order(portable, 1);
+        const uint64_t n = 300000;
+        float *a = fold_random(portable, 0, n), *b = fold_random(portable, 1, n);
+        if (a && b && memcmp(a, b, n * 4))
+            test_fail(__FILE__, __LINE__, "%s: f32 sums differ with fallbacks forced",
+                      portable ? "without subgroups" : "subgroups");
+        free(a), free(b);
+    }
+}
+
+/* Bad descriptions and arguments, each with its exact code. */
+TEST(scan_by_key_bad_inputs) {
+    wgs_context *ctx = test_context();
+    if (!ctx) return;
+    wgs_scan_by_key_plan *plan = NULL;
+    wgs_scan_by_key_plan_desc bad[] = {
+        {.type = (wgs_type)99}, {.type = WGS_TYPE_F32, .op = WGS_OP_XOR}, {.op = WGS_OP_ARGMIN},
+        {.kind = (wgs_scan_kind)7}, {.heads = (wgs_segment_heads)5}, {.key_type = WGS_TYPE_F32},
+        {.capacity = 1ull << 31}};
+    const wgs_result want[] = {WGS_ERROR_UNSUPPORTED_TYPE, WGS_ERROR_UNSUPPORTED_OPERATOR, WGS_ERROR_UNSUPPORTED_OPERATOR,
+                               WGS_ERROR_INVALID_ARGUMENT, WGS_ERROR_INVALID_ARGUMENT, WGS_ERROR_UNSUPPORTED_TYPE,
+                               WGS_ERROR_TOO_LARGE};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        CHECK_RESULT(wgs_scan_by_key_plan_create(ctx, &bad[i], &plan), want[i]);
+        CHECK(plan == NULL);
+    }
+    CHECK_RESULT(wgs_scan_by_key_plan_create(ctx, NULL, &plan), WGS_ERROR_INVALID_ARGUMENT);
+    CHECK_RESULT(wgs_scan_by_key_plan_create(NULL, &bad[0], &plan), WGS_ERROR_INVALID_ARGUMENT);
+    wgs_scan_by_key_plan_destroy(NULL);
+    CHECK(wgs_scan_by_key_plan_tile_size(NULL) == 0 && wgs_scan_by_key_plan_scratch_size(NULL) == 0);
+
+    wgs_scan_by_key_plan_desc d = {.capacity = 1000};
+    CHECK_RESULT(wgs_scan_by_key_plan_create(ctx, &d, &plan), WGS_OK);
+    if (!plan) return;
+    CHECK(wgs_scan_by_key_plan_scratch_size(plan) > 0);
+    WGPUBuffer keys = test_buffer(ctx, 4096), in = test_buffer(ctx, 4096), out = test_buffer(ctx, 4096);
+    WGPUCommandEncoder enc = NULL;
+    CHECK_RESULT(wgs_encoder_create(ctx, &enc), WGS_OK);
+    wgs_scan_by_key_args ok = {.keys = keys, .input = in, .output = out, .n = 1000};
+    wgs_scan_by_key_args a = ok;
+    a.n = 1001;
+    CHECK_RESULT(wgs_scan_by_key_encode(plan, enc, &a), WGS_ERROR_CAPACITY_EXCEEDED);
+    a = ok, a.keys = NULL;
+    CHECK_RESULT(wgs_scan_by_key_encode(plan, enc, &a), WGS_ERROR_INVALID_ARGUMENT);
+    a = ok, a.output = in;
+    CHECK_RESULT(wgs_scan_by_key_encode(plan, enc, &a), WGS_ERROR_ALIASING);
+    a = ok, a.output = keys;
+    CHECK_RESULT(wgs_scan_by_key_encode(plan, enc, &a), WGS_ERROR_ALIASING);
+    a = ok, a.input_offset = 4;
+    CHECK_RESULT(wgs_scan_by_key_encode(plan, enc, &a), WGS_ERROR_MISALIGNED_OFFSET);
+    a = ok, a.keys_offset = 256;
+    CHECK_RESULT(wgs_scan_by_key_encode(plan, enc, &a), WGS_ERROR_BUFFER_TOO_SMALL);
+    CHECK_RESULT(wgs_scan_by_key_encode(plan, NULL, &ok), WGS_ERROR_INVALID_ARGUMENT);
+    CHECK_RESULT(wgs_scan_by_key_encode(plan, enc, NULL), WGS_ERROR_INVALID_ARGUMENT);
+    CHECK_RESULT(wgs_scan_by_key_encode(NULL, enc, &ok), WGS_ERROR_INVALID_ARGUMENT);
+    CHECK_RESULT(wgs_scan_by_key_encode(plan, enc, &ok), WGS_OK);
+    CHECK_RESULT(wgs_submit(ctx, enc), WGS_OK);
+    wgs_scan_by_key_plan_destroy(plan);
+    wgs_buffer_release(ctx, keys);
+    wgs_buffer_release(ctx, in);
+    wgs_buffer_release(ctx, out);
+}
+
+/* The host helper: flags, inclusive sums of ones give each element's place in its
+ * segment. */
+TEST(scan_by_key_host) {
+    wgs_context *ctx = test_context();
+    if (!ctx) return;
+    enum { N = 10000 };
+    static uint8_t flags[N];
+    static uint32_t ones[N], got[N];
+    for (int i = 0; i < N; i++) flags[i] = i % 7 == 3, ones[i] = 1;
+    wgs_scan_by_key_plan_desc d = {.kind = WGS_SCAN_INCLUSIVE, .heads = WGS_HEADS_FLAGS};
+    CHECK_RESULT(wgs_scan_by_key_host(ctx, &d, flags, ones, got, N), WGS_OK);
+    uint32_t want = 0;
+    int bad = 0;
+    for (int i = 0; i < N; i++) {
+        want = flags[i] ? 1 : want + 1;
+        bad += got[i] != want;
+    }
+    CHECK(bad == 0);
+    CHECK_RESULT(wgs_scan_by_key_host(ctx, &d, NULL, ones, got, N), WGS_ERROR_INVALID_ARGUMENT);
+}
+
+/* ---- reduce by key ---------------------------------------------------------------- */
+
+/* One reduce by key against the reference: the runs of the keys, each run's first key,
+ * its reduction (ref_scan's last element; exact values, so any grouping gives its
+ * bits) and their count, read from the GPU buffer. */
+static void reduce_case(wgs_context *ctx, wgs_reduce_by_key_plan *plan, const wgs_reduce_by_key_plan_desc *d,
+                        uint64_t n, int layout, uint32_t tile, uint64_t seed) {
+    const size_t es = wgs_type_size(d->type ? d->type : WGS_TYPE_U32);
+    const wgs_type type = d->type ? d->type : WGS_TYPE_U32;
+    const wgs_op op = d->op ? d->op : WGS_OP_ADD;
+    uint8_t *heads = malloc(n + 4);
+    uint32_t *keys = malloc(n * 4 + 4), *got_keys = calloc(n + 1, 4), *want_keys = malloc(n * 4 + 4);
+    void *in = malloc(n * es + 4), *got = calloc(n + 1, es), *want = malloc(n * es + 4), *scan = malloc(n * es + 4);
+    make_heads(heads, n, layout, tile);
+    keys_of(heads, keys, n);
+    fill_values(in, type, op, n, 1, seed);
+    uint64_t runs = 0;
+    for (uint64_t s = 0; s < n;) {
+        uint64_t e = s + 1;
+        while (e < n && !heads[e]) e++;
+        ref_scan((const char *)in + s * es, (char *)scan + s * es, type, op, 1, e - s);
+        memcpy((char *)want + runs * es, (char *)scan + (e - 1) * es, es);
+        want_keys[runs++] = keys[s];
+        s = e;
+    }
+    WGPUBuffer kb = test_upload(ctx, keys, n * 4), ib = test_upload(ctx, in, n * es);
+    WGPUBuffer ukb = test_buffer(ctx, n * 4 + 4), ab = test_buffer(ctx, n * es + 4), rb = test_buffer(ctx, 4);
+    uint32_t stale = 0xDEADBEEF, count = 0;
+    CHECK_RESULT(wgs_buffer_write(ctx, rb, 0, &stale, 4), WGS_OK);
+    WGPUCommandEncoder enc = NULL;
+    CHECK_RESULT(wgs_encoder_create(ctx, &enc), WGS_OK);
+    wgs_reduce_by_key_args a = {.keys = kb, .input = ib, .n = n, .unique_keys = ukb, .aggregates = ab, .num_runs = rb};
+    CHECK_RESULT(wgs_reduce_by_key_encode(plan, enc, &a), WGS_OK);
+    CHECK_RESULT(wgs_submit(ctx, enc), WGS_OK);
+    CHECK_RESULT(wgs_buffer_read(ctx, rb, 0, &count, 4), WGS_OK);
+    if (count == runs && runs) {
+        CHECK(test_download(ctx, ukb, got_keys, runs * 4));
+        CHECK(test_download(ctx, ab, got, runs * es));
+    }
+    if (count != runs || memcmp(got_keys, want_keys, runs * 4) || memcmp(got, want, runs * es))
+        test_fail(__FILE__, __LINE__, "reduce by key %s %s, n = %llu, layout %d: %u runs (want %llu)%s",
+                  wgs_type_name(type), wgs_op_name(op), (unsigned long long)n, layout, count,
+                  (unsigned long long)runs, count == runs ? ", keys or aggregates differ" : "");
+    WGPUBuffer all[] = {kb, ib, ukb, ab, rb};
+    for (int i = 0; i < 5; i++) wgs_buffer_release(ctx, all[i]);
+    free(heads), free(keys), free(got_keys), free(want_keys), free(in), free(got), free(want), free(scan);
+}
+
+static wgs_reduce_by_key_plan *make_reduce_plan(wgs_context *ctx, const wgs_reduce_by_key_plan_desc *d) {
+    wgs_reduce_by_key_plan *plan = NULL;
+    CHECK_RESULT(wgs_reduce_by_key_plan_create(ctx, d, &plan), WGS_OK);
+    return plan;
+}
+
+/* Every type x operator at the tile's borders; the layouts at every size for u32 add. */
+TEST(reduce_by_key_matrix) {
+    wgs_context *ctx = test_context();
+    if (!ctx) return;
+    wgs_context_info info;
+    wgs_context_get_info(ctx, &info);
+    const wgs_type types[] = {WGS_TYPE_U32, WGS_TYPE_I32, WGS_TYPE_F32, WGS_TYPE_F16};
+    const wgs_op ops[] = {WGS_OP_ADD, WGS_OP_MIN, WGS_OP_MAX, WGS_OP_AND, WGS_OP_OR, WGS_OP_XOR};
+    for (int ty = 0; ty < 4; ty++) {
+        if (types[ty] == WGS_TYPE_F16 && !info.has_shader_f16) continue;
+        for (int o = 0; o < (ty >= 2 ? 3 : 6); o++) {
+            wgs_reduce_by_key_plan_desc d = {.type = types[ty], .op = ops[o], .key_type = o % 2 ? WGS_TYPE_I32 : 0,
+                                             .capacity = 1 << 16};
+            wgs_reduce_by_key_plan *plan = make_reduce_plan(ctx, &d);
+            if (!plan) continue;
+            const uint32_t t = 1024; /* about a tile of the CPU drivers' scans by key */
+            const uint64_t sizes[] = {1, t + 1, 7ull * t + 3};
+            for (int i = 0; i < 3; i++) reduce_case(ctx, plan, &d, sizes[i], i % 2 ? LONG_RUNS : SHORT_RUNS, t, 30 * o + i);
+            wgs_reduce_by_key_plan_destroy(plan);
+        }
+    }
+    wgs_reduce_by_key_plan_desc d = {.capacity = 1 << 18};
+    wgs_reduce_by_key_plan *plan = make_reduce_plan(ctx, &d);
+    if (!plan) return;
+    CHECK(wgs_reduce_by_key_plan_scratch_size(plan) >= (1u << 18) * 8u);
+    const uint64_t sizes[] = {0, 1, 2, 1023, 1024, 1025, 37 * 1024 + 5};
+    for (int l = ONE_RUN; l <= LONG_RUNS; l++)
+        for (int i = 0; i < 7; i++) reduce_case(ctx, plan, &d, sizes[i], l, 1024, 40 + i);
+    wgs_reduce_by_key_plan_destroy(plan);
+}
+
+/* The scan by key inside it with fallbacks forced, with and without subgroups. */
+TEST(reduce_by_key_forced_fallback) {
+    for (int sg = 0; sg < 2; sg++) {
+        wgs_context *ctx = test_context_forced_fallback(sg);
+        if (!ctx) return;
+        wgs_reduce_by_key_plan_desc d = {.type = WGS_TYPE_F32, .op = WGS_OP_ADD, .capacity = 1 << 20};
+        wgs_reduce_by_key_plan *plan = make_reduce_plan(ctx, &d);
+        if (!plan) continue;
+        reduce_case(ctx, plan, &d, (1 << 18) - 7, LONG_RUNS, 1024, 60 + sg);
+        reduce_case(ctx, plan, &d, (1 << 18) - 7, SHORT_RUNS, 1024, 62 + sg);
+        wgs_reduce_by_key_plan_destroy(plan);
+    }
+}
+
+TEST(reduce_by_key_bad_inputs) {
+    wgs_context *ctx = test_context();
+    if (!ctx) return;
+    wgs_reduce_by_key_plan *plan = NULL;
+    CHECK_RESULT(wgs_reduce_by_key_plan_create(ctx, &(wgs_reduce_by_key_plan_desc){.op = WGS_OP_ARGMAX}, &plan),
+                 WGS_ERROR_UNSUPPORTED_OPERATOR);
+    CHECK_RESULT(wgs_reduce_by_key_plan_create(ctx, &(wgs_reduce_by_key_plan_desc){.key_type = WGS_TYPE_F32}, &plan),
+                 WGS_ERROR_UNSUPPORTED_TYPE);
+    CHECK_RESULT(wgs_reduce_by_key_plan_create(ctx, &(wgs_reduce_by_key_plan_desc){.capacity = 1ull << 31}, &plan),
+                 WGS_ERROR_TOO_LARGE);
+    CHECK_RESULT(wgs_reduce_by_key_plan_create(ctx, NULL, &plan), WGS_ERROR_INVALID_ARGUMENT);
+    CHECK(plan == NULL);
+    wgs_reduce_by_key_plan_destroy(NULL);
+    CHECK(wgs_reduce_by_key_plan_scratch_size(NULL) == 0);
+    CHECK_RESULT(wgs_reduce_by_key_plan_create(ctx, &(wgs_reduce_by_key_plan_desc){.capacity = 1000}, &plan), WGS_OK);
+    if (!plan) return;
+    WGPUBuffer keys = test_buffer(ctx, 4096), in = test_buffer(ctx, 4096), uk = test_buffer(ctx, 4096),
+               agg = test_buffer(ctx, 4096), runs = test_buffer(ctx, 4);
+    WGPUCommandEncoder enc = NULL;
+    CHECK_RESULT(wgs_encoder_create(ctx, &enc), WGS_OK);
+    wgs_reduce_by_key_args ok = {.keys = keys, .input = in, .n = 1000, .unique_keys = uk, .aggregates = agg,
+                                 .num_runs = runs};
+    wgs_reduce_by_key_args a = ok;
+    a.n = 1001;
+    CHECK_RESULT(wgs_reduce_by_key_encode(plan, enc, &a), WGS_ERROR_CAPACITY_EXCEEDED);
+    a = ok, a.num_runs = NULL;
+    CHECK_RESULT(wgs_reduce_by_key_encode(plan, enc, &a), WGS_ERROR_INVALID_ARGUMENT);
+    a = ok, a.aggregates = uk;
+    CHECK_RESULT(wgs_reduce_by_key_encode(plan, enc, &a), WGS_ERROR_ALIASING);
+    a = ok, a.unique_keys = keys;
+    CHECK_RESULT(wgs_reduce_by_key_encode(plan, enc, &a), WGS_ERROR_ALIASING);
+    a = ok, a.num_runs_offset = 4;
+    CHECK_RESULT(wgs_reduce_by_key_encode(plan, enc, &a), WGS_ERROR_MISALIGNED_OFFSET);
+    CHECK_RESULT(wgs_reduce_by_key_encode(NULL, enc, &ok), WGS_ERROR_INVALID_ARGUMENT);
+    CHECK_RESULT(wgs_reduce_by_key_encode(plan, enc, &ok), WGS_OK);
+    CHECK_RESULT(wgs_submit(ctx, enc), WGS_OK);
+    wgs_reduce_by_key_plan_destroy(plan);
+    WGPUBuffer all[] = {keys, in, uk, agg, runs};
+    for (int i = 0; i < 5; i++) wgs_buffer_release(ctx, all[i]);
+}
+
+/* The host helper: counts per run of i / 7 keys. */
+TEST(reduce_by_key_host) {
+    wgs_context *ctx = test_context();
+    if (!ctx) return;
+    enum { N = 10000 };
+    static uint32_t keys[N], ones[N], uk[N], agg[N];
+    for (int i = 0; i < N; i++) keys[i] = (uint32_t)i / 7, ones[i] = 1;
+    uint32_t runs = 0;
+    CHECK_RESULT(wgs_reduce_by_key_host(ctx, &(wgs_reduce_by_key_plan_desc){0}, keys, ones, N, uk, agg, &runs), WGS_OK);
+    CHECK(runs == (N + 6) / 7);
+    int bad = 0;
+    for (uint32_t r = 0; r < runs && r < N; r++) bad += uk[r] != r || agg[r] != (r + 1 < runs ? 7u : N - 7u * r);
+    CHECK(bad == 0);
+    CHECK_RESULT(wgs_reduce_by_key_host(ctx, &(wgs_reduce_by_key_plan_desc){0}, keys, ones, 0, uk, agg, &runs), WGS_OK);
+    CHECK(runs == 0);
+}
