@@ -2,8 +2,9 @@
 // test.js: the browser test suite, run by tests/browser/test_browser.mjs in headless
 // Chromium and Firefox. Every primitive against the JavaScript reference (scans of
 // every type, operator, kind and algorithm at tile boundaries; f16 edge bit patterns;
-// reduce, count, select and its relatives, histogram, segmented reduce, allocator, sort through host
-// helpers and through plans on the page's own buffers), and bad inputs with their exact codes.
+// reduce, count, select and its relatives, histogram, segmented reduce, scan and reduce by
+// key, allocator, sort through host helpers and through plans on the page's own
+// buffers), and bad inputs with their exact codes.
 // test.html?groups=f16,errors runs only those groups (names: GROUPS below); &quick=1
 // fewer operators and sizes (each plan compiles its pipelines: the slow part on CPU drivers).
 // The sort group takes its quick selection unless &full_sort=1: the whole matrix is
@@ -377,6 +378,85 @@ const GROUPS = {
       () => wg.segmentedReduce(new Uint32Array(100), { offsets: new Uint32Array([0, 50, 40, 100]) }));
     await expectCode('segmented reduce, an offset past n', ErrorCode.SEGMENT_OUT_OF_RANGE,
       () => wg.segmentedReduce(new Uint32Array(100), { offsets: new Uint32Array([0, 50, 101]) }));
+  },
+
+  // Scan by key and reduce by key through the host helpers: runs of equal u32 and i32
+  // keys and head flags (element 0 starting a segment whatever its flag), runs of one,
+  // of random length and one over everything, n = 0, 1; the scan against the plain
+  // scan's reference run per segment, reduce by key against referenceReduce per run.
+  async bykey(wg) {
+    const startsOf = (n, kind) => {
+      const starts = n ? [0] : [];
+      if (kind === 'one run') return starts;
+      for (let at = 1; at < n; at += kind === 'runs of 1' ? 1 : 1 + rng() % 700) starts.push(at);
+      return starts;
+    };
+    const keysFor = (n, starts, signed) => {
+      const keys = signed ? new Int32Array(n) : new Uint32Array(n);
+      let v = signed ? -3 : 4000000000, s = 0;
+      for (let i = 0; i < n; i++) {
+        if (s < starts.length && starts[s] === i) { v += 1 + rng() % 3; s++; }
+        keys[i] = v;
+      }
+      return keys;
+    };
+    const flagsFor = (n, starts) => {
+      const flags = new Uint8Array(n);
+      for (const i of starts) flags[i] = 1 + rng() % 255;
+      if (n) flags[0] = 0; // element 0 starts a segment all the same
+      return flags;
+    };
+    const segmentsOk = (input, output, starts, type, op, inclusive) => {
+      for (let k = 0; k < starts.length; k++) {
+        const b = starts[k], e = k + 1 < starts.length ? starts[k + 1] : input.length;
+        const r = verifyScan(input.subarray(b, e), output.subarray(b, e), type, op, inclusive);
+        if (r.mismatches) return `segment ${k} [${b}, ${e}): ${r.mismatches} wrong, first at ${b + r.firstBad}: ${r.got}, want ${r.want}`;
+      }
+      return output.length === input.length ? '' : `${output.length} outputs, want ${input.length}`;
+    };
+    const layouts = quick ? ['random runs'] : ['random runs', 'runs of 1', 'one run'];
+    for (const type of ['u32', 'i32', 'f32']) {
+      const ops = quick ? ['add', type === 'f32' ? 'max' : 'xor'] : ['add', 'min', 'max'].concat(type === 'f32' ? [] : ['and', 'or', 'xor']);
+      for (const op of ops) {
+        // Every layout and the smallest sizes with add; the other operators on random runs.
+        for (const n of quick || op !== 'add' ? [10007] : [0, 1, 10007]) {
+          const input = randomInput(type, op, n, seed++);
+          for (const layout of n <= 1 ? ['one run'] : op === 'add' ? layouts : ['random runs']) {
+            const starts = startsOf(n, layout);
+            const kind = rng() % 2 ? 'inclusive' : 'exclusive';
+            const signed = rng() % 2 === 1;
+            await check(`scan by key ${type} ${op} ${kind} n=${n} ${layout}, ${signed ? 'i32' : 'u32'} keys`, async () => {
+              const r = await wg.scanByKey(input, { op, kind, keys: keysFor(n, starts, signed) });
+              return segmentsOk(input, r.output, starts, type, op, kind === 'inclusive');
+            });
+            await check(`scan by key ${type} ${op} ${kind} n=${n} ${layout}, flags`, async () => {
+              const r = await wg.scanByKey(input, { op, kind, flags: flagsFor(n, starts) });
+              return segmentsOk(input, r.output, starts, type, op, kind === 'inclusive');
+            });
+            await check(`reduce by key ${type} ${op} n=${n} ${layout}`, async () => {
+              const keys = keysFor(n, starts, signed);
+              const r = await wg.reduceByKey(keys, input, { op });
+              if (r.numRuns !== starts.length) return `${r.numRuns} runs, want ${starts.length}`;
+              for (let k = 0; k < starts.length; k++) {
+                const b = starts[k], e = k + 1 < starts.length ? starts[k + 1] : n;
+                const w = referenceReduce(input.subarray(b, e), type, op), g = r.aggregates[k];
+                if (r.uniqueKeys[k] !== keys[b]) return `run ${k}: key ${r.uniqueKeys[k]}, want ${keys[b]}`;
+                if (w.tolerance ? !(Math.abs(g - w.value) <= w.tolerance) : !(g === w.value || (Number.isNaN(g) && Number.isNaN(w.value)))) {
+                  return `run ${k} [${b}, ${e}): ${g}, want ${w.value}${w.tolerance ? ` ± ${w.tolerance}` : ''}`;
+                }
+              }
+              return '';
+            });
+          }
+        }
+      }
+    }
+    await expectCode('scan by key, xor of f32', ErrorCode.UNSUPPORTED_OPERATOR,
+      () => wg.scanByKey(new Float32Array(8), { op: 'xor', keys: new Uint32Array(8) }));
+    await expectCode('scan by key without keys or flags', ErrorCode.INVALID_ARGUMENT,
+      () => wg.scanByKey(new Uint32Array(8), {}));
+    await expectCode('reduce by key, keys and values of other lengths', ErrorCode.INVALID_ARGUMENT,
+      () => wg.reduceByKey(new Uint32Array(8), new Uint32Array(7)));
   },
 
   async alloc(wg) {

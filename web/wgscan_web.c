@@ -298,6 +298,88 @@ int wgs_web_segmented_reduce_encode(wgs_segmented_reduce_plan *p, uint32_t encod
     return wgs_segmented_reduce_encode(p, (WGPUCommandEncoder)(uintptr_t)encoder, &a);
 }
 
+/* ---- scan by key and reduce by key ------------------------------------------------------ */
+EXPORT(wgs_web_scan_by_key_plan_create)
+int wgs_web_scan_by_key_plan_create(int type, int op, int kind, int heads, int key_type, double capacity) {
+    wgs_scan_by_key_plan_desc d;
+    memset(&d, 0, sizeof d);
+    d.type = (wgs_type)type;
+    d.op = (wgs_op)op;
+    d.kind = (wgs_scan_kind)kind;
+    d.heads = (wgs_segment_heads)heads;
+    d.key_type = (wgs_type)key_type;
+    d.capacity = (uint64_t)capacity;
+    last_plan = NULL;
+    if (!ctx) return WGS_ERROR_INVALID_ARGUMENT;
+    return wgs_scan_by_key_plan_create(ctx, &d, (wgs_scan_by_key_plan **)&last_plan);
+}
+
+EXPORT(wgs_web_scan_by_key_plan_destroy)
+void wgs_web_scan_by_key_plan_destroy(wgs_scan_by_key_plan *p) { wgs_scan_by_key_plan_destroy(p); }
+
+EXPORT(wgs_web_scan_by_key_encode)
+int wgs_web_scan_by_key_encode(wgs_scan_by_key_plan *p, uint32_t encoder, uint32_t keys, double keys_offset,
+                               uint32_t flags, double flags_offset, uint32_t input, double input_offset,
+                               uint32_t output, double output_offset, double n, uint32_t query_set,
+                               uint32_t begin_index, uint32_t end_index) {
+    wgs_scan_by_key_args a;
+    memset(&a, 0, sizeof a);
+    a.keys = BUF(keys);
+    a.keys_offset = (uint64_t)keys_offset;
+    a.flags = BUF(flags);
+    a.flags_offset = (uint64_t)flags_offset;
+    a.input = BUF(input);
+    a.input_offset = (uint64_t)input_offset;
+    a.output = BUF(output);
+    a.output_offset = (uint64_t)output_offset;
+    a.n = (uint64_t)n;
+    a.timestamp_query_set = (WGPUQuerySet)(uintptr_t)query_set;
+    a.timestamp_begin_index = begin_index;
+    a.timestamp_end_index = end_index;
+    return wgs_scan_by_key_encode(p, (WGPUCommandEncoder)(uintptr_t)encoder, &a);
+}
+
+EXPORT(wgs_web_reduce_by_key_plan_create)
+int wgs_web_reduce_by_key_plan_create(int type, int op, int key_type, double capacity) {
+    wgs_reduce_by_key_plan_desc d;
+    memset(&d, 0, sizeof d);
+    d.type = (wgs_type)type;
+    d.op = (wgs_op)op;
+    d.key_type = (wgs_type)key_type;
+    d.capacity = (uint64_t)capacity;
+    last_plan = NULL;
+    if (!ctx) return WGS_ERROR_INVALID_ARGUMENT;
+    return wgs_reduce_by_key_plan_create(ctx, &d, (wgs_reduce_by_key_plan **)&last_plan);
+}
+
+EXPORT(wgs_web_reduce_by_key_plan_destroy)
+void wgs_web_reduce_by_key_plan_destroy(wgs_reduce_by_key_plan *p) { wgs_reduce_by_key_plan_destroy(p); }
+
+EXPORT(wgs_web_reduce_by_key_encode)
+int wgs_web_reduce_by_key_encode(wgs_reduce_by_key_plan *p, uint32_t encoder, uint32_t keys, double keys_offset,
+                                 uint32_t input, double input_offset, double n, uint32_t unique_keys,
+                                 double unique_keys_offset, uint32_t aggregates, double aggregates_offset,
+                                 uint32_t num_runs, double num_runs_offset, uint32_t query_set, uint32_t begin_index,
+                                 uint32_t end_index) {
+    wgs_reduce_by_key_args a;
+    memset(&a, 0, sizeof a);
+    a.keys = BUF(keys);
+    a.keys_offset = (uint64_t)keys_offset;
+    a.input = BUF(input);
+    a.input_offset = (uint64_t)input_offset;
+    a.n = (uint64_t)n;
+    a.unique_keys = BUF(unique_keys);
+    a.unique_keys_offset = (uint64_t)unique_keys_offset;
+    a.aggregates = BUF(aggregates);
+    a.aggregates_offset = (uint64_t)aggregates_offset;
+    a.num_runs = BUF(num_runs);
+    a.num_runs_offset = (uint64_t)num_runs_offset;
+    a.timestamp_query_set = (WGPUQuerySet)(uintptr_t)query_set;
+    a.timestamp_begin_index = begin_index;
+    a.timestamp_end_index = end_index;
+    return wgs_reduce_by_key_encode(p, (WGPUCommandEncoder)(uintptr_t)encoder, &a);
+}
+
 /* ---- allocator ------------------------------------------------------------------------ */
 EXPORT(wgs_web_alloc_plan_create) int wgs_web_alloc_plan_create(int algorithm, double capacity) {
     wgs_alloc_plan_desc d;

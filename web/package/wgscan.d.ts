@@ -133,6 +133,20 @@ export interface SegmentedReducePlanOptions extends PlanOptionsBase {
   /** The most segments an encode takes (default 1). */
   segmentCapacity?: number;
 }
+export interface ScanByKeyPlanOptions extends PlanOptionsBase {
+  type?: ElementType;   // default 'u32'
+  op?: ScanOp;          // default 'add'; and/or/xor for integers only
+  kind?: 'exclusive' | 'inclusive'; // default 'exclusive'
+  /** 'keys' (runs of equal adjacent keys, the default) or 'flags' (a byte an element,
+   * a segment starts where it is not zero). Element 0 always starts one. */
+  heads?: 'keys' | 'flags';
+  keyType?: 'u32' | 'i32'; // default 'u32'; compared bit for bit
+}
+export interface ReduceByKeyPlanOptions extends PlanOptionsBase {
+  type?: ElementType;   // default 'u32'
+  op?: ScanOp;          // default 'add'
+  keyType?: 'u32' | 'i32';
+}
 export interface SortPlanOptions extends PlanOptionsBase {
   type?: SortKeyType;   // default 'u32'
   /** Stable either way. f32 keys order by their bits with the sign flipped: -NaN < -inf <
@@ -214,6 +228,25 @@ export interface SegmentedReduceArgs extends EncodeArgsBase {
   /** Optional: one u32, 0 or the code of bad offsets (SEGMENTS_UNORDERED, SEGMENT_OUT_OF_RANGE). */
   status?: GPUBuffer; statusOffset?: number;
 }
+export interface ScanByKeyArgs extends EncodeArgsBase {
+  /** heads 'keys': n keys of 4 bytes. */
+  keys?: GPUBuffer; keysOffset?: number;
+  /** heads 'flags': n bytes (the binding rounded up to 4). */
+  flags?: GPUBuffer; flagsOffset?: number;
+  input: GPUBuffer; inputOffset?: number;
+  /** n values; another buffer than input, keys and flags. */
+  output: GPUBuffer; outputOffset?: number;
+}
+export interface ReduceByKeyArgs extends EncodeArgsBase {
+  keys: GPUBuffer; keysOffset?: number;
+  input: GPUBuffer; inputOffset?: number;
+  /** Up to n keys: the first key of each run. */
+  uniqueKeys: GPUBuffer; uniqueKeysOffset?: number;
+  /** Up to n values: each run's reduction. */
+  aggregates: GPUBuffer; aggregatesOffset?: number;
+  /** One u32: the number of runs. */
+  numRuns: GPUBuffer; numRunsOffset?: number;
+}
 export interface AllocArgs extends EncodeArgsBase {
   sizes: GPUBuffer; sizesOffset?: number;
   offsets: GPUBuffer; offsetsOffset?: number;
@@ -242,6 +275,8 @@ export declare class SelectPlan extends Plan<SelectArgs, SelectPlanOptions> {}
 export declare class HistogramPlan extends Plan<HistogramArgs, HistogramPlanOptions> {}
 export declare class SortPlan extends Plan<SortArgs, SortPlanOptions> {}
 export declare class SegmentedReducePlan extends Plan<SegmentedReduceArgs, SegmentedReducePlanOptions> {}
+export declare class ScanByKeyPlan extends Plan<ScanByKeyArgs, ScanByKeyPlanOptions> {}
+export declare class ReduceByKeyPlan extends Plan<ReduceByKeyArgs, ReduceByKeyPlanOptions> {}
 export declare class AllocPlan extends Plan<AllocArgs, AllocPlanOptions> {}
 
 // ---- host-array results ----------------------------------------------------------------
@@ -275,6 +310,14 @@ export interface RunLengthResult<A extends ElementArray> extends Timed {
   count: number;
 }
 export interface HistogramResult extends Timed { counts: Uint32Array; }
+export interface ScanByKeyResult<A extends ElementArray> extends Timed { output: A; }
+export interface ReduceByKeyResult<K extends Uint32Array | Int32Array, A extends ElementArray> extends Timed {
+  /** The first key of each run, in the keys' array type. */
+  uniqueKeys: K;
+  /** Each run's reduction. */
+  aggregates: A;
+  numRuns: number;
+}
 export interface SegmentedReduceResult<A extends Select32> extends Timed {
   /** A value a segment; an empty segment gives the operator's identity. */
   output: A;
@@ -304,6 +347,12 @@ export interface HostSelectOptions extends Omit<SelectPlanOptions, 'capacity' | 
   payload?: 'index' | Uint32Array | Int32Array | Float32Array;
 }
 export type HostHistogramOptions = Omit<HistogramPlanOptions, 'capacity'>;
+export interface HostScanByKeyOptions extends Omit<ScanByKeyPlanOptions, 'capacity' | 'heads' | 'keyType'> {
+  /** n keys (the key type from the array's), or flags: n bytes. */
+  keys?: Uint32Array | Int32Array;
+  flags?: Uint8Array;
+}
+export type HostReduceByKeyOptions = Omit<ReduceByKeyPlanOptions, 'capacity' | 'keyType'>;
 export interface HostSegmentedReduceOptions extends Omit<SegmentedReducePlanOptions, 'capacity' | 'segments' | 'segmentCapacity'> {
   /** CSR: nSegments + 1 offsets (or give begin and end). */
   offsets?: Uint32Array;
@@ -349,6 +398,8 @@ export declare class Wgscan {
    * maxComputeWorkgroupStorageSize. */
   createSortPlan(options?: SortPlanOptions): SortPlan & Readonly<Required<SortPlanOptions>>;
   createSegmentedReducePlan(options?: SegmentedReducePlanOptions): SegmentedReducePlan & Readonly<Required<SegmentedReducePlanOptions>>;
+  createScanByKeyPlan(options?: ScanByKeyPlanOptions): ScanByKeyPlan & Readonly<Required<ScanByKeyPlanOptions>>;
+  createReduceByKeyPlan(options?: ReduceByKeyPlanOptions): ReduceByKeyPlan & Readonly<Required<ReduceByKeyPlanOptions>>;
   createAllocPlan(options?: AllocPlanOptions): AllocPlan & Readonly<Required<AllocPlanOptions>>;
 
   // Host arrays in, results out: upload, run, download (the helpers keep their last
@@ -369,5 +420,9 @@ export declare class Wgscan {
   sort<K extends SortKeyArray>(keys: K, options?: HostSortOptions & { values?: 'index' | SortValueArray }): Promise<SortResult<K, SortValueArray | undefined>>;
   /** One reduction per segment; offsets out of order or past n throw the GPU's code. */
   segmentedReduce<A extends Select32>(input: A, options: HostSegmentedReduceOptions): Promise<SegmentedReduceResult<A>>;
+  /** A scan that starts again at every segment (runs of equal keys, or head flags). */
+  scanByKey<A extends ElementArray>(input: A, options: HostScanByKeyOptions): Promise<ScanByKeyResult<A>>;
+  /** One reduction per run of equal keys. */
+  reduceByKey<K extends Uint32Array | Int32Array, A extends ElementArray>(keys: K, values: A, options?: HostReduceByKeyOptions): Promise<ReduceByKeyResult<K, A>>;
   allocate(sizes: Uint32Array, options: HostAllocateOptions): Promise<AllocateResult>;
 }

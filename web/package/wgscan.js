@@ -66,6 +66,8 @@ const PAYLOADS = { none: 0, buffer: 1, index: 2 };
 const SELECT_ALGORITHMS = { auto: 0, 'single-pass': 1, 'three-pass': 2 };
 const ALLOC_ALGORITHMS = { auto: 0, scan: 1, atomic: 2 };
 const SEGMENT_FORMS = { offsets: 1, 'begin-end': 2 };
+const SEGMENT_HEADS = { keys: 1, flags: 2 };
+const KEY_TYPES = { u32: 1, i32: 2 };
 // Sort keys: the 64-bit types are the sort's alone (f16 is passed on, for the library's
 // own UNSUPPORTED_TYPE).
 const SORT_TYPES = { u32: 1, i32: 2, f32: 3, f16: 4, u64: 5, i64: 6 };
@@ -185,6 +187,18 @@ const PRIMITIVES = {
       ['buffer', 'endOffsets'], ['offset', 'endOffsetsOffset'], ['count', 'nSegments'], ['buffer', 'output'],
       ['offset', 'outputOffset'], ['buffer', 'status'], ['offset', 'statusOffset']],
   },
+  scanByKey: {
+    encode: 'wgs_web_scan_by_key_encode', destroy: 'wgs_web_scan_by_key_plan_destroy',
+    fields: [['buffer', 'keys'], ['offset', 'keysOffset'], ['buffer', 'flags'], ['offset', 'flagsOffset'],
+      ['buffer', 'input'], ['offset', 'inputOffset'], ['buffer', 'output'], ['offset', 'outputOffset'],
+      ['count', 'n']],
+  },
+  reduceByKey: {
+    encode: 'wgs_web_reduce_by_key_encode', destroy: 'wgs_web_reduce_by_key_plan_destroy',
+    fields: [['buffer', 'keys'], ['offset', 'keysOffset'], ['buffer', 'input'], ['offset', 'inputOffset'],
+      ['count', 'n'], ['buffer', 'uniqueKeys'], ['offset', 'uniqueKeysOffset'], ['buffer', 'aggregates'],
+      ['offset', 'aggregatesOffset'], ['buffer', 'numRuns'], ['offset', 'numRunsOffset']],
+  },
   alloc: {
     encode: 'wgs_web_alloc_encode', destroy: 'wgs_web_alloc_plan_destroy',
     fields: [['buffer', 'sizes'], ['offset', 'sizesOffset'], ['buffer', 'offsets'], ['offset', 'offsetsOffset'],
@@ -266,6 +280,8 @@ export class SelectPlan extends Plan {}
 export class HistogramPlan extends Plan {}
 export class SortPlan extends Plan {}
 export class SegmentedReducePlan extends Plan {}
+export class ScanByKeyPlan extends Plan {}
+export class ReduceByKeyPlan extends Plan {}
 export class AllocPlan extends Plan {}
 
 const HOST_PLANS = 16;
@@ -616,6 +632,25 @@ export class Wgscan {
       count(o.capacity, 'capacity'), count(o.segmentCapacity, 'segmentCapacity')], o);
   }
 
+  // Scans that start again at every segment: type and op as createScanPlan's, kind
+  // exclusive or inclusive; heads 'keys' (runs of equal keys, keyType u32 or i32) or
+  // 'flags' (one byte an element, a segment starts where it is not zero).
+  createScanByKeyPlan(options = {}) {
+    const o = withDefaults({ type: 'u32', op: 'add', kind: 'exclusive', heads: 'keys', keyType: 'u32', capacity: 1 }, options);
+    return this.#plan('scanByKey', ScanByKeyPlan, 'wgs_web_scan_by_key_plan_create', () => [
+      lookup(TYPES, o.type, 'type'), lookup(OPS, o.op, 'operator'), lookup(SCAN_KINDS, o.kind, 'kind'),
+      lookup(SEGMENT_HEADS, o.heads, 'heads'), lookup(KEY_TYPES, o.keyType, 'keyType'), count(o.capacity, 'capacity')], o);
+  }
+
+  // One reduction per run of equal keys: type and op as createScanPlan's, keyType u32
+  // or i32; the number of runs lands in a GPU buffer (numRuns).
+  createReduceByKeyPlan(options = {}) {
+    const o = withDefaults({ type: 'u32', op: 'add', keyType: 'u32', capacity: 1 }, options);
+    return this.#plan('reduceByKey', ReduceByKeyPlan, 'wgs_web_reduce_by_key_plan_create', () => [
+      lookup(TYPES, o.type, 'type'), lookup(OPS, o.op, 'operator'), lookup(KEY_TYPES, o.keyType, 'keyType'),
+      count(o.capacity, 'capacity')], o);
+  }
+
   // A bump allocator serving up to `capacity` requests a call: algorithm auto (scan),
   // scan, atomic.
   createAllocPlan(options = {}) {
@@ -881,6 +916,52 @@ export class Wgscan {
       output = arrayFor(type, bits.buffer, nSegments);
     }
     return { output, index, gpuMs: r.gpuMs, totalMs: r.totalMs };
+  }
+
+  // The scan by key of a typed array (as scan's): options.keys (a Uint32Array or
+  // Int32Array of n keys: runs of equal keys are the segments) or options.flags (a
+  // Uint8Array of n bytes: a segment starts where one is not zero); op and kind as
+  // scan's. Returns { output, gpuMs, totalMs }.
+  async scanByKey(input, options = {}) {
+    const type = inputType(input, options);
+    const n = input.length;
+    const { keys, flags, ...rest } = options;
+    const uploads = { input, output: n * ELEMENT_SIZE[type] };
+    let heads, keyType = 'u32';
+    if (keys != null) {
+      if (flags != null) invalid('give keys or flags, not both');
+      if (!(keys instanceof Uint32Array || keys instanceof Int32Array) || keys.length < n) invalid('keys must be a Uint32Array or Int32Array of n keys');
+      heads = 'keys';
+      keyType = keys instanceof Int32Array ? 'i32' : 'u32';
+      uploads.keys = keys.subarray(0, n);
+    } else {
+      if (!(flags instanceof Uint8Array && flags.length >= n)) invalid('scanByKey needs keys or flags (a Uint8Array of n bytes)');
+      heads = 'flags';
+      uploads.flags = flags.subarray(0, n);
+    }
+    const plan = this.#hostPlan(this.createScanByKeyPlan, { ...rest, type, heads, keyType }, n);
+    const r = await this.#runHost(plan, uploads, ['output'], { n });
+    return { output: arrayFor(type, r.out.output, n), gpuMs: r.gpuMs, totalMs: r.totalMs };
+  }
+
+  // One reduction per run of equal keys: keys a Uint32Array or Int32Array, values a
+  // typed array of as many (as scan's); op as scan's. Returns { uniqueKeys, aggregates,
+  // numRuns, gpuMs, totalMs }: the first key of each run (in the keys' array type) and
+  // its reduction, numRuns of each.
+  async reduceByKey(keys, values, options = {}) {
+    if (!(keys instanceof Uint32Array || keys instanceof Int32Array)) invalid('keys must be a Uint32Array or Int32Array');
+    const type = inputType(values, options);
+    const n = keys.length;
+    if (values.length !== n) invalid('keys and values must be of one length');
+    const keyType = keys instanceof Int32Array ? 'i32' : 'u32';
+    const plan = this.#hostPlan(this.createReduceByKeyPlan, { ...options, type, keyType }, n);
+    const uploads = { keys, input: values, uniqueKeys: n * 4, aggregates: n * ELEMENT_SIZE[type], numRuns: 4 };
+    const r = await this.#runHost(plan, uploads, ['uniqueKeys', 'aggregates', 'numRuns'], { n });
+    const runs = new Uint32Array(r.out.numRuns)[0];
+    return {
+      uniqueKeys: new keys.constructor(r.out.uniqueKeys, 0, runs), aggregates: arrayFor(type, r.out.aggregates, runs),
+      numRuns: runs, gpuMs: r.gpuMs, totalMs: r.totalMs,
+    };
   }
 
   // Serves requests of sizes[i] units from an arena of options.arenaSize units whose
