@@ -40,6 +40,14 @@ int test_long(void) {
     return e && *e && strcmp(e, "0") != 0;
 }
 
+int test_sanitized(void) {
+#ifdef WGSCAN_TEST_SANITIZED
+    return 1;
+#else
+    return 0;
+#endif
+}
+
 static wgs_context *shared_ctx;
 static wgs_context *capped_ctx;
 

@@ -46,6 +46,8 @@ void test_skip(const char *why);
  * default run trims where a case repeats another's code path at a cost (each trim says
  * what stays covered). */
 int test_long(void);
+/* 1 in the ASan/UBSan build (WGSCAN_SANITIZE), which is there for the host code. */
+int test_sanitized(void);
 
 /* The shared default context, created on first use (NULL: test_fail already said why). */
 wgs_context *test_context(void);
