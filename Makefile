@@ -4,6 +4,12 @@
 #   make run      install dependencies, build, run the demo (the main job)
 #   make test     install dependencies, build, run every test, then the sanitizer build's
 #   make asan     the ASan/UBSan build and its tests alone
+#   make test-long  the plain build's ctest with WGSCAN_TEST_LONG=1, on demand (not in
+#                 CI): the whole cross products that `make test` takes each part of once
+#                 where they repeat one code path (the scan matrix's sizes past 2^20 with
+#                 every operator, its 50 single passes at 2^22, every sort distribution at
+#                 every size, the sorts in a row at 2^22, the CLI's sort per key type and
+#                 per distribution, the browser's whole sort matrix on Chromium)
 #   make fuzz     the libFuzzer targets (tests/fuzz, clang, ASan/UBSan) in build-fuzz/, each
 #                 run FUZZ_SECONDS (600) in turn; the corpus grows in
 #                 tests/fuzz/corpus/<target>/, reproducers land in tests/fuzz/findings/<target>/
@@ -28,7 +34,7 @@ FUZZ_TARGETS    ?=
 FUZZ_SMOKE_RUNS ?= 300
 FUZZ_FINDINGS   ?= tests/fuzz/findings
 
-.PHONY: all build run test asan fuzz fuzz-build fuzz-smoke deps clean
+.PHONY: all build run test test-long asan fuzz fuzz-build fuzz-smoke deps clean
 
 all: build
 
@@ -46,6 +52,9 @@ test: deps build
 	cd $(BUILD) && ctest --output-on-failure
 	$(MAKE) asan
 	$(MAKE) fuzz-smoke
+
+test-long: deps build
+	cd $(BUILD) && WGSCAN_TEST_LONG=1 ctest --output-on-failure
 
 asan:
 	cmake -S . -B $(ASAN_BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DWGSCAN_SANITIZE=ON $(CMAKE_ARGS)

@@ -4,6 +4,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 typedef struct test_entry {
     const char *name;
@@ -32,6 +33,19 @@ void test_fail(const char *file, int line, const char *fmt, ...) {
 void test_skip(const char *why) {
     printf("    skipped: %s\n", why);
     skipped = 1;
+}
+
+int test_long(void) {
+    const char *e = getenv("WGSCAN_TEST_LONG");
+    return e && *e && strcmp(e, "0") != 0;
+}
+
+int test_sanitized(void) {
+#ifdef WGSCAN_TEST_SANITIZED
+    return 1;
+#else
+    return 0;
+#endif
 }
 
 static wgs_context *shared_ctx;
@@ -88,6 +102,12 @@ wgs_context *test_context_experimental(const wgs_experimental *e) {
     return debug_context((wgs_context_desc){.experimental = &copy}, "experimental");
 }
 
+static double now_s(void) {
+    struct timespec ts;
+    timespec_get(&ts, TIME_UTC); /* C11's clock: the build is not POSIX */
+    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
 int main(int argc, char **argv) {
     const char *filter = argc > 1 ? argv[1] : NULL;
     int passed = 0, failed = 0, nskipped = 0;
@@ -97,15 +117,18 @@ int main(int argc, char **argv) {
         fflush(stdout);
         int before = test_failed_checks;
         skipped = 0;
+        double t0 = now_s();
         tests[i].fn();
+        /* The seconds per test: what to look at when CI grows slow. */
+        double secs = now_s() - t0;
         if (test_failed_checks != before) {
-            printf("[ FAIL ] %s\n", tests[i].name);
+            printf("[ FAIL ] %s (%.1f s)\n", tests[i].name, secs);
             failed++;
         } else if (skipped) {
-            printf("[ SKIP ] %s\n", tests[i].name);
+            printf("[ SKIP ] %s (%.1f s)\n", tests[i].name, secs);
             nskipped++;
         } else {
-            printf("[  OK  ] %s\n", tests[i].name);
+            printf("[  OK  ] %s (%.1f s)\n", tests[i].name, secs);
             passed++;
         }
         fflush(stdout);

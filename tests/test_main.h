@@ -42,6 +42,13 @@ void test_skip(const char *why);
                       wgs_result_name(got_), wgs_result_name(want_));           \
     } while (0)
 
+/* 1 under WGSCAN_TEST_LONG=1 (make test-long): the whole cross products, which the
+ * default run trims where a case repeats another's code path at a cost (each trim says
+ * what stays covered). */
+int test_long(void);
+/* 1 in the ASan/UBSan build (WGSCAN_SANITIZE), which is there for the host code. */
+int test_sanitized(void);
+
 /* The shared default context, created on first use (NULL: test_fail already said why). */
 wgs_context *test_context(void);
 /* A context whose planning limits are capped (see wgs_context_desc debug fields). */

@@ -755,8 +755,9 @@ int cmd_bench(const bench_options *o) {
     const wgs_scan_algorithm *algos = o->algos;
     const int *prims = o->prims;
     const char *json = o->json, *csv = o->csv, *svg = o->svg, *command = o->command;
-    /* Experiments: WGSCAN_BENCH_POOL_MIB, a larger pool (how the slots' placement moves
-     * the timings); WGSCAN_BENCH_PLAN_MAX, plans for more than --max. */
+    /* Experiments: WGSCAN_BENCH_POOL_MIB, the pool's size (how the slots' placement moves
+     * the timings; a small one spares the CLI test the set-up of 512 MiB, most of a
+     * minute on a CPU driver); WGSCAN_BENCH_PLAN_MAX, plans for more than --max. */
     uint64_t pool_mib = 0, plan_max = 0;
     const char *env = getenv("WGSCAN_BENCH_POOL_MIB");
     if (env && (cli_parse_u64(env, &pool_mib) || pool_mib > (1u << 20)))
@@ -784,10 +785,9 @@ int cmd_bench(const bench_options *o) {
         while (nmax > nmin && 4 * nmax > b.info.max_buffer_size / 2) nmax /= 2;
     }
     if (nmax < nmin) return wgs_context_destroy(b.ctx), cli_usage_error("--max is below --min");
-    b.pool_bytes = POOL_BYTES;
+    b.pool_bytes = pool_mib ? pool_mib << 20 : POOL_BYTES;
     uint64_t slot_max = 4 * nmax + 512;
     if (b.pool_bytes < 2 * slot_max) b.pool_bytes = 2 * slot_max;
-    if (pool_mib << 20 > b.pool_bytes) b.pool_bytes = pool_mib << 20;
     if (b.pool_bytes > b.info.max_buffer_size) b.pool_bytes = b.info.max_buffer_size;
     const WGPUBufferUsage usage = WGPUBufferUsage_Storage | WGPUBufferUsage_CopyDst;
     wgs_result r = wgs_buffer_create(b.ctx, b.pool_bytes, usage, &b.in_pool);
