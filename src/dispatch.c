@@ -62,6 +62,12 @@ WGPUBuffer wgs__dummy_rw(wgs_context *ctx) {
     return ctx->dummy_rw;
 }
 
+gpu_binding wgs__binding_or_dummy(wgs_context *ctx, uint32_t slot, WGPUBuffer b, uint64_t offset, uint64_t bytes,
+                                  int writable) {
+    if (!bytes) return (gpu_binding){slot, writable ? wgs__dummy_rw(ctx) : wgs__dummy(ctx), 0, 256};
+    return (gpu_binding){slot, b, offset, bytes};
+}
+
 void wgs__dispatch(wgs_context *ctx, WGPUComputePassEncoder pass, WGPUComputePipeline pipe,
                    const gpu_binding *b, uint32_t nb, WGPUBuffer params, uint64_t param_offset,
                    uint64_t groups) {

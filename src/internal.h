@@ -63,6 +63,10 @@ uint64_t wgs__param_push(wgs_context *ctx, const wgs_params *rec);
  * (created on first use). */
 WGPUBuffer wgs__dummy(wgs_context *ctx);
 WGPUBuffer wgs__dummy_rw(wgs_context *ctx);
+/* Slot `slot` bound to `bytes` of `b` at `offset`, or to a placeholder when bytes is 0
+ * (WebGPU refuses empty bindings). */
+gpu_binding wgs__binding_or_dummy(wgs_context *ctx, uint32_t slot, WGPUBuffer b, uint64_t offset, uint64_t bytes,
+                                  int writable);
 /* Binds `b` plus the parameter record at binding 2 (none when params is NULL: kernels
  * that read no parameters) and dispatches `groups` workgroups,
  * folded into two dimensions past the per-dimension limit. */

@@ -126,13 +126,6 @@ static uint64_t value_bytes(const wgs_scan_by_key_plan *p, uint64_t count) {
     return wgs__round_up(count * p->es, 4);
 }
 
-/* A binding of `bytes` at `offset`, or the placeholder (read-only or not) when empty. */
-static gpu_binding bind_or_dummy(wgs_context *ctx, uint32_t slot, WGPUBuffer b, uint64_t offset, uint64_t bytes,
-                                 int writable) {
-    if (!bytes) return (gpu_binding){slot, writable ? wgs__dummy_rw(ctx) : wgs__dummy(ctx), 0, 256};
-    return (gpu_binding){slot, b, offset, bytes};
-}
-
 wgs_result wgs_scan_by_key_encode(wgs_scan_by_key_plan *p, WGPUCommandEncoder encoder,
                                   const wgs_scan_by_key_args *a) {
     if (!p) return WGS_ERROR_INVALID_ARGUMENT;
@@ -164,13 +157,14 @@ wgs_result wgs_scan_by_key_encode(wgs_scan_by_key_plan *p, WGPUCommandEncoder en
     const uint64_t word_bytes = words * 4 * p->es;
     gpu_binding b[8];
     uint32_t nb = 0;
-    b[nb++] = bind_or_dummy(ctx, 0, a->input, a->input_offset, n / 4 * 4 * p->es, 0);
+    b[nb++] = wgs__binding_or_dummy(ctx, 0, a->input, a->input_offset, n / 4 * 4 * p->es, 0);
     b[nb++] = (gpu_binding){4, a->input, a->input_offset, value_bytes(p, n)};
     /* With flags the kernel reads 9 alone; 8 still belongs to its layout. */
-    b[nb++] = bind_or_dummy(ctx, 8, heads, heads_offset, flags ? 0 : n / 4 * 16, 0);
+    b[nb++] = wgs__binding_or_dummy(ctx, 8, heads, heads_offset, flags ? 0 : n / 4 * 16, 0);
     b[nb++] = (gpu_binding){9, heads, heads_offset, heads_bytes};
-    b[nb++] = bind_or_dummy(ctx, 1, a->output, a->output_offset, word_bytes, 1);
-    b[nb++] = bind_or_dummy(ctx, 5, a->output, a->output_offset + word_bytes, value_bytes(p, n) - word_bytes, 1);
+    b[nb++] = wgs__binding_or_dummy(ctx, 1, a->output, a->output_offset, word_bytes, 1);
+    b[nb++] = wgs__binding_or_dummy(ctx, 5, a->output, a->output_offset + word_bytes,
+                                    value_bytes(p, n) - word_bytes, 1);
     b[nb++] = wgs__chain_binding(&p->chain, tiles);
     wgs__dispatch(ctx, pass, p->scan, b, nb, ctx->param_ring, po, tiles);
     wgs__gpu_pass_end(ctx->gpu, pass);

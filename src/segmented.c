@@ -141,12 +141,6 @@ uint64_t wgs_segmented_reduce_plan_scratch_size(const wgs_segmented_reduce_plan 
 
 uint32_t wgs_segmented_reduce_plan_tile_size(const wgs_segmented_reduce_plan *p) { return p ? p->wg * p->items : 0; }
 
-/* A read-only binding of `bytes` (the placeholder when there are none). */
-static gpu_binding ro_binding(wgs_context *ctx, uint32_t slot, WGPUBuffer b, uint64_t offset, uint64_t bytes) {
-    if (!bytes) return (gpu_binding){slot, wgs__dummy(ctx), 0, 256};
-    return (gpu_binding){slot, b, offset, bytes};
-}
-
 wgs_result wgs_segmented_reduce_encode(wgs_segmented_reduce_plan *p, WGPUCommandEncoder encoder,
                                        const wgs_segmented_reduce_args *a) {
     if (!p) return WGS_ERROR_INVALID_ARGUMENT;
@@ -184,14 +178,13 @@ wgs_result wgs_segmented_reduce_encode(wgs_segmented_reduce_plan *p, WGPUCommand
                                                       a->timestamp_begin_index, a->timestamp_end_index);
     uint64_t po = wgs__param_push(ctx, &rec);
     gpu_binding b[7];
-    b[0] = ro_binding(ctx, 0, a->input, a->input_offset, n * 4);
-    b[1] = ro_binding(ctx, 4, a->input, a->input_offset, n / 4 * 16);
-    b[2] = segs ? (gpu_binding){1, a->output, a->output_offset, segs * p->result_bytes}
-                : (gpu_binding){1, wgs__dummy_rw(ctx), 0, 256};
+    b[0] = wgs__binding_or_dummy(ctx, 0, a->input, a->input_offset, n * 4, 0);
+    b[1] = wgs__binding_or_dummy(ctx, 4, a->input, a->input_offset, n / 4 * 16, 0);
+    b[2] = wgs__binding_or_dummy(ctx, 1, a->output, a->output_offset, segs * p->result_bytes, 1);
     b[3] = (gpu_binding){3, p->aux, 0, p->aux_bytes};
-    b[4] = ro_binding(ctx, 5, begins, begins_offset, begins_bytes);
-    b[5] = ro_binding(ctx, 6, a->end_offsets, a->end_offsets_offset, csr ? 0 : segs * 4);
-    b[6] = a->status ? (gpu_binding){7, a->status, a->status_offset, 4} : (gpu_binding){7, wgs__dummy_rw(ctx), 0, 256};
+    b[4] = wgs__binding_or_dummy(ctx, 5, begins, begins_offset, begins_bytes, 0);
+    b[5] = wgs__binding_or_dummy(ctx, 6, a->end_offsets, a->end_offsets_offset, csr ? 0 : segs * 4, 0);
+    b[6] = wgs__binding_or_dummy(ctx, 7, a->status, a->status_offset, a->status ? 4 : 0, 1);
     /* Each entry point is given exactly the bindings it uses (its automatic layout). */
     gpu_binding bounds_b[3] = {b[3], b[4], b[6]}, spans_b[2] = {b[2], b[3]};
     wgs__dispatch(ctx, pass, p->bounds, bounds_b, 3, ctx->param_ring, po, wgs__div_up(tiles + 1, p->wg));
