@@ -354,6 +354,7 @@ typedef struct wgs_experimental {
     uint32_t select_group_tiles; /* select's tiles per group: 1..16, a power of two */
     uint32_t reduce_groups;      /* reduce's grid: workgroups at most */
     wgs_tile_shape segmented;    /* the segmented reduce's tile (items a multiple of 4) */
+    uint32_t segmented_groups;   /* and its grid: workgroups at most */
     wgs_tile_shape scan_by_key;  /* the scan by key's tile (items a multiple of 4) */
     int copy_scalar;             /* wgs_copy_encode with 4-byte loads */
     /* Host transfers (wgs_buffer_write, wgs_buffer_read): bytes per staging buffer and

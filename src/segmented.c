@@ -6,6 +6,8 @@
  * segments' lengths. Per encode, one compute pass of three dispatches:
  *   seg_bounds  each tile's first segment (a search per tile), the status zeroed
  *   seg_tiles   each tile's pieces of segments: whole segments written, partials kept
+ *               (persistent workgroups take the tiles in turn, loading the next tile's
+ *               values while they finish the current one)
  *   seg_spans   the segments that cross tiles, from the partials
  */
 #include "chain.h"
@@ -22,15 +24,16 @@ struct wgs_segmented_reduce_plan {
     uint32_t arg;           /* 0, 1 arg-min, 2 arg-max */
     uint32_t result_bytes;  /* 4, or 8 for arg ops */
     uint64_t capacity, segment_capacity;
-    uint32_t wg, items;
+    uint32_t wg, items, groups;
     WGPUComputePipeline bounds, tiles, spans;
     WGPUBuffer aux; /* per tile PARTIAL_WORDS words, then tiles + 1 bounds */
     uint64_t aux_bytes;
 };
 
 /* Workgroup memory of seg_tiles: a head bit and a code word per element, and the
- * segmented scan's arrays (12 bytes an entry): per invocation and per row without
- * subgroups, per (row, subgroup of 4 lanes or more) with them. */
+ * segmented scan's arrays (12 bytes an entry): per invocation without subgroups, per
+ * (row, subgroup of 4 lanes or more) with them (the helper's arrays are sized for
+ * row tiles; the reduce uses the first row). */
 static uint64_t tile_storage(uint32_t wg, uint32_t items, const void *arg) {
     const wgs_context_info *ci = arg;
     uint64_t tile = (uint64_t)wg * items, rows = items / 4;
@@ -101,6 +104,7 @@ wgs_result wgs_segmented_reduce_plan_create(wgs_context *ctx, const wgs_segmente
     p->segment_capacity = d.segment_capacity;
     p->wg = s.wg;
     p->items = s.items;
+    p->groups = ctx->exp.segmented_groups ? ctx->exp.segmented_groups : wgs__tuning_of(ctx)->segmented_groups;
 
     int subgroups = wgs__chain_subgroups(&ctx->caps.info, p->wg);
     wgs_kernel_spec spec = {.file = "device/segmented_reduce.wgsl",
@@ -188,7 +192,7 @@ wgs_result wgs_segmented_reduce_encode(wgs_segmented_reduce_plan *p, WGPUCommand
     /* Each entry point is given exactly the bindings it uses (its automatic layout). */
     gpu_binding bounds_b[3] = {b[3], b[4], b[6]}, spans_b[2] = {b[2], b[3]};
     wgs__dispatch(ctx, pass, p->bounds, bounds_b, 3, ctx->param_ring, po, wgs__div_up(tiles + 1, p->wg));
-    wgs__dispatch(ctx, pass, p->tiles, b, 7, ctx->param_ring, po, tiles);
+    wgs__dispatch(ctx, pass, p->tiles, b, 7, ctx->param_ring, po, tiles < p->groups ? tiles : p->groups);
     wgs__dispatch(ctx, pass, p->spans, spans_b, 2, ctx->param_ring, po, wgs__div_up(tiles, p->wg));
     wgs__gpu_pass_end(ctx->gpu, pass);
     return wgs__scope_end(ctx, "recording the segmented reduction");

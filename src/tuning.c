@@ -22,6 +22,7 @@ static const wgs__tuning table[WGS__CLASS_COUNT] = {
         .reduce_groups = 64,
         /* Few invocations and rows, as the scans here. */
         .segmented = {32, 32},
+        .segmented_groups = 64,
         .scan_by_key = {32, 32}, /* as the segmented reduce */
         .histogram = {64, 2},
         .histogram_groups = 64,
@@ -60,7 +61,8 @@ static const wgs__tuning table[WGS__CLASS_COUNT] = {
         .reduce_groups = 1024,
         /* Row tiles as the multi-level scan's, whose seeded scans run near copy speed at
          * 256 x 8; not yet measured for this kernel (bench/lab/segmented.sh sweeps it). */
-        .segmented = {256, 8},
+        .segmented = {256, 16},
+        .segmented_groups = 1024,
         /* One tile a workgroup, as the scan's single pass before it was persistent, whose
          * best shapes had 16 items (section 6 of docs/design.md); not yet measured for
          * this kernel (WGSCAN_TUNE_SCAN_BY_KEY sweeps it). */
@@ -95,7 +97,8 @@ static const wgs__tuning table[WGS__CLASS_COUNT] = {
         .select_single_pass_auto = 1u << 21,
         .reduce = {256, 4},
         .reduce_groups = 1024,
-        .segmented = {256, 8}, /* as gpu-sg32 */
+        .segmented = {256, 16}, /* as gpu-sg32 */
+        .segmented_groups = 1024,
         .scan_by_key = {256, 16}, /* as gpu-sg32 */
         .histogram = {256, 4},
         .histogram_groups = 1024,

@@ -34,7 +34,8 @@ typedef struct wgs__tuning {
     uint64_t select_single_pass_auto;  /* DEFAULT takes the single pass up to this n */
     wgs_tile_shape reduce;             /* reduce and count */
     uint32_t reduce_groups;            /* their grid, at most */
-    wgs_tile_shape segmented;          /* segmented reduce: one tile a workgroup */
+    wgs_tile_shape segmented;          /* segmented reduce: tiles taken in turn */
+    uint32_t segmented_groups;         /* its grid, at most */
     wgs_tile_shape scan_by_key;        /* scan by key: one tile a workgroup, chained */
     wgs_tile_shape histogram;
     uint32_t histogram_groups;

@@ -536,14 +536,15 @@ TEST(segmented_without_subgroups) { other_paths(test_context_forced_fallback(1),
 
 TEST(segmented_folded_grid) { other_paths(test_context_capped(16, 0), "folded grid"); }
 
-/* Another tile shape: one row of 64 words (the GPUs' rows are 2, the CPU drivers' 8). */
-TEST(segmented_one_row_tiles) {
+/* Another tile shape: runs of one word (the GPUs' are 4, the CPU drivers' 8), and three
+ * workgroups taking every tile in turn (a grid that divides no tile count below). */
+TEST(segmented_one_word_runs) {
     static wgs_experimental e;
-    e = (wgs_experimental){.segmented = {64, 4}};
+    e = (wgs_experimental){.segmented = {64, 4}, .segmented_groups = 3};
     wgs_context *ctx = NULL;
     CHECK_RESULT(wgs_context_create(&(wgs_context_desc){.experimental = &e}, &ctx), WGS_OK);
     if (!ctx) return;
     CHECK(tile_of(ctx) == 256);
-    other_paths(ctx, "one-row tiles");
+    other_paths(ctx, "one-word runs, 3 workgroups");
     wgs_context_destroy(ctx);
 }

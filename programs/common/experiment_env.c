@@ -46,11 +46,14 @@ int wgs_experiment_from_env(wgs_context_desc *desc, wgs_experimental *e, char *e
     for (size_t i = 0; i < sizeof shapes / sizeof shapes[0]; i++) {
         if (!(s = getenv(shapes[i].name)) || !*s) continue;
         int k = parse_list(s, v, 3);
-        int sp = shapes[i].shape == &e->scan_single_pass; /* its third number: the grid */
-        if (k < 2 || (k == 3 && !sp))
-            return bad(err, errlen, shapes[i].name, s, sp ? "wg,items[,groups]" : "wg,items");
+        /* The persistent kernels' third number: the grid. */
+        uint32_t *grid = shapes[i].shape == &e->scan_single_pass ? &e->scan_single_pass_groups
+                         : shapes[i].shape == &e->segmented      ? &e->segmented_groups
+                                                                 : NULL;
+        if (k < 2 || (k == 3 && !grid))
+            return bad(err, errlen, shapes[i].name, s, grid ? "wg,items[,groups]" : "wg,items");
         *shapes[i].shape = (wgs_tile_shape){v[0], v[1]};
-        if (k == 3) e->scan_single_pass_groups = v[2];
+        if (k == 3) *grid = v[2];
         any = 1;
     }
     if ((s = getenv("WGSCAN_TUNE_SELECT")) && *s) {

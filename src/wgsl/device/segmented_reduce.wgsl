@@ -4,7 +4,8 @@
 // Three dispatches:
 //   seg_bounds  per tile boundary b, the first segment that begins at or after b * TILE
 //               (a search in the begins); zeroes the status word.
-//   seg_tiles   per tile of TILE values: marks in workgroup memory where the tile's
+//   seg_tiles   per tile of TILE values (persistent workgroups taking tiles in turn):
+//               marks in workgroup memory where the tile's
 //               segments begin and end, reduces each invocation's contiguous run of
 //               ITEMS values into pieces, links the pieces across invocations with a
 //               segmented scan, writes every segment that ends in the tile (and the
@@ -138,8 +139,6 @@ fn seg_bounds(ids: Ids, @builtin(workgroup_id) wid: vec3<u32>, @builtin(num_work
     aux[params.bounds_base + b] = r;
 }
 
-// The tile's values as 16-byte words, one padding word every 8 so that both the
-// row-wise stores and each invocation's run of ITEMS / 4 words meet distinct banks.
 // Workgroup memory of a tile: a bit per element where a piece begins, and at those
 // elements the piece's code (not cleared: read only where a bit is set).
 var<workgroup> heads: array<atomic<u32>, TILE / 32u>;
@@ -148,30 +147,6 @@ var<workgroup> codes: array<u32, TILE>;
 fn mark(x: u32, code: u32) {
     codes[x] = code;
     atomicOr(&heads[x >> 5u], 1u << (x & 31u));
-}
-
-// The code of the piece that element x - 1 belongs to (x in 0..TILE): the last mark
-// before x, found from the head bits (a few words back but for long pieces, and only
-// words that hold a border ask).
-fn code_before(x: u32) -> u32 {
-    var k = x >> 5u;
-    var m = 0u;
-    if (k < TILE / 32u) {
-        m = atomicLoad(&heads[k]) & ((1u << (x & 31u)) - 1u);
-    }
-    // The returns after the loop, not in it: Naga (Firefox) refuses a function that
-    // ends in a loop without a return after it.
-    loop {
-        if (m != 0u || k == 0u) {
-            break;
-        }
-        k = k - 1u;
-        m = atomicLoad(&heads[k]);
-    }
-    if (m != 0u) {
-        return codes[32u * k + 31u - countLeadingZeros(m)];
-    }
-    return CODE_HEAD;
 }
 
 // The begin of the segment after s (n after the last), with e the end of s.
@@ -221,116 +196,185 @@ fn finish_piece(t: u32, te: u32, code: u32, r: Acc, at_end: bool) {
     }
 }
 
-// Rows of 16-byte words as in workgroup/tile_rows.wgsl: in row r invocation lid holds
-// word r * WG + lid of the tile, so every load is coalesced and the values stay in
-// registers.
-@compute @workgroup_size(WG)
-fn seg_tiles(ids: Ids, @builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
-    let t = tile_index(wid, nwg);
-    if (t >= params.tiles) { // a folded grid's spare workgroups
-        return;
-    }
-    let lid = ids.lid;
-    let n = params.n;
-    let ts = t * TILE;
-    let te = min(ts + TILE, n);
-    let sa = aux[params.bounds_base + t];
-    let sb = aux[params.bounds_base + t + 1u];
+// Each invocation's run of ITEMS consecutive values (WORDS 16-byte words).
+const WORDS: u32 = ITEMS / 4u;
+var<private> w: array<vec4<V>, WORDS>;
 
-    // The loads first, so that they are in flight while the segments are marked; past n
-    // the values are never used (a gap's code). (Barriers come between these branches
-    // and the subgroup operations: docs/design.md, section 3.)
+fn load_run(t: u32, lid: u32) {
+    let n = params.n;
     let n4 = n / 4u;
-    var w: array<vec4<V>, ROWS>;
-    for (var r = 0u; r < ROWS; r++) {
-        let gq = ts / 4u + r * WG + lid;
+    for (var k = 0u; k < WORDS; k++) {
+        let gq = t * (TILE / 4u) + lid * WORDS + k;
         if (gq < n4) {
-            w[r] = src4[gq];
+            w[k] = src4[gq];
         } else {
             for (var j = 0u; j < 4u; j++) {
-                w[r][j] = src[min(4u * gq + j, max(n, 1u) - 1u)];
+                w[k][j] = src[min(4u * gq + j, max(n, 1u) - 1u)];
             }
         }
     }
-    for (var i = lid; i < TILE / 32u; i += WG) {
-        atomicStore(&heads[i], 0u);
-    }
-    workgroupBarrier();
+}
 
-    // Marks: a non-empty segment's begin, and its end where a gap follows; the head
-    // segment's end likewise; n. With offsets in order no element is marked twice.
-    if (lid == 0u) {
-        if (sb < sa) {
-            atomicMax(&status[0], STATUS_UNORDERED);
+// A segment as the marks need it: its begin, its end, the next one's begin.
+struct Seg {
+    b: u32,
+    e: u32,
+    next: u32,
+}
+
+fn seg_of(s: u32) -> Seg {
+    let e = seg_end(s);
+    return Seg(seg_begin(s), e, next_begin(s, e));
+}
+
+fn mark_segment(s: u32, g: Seg, t: u32, ts: u32) {
+    check_segment(g.b, g.e, g.next, t, ts);
+    if (g.b < g.e && g.b >= ts && g.b - ts < TILE) {
+        mark(g.b - ts, s + 1u);
+    }
+    if (g.e < g.next && g.e >= ts && g.e - ts < TILE) {
+        mark(g.e - ts, CODE_GAP);
+    }
+    if (g.b == g.e) {
+        write_result(s, identity_acc());
+    }
+}
+
+// The code of the piece whose last border is at f - 1 (f from a scan entry; 0: no border).
+fn code_at(f: u32) -> u32 {
+    if (f == 0u) {
+        return CODE_HEAD;
+    }
+    return codes[f - 1u];
+}
+
+// Persistent workgroups take the tiles in turn (tile t + G after t, G the grid). Per
+// tile: the marks of its segments' borders, each invocation's run reduced alone into
+// the piece it continues, the pieces wholly inside it (written now) and the piece it
+// hands on; one segmented scan over the invocations in order (a fixed order, so float
+// sums repeat) links the pieces that cross runs. The scan entries' flag is the position
+// + 1 of the run's last border, so what flows in says which piece it belongs to.
+// Whatever the next tile needs from memory (its values, bounds, first segment each) is
+// requested a turn ahead, so that the loads are in flight while this tile is worked.
+@compute @workgroup_size(WG)
+fn seg_tiles(ids: Ids, @builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
+    let g = tile_index(wid, nwg);
+    let groups = nwg.x * nwg.y;
+    let tiles = params.tiles;
+    let lid = ids.lid;
+    let n = params.n;
+    // Counted loops: Dawn's robustness gives a loop it cannot bound (a stride, a step
+    // by a runtime value) an iteration counter of its own (docs/design.md, section 4).
+    var turns = 0u;
+    if (g < tiles) {
+        turns = (tiles - g + groups - 1u) / groups;
+    }
+    var sa = 0u;
+    var sb = 0u;
+    var first = Seg(0u, 0u, 0u); // this invocation's first segment of the tile
+    var head = Seg(0u, 0u, 0u);  // lane 0: the segment before the tile's first
+    if (turns != 0u) {
+        load_run(g, lid);
+        sa = aux[params.bounds_base + g];
+        sb = aux[params.bounds_base + g + 1u];
+        if (sa + lid < sb) {
+            first = seg_of(sa + lid);
         }
-        if (sa > 0u) {
-            let e = seg_end(sa - 1u);
-            if (e < next_begin(sa - 1u, e) && e >= ts && e - ts < TILE) {
-                mark(e - ts, CODE_GAP);
+        if (lid == 0u && sa > 0u) {
+            head = seg_of(sa - 1u);
+        }
+    }
+    for (var turn = 0u; turn < turns; turn++) {
+        let t = g + turn * groups;
+        let ts = t * TILE;
+        let te = min(ts + TILE, n);
+        let more = turn + 1u < turns;
+        var next_sa = 0u;
+        var next_sb = 0u;
+        if (more) {
+            next_sa = aux[params.bounds_base + t + groups];
+            next_sb = aux[params.bounds_base + t + groups + 1u];
+        }
+        for (var k = 0u; k < (TILE / 32u + WG - 1u) / WG; k++) {
+            let i = lid + k * WG;
+            if (i < TILE / 32u) {
+                atomicStore(&heads[i], 0u);
             }
         }
-        if (n - ts < TILE) {
-            mark(n - ts, CODE_GAP);
-        }
-    }
-    for (var s = sa + lid; s < sb; s += WG) {
-        let b = seg_begin(s);
-        let e = seg_end(s);
-        let next = next_begin(s, e);
-        check_segment(b, e, next, t, ts);
-        if (b < e && b >= ts && b - ts < TILE) {
-            mark(b - ts, s + 1u);
-        }
-        if (e < next && e >= ts && e - ts < TILE) {
-            mark(e - ts, CODE_GAP);
-        }
-        if (b == e) {
-            write_result(s, identity_acc());
-        }
-    }
-    workgroupBarrier();
+        workgroupBarrier();
 
-    // Each word alone: the piece it continues (first), the pieces wholly inside it
-    // (written now) and the piece it hands on, as a scan entry.
-    var first: array<Acc, ROWS>;
-    for (var r = 0u; r < ROWS; r++) {
-        let q = r * WG + lid;
-        let bits = (atomicLoad(&heads[q >> 3u]) >> (4u * (q & 7u))) & 15u;
+        // Marks: a non-empty segment's begin, and its end where a gap follows; the head
+        // segment's end likewise; n. With offsets in order no element is marked twice.
+        if (lid == 0u) {
+            if (sb < sa) {
+                atomicMax(&status[0], STATUS_UNORDERED);
+            }
+            if (sa > 0u && head.e < head.next && head.e >= ts && head.e - ts < TILE) {
+                mark(head.e - ts, CODE_GAP);
+            }
+            if (n - ts < TILE) {
+                mark(n - ts, CODE_GAP);
+            }
+        }
+        var mine = 0u;
+        if (sb > sa + lid) {
+            mine = (sb - sa - lid + WG - 1u) / WG;
+        }
+        if (mine != 0u) {
+            mark_segment(sa + lid, first, t, ts);
+        }
+        for (var k = 1u; k < mine; k++) {
+            let s = sa + lid + k * WG;
+            mark_segment(s, seg_of(s), t, ts);
+        }
+        workgroupBarrier();
+
+        // The run alone: `pre` the piece it continues (all of it when no border lies in
+        // it), `cur` the piece it hands on, and between them the pieces it finishes.
         var cur = identity_acc();
         var pre = identity_acc();
-        var code = CODE_HEAD;
-        for (var j = 0u; j < 4u; j++) {
-            if ((bits & (1u << j)) != 0u) {
-                if ((bits & ((1u << j) - 1u)) != 0u) {
-                    finish_piece(t, te, code, cur, false);
-                } else {
-                    pre = cur;
+        var last = 0u; // the run's last border + 1, 0 for none
+        for (var k = 0u; k < WORDS; k++) {
+            let q = lid * WORDS + k;
+            let bits = (atomicLoad(&heads[q >> 3u]) >> (4u * (q & 7u))) & 15u;
+            for (var j = 0u; j < 4u; j++) {
+                if ((bits & (1u << j)) != 0u) {
+                    if (last != 0u) {
+                        finish_piece(t, te, codes[last - 1u], cur, false);
+                    } else {
+                        pre = cur;
+                    }
+                    last = 4u * q + j + 1u;
+                    cur = identity_acc();
                 }
-                cur = identity_acc();
-                code = codes[4u * q + j];
+                cur = acc_combine(cur, Acc(lift(w[k][j]), ts + 4u * q + j));
             }
-            cur = acc_combine(cur, Acc(lift(w[r][j]), ts + 4u * q + j));
         }
-        if (bits == 0u) {
+        if (last == 0u) {
             pre = cur;
         }
-        first[r] = pre;
-        seg_words[r] = SegEntry(cur, select(0u, 1u, bits != 0u));
-    }
-    workgroupBarrier(); // the subgroups whole again before their shuffles (docs/design.md, 3)
-
-    // The pieces linked across the tile by a segmented scan in word order (a fixed
-    // order, so float sums repeat): seg_words[r] becomes what flows into word r.
-    let total = segmented_scan_tile(ids);
-    for (var r = 0u; r < ROWS; r++) {
-        let q = r * WG + lid;
-        let bits = (atomicLoad(&heads[q >> 3u]) >> (4u * (q & 7u))) & 15u;
-        if (bits != 0u) {
-            finish_piece(t, te, code_before(4u * q), acc_combine(seg_words[r].a, first[r]), false);
+        // The registers are free: the next tile's loads go out now and arrive while this
+        // one is linked and finished.
+        if (more) {
+            load_run(t + groups, lid);
+            if (next_sa + lid < next_sb) {
+                first = seg_of(next_sa + lid);
+            }
+            if (lid == 0u && next_sa > 0u) {
+                head = seg_of(next_sa - 1u);
+            }
         }
-    }
-    if (lid == WG - 1u) {
-        finish_piece(t, te, code_before(TILE), total.a, true);
+        let linked = segmented_scan_lanes(ids, SegEntry(cur, last));
+        if (last != 0u) {
+            finish_piece(t, te, code_at(linked.before.f), acc_combine(linked.before.a, pre), false);
+        }
+        if (lid == WG - 1u) {
+            finish_piece(t, te, code_at(linked.total.f), linked.total.a, true);
+        }
+        sa = next_sa;
+        sb = next_sb;
+        // Every read of the marks done before the next tile clears them.
+        workgroupBarrier();
     }
 }
 

@@ -17,6 +17,13 @@ struct SegScan {
     before: SegEntry, // the previous invocation's (seg_none() for the first)
 }
 
+// segmented_scan_lanes' answer: what the invocations before this one hand on, and what
+// the whole workgroup hands on.
+struct SegLanes {
+    before: SegEntry,
+    total: SegEntry,
+}
+
 // The entries of this invocation's words (row r: word r * WG + lid) that a tile's
 // segmented scan (segmented_scan_tile) works on, in place: at module scope, not passed
 // to functions, which an H200 ran at half speed (docs/design.md, section 4).

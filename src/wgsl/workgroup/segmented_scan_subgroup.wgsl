@@ -93,3 +93,40 @@ fn segmented_scan_tile(ids: Ids) -> SegEntry {
     }
     return ssg_total;
 }
+
+// Every invocation must call it (two barriers). One entry per invocation, in invocation
+// order: the subgroups scan their lanes, then the first subgroup the subgroups' totals.
+fn segmented_scan_lanes(ids: Ids, e: SegEntry) -> SegLanes {
+    let size = ids.sg_size;
+    let lane = ids.sg_lane;
+    let sg = ids.lid / size;
+    let groups = WG / size;
+    let incl = seg_subgroup_scan(lane, size, e);
+    if (lane == size - 1u) {
+        ssg_store(sg, incl);
+    }
+    workgroupBarrier();
+    if (sg == 0u) {
+        var carry = seg_none();
+        let rounds = (groups + size - 1u) / size;
+        for (var c = 0u; c < rounds; c++) {
+            let k = c * size + lane;
+            var x = seg_none();
+            if (k < groups) {
+                x = ssg_load(k);
+            }
+            let y = seg_subgroup_scan(lane, size, x);
+            let up = seg_shuffle_up(y, 1u);
+            if (k < groups) {
+                ssg_store(k, seg_combine(carry, seg_pick(up, seg_none(), lane == 0u)));
+            }
+            carry = seg_combine(carry, seg_last(y, size));
+        }
+        if (lane == 0u) {
+            ssg_total = carry;
+        }
+    }
+    workgroupBarrier();
+    let up = seg_shuffle_up(incl, 1u);
+    return SegLanes(seg_combine(ssg_load(sg), seg_pick(up, seg_none(), lane == 0u)), ssg_total);
+}

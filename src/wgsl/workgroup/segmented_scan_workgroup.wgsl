@@ -53,3 +53,27 @@ fn segmented_scan_tile(ids: Ids) -> SegEntry {
     }
     return carry;
 }
+
+// Every invocation must call it (barriers). One entry per invocation, in invocation
+// order: Hillis and Steele over the workgroup.
+fn segmented_scan_lanes(ids: Ids, e: SegEntry) -> SegLanes {
+    let lid = ids.lid;
+    ss_store(lid, e);
+    for (var d = 1u; d < WG; d = d << 1u) {
+        workgroupBarrier();
+        var x = ss_load(lid);
+        if (lid >= d) {
+            x = seg_combine(ss_load(lid - d), x);
+        }
+        workgroupBarrier();
+        ss_store(lid, x);
+    }
+    workgroupBarrier();
+    var before = seg_none();
+    if (lid > 0u) {
+        before = ss_load(lid - 1u);
+    }
+    let total = ss_load(WG - 1u);
+    workgroupBarrier(); // the next call reuses the arrays
+    return SegLanes(before, total);
+}
