@@ -713,22 +713,23 @@ WGS_API wgs_result wgs_count_host(wgs_context *ctx, const wgs_count_plan_desc *d
  * the status as its result.
  *
  * How: the work is split by elements, never by segments, so the time depends on n
- * and hardly on the segments' lengths. Each workgroup takes a tile of the values
- * (tile = wgs_segmented_reduce_plan_tile_size) in registers, finds its segments in the
- * offsets (a search per tile in a first short dispatch), marks where segments begin in
- * workgroup memory, reduces each segment's piece of the tile (each 16-byte word alone,
- * then one segmented scan over the tile's words), writes the result of every segment
- * that ends in the tile, and leaves a partial for a segment that goes on past it. A third dispatch combines the partials of the segments that span tiles (in
- * a fixed order). Records 3 dispatches in one compute pass.
+ * and hardly on the segments' lengths. Workgroups take tiles of the values (tile =
+ * wgs_segmented_reduce_plan_tile_size) in turn, each invocation a run of consecutive
+ * values in registers; a tile's segments are found in the offsets (a search per tile in
+ * a first short dispatch) and mark where they begin in workgroup memory; each run is
+ * reduced alone into pieces, one segmented scan over the runs links them, the result of
+ * every segment that ends in the tile is written and a partial kept for a segment that
+ * goes on past it. A third dispatch combines the partials of the segments that span
+ * tiles (in a fixed order). Records 3 dispatches in one compute pass.
  * Deterministic: the order of combination depends only on n, the offsets and the
  * tile, so float sums have the same bits on every run (on one device: the subgroup size
  * takes part). A float sum of a segment of k elements differs from the exact sum by at
  * most d rounding steps of f32 times the sum of its magnitudes (plus 2k 2^-126 on
  * devices that flush subnormals), d being the longest chain of additions a value goes
- * through: 4 + 2 log2(WG) + (items / 4)(WG / sg) + 20 + k / (tile x WG) for a tile of
- * WG invocations of `items` values and subgroups of sg lanes (without subgroups items / 4
- * in place of the third term): 56 + k / 2^19 for 256 x 8 on 32-lane subgroups, and below
- * k / 1024 + 128 for the CPU drivers' 32 x 32 on subgroups of 4.
+ * through: items + 2 log2(sg) + WG / sg + 20 + log2(WG) + k / (tile x WG) for a tile of
+ * WG invocations of `items` values and subgroups of sg lanes (without subgroups log2(WG)
+ * in place of the second and third terms): 57 + k / 2^18 for 128 x 16 on 32-lane
+ * subgroups, and below k / 1024 + 128 for the CPU drivers' 32 x 32 on subgroups of 4.
  *
  * Limits: n values fit one storage binding and n < 2^31; the offsets and the results fit
  * one binding each. Scratch: 24 bytes per tile of capacity plus 4 per tile boundary

@@ -59,10 +59,11 @@ static const wgs__tuning table[WGS__CLASS_COUNT] = {
         /* 1024 groups of 256 keep every core of an H200 busy several times over. */
         .reduce = {256, 4},
         .reduce_groups = 1024,
-        /* Row tiles as the multi-level scan's, whose seeded scans run near copy speed at
-         * 256 x 8; not yet measured for this kernel (bench/lab/segmented.sh sweeps it). */
-        .segmented = {256, 16},
-        .segmented_groups = 1024,
+        /* H200, 2^28 u32 add, segments of 16 / 4096: 128 x 16 on 528 workgroups 1.41 /
+         * 1.27 copies, 256 x 16 on 1024 1.49 / 1.32, 256 x 8 1.49 / 1.29, 64 x 16 1.46 /
+         * 1.37; 32 items 3 copies and more (bench/results/h200-2026-12-02-segmented). */
+        .segmented = {128, 16},
+        .segmented_groups = 528,
         /* One tile a workgroup, as the scan's single pass before it was persistent, whose
          * best shapes had 16 items (section 6 of docs/design.md); not yet measured for
          * this kernel (WGSCAN_TUNE_SCAN_BY_KEY sweeps it). */
@@ -97,8 +98,8 @@ static const wgs__tuning table[WGS__CLASS_COUNT] = {
         .select_single_pass_auto = 1u << 21,
         .reduce = {256, 4},
         .reduce_groups = 1024,
-        .segmented = {256, 16}, /* as gpu-sg32 */
-        .segmented_groups = 1024,
+        .segmented = {128, 16}, /* as gpu-sg32 */
+        .segmented_groups = 528,
         .scan_by_key = {256, 16}, /* as gpu-sg32 */
         .histogram = {256, 4},
         .histogram_groups = 1024,
