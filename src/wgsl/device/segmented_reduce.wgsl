@@ -264,7 +264,7 @@ fn seg_tiles(ids: Ids, @builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workg
     let lid = ids.lid;
     let n = params.n;
     // Counted loops: Dawn's robustness gives a loop it cannot bound (a stride, a step
-    // by a runtime value) an iteration counter of its own (docs/design.md, section 4).
+    // by a runtime value) an iteration counter of its own (docs/design.md, section 3).
     var turns = 0u;
     if (g < tiles) {
         turns = (tiles - g + groups - 1u) / groups;
@@ -364,6 +364,7 @@ fn seg_tiles(ids: Ids, @builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workg
                 head = seg_of(next_sa - 1u);
             }
         }
+        workgroupBarrier(); // the subgroups whole again before their shuffles (docs/design.md, 3)
         let linked = segmented_scan_lanes(ids, SegEntry(cur, last));
         if (last != 0u) {
             finish_piece(t, te, code_at(linked.before.f), acc_combine(linked.before.a, pre), false);
