@@ -12,11 +12,6 @@ struct SegEntry {
     f: u32,
 }
 
-struct SegScan {
-    incl: SegEntry,   // this invocation's entry after the scan
-    before: SegEntry, // the previous invocation's (seg_none() for the first)
-}
-
 // segmented_scan_lanes' answer: what the invocations before this one hand on, and what
 // the whole workgroup hands on.
 struct SegLanes {

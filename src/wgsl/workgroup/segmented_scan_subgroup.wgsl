@@ -50,6 +50,31 @@ fn seg_subgroup_scan(lane: u32, size: u32, e: SegEntry) -> SegEntry {
     return x;
 }
 
+// The first subgroup's part of both scans below: the table's first `count` entries
+// (totals in order) made exclusive in place, size entries a round, and the whole in
+// ssg_total. Counted rounds: Dawn's robustness counts the iterations of a loop whose
+// end Tint cannot see (docs/design.md, section 3).
+fn scan_table(lane: u32, size: u32, count: u32) {
+    var carry = seg_none();
+    let rounds = (count + size - 1u) / size;
+    for (var c = 0u; c < rounds; c++) {
+        let k = c * size + lane;
+        var x = seg_none();
+        if (k < count) {
+            x = ssg_load(k);
+        }
+        let y = seg_subgroup_scan(lane, size, x);
+        let up = seg_shuffle_up(y, 1u);
+        if (k < count) {
+            ssg_store(k, seg_combine(carry, seg_pick(up, seg_none(), lane == 0u)));
+        }
+        carry = seg_combine(carry, seg_last(y, size));
+    }
+    if (lane == 0u) {
+        ssg_total = carry;
+    }
+}
+
 // Every invocation must call it (two barriers). Replaces each of this invocation's
 // entries (seg_words: row r holds word r * WG + lid) by what the words before it hand on, in word order,
 // and returns the whole tile's.
@@ -68,23 +93,7 @@ fn segmented_scan_tile(ids: Ids) -> SegEntry {
     workgroupBarrier();
     // The (row, subgroup) totals in word order, made exclusive in place.
     if (sg == 0u) {
-        var carry = seg_none();
-        for (var base = 0u; base < ROWS * groups; base += size) {
-            let k = base + lane;
-            var x = seg_none();
-            if (k < ROWS * groups) {
-                x = ssg_load(k);
-            }
-            let y = seg_subgroup_scan(lane, size, x);
-            let up = seg_shuffle_up(y, 1u);
-            if (k < ROWS * groups) {
-                ssg_store(k, seg_combine(carry, seg_pick(up, seg_none(), lane == 0u)));
-            }
-            carry = seg_combine(carry, seg_last(y, size));
-        }
-        if (lane == 0u) {
-            ssg_total = carry;
-        }
+        scan_table(lane, size, ROWS * groups);
     }
     workgroupBarrier();
     for (var r = 0u; r < ROWS; r++) {
@@ -107,24 +116,7 @@ fn segmented_scan_lanes(ids: Ids, e: SegEntry) -> SegLanes {
     }
     workgroupBarrier();
     if (sg == 0u) {
-        var carry = seg_none();
-        let rounds = (groups + size - 1u) / size;
-        for (var c = 0u; c < rounds; c++) {
-            let k = c * size + lane;
-            var x = seg_none();
-            if (k < groups) {
-                x = ssg_load(k);
-            }
-            let y = seg_subgroup_scan(lane, size, x);
-            let up = seg_shuffle_up(y, 1u);
-            if (k < groups) {
-                ssg_store(k, seg_combine(carry, seg_pick(up, seg_none(), lane == 0u)));
-            }
-            carry = seg_combine(carry, seg_last(y, size));
-        }
-        if (lane == 0u) {
-            ssg_total = carry;
-        }
+        scan_table(lane, size, groups);
     }
     workgroupBarrier();
     let up = seg_shuffle_up(incl, 1u);

@@ -7,7 +7,6 @@
 var<workgroup> ss_v: array<T, WG>;
 var<workgroup> ss_i: array<u32, WG>;
 var<workgroup> ss_f: array<u32, WG>;
-var<workgroup> ss_rows: array<SegEntry, ROWS>;
 
 fn ss_store(k: u32, x: SegEntry) {
     ss_v[k] = x.a.v;
@@ -20,36 +19,21 @@ fn ss_load(k: u32) -> SegEntry {
 }
 
 // Every invocation must call it (barriers). Replaces each of this invocation's entries
-// (seg_words: row r holds word r * WG + lid) by what the words before it hand on, in word order, and
-// returns the whole tile's (as the last word's inclusive entry).
+// (seg_words: row r holds word r * WG + lid) by what the words before it hand on, in word
+// order, and returns the whole tile's: each row scanned over the invocations, then the
+// rows chained in order.
 fn segmented_scan_tile(ids: Ids) -> SegEntry {
-    let lid = ids.lid;
     var before: array<SegEntry, ROWS>;
+    var row_total: array<SegEntry, ROWS>;
     for (var r = 0u; r < ROWS; r++) {
-        ss_store(lid, seg_words[r]);
-        for (var d = 1u; d < WG; d = d << 1u) {
-            workgroupBarrier();
-            var x = ss_load(lid);
-            if (lid >= d) {
-                x = seg_combine(ss_load(lid - d), x);
-            }
-            workgroupBarrier();
-            ss_store(lid, x);
-        }
-        workgroupBarrier();
-        before[r] = seg_none();
-        if (lid > 0u) {
-            before[r] = ss_load(lid - 1u);
-        }
-        if (lid == WG - 1u) {
-            ss_rows[r] = ss_load(lid);
-        }
-        workgroupBarrier(); // the next row reuses the arrays
+        let l = segmented_scan_lanes(ids, seg_words[r]);
+        before[r] = l.before;
+        row_total[r] = l.total;
     }
     var carry = seg_none();
     for (var r = 0u; r < ROWS; r++) {
         seg_words[r] = seg_combine(carry, before[r]);
-        carry = seg_combine(carry, ss_rows[r]);
+        carry = seg_combine(carry, row_total[r]);
     }
     return carry;
 }
