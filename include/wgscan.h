@@ -348,6 +348,12 @@ typedef struct wgs_experimental {
      * with a segment start), so that every look-back walks back to one of those: a test
      * of the walk and of the order it folds in. Slow (each walk is long). */
     int chain_withhold_inclusive;
+    /* Tile 0 of the chained passes built on the look-back files' tile_chain (the scan
+     * by key, the segmented scan, select's single pass, the scan without subgroups; not
+     * the persistent scan) publishes nothing, so that the first look-back to reach it
+     * rebuilds it (a fallback, after its spins): a test of that rebuild, where the scan
+     * by key's carry-in lives. */
+    int chain_withhold_first;
     /* Tile shapes instead of the tuning table's. */
     wgs_tile_shape scan_single_pass, scan_multilevel, select, reduce;
     /* The single pass's persistent workgroups (with subgroups): the grid, at most; 0:
@@ -814,6 +820,22 @@ WGS_API wgs_result wgs_segmented_reduce_host(wgs_context *ctx, const wgs_segment
  *                   zero (the bytes of select's FLAGGED mode).
  * Element 0 always starts a segment.
  *
+ * Carry-in (args.init_value or args.init_buffer, as the scan's): a value that stands
+ * before element 0 in the first segment, so that a scan by key can continue another
+ * one on the next chunk of its input. It joins the first segment only (the run that
+ * element 0 begins, up to the next segment start), whatever the keys or flags say about
+ * element 0: inclusive out[i] = carry + values[0] + ... + values[i] and exclusive out[0]
+ * = carry, out[i] = carry + values[0] + ... + values[i - 1] there (for floats in that
+ * order: (carry + values[0]) first); later segments start from the identity as before.
+ * To continue a chunked scan by key, pass the previous chunk's last inclusive output
+ * (init_buffer: without a trip to the host, copied by the GPU to an aligned offset of
+ * another buffer than the output) when the chunk's first element continues the
+ * previous chunk's last run (its key equals the last one, or its flag is 0), and no
+ * carry when it starts a run. Without a carry the first output is as before.
+ * This is not CUB's init of ExclusiveScanByKey, which is the value every segment's
+ * exclusive scan starts from; that one is not offered (with it out[i] = init + out'[i]
+ * of the scan without it, which the caller can add in its own pass where it needs it).
+ *
  * How: one chained pass (the single-pass scan's chain: tiles in claim order, decoupled
  * look-back with decoupled fallback, so it finishes on devices that give workgroups
  * no forward-progress guarantee). The values and keys are read once and the output
@@ -864,6 +886,14 @@ typedef struct wgs_scan_by_key_args {
     WGPUBuffer output; /* n values; another buffer than input, keys and flags */
     uint64_t output_offset;
     uint64_t n; /* elements; 0 records nothing */
+    /* Optional carry-in into the first segment (see above): from init_buffer (one
+     * element at init_offset, aligned as every offset; f16 in the low half of the word;
+     * Storage usage; another buffer than the output), read when the scan runs, else from
+     * *init_value (one element of the plan's type, copied while encoding); neither:
+     * none. */
+    const void *init_value;
+    WGPUBuffer init_buffer;
+    uint64_t init_offset;
     WGPUQuerySet timestamp_query_set; /* optional, as in wgs_scan_args */
     uint32_t timestamp_begin_index;
     uint32_t timestamp_end_index;
@@ -883,7 +913,7 @@ WGS_API uint64_t wgs_scan_by_key_plan_scratch_size(const wgs_scan_by_key_plan *p
 WGS_API uint32_t wgs_scan_by_key_plan_tile_size(const wgs_scan_by_key_plan *plan);
 /* Records the scan by key into `encoder`; never submits. n above capacity:
  * WGS_ERROR_CAPACITY_EXCEEDED; a missing buffer: WGS_ERROR_INVALID_ARGUMENT; the output
- * sharing a buffer with an input: WGS_ERROR_ALIASING; the buffer checks of
+ * sharing a buffer with an input or the carry-in: WGS_ERROR_ALIASING; the buffer checks of
  * "Buffers passed to wgs_scan_encode". Its parameters go to the context's parameter
  * ring (see "Parameter records"). */
 WGS_API wgs_result wgs_scan_by_key_encode(wgs_scan_by_key_plan *plan, WGPUCommandEncoder encoder,
@@ -932,6 +962,7 @@ WGS_API wgs_result wgs_scan_by_key_host(wgs_context *ctx, const wgs_scan_by_key_
  * Records 3 dispatches in one compute pass (the tile states' reset, the status' reset
  * when there is a status word, the scan). Deterministic as the scan by key, floats
  * included, with its bound for sums (k rounding steps for an output of k terms).
+ * No carry-in (a segment starts where its offsets say).
  *
  * Why its own API beside wgs_scan_by_key: the segments come with their own arguments
  * (two forms, n_segments and segment_capacity, the status word) and their own rules

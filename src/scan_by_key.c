@@ -129,7 +129,7 @@ static wgs_result plan_build(wgs_context *ctx, wgs_scan_by_key_plan *p, const pl
     wgs__chain_spec(ctx, &spec);
     spec.ordered_lookback = 1; /* float results bit-identical run to run */
     /* The head source goes before the chain hooks, which call the kernel's seg_word_at. */
-    const char *heads = offsets ? "workgroup/heads_offsets.wgsl " : "element/heads_keys.wgsl ";
+    const char *heads = offsets ? "workgroup/heads_offsets.wgsl " : "element/scan_carry.wgsl element/heads_keys.wgsl ";
     char helper[320];
     snprintf(helper, sizeof helper, "element/acc.wgsl element/segment_entry.wgsl %s%s", heads,
              spec.subgroups ? "workgroup/segmented_scan_subgroup.wgsl workgroup/segmented_chain_subgroup.wgsl"
@@ -204,9 +204,10 @@ static uint64_t value_bytes(const wgs_scan_by_key_plan *p, uint64_t count) {
 
 /* The buffers of one encode, either API's. */
 typedef struct encode_args {
-    WGPUBuffer input, output, heads, ends, status;
-    uint64_t input_offset, output_offset, heads_offset, ends_offset, status_offset;
+    WGPUBuffer input, output, heads, ends, status, init;
+    uint64_t input_offset, output_offset, heads_offset, ends_offset, status_offset, init_offset;
     uint64_t n, segments, heads_bytes;
+    const void *init_value;
     WGPUQuerySet qs;
     uint32_t ts_begin, ts_end;
 } encode_args;
@@ -220,6 +221,14 @@ static wgs_result encode(wgs_scan_by_key_plan *p, WGPUCommandEncoder encoder, co
     const uint64_t tiles = wgs__div_up(n, (uint64_t)p->wg * p->items);
     const uint64_t words = n / p->word_elems * p->word_elems / 4; /* the output's word view */
     wgs_params rec = {.scan = {.n = (uint32_t)n, .words = (uint32_t)words, .segments = (uint32_t)a->segments}};
+    gpu_binding carry = {6, wgs__dummy(ctx), 0, 16};
+    if (a->init) {
+        carry = (gpu_binding){6, a->init, a->init_offset, 4};
+        rec.scan.flags = WGS_FLAG_CARRY | WGS_FLAG_CARRY_BUFFER;
+    } else if (a->init_value) {
+        rec.scan.flags = WGS_FLAG_CARRY;
+        memcpy(&rec.scan.carry_bits, a->init_value, p->es); /* f16 in the low half (little-endian) */
+    }
     wgs_result r = wgs__params_reserve(ctx, 1);
     if (r != WGS_OK) return r;
     wgs__gpu_scope_push(ctx->gpu);
@@ -255,6 +264,7 @@ static wgs_result encode(wgs_scan_by_key_plan *p, WGPUCommandEncoder encoder, co
             const int flags = p->source == SOURCE_FLAGS;
             b[nb++] = wgs__binding_or_dummy(ctx, 8, a->heads, a->heads_offset, flags ? 0 : n / 4 * 16, 0);
             b[nb++] = (gpu_binding){9, a->heads, a->heads_offset, a->heads_bytes};
+            b[nb++] = carry;
         }
         wgs__dispatch(ctx, pass, p->scan, b, nb, ctx->param_ring, po, tiles);
     }
@@ -271,17 +281,21 @@ wgs_result wgs_scan_by_key_encode(wgs_scan_by_key_plan *p, WGPUCommandEncoder en
     const uint64_t n = a->n;
     const int flags = p->source == SOURCE_FLAGS;
     encode_args e = {.input = a->input, .output = a->output, .heads = flags ? a->flags : a->keys,
-                     .input_offset = a->input_offset, .output_offset = a->output_offset,
-                     .heads_offset = flags ? a->flags_offset : a->keys_offset,
-                     .n = n, .heads_bytes = flags ? wgs__round_up(n, 4) : n * 4, .qs = a->timestamp_query_set, .ts_begin = a->timestamp_begin_index,
+                     .init = a->init_buffer, .input_offset = a->input_offset, .output_offset = a->output_offset,
+                     .heads_offset = flags ? a->flags_offset : a->keys_offset, .init_offset = a->init_offset,
+                     .n = n, .heads_bytes = flags ? wgs__round_up(n, 4) : n * 4, .init_value = a->init_value,
+                     .qs = a->timestamp_query_set, .ts_begin = a->timestamp_begin_index,
                      .ts_end = a->timestamp_end_index};
     if ((r = wgs__check_buffer(ctx, e.input, e.input_offset, value_bytes(p, n), "input")) != WGS_OK) return r;
     if ((r = wgs__check_buffer(ctx, e.heads, e.heads_offset, e.heads_bytes, flags ? "flags" : "keys")) != WGS_OK)
         return r;
     if ((r = wgs__check_buffer(ctx, e.output, e.output_offset, value_bytes(p, n), "output")) != WGS_OK) return r;
+    if (e.init && (r = wgs__check_buffer(ctx, e.init, e.init_offset, 4, "init")) != WGS_OK) return r;
     WGS_FAIL_IF(ctx, e.output == e.input || e.output == e.heads, WGS_ERROR_ALIASING,
                 "the output needs a buffer of its own (the fallback rereads the values and the %s)",
                 flags ? "flags" : "keys");
+    WGS_FAIL_IF(ctx, e.init && e.init == e.output, WGS_ERROR_ALIASING,
+                "the carry-in's buffer is read while the output is written: another buffer than the output");
     return encode(p, encoder, &e);
 }
 

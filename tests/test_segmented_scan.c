@@ -385,8 +385,8 @@ TEST(segmented_scan_without_status) {
 }
 
 /* Deterministic: f32 sums of values whose tile sums round come out bit for bit the same
- * with inclusive prefixes withheld and fallbacks forced (every look-back walks through
- * aggregates, helpers' among them) as in a plain run. */
+ * with inclusive prefixes withheld (tile 0's too) and fallbacks forced (every look-back
+ * walks through aggregates, helpers' among them) as in a plain run. */
 static float *fold_run(const wgs_experimental *e, const layout *l, const float *v) {
     wgs_context *ctx = test_context_experimental(e);
     if (!ctx) return NULL;
@@ -408,7 +408,8 @@ TEST(segmented_scan_deterministic) {
     ref_fill_random(v, WGS_TYPE_F32, WGS_OP_ADD, n, 77);
     for (int portable = 0; portable < 2; portable++) {
         wgs_experimental plain = {.disable_subgroups = portable};
-        wgs_experimental walks = {.disable_subgroups = portable, .lookback_spins = 1, .chain_withhold_inclusive = 1};
+        wgs_experimental walks = {.disable_subgroups = portable, .lookback_spins = 1, .chain_withhold_inclusive = 1,
+                                  .chain_withhold_first = 1};
         float *a = fold_run(&plain, &l, v), *b = fold_run(&walks, &l, v);
         if (a && b && memcmp(a, b, n * 4))
             test_fail(__FILE__, __LINE__, "%s: f32 sums differ with fallbacks forced",

@@ -33,11 +33,16 @@
 //                                     element 4q + j is a head, bit 4 + j where it is a gap
 //                                     (a gap is a head too); none past n
 //   input_marks(q, n, whole) -> u32   the same from the input alone, for fallbacks
+//   run_carry() -> bool, run_carry_value() -> T   a carry-in that joins the first run
+// With a carry-in, the first run is continued rather than started: element 0's value is
+// carry . values[0] and element 0 is no head in the tile's entries, so tile 0's
+// aggregate (and what a fallback rebuilds of it) carries the carry on to every element
+// of the first run; an exclusive scan's element 0 is the carry itself.
 //
 // Bindings: 0 vals4, 4 vals (the values as 16-byte words, and as scalars over the whole
 // range), 1 out4 (the output's first params.words words), 5 out_tail (the rest), 2
-// Params (the scan's record: n, tile_base = 0, words, segments), 3 tile states; the
-// head source's own.
+// Params (the scan's record: n, tile_base = 0, words, the carry's flags and bits,
+// segments), 3 tile states; the head source's own.
 
 @group(0) @binding(0) var<storage, read> vals4: array<vec4<T>>;
 @group(0) @binding(4) var<storage, read> vals: array<T>;
@@ -60,15 +65,23 @@ fn load_vals(q: u32, n: u32, ident: T, whole: bool) -> vec4<T> {
     return v;
 }
 
-// Word q's values as the scan takes them: a gap's elements count as the identity.
-fn scan_vals(v: vec4<T>, marks: u32, ident: T) -> vec4<T> {
+// Word q's values as the scan takes them: a gap's elements count as the identity, and
+// with a carry-in word 0 begins with carry . values[0].
+fn scan_vals(v: vec4<T>, q: u32, marks: u32, ident: T) -> vec4<T> {
     var x = v;
     if (HEADS_GAPS) {
         for (var j = 0u; j < 4u; j++) {
             x[j] = select(x[j], ident, ((marks >> (4u + j)) & 1u) != 0u);
         }
     }
+    // (A select, not a branch: subgroup operations follow; docs/design.md, section 3.)
+    x.x = select(x.x, combine(run_carry_value(), x.x), (q == 0u) & run_carry());
     return x;
+}
+
+// The heads of word q's entry: with a carry-in element 0 continues the carry's run.
+fn entry_heads(q: u32, marks: u32) -> u32 {
+    return select(marks & 15u, marks & 14u, (q == 0u) & run_carry());
 }
 
 // A word's entry: whether it holds a head, and its value since its last head (all of
@@ -88,7 +101,7 @@ fn seg_word_at(j: u32, q: u32, n: u32) -> SegEntry {
     let g = ts / 4u + q;
     let ident = identity_from_bits(IDENTITY_BITS);
     let m = input_marks(g, n, whole);
-    return word_entry(scan_vals(load_vals(g, n, ident, whole), m, ident), m & 15u);
+    return word_entry(scan_vals(load_vals(g, n, ident, whole), g, m, ident), entry_heads(g, m));
 }
 
 fn store_word(q: u32, n: u32, v: vec4<T>) {
@@ -124,8 +137,9 @@ fn scan_by_key(ids: Ids, @builtin(workgroup_id) wid: vec3<u32>, @builtin(num_wor
         heads[r] = tile_marks(q0 + r * WG, n, whole);
     }
     for (var r = 0u; r < ROWS; r++) {
-        w[r] = scan_vals(w[r], heads[r], ident);
-        seg_words[r] = word_entry(w[r], heads[r] & 15u);
+        let q = q0 + r * WG;
+        w[r] = scan_vals(w[r], q, heads[r], ident);
+        seg_words[r] = word_entry(w[r], entry_heads(q, heads[r]));
     }
     seg_total = segmented_scan_tile(ids); // seg_words[r]: what the tile's earlier words hand on
     let prefix = tile_chain(ids, t, n, ident);
@@ -139,6 +153,9 @@ fn scan_by_key(ids: Ids, @builtin(workgroup_id) wid: vec3<u32>, @builtin(num_wor
             let before = select(run, ident, head);
             run = select(combine(run, v[j]), v[j], head);
             o[j] = select(before, run, SCAN_INCLUSIVE);
+        }
+        if (!SCAN_INCLUSIVE && q0 + r * WG == 0u && run_carry()) {
+            o.x = run_carry_value();
         }
         store_word(q0 + r * WG, n, o);
     }

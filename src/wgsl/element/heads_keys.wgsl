@@ -4,7 +4,8 @@
 // asks for are listed there). Element 0 always starts a segment; with keys
 // (BYKEY_FLAGS = 0) element i > 0 does where key[i] != key[i - 1] (32-bit equality: u32
 // and i32 alike); with flags, where its flag byte is not zero (one byte an element, 4 a
-// u32 word). Nothing is outside a segment here.
+// u32 word). Nothing is outside a segment here, and the carry-in (element/scan_carry.wgsl)
+// joins the first run.
 //
 // Bindings: 8 keys4, 9 keys (the keys as 16-byte words and as scalars over the whole
 // range; with flags, 9 alone holds the flag bytes).
@@ -52,4 +53,12 @@ fn tile_marks(q: u32, n: u32, whole: bool) -> u32 {
 
 fn input_marks(q: u32, n: u32, whole: bool) -> u32 {
     return load_heads(q, n, whole);
+}
+
+fn run_carry() -> bool {
+    return has_carry();
+}
+
+fn run_carry_value() -> T {
+    return carry_value();
 }

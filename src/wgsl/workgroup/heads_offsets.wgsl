@@ -218,6 +218,15 @@ fn input_marks(q: u32, n: u32, whole: bool) -> u32 {
     return word_marks_valid(q, n, m);
 }
 
+// No carry-in: the segments say where everything starts.
+fn run_carry() -> bool {
+    return false;
+}
+
+fn run_carry_value() -> T {
+    return identity_from_bits(IDENTITY_BITS);
+}
+
 @compute @workgroup_size(1)
 fn seg_status_reset() {
     atomicStore(&seg_status[0], 0u);
