@@ -4,6 +4,7 @@
  * 2, tile - 1, tile, tile + 1, one segment over everything, random mixtures with many
  * empty segments, the begin/end form with gaps, CSR offsets that leave elements before
  * the first and after the last segment, no segments, n = 0; the portable kernels;
+ * grids folded into two dimensions; no status word;
  * fallbacks forced with and without subgroups (and the outputs bit for bit the same as
  * without); float sums within the documented bound; the bad offsets' status codes, the
  * bad arguments' results and the host helper. */
@@ -359,6 +360,32 @@ TEST(segmented_scan_forced_fallback) {
             layout_free(&l);
             wgs_segmented_scan_plan_destroy(plan);
         }
+    }
+}
+
+/* Grids folded into two dimensions (at most 7 workgroups a row): the scan's tiles, the
+ * tile states' reset and the check of n = 0 each take their linear index from both. */
+TEST(segmented_scan_folded_grid) {
+    wgs_context *ctx = test_context_capped(7, 0);
+    if (!ctx) return;
+    for (int f = 0; f < 2; f++) {
+        wgs_segmented_scan_plan_desc d = {.type = WGS_TYPE_F32, .kind = f ? WGS_SCAN_INCLUSIVE : 0,
+                                          .segments = f ? WGS_SEGMENTS_BEGIN_END : 0, .capacity = 1 << 18,
+                                          .segment_capacity = 1 << 18};
+        wgs_segmented_scan_plan *plan = make_plan(ctx, &d);
+        if (!plan) continue;
+        const uint64_t t = wgs_segmented_scan_plan_tile_size(plan);
+        layout l = layout_random(45 * t + 9, 25, (uint32_t)(3 * t), f);
+        check_layout(ctx, plan, &d, &l, 1, 650 + f, "a folded grid");
+        layout_free(&l);
+        /* n = 0: more empty segments than 7 workgroups check, the last end past n */
+        enum { S = 5000 };
+        uint32_t *b = calloc(S + 1, 4), *e = calloc(S, 4), none = 0;
+        e[S - 1] = 1, b[S] = 1; /* (b doubles as the CSR offsets) */
+        layout l0 = {.n = 0, .segs = S, .begin = b, .end = e};
+        CHECK_RESULT(run_scan(ctx, plan, d.segments, d.type, &l0, b, &none, &none), WGS_ERROR_SEGMENT_OUT_OF_RANGE);
+        free(b), free(e);
+        wgs_segmented_scan_plan_destroy(plan);
     }
 }
 
