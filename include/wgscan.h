@@ -13,8 +13,10 @@
  *   storage binding are split over several bindings, and grids beyond 65535
  *   workgroups are folded into two dimensions.
  *   Built on scan and atomics, with the same plan / encode shape: reduce and count,
- *   the segmented reduce (one reduction per segment), select (compaction, partition,
- *   unique, run-length), histogram and a bump allocator (sections below).
+ *   the segmented reduce (one reduction per segment), the scan by key and the segmented
+ *   scan (a scan that starts again at every segment: of runs of keys, of head flags or
+ *   of offsets), the reduce by key, select (compaction, partition, unique, run-length),
+ *   histogram, a bump allocator and a radix sort (sections below).
  *
  * What it does NOT do
  *   - It never submits, waits or reads back in the encode path: wgs_scan_encode
@@ -346,6 +348,12 @@ typedef struct wgs_experimental {
      * with a segment start), so that every look-back walks back to one of those: a test
      * of the walk and of the order it folds in. Slow (each walk is long). */
     int chain_withhold_inclusive;
+    /* Tile 0 of the chained passes built on the look-back files' tile_chain (the scan
+     * by key, the segmented scan, select's single pass, the scan without subgroups; not
+     * the persistent scan) publishes nothing, so that the first look-back to reach it
+     * rebuilds it (a fallback, after its spins): a test of that rebuild, where the scan
+     * by key's carry-in lives. */
+    int chain_withhold_first;
     /* Tile shapes instead of the tuning table's. */
     wgs_tile_shape scan_single_pass, scan_multilevel, select, reduce;
     /* The single pass's persistent workgroups (with subgroups): the grid, at most; 0:
@@ -814,6 +822,22 @@ WGS_API wgs_result wgs_segmented_reduce_host(wgs_context *ctx, const wgs_segment
  *                   zero (the bytes of select's FLAGGED mode).
  * Element 0 always starts a segment.
  *
+ * Carry-in (args.init_value or args.init_buffer, as the scan's): a value that stands
+ * before element 0 in the first segment, so that a scan by key can continue another
+ * one on the next chunk of its input. It joins the first segment only (the run that
+ * element 0 begins, up to the next segment start), whatever the keys or flags say about
+ * element 0: inclusive out[i] = carry + values[0] + ... + values[i] and exclusive out[0]
+ * = carry, out[i] = carry + values[0] + ... + values[i - 1] there (for floats in that
+ * order: (carry + values[0]) first); later segments start from the identity as before.
+ * To continue a chunked scan by key, pass the previous chunk's last inclusive output
+ * (init_buffer: without a trip to the host, copied by the GPU to an aligned offset of
+ * another buffer than the output) when the chunk's first element continues the
+ * previous chunk's last run (its key equals the last one, or its flag is 0), and no
+ * carry when it starts a run. Without a carry the first output is as before.
+ * This is not CUB's init of ExclusiveScanByKey, which is the value every segment's
+ * exclusive scan starts from; that one is not offered (with it out[i] = init + out'[i]
+ * of the scan without it, which the caller can add in its own pass where it needs it).
+ *
  * How: one chained pass (the single-pass scan's chain: tiles in claim order, decoupled
  * look-back with decoupled fallback, so it finishes on devices that give workgroups
  * no forward-progress guarantee). The values and keys are read once and the output
@@ -864,6 +888,14 @@ typedef struct wgs_scan_by_key_args {
     WGPUBuffer output; /* n values; another buffer than input, keys and flags */
     uint64_t output_offset;
     uint64_t n; /* elements; 0 records nothing */
+    /* Optional carry-in into the first segment (see above): from init_buffer (one
+     * element at init_offset, aligned as every offset; f16 in the low half of the word;
+     * Storage usage; another buffer than the output), read when the scan runs, else from
+     * *init_value (one element of the plan's type, copied while encoding); neither:
+     * none. */
+    const void *init_value;
+    WGPUBuffer init_buffer;
+    uint64_t init_offset;
     WGPUQuerySet timestamp_query_set; /* optional, as in wgs_scan_args */
     uint32_t timestamp_begin_index;
     uint32_t timestamp_end_index;
@@ -883,7 +915,7 @@ WGS_API uint64_t wgs_scan_by_key_plan_scratch_size(const wgs_scan_by_key_plan *p
 WGS_API uint32_t wgs_scan_by_key_plan_tile_size(const wgs_scan_by_key_plan *plan);
 /* Records the scan by key into `encoder`; never submits. n above capacity:
  * WGS_ERROR_CAPACITY_EXCEEDED; a missing buffer: WGS_ERROR_INVALID_ARGUMENT; the output
- * sharing a buffer with an input: WGS_ERROR_ALIASING; the buffer checks of
+ * sharing a buffer with an input or the carry-in: WGS_ERROR_ALIASING; the buffer checks of
  * "Buffers passed to wgs_scan_encode". Its parameters go to the context's parameter
  * ring (see "Parameter records"). */
 WGS_API wgs_result wgs_scan_by_key_encode(wgs_scan_by_key_plan *plan, WGPUCommandEncoder encoder,
@@ -892,6 +924,119 @@ WGS_API wgs_result wgs_scan_by_key_encode(wgs_scan_by_key_plan *plan, WGPUComman
  * (FLAGS); input and output n values of the plan's type (output another array). Waits. */
 WGS_API wgs_result wgs_scan_by_key_host(wgs_context *ctx, const wgs_scan_by_key_plan_desc *desc,
                                         const void *heads, const void *input, void *output, uint64_t n);
+
+/* ---------------------------------------------------------------------------
+ * Segmented scan: a scan that starts again at every segment given by offsets
+ *
+ * For each of n_segments segments [begin_s, end_s), out[i] for begin_s <= i < end_s is
+ * the scan of values[begin_s .. i] (inclusive) or values[begin_s .. i - 1] (exclusive;
+ * the identity at begin_s), with the types, operators and kinds of the scan by key
+ * (u32, i32, f32, f16; add, min, max, and/or/xor for integers). The segments come as
+ * the segmented reduce's (wgs_segments_form): OFFSETS (default), n_segments + 1 CSR
+ * offsets; or BEGIN_END, begin and end arrays of n_segments each (as CUB's), gaps
+ * allowed. The same rules: begin_s <= end_s <= begin_(s+1), every offset <= n.
+ *
+ * Elements in no segment (before the first segment's begin, in a gap between an end and
+ * the next begin, after the last segment's end; with OFFSETS before offsets[0] and at or
+ * after offsets[n_segments]) are written too, with the operator's identity, for either
+ * kind: every one of the n outputs is written, in one coalesced store per 16 bytes (to
+ * leave them untouched, the kernel would need scalar stores to a view of the output
+ * that overlaps its word view, which WebGPU does not allow for two writable bindings).
+ * An empty segment writes nothing. So out[] is the scan of values with a head at every
+ * segment's begin and every element in no segment counted as the identity.
+ *
+ * The GPU checks the offsets as the segmented reduce does and writes the status word
+ * (args.status, optional): 0, or WGS_ERROR_SEGMENTS_UNORDERED where a rule is broken,
+ * or WGS_ERROR_SEGMENT_OUT_OF_RANGE where an offset lies past n (the larger where both
+ * happen). With a bad status the output is undefined, but nothing is written outside
+ * the output's n elements and the kernels finish. With n = 0 every offset must be 0;
+ * the encode then records only the check (nothing at all without a status word).
+ * wgs_segmented_scan_host returns the status as its result.
+ *
+ * How: the scan by key's plan and kernel (one mechanism) with the offsets as a third
+ * source of segment heads: each tile finds its first and its last segment by a search
+ * in the begins (a guess from the mean segment length, doubling steps, halving), marks
+ * in workgroup memory where its segments begin and where gaps lie (a head bit and a
+ * gap bit an element), checks the segments that begin in it, then goes on as the scan
+ * by key: the same chain, closed tiles, decoupled look-back with fallback (a helper
+ * that rebuilds a stalled predecessor finds each element's segment by a search of its
+ * own). The time depends on n and the number of segments, hardly on their lengths.
+ * Records 3 dispatches in one compute pass (the tile states' reset, the status' reset
+ * when there is a status word, the scan). Deterministic as the scan by key, floats
+ * included, with its bound for sums (k rounding steps for an output of k terms).
+ * No carry-in (a segment starts where its offsets say).
+ *
+ * Why its own API beside wgs_scan_by_key: the segments come with their own arguments
+ * (two forms, n_segments and segment_capacity, the status word) and their own rules
+ * (gaps, validation), the segmented reduce's; the plan underneath is the scan by
+ * key's.
+ *
+ * Limits: n < 2^31 and n_segments < 2^31; the values, the output and the offsets each
+ * fit one storage binding. The output is another buffer than the values, the offsets
+ * and the status. Scratch: 8 bytes a tile of capacity and 256 bytes (where the status
+ * goes without a status word; wgs_segmented_scan_plan_scratch_size).
+ * ------------------------------------------------------------------------- */
+typedef struct wgs_segmented_scan_plan wgs_segmented_scan_plan;
+
+typedef struct wgs_segmented_scan_plan_desc {
+    wgs_type type;              /* u32 (default), i32, f32, f16 */
+    wgs_op op;                  /* add (default), min, max, and/or/xor (integers) */
+    wgs_scan_kind kind;         /* EXCLUSIVE (default) or INCLUSIVE */
+    wgs_segments_form segments; /* OFFSETS (default) or BEGIN_END */
+    uint64_t capacity;          /* largest n, in elements; 0 means 1 */
+    uint64_t segment_capacity;  /* largest n_segments; 0 means 1 */
+    const char *label;
+} wgs_segmented_scan_plan_desc;
+
+typedef struct wgs_segmented_scan_args {
+    WGPUBuffer input; /* n values */
+    uint64_t input_offset;
+    WGPUBuffer output; /* n values; another buffer than the input, offsets and status */
+    uint64_t output_offset;
+    uint64_t n;
+    WGPUBuffer offsets; /* OFFSETS: n_segments + 1 u32 */
+    uint64_t offsets_offset;
+    WGPUBuffer begin_offsets; /* BEGIN_END: n_segments u32 each */
+    uint64_t begin_offsets_offset;
+    WGPUBuffer end_offsets;
+    uint64_t end_offsets_offset;
+    uint64_t n_segments;
+    WGPUBuffer status; /* optional: one u32, 0 or the result code of bad offsets */
+    uint64_t status_offset;
+    WGPUQuerySet timestamp_query_set; /* optional: begin of the first dispatch, end of the last */
+    uint32_t timestamp_begin_index;
+    uint32_t timestamp_end_index;
+} wgs_segmented_scan_args;
+
+/* Checks the description (WGS_ERROR_UNSUPPORTED_TYPE, _UNSUPPORTED_OPERATOR,
+ * _FEATURE_MISSING for f16 without shader-f16, _INVALID_ARGUMENT for an unknown kind or
+ * form, _TOO_LARGE past the limits above), compiles four pipelines (the scan, the tile
+ * states' reset, the status' reset and the check of n = 0) and allocates the tile
+ * states. */
+WGS_API wgs_result wgs_segmented_scan_plan_create(wgs_context *ctx, const wgs_segmented_scan_plan_desc *desc,
+                                                  wgs_segmented_scan_plan **out);
+/* Accepts NULL. */
+WGS_API void wgs_segmented_scan_plan_destroy(wgs_segmented_scan_plan *plan);
+/* Bytes of scratch the plan holds (0 for NULL). */
+WGS_API uint64_t wgs_segmented_scan_plan_scratch_size(const wgs_segmented_scan_plan *plan);
+/* Elements a workgroup takes (0 for NULL). */
+WGS_API uint32_t wgs_segmented_scan_plan_tile_size(const wgs_segmented_scan_plan *plan);
+/* Records the segmented scan into `encoder`; never submits. n above capacity or
+ * n_segments above segment_capacity: WGS_ERROR_CAPACITY_EXCEEDED; a missing buffer:
+ * WGS_ERROR_INVALID_ARGUMENT; the output or the status sharing a buffer with another
+ * argument: WGS_ERROR_ALIASING; the buffer checks of "Buffers passed to
+ * wgs_scan_encode". Its parameters go to the context's parameter ring (see "Parameter
+ * records"). */
+WGS_API wgs_result wgs_segmented_scan_encode(wgs_segmented_scan_plan *plan, WGPUCommandEncoder encoder,
+                                             const wgs_segmented_scan_args *args);
+/* Convenience: scans host arrays. offsets: n_segments + 1 u32 (OFFSETS) or the
+ * n_segments begins (BEGIN_END, with end_offsets the ends; NULL for OFFSETS); input and
+ * output n values of the plan's type (output another array). Returns the GPU's status
+ * (WGS_ERROR_SEGMENTS_UNORDERED, WGS_ERROR_SEGMENT_OUT_OF_RANGE) for bad offsets, and
+ * then leaves output unwritten. Waits. */
+WGS_API wgs_result wgs_segmented_scan_host(wgs_context *ctx, const wgs_segmented_scan_plan_desc *desc,
+                                           const void *input, uint64_t n, const uint32_t *offsets,
+                                           const uint32_t *end_offsets, uint64_t n_segments, void *output);
 
 /* ---------------------------------------------------------------------------
  * Reduce by key: one reduction per run of equal keys

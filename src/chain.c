@@ -16,6 +16,7 @@ void wgs__chain_spec(const wgs_context *ctx, wgs_kernel_spec *spec) {
     spec->max_spins = ctx->exp.lookback_spins;
     spec->lookback_per_lane = ctx->exp.lookback_per_lane;
     spec->withhold_inclusive = ctx->exp.chain_withhold_inclusive;
+    spec->withhold_first = ctx->exp.chain_withhold_first;
 }
 
 wgs_result wgs__chain_create(wgs_context *ctx, const wgs_kernel_spec *spec, uint64_t max_tiles,

@@ -413,6 +413,48 @@ wgs_result wgs_scan_by_key_host(wgs_context *ctx, const wgs_scan_by_key_plan_des
     return r;
 }
 
+wgs_result wgs_segmented_scan_host(wgs_context *ctx, const wgs_segmented_scan_plan_desc *desc, const void *input,
+                                   uint64_t n, const uint32_t *offsets, const uint32_t *end_offsets,
+                                   uint64_t n_segments, void *output) {
+    if (!ctx) return WGS_ERROR_INVALID_ARGUMENT;
+    WGS_FAIL_IF(ctx, !desc, WGS_ERROR_INVALID_ARGUMENT, "desc is required");
+    const int csr = desc->segments != WGS_SEGMENTS_BEGIN_END;
+    WGS_FAIL_IF(ctx, (n && (!input || !output)) || (csr && !offsets) || (!csr && n_segments && (!offsets || !end_offsets)),
+                WGS_ERROR_INVALID_ARGUMENT, "input, output, offsets (and end_offsets for BEGIN_END) are required");
+    wgs_segmented_scan_plan_desc d = *desc;
+    if (d.capacity < n) d.capacity = n;
+    if (d.segment_capacity < n_segments) d.segment_capacity = n_segments;
+    wgs_segmented_scan_plan *plan = NULL;
+    wgs_result r = wgs_segmented_scan_plan_create(ctx, &d, &plan);
+    if (r != WGS_OK) return r;
+    const uint64_t bytes = n * (d.type == WGS_TYPE_F16 ? 2 : 4);
+    WGPUBuffer in = NULL, begins = NULL, ends = NULL, out = NULL, status = NULL;
+    WGPUCommandEncoder enc = NULL;
+    r = host_upload(ctx, input, bytes, &in);
+    if (r == WGS_OK) r = host_upload(ctx, offsets, (csr ? n_segments + 1 : n_segments) * 4, &begins);
+    if (r == WGS_OK && !csr) r = host_upload(ctx, end_offsets, n_segments * 4, &ends);
+    if (r == WGS_OK) r = host_upload(ctx, NULL, bytes, &out);
+    if (r == WGS_OK) r = host_upload(ctx, NULL, 4, &status);
+    if (r == WGS_OK) r = wgs_encoder_create(ctx, &enc);
+    if (r == WGS_OK) {
+        wgs_segmented_scan_args a = {.input = in, .output = out, .n = n, .n_segments = n_segments, .status = status};
+        if (csr) a.offsets = begins;
+        else a.begin_offsets = begins, a.end_offsets = ends;
+        r = wgs_segmented_scan_encode(plan, enc, &a);
+        wgs_result s = wgs_submit(ctx, enc);
+        if (r == WGS_OK) r = s;
+    }
+    uint32_t st = 0;
+    if (r == WGS_OK) r = wgs_buffer_read(ctx, status, 0, &st, 4);
+    if (r == WGS_OK && st)
+        r = wgs__fail(ctx, (wgs_result)st, "the segment offsets break the rules (wgscan.h, Segmented scan)");
+    if (r == WGS_OK && n) r = wgs_buffer_read(ctx, out, 0, output, bytes);
+    WGPUBuffer all[] = {in, begins, ends, out, status};
+    for (size_t i = 0; i < sizeof all / sizeof all[0]; i++) wgs_buffer_release(ctx, all[i]);
+    wgs_segmented_scan_plan_destroy(plan);
+    return r;
+}
+
 wgs_result wgs_reduce_by_key_host(wgs_context *ctx, const wgs_reduce_by_key_plan_desc *desc, const uint32_t *keys,
                                   const void *input, uint64_t n, uint32_t *unique_keys, void *aggregates,
                                   uint32_t *num_runs) {

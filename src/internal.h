@@ -182,6 +182,7 @@ typedef struct wgs_kernel_spec {
     uint32_t lookback_per_lane; /* single pass with subgroups: states each lane reads per step */
     int ordered_lookback; /* 1: prefixes folded in tile order, bit-identical run to run (chain.h) */
     int withhold_inclusive; /* the experiment chain_withhold_inclusive */
+    int withhold_first;     /* the experiment chain_withhold_first */
 } wgs_kernel_spec;
 
 /* The compiled pipeline for `spec`, compiled on first use and cached in the context

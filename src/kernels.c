@@ -112,11 +112,13 @@ static int write_prelude(strbuf *b, const wgs_kernel_spec *s) {
              "const LOOKBACK_PER_LANE: u32 = %uu;\n"
              "const LOOKBACK_ORDERED: bool = %s;\n"
              "const WITHHOLD_INCLUSIVE: bool = %s;\n"
+             "const WITHHOLD_FIRST: bool = %s;\n"
              "fn combine(a: T, b: T) -> T { return %s; }\n",
              t, wgs_op_name(s->op), s->wg, s->items, s->in_place ? ", in place" : "", t, s->wg,
              s->items, s->max_spins ? s->max_spins : 16u,
              s->lookback_per_lane ? s->lookback_per_lane : 1u, s->ordered_lookback ? "true" : "false",
-             s->withhold_inclusive ? "true" : "false", wgsl_combine(s->type, s->op));
+             s->withhold_inclusive ? "true" : "false", s->withhold_first ? "true" : "false",
+             wgsl_combine(s->type, s->op));
     ok &= sb_add(b, buf);
     /* order_key: a u32 that orders as T's values (floats: the bits' order, subnormals and
      * -0 < +0 exact; NaN below every number for min and above for max, so it wins). */
@@ -240,9 +242,9 @@ static int write_prelude(strbuf *b, const wgs_kernel_spec *s) {
 
 /* 0 when the key did not fit: a cut key could name another specialisation. */
 static int spec_key(const wgs_kernel_spec *s, char *key, size_t cap) {
-    int k = snprintf(key, cap, "%s:%s:%s%s%s%s:%d:%d:%d:%d:%d:%u:%u:%u:%u:%d:%d:%d", s->file, s->entry,
+    int k = snprintf(key, cap, "%s:%s:%s%s%s%s%s:%d:%d:%d:%d:%d:%u:%u:%u:%u:%d:%d:%d", s->file, s->entry,
                      s->helper ? s->helper : "", s->chained ? "+chain" : "", s->ordered_lookback ? "+ordered" : "",
-                     s->withhold_inclusive ? "+withhold" : "",
+                     s->withhold_inclusive ? "+withhold" : "", s->withhold_first ? "+withhold0" : "",
                      (int)s->type, (int)s->op,
                      s->in_place, s->inclusive, s->subgroups, s->wg, s->items, s->max_spins,
                      s->lookback_per_lane, s->primitive, (int)s->value_type, (int)s->params);

@@ -13,11 +13,12 @@
 
 #include <stdint.h>
 
-/* Scans (scan_tiles.wgsl, scan_single_pass.wgsl, scan_persistent.wgsl, the tile files).
- * words: row tiles' 16-byte view, in words of 4 elements; carry_bits: the carry-in
- * (element/scan_carry.wgsl); claim_base: the tile counter at the persistent single
- * pass's chunk start. */
-#define WGS_PARAMS_SCAN(X) X(n) X(tile_base) X(flags) X(words) X(carry_bits) X(claim_base)
+/* Scans (scan_tiles.wgsl, scan_single_pass.wgsl, scan_persistent.wgsl, the tile files;
+ * scan_by_key.wgsl). words: row tiles' 16-byte view, in words of 4 elements; carry_bits:
+ * the carry-in (element/scan_carry.wgsl); claim_base: the tile counter at the persistent
+ * single pass's chunk start; segments: the segmented scan's count
+ * (workgroup/heads_offsets.wgsl). */
+#define WGS_PARAMS_SCAN(X) X(n) X(tile_base) X(flags) X(words) X(carry_bits) X(claim_base) X(segments)
 #define WGS_CONSTS_SCAN(X) X(FLAG_WRITE_TOTALS, 2u) X(FLAG_SEEDED, 4u) X(FLAG_CARRY, 8u) X(FLAG_CARRY_BUFFER, 16u)
 
 /* Reduce and count (reduce.wgsl): tile_base is the first partial this dispatch writes,

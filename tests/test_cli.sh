@@ -97,6 +97,33 @@ expect 0 "reduce-by-key fixed" -- "$cli" reduce-by-key --n 100003 --segments 256
 check "reduce-by-key: 391 runs, none differ" -- grep -q "runs: 391 (want 391), 0 differ" "$tmp/out.txt"
 expect 0 "reduce-by-key random f32" -- "$cli" reduce-by-key --n 100003 --segments random:300 --type f32 --repeat 1 --verify
 expect 0 "reduce-by-key n=0" -- "$cli" reduce-by-key --n 0 --segments 16 --verify
+expect 0 "segmented-scan fixed" -- "$cli" segmented-scan --n 100003 --segments 256 --repeat 2 --verify
+check "segmented-scan: 391 segments, none differ" -- grep -q "segments: 391 (mean length 255.8), 0 elements differ" "$tmp/out.txt"
+expect 0 "segmented-scan random f32 inclusive" -- "$cli" segmented-scan --n 100003 --segments random:3000 --type f32 --inclusive --repeat 1 --verify
+expect 0 "segmented-scan random i32 max" -- "$cli" segmented-scan --n 100003 --segments random:40 --type i32 --op max --repeat 1 --verify
+expect 0 "segmented-scan n=0" -- "$cli" segmented-scan --n 0 --segments 16 --verify
+# A file of CSR offsets: [10, 20), [20, 20), [20, 500), [500, 900) over 1000 ones;
+# elements 0..9 and 900..999 are in no segment (0, the identity of add).
+printf '\x0a\0\0\0\x14\0\0\0\x14\0\0\0\xf4\x01\0\0\x84\x03\0\0' >"$tmp/offsets.bin"
+python3 -c 'import sys; sys.stdout.buffer.write(b"\x01\0\0\0" * 1000)' >"$tmp/ones32.bin"
+expect 0 "segmented-scan --segments FILE --in/--out" -- "$cli" segmented-scan --in "$tmp/ones32.bin" --segments "$tmp/offsets.bin" --inclusive --out "$tmp/sscan.bin" --repeat 1 --verify
+check "segmented-scan FILE: 4 segments" -- grep -q "segments: 4 (mean length 250.0), 0 elements differ" "$tmp/out.txt"
+w() { od -An -tu4 -j$(($1 * 4)) -N4 "$tmp/sscan.bin" | tr -d ' \n'; }
+check "segmented-scan FILE: 0 before the first offset, 1 at it, 480 at 499, 400 at 899, 0 after the last" -- \
+  test "$(w 9),$(w 10),$(w 499),$(w 899),$(w 900)" = "0,1,480,400,0"
+printf '\x0a\0\0\0\x05\0\0\0' >"$tmp/bad_offsets.bin"
+expect 2 "segmented-scan offsets out of order: the GPU's status" -- "$cli" segmented-scan --n 100 --segments "$tmp/bad_offsets.bin" --repeat 1
+check "segmented-scan out of order: the status named" -- grep -q "WGS_ERROR_SEGMENTS_UNORDERED" "$tmp/err.txt"
+printf '\0\0\0\0\xe9\x03\0\0' >"$tmp/far_offsets.bin"
+expect 2 "segmented-scan an offset past n" -- "$cli" segmented-scan --n 1000 --segments "$tmp/far_offsets.bin" --repeat 1
+check "segmented-scan past n: the status named" -- grep -q "WGS_ERROR_SEGMENT_OUT_OF_RANGE" "$tmp/err.txt"
+head -c 6 /dev/zero >"$tmp/odd_offsets.bin"
+expect 2 "segmented-scan offsets not whole u32" -- "$cli" segmented-scan --n 10 --segments "$tmp/odd_offsets.bin"
+expect 2 "segmented-scan missing offsets file" -- "$cli" segmented-scan --n 10 --segments "$tmp/nope.bin"
+expect 2 "segmented-scan without --segments" -- "$cli" segmented-scan --n 10
+expect 2 "segmented-scan f32 xor" -- "$cli" segmented-scan --n 10 --segments 4 --type f32 --op xor
+expect 2 "segmented-scan argmax (a reduce's operator)" -- "$cli" segmented-scan --n 10 --segments 4 --op argmax
+expect 2 "segmented-reduce --segments FILE (segmented-scan only)" -- "$cli" segmented-reduce --n 10 --segments "$tmp/offsets.bin"
 expect 2 "reduce-by-key without --segments" -- "$cli" reduce-by-key --n 10
 expect 2 "reduce-by-key --inclusive (a scan's)" -- "$cli" reduce-by-key --n 10 --segments 4 --inclusive
 expect 2 "reduce bad op" -- "$cli" reduce --n 10 --op mul
@@ -218,13 +245,14 @@ fi
 # the segmented reduces and the by-key rows, each timed against the copy: each bench pays
 # for a device, its pools and their warm-up.
 expect 0 "bench writing all three files: a scan series, the sorts, segmented and by-key rows" -- "$cli" bench \
-  "${bench_small[@]}" --primitives sort-keys,sort-pairs,sort-u64,sort-f32,segmented-reduce-16,segmented-reduce-4096,scan-by-key-16,scan-by-key-4096,reduce-by-key-256 \
+  "${bench_small[@]}" --primitives sort-keys,sort-pairs,sort-u64,sort-f32,segmented-reduce-16,segmented-reduce-4096,segmented-scan-16,segmented-scan-4096,scan-by-key-16,scan-by-key-4096,reduce-by-key-256 \
   --json "$tmp/b.json" --csv "$tmp/b.csv" --svg "$tmp/b.svg"
 check "bench CSV: the old columns in order, max_us appended" -- \
   bash -c 'head -1 "$0" | grep -qx "type,op,algorithm,n,median_us,min_us,gelem_per_s,gb_per_s,copy_us,time_over_copy,max_us"' "$tmp/b.csv"
 check "bench CSV: a row of the series, of each sort with its key type, of the segmented and by-key rows" -- bash -c '
   for r in "u32,add,single-pass" "u32,add,sort-keys" "u32,add,sort-pairs" "u64,add,sort-u64" "f32,add,sort-f32" \
-           "u32,add,segmented-reduce-16" "u32,add,segmented-reduce-4096" "u32,add,scan-by-key-16" \
+           "u32,add,segmented-reduce-16" "u32,add,segmented-reduce-4096" "u32,add,segmented-scan-16" \
+           "u32,add,segmented-scan-4096" "u32,add,scan-by-key-16" \
            "u32,add,scan-by-key-4096" "u32,add,reduce-by-key-256"; do
     grep -q "^$r,1024," "$0" || exit 1
   done' "$tmp/b.csv"
@@ -309,7 +337,7 @@ expect 2 "bench --primitives sort-keys twice" -- "$cli" bench --series none --pr
 expect 2 "bench --primitives sort-i64 (no such row)" -- "$cli" bench --series none --primitives sort-i64
 
 # ---- conventions (issue 14): --help per command, --version, --opt=value -------------
-for c in info scan demo reduce count compact histogram segmented-reduce scan-by-key reduce-by-key sort bench; do
+for c in info scan demo reduce count compact histogram segmented-reduce segmented-scan scan-by-key reduce-by-key sort bench; do
   expect 0 "$c --help" -- "$cli" "$c" --help
   check "$c --help shows its usage" -- grep -q "usage: wgscan $c" "$tmp/out.txt"
   expect 0 "$c -h" -- "$cli" "$c" -h

@@ -419,6 +419,207 @@ TEST(scan_by_key_host) {
     CHECK_RESULT(wgs_scan_by_key_host(ctx, &d, NULL, ones, got, N), WGS_ERROR_INVALID_ARGUMENT);
 }
 
+/* ---- the carry-in ----------------------------------------------------------------- */
+
+/* One scan by key with a carry-in (mode 1: init_value, 2: init_buffer at offset 256 among
+ * other words), checked as the scan of [carry, values] whose element 1 continues the
+ * carry's run, from its second output on. */
+static void carry_case(wgs_context *ctx, wgs_scan_by_key_plan *plan, const wgs_scan_by_key_plan_desc *d, uint64_t n,
+                       int layout, int mode, uint64_t seed) {
+    const wgs_type type = d->type ? d->type : WGS_TYPE_U32;
+    const wgs_op op = d->op ? d->op : WGS_OP_ADD;
+    const size_t es = wgs_type_size(type);
+    const int flags = d->heads == WGS_HEADS_FLAGS, inclusive = d->kind == WGS_SCAN_INCLUSIVE;
+    uint8_t *heads = malloc(n + 5), *fl = calloc(n + 4, 1);
+    uint32_t *keys = malloc(n * 4 + 4);
+    char *in = malloc((n + 1) * es + 4), *got = calloc(n + 1, es + 4);
+    make_heads(heads + 1, n, layout, wgs_scan_by_key_plan_tile_size(plan));
+    keys_of(heads + 1, keys, n);
+    flags_of(heads + 1, fl, n);
+    fill_values(in, type, op, n + 1, 1, seed); /* in[0] is the carry */
+    heads[0] = 1;
+    heads[1] = 0;
+    WGPUBuffer hb = flags ? test_upload(ctx, fl, n) : test_upload(ctx, keys, n * 4);
+    WGPUBuffer ib = test_upload(ctx, in + es, n * es), ob = test_buffer(ctx, n * es + 4), cb = NULL;
+    if (mode == 2) {
+        uint8_t words[512];
+        memset(words, 0x5A, sizeof words);
+        memcpy(words + 256, in, es);
+        cb = test_upload(ctx, words, sizeof words);
+    }
+    WGPUCommandEncoder enc = NULL;
+    CHECK_RESULT(wgs_encoder_create(ctx, &enc), WGS_OK);
+    wgs_scan_by_key_args a = {.input = ib, .output = ob, .n = n, .init_value = mode == 1 ? in : NULL,
+                              .init_buffer = cb, .init_offset = cb ? 256 : 0};
+    if (flags) a.flags = hb;
+    else a.keys = hb;
+    CHECK_RESULT(wgs_scan_by_key_encode(plan, enc, &a), WGS_OK);
+    CHECK_RESULT(wgs_submit(ctx, enc), WGS_OK);
+    ref_scan(in, got, type, op, inclusive, 1); /* the reference's own first output */
+    if (n) CHECK(test_download(ctx, ob, got + es, n * es));
+    uint64_t first = 0, bad = verify(heads, in, got, type, op, inclusive, n + 1, 1, &first);
+    if (bad)
+        test_fail(__FILE__, __LINE__, "carry from a %s: %s %s %s %s, n = %llu, layout %d: %llu wrong, first at %llu",
+                  mode == 1 ? "value" : "buffer", wgs_type_name(type), wgs_op_name(op),
+                  inclusive ? "inclusive" : "exclusive", flags ? "flags" : "keys", (unsigned long long)n, layout,
+                  (unsigned long long)bad, (unsigned long long)(first - 1));
+    WGPUBuffer all[] = {hb, ib, ob, cb};
+    for (int i = 0; i < 4; i++) wgs_buffer_release(ctx, all[i]);
+    free(heads), free(fl), free(keys), free(in), free(got);
+}
+
+/* The carry from a value and from a buffer: every type x operator x kind, keys and
+ * flags, a first run shorter than a word, than a tile, and of every element. */
+static void carry_matrix(wgs_context *ctx, int all_ops) {
+    wgs_context_info info;
+    wgs_context_get_info(ctx, &info);
+    const wgs_type types[] = {WGS_TYPE_U32, WGS_TYPE_I32, WGS_TYPE_F32, WGS_TYPE_F16};
+    const wgs_op ops[] = {WGS_OP_ADD, WGS_OP_MIN, WGS_OP_MAX, WGS_OP_AND, WGS_OP_OR, WGS_OP_XOR};
+    for (int ty = 0; ty < 4; ty++) {
+        if (types[ty] == WGS_TYPE_F16 && !info.has_shader_f16) continue;
+        for (int o = 0; o < (ty >= 2 ? 3 : 6); o++) {
+            if (!all_ops && o != ty % 3) continue;
+            for (int k = 0; k < 2; k++) {
+                wgs_scan_by_key_plan_desc d = {.type = types[ty], .op = ops[o],
+                                               .kind = k ? WGS_SCAN_INCLUSIVE : WGS_SCAN_EXCLUSIVE,
+                                               .heads = (o + k + ty) % 2 ? WGS_HEADS_FLAGS : WGS_HEADS_KEYS,
+                                               .capacity = 1 << 16};
+                wgs_scan_by_key_plan *plan = make_plan(ctx, &d);
+                if (!plan) continue;
+                uint64_t t = wgs_scan_by_key_plan_tile_size(plan);
+                carry_case(ctx, plan, &d, 1, ONE_RUN, 1, 700 + o);
+                carry_case(ctx, plan, &d, 3, ALL_DISTINCT, 2, 710 + o);
+                carry_case(ctx, plan, &d, 5 * t + 3, SHORT_RUNS, 1 + k, 720 + o);
+                carry_case(ctx, plan, &d, 5 * t + 3, LONG_RUNS, 2 - k, 730 + o);
+                carry_case(ctx, plan, &d, 3 * t - 1, ONE_RUN, 2, 740 + o);
+                wgs_scan_by_key_plan_destroy(plan);
+            }
+        }
+    }
+}
+
+TEST(scan_by_key_carry) {
+    wgs_context *ctx = test_context();
+    if (ctx) carry_matrix(ctx, 1);
+}
+
+/* Tile 0 (the one that holds the carry) rebuilt by helpers: its owner publishes nothing,
+ * inclusive prefixes are withheld so that look-backs walk back to it, and fallbacks come
+ * after one fruitless step; the portable kernels too. */
+TEST(scan_by_key_carry_fallback) {
+    for (int sg = 0; sg < 2; sg++) {
+        wgs_experimental e = {.disable_subgroups = sg, .lookback_spins = 1, .chain_withhold_inclusive = 1,
+                              .chain_withhold_first = 1};
+        wgs_context *ctx = test_context_experimental(&e);
+        if (!ctx) return;
+        carry_matrix(ctx, 0);
+    }
+}
+
+typedef void (*copy_fn)(WGPUCommandEncoder, WGPUBuffer, uint64_t, WGPUBuffer, uint64_t, uint64_t);
+
+/* A scan by key continued: the whole input scanned in two chunks, the second carrying
+ * the first's last output in from a GPU buffer (copied there by the GPU) or from a
+ * value where the run goes on across the border, and no carry where one starts there,
+ * gives the one scan's bits. */
+TEST(scan_by_key_carry_chunks) {
+    wgs_context *ctx = test_context();
+    if (!ctx) return;
+    copy_fn copy = (copy_fn)wgs_context_get_proc(ctx, "wgpuCommandEncoderCopyBufferToBuffer");
+    if (!copy) {
+        test_fail(__FILE__, __LINE__, "no wgpuCommandEncoderCopyBufferToBuffer");
+        return;
+    }
+    const wgs_type types[] = {WGS_TYPE_U32, WGS_TYPE_F32, WGS_TYPE_I32};
+    const wgs_op ops[] = {WGS_OP_ADD, WGS_OP_ADD, WGS_OP_MIN};
+    for (int c = 0; c < 6; c++) {
+        const int flags = c % 2, from_buffer = c < 2 || c >= 4;
+        wgs_scan_by_key_plan_desc d = {.type = types[c % 3], .op = ops[c % 3], .kind = WGS_SCAN_INCLUSIVE,
+                                       .heads = flags ? WGS_HEADS_FLAGS : WGS_HEADS_KEYS, .capacity = 1 << 16};
+        wgs_scan_by_key_plan *plan = make_plan(ctx, &d);
+        if (!plan) continue;
+        const uint64_t t = wgs_scan_by_key_plan_tile_size(plan), m = 3 * t + 256, n = m + 2 * t + 7;
+        uint8_t *heads = malloc(n + 4), *fl = calloc(n + 4, 1);
+        uint32_t *keys = malloc(n * 4), *in = malloc(n * 4), *whole = calloc(n, 4), *parts = calloc(n, 4);
+        make_heads(heads, n, c < 2 ? ONE_RUN : LONG_RUNS, (uint32_t)t);
+        heads[m] = c >= 4; /* the run goes on across the border, or one starts there */
+        keys_of(heads, keys, n);
+        flags_of(heads, fl, n);
+        fill_values(in, d.type, d.op, n, 1, 800 + c);
+        WGPUBuffer hb = flags ? test_upload(ctx, fl, n) : test_upload(ctx, keys, n * 4);
+        WGPUBuffer ib = test_upload(ctx, in, n * 4), ob = test_buffer(ctx, n * 4), cb = test_buffer(ctx, 512);
+        WGPUCommandEncoder enc = NULL;
+        CHECK_RESULT(wgs_encoder_create(ctx, &enc), WGS_OK);
+        wgs_scan_by_key_args a = {.input = ib, .output = ob, .n = n};
+        if (flags) a.flags = hb;
+        else a.keys = hb;
+        CHECK_RESULT(wgs_scan_by_key_encode(plan, enc, &a), WGS_OK);
+        CHECK_RESULT(wgs_submit(ctx, enc), WGS_OK);
+        CHECK(test_download(ctx, ob, whole, n * 4));
+
+        /* chunk 1 [0, m), then chunk 2 [m, n) at offsets m and 4m (multiples of 256) */
+        CHECK_RESULT(wgs_encoder_create(ctx, &enc), WGS_OK);
+        a.n = m;
+        CHECK_RESULT(wgs_scan_by_key_encode(plan, enc, &a), WGS_OK);
+        copy(enc, ob, (m - 1) * 4, cb, 256, 4);
+        wgs_scan_by_key_args b = a;
+        b.n = n - m;
+        b.input_offset = b.output_offset = m * 4;
+        if (flags) b.flags_offset = m;
+        else b.keys_offset = m * 4;
+        uint32_t last = 0;
+        if (!from_buffer) { /* the value read back between the chunks */
+            CHECK_RESULT(wgs_submit(ctx, enc), WGS_OK);
+            CHECK_RESULT(wgs_buffer_read(ctx, ob, (m - 1) * 4, &last, 4), WGS_OK);
+            CHECK_RESULT(wgs_encoder_create(ctx, &enc), WGS_OK);
+        }
+        if (!heads[m]) { /* the carry only where the run goes on */
+            if (from_buffer) b.init_buffer = cb, b.init_offset = 256;
+            else b.init_value = &last;
+        }
+        WGPUBuffer ob2 = test_buffer(ctx, n * 4); /* chunk 2's output: the carry's buffer is another */
+        b.output = ob2;
+        CHECK_RESULT(wgs_scan_by_key_encode(plan, enc, &b), WGS_OK);
+        CHECK_RESULT(wgs_submit(ctx, enc), WGS_OK);
+        CHECK(test_download(ctx, ob, parts, m * 4));
+        CHECK_RESULT(wgs_buffer_read(ctx, ob2, m * 4, parts + m, (n - m) * 4), WGS_OK);
+        if (memcmp(whole, parts, n * 4))
+            test_fail(__FILE__, __LINE__, "%s %s %s, carry from a %s%s: the chunks differ from the whole scan",
+                      wgs_type_name(d.type), wgs_op_name(d.op), flags ? "flags" : "keys",
+                      from_buffer ? "buffer" : "value", heads[m] ? " (none: a run starts there)" : "");
+        WGPUBuffer all[] = {hb, ib, ob, cb, ob2};
+        for (int i = 0; i < 5; i++) wgs_buffer_release(ctx, all[i]);
+        free(heads), free(fl), free(keys), free(in), free(whole), free(parts);
+        wgs_scan_by_key_plan_destroy(plan);
+    }
+}
+
+/* The carry's bad arguments, with their codes. */
+TEST(scan_by_key_carry_bad_inputs) {
+    wgs_context *ctx = test_context();
+    if (!ctx) return;
+    wgs_scan_by_key_plan *plan = NULL;
+    CHECK_RESULT(wgs_scan_by_key_plan_create(ctx, &(wgs_scan_by_key_plan_desc){.capacity = 1000}, &plan), WGS_OK);
+    if (!plan) return;
+    WGPUBuffer keys = test_buffer(ctx, 4096), in = test_buffer(ctx, 4096), out = test_buffer(ctx, 4096),
+               small = test_buffer(ctx, 256);
+    WGPUCommandEncoder enc = NULL;
+    CHECK_RESULT(wgs_encoder_create(ctx, &enc), WGS_OK);
+    wgs_scan_by_key_args ok = {.keys = keys, .input = in, .output = out, .n = 1000, .init_buffer = small};
+    wgs_scan_by_key_args a = ok;
+    a.init_buffer = out;
+    CHECK_RESULT(wgs_scan_by_key_encode(plan, enc, &a), WGS_ERROR_ALIASING);
+    a = ok, a.init_offset = 4;
+    CHECK_RESULT(wgs_scan_by_key_encode(plan, enc, &a), WGS_ERROR_MISALIGNED_OFFSET);
+    a = ok, a.init_offset = 256;
+    CHECK_RESULT(wgs_scan_by_key_encode(plan, enc, &a), WGS_ERROR_BUFFER_TOO_SMALL);
+    CHECK_RESULT(wgs_scan_by_key_encode(plan, enc, &ok), WGS_OK);
+    CHECK_RESULT(wgs_submit(ctx, enc), WGS_OK);
+    wgs_scan_by_key_plan_destroy(plan);
+    WGPUBuffer all[] = {keys, in, out, small};
+    for (int i = 0; i < 4; i++) wgs_buffer_release(ctx, all[i]);
+}
+
 /* ---- reduce by key ---------------------------------------------------------------- */
 
 /* One reduce by key against the reference: the runs of the keys, each run's first key,

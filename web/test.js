@@ -2,8 +2,8 @@
 // test.js: the browser test suite, run by tests/browser/test_browser.mjs in headless
 // Chromium and Firefox. Every primitive against the JavaScript reference (scans of
 // every type, operator, kind and algorithm at tile boundaries; f16 edge bit patterns;
-// reduce, count, select and its relatives, histogram, segmented reduce, scan and reduce by
-// key, allocator, sort through host helpers and through plans on the page's own
+// reduce, count, select and its relatives, histogram, segmented reduce, the segmented
+// scan, scan and reduce by key (the carry-in too), allocator, sort through host helpers and through plans on the page's own
 // buffers), and bad inputs with their exact codes.
 // test.html?groups=f16,errors runs only those groups (names: GROUPS below); &quick=1
 // fewer operators and sizes (each plan compiles its pipelines: the slow part on CPU drivers).
@@ -457,6 +457,133 @@ const GROUPS = {
       () => wg.scanByKey(new Uint32Array(8), {}));
     await expectCode('reduce by key, keys and values of other lengths', ErrorCode.INVALID_ARGUMENT,
       () => wg.reduceByKey(new Uint32Array(8), new Uint32Array(7)));
+  },
+
+  // The segmented scan through the host helper and a plan: CSR offsets of L=16, random
+  // lengths with empty segments, one over everything, elements before the first and
+  // after the last offset, begin/end with gaps, n = 0 and 1; types x operators x kinds
+  // (fewer with quick), against the scan's reference per segment and the identity in no
+  // segment; the GPU's codes for bad offsets. The scan by key's carry-in from a value
+  // (the host helper) and from a buffer (a plan on the page's buffers).
+  async segscan(wg) {
+    const identityOf = (type, op) => referenceReduce(new TypedArrayOf[type](0), type, op).value;
+    const segmentsOk = (input, output, begin, end, type, op, inclusive) => {
+      const inSeg = new Uint8Array(input.length);
+      for (let s = 0; s < begin.length; s++) {
+        const b = begin[s], e = end[s];
+        const r = verifyScan(input.subarray(b, e), output.subarray(b, e), type, op, inclusive);
+        if (r.mismatches) return `segment ${s} [${b}, ${e}): ${r.mismatches} wrong, first at ${b + r.firstBad}: ${r.got}, want ${r.want}`;
+        inSeg.fill(1, b, e);
+      }
+      const id = identityOf(type, op);
+      for (let i = 0; i < input.length; i++) {
+        if (!inSeg[i] && output[i] !== id) return `element ${i} (in no segment): ${output[i]}, want the identity ${id}`;
+      }
+      return output.length === input.length ? '' : `${output.length} outputs, want ${input.length}`;
+    };
+    const layouts = (n) => {
+      const fixed = [];
+      for (let b = 0; b <= n; b += 16) fixed.push(b);
+      if (fixed[fixed.length - 1] !== n) fixed.push(n);
+      const random = [0];
+      while (random[random.length - 1] < n) random.push(Math.min(n, random[random.length - 1] + (rng() % 3 === 0 ? 0 : rng() % 700)));
+      const inner = [Math.min(n, 37)];
+      while (inner[inner.length - 1] < n - 50) inner.push(Math.min(n - 50, inner[inner.length - 1] + rng() % 300));
+      return [['L=16', Uint32Array.from(fixed)], ['random with empty', Uint32Array.from(random)],
+        ['one over all', Uint32Array.from([0, n])], ['before the first and after the last', Uint32Array.from(inner)]];
+    };
+    for (const type of ['u32', 'i32', 'f32']) {
+      const ops = quick ? ['add', type === 'f32' ? 'max' : 'xor'] : ['add', 'min', 'max'].concat(type === 'f32' ? [] : ['and', 'or', 'xor']);
+      for (const op of ops) {
+        for (const kind of ['exclusive', 'inclusive']) {
+          const n = 10007;
+          const input = randomInput(type, op, n, seed++);
+          for (const [what, offsets] of quick ? layouts(n).slice(1, 2) : layouts(n)) {
+            await check(`segmented scan ${type} ${op} ${kind} n=${n} ${what} (${offsets.length - 1} segments)`, async () => {
+              const r = await wg.segmentedScan(input, { op, kind, offsets });
+              return segmentsOk(input, r.output, offsets.subarray(0, -1), offsets.subarray(1), type, op, kind === 'inclusive');
+            });
+          }
+        }
+      }
+    }
+    await check('segmented scan, begin/end with gaps, f32 add inclusive', async () => {
+      const input = randomInput('f32', 'add', 5000, seed++);
+      const begin = Uint32Array.from([3, 10, 10, 2500, 4999]), end = Uint32Array.from([5, 10, 2000, 4000, 5000]);
+      const r = await wg.segmentedScan(input, { kind: 'inclusive', begin, end });
+      return segmentsOk(input, r.output, begin, end, 'f32', 'add', true);
+    });
+    await check('segmented scan of n = 0 and 1', async () => {
+      const r0 = await wg.segmentedScan(new Uint32Array(0), { offsets: new Uint32Array([0, 0, 0]) });
+      const r1 = await wg.segmentedScan(new Int32Array([-7]), { op: 'min', kind: 'inclusive', offsets: new Uint32Array([0, 1]) });
+      return sameArray(r0.output, [], 'n = 0') || sameArray(r1.output, [-7], 'n = 1');
+    });
+    await expectCode('segmented scan, offsets out of order', ErrorCode.SEGMENTS_UNORDERED,
+      () => wg.segmentedScan(new Uint32Array(100), { offsets: new Uint32Array([0, 50, 40, 100]) }));
+    await expectCode('segmented scan, an offset past n', ErrorCode.SEGMENT_OUT_OF_RANGE,
+      () => wg.segmentedScan(new Uint32Array(100), { begin: new Uint32Array([0, 50]), end: new Uint32Array([50, 101]) }));
+    await expectCode('segmented scan, xor of f32', ErrorCode.UNSUPPORTED_OPERATOR,
+      () => wg.segmentedScan(new Float32Array(8), { op: 'xor', offsets: new Uint32Array([0, 8]) }));
+
+    // The carry-in joins the first run: checked as the scan of [carry, values] whose
+    // second element continues the carry's run, from its second output on.
+    for (const [type, op, carry] of [['u32', 'add', 4000000000], ['i32', 'max', 12345], ['f32', 'add', 0.625]]) {
+      for (const kind of ['exclusive', 'inclusive']) {
+        await check(`scan by key ${type} ${op} ${kind}, a carry-in from a value`, async () => {
+          const n = 5003, first = 2100;
+          const input = randomInput(type, op, n, seed++);
+          const flags = new Uint8Array(n);
+          flags[first] = 1;
+          flags[4000] = 1;
+          const r = await wg.scanByKey(input, { op, kind, flags, initValue: carry });
+          const withCarry = new TypedArrayOf[type](first + 1), out = new TypedArrayOf[type](first + 1);
+          withCarry[0] = carry;
+          withCarry.set(input.subarray(0, first), 1);
+          out[0] = kind === 'inclusive' ? carry : identityOf(type, op);
+          out.set(r.output.subarray(0, first), 1);
+          const c = verifyScan(withCarry, out, type, op, kind === 'inclusive');
+          if (c.mismatches) return `first run: ${c.mismatches} wrong, first at ${c.firstBad - 1}: ${c.got}, want ${c.want}`;
+          const b = verifyScan(input.subarray(first, 4000), r.output.subarray(first, 4000), type, op, kind === 'inclusive');
+          return b.mismatches ? `second run: ${b.mismatches} wrong` : '';
+        });
+      }
+    }
+    await check('scan by key plan, a carry-in from a buffer: two chunks give the whole scan', async () => {
+      const dev = wg.device;
+      const U = GPUBufferUsage;
+      const n = 6000, m = 4096; // chunk 2 at element m: offsets 4m, a multiple of 256
+      const input = randomInput('u32', 'add', n, seed++);
+      const keys = Uint32Array.from({ length: n }, (_, i) => (i < 300 ? 1 : i < 5000 ? 2 : 3)); // a run across m
+      const buf = (size, data) => {
+        const b = dev.createBuffer({ size, usage: U.STORAGE | U.COPY_SRC | U.COPY_DST });
+        if (data) dev.queue.writeBuffer(b, 0, data);
+        return b;
+      };
+      const inBuf = buf(n * 4, input), keyBuf = buf(n * 4, keys), out1 = buf(n * 4), out2 = buf(n * 4), carry = buf(256);
+      const plan = wg.createScanByKeyPlan({ kind: 'inclusive', capacity: n });
+      const enc = dev.createCommandEncoder();
+      plan.encode(enc, { keys: keyBuf, input: inBuf, output: out1, n: m });
+      enc.copyBufferToBuffer(out1, (m - 1) * 4, carry, 0, 4);
+      plan.encode(enc, { keys: keyBuf, keysOffset: m * 4, input: inBuf, inputOffset: m * 4, output: out2,
+        outputOffset: m * 4, n: n - m, initBuffer: carry });
+      const staging = dev.createBuffer({ size: 2 * n * 4, usage: U.MAP_READ | U.COPY_DST });
+      enc.copyBufferToBuffer(out1, 0, staging, 0, n * 4);
+      enc.copyBufferToBuffer(out2, 0, staging, n * 4, n * 4);
+      dev.queue.submit([enc.finish()]);
+      await wg.errors();
+      await staging.mapAsync(GPUMapMode.READ);
+      const all = new Uint32Array(staging.getMappedRange().slice(0));
+      staging.unmap();
+      plan.destroy();
+      for (const b of [inBuf, keyBuf, out1, out2, carry, staging]) b.destroy();
+      const got = new Uint32Array(n);
+      got.set(all.subarray(0, m));
+      got.set(all.subarray(n + m, 2 * n), m);
+      const whole = await wg.scanByKey(input, { kind: 'inclusive', keys });
+      return sameArray(got, whole.output, 'chunks');
+    });
+    await expectCode('scan by key, a carry-in that is no u32', ErrorCode.INVALID_ARGUMENT,
+      () => wg.scanByKey(new Uint32Array(8), { flags: new Uint8Array(8), initValue: -1 }));
   },
 
   async alloc(wg) {

@@ -317,13 +317,18 @@ int wgs_web_scan_by_key_plan_create(int type, int op, int kind, int heads, int k
 EXPORT(wgs_web_scan_by_key_plan_destroy)
 void wgs_web_scan_by_key_plan_destroy(wgs_scan_by_key_plan *p) { wgs_scan_by_key_plan_destroy(p); }
 
+/* The carry-in: init_buffer, or (has_init) the value's bits (f16 in the low half). */
 EXPORT(wgs_web_scan_by_key_encode)
 int wgs_web_scan_by_key_encode(wgs_scan_by_key_plan *p, uint32_t encoder, uint32_t keys, double keys_offset,
                                uint32_t flags, double flags_offset, uint32_t input, double input_offset,
-                               uint32_t output, double output_offset, double n, uint32_t query_set,
+                               uint32_t output, double output_offset, double n, uint32_t init_buffer,
+                               double init_offset, int has_init, uint32_t init_bits, uint32_t query_set,
                                uint32_t begin_index, uint32_t end_index) {
     wgs_scan_by_key_args a;
     memset(&a, 0, sizeof a);
+    a.init_buffer = BUF(init_buffer);
+    a.init_offset = (uint64_t)init_offset;
+    a.init_value = has_init ? &init_bits : NULL;
     a.keys = BUF(keys);
     a.keys_offset = (uint64_t)keys_offset;
     a.flags = BUF(flags);
@@ -337,6 +342,55 @@ int wgs_web_scan_by_key_encode(wgs_scan_by_key_plan *p, uint32_t encoder, uint32
     a.timestamp_begin_index = begin_index;
     a.timestamp_end_index = end_index;
     return wgs_scan_by_key_encode(p, (WGPUCommandEncoder)(uintptr_t)encoder, &a);
+}
+
+/* ---- segmented scan -------------------------------------------------------------------- */
+EXPORT(wgs_web_segmented_scan_plan_create)
+int wgs_web_segmented_scan_plan_create(int type, int op, int kind, int segments, double capacity,
+                                       double segment_capacity) {
+    wgs_segmented_scan_plan_desc d;
+    memset(&d, 0, sizeof d);
+    d.type = (wgs_type)type;
+    d.op = (wgs_op)op;
+    d.kind = (wgs_scan_kind)kind;
+    d.segments = (wgs_segments_form)segments;
+    d.capacity = (uint64_t)capacity;
+    d.segment_capacity = (uint64_t)segment_capacity;
+    last_plan = NULL;
+    if (!ctx) return WGS_ERROR_INVALID_ARGUMENT;
+    return wgs_segmented_scan_plan_create(ctx, &d, (wgs_segmented_scan_plan **)&last_plan);
+}
+
+EXPORT(wgs_web_segmented_scan_plan_destroy)
+void wgs_web_segmented_scan_plan_destroy(wgs_segmented_scan_plan *p) { wgs_segmented_scan_plan_destroy(p); }
+
+EXPORT(wgs_web_segmented_scan_encode)
+int wgs_web_segmented_scan_encode(wgs_segmented_scan_plan *p, uint32_t encoder, uint32_t input, double input_offset,
+                                  uint32_t output, double output_offset, double n, uint32_t offsets,
+                                  double offsets_offset, uint32_t begin_offsets, double begin_offsets_offset,
+                                  uint32_t end_offsets, double end_offsets_offset, double n_segments,
+                                  uint32_t status, double status_offset, uint32_t query_set, uint32_t begin_index,
+                                  uint32_t end_index) {
+    wgs_segmented_scan_args a;
+    memset(&a, 0, sizeof a);
+    a.input = BUF(input);
+    a.input_offset = (uint64_t)input_offset;
+    a.output = BUF(output);
+    a.output_offset = (uint64_t)output_offset;
+    a.n = (uint64_t)n;
+    a.offsets = BUF(offsets);
+    a.offsets_offset = (uint64_t)offsets_offset;
+    a.begin_offsets = BUF(begin_offsets);
+    a.begin_offsets_offset = (uint64_t)begin_offsets_offset;
+    a.end_offsets = BUF(end_offsets);
+    a.end_offsets_offset = (uint64_t)end_offsets_offset;
+    a.n_segments = (uint64_t)n_segments;
+    a.status = BUF(status);
+    a.status_offset = (uint64_t)status_offset;
+    a.timestamp_query_set = (WGPUQuerySet)(uintptr_t)query_set;
+    a.timestamp_begin_index = begin_index;
+    a.timestamp_end_index = end_index;
+    return wgs_segmented_scan_encode(p, (WGPUCommandEncoder)(uintptr_t)encoder, &a);
 }
 
 EXPORT(wgs_web_reduce_by_key_plan_create)

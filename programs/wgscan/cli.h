@@ -38,6 +38,7 @@ typedef enum cli_command {
     CLI_SEGMENTED, /* segmented-reduce */
     CLI_SCAN_BY_KEY, /* scan-by-key */
     CLI_REDUCE_BY_KEY, /* reduce-by-key */
+    CLI_SEGMENTED_SCAN, /* segmented-scan */
     CLI_COMMAND_COUNT
 } cli_command;
 
@@ -48,7 +49,7 @@ typedef enum cli_command {
 #define CLI_TRANSFER_MIN_RUNS 3
 #define CLI_BENCH_MAX_RUNS 1000
 #define CLI_BENCH_MAX_SERIES 8
-#define CLI_BENCH_PRIMITIVES 20
+#define CLI_BENCH_PRIMITIVES 23
 #define CLI_SORT_MAX_DISTINCT (1ull << 32) /* --distribution few:K, K up to 2^32 */
 
 /* `scan` (and the demo's scans). */
@@ -66,7 +67,8 @@ typedef struct scan_options {
     int deterministic;
 } scan_options;
 
-/* `reduce`, `count`, `compact`, `histogram`, `segmented-reduce`, `scan-by-key`, `reduce-by-key`. */
+/* `reduce`, `count`, `compact`, `histogram`, `segmented-reduce`, `scan-by-key`, `reduce-by-key`,
+ * `segmented-scan`. */
 typedef struct prim_options {
     cli_command cmd;
     uint64_t n, seed;
@@ -84,9 +86,10 @@ typedef struct prim_options {
     double density;
     uint32_t bins;
     double lower, upper;
-    uint64_t seg_len; /* segmented-reduce, *-by-key: --segments L (fixed) or random:L (lengths 0..2L) */
+    uint64_t seg_len; /* segmented-*, *-by-key: --segments L (fixed) or random:L (lengths 0..2L) */
     int seg_random;
-    int inclusive; /* scan-by-key */
+    const char *seg_path; /* segmented-scan: --segments FILE, raw u32 CSR offsets (read when run) */
+    int inclusive; /* scan-by-key, segmented-scan */
 } prim_options;
 
 /* `sort`: how the random keys are drawn (wgscan sort --help describes each). */

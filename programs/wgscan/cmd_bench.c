@@ -309,11 +309,13 @@ static void print_point(const point *p) {
 static uint64_t div_up_u64(uint64_t a, uint64_t b) { return a / b + (a % b != 0); }
 #define NPRIMS CLI_BENCH_PRIMITIVES
 enum { PRIM_SORT_KEYS = 9, PRIM_SORT_PAIRS, PRIM_SORT_U64, PRIM_SORT_F32, PRIM_SEG_16, PRIM_SEG_256, PRIM_SEG_4096,
-       PRIM_SBK_16, PRIM_SBK_256, PRIM_SBK_4096, PRIM_RBK_256 };
+       PRIM_SSC_16, PRIM_SSC_256, PRIM_SSC_4096, PRIM_SBK_16, PRIM_SBK_256, PRIM_SBK_4096, PRIM_RBK_256 };
 #define IS_SORT(prim) ((prim) >= PRIM_SORT_KEYS && (prim) <= PRIM_SORT_F32)
-/* The segmented reduces: u32 add over back-to-back segments of 16, 256, 4096 elements. */
+/* The segmented reduces and scans (exclusive): u32 add over back-to-back segments of 16,
+ * 256, 4096 elements as CSR offsets. */
 #define IS_SEG(prim) ((prim) >= PRIM_SEG_16 && (prim) <= PRIM_SEG_4096)
-#define SEG_LEN(prim) (16ull << (4 * ((prim) - PRIM_SEG_16)))
+#define IS_SSC(prim) ((prim) >= PRIM_SSC_16 && (prim) <= PRIM_SSC_4096)
+#define SEG_LEN(prim) (16ull << (4 * ((prim) - (IS_SSC(prim) ? PRIM_SSC_16 : PRIM_SEG_16))))
 /* The scans by key: u32 add, exclusive, over runs of 16, 256, 4096 equal keys. */
 #define IS_SBK(prim) ((prim) >= PRIM_SBK_16 && (prim) <= PRIM_SBK_4096)
 #define SBK_LEN(prim) ((prim) == PRIM_RBK_256 ? 256ull : 16ull << (4 * ((prim) - PRIM_SBK_16)))
@@ -329,6 +331,7 @@ typedef struct prim_job {
     wgs_histogram_plan *hist;
     wgs_sort_plan *sort;
     wgs_segmented_reduce_plan *seg;
+    wgs_segmented_scan_plan *ssc;
     WGPUBuffer seg_offsets; /* the point's CSR offsets */
     wgs_scan_by_key_plan *sbk;
     wgs_reduce_by_key_plan *rbk;
@@ -374,6 +377,13 @@ static wgs_result record_prim(bench *b, void *user, WGPUCommandEncoder enc, int 
                                   .output = b->out_pool, .output_offset = out_off, .n = j->n,
                                   .timestamp_query_set = qs, .timestamp_begin_index = tb, .timestamp_end_index = te};
         return wgs_scan_by_key_encode(pj->sbk, enc, &a);
+    }
+    if (pj->ssc) {
+        wgs_segmented_scan_args a = {.input = b->in_pool, .input_offset = in_off, .output = b->out_pool,
+                                     .output_offset = out_off, .n = j->n, .offsets = pj->seg_offsets,
+                                     .n_segments = pj->segs, .timestamp_query_set = qs,
+                                     .timestamp_begin_index = tb, .timestamp_end_index = te};
+        return wgs_segmented_scan_encode(pj->ssc, enc, &a);
     }
     if (pj->seg) {
         wgs_segmented_reduce_args a = {.input = b->in_pool, .input_offset = in_off, .n = j->n,
@@ -448,6 +458,13 @@ static wgs_result prim_plan(bench *b, prim_job *pj, uint64_t cap) {
                                             .label = "bench"};
         return wgs_segmented_reduce_plan_create(b->ctx, &d, &pj->seg);
     }
+    case PRIM_SSC_16:
+    case PRIM_SSC_256:
+    case PRIM_SSC_4096: {
+        wgs_segmented_scan_plan_desc d = {.capacity = cap, .segment_capacity = cap / SEG_LEN(pj->prim) + 1,
+                                          .label = "bench"};
+        return wgs_segmented_scan_plan_create(b->ctx, &d, &pj->ssc);
+    }
     case PRIM_SBK_16:
     case PRIM_SBK_256:
     case PRIM_SBK_4096: {
@@ -468,13 +485,15 @@ static wgs_result prim_plan(bench *b, prim_job *pj, uint64_t cap) {
 
 /* Least traffic of each primitive: reads once, writes once (select: half the elements;
  * sort: keys and values in and out; segmented reduce: values and offsets in, a result
- * a segment out; scan by key: keys and values in, values out, 12 bytes an element,
+ * a segment out; segmented scan: values and offsets in, values out; scan by key: keys
+ * and values in, values out, 12 bytes an element,
  * against the copy's 8, so its copies of traffic are its time / copy / 1.5; reduce by
  * key: keys and values in, a key and a value a run out). */
 static double prim_bytes(int prim, uint64_t n) {
     if (IS_SBK(prim)) return 12.0 * n;
     if (prim == PRIM_RBK_256) return 8.0 * n + 8.0 * (double)div_up_u64(n, 256); /* keys, values in; a key and a value a run out */
     if (IS_SEG(prim)) return 4.0 * n + 8.0 * (double)div_up_u64(n, SEG_LEN(prim));
+    if (IS_SSC(prim)) return 8.0 * n + 4.0 * (double)div_up_u64(n, SEG_LEN(prim));
     if (IS_SORT(prim)) return 2.0 * n * (double)(wgs_type_size(sort_key_type(prim)) + (prim == PRIM_SORT_PAIRS ? 4 : 0));
     if (prim == 5 || prim == 8) return 4.0 * n + n + 2.0 * n;
     if (prim == 6) return 4.0 * n + 2.0 * n;
@@ -554,7 +573,7 @@ static int bench_primitives(bench *b, const int *prims, int nprims, int kmin, in
         const size_t es = sort ? wgs_type_size(sort_key_type(pj.prim)) : 4;
         /* A sort takes n < 2^32 keys that fit one binding: past what the device holds,
          * the sizes it cannot sort are left out (said on stderr), not the whole run. */
-        const int seg = IS_SEG(pj.prim) || HAS_KEYS(pj.prim);
+        const int seg = IS_SEG(pj.prim) || IS_SSC(pj.prim) || HAS_KEYS(pj.prim);
         int kcap = sort && kmax > 31 ? 31 : seg && kmax > 30 ? 30 : kmax;
         r = prim_plan(b, &pj, 1ull << kcap);
         while ((sort || seg) && r == WGS_ERROR_TOO_LARGE && kcap > kmin) r = prim_plan(b, &pj, 1ull << --kcap);
@@ -576,7 +595,8 @@ static int bench_primitives(bench *b, const int *prims, int nprims, int kmin, in
             pj.seg_offsets = NULL;
             wgs_buffer_release(b->ctx, pj.sbk_keys);
             pj.sbk_keys = NULL;
-            if (IS_SEG(pj.prim)) r = seg_offsets(b, p->n, SEG_LEN(pj.prim), &pj.seg_offsets, &pj.segs);
+            if (IS_SEG(pj.prim) || IS_SSC(pj.prim))
+                r = seg_offsets(b, p->n, SEG_LEN(pj.prim), &pj.seg_offsets, &pj.segs);
             if (HAS_KEYS(pj.prim)) r = sbk_keys(b, p->n, SBK_LEN(pj.prim), &pj.sbk_keys);
             wgs_buffer_release(b->ctx, pj.rbk_unique);
             pj.rbk_unique = NULL;
@@ -591,6 +611,7 @@ static int bench_primitives(bench *b, const int *prims, int nprims, int kmin, in
         wgs_histogram_plan_destroy(pj.hist);
         wgs_sort_plan_destroy(pj.sort);
         wgs_segmented_reduce_plan_destroy(pj.seg);
+        wgs_segmented_scan_plan_destroy(pj.ssc);
         wgs_buffer_release(b->ctx, pj.seg_offsets);
         wgs_scan_by_key_plan_destroy(pj.sbk);
         wgs_reduce_by_key_plan_destroy(pj.rbk);

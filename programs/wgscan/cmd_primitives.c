@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * `wgscan reduce | count | compact | histogram | segmented-reduce | scan-by-key | reduce-by-key`: one
+ * `wgscan reduce | count | compact | histogram | segmented-reduce | segmented-scan | scan-by-key |
+ * reduce-by-key`: one
  * configuration of a primitive on
  * random data or a raw file, timed on the GPU (timestamp queries, median after a
  * warm-up), with transfers and a CPU reference, verified on request. The commands
@@ -25,9 +26,10 @@ typedef struct prim_run {
     wgs_select_plan *select;
     wgs_histogram_plan *hist;
     wgs_segmented_reduce_plan *seg;
+    wgs_segmented_scan_plan *ssc;
     wgs_scan_by_key_plan *sbk;
     wgs_reduce_by_key_plan *rbk;
-    uint32_t *offsets; /* segmented-reduce, scan-by-key: n_segments + 1 CSR offsets */
+    uint32_t *offsets; /* segmented-*, *-by-key: n_segments + 1 CSR offsets */
     uint32_t *keys;    /* scan-by-key: segment k's elements hold key k */
     WGPUBuffer keys_buf;
     uint64_t n_segments;
@@ -42,6 +44,7 @@ static void run_free(prim_run *s) {
     wgs_select_plan_destroy(s->select);
     wgs_histogram_plan_destroy(s->hist);
     wgs_segmented_reduce_plan_destroy(s->seg);
+    wgs_segmented_scan_plan_destroy(s->ssc);
     wgs_scan_by_key_plan_destroy(s->sbk);
     wgs_reduce_by_key_plan_destroy(s->rbk);
     wgs_buffer_release(s->ctx, s->keys_buf);
@@ -66,7 +69,8 @@ static void run_free(prim_run *s) {
 static void fill_input(const prim_options *o, void *data) {
     uint32_t *w = data;
     int arg = o->op == WGS_OP_ARGMIN || o->op == WGS_OP_ARGMAX;
-    if (o->cmd == CLI_REDUCE || o->cmd == CLI_SEGMENTED || o->cmd == CLI_SCAN_BY_KEY || o->cmd == CLI_REDUCE_BY_KEY) {
+    if (o->cmd == CLI_REDUCE || o->cmd == CLI_SEGMENTED || o->cmd == CLI_SCAN_BY_KEY || o->cmd == CLI_REDUCE_BY_KEY ||
+        o->cmd == CLI_SEGMENTED_SCAN) {
         ref_fill_random(data, o->type, arg ? WGS_OP_MIN : o->op, o->n, o->seed);
         return;
     }
@@ -78,6 +82,20 @@ static void fill_input(const prim_options *o, void *data) {
         else if (o->type == WGS_TYPE_I32) v = (uint32_t)((int32_t)v - 50);
         w[i] = v;
     }
+}
+
+/* --segments FILE: raw u32 CSR offsets, n_segments + 1 of them, as they are (the GPU
+ * checks them). Returns an exit status. */
+static int read_segments(prim_run *s) {
+    uint64_t bytes = 0;
+    if (cli_input_size(s->o->seg_path, &bytes) != 0) return EXIT_USAGE;
+    if (bytes < 4 || bytes % 4 || bytes / 4 - 1 >= (1ull << 31))
+        return cli_usage_error("'%s' holds %llu bytes: not 1 to 2^31 u32 offsets (n_segments + 1)", s->o->seg_path,
+                               (unsigned long long)bytes);
+    if (!(s->offsets = malloc(bytes))) return cli_usage_error("cannot allocate %llu bytes", (unsigned long long)bytes);
+    if (cli_read_input(s->o->seg_path, s->offsets, bytes) != 0) return EXIT_USAGE;
+    s->n_segments = bytes / 4 - 1;
+    return EXIT_OK;
 }
 
 /* The CSR offsets of --segments: fixed lengths, or random ones of 0..2L (seeded). */
@@ -123,6 +141,13 @@ static wgs_result make_plan(prim_run *s) {
                                        .capacity = o->n, .label = "wgscan cli"};
         s->out_bytes = o->n * 4;
         return wgs_scan_by_key_plan_create(s->ctx, &d, &s->sbk);
+    }
+    if (o->cmd == CLI_SEGMENTED_SCAN) { /* (the offsets are made or read before the plan) */
+        wgs_segmented_scan_plan_desc d = {.type = o->type, .op = o->op,
+                                          .kind = o->inclusive ? WGS_SCAN_INCLUSIVE : WGS_SCAN_EXCLUSIVE,
+                                          .capacity = o->n, .segment_capacity = s->n_segments, .label = "wgscan cli"};
+        s->out_bytes = o->n * 4;
+        return wgs_segmented_scan_plan_create(s->ctx, &d, &s->ssc);
     }
     if (o->cmd == CLI_SEGMENTED) {
         if (make_segments(s) != 0) return WGS_ERROR_OUT_OF_HOST_MEMORY;
@@ -174,6 +199,12 @@ static wgs_result encode(prim_run *s, WGPUCommandEncoder enc, WGPUQuerySet qs, u
                                   .timestamp_query_set = qs, .timestamp_begin_index = 2 * pair,
                                   .timestamp_end_index = 2 * pair + 1};
         return wgs_scan_by_key_encode(s->sbk, enc, &a);
+    }
+    if (s->ssc) {
+        wgs_segmented_scan_args a = {.input = s->in, .output = s->out, .n = n, .offsets = s->offsets_buf,
+                                     .n_segments = s->n_segments, .status = s->count, .timestamp_query_set = qs,
+                                     .timestamp_begin_index = 2 * pair, .timestamp_end_index = 2 * pair + 1};
+        return wgs_segmented_scan_encode(s->ssc, enc, &a);
     }
     if (s->seg) {
         wgs_segmented_reduce_args a = {.input = s->in, .n = n, .offsets = s->offsets_buf,
@@ -250,6 +281,42 @@ static int check(prim_run *s, double *cpu_seconds) {
                s->n_segments ? (double)o->n / (double)s->n_segments : 0.0, wgs_result_name((wgs_result)s->selected),
                (unsigned long long)bad);
         ok = bad == 0 && s->selected == 0;
+    } else if (o->cmd == CLI_SEGMENTED_SCAN) {
+        uint64_t bad = 0;
+        const uint32_t *in = s->host_in;
+        uint32_t *want = malloc(o->n * 4 + 4), ident = 0;
+        if (!want) return 0;
+        ref_scan(in, &ident, o->type, o->op, 0, 1); /* an exclusive scan's first output */
+        for (uint64_t i = 0; i < o->n; i++) want[i] = ident;
+        uint8_t *in_seg = calloc(o->n + 1, 1);
+        for (uint64_t k = 0; k < s->n_segments && in_seg; k++) {
+            uint32_t b = s->offsets[k], len = s->offsets[k + 1] - b;
+            ref_scan(in + b, want + b, o->type, o->op, o->inclusive, len);
+            double sum = 0, mag = 0; /* f32 sums: k terms, k rounding steps (wgscan.h) */
+            for (uint32_t i = b; i < b + len; i++) {
+                double x = f32_of(in[i]);
+                if (o->inclusive) sum += x, mag += fabs(x);
+                double terms = (double)(i - b + 1);
+                int same = o->type == WGS_TYPE_F32 && o->op == WGS_OP_ADD
+                               ? fabs(f32_of(got[i]) - sum) <= terms * ldexp(1, -24) * mag + 2 * terms * ldexp(1, -126)
+                               : got[i] == want[i];
+                if (!same && bad++ < 3)
+                    printf("  element %u (segment %llu [%u, %u)): got %08x, want %08x\n", i, (unsigned long long)k, b,
+                           b + len, got[i], want[i]);
+                if (!o->inclusive) sum += x, mag += fabs(x);
+                in_seg[i] = 1;
+            }
+        }
+        for (uint64_t i = 0; i < o->n && in_seg; i++)
+            if (!in_seg[i] && got[i] != ident && bad++ < 3)
+                printf("  element %llu (in no segment): got %08x, want the identity %08x\n", (unsigned long long)i,
+                       got[i], ident);
+        free(want);
+        *cpu_seconds = cli_now() - t0;
+        printf("  segments: %llu (mean length %.1f), %llu elements differ\n", (unsigned long long)s->n_segments,
+               s->n_segments ? (double)o->n / (double)s->n_segments : 0.0, (unsigned long long)bad);
+        ok = in_seg && bad == 0;
+        free(in_seg);
     } else if (o->cmd == CLI_SCAN_BY_KEY) {
         uint64_t bad = 0;
         const uint32_t *in = s->host_in;
@@ -341,6 +408,10 @@ static int run_prim(wgs_context *ctx, const prim_options *o) {
     int repeat = o->repeat;
     wgs_context_info info;
     wgs_context_get_info(ctx, &info);
+    if (o->cmd == CLI_SEGMENTED_SCAN) {
+        int rc = o->seg_path ? read_segments(&s) : make_segments(&s) ? cli_usage_error("out of host memory") : EXIT_OK;
+        if (rc != EXIT_OK) return run_free(&s), rc;
+    }
     wgs_result r = make_plan(&s);
     if (r != WGS_OK) return run_free(&s), cli_gpu_error(ctx, r, "creating the plan");
     printf("%s: n = %llu, %s, on %s\n", cli_command_name(o->cmd), (unsigned long long)o->n, wgs_type_name(o->type), info.device);
@@ -375,13 +446,13 @@ static int run_prim(wgs_context *ctx, const prim_options *o) {
     if (r == WGS_OK) r = wgs_buffer_create(ctx, s.out_bytes ? s.out_bytes : 4, usage, &s.out);
     if (r == WGS_OK) r = wgs_buffer_create(ctx, bytes ? bytes : 4, usage, &s.pay_out);
     if (r == WGS_OK) r = wgs_buffer_create(ctx, 4, usage, &s.count);
-    if (r == WGS_OK && s.seg) r = wgs_buffer_create(ctx, (s.n_segments + 1) * 4, usage, &s.offsets_buf);
+    if (r == WGS_OK && (s.seg || s.ssc)) r = wgs_buffer_create(ctx, (s.n_segments + 1) * 4, usage, &s.offsets_buf);
     if (r == WGS_OK && s.keys) r = wgs_buffer_create(ctx, bytes ? bytes : 4, usage, &s.keys_buf);
     if (r != WGS_OK) return run_free(&s), cli_gpu_error(ctx, r, "allocating GPU buffers");
     double t0 = cli_now();
     if (bytes) r = wgs_buffer_write(ctx, s.in, 0, s.host_in, bytes);
     if (r == WGS_OK) r = wgs_buffer_write(ctx, s.flags_buf, 0, s.flags, (o->n + 3) / 4 * 4 + 4);
-    if (r == WGS_OK && s.seg) r = wgs_buffer_write(ctx, s.offsets_buf, 0, s.offsets, (s.n_segments + 1) * 4);
+    if (r == WGS_OK && (s.seg || s.ssc)) r = wgs_buffer_write(ctx, s.offsets_buf, 0, s.offsets, (s.n_segments + 1) * 4);
     if (r == WGS_OK && s.keys && bytes) r = wgs_buffer_write(ctx, s.keys_buf, 0, s.keys, bytes);
     if (r == WGS_OK) r = wgs_wait(ctx);
     double upload = cli_now() - t0;
@@ -419,7 +490,7 @@ static int run_prim(wgs_context *ctx, const prim_options *o) {
 
     t0 = cli_now();
     /* segmented: the status; reduce-by-key: the runs */
-    if (s.select || s.seg || s.rbk) r = wgs_buffer_read(ctx, s.count, 0, &s.selected, 4);
+    if (s.select || s.seg || s.ssc || s.rbk) r = wgs_buffer_read(ctx, s.count, 0, &s.selected, 4);
     uint64_t keep = s.out_bytes;
     if ((s.select && !o->partition) || s.rbk) keep = (uint64_t)s.selected * 4;
     if (keep > s.out_bytes) keep = s.out_bytes; /* a count above n: check() reports it */
@@ -429,6 +500,12 @@ static int run_prim(wgs_context *ctx, const prim_options *o) {
     double download = cli_now() - t0;
     if (r != WGS_OK) return run_free(&s), cli_gpu_error(ctx, r, "downloading the result");
 
+    if (s.ssc && s.selected) { /* only --segments FILE can break the rules */
+        int rc = cli_usage_error("the offsets of '%s' break the rules of wgscan.h (segmented scan): the GPU's status "
+                                 "is %s", o->seg_path ? o->seg_path : "--segments",
+                                 wgs_result_name((wgs_result)s.selected));
+        return run_free(&s), rc;
+    }
     double cpu = 0;
     int ok = check(&s, &cpu);
     printf("  median of %d runs after %d warm-up run%s; rates count n elements per second\n", repeat, warmups,

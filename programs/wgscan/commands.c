@@ -17,6 +17,7 @@ static const char overview[] =
     "  compact [options]    select by flags or predicate, partition, unique, rle\n"
     "  histogram [options]  even-bin histogram\n"
     "  segmented-reduce [options]  one reduction per segment (fixed or random lengths)\n"
+    "  segmented-scan [options]  a scan that starts again at every segment of offsets\n"
     "  scan-by-key [options]  a scan that starts again at every run of equal keys\n"
     "  reduce-by-key [options]  one reduction per run of equal keys, and the keys\n"
     "  sort [options]       stable radix sort of keys, or keys with values\n"
@@ -63,6 +64,23 @@ static const char segmented_help[] =
     "  --verify checks every segment against the CPU reference (f32 sums within the\n"
     "  bound of wgscan.h); --out writes the results (4 bytes a segment, 8 for arg ops:\n"
     "  value, index). n below 2^31.\n";
+
+static const char segmented_scan_help[] =
+    "usage: wgscan segmented-scan (--n N | --in FILE) --segments L|random:L|FILE [options]\n"
+    "a scan of the values that starts again at every segment (CSR offsets), timed on the GPU\n"
+    "  --segments L         back-to-back segments of L elements (the last one cut at n)\n"
+    "  --segments random:L  random lengths 0..2L (mean L; about 1 in 2L+1 empty), seeded\n"
+    "                       by --seed\n"
+    "  --segments FILE      raw little-endian u32 CSR offsets, n_segments + 1 of them\n"
+    "                       (./256 for a file named 256); elements before the first\n"
+    "                       offset and from the last on are in no segment. Offsets out\n"
+    "                       of order or past n: the GPU's status, exit status 2\n"
+    "  --op OP              add (default), min, max, and, or, xor (and/or/xor: integers)\n"
+    "  --inclusive          inclusive scan\n"
+    "  --exclusive          exclusive scan (the default)\n"
+    "  --verify checks every element against the CPU reference (in no segment: the\n"
+    "  identity; f32 sums within the bound of wgscan.h); --out writes the result (n\n"
+    "  values). n below 2^31.\n";
 
 static const char scan_by_key_help[] =
     "usage: wgscan scan-by-key (--n N | --in FILE) --segments L|random:L [options]\n"
@@ -161,6 +179,8 @@ static const char bench_help[] =
     "                       sort-u64, sort-f32 (keys; any bit pattern),\n"
     "                       segmented-reduce-16, -256, -4096 (u32 add, segments of 16,\n"
     "                       256, 4096 elements as CSR offsets),\n"
+    "                       segmented-scan-16, -256, -4096 (u32 add, exclusive, the\n"
+    "                       same segments),\n"
     "                       scan-by-key-16, -256, -4096 (u32 add, exclusive, runs of\n"
     "                       16, 256, 4096 equal keys: 12 bytes an element, so copies of\n"
     "                       traffic are the copies column / 1.5), reduce-by-key-256\n"
@@ -200,6 +220,7 @@ void cli_help(FILE *f, cli_command c) {
     case CLI_HISTOGRAM: fputs(histogram_help, f), fputs(prim_types, f), fputs(common, f); break;
     case CLI_SEGMENTED: fputs(segmented_help, f), fputs(prim_types, f), fputs(common, f); break;
     case CLI_SCAN_BY_KEY: fputs(scan_by_key_help, f), fputs(prim_types, f), fputs(common, f); break;
+    case CLI_SEGMENTED_SCAN: fputs(segmented_scan_help, f), fputs(prim_types, f), fputs(common, f); break;
     case CLI_REDUCE_BY_KEY: fputs(reduce_by_key_help, f), fputs(prim_types, f), fputs(common, f); break;
     case CLI_SORT:
         fputs(sort_help, f), fputs(common, f);
@@ -208,7 +229,8 @@ void cli_help(FILE *f, cli_command c) {
     case CLI_BENCH: fputs(bench_help, f); break;
     default:
         fputs(overview, f);
-        fputs("\nscan, reduce, count, compact, histogram, segmented-reduce, scan-by-key, reduce-by-key, sort share:\n", f);
+        fputs("\nscan, reduce, count, compact, histogram, segmented-reduce, segmented-scan, scan-by-key, reduce-by-key,\n"
+              "sort share:\n", f);
         fputs(common, f);
         break;
     }
@@ -231,7 +253,8 @@ int cli_run(const cli_options *o) {
     case CLI_HISTOGRAM:
     case CLI_SEGMENTED:
     case CLI_SCAN_BY_KEY:
-    case CLI_REDUCE_BY_KEY: return cmd_primitive(&o->prim);
+    case CLI_REDUCE_BY_KEY:
+    case CLI_SEGMENTED_SCAN: return cmd_primitive(&o->prim);
     case CLI_SORT: return cmd_sort(&o->sort);
     case CLI_BENCH: return cmd_bench(&o->bench);
     default: return cli_usage_error("no command");

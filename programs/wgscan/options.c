@@ -221,7 +221,8 @@ static int parse_predicate(const char *v, wgs_predicate *p) {
 /* ---- the option table ------------------------------------------------------------ */
 
 #define CMD(c) (1u << (c))
-#define PRIMS (CMD(CLI_REDUCE) | CMD(CLI_COUNT) | CMD(CLI_COMPACT) | CMD(CLI_HISTOGRAM) | CMD(CLI_SEGMENTED) | CMD(CLI_SCAN_BY_KEY) | CMD(CLI_REDUCE_BY_KEY))
+#define SEGMENTS (CMD(CLI_SEGMENTED) | CMD(CLI_SCAN_BY_KEY) | CMD(CLI_REDUCE_BY_KEY) | CMD(CLI_SEGMENTED_SCAN))
+#define PRIMS (CMD(CLI_REDUCE) | CMD(CLI_COUNT) | CMD(CLI_COMPACT) | CMD(CLI_HISTOGRAM) | SEGMENTS)
 #define RUNS (CMD(CLI_SCAN) | PRIMS | CMD(CLI_SORT)) /* the commands that run one configuration */
 
 typedef enum opt_id {
@@ -242,9 +243,9 @@ static const struct opt_def {
 } options[] = {
     {"--n", OPT_N, RUNS, 1},
     {"--type", OPT_TYPE, RUNS, 1},
-    {"--op", OPT_OP, CMD(CLI_SCAN) | CMD(CLI_REDUCE) | CMD(CLI_SEGMENTED) | CMD(CLI_SCAN_BY_KEY) | CMD(CLI_REDUCE_BY_KEY), 1},
-    {"--inclusive", OPT_INCLUSIVE, CMD(CLI_SCAN) | CMD(CLI_SCAN_BY_KEY), 0},
-    {"--exclusive", OPT_EXCLUSIVE, CMD(CLI_SCAN) | CMD(CLI_SCAN_BY_KEY), 0},
+    {"--op", OPT_OP, CMD(CLI_SCAN) | CMD(CLI_REDUCE) | SEGMENTS, 1},
+    {"--inclusive", OPT_INCLUSIVE, CMD(CLI_SCAN) | CMD(CLI_SCAN_BY_KEY) | CMD(CLI_SEGMENTED_SCAN), 0},
+    {"--exclusive", OPT_EXCLUSIVE, CMD(CLI_SCAN) | CMD(CLI_SCAN_BY_KEY) | CMD(CLI_SEGMENTED_SCAN), 0},
     {"--verify", OPT_VERIFY, RUNS, 0},
     {"--repeat", OPT_REPEAT, RUNS, 1},
     {"--in", OPT_IN, RUNS, 1},
@@ -278,7 +279,7 @@ static const struct opt_def {
     {"--descending", OPT_DESCENDING, CMD(CLI_SORT), 0},
     {"--bits", OPT_BITS, CMD(CLI_SORT), 1},
     {"--distribution", OPT_DISTRIBUTION, CMD(CLI_SORT), 1},
-    {"--segments", OPT_SEGMENTS, CMD(CLI_SEGMENTED) | CMD(CLI_SCAN_BY_KEY) | CMD(CLI_REDUCE_BY_KEY), 1},
+    {"--segments", OPT_SEGMENTS, SEGMENTS, 1},
 };
 
 static const char *const command_names[CLI_COMMAND_COUNT] = {
@@ -286,7 +287,7 @@ static const char *const command_names[CLI_COMMAND_COUNT] = {
     [CLI_DEMO] = "demo", [CLI_SCAN] = "scan", [CLI_REDUCE] = "reduce", [CLI_COUNT] = "count",
     [CLI_COMPACT] = "compact", [CLI_HISTOGRAM] = "histogram", [CLI_SORT] = "sort",
     [CLI_BENCH] = "bench", [CLI_SEGMENTED] = "segmented-reduce", [CLI_SCAN_BY_KEY] = "scan-by-key",
-    [CLI_REDUCE_BY_KEY] = "reduce-by-key"};
+    [CLI_REDUCE_BY_KEY] = "reduce-by-key", [CLI_SEGMENTED_SCAN] = "segmented-scan"};
 
 const char *cli_command_name(cli_command c) {
     return c > CLI_NONE && c < CLI_COMMAND_COUNT ? command_names[c] : "";
@@ -297,6 +298,7 @@ const char *const cli_bench_primitive_names[CLI_BENCH_PRIMITIVES] = {
     "select-flagged", "select-if", "histogram-256", "select-flagged-1pass",
     "sort-keys", "sort-pairs", "sort-u64", "sort-f32",
     "segmented-reduce-16", "segmented-reduce-256", "segmented-reduce-4096",
+    "segmented-scan-16", "segmented-scan-256", "segmented-scan-4096",
     "scan-by-key-16", "scan-by-key-256", "scan-by-key-4096", "reduce-by-key-256"};
 
 static cli_command command_of(const char *s) {
@@ -418,7 +420,8 @@ static int set_option(cli_options *o, const struct opt_def *d, const char *v) {
     }
     case OPT_OP: {
         wgs_op op;
-        const int scans = scan || o->command == CLI_SCAN_BY_KEY || o->command == CLI_REDUCE_BY_KEY;
+        const int scans = scan || o->command == CLI_SCAN_BY_KEY || o->command == CLI_REDUCE_BY_KEY ||
+                          o->command == CLI_SEGMENTED_SCAN;
         if (cli_parse_op(v, &op) || (scans && op > WGS_OP_XOR))
             return bad(name, v, scans ? "add, min, max, and, or, xor" : "add, min, max, and, or, xor, argmin, argmax");
         if (scan) s->op = op;
@@ -555,8 +558,14 @@ static int set_option(cli_options *o, const struct opt_def *d, const char *v) {
     case OPT_TRANSFERS: b->transfers = 1; return 0;
     case OPT_SEGMENTS: {
         int rnd = !strncmp(v, "random:", 7);
+        /* segmented-scan: anything but a length is a file (./256 for a file named 256) */
+        if (!rnd && o->command == CLI_SEGMENTED_SCAN && *v && cli_parse_u64(v, &u)) {
+            p->seg_path = v;
+            return 0;
+        }
         if (cli_parse_u64(rnd ? v + 7 : v, &u) || u < 1 || u > 0xFFFFFFFFu)
-            return bad(name, v, "L or random:L, a segment length L of 1..2^32-1");
+            return bad(name, v, o->command == CLI_SEGMENTED_SCAN ? "L, random:L (a segment length L of 1..2^32-1) or FILE"
+                                                                 : "L or random:L, a segment length L of 1..2^32-1");
         p->seg_len = u, p->seg_random = rnd;
         return 0;
     }
@@ -594,6 +603,12 @@ static int finish_prim(prim_options *p, uint64_t seen) {
         if (p->type == WGS_TYPE_F32 && p->op >= WGS_OP_AND)
             return cli_usage_error("--op %s needs an integer type, not f32", wgs_op_name(p->op));
         if (p->n >= (1ull << 31)) return cli_usage_error("%s takes n below 2^31", cmd);
+    }
+    if (p->cmd == CLI_SEGMENTED_SCAN) {
+        if (!SEEN(OPT_SEGMENTS)) return cli_usage_error("segmented-scan needs --segments L, random:L or FILE");
+        if (p->type == WGS_TYPE_F32 && p->op >= WGS_OP_AND)
+            return cli_usage_error("--op %s needs an integer type, not f32", wgs_op_name(p->op));
+        if (p->n >= (1ull << 31)) return cli_usage_error("segmented-scan takes n below 2^31");
     }
     if (p->cmd == CLI_SEGMENTED) {
         if (!SEEN(OPT_SEGMENTS)) return cli_usage_error("segmented-reduce needs --segments L or random:L");

@@ -142,6 +142,17 @@ export interface ScanByKeyPlanOptions extends PlanOptionsBase {
   heads?: 'keys' | 'flags';
   keyType?: 'u32' | 'i32'; // default 'u32'; compared bit for bit
 }
+export interface SegmentedScanPlanOptions extends PlanOptionsBase {
+  type?: ElementType;   // default 'u32'
+  op?: ScanOp;          // default 'add'; and/or/xor for integers only
+  kind?: 'exclusive' | 'inclusive'; // default 'exclusive'
+  /** 'offsets' (CSR: nSegments + 1 u32, the default) or 'begin-end' (two arrays of
+   * nSegments u32; gaps between segments allowed). Elements in no segment get the
+   * operator's identity. */
+  segments?: 'offsets' | 'begin-end';
+  /** The most segments an encode takes (default 1). */
+  segmentCapacity?: number;
+}
 export interface ReduceByKeyPlanOptions extends PlanOptionsBase {
   type?: ElementType;   // default 'u32'
   op?: ScanOp;          // default 'add'
@@ -234,8 +245,27 @@ export interface ScanByKeyArgs extends EncodeArgsBase {
   /** heads 'flags': n bytes (the binding rounded up to 4). */
   flags?: GPUBuffer; flagsOffset?: number;
   input: GPUBuffer; inputOffset?: number;
-  /** n values; another buffer than input, keys and flags. */
+  /** n values; another buffer than input, keys, flags and initBuffer. */
   output: GPUBuffer; outputOffset?: number;
+  /** Optional carry-in that joins the first segment (to continue a scan by key on the
+   * next chunk): one element in initBuffer at initOffset, read when the scan runs, or
+   * initValue (a number of the plan's type; f16: its 16 bits). */
+  initBuffer?: GPUBuffer; initOffset?: number;
+  initValue?: number;
+}
+export interface SegmentedScanArgs extends EncodeArgsBase {
+  /** n values. */
+  input: GPUBuffer; inputOffset?: number;
+  /** n values (the identity in no segment); another buffer than the others. */
+  output: GPUBuffer; outputOffset?: number;
+  /** segments 'offsets': nSegments + 1 u32. */
+  offsets?: GPUBuffer; offsetsOffset?: number;
+  /** segments 'begin-end': nSegments u32 each. */
+  beginOffsets?: GPUBuffer; beginOffsetsOffset?: number;
+  endOffsets?: GPUBuffer; endOffsetsOffset?: number;
+  nSegments: number;
+  /** Optional: one u32, 0 or the code of bad offsets (SEGMENTS_UNORDERED, SEGMENT_OUT_OF_RANGE). */
+  status?: GPUBuffer; statusOffset?: number;
 }
 export interface ReduceByKeyArgs extends EncodeArgsBase {
   keys: GPUBuffer; keysOffset?: number;
@@ -276,6 +306,7 @@ export declare class HistogramPlan extends Plan<HistogramArgs, HistogramPlanOpti
 export declare class SortPlan extends Plan<SortArgs, SortPlanOptions> {}
 export declare class SegmentedReducePlan extends Plan<SegmentedReduceArgs, SegmentedReducePlanOptions> {}
 export declare class ScanByKeyPlan extends Plan<ScanByKeyArgs, ScanByKeyPlanOptions> {}
+export declare class SegmentedScanPlan extends Plan<SegmentedScanArgs, SegmentedScanPlanOptions> {}
 export declare class ReduceByKeyPlan extends Plan<ReduceByKeyArgs, ReduceByKeyPlanOptions> {}
 export declare class AllocPlan extends Plan<AllocArgs, AllocPlanOptions> {}
 
@@ -311,6 +342,7 @@ export interface RunLengthResult<A extends ElementArray> extends Timed {
 }
 export interface HistogramResult extends Timed { counts: Uint32Array; }
 export interface ScanByKeyResult<A extends ElementArray> extends Timed { output: A; }
+export interface SegmentedScanResult<A extends ElementArray> extends Timed { output: A; }
 export interface ReduceByKeyResult<K extends Uint32Array | Int32Array, A extends ElementArray> extends Timed {
   /** The first key of each run, in the keys' array type. */
   uniqueKeys: K;
@@ -351,6 +383,14 @@ export interface HostScanByKeyOptions extends Omit<ScanByKeyPlanOptions, 'capaci
   /** n keys (the key type from the array's), or flags: n bytes. */
   keys?: Uint32Array | Int32Array;
   flags?: Uint8Array;
+  /** A carry-in that joins the first segment (f16: its 16 bits). */
+  initValue?: number;
+}
+export interface HostSegmentedScanOptions extends Omit<SegmentedScanPlanOptions, 'capacity' | 'segments' | 'segmentCapacity'> {
+  /** CSR: nSegments + 1 offsets (or give begin and end). */
+  offsets?: Uint32Array;
+  begin?: Uint32Array;
+  end?: Uint32Array;
 }
 export type HostReduceByKeyOptions = Omit<ReduceByKeyPlanOptions, 'capacity' | 'keyType'>;
 export interface HostSegmentedReduceOptions extends Omit<SegmentedReducePlanOptions, 'capacity' | 'segments' | 'segmentCapacity'> {
@@ -399,6 +439,7 @@ export declare class Wgscan {
   createSortPlan(options?: SortPlanOptions): SortPlan & Readonly<Required<SortPlanOptions>>;
   createSegmentedReducePlan(options?: SegmentedReducePlanOptions): SegmentedReducePlan & Readonly<Required<SegmentedReducePlanOptions>>;
   createScanByKeyPlan(options?: ScanByKeyPlanOptions): ScanByKeyPlan & Readonly<Required<ScanByKeyPlanOptions>>;
+  createSegmentedScanPlan(options?: SegmentedScanPlanOptions): SegmentedScanPlan & Readonly<Required<SegmentedScanPlanOptions>>;
   createReduceByKeyPlan(options?: ReduceByKeyPlanOptions): ReduceByKeyPlan & Readonly<Required<ReduceByKeyPlanOptions>>;
   createAllocPlan(options?: AllocPlanOptions): AllocPlan & Readonly<Required<AllocPlanOptions>>;
 
@@ -422,6 +463,9 @@ export declare class Wgscan {
   segmentedReduce<A extends Select32>(input: A, options: HostSegmentedReduceOptions): Promise<SegmentedReduceResult<A>>;
   /** A scan that starts again at every segment (runs of equal keys, or head flags). */
   scanByKey<A extends ElementArray>(input: A, options: HostScanByKeyOptions): Promise<ScanByKeyResult<A>>;
+  /** A scan that starts again at every segment of offsets; the identity in no segment;
+   * offsets out of order or past n throw the GPU's code. */
+  segmentedScan<A extends ElementArray>(input: A, options: HostSegmentedScanOptions): Promise<SegmentedScanResult<A>>;
   /** One reduction per run of equal keys. */
   reduceByKey<K extends Uint32Array | Int32Array, A extends ElementArray>(keys: K, values: A, options?: HostReduceByKeyOptions): Promise<ReduceByKeyResult<K, A>>;
   allocate(sizes: Uint32Array, options: HostAllocateOptions): Promise<AllocateResult>;

@@ -147,10 +147,21 @@ function inputType(input, options, what = 'input') {
   return type;
 }
 
+// One element of `type` as the 32-bit pattern the library takes (f16: its 16 bits, as
+// the Uint16Arrays of f16 data hold them).
+function elementBits(type, v, what) {
+  const integer = (lo, hi) => (Number.isInteger(v) && v >= lo && v <= hi) || invalid(`${what} must be a ${type} value, not ${v}`);
+  if (type === 'u32') return integer(0, 0xFFFFFFFF) && v >>> 0;
+  if (type === 'i32') return integer(-0x80000000, 0x7FFFFFFF) && v >>> 0;
+  if (type === 'f16') return integer(0, 0xFFFF) && v;
+  return new Uint32Array(new Float32Array([number(v, what)]).buffer)[0];
+}
+
 // ---- the primitives ----------------------------------------------------------------
 // Each encode export takes (plan, encoder, ...fields, querySet, beginIndex, endIndex);
 // a field is [kind, name]: 'buffer' (a GPUBuffer, or none), 'offset' (bytes, default 0),
-// 'count' (required), 'u32' (required), 'predicate' (optional: has, kind, a, b).
+// 'count' (required), 'u32' (required), 'predicate' (optional: has, kind, a, b), 'value'
+// (optional: has, the bits of one element of the plan's type).
 const PRIMITIVES = {
   scan: {
     encode: 'wgs_web_scan_encode', destroy: 'wgs_web_scan_plan_destroy',
@@ -191,7 +202,14 @@ const PRIMITIVES = {
     encode: 'wgs_web_scan_by_key_encode', destroy: 'wgs_web_scan_by_key_plan_destroy',
     fields: [['buffer', 'keys'], ['offset', 'keysOffset'], ['buffer', 'flags'], ['offset', 'flagsOffset'],
       ['buffer', 'input'], ['offset', 'inputOffset'], ['buffer', 'output'], ['offset', 'outputOffset'],
-      ['count', 'n']],
+      ['count', 'n'], ['buffer', 'initBuffer'], ['offset', 'initOffset'], ['value', 'initValue']],
+  },
+  segmentedScan: {
+    encode: 'wgs_web_segmented_scan_encode', destroy: 'wgs_web_segmented_scan_plan_destroy',
+    fields: [['buffer', 'input'], ['offset', 'inputOffset'], ['buffer', 'output'], ['offset', 'outputOffset'],
+      ['count', 'n'], ['buffer', 'offsets'], ['offset', 'offsetsOffset'], ['buffer', 'beginOffsets'],
+      ['offset', 'beginOffsetsOffset'], ['buffer', 'endOffsets'], ['offset', 'endOffsetsOffset'],
+      ['count', 'nSegments'], ['buffer', 'status'], ['offset', 'statusOffset']],
   },
   reduceByKey: {
     encode: 'wgs_web_reduce_by_key_encode', destroy: 'wgs_web_reduce_by_key_plan_destroy',
@@ -245,6 +263,9 @@ export class Plan {
           if (!(count(v, name) <= 0xFFFFFFFF)) invalid(`${name} must fit 32 bits`);
           values.push(v);
           break;
+        case 'value':
+          values.push(v == null ? 0 : 1, v == null ? 0 : elementBits(this.type, v, name));
+          break;
         default: // predicate
           values.push(v == null ? 0 : 1, ...predicateValues(v, name));
       }
@@ -281,6 +302,7 @@ export class HistogramPlan extends Plan {}
 export class SortPlan extends Plan {}
 export class SegmentedReducePlan extends Plan {}
 export class ScanByKeyPlan extends Plan {}
+export class SegmentedScanPlan extends Plan {}
 export class ReduceByKeyPlan extends Plan {}
 export class AllocPlan extends Plan {}
 
@@ -642,6 +664,18 @@ export class Wgscan {
       lookup(SEGMENT_HEADS, o.heads, 'heads'), lookup(KEY_TYPES, o.keyType, 'keyType'), count(o.capacity, 'capacity')], o);
   }
 
+  // Scans that start again at every segment given by offsets: type, op and kind as
+  // createScanByKeyPlan's; segments 'offsets' (CSR: nSegments + 1 u32) or 'begin-end'
+  // (two arrays of nSegments u32, gaps allowed); capacity in values, segmentCapacity in
+  // segments. Elements in no segment get the operator's identity.
+  createSegmentedScanPlan(options = {}) {
+    const o = withDefaults({ type: 'u32', op: 'add', kind: 'exclusive', segments: 'offsets', capacity: 1, segmentCapacity: 1 }, options);
+    return this.#plan('segmentedScan', SegmentedScanPlan, 'wgs_web_segmented_scan_plan_create', () => [
+      lookup(TYPES, o.type, 'type'), lookup(OPS, o.op, 'operator'), lookup(SCAN_KINDS, o.kind, 'kind'),
+      lookup(SEGMENT_FORMS, o.segments, 'segments'), count(o.capacity, 'capacity'),
+      count(o.segmentCapacity, 'segmentCapacity')], o);
+  }
+
   // One reduction per run of equal keys: type and op as createScanPlan's, keyType u32
   // or i32; the number of runs lands in a GPU buffer (numRuns).
   createReduceByKeyPlan(options = {}) {
@@ -921,11 +955,12 @@ export class Wgscan {
   // The scan by key of a typed array (as scan's): options.keys (a Uint32Array or
   // Int32Array of n keys: runs of equal keys are the segments) or options.flags (a
   // Uint8Array of n bytes: a segment starts where one is not zero); op and kind as
-  // scan's. Returns { output, gpuMs, totalMs }.
+  // scan's; initValue (optional) a carry-in that joins the first segment (f16: its
+  // bits). Returns { output, gpuMs, totalMs }.
   async scanByKey(input, options = {}) {
     const type = inputType(input, options);
     const n = input.length;
-    const { keys, flags, ...rest } = options;
+    const { keys, flags, initValue, ...rest } = options;
     const uploads = { input, output: n * ELEMENT_SIZE[type] };
     let heads, keyType = 'u32';
     if (keys != null) {
@@ -940,7 +975,40 @@ export class Wgscan {
       uploads.flags = flags.subarray(0, n);
     }
     const plan = this.#hostPlan(this.createScanByKeyPlan, { ...rest, type, heads, keyType }, n);
-    const r = await this.#runHost(plan, uploads, ['output'], { n });
+    const r = await this.#runHost(plan, uploads, ['output'], { n, initValue });
+    return { output: arrayFor(type, r.out.output, n), gpuMs: r.gpuMs, totalMs: r.totalMs };
+  }
+
+  // The segmented scan of a typed array (as scan's): options.offsets (a Uint32Array of
+  // nSegments + 1 CSR offsets) or options.begin and options.end (Uint32Arrays of
+  // nSegments each, gaps allowed); op and kind as scan's. Returns { output, gpuMs,
+  // totalMs }: n values, the identity in no segment. Offsets out of order or past n
+  // throw WgscanError with the GPU's code (SEGMENTS_UNORDERED, SEGMENT_OUT_OF_RANGE).
+  async segmentedScan(input, options = {}) {
+    const type = inputType(input, options);
+    const n = input.length;
+    const { offsets, begin, end, ...rest } = options;
+    const u32s = (a, what) => (a instanceof Uint32Array ? a : invalid(`${what} must be a Uint32Array`));
+    const uploads = { input, output: n * ELEMENT_SIZE[type], status: 4 };
+    let nSegments, segments;
+    if (offsets != null) {
+      if (begin != null || end != null) invalid('give offsets, or begin and end, not both');
+      if (u32s(offsets, 'offsets').length < 1) invalid('offsets must hold nSegments + 1 offsets');
+      nSegments = offsets.length - 1;
+      segments = 'offsets';
+      uploads.offsets = offsets;
+    } else {
+      if (u32s(begin, 'begin').length !== u32s(end, 'end').length) invalid('begin and end must be of one length');
+      nSegments = begin.length;
+      segments = 'begin-end';
+      uploads.beginOffsets = begin;
+      uploads.endOffsets = end;
+    }
+    const segmentCapacity = 2 ** Math.ceil(Math.log2(Math.max(1, nSegments)));
+    const plan = this.#hostPlan(this.createSegmentedScanPlan, { ...rest, type, segments, segmentCapacity }, n);
+    const r = await this.#runHost(plan, uploads, ['output', 'status'], { n, nSegments });
+    const status = new Uint32Array(r.out.status)[0];
+    if (status) fail(status, `the segments' offsets: ${RESULT_NAMES[status] ?? status}`);
     return { output: arrayFor(type, r.out.output, n), gpuMs: r.gpuMs, totalMs: r.totalMs };
   }
 

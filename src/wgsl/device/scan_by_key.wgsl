@@ -22,19 +22,30 @@
 // there. The combination order inside a tile depends only on n, the tile and the
 // subgroup size; across tiles on what the look-back found ready.
 //
-// Heads: element 0 always starts a segment; with keys (BYKEY_FLAGS = 0) element i > 0
-// does where key[i] != key[i - 1] (32-bit equality: u32 and i32 alike); with flags,
-// where its flag byte is not zero (one byte an element, 4 a u32 word).
+// Where segments start comes from a head source, a helper file included before this one:
+// element/heads_keys.wgsl (runs of equal keys, or byte flags: the scan by key) or
+// workgroup/heads_offsets.wgsl (offsets: the segmented scan). It provides
+//   HEADS_GAPS                        a constant: whether elements may lie outside every
+//                                     segment (gaps: their values count as the identity)
+//   heads_prepare(lid, t, n)          every invocation calls it once the tile's values are
+//                                     loaded (it may hold barriers)
+//   tile_marks(q, n, whole) -> u32    word q's marks in the owner's tile: bit j where
+//                                     element 4q + j is a head, bit 4 + j where it is a gap
+//                                     (a gap is a head too); none past n
+//   input_marks(q, n, whole) -> u32   the same from the input alone, for fallbacks
+//   run_carry() -> bool, run_carry_value() -> T   a carry-in that joins the first run
+// With a carry-in, the first run is continued rather than started: element 0's value is
+// carry . values[0] and element 0 is no head in the tile's entries, so tile 0's
+// aggregate (and what a fallback rebuilds of it) carries the carry on to every element
+// of the first run; an exclusive scan's element 0 is the carry itself.
 //
 // Bindings: 0 vals4, 4 vals (the values as 16-byte words, and as scalars over the whole
-// range), 8 keys4, 9 keys (the keys likewise; with flags, 9 alone holds the flag
-// bytes), 1 out4 (the output's first params.words words), 5 out_tail (the rest), 2
-// Params (the scan's record: n, tile_base = 0, words), 3 tile states.
+// range), 1 out4 (the output's first params.words words), 5 out_tail (the rest), 2
+// Params (the scan's record: n, tile_base = 0, words, the carry's flags and bits,
+// segments), 3 tile states; the head source's own.
 
 @group(0) @binding(0) var<storage, read> vals4: array<vec4<T>>;
 @group(0) @binding(4) var<storage, read> vals: array<T>;
-@group(0) @binding(8) var<storage, read> keys4: array<vec4<u32>>;
-@group(0) @binding(9) var<storage, read> keys: array<u32>;
 @group(0) @binding(1) var<storage, read_write> out4: array<vec4<T>>;
 @group(0) @binding(5) var<storage, read_write> out_tail: array<T>;
 
@@ -54,34 +65,23 @@ fn load_vals(q: u32, n: u32, ident: T, whole: bool) -> vec4<T> {
     return v;
 }
 
-fn load_keys(q: u32, n: u32, whole: bool) -> vec4<u32> {
-    if (whole) {
-        return keys4[q];
+// Word q's values as the scan takes them: a gap's elements count as the identity, and
+// with a carry-in word 0 begins with carry . values[0].
+fn scan_vals(v: vec4<T>, q: u32, marks: u32, ident: T) -> vec4<T> {
+    var x = v;
+    if (HEADS_GAPS) {
+        for (var j = 0u; j < 4u; j++) {
+            x[j] = select(x[j], ident, ((marks >> (4u + j)) & 1u) != 0u);
+        }
     }
-    let full = keys4[min(q, max(params.words, 1u) - 1u)];
-    var k: vec4<u32>;
-    for (var j = 0u; j < 4u; j++) {
-        k[j] = select(keys[min(4u * q + j, n - 1u)], full[j], q < params.words);
-    }
-    return k;
+    // (A select, not a branch: subgroup operations follow; docs/design.md, section 3.)
+    x.x = select(x.x, combine(run_carry_value(), x.x), (q == 0u) & run_carry());
+    return x;
 }
 
-// Word q's heads, bit j for element 4q + j (none past n).
-fn load_heads(q: u32, n: u32, whole: bool) -> u32 {
-    var h: u32;
-    if (BYKEY_FLAGS != 0u) {
-        let f = keys[min(q, (n - 1u) / 4u)];
-        h = select(0u, 1u, (f & 0xFFu) != 0u) | select(0u, 2u, (f & 0xFF00u) != 0u) |
-            select(0u, 4u, (f & 0xFF0000u) != 0u) | select(0u, 8u, (f & 0xFF000000u) != 0u);
-    } else {
-        let k = load_keys(q, n, whole);
-        let before = keys[min(max(4u * q, 1u) - 1u, n - 1u)];
-        h = select(0u, 1u, k.x != before) | select(0u, 2u, k.y != k.x) | select(0u, 4u, k.z != k.y) |
-            select(0u, 8u, k.w != k.z);
-    }
-    h = h | select(0u, 1u, q == 0u);
-    let valid = min(max(n, 4u * q) - 4u * q, 4u); // elements of the word below n
-    return h & ((1u << valid) - 1u);
+// The heads of word q's entry: with a carry-in element 0 continues the carry's run.
+fn entry_heads(q: u32, marks: u32) -> u32 {
+    return select(marks & 15u, marks & 14u, (q == 0u) & run_carry());
 }
 
 // A word's entry: whether it holds a head, and its value since its last head (all of
@@ -99,7 +99,9 @@ fn seg_word_at(j: u32, q: u32, n: u32) -> SegEntry {
     let ts = j * TILE;
     let whole = ts + TILE <= 4u * params.words;
     let g = ts / 4u + q;
-    return word_entry(load_vals(g, n, identity_from_bits(IDENTITY_BITS), whole), load_heads(g, n, whole));
+    let ident = identity_from_bits(IDENTITY_BITS);
+    let m = input_marks(g, n, whole);
+    return word_entry(scan_vals(load_vals(g, n, ident, whole), g, m, ident), entry_heads(g, m));
 }
 
 fn store_word(q: u32, n: u32, v: vec4<T>) {
@@ -126,15 +128,18 @@ fn scan_by_key(ids: Ids, @builtin(workgroup_id) wid: vec3<u32>, @builtin(num_wor
     let whole = t * TILE + TILE <= 4u * params.words;
     let q0 = t * (TILE / 4u) + ids.lid;
     var w: array<vec4<T>, ROWS>;
-    var heads: array<u32, ROWS>;
+    var heads: array<u32, ROWS>; // the marks (tile_marks) of each row's word
     for (var r = 0u; r < ROWS; r++) {
         w[r] = load_vals(q0 + r * WG, n, ident, whole);
     }
+    heads_prepare(ids.lid, t, n);
     for (var r = 0u; r < ROWS; r++) {
-        heads[r] = load_heads(q0 + r * WG, n, whole);
+        heads[r] = tile_marks(q0 + r * WG, n, whole);
     }
     for (var r = 0u; r < ROWS; r++) {
-        seg_words[r] = word_entry(w[r], heads[r]);
+        let q = q0 + r * WG;
+        w[r] = scan_vals(w[r], q, heads[r], ident);
+        seg_words[r] = word_entry(w[r], entry_heads(q, heads[r]));
     }
     seg_total = segmented_scan_tile(ids); // seg_words[r]: what the tile's earlier words hand on
     let prefix = tile_chain(ids, t, n, ident);
@@ -148,6 +153,9 @@ fn scan_by_key(ids: Ids, @builtin(workgroup_id) wid: vec3<u32>, @builtin(num_wor
             let before = select(run, ident, head);
             run = select(combine(run, v[j]), v[j], head);
             o[j] = select(before, run, SCAN_INCLUSIVE);
+        }
+        if (!SCAN_INCLUSIVE && q0 + r * WG == 0u && run_carry()) {
+            o.x = run_carry_value();
         }
         store_word(q0 + r * WG, n, o);
     }

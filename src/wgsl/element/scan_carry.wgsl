@@ -1,19 +1,29 @@
 // SPDX-License-Identifier: MIT
 // scan_carry.wgsl: a scan's carry-in (wgs_scan_args.init_value / init_buffer): the value
 // the scan starts from, combined into each tile's prefix by the kernels that write the
-// data (scan_single_pass, scan_tiles at level 0). Records with FLAG_CARRY hold it in
+// data (scan_single_pass, scan_tiles at level 0), and into the first run by the scan by
+// key (device/scan_by_key.wgsl). Records with FLAG_CARRY hold it in
 // carry_bits, or with FLAG_CARRY_BUFFER leave it in binding 6 (one element, f16 in the
 // word's low half); other records start from the identity.
 
 @group(0) @binding(6) var<storage, read> carry_in: array<u32>;
 
-fn with_carry(prefix: T) -> T {
-    if ((params.flags & FLAG_CARRY) == 0u) {
-        return prefix;
-    }
+fn has_carry() -> bool {
+    return (params.flags & FLAG_CARRY) != 0u;
+}
+
+// The carry itself (meaningful where has_carry()).
+fn carry_value() -> T {
     var bits = params.carry_bits;
     if ((params.flags & FLAG_CARRY_BUFFER) != 0u) {
         bits = carry_in[0];
     }
-    return combine(from_bits(bits), prefix);
+    return from_bits(bits);
+}
+
+fn with_carry(prefix: T) -> T {
+    if (!has_carry()) {
+        return prefix;
+    }
+    return combine(carry_value(), prefix);
 }

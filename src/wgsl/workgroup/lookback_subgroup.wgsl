@@ -155,7 +155,7 @@ fn tile_chain(ids: Ids, t: u32, n: u32, ident: T) -> T {
         let aggregate = tile_aggregate_sg(lane, ids.sg_size, ident);
         var prefix = ident;
         if (t == 0u) {
-            if (lane == 0u) {
+            if (lane == 0u && !WITHHOLD_FIRST) { // (the experiment: tests only)
                 publish(0u, INCLUSIVE, aggregate.v);
             }
         } else {

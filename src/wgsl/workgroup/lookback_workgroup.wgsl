@@ -155,7 +155,7 @@ fn look_back(ids: Ids, t: u32, aggregate: TileAgg, n: u32, ident: T) -> T {
 // returns the tile's exclusive prefix.
 fn tile_chain(ids: Ids, t: u32, n: u32, ident: T) -> T {
     let aggregate = tile_aggregate_wg(ids, ident);
-    if (ids.lid == 0u) {
+    if (ids.lid == 0u && !(t == 0u && WITHHOLD_FIRST)) { // (the experiment: tests only)
         publish(t, select(AGGREGATE, INCLUSIVE, t == 0u || aggregate.closed), aggregate.v);
     }
     if (t == 0u) {
