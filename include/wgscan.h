@@ -1044,27 +1044,28 @@ WGS_API wgs_result wgs_segmented_scan_host(wgs_context *ctx, const wgs_segmented
  * For the runs of equal adjacent keys (as in the scan by key) writes, in order, each
  * run's key to unique_keys, the reduction of its values to aggregates, and the number
  * of runs to num_runs (a u32 in a GPU buffer, so that the next pass can read it without
- * a trip to the host), as CUB's DeviceReduce::ReduceByKey. The scan's types and
- * operators (u32, i32, f32, f16; add, min, max, and/or/xor for integers); keys u32 or
- * i32. n = 0 writes num_runs = 0.
+ * a trip to the host), as CUB's DeviceReduce::ReduceByKey. The segmented reduce's types
+ * and operators (u32, i32, f32; add, min, max, and/or/xor for integers, arg-min and
+ * arg-max: then each aggregate is 8 bytes, the value's bits and the index in the input
+ * of its first extreme element, as the segmented reduce writes them); keys u32 or i32,
+ * compared bit for bit. n = 0 writes num_runs = 0.
  *
- * How: the inclusive scan by key of the values (into the plan's scratch), select's
- * UNIQUE mode on the keys with each run's first index as the payload (the unique keys
- * and the count), and one gather of each run's last scanned value. Records 3 compute
- * passes. Deterministic as the scan by key, floats included, with its bound for sums.
- * Traffic: about 5 times the keys' and values' bytes (the scan's 3, select's 2 reads of
- * the keys), against CUB's single pass.
+ * How: select's UNIQUE mode on the keys with each run's first index as the payload
+ * (the unique keys and the count), then the segmented reduce over those runs, its
+ * kernels reading the count from num_runs. Records 2 compute passes; the keys and the
+ * values are each read once. Deterministic as the segmented reduce, floats included,
+ * with its bound for f32 sums (a run is a segment).
  *
- * Limits as the scan by key's. unique_keys and aggregates hold up to n elements each;
- * they, num_runs, the keys and the values are distinct buffers. Scratch: n values and n
- * u32 of capacity, the select's and the scan by key's
- * (wgs_reduce_by_key_plan_scratch_size).
+ * Limits as the segmented reduce's (n below 2^31, the values and the aggregates each in
+ * one binding). unique_keys holds up to n keys and aggregates up to n results; they,
+ * num_runs, the keys and the values are distinct buffers. Scratch: n u32 of capacity
+ * and the segmented reduce's (wgs_reduce_by_key_plan_scratch_size).
  * ------------------------------------------------------------------------- */
 typedef struct wgs_reduce_by_key_plan wgs_reduce_by_key_plan;
 
 typedef struct wgs_reduce_by_key_plan_desc {
-    wgs_type type;     /* the values': u32 (default), i32, f32, f16 */
-    wgs_op op;         /* add (default), min, max, and/or/xor (integers) */
+    wgs_type type;     /* the values': u32 (default), i32, f32 */
+    wgs_op op;         /* add (default), min, max, and/or/xor (integers), argmin, argmax */
     wgs_type key_type; /* u32 (default) or i32 */
     uint64_t capacity; /* largest n; 0 means 1 */
     const char *label;
@@ -1078,7 +1079,7 @@ typedef struct wgs_reduce_by_key_args {
     uint64_t n;
     WGPUBuffer unique_keys; /* up to n keys: the first key of each run */
     uint64_t unique_keys_offset;
-    WGPUBuffer aggregates; /* up to n values: each run's reduction */
+    WGPUBuffer aggregates; /* up to n results: each run's reduction (8 bytes for arg ops) */
     uint64_t aggregates_offset;
     WGPUBuffer num_runs; /* one u32 */
     uint64_t num_runs_offset;
@@ -1087,8 +1088,9 @@ typedef struct wgs_reduce_by_key_args {
     uint32_t timestamp_end_index;
 } wgs_reduce_by_key_args;
 
-/* Checks the description as wgs_scan_by_key_plan_create does, creates the scan by key
- * and select plans it runs and allocates their scratch. */
+/* Checks the description (WGS_ERROR_UNSUPPORTED_TYPE, _UNSUPPORTED_OPERATOR, _TOO_LARGE
+ * as the segmented reduce), creates the select and segmented reduce plans it runs and
+ * allocates their scratch. */
 WGS_API wgs_result wgs_reduce_by_key_plan_create(wgs_context *ctx, const wgs_reduce_by_key_plan_desc *desc,
                                                  wgs_reduce_by_key_plan **out);
 /* Accepts NULL. */
@@ -1101,7 +1103,7 @@ WGS_API uint64_t wgs_reduce_by_key_plan_scratch_size(const wgs_reduce_by_key_pla
 WGS_API wgs_result wgs_reduce_by_key_encode(wgs_reduce_by_key_plan *plan, WGPUCommandEncoder encoder,
                                             const wgs_reduce_by_key_args *args);
 /* Convenience: reduces host arrays (n keys of 4 bytes, n values); unique_keys and
- * aggregates receive *num_runs elements each (room for n). Waits. */
+ * aggregates receive *num_runs keys and results each (room for n). Waits. */
 WGS_API wgs_result wgs_reduce_by_key_host(wgs_context *ctx, const wgs_reduce_by_key_plan_desc *desc,
                                           const uint32_t *keys, const void *input, uint64_t n,
                                           uint32_t *unique_keys, void *aggregates, uint32_t *num_runs);

@@ -467,13 +467,13 @@ wgs_result wgs_reduce_by_key_host(wgs_context *ctx, const wgs_reduce_by_key_plan
     wgs_reduce_by_key_plan *plan = NULL;
     wgs_result r = wgs_reduce_by_key_plan_create(ctx, &d, &plan);
     if (r != WGS_OK) return r;
-    const uint64_t bytes = n * (d.type == WGS_TYPE_F16 ? 2 : 4);
+    const uint64_t bytes = n * 4, result_bytes = d.op == WGS_OP_ARGMIN || d.op == WGS_OP_ARGMAX ? 8 : 4;
     WGPUBuffer kb = NULL, in = NULL, uk = NULL, agg = NULL, runs = NULL;
     WGPUCommandEncoder enc = NULL;
     r = host_upload(ctx, keys, n * 4, &kb);
     if (r == WGS_OK) r = host_upload(ctx, input, bytes, &in);
     if (r == WGS_OK) r = host_upload(ctx, NULL, n * 4, &uk);
-    if (r == WGS_OK) r = host_upload(ctx, NULL, bytes, &agg);
+    if (r == WGS_OK) r = host_upload(ctx, NULL, n * result_bytes, &agg);
     if (r == WGS_OK) r = host_upload(ctx, NULL, 4, &runs);
     if (r == WGS_OK) r = wgs_encoder_create(ctx, &enc);
     if (r == WGS_OK) {
@@ -488,7 +488,7 @@ wgs_result wgs_reduce_by_key_host(wgs_context *ctx, const wgs_reduce_by_key_plan
                                                     (unsigned long long)n);
     if (r == WGS_OK && *num_runs) r = wgs_buffer_read(ctx, uk, 0, unique_keys, (uint64_t)*num_runs * 4);
     if (r == WGS_OK && *num_runs)
-        r = wgs_buffer_read(ctx, agg, 0, aggregates, (uint64_t)*num_runs * (d.type == WGS_TYPE_F16 ? 2 : 4));
+        r = wgs_buffer_read(ctx, agg, 0, aggregates, (uint64_t)*num_runs * result_bytes);
     WGPUBuffer all[] = {kb, in, uk, agg, runs};
     for (size_t i = 0; i < sizeof all / sizeof all[0]; i++) wgs_buffer_release(ctx, all[i]);
     wgs_reduce_by_key_plan_destroy(plan);

@@ -73,6 +73,17 @@ gpu_binding wgs__binding_or_dummy(wgs_context *ctx, uint32_t slot, WGPUBuffer b,
 void wgs__dispatch(wgs_context *ctx, WGPUComputePassEncoder pass, WGPUComputePipeline pipe,
                    const gpu_binding *b, uint32_t nb, WGPUBuffer params, uint64_t param_offset,
                    uint64_t groups);
+/* The segmented reduce over runs (segmented.c; the reduce by key's second pass): run s
+ * spans starts[s] .. starts[s + 1] - 1 (the last one to n - 1), the starts strictly
+ * increasing from 0 as select's UNIQUE mode writes them, and the kernels read the
+ * number of runs from one u32 at count_offset in `count` (at most n). The args'
+ * input, n, output and timestamps are used; the plan is destroyed as any segmented
+ * reduce plan. */
+wgs_result wgs__segmented_runs_plan_create(wgs_context *ctx, wgs_type type, wgs_op op, uint64_t capacity,
+                                           const char *label, wgs_segmented_reduce_plan **out);
+wgs_result wgs__segmented_runs_encode(wgs_segmented_reduce_plan *p, WGPUCommandEncoder encoder,
+                                      const wgs_segmented_reduce_args *a, WGPUBuffer starts, WGPUBuffer count,
+                                      uint64_t count_offset);
 /* Input bindings of the primitives' kernels: binding 0 the elements (4 bytes each),
  * binding 4 the same range as vec4 (the placeholder when fewer than 4). */
 void wgs__bind_vec4_input(wgs_context *ctx, gpu_binding *b, WGPUBuffer buffer, uint64_t offset,

@@ -33,7 +33,7 @@
  * (from the public enum). */
 #define WGS_PARAMS_SEGMENTED(X) X(n) X(segments) X(tiles) X(bounds_base)
 #define WGS_CONSTS_SEGMENTED(X)                                                               \
-    X(SEG_OFFSETS, 1u) X(SEG_BEGIN_END, 2u) X(PARTIAL_WORDS, 6u)                              \
+    X(SEG_OFFSETS, 1u) X(SEG_BEGIN_END, 2u) X(SEG_RUNS, 3u) X(PARTIAL_WORDS, 6u)              \
     X(STATUS_UNORDERED, WGS_ERROR_SEGMENTS_UNORDERED) X(STATUS_OUT_OF_RANGE, WGS_ERROR_SEGMENT_OUT_OF_RANGE)
 
 /* Select (select.wgsl): group_tiles tiles a group, tiles in all. */

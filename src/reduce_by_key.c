@@ -1,74 +1,63 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * reduce_by_key.c: the reduce by key, built from the scan by key and select (kernel of
- * its own: wgsl/device/reduce_by_key.wgsl). Per encode, three compute passes:
- *   the inclusive scan by key of the values        into `scanned` (scratch)
- *   select UNIQUE of the keys, payload INDEX       unique keys, each run's first index
- *                                                  (scratch) and the count (num_runs)
- *   gather_ends                                    each run's reduction: the scan at
- *                                                  the element before the next run
+ * reduce_by_key.c: the reduce by key, built from select and the segmented reduce. Per
+ * encode, two compute passes:
+ *   select UNIQUE of the keys, payload INDEX    the unique keys, each run's first index
+ *                                               (scratch) and the count (num_runs)
+ *   the segmented reduce over those runs        each run's reduction, the count read
+ *                                               from num_runs on the GPU
+ * So the keys and the values are each read once (and the run starts written and read
+ * once), with no trip to the host in between.
  */
 #include "internal.h"
 
 #include <stdlib.h>
-#include <string.h>
-
-#define GATHER_WG 256u /* WebGPU's default invocation limit */
 
 struct wgs_reduce_by_key_plan {
     wgs_context *ctx;
     uint64_t capacity;
-    uint32_t es; /* value bytes */
-    wgs_scan_by_key_plan *scan;
+    uint32_t result_bytes; /* 4, or 8 for arg ops (value bits, index) */
     wgs_select_plan *unique;
-    WGPUComputePipeline gather;
-    WGPUBuffer scanned, starts;
+    wgs_segmented_reduce_plan *runs;
+    WGPUBuffer starts;
     uint64_t scratch_bytes;
 };
 
 static void plan_release(wgs_reduce_by_key_plan *p) {
-    wgs_scan_by_key_plan_destroy(p->scan);
     wgs_select_plan_destroy(p->unique);
-    wgs__gpu_buffer_release(p->ctx->gpu, p->scanned);
+    wgs_segmented_reduce_plan_destroy(p->runs);
     wgs__gpu_buffer_release(p->ctx->gpu, p->starts);
 }
 
 wgs_result wgs_reduce_by_key_plan_create(wgs_context *ctx, const wgs_reduce_by_key_plan_desc *d,
                                          wgs_reduce_by_key_plan **out) {
     WGS_CREATE_BEGIN(ctx, d, out);
-    /* The scan by key checks the description (its defaults are these plan's). */
-    wgs_scan_by_key_plan_desc sd = {.type = d->type, .op = d->op, .kind = WGS_SCAN_INCLUSIVE,
-                                    .heads = WGS_HEADS_KEYS, .key_type = d->key_type,
-                                    .capacity = d->capacity, .label = d->label};
-    wgs_scan_by_key_plan *scan = NULL;
-    wgs_result r = wgs_scan_by_key_plan_create(ctx, &sd, &scan);
+    WGS_FAIL_IF(ctx, d->key_type != WGS_TYPE_DEFAULT && d->key_type != WGS_TYPE_U32 && d->key_type != WGS_TYPE_I32,
+                WGS_ERROR_UNSUPPORTED_TYPE, "keys are u32 or i32, not type %d", (int)d->key_type);
+    const uint64_t capacity = d->capacity ? d->capacity : 1;
+    /* The segmented reduce checks the type, the operator and the capacity. */
+    wgs_segmented_reduce_plan *runs = NULL;
+    wgs_result r = wgs__segmented_runs_plan_create(ctx, d->type, d->op, capacity, d->label, &runs);
     if (r != WGS_OK) return r;
     wgs_reduce_by_key_plan *p = calloc(1, sizeof *p);
     if (!p) {
-        wgs_scan_by_key_plan_destroy(scan);
+        wgs_segmented_reduce_plan_destroy(runs);
         return wgs__fail(ctx, WGS_ERROR_OUT_OF_HOST_MEMORY, "allocating the plan");
     }
     p->ctx = ctx;
-    p->scan = scan;
-    p->capacity = d->capacity ? d->capacity : 1;
-    p->es = d->type == WGS_TYPE_F16 ? 2 : 4;
-    wgs_type vt = d->type == WGS_TYPE_DEFAULT ? WGS_TYPE_U32 : d->type;
-    /* Keys compared bit for bit, as the scan by key compares them: u32 for both types. */
+    p->runs = runs;
+    p->capacity = capacity;
+    p->result_bytes = d->op == WGS_OP_ARGMIN || d->op == WGS_OP_ARGMAX ? 8 : 4;
+    /* Keys compared bit for bit: u32 for both key types. */
     wgs_select_plan_desc seld = {.type = WGS_TYPE_U32, .mode = WGS_SELECT_UNIQUE, .payload = WGS_PAYLOAD_INDEX,
-                                 .capacity = p->capacity, .label = d->label};
+                                 .capacity = capacity, .label = d->label};
     r = wgs_select_plan_create(ctx, &seld, &p->unique);
-    wgs_kernel_spec spec = {.file = "device/reduce_by_key.wgsl", .entry = "gather_ends", .primitive = 1,
-                            .value_type = vt, .type = vt, .op = WGS_OP_ADD, .params = WGS_PARAMS_KIND_SCAN,
-                            .wg = GATHER_WG, .items = 1};
-    if (r == WGS_OK) r = wgs__pipeline(ctx, &spec, &p->gather);
     if (r == WGS_OK) {
-        uint64_t vbytes = wgs__round_up(p->capacity * p->es, 4);
         wgs__gpu_scope_push(ctx->gpu);
-        p->scanned = wgs__gpu_buffer_create(ctx->gpu, vbytes, WGPUBufferUsage_Storage, "wgscan reduce by key scan");
-        p->starts = wgs__gpu_buffer_create(ctx->gpu, p->capacity * 4, WGPUBufferUsage_Storage,
+        p->starts = wgs__gpu_buffer_create(ctx->gpu, capacity * 4, WGPUBufferUsage_Storage,
                                            "wgscan reduce by key run starts");
         r = wgs__scope_end(ctx, "allocating the reduce by key plan's scratch");
-        p->scratch_bytes = vbytes + p->capacity * 4 + wgs_scan_by_key_plan_scratch_size(scan);
+        p->scratch_bytes = capacity * 4 + wgs_segmented_reduce_plan_scratch_size(runs);
     }
     WGS_CREATE_END(ctx, r, p, plan_release(p), out);
 }
@@ -88,11 +77,12 @@ wgs_result wgs_reduce_by_key_encode(wgs_reduce_by_key_plan *p, WGPUCommandEncode
     wgs_context *ctx = p->ctx;
     wgs_result r = wgs__encode_begin(ctx, encoder, a, a ? a->n : 0, p->capacity, a ? a->timestamp_query_set : NULL);
     if (r != WGS_OK) return r;
-    const uint64_t n = a->n, vbytes = wgs__round_up(n * p->es, 4);
+    const uint64_t n = a->n;
     if ((r = wgs__check_buffer(ctx, a->keys, a->keys_offset, n * 4, "keys")) != WGS_OK) return r;
-    if ((r = wgs__check_buffer(ctx, a->input, a->input_offset, vbytes, "input")) != WGS_OK) return r;
+    if ((r = wgs__check_buffer(ctx, a->input, a->input_offset, n * 4, "input")) != WGS_OK) return r;
     if ((r = wgs__check_buffer(ctx, a->unique_keys, a->unique_keys_offset, n * 4, "unique_keys")) != WGS_OK) return r;
-    if ((r = wgs__check_buffer(ctx, a->aggregates, a->aggregates_offset, vbytes, "aggregates")) != WGS_OK) return r;
+    if ((r = wgs__check_buffer(ctx, a->aggregates, a->aggregates_offset, n * p->result_bytes, "aggregates")) != WGS_OK)
+        return r;
     if ((r = wgs__check_buffer(ctx, a->num_runs, a->num_runs_offset, 4, "num_runs")) != WGS_OK) return r;
     const WGPUBuffer outs[3] = {a->unique_keys, a->aggregates, a->num_runs};
     for (int i = 0; i < 3; i++)
@@ -101,32 +91,17 @@ wgs_result wgs_reduce_by_key_encode(wgs_reduce_by_key_plan *p, WGPUCommandEncode
     /* The first pass writes the begin timestamp, the last the end one. */
     const uint32_t none = WGPU_QUERY_SET_INDEX_UNDEFINED;
     const int timed = a->timestamp_query_set != NULL;
-    if (n) {
-        wgs_scan_by_key_args sa = {.keys = a->keys, .keys_offset = a->keys_offset, .input = a->input,
-                                   .input_offset = a->input_offset, .output = p->scanned, .n = n,
-                                   .timestamp_query_set = a->timestamp_query_set,
-                                   .timestamp_begin_index = timed ? a->timestamp_begin_index : none,
-                                   .timestamp_end_index = none};
-        if ((r = wgs_scan_by_key_encode(p->scan, encoder, &sa)) != WGS_OK) return r;
-    }
     wgs_select_args sel = {.input = a->keys, .input_offset = a->keys_offset, .output = a->unique_keys,
                            .output_offset = a->unique_keys_offset, .payload_out = p->starts, .count = a->num_runs,
                            .count_offset = a->num_runs_offset, .n = n, .timestamp_query_set = a->timestamp_query_set,
-                           .timestamp_begin_index = timed && !n ? a->timestamp_begin_index : none,
+                           .timestamp_begin_index = timed ? a->timestamp_begin_index : none,
                            .timestamp_end_index = timed && !n ? a->timestamp_end_index : none};
     if ((r = wgs_select_encode(p->unique, encoder, &sel)) != WGS_OK) return r;
     if (!n) return WGS_OK;
-    wgs_params rec = {.scan = {.n = (uint32_t)n}};
-    if ((r = wgs__params_reserve(ctx, 1)) != WGS_OK) return r;
-    wgs__gpu_scope_push(ctx->gpu);
-    WGPUComputePassEncoder pass =
-        wgs__gpu_pass_begin(ctx->gpu, encoder, a->timestamp_query_set, none, timed ? a->timestamp_end_index : none);
-    uint64_t po = wgs__param_push(ctx, &rec);
-    gpu_binding b[4] = {{0, p->scanned, 0, vbytes},
-                        {4, p->starts, 0, n * 4},
-                        {5, a->num_runs, a->num_runs_offset, 4},
-                        {1, a->aggregates, a->aggregates_offset, vbytes}};
-    wgs__dispatch(ctx, pass, p->gather, b, 4, ctx->param_ring, po, wgs__div_up(n, GATHER_WG));
-    wgs__gpu_pass_end(ctx->gpu, pass);
-    return wgs__scope_end(ctx, "recording the reduce by key");
+    wgs_segmented_reduce_args sr = {.input = a->input, .input_offset = a->input_offset, .n = n,
+                                    .output = a->aggregates, .output_offset = a->aggregates_offset,
+                                    .timestamp_query_set = a->timestamp_query_set,
+                                    .timestamp_begin_index = none,
+                                    .timestamp_end_index = timed ? a->timestamp_end_index : none};
+    return wgs__segmented_runs_encode(p->runs, encoder, &sr, p->starts, a->num_runs, a->num_runs_offset);
 }

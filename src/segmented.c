@@ -20,7 +20,7 @@ struct wgs_segmented_reduce_plan {
     wgs_context *ctx;
     wgs_type type;
     wgs_op op;
-    wgs_segments_form form;
+    uint32_t form;          /* SEG_FORM: wgs_segments_form, or SEG_RUNS (wgs__segmented_runs_*) */
     uint32_t arg;           /* 0, 1 arg-min, 2 arg-max */
     uint32_t result_bytes;  /* 4, or 8 for arg ops */
     uint64_t capacity, segment_capacity;
@@ -81,14 +81,12 @@ static wgs_result desc_validate(wgs_context *ctx, const wgs_segmented_reduce_pla
 
 static void plan_release(wgs_segmented_reduce_plan *p) { wgs__gpu_buffer_release(p->ctx->gpu, p->aux); }
 
-wgs_result wgs_segmented_reduce_plan_create(wgs_context *ctx, const wgs_segmented_reduce_plan_desc *user_desc,
-                                            wgs_segmented_reduce_plan **out) {
-    WGS_CREATE_BEGIN(ctx, user_desc, out);
-    const wgs_segmented_reduce_plan_desc d = desc_defaults(user_desc);
-    wgs_result r = desc_validate(ctx, &d);
-    if (r != WGS_OK) return r;
+/* A validated description (with defaults) and the kernels' form. */
+static wgs_result plan_create(wgs_context *ctx, const wgs_segmented_reduce_plan_desc *dp, uint32_t form,
+                              wgs_segmented_reduce_plan **out) {
+    const wgs_segmented_reduce_plan_desc d = *dp;
     wgs_tile_shape s;
-    r = wgs__shape(ctx, "segmented", ctx->exp.segmented, wgs__tuning_of(ctx)->segmented, 4, 64, tile_storage,
+    wgs_result r = wgs__shape(ctx, "segmented", ctx->exp.segmented, wgs__tuning_of(ctx)->segmented, 4, 64, tile_storage,
                    &ctx->caps.info, &s);
     if (r != WGS_OK) return r;
     wgs_segmented_reduce_plan *p = calloc(1, sizeof *p);
@@ -96,7 +94,7 @@ wgs_result wgs_segmented_reduce_plan_create(wgs_context *ctx, const wgs_segmente
     p->ctx = ctx;
     p->type = d.type;
     p->op = d.op;
-    p->form = d.segments;
+    p->form = form;
     p->arg = d.op == WGS_OP_ARGMIN ? 1 : d.op == WGS_OP_ARGMAX ? 2 : 0;
     wgs_op acc_op = p->arg == 1 ? WGS_OP_MIN : p->arg == 2 ? WGS_OP_MAX : d.op;
     p->result_bytes = p->arg ? 8 : 4;
@@ -113,7 +111,7 @@ wgs_result wgs_segmented_reduce_plan_create(wgs_context *ctx, const wgs_segmente
                                                 : "element/lift_value.wgsl element/acc.wgsl workgroup/reduce_tree.wgsl "
                                                   "element/segment_entry.wgsl workgroup/segmented_scan_workgroup.wgsl",
                             .subgroups = subgroups, .primitive = 1, .value_type = d.type, .params = WGS_PARAMS_KIND_SEGMENTED,
-                            .consts = {{"ARG", p->arg}, {"SEG_FORM", (uint32_t)d.segments}},
+                            .consts = {{"ARG", p->arg}, {"SEG_FORM", form}},
                             .type = d.type, .op = acc_op, .wg = p->wg, .items = p->items};
     const char *entries[3] = {"seg_bounds", "seg_tiles", "seg_spans"};
     WGPUComputePipeline *pipes[3] = {&p->bounds, &p->tiles, &p->spans};
@@ -134,6 +132,24 @@ wgs_result wgs_segmented_reduce_plan_create(wgs_context *ctx, const wgs_segmente
     WGS_CREATE_END(ctx, r, p, plan_release(p), out);
 }
 
+wgs_result wgs_segmented_reduce_plan_create(wgs_context *ctx, const wgs_segmented_reduce_plan_desc *user_desc,
+                                            wgs_segmented_reduce_plan **out) {
+    WGS_CREATE_BEGIN(ctx, user_desc, out);
+    const wgs_segmented_reduce_plan_desc d = desc_defaults(user_desc);
+    wgs_result r = desc_validate(ctx, &d);
+    return r != WGS_OK ? r : plan_create(ctx, &d, (uint32_t)d.segments, out);
+}
+
+wgs_result wgs__segmented_runs_plan_create(wgs_context *ctx, wgs_type type, wgs_op op, uint64_t capacity,
+                                           const char *label, wgs_segmented_reduce_plan **out) {
+    const wgs_segmented_reduce_plan_desc user = {.type = type, .op = op, .capacity = capacity,
+                                                 .segment_capacity = capacity, .label = label};
+    *out = NULL; /* (an internal caller: a context, a live device) */
+    const wgs_segmented_reduce_plan_desc d = desc_defaults(&user);
+    wgs_result r = desc_validate(ctx, &d);
+    return r != WGS_OK ? r : plan_create(ctx, &d, WGS_SEG_RUNS, out);
+}
+
 void wgs_segmented_reduce_plan_destroy(wgs_segmented_reduce_plan *p) {
     if (!p) return;
     plan_release(p);
@@ -144,6 +160,39 @@ void wgs_segmented_reduce_plan_destroy(wgs_segmented_reduce_plan *p) {
 uint64_t wgs_segmented_reduce_plan_scratch_size(const wgs_segmented_reduce_plan *p) { return p ? p->aux_bytes : 0; }
 
 uint32_t wgs_segmented_reduce_plan_tile_size(const wgs_segmented_reduce_plan *p) { return p ? p->wg * p->items : 0; }
+
+/* One compute pass of the three dispatches; `segs` segments at most (the form's count
+ * where it is on the GPU), their begins and ends (or count) bound at slots 5 and 6. */
+static wgs_result record(wgs_segmented_reduce_plan *p, WGPUCommandEncoder encoder, const wgs_segmented_reduce_args *a,
+                         uint64_t segs, gpu_binding begins, gpu_binding ends) {
+    wgs_context *ctx = p->ctx;
+    const uint64_t n = a->n, tiles = tiles_of(p, n);
+    /* (The identity is the prelude's IDENTITY_BITS, a constant of the pipelines.) */
+    wgs_params rec = {.segmented = {.n = (uint32_t)n, .segments = (uint32_t)segs, .tiles = (uint32_t)tiles,
+                                    .bounds_base = (uint32_t)(tiles * WGS_PARTIAL_WORDS)}};
+    wgs_result r = wgs__params_reserve(ctx, 1);
+    if (r != WGS_OK) return r;
+    wgs__gpu_scope_push(ctx->gpu);
+    WGPUComputePassEncoder pass = wgs__gpu_pass_begin(ctx->gpu, encoder, a->timestamp_query_set,
+                                                      a->timestamp_begin_index, a->timestamp_end_index);
+    uint64_t po = wgs__param_push(ctx, &rec);
+    gpu_binding b[7];
+    b[0] = wgs__binding_or_dummy(ctx, 0, a->input, a->input_offset, n * 4, 0);
+    b[1] = wgs__binding_or_dummy(ctx, 4, a->input, a->input_offset, n / 4 * 16, 0);
+    b[2] = wgs__binding_or_dummy(ctx, 1, a->output, a->output_offset, segs * p->result_bytes, 1);
+    b[3] = (gpu_binding){3, p->aux, 0, p->aux_bytes};
+    b[4] = begins;
+    b[5] = ends;
+    b[6] = wgs__binding_or_dummy(ctx, 7, a->status, a->status_offset, a->status ? 4 : 0, 1);
+    /* Each entry point is given exactly the bindings it uses (its automatic layout); every
+     * one reads the count through slot 6 (segment_count). */
+    gpu_binding bounds_b[4] = {b[3], b[4], b[5], b[6]}, spans_b[3] = {b[2], b[3], b[5]};
+    wgs__dispatch(ctx, pass, p->bounds, bounds_b, 4, ctx->param_ring, po, wgs__div_up(tiles + 1, p->wg));
+    wgs__dispatch(ctx, pass, p->tiles, b, 7, ctx->param_ring, po, tiles < p->groups ? tiles : p->groups);
+    wgs__dispatch(ctx, pass, p->spans, spans_b, 3, ctx->param_ring, po, wgs__div_up(tiles, p->wg));
+    wgs__gpu_pass_end(ctx->gpu, pass);
+    return wgs__scope_end(ctx, "recording the segmented reduction");
+}
 
 wgs_result wgs_segmented_reduce_encode(wgs_segmented_reduce_plan *p, WGPUCommandEncoder encoder,
                                        const wgs_segmented_reduce_args *a) {
@@ -172,28 +221,16 @@ wgs_result wgs_segmented_reduce_encode(wgs_segmented_reduce_plan *p, WGPUCommand
                                         (!csr && a->status == a->end_offsets))),
                 WGS_ERROR_ALIASING, "the output and the status need buffers of their own");
 
-    const uint64_t tiles = tiles_of(p, n);
-    /* (The identity is the prelude's IDENTITY_BITS, a constant of the pipelines.) */
-    wgs_params rec = {.segmented = {.n = (uint32_t)n, .segments = (uint32_t)segs, .tiles = (uint32_t)tiles,
-                                    .bounds_base = (uint32_t)(tiles * WGS_PARTIAL_WORDS)}};
-    if ((r = wgs__params_reserve(ctx, 1)) != WGS_OK) return r;
-    wgs__gpu_scope_push(ctx->gpu);
-    WGPUComputePassEncoder pass = wgs__gpu_pass_begin(ctx->gpu, encoder, a->timestamp_query_set,
-                                                      a->timestamp_begin_index, a->timestamp_end_index);
-    uint64_t po = wgs__param_push(ctx, &rec);
-    gpu_binding b[7];
-    b[0] = wgs__binding_or_dummy(ctx, 0, a->input, a->input_offset, n * 4, 0);
-    b[1] = wgs__binding_or_dummy(ctx, 4, a->input, a->input_offset, n / 4 * 16, 0);
-    b[2] = wgs__binding_or_dummy(ctx, 1, a->output, a->output_offset, segs * p->result_bytes, 1);
-    b[3] = (gpu_binding){3, p->aux, 0, p->aux_bytes};
-    b[4] = wgs__binding_or_dummy(ctx, 5, begins, begins_offset, begins_bytes, 0);
-    b[5] = wgs__binding_or_dummy(ctx, 6, a->end_offsets, a->end_offsets_offset, csr ? 0 : segs * 4, 0);
-    b[6] = wgs__binding_or_dummy(ctx, 7, a->status, a->status_offset, a->status ? 4 : 0, 1);
-    /* Each entry point is given exactly the bindings it uses (its automatic layout). */
-    gpu_binding bounds_b[3] = {b[3], b[4], b[6]}, spans_b[2] = {b[2], b[3]};
-    wgs__dispatch(ctx, pass, p->bounds, bounds_b, 3, ctx->param_ring, po, wgs__div_up(tiles + 1, p->wg));
-    wgs__dispatch(ctx, pass, p->tiles, b, 7, ctx->param_ring, po, tiles < p->groups ? tiles : p->groups);
-    wgs__dispatch(ctx, pass, p->spans, spans_b, 2, ctx->param_ring, po, wgs__div_up(tiles, p->wg));
-    wgs__gpu_pass_end(ctx->gpu, pass);
-    return wgs__scope_end(ctx, "recording the segmented reduction");
+    const gpu_binding ends = wgs__binding_or_dummy(ctx, 6, a->end_offsets, a->end_offsets_offset, csr ? 0 : segs * 4, 0);
+    return record(p, encoder, a, segs, wgs__binding_or_dummy(ctx, 5, begins, begins_offset, begins_bytes, 0), ends);
+}
+
+wgs_result wgs__segmented_runs_encode(wgs_segmented_reduce_plan *p, WGPUCommandEncoder encoder,
+                                      const wgs_segmented_reduce_args *a, WGPUBuffer starts, WGPUBuffer count,
+                                      uint64_t count_offset) {
+    wgs_context *ctx = p->ctx;
+    wgs_result r = wgs__encode_begin(ctx, encoder, a, a->n, p->capacity, a->timestamp_query_set);
+    if (r != WGS_OK) return r;
+    return record(p, encoder, a, a->n, wgs__binding_or_dummy(ctx, 5, starts, 0, a->n * 4, 0),
+                  (gpu_binding){6, count, count_offset, 4});
 }

@@ -97,6 +97,7 @@ expect 0 "reduce-by-key fixed" -- "$cli" reduce-by-key --n 100003 --segments 256
 check "reduce-by-key: 391 runs, none differ" -- grep -q "runs: 391 (want 391), 0 differ" "$tmp/out.txt"
 expect 0 "reduce-by-key random f32" -- "$cli" reduce-by-key --n 100003 --segments random:300 --type f32 --repeat 1 --verify
 expect 0 "reduce-by-key n=0" -- "$cli" reduce-by-key --n 0 --segments 16 --verify
+expect 0 "reduce-by-key argmin i32" -- "$cli" reduce-by-key --n 100003 --segments random:40 --type i32 --op argmin --repeat 1 --verify
 expect 0 "segmented-scan fixed" -- "$cli" segmented-scan --n 100003 --segments 256 --repeat 2 --verify
 check "segmented-scan: 391 segments, none differ" -- grep -q "segments: 391 (mean length 255.8), 0 elements differ" "$tmp/out.txt"
 expect 0 "segmented-scan random f32 inclusive" -- "$cli" segmented-scan --n 100003 --segments random:3000 --type f32 --inclusive --repeat 1 --verify

@@ -623,16 +623,18 @@ TEST(scan_by_key_carry_bad_inputs) {
 /* ---- reduce by key ---------------------------------------------------------------- */
 
 /* One reduce by key against the reference: the runs of the keys, each run's first key,
- * its reduction (ref_scan's last element; exact values, so any grouping gives its
- * bits) and their count, read from the GPU buffer. */
+ * its reduction (ref_scan's last element, exact values, so any grouping gives its bits;
+ * for arg ops ref_reduce's value and index) and their count, read from the GPU buffer. */
 static void reduce_case(wgs_context *ctx, wgs_reduce_by_key_plan *plan, const wgs_reduce_by_key_plan_desc *d,
                         uint64_t n, int layout, uint32_t tile, uint64_t seed) {
     const size_t es = wgs_type_size(d->type ? d->type : WGS_TYPE_U32);
     const wgs_type type = d->type ? d->type : WGS_TYPE_U32;
     const wgs_op op = d->op ? d->op : WGS_OP_ADD;
+    const int arg = op == WGS_OP_ARGMIN || op == WGS_OP_ARGMAX;
+    const size_t rs = arg ? 8 : es; /* a run's result: (value bits, index) for arg ops */
     uint8_t *heads = malloc(n + 4);
     uint32_t *keys = malloc(n * 4 + 4), *got_keys = calloc(n + 1, 4), *want_keys = malloc(n * 4 + 4);
-    void *in = malloc(n * es + 4), *got = calloc(n + 1, es), *want = malloc(n * es + 4), *scan = malloc(n * es + 4);
+    void *in = malloc(n * es + 4), *got = calloc(n + 1, rs), *want = malloc(n * rs + 8), *scan = malloc(n * es + 4);
     make_heads(heads, n, layout, tile);
     keys_of(heads, keys, n);
     fill_values(in, type, op, n, 1, seed);
@@ -640,13 +642,19 @@ static void reduce_case(wgs_context *ctx, wgs_reduce_by_key_plan *plan, const wg
     for (uint64_t s = 0; s < n;) {
         uint64_t e = s + 1;
         while (e < n && !heads[e]) e++;
-        ref_scan((const char *)in + s * es, (char *)scan + s * es, type, op, 1, e - s);
-        memcpy((char *)want + runs * es, (char *)scan + (e - 1) * es, es);
+        if (arg) {
+            ref_reduction w = ref_reduce((const char *)in + s * es, type, op, e - s);
+            const uint32_t pair[2] = {w.bits, w.index + (uint32_t)s};
+            memcpy((char *)want + runs * rs, pair, rs);
+        } else {
+            ref_scan((const char *)in + s * es, (char *)scan + s * es, type, op, 1, e - s);
+            memcpy((char *)want + runs * rs, (char *)scan + (e - 1) * es, es);
+        }
         want_keys[runs++] = keys[s];
         s = e;
     }
     WGPUBuffer kb = test_upload(ctx, keys, n * 4), ib = test_upload(ctx, in, n * es);
-    WGPUBuffer ukb = test_buffer(ctx, n * 4 + 4), ab = test_buffer(ctx, n * es + 4), rb = test_buffer(ctx, 4);
+    WGPUBuffer ukb = test_buffer(ctx, n * 4 + 4), ab = test_buffer(ctx, n * rs + 4), rb = test_buffer(ctx, 4);
     uint32_t stale = 0xDEADBEEF, count = 0;
     CHECK_RESULT(wgs_buffer_write(ctx, rb, 0, &stale, 4), WGS_OK);
     WGPUCommandEncoder enc = NULL;
@@ -657,9 +665,9 @@ static void reduce_case(wgs_context *ctx, wgs_reduce_by_key_plan *plan, const wg
     CHECK_RESULT(wgs_buffer_read(ctx, rb, 0, &count, 4), WGS_OK);
     if (count == runs && runs) {
         CHECK(test_download(ctx, ukb, got_keys, runs * 4));
-        CHECK(test_download(ctx, ab, got, runs * es));
+        CHECK(test_download(ctx, ab, got, runs * rs));
     }
-    if (count != runs || memcmp(got_keys, want_keys, runs * 4) || memcmp(got, want, runs * es))
+    if (count != runs || memcmp(got_keys, want_keys, runs * 4) || memcmp(got, want, runs * rs))
         test_fail(__FILE__, __LINE__, "reduce by key %s %s, n = %llu, layout %d: %u runs (want %llu)%s",
                   wgs_type_name(type), wgs_op_name(op), (unsigned long long)n, layout, count,
                   (unsigned long long)runs, count == runs ? ", keys or aggregates differ" : "");
@@ -678,18 +686,18 @@ static wgs_reduce_by_key_plan *make_reduce_plan(wgs_context *ctx, const wgs_redu
 TEST(reduce_by_key_matrix) {
     wgs_context *ctx = test_context();
     if (!ctx) return;
-    wgs_context_info info;
-    wgs_context_get_info(ctx, &info);
-    const wgs_type types[] = {WGS_TYPE_U32, WGS_TYPE_I32, WGS_TYPE_F32, WGS_TYPE_F16};
-    const wgs_op ops[] = {WGS_OP_ADD, WGS_OP_MIN, WGS_OP_MAX, WGS_OP_AND, WGS_OP_OR, WGS_OP_XOR};
-    for (int ty = 0; ty < 4; ty++) {
-        if (types[ty] == WGS_TYPE_F16 && !info.has_shader_f16) continue;
-        for (int o = 0; o < (ty >= 2 ? 3 : 6); o++) {
+    const wgs_type types[] = {WGS_TYPE_U32, WGS_TYPE_I32, WGS_TYPE_F32};
+    const wgs_op int_ops[] = {WGS_OP_ADD, WGS_OP_MIN,    WGS_OP_MAX,   WGS_OP_AND,
+                              WGS_OP_OR,  WGS_OP_XOR,    WGS_OP_ARGMIN, WGS_OP_ARGMAX};
+    const wgs_op float_ops[] = {WGS_OP_ADD, WGS_OP_MIN, WGS_OP_MAX, WGS_OP_ARGMIN, WGS_OP_ARGMAX};
+    for (int ty = 0; ty < 3; ty++) {
+        const wgs_op *ops = ty == 2 ? float_ops : int_ops;
+        for (int o = 0; o < (ty == 2 ? 5 : 8); o++) {
             wgs_reduce_by_key_plan_desc d = {.type = types[ty], .op = ops[o], .key_type = o % 2 ? WGS_TYPE_I32 : 0,
                                              .capacity = 1 << 16};
             wgs_reduce_by_key_plan *plan = make_reduce_plan(ctx, &d);
             if (!plan) continue;
-            const uint32_t t = 1024; /* about a tile of the CPU drivers' scans by key */
+            const uint32_t t = 1024; /* about a tile of the CPU drivers' segmented reduce */
             const uint64_t sizes[] = {1, t + 1, 7ull * t + 3};
             for (int i = 0; i < 3; i++) reduce_case(ctx, plan, &d, sizes[i], i % 2 ? LONG_RUNS : SHORT_RUNS, t, 30 * o + i);
             wgs_reduce_by_key_plan_destroy(plan);
@@ -698,14 +706,14 @@ TEST(reduce_by_key_matrix) {
     wgs_reduce_by_key_plan_desc d = {.capacity = 1 << 18};
     wgs_reduce_by_key_plan *plan = make_reduce_plan(ctx, &d);
     if (!plan) return;
-    CHECK(wgs_reduce_by_key_plan_scratch_size(plan) >= (1u << 18) * 8u);
+    CHECK(wgs_reduce_by_key_plan_scratch_size(plan) >= (1u << 18) * 4u); /* the run starts */
     const uint64_t sizes[] = {0, 1, 2, 1023, 1024, 1025, 37 * 1024 + 5};
     for (int l = ONE_RUN; l <= LONG_RUNS; l++)
         for (int i = 0; i < 7; i++) reduce_case(ctx, plan, &d, sizes[i], l, 1024, 40 + i);
     wgs_reduce_by_key_plan_destroy(plan);
 }
 
-/* The scan by key inside it with fallbacks forced, with and without subgroups. */
+/* With fallbacks forced (select's chain), with and without subgroups. */
 TEST(reduce_by_key_forced_fallback) {
     for (int sg = 0; sg < 2; sg++) {
         wgs_context *ctx = test_context_forced_fallback(sg);
@@ -723,8 +731,11 @@ TEST(reduce_by_key_bad_inputs) {
     wgs_context *ctx = test_context();
     if (!ctx) return;
     wgs_reduce_by_key_plan *plan = NULL;
-    CHECK_RESULT(wgs_reduce_by_key_plan_create(ctx, &(wgs_reduce_by_key_plan_desc){.op = WGS_OP_ARGMAX}, &plan),
+    CHECK_RESULT(wgs_reduce_by_key_plan_create(ctx, &(wgs_reduce_by_key_plan_desc){.type = WGS_TYPE_F32, .op = WGS_OP_XOR},
+                                               &plan),
                  WGS_ERROR_UNSUPPORTED_OPERATOR);
+    CHECK_RESULT(wgs_reduce_by_key_plan_create(ctx, &(wgs_reduce_by_key_plan_desc){.type = WGS_TYPE_F16}, &plan),
+                 WGS_ERROR_UNSUPPORTED_TYPE);
     CHECK_RESULT(wgs_reduce_by_key_plan_create(ctx, &(wgs_reduce_by_key_plan_desc){.key_type = WGS_TYPE_F32}, &plan),
                  WGS_ERROR_UNSUPPORTED_TYPE);
     CHECK_RESULT(wgs_reduce_by_key_plan_create(ctx, &(wgs_reduce_by_key_plan_desc){.capacity = 1ull << 31}, &plan),

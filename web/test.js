@@ -451,6 +451,23 @@ const GROUPS = {
         }
       }
     }
+    await check('reduce by key, argmin of i32 and argmax of f32: values and indices', async () => {
+      for (const [type, op] of [['i32', 'argmin'], ['f32', 'argmax']]) {
+        const n = 10007, input = randomInput(type, op, n, seed++);
+        const starts = startsOf(n, 'random runs'), keys = keysFor(n, starts, false);
+        const r = await wg.reduceByKey(keys, input, { op });
+        if (r.numRuns !== starts.length) return `${type} ${op}: ${r.numRuns} runs, want ${starts.length}`;
+        for (let k = 0; k < starts.length; k++) {
+          const b = starts[k], e = k + 1 < starts.length ? starts[k + 1] : n;
+          const w = referenceReduce(input.subarray(b, e), type, op), g = r.aggregates[k];
+          if (!(g === w.value || (Number.isNaN(g) && Number.isNaN(w.value)))) return `${type} ${op} run ${k}: ${g}, want ${w.value}`;
+          if (r.index[k] !== b + w.index) return `${type} ${op} run ${k}: index ${r.index[k]}, want ${b + w.index}`;
+        }
+      }
+      return '';
+    });
+    await expectCode('reduce by key of f16 values', ErrorCode.INVALID_ARGUMENT,
+      () => wg.reduceByKey(new Uint32Array(8), new Uint16Array(8), { type: 'f16' }));
     await expectCode('scan by key, xor of f32', ErrorCode.UNSUPPORTED_OPERATOR,
       () => wg.scanByKey(new Float32Array(8), { op: 'xor', keys: new Uint32Array(8) }));
     await expectCode('scan by key without keys or flags', ErrorCode.INVALID_ARGUMENT,

@@ -99,7 +99,8 @@ static const char reduce_by_key_help[] =
     "of runs, timed on the GPU\n"
     "  --segments L         runs of L equal keys (the last one cut at n)\n"
     "  --segments random:L  runs of random lengths 1..2L (0 draws none), seeded by --seed\n"
-    "  --op OP              add (default), min, max, and, or, xor (and/or/xor: integers)\n"
+    "  --op OP              add (default), min, max, and, or, xor (and/or/xor: integers),\n"
+    "                       argmin, argmax (each run's value and its index)\n"
     "  --verify checks every run's key and reduction against the CPU reference (f32 sums\n"
     "  within the bound of wgscan.h); --in gives the values, --out writes the\n"
     "  reductions (the keys are the runs' numbers). n below 2^31.\n";

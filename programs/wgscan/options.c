@@ -420,8 +420,7 @@ static int set_option(cli_options *o, const struct opt_def *d, const char *v) {
     }
     case OPT_OP: {
         wgs_op op;
-        const int scans = scan || o->command == CLI_SCAN_BY_KEY || o->command == CLI_REDUCE_BY_KEY ||
-                          o->command == CLI_SEGMENTED_SCAN;
+        const int scans = scan || o->command == CLI_SCAN_BY_KEY || o->command == CLI_SEGMENTED_SCAN;
         if (cli_parse_op(v, &op) || (scans && op > WGS_OP_XOR))
             return bad(name, v, scans ? "add, min, max, and, or, xor" : "add, min, max, and, or, xor, argmin, argmax");
         if (scan) s->op = op;
@@ -600,7 +599,7 @@ static int finish_prim(prim_options *p, uint64_t seen) {
     if (SEEN(OPT_INCLUSIVE) && SEEN(OPT_EXCLUSIVE)) return cli_usage_error("--inclusive and --exclusive are exclusive");
     if (p->cmd == CLI_SCAN_BY_KEY || p->cmd == CLI_REDUCE_BY_KEY) {
         if (!SEEN(OPT_SEGMENTS)) return cli_usage_error("%s needs --segments L or random:L", cmd);
-        if (p->type == WGS_TYPE_F32 && p->op >= WGS_OP_AND)
+        if (p->type == WGS_TYPE_F32 && p->op >= WGS_OP_AND && p->op <= WGS_OP_XOR)
             return cli_usage_error("--op %s needs an integer type, not f32", wgs_op_name(p->op));
         if (p->n >= (1ull << 31)) return cli_usage_error("%s takes n below 2^31", cmd);
     }

@@ -154,8 +154,8 @@ export interface SegmentedScanPlanOptions extends PlanOptionsBase {
   segmentCapacity?: number;
 }
 export interface ReduceByKeyPlanOptions extends PlanOptionsBase {
-  type?: ElementType;   // default 'u32'
-  op?: ScanOp;          // default 'add'
+  type?: Exclude<ElementType, 'f16'>; // default 'u32'
+  op?: ReduceOp;        // default 'add'
   keyType?: 'u32' | 'i32';
 }
 export interface SortPlanOptions extends PlanOptionsBase {
@@ -348,6 +348,8 @@ export interface ReduceByKeyResult<K extends Uint32Array | Int32Array, A extends
   uniqueKeys: K;
   /** Each run's reduction. */
   aggregates: A;
+  /** argmin/argmax: each run's index of its extreme value into the values, else undefined. */
+  index: Uint32Array | undefined;
   numRuns: number;
 }
 export interface SegmentedReduceResult<A extends Select32> extends Timed {

@@ -1013,21 +1013,31 @@ export class Wgscan {
   }
 
   // One reduction per run of equal keys: keys a Uint32Array or Int32Array, values a
-  // typed array of as many (as scan's); op as scan's. Returns { uniqueKeys, aggregates,
-  // numRuns, gpuMs, totalMs }: the first key of each run (in the keys' array type) and
-  // its reduction, numRuns of each.
+  // u32, i32 or f32 typed array of as many; op as the segmented reduce's. Returns
+  // { uniqueKeys, aggregates, index, numRuns, gpuMs, totalMs }: the first key of each
+  // run (in the keys' array type), its reduction and, for argmin/argmax, the index of
+  // its extreme value (else undefined), numRuns of each.
   async reduceByKey(keys, values, options = {}) {
     if (!(keys instanceof Uint32Array || keys instanceof Int32Array)) invalid('keys must be a Uint32Array or Int32Array');
     const type = inputType(values, options);
+    if (type === 'f16') invalid('the reduce by key takes u32, i32 or f32 values');
     const n = keys.length;
     if (values.length !== n) invalid('keys and values must be of one length');
     const keyType = keys instanceof Int32Array ? 'i32' : 'u32';
+    const arg = options.op === 'argmin' || options.op === 'argmax';
     const plan = this.#hostPlan(this.createReduceByKeyPlan, { ...options, type, keyType }, n);
-    const uploads = { keys, input: values, uniqueKeys: n * 4, aggregates: n * ELEMENT_SIZE[type], numRuns: 4 };
+    const uploads = { keys, input: values, uniqueKeys: n * 4, aggregates: n * (arg ? 8 : 4), numRuns: 4 };
     const r = await this.#runHost(plan, uploads, ['uniqueKeys', 'aggregates', 'numRuns'], { n });
     const runs = new Uint32Array(r.out.numRuns)[0];
+    let aggregates = arrayFor(type, r.out.aggregates, runs), index;
+    if (arg) {
+      const words = new Uint32Array(r.out.aggregates, 0, 2 * runs), bits = new Uint32Array(runs);
+      index = new Uint32Array(runs);
+      for (let k = 0; k < runs; k++) { bits[k] = words[2 * k]; index[k] = words[2 * k + 1]; }
+      aggregates = arrayFor(type, bits.buffer, runs);
+    }
     return {
-      uniqueKeys: new keys.constructor(r.out.uniqueKeys, 0, runs), aggregates: arrayFor(type, r.out.aggregates, runs),
+      uniqueKeys: new keys.constructor(r.out.uniqueKeys, 0, runs), aggregates, index,
       numRuns: runs, gpuMs: r.gpuMs, totalMs: r.totalMs,
     };
   }

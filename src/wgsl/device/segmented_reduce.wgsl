@@ -30,7 +30,13 @@
 //
 // Bindings: 0 src (array<V>, for the n % 4 tail), 4 src4 (the same range as vec4), 1 out
 // (value bits[, index] per segment), 3 aux, 5 begins (the offsets), 6 ends
-// (BEGIN_END), 7 status (one u32). SEG_FORM, ARG: constants of the pipeline.
+// (BEGIN_END; with SEG_RUNS one u32, the count), 7 status (one u32). SEG_FORM, ARG:
+// constants of the pipeline.
+//
+// SEG_RUNS (the reduce by key's form, not offered on its own): begins holds the first
+// index of each run, strictly increasing from 0 as select's UNIQUE mode writes them,
+// the count comes from the GPU (ends[0], bounded by params.segments), and each run ends
+// where the next begins, the last at n.
 
 @group(0) @binding(0) var<storage, read> src: array<V>;
 @group(0) @binding(4) var<storage, read> src4: array<vec4<V>>;
@@ -43,6 +49,16 @@
 const CODE_HEAD: u32 = 0u;
 const CODE_GAP: u32 = 0xFFFFFFFFu;
 
+// The number of segments, set at the start of each entry point (segment_count).
+var<private> seg_count: u32;
+
+fn segment_count() -> u32 {
+    if (SEG_FORM == SEG_RUNS) {
+        return min(ends[0], params.segments);
+    }
+    return params.segments;
+}
+
 fn seg_begin(s: u32) -> u32 {
     return begins[s];
 }
@@ -51,11 +67,17 @@ fn seg_end(s: u32) -> u32 {
     if (SEG_FORM == SEG_OFFSETS) {
         return begins[s + 1u];
     }
+    if (SEG_FORM == SEG_RUNS) {
+        if (s + 1u >= seg_count) {
+            return params.n;
+        }
+        return begins[s + 1u];
+    }
     return ends[s];
 }
 
 fn write_result(s: u32, r: Acc) {
-    if (s >= params.segments) { // only with offsets out of order (reported in the status)
+    if (s >= seg_count) { // only with offsets out of order (reported in the status)
         return;
     }
     if (ARG != 0u) {
@@ -70,12 +92,12 @@ fn identity_acc() -> Acc {
     return seg_none().a;
 }
 
-// The first segment whose begin is x or more (params.segments when none is). From a
+// The first segment whose begin is x or more (seg_count when none is). From a
 // guess by the mean segment length (exact for segments of one length), steps doubling
 // away from it bracket the answer, then halving finds it: a few dependent loads where
 // a plain binary search would take log2(segments).
 fn first_at_or_after(x: u32) -> u32 {
-    let S = params.segments;
+    let S = seg_count;
     if (S == 0u) {
         return 0u;
     }
@@ -125,6 +147,7 @@ fn first_at_or_after(x: u32) -> u32 {
 
 @compute @workgroup_size(WG)
 fn seg_bounds(ids: Ids, @builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
+    seg_count = segment_count();
     let b = tile_index(wid, nwg) * WG + ids.lid;
     if (b == 0u) {
         atomicStore(&status[0], 0u);
@@ -132,7 +155,7 @@ fn seg_bounds(ids: Ids, @builtin(workgroup_id) wid: vec3<u32>, @builtin(num_work
     if (b > params.tiles) {
         return;
     }
-    var r = params.segments;
+    var r = seg_count;
     if (b < params.tiles) {
         r = first_at_or_after(b * TILE);
     }
@@ -151,10 +174,10 @@ fn mark(x: u32, code: u32) {
 
 // The begin of the segment after s (n after the last), with e the end of s.
 fn next_begin(s: u32, e: u32) -> u32 {
-    if (s + 1u >= params.segments) {
+    if (s + 1u >= seg_count) {
         return params.n;
     }
-    if (SEG_FORM == SEG_OFFSETS) {
+    if (SEG_FORM != SEG_BEGIN_END) {
         return e;
     }
     return seg_begin(s + 1u);
@@ -182,7 +205,7 @@ fn finish_piece(t: u32, te: u32, code: u32, r: Acc, at_end: bool) {
         aux[p + 1u] = r.i;
     } else if (code != CODE_GAP) {
         let s = code - 1u;
-        if (at_end && s < params.segments && seg_end(s) > te) {
+        if (at_end && s < seg_count && seg_end(s) > te) {
             tail_seg = s;
             aux[p + 2u] = to_bits(r.v);
             aux[p + 3u] = r.i;
@@ -258,6 +281,7 @@ fn code_at(f: u32) -> u32 {
 // requested a turn ahead, so that the loads are in flight while this tile is worked.
 @compute @workgroup_size(WG)
 fn seg_tiles(ids: Ids, @builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
+    seg_count = segment_count();
     let g = tile_index(wid, nwg);
     let groups = nwg.x * nwg.y;
     let tiles = params.tiles;
@@ -400,6 +424,7 @@ fn span_entry(t: u32, k: u32) -> Acc {
 // that segment's pieces.
 @compute @workgroup_size(WG)
 fn seg_spans(ids: Ids, @builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
+    seg_count = segment_count();
     let base = tile_index(wid, nwg) * WG;
     if (base >= params.tiles) { // a folded grid's spare workgroups
         return;
