@@ -179,7 +179,9 @@ fn fallback_aggregate(lane: u32, size: u32, j: u32, n: u32, ident: T) -> TileAgg
         let base4 = j * (TILE / 4u);
         let whole = tile_is_whole(j * TILE);
         var acc = ident;
-        for (var q = lane; q < TILE / 4u; q += size) {
+        let rounds = TILE / 4u / size; // counted, not strided (subgroup_scan.wgsl says why)
+        for (var k = 0u; k < rounds; k++) {
+            let q = k * size + lane;
             let w = load_word(base4 + q, n, ident, whole);
             acc = combine(acc, combine(combine(w.x, w.y), combine(w.z, w.w)));
         }
@@ -273,7 +275,8 @@ fn tile_reduce(ids: Ids, base: u32, n: u32, ident: T) {
     workgroupBarrier();
     if (ids.lid == 0u) {
         var total = ident;
-        for (var g = 0u; g < WG / ids.sg_size; g++) {
+        let subgroups = WG / ids.sg_size; // a let: a bound Tint can see
+        for (var g = 0u; g < subgroups; g++) {
             total = combine(total, sg_totals[g]);
         }
         wg_total = total;
