@@ -179,11 +179,15 @@ fn fallback_aggregate(lane: u32, size: u32, j: u32, n: u32, ident: T) -> TileAgg
         let base4 = j * (TILE / 4u);
         let whole = tile_is_whole(j * TILE);
         var acc = ident;
-        let rounds = TILE / 4u / size; // counted, not strided (subgroup_scan.wgsl says why)
+        // Counted, not strided (subgroup_scan.wgsl says why); rounded up, so a subgroup
+        // wider than a quarter tile still covers it.
+        let rounds = (TILE / 4u + size - 1u) / size;
         for (var k = 0u; k < rounds; k++) {
             let q = k * size + lane;
-            let w = load_word(base4 + q, n, ident, whole);
-            acc = combine(acc, combine(combine(w.x, w.y), combine(w.z, w.w)));
+            if (q < TILE / 4u) {
+                let w = load_word(base4 + q, n, ident, whole);
+                acc = combine(acc, combine(combine(w.x, w.y), combine(w.z, w.w)));
+            }
         }
         return TileAgg(subgroup_reduce(lane, size, acc), false);
     }
