@@ -13,18 +13,12 @@ const MAX_SUBGROUPS: u32 = (WG + 3u) / 4u;
 var<workgroup> sg_totals: array<T, MAX_SUBGROUPS>;
 var<workgroup> wg_total: T;
 
-// log2(SG_FIXED): the fixed subgroup size's shuffle steps (0 when the size varies).
-const SG_FIXED_STEPS: u32 = countTrailingZeros(max(SG_FIXED, 1u));
-
 // log2(size) shuffle steps, for every operator (WGSL's subgroupInclusiveAdd would do
-// sums only, and measured no faster on an H200). The loops count steps, not distances
-// (`d <<= 1`): Dawn's robustness gives every loop whose end Tint cannot see a 64-bit
-// iteration counter, and a loop to a constant can then unroll (docs/design.md, 3).
+// sums only, and measured no faster on an H200).
 fn subgroup_inclusive_scan(lane: u32, size: u32, value: T) -> T {
     var x = value;
     if (SG_FIXED != 0u) { // the same steps, unrolled (the device has one subgroup size)
-        for (var k = 0u; k < SG_FIXED_STEPS; k++) {
-            let d = 1u << k;
+        for (var d = 1u; d < SG_FIXED; d = d << 1u) {
             let y = subgroupShuffleUp(x, d);
             if (lane >= d) {
                 x = combine(y, x);
@@ -32,9 +26,7 @@ fn subgroup_inclusive_scan(lane: u32, size: u32, value: T) -> T {
         }
         return x;
     }
-    let steps = countTrailingZeros(size); // subgroup sizes are powers of two
-    for (var k = 0u; k < steps; k++) {
-        let d = 1u << k;
+    for (var d = 1u; d < size; d = d << 1u) {
         let y = subgroupShuffleUp(x, d);
         if (lane >= d) {
             x = combine(y, x);
@@ -56,8 +48,7 @@ fn scan_subgroup_totals(ids: Ids, ident: T) {
     workgroupBarrier();
     if (ids.lid == 0u) {
         var acc = ident;
-        let subgroups = WG / ids.sg_size; // a let: a bound Tint can see
-        for (var s = 0u; s < subgroups; s++) {
+        for (var s = 0u; s < WG / ids.sg_size; s++) {
             let t = sg_totals[s];
             sg_totals[s] = acc;
             acc = combine(acc, t);

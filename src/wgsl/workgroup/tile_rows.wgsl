@@ -179,7 +179,7 @@ fn fallback_aggregate(lane: u32, size: u32, j: u32, n: u32, ident: T) -> TileAgg
         let base4 = j * (TILE / 4u);
         let whole = tile_is_whole(j * TILE);
         var acc = ident;
-        // Counted, not strided (subgroup_scan.wgsl says why); rounded up, so a subgroup
+        // Counted, not strided (docs/design.md, 3); rounded up, so a subgroup
         // wider than a quarter tile still covers it.
         let rounds = (TILE / 4u + size - 1u) / size;
         for (var k = 0u; k < rounds; k++) {
