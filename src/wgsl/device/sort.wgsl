@@ -49,7 +49,7 @@ fn sort_count(ids: Ids, @builtin(workgroup_id) wid: vec3<u32>, @builtin(num_work
     let first = g * params.group_tiles * TILE;
     let end = min(n, first + params.group_tiles * TILE);
     // Counted loops, not strided ones: Dawn's robustness gives every loop it cannot see
-    // end a 64-bit iteration counter, and this one runs once a key.
+    // end a 64-bit iteration counter (docs/design.md, 3), and this one runs once a key.
     let rounds = (end - first + WG - 1u) / WG;
     for (var k = 0u; k < rounds; k++) {
         let i = first + k * WG + ids.lid;
@@ -76,7 +76,8 @@ fn sort_scatter(ids: Ids, @builtin(workgroup_id) wid: vec3<u32>, @builtin(num_wo
         run_base[d] = offsets[d * params.groups + g];
     }
     let index_values = (params.flags & FLAG_INDEX_VALUES) != 0u;
-    for (var t = 0u; t < params.group_tiles; t++) {
+    let group_tiles = params.group_tiles; // a let: Tint bounds a loop by a constant or a let
+    for (var t = 0u; t < group_tiles; t++) {
         let tile_first = (g * params.group_tiles + t) * TILE;
         if (tile_first >= n) { // uniform: the group's last tiles may be past the end
             break;

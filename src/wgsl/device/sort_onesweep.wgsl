@@ -50,9 +50,17 @@ fn digit_of(i: u32, shift: u32, bits: u32) -> u32 {
 
 @compute @workgroup_size(WG)
 fn sort_reset(ids: Ids, @builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
+    // A grid-stride loop counted in rounds of the grid, so that Tint sees its end
+    // (docs/design.md, 3).
     let stride = nwg.x * nwg.y * WG;
-    for (var i = tile_index(wid, nwg) * WG + ids.lid; i < arrayLength(&state); i += stride) {
-        atomicStore(&state[i], 0u);
+    let words = arrayLength(&state);
+    let first = tile_index(wid, nwg) * WG + ids.lid;
+    let rounds = (words + stride - 1u) / stride;
+    for (var k = 0u; k < rounds; k++) {
+        let i = first + k * stride;
+        if (i < words) {
+            atomicStore(&state[i], 0u);
+        }
     }
 }
 
@@ -65,26 +73,33 @@ fn sort_histogram(ids: Ids, @builtin(workgroup_id) wid: vec3<u32>, @builtin(num_
         return;
     }
     let passes = params.digit_pass;
-    for (var i = ids.lid; i < passes * RADIX; i += WG) {
-        atomicStore(&pass_digits[i], 0u);
+    // Counted loops, as in sort.wgsl's sort_count (RADIX is a multiple of WG).
+    let digit_rounds = passes * (RADIX / WG);
+    for (var k = 0u; k < digit_rounds; k++) {
+        atomicStore(&pass_digits[k * WG + ids.lid], 0u);
     }
     workgroupBarrier();
     let first = g * params.group_tiles * TILE;
     let end = min(params.n, first + params.group_tiles * TILE);
-    for (var i = first + ids.lid; i < end; i += WG) {
-        var hi = 0u;
-        if (KEY_WORDS == 2u) {
-            hi = keys_in[i * KEY_WORDS + 1u];
-        }
-        let lo = keys_in[i * KEY_WORDS];
-        for (var p = 0u; p < passes; p++) {
-            let shift = params.shift + p * params.bits;
-            let bits = select(min(params.bits, params.end_bit - shift), 0u, shift >= params.end_bit);
-            atomicAdd(&pass_digits[p * RADIX + digit_at(lo, hi, shift, bits)], 1u);
+    let key_rounds = (end - first + WG - 1u) / WG;
+    for (var k = 0u; k < key_rounds; k++) {
+        let i = first + k * WG + ids.lid;
+        if (i < end) {
+            var hi = 0u;
+            if (KEY_WORDS == 2u) {
+                hi = keys_in[i * KEY_WORDS + 1u];
+            }
+            let lo = keys_in[i * KEY_WORDS];
+            for (var p = 0u; p < passes; p++) {
+                let shift = params.shift + p * params.bits;
+                let bits = select(min(params.bits, params.end_bit - shift), 0u, shift >= params.end_bit);
+                atomicAdd(&pass_digits[p * RADIX + digit_at(lo, hi, shift, bits)], 1u);
+            }
         }
     }
     workgroupBarrier();
-    for (var i = ids.lid; i < passes * RADIX; i += WG) {
+    for (var k = 0u; k < digit_rounds; k++) {
+        let i = k * WG + ids.lid;
         let c = atomicLoad(&pass_digits[i]);
         if (c != 0u) {
             atomicAdd(&state[i], c);
@@ -181,15 +196,15 @@ fn look_back(ids: Ids, t: u32, region: u32) {
         }
         // The fallback: tile f (a whole tile: only the last one is partial) from the input.
         let f = mark - 1u;
-        for (var d = ids.lid; d < RADIX; d += WG) {
-            atomicStore(&fallback_digits[d], 0u);
+        for (var k = 0u; k < RADIX / WG; k++) {
+            atomicStore(&fallback_digits[k * WG + ids.lid], 0u);
         }
         if (ids.lid == 0u) {
             atomicStore(&stall_mark, 0u);
         }
         workgroupBarrier();
-        for (var i = ids.lid; i < TILE; i += WG) {
-            atomicAdd(&fallback_digits[digit_of(f * TILE + i, params.shift, params.bits)], 1u);
+        for (var k = 0u; k < ITEMS; k++) { // TILE = ITEMS rows of WG keys
+            atomicAdd(&fallback_digits[digit_of(f * TILE + k * WG + ids.lid, params.shift, params.bits)], 1u);
         }
         workgroupBarrier();
         if (f == 0u) {
@@ -229,8 +244,8 @@ fn sort_onesweep(ids: Ids) {
     tile_clear(ids);
     if ((params.flags & FLAG_LAST_PASS) == 0u) {
         let other = STATE_TILES + ((pass_index + 1u) & 1u) * tiles * RADIX + t * RADIX;
-        for (var d = ids.lid; d < RADIX; d += WG) {
-            atomicStore(&state[other + d], 0u);
+        for (var k = 0u; k < RADIX / WG; k++) {
+            atomicStore(&state[other + k * WG + ids.lid], 0u);
         }
     }
     workgroupBarrier();

@@ -7,13 +7,19 @@
 var<workgroup> wg_values: array<T, WG + (WG >> 5u)>;
 var<workgroup> wg_total: T;
 
+// The tree's levels, log2(WG). The sweeps count levels rather than halve or double a
+// distance, so that Tint sees their end (Dawn's robustness gives any other loop a 64-bit
+// iteration counter: docs/design.md, 3).
+const WG_LEVELS: u32 = countTrailingZeros(WG);
+
 // Every invocation of the workgroup must call this (it has barriers). Returns the
 // exclusive prefix of `value` over the workgroup; the total is left in wg_total.
 fn workgroup_exclusive_scan(ids: Ids, value: T, ident: T) -> T {
     let lid = ids.lid;
     wg_values[pad(lid)] = value;
     var offset = 1u;
-    for (var d = WG >> 1u; d > 0u; d = d >> 1u) {
+    for (var k = 0u; k < WG_LEVELS; k++) {
+        let d = WG >> (k + 1u); // WG / 2, ..., 1
         workgroupBarrier();
         if (lid < d) {
             let ai = offset * (2u * lid + 1u) - 1u;
@@ -27,7 +33,8 @@ fn workgroup_exclusive_scan(ids: Ids, value: T, ident: T) -> T {
         wg_total = wg_values[pad(WG - 1u)];
         wg_values[pad(WG - 1u)] = ident;
     }
-    for (var d = 1u; d < WG; d = d << 1u) {
+    for (var k = 0u; k < WG_LEVELS; k++) {
+        let d = 1u << k; // 1, ..., WG / 2
         offset = offset >> 1u;
         workgroupBarrier();
         if (lid < d) {

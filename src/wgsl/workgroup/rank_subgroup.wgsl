@@ -68,11 +68,13 @@ fn rank_keys(ids: Ids, owner: u32, keys: ptr<function, TileKeys>, tile_n: u32) {
             let ballot = subgroupBallot(one);
             peers &= select(~ballot, ballot, one);
         }
-        (*keys).rank[r] = bits_in(peers & lanes_below(owner_lane(ids)));
+        // A key past the tile's end is never placed, so its rank is free to say it: not
+        // 0, which is how sweep 2 tells the leaders.
+        (*keys).rank[r] = select(1u, bits_in(peers & lanes_below(owner_lane(ids))), valid);
         lead[r] = select(owner_lane(ids), lowest_lane(peers), valid) | (bits_in(peers) << 8u);
     }
     for (var r = 0u; r < ITEMS; r++) {
-        if (tile_place_of(ids, r) < tile_n && (*keys).rank[r] == 0u) {
+        if ((*keys).rank[r] == 0u) { // a valid key without peers in lower lanes: a leader
             let old = atomicAdd(&owner_digits[owner * RADIX + (*keys).digit[r]], lead[r] >> 8u);
             lead[r] = (lead[r] & 255u) | (old << 8u);
         }

@@ -179,9 +179,15 @@ fn fallback_aggregate(lane: u32, size: u32, j: u32, n: u32, ident: T) -> TileAgg
         let base4 = j * (TILE / 4u);
         let whole = tile_is_whole(j * TILE);
         var acc = ident;
-        for (var q = lane; q < TILE / 4u; q += size) {
-            let w = load_word(base4 + q, n, ident, whole);
-            acc = combine(acc, combine(combine(w.x, w.y), combine(w.z, w.w)));
+        // Counted, not strided (docs/design.md, 3); rounded up, so a subgroup
+        // wider than a quarter tile still covers it.
+        let rounds = (TILE / 4u + size - 1u) / size;
+        for (var k = 0u; k < rounds; k++) {
+            let q = k * size + lane;
+            if (q < TILE / 4u) {
+                let w = load_word(base4 + q, n, ident, whole);
+                acc = combine(acc, combine(combine(w.x, w.y), combine(w.z, w.w)));
+            }
         }
         return TileAgg(subgroup_reduce(lane, size, acc), false);
     }
@@ -273,7 +279,8 @@ fn tile_reduce(ids: Ids, base: u32, n: u32, ident: T) {
     workgroupBarrier();
     if (ids.lid == 0u) {
         var total = ident;
-        for (var g = 0u; g < WG / ids.sg_size; g++) {
+        let subgroups = WG / ids.sg_size; // a let: a bound Tint can see
+        for (var g = 0u; g < subgroups; g++) {
             total = combine(total, sg_totals[g]);
         }
         wg_total = total;

@@ -72,13 +72,20 @@ fn read_state(t: u32) -> vec2<u32> {
 }
 
 // Zeroes the tile counter and the states (the whole binding); a grid-stride loop, so any grid
-// size covers any count.
+// size covers any count, counted in rounds of the grid so that Tint sees its end (Dawn's
+// robustness counts the iterations of any other loop: docs/design.md, 3).
 @compute @workgroup_size(WG)
 fn reset_state(ids: Ids, @builtin(workgroup_id) wid: vec3<u32>,
                @builtin(num_workgroups) nwg: vec3<u32>) {
     let stride = nwg.x * nwg.y * WG;
-    for (var i = tile_index(wid, nwg) * WG + ids.lid; i < arrayLength(&state); i += stride) {
-        atomicStore(&state[i], 0u);
+    let words = arrayLength(&state);
+    let first = tile_index(wid, nwg) * WG + ids.lid;
+    let rounds = (words + stride - 1u) / stride;
+    for (var k = 0u; k < rounds; k++) {
+        let i = first + k * stride;
+        if (i < words) {
+            atomicStore(&state[i], 0u);
+        }
     }
 }
 
