@@ -41,9 +41,17 @@ fn ssg_load(k: u32) -> SegEntry {
     return SegEntry(Acc(ssg_v[k], ssg_i[k]), ssg_f[k]);
 }
 
-// Inclusive scan of one entry per lane across the subgroup.
+// Inclusive scan of one entry per lane across the subgroup, in subgroup_scan.wgsl's
+// two forms: to the constant SG_FIXED where the device has one subgroup size (the
+// driver unrolls it), else to the subgroup's size.
 fn seg_subgroup_scan(lane: u32, size: u32, e: SegEntry) -> SegEntry {
     var x = e;
+    if (SG_FIXED != 0u) {
+        for (var d = 1u; d < SG_FIXED; d = d << 1u) {
+            x = seg_pick(x, seg_combine(seg_shuffle_up(x, d), x), lane >= d);
+        }
+        return x;
+    }
     for (var d = 1u; d < size; d = d << 1u) {
         x = seg_pick(x, seg_combine(seg_shuffle_up(x, d), x), lane >= d);
     }
