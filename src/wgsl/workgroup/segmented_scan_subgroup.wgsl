@@ -41,54 +41,21 @@ fn ssg_load(k: u32) -> SegEntry {
     return SegEntry(Acc(ssg_v[k], ssg_i[k]), ssg_f[k]);
 }
 
-// 1 + the lane of the last entry at or before `lane` that holds a border (0: none),
-// from the subgroup's ballot of borders.
-fn seg_start(b: vec4<u32>, lane: u32) -> u32 {
-    if (SG_FIXED != 0u && SG_FIXED <= 32u) { // one word of the ballot
-        let m = b.x & (0xFFFFFFFFu >> (31u - lane)); // lanes 0 .. lane
-        return select(0u, 32u - countLeadingZeros(m), m != 0u);
-    }
-    var r = 0u;
-    for (var w = 0u; w < 4u; w++) {
-        if (lane >= 32u * w) {
-            let m = b[w] & (0xFFFFFFFFu >> (31u - min(lane - 32u * w, 31u)));
-            r = select(r, 32u * w + 32u - countLeadingZeros(m), m != 0u);
-        }
-    }
-    return r;
-}
-
-// Inclusive segmented scan of one entry per lane across the subgroup. Where the borders
-// lie comes from one ballot, so the steps shuffle only the value (and, for arg ops, the
-// index), and the flag is taken once from the last border's lane: step d combines what lies d lanes up exactly when no border lies between,
-// which is what combining whole entries (seg_combine) would keep, in the same order, so
-// the results are the same bits. The steps run to the constant SG_FIXED where the device
-// has one subgroup size (subgroup_scan.wgsl's form, which the driver unrolls).
+// Inclusive scan of one entry per lane across the subgroup, in subgroup_scan.wgsl's
+// two forms: to the constant SG_FIXED where the device has one subgroup size (the
+// driver unrolls it), else to the subgroup's size.
 fn seg_subgroup_scan(lane: u32, size: u32, e: SegEntry) -> SegEntry {
-    let first = seg_start(subgroupBallot(e.f != 0u), lane); // 1 + the segment's first lane
-    var x = e.a;
+    var x = e;
     if (SG_FIXED != 0u) {
         for (var d = 1u; d < SG_FIXED; d = d << 1u) {
-            x = seg_step(x, d, lane + 1u >= first + d && lane >= d);
+            x = seg_pick(x, seg_combine(seg_shuffle_up(x, d), x), lane >= d);
         }
-    } else {
-        for (var d = 1u; d < size; d = d << 1u) {
-            x = seg_step(x, d, lane + 1u >= first + d && lane >= d);
-        }
+        return x;
     }
-    // The flag of the last border's entry (callers may carry more than 0 / 1 in it).
-    let f = subgroupShuffle(e.f, max(first, 1u) - 1u);
-    return SegEntry(x, select(0u, f, first != 0u));
-}
-
-// One step: the value d lanes up combined in front where `take`.
-fn seg_step(x: Acc, d: u32, take: bool) -> Acc {
-    var i = x.i;
-    if (ARG != 0u) { // (a constant: the index moves only where the operator keeps it)
-        i = subgroupShuffleUp(x.i, d);
+    for (var d = 1u; d < size; d = d << 1u) {
+        x = seg_pick(x, seg_combine(seg_shuffle_up(x, d), x), lane >= d);
     }
-    let m = acc_combine(Acc(subgroupShuffleUp(x.v, d), i), x);
-    return Acc(select(x.v, m.v, take), select(x.i, m.i, take));
+    return x;
 }
 
 // The first subgroup's part of both scans below: the table's first `count` entries
