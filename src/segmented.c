@@ -86,8 +86,8 @@ static wgs_result plan_create(wgs_context *ctx, const wgs_segmented_reduce_plan_
                               wgs_segmented_reduce_plan **out) {
     const wgs_segmented_reduce_plan_desc d = *dp;
     wgs_tile_shape s;
-    wgs_result r = wgs__shape(ctx, "segmented", ctx->exp.segmented, wgs__tuning_of(ctx)->segmented, 4, 64, tile_storage,
-                   &ctx->caps.info, &s);
+    wgs_result r = wgs__shape(ctx, "segmented", ctx->exp.segmented, wgs__tuning_of(ctx)->segmented, 4, 64,
+                              tile_storage, &ctx->caps.info, &s);
     if (r != WGS_OK) return r;
     wgs_segmented_reduce_plan *p = calloc(1, sizeof *p);
     WGS_FAIL_IF(ctx, !p, WGS_ERROR_OUT_OF_HOST_MEMORY, "allocating the plan");

@@ -62,6 +62,8 @@ static void run_free(prim_run *s) {
     free(s->pay_result);
 }
 
+static int is_arg(wgs_op op) { return op == WGS_OP_ARGMIN || op == WGS_OP_ARGMAX; }
+
 /* Random input: what each command exercises. Reduce: the scan data of the operator.
  * Count and compact: small values (integers 0..99, i32 -50..49, f32 in [-1, 1)) so
  * predicates such as lt:50 split them, runs of equal values for unique and rle.
@@ -132,7 +134,7 @@ static wgs_result make_plan(prim_run *s) {
     }
     if (o->cmd == CLI_REDUCE_BY_KEY) {
         wgs_reduce_by_key_plan_desc d = {.type = o->type, .op = o->op, .capacity = o->n, .label = "wgscan cli"};
-        s->out_bytes = o->n * (o->op == WGS_OP_ARGMIN || o->op == WGS_OP_ARGMAX ? 8 : 4);
+        s->out_bytes = o->n * (is_arg(o->op) ? 8 : 4);
         return wgs_reduce_by_key_plan_create(s->ctx, &d, &s->rbk);
     }
     if (o->cmd == CLI_SCAN_BY_KEY) {
@@ -230,6 +232,19 @@ static double f32_of(uint32_t bits) {
     return f;
 }
 
+/* Whether g (value bits[, index]) is the reduction of in[b .. b + len) (*want: the
+ * reference): f32 sums within the segmented reduce's bound (wgscan.h), else exact. */
+static int segment_matches(const prim_options *o, const uint32_t *in, uint32_t b, uint32_t len, const uint32_t *g,
+                           ref_reduction *want) {
+    *want = ref_reduce(in + b, o->type, o->op, len);
+    if (o->type == WGS_TYPE_F32 && o->op == WGS_OP_ADD) {
+        double tol = ((double)len / 1024 + 128) * ldexp(1, -24) * want->abs_sum + 2.0 * len * ldexp(1, -126);
+        return fabs(f32_of(g[0]) - want->exact) <= tol;
+    }
+    uint32_t idx = want->index == 0xFFFFFFFFu ? want->index : want->index + b;
+    return g[0] == want->bits && (!is_arg(o->op) || g[1] == idx);
+}
+
 /* Compares the downloaded result with the CPU reference; returns 1 when it matches. */
 static int check(prim_run *s, double *cpu_seconds) {
     const prim_options *o = s->o;
@@ -257,21 +272,14 @@ static int check(prim_run *s, double *cpu_seconds) {
             ok = got[0] == want.bits && (!arg || got[1] == want.index);
         }
     } else if (o->cmd == CLI_SEGMENTED) {
-        int arg = o->op == WGS_OP_ARGMIN || o->op == WGS_OP_ARGMAX, words = arg ? 2 : 1;
+        const int words = is_arg(o->op) ? 2 : 1;
         uint64_t bad = 0;
         const uint32_t *in = s->host_in;
         for (uint64_t k = 0; k < s->n_segments; k++) {
             uint32_t b = s->offsets[k], len = s->offsets[k + 1] - b;
-            ref_reduction want = ref_reduce(in + b, o->type, o->op, len);
+            ref_reduction want;
             const uint32_t *g = got + k * words;
-            int same;
-            if (o->type == WGS_TYPE_F32 && o->op == WGS_OP_ADD) {
-                double tol = ((double)len / 1024 + 128) * ldexp(1, -24) * want.abs_sum + 2.0 * len * ldexp(1, -126);
-                same = fabs(f32_of(g[0]) - want.exact) <= tol;
-            } else {
-                uint32_t idx = want.index == 0xFFFFFFFFu ? want.index : want.index + b;
-                same = g[0] == want.bits && (!arg || g[1] == idx);
-            }
+            const int same = segment_matches(o, in, b, len, g, &want);
             if (!same && bad++ < 3)
                 printf("  segment %llu [%u, %u): got %08x, want %08x\n", (unsigned long long)k, b, b + len, g[0],
                        want.bits);
@@ -344,21 +352,16 @@ static int check(prim_run *s, double *cpu_seconds) {
                s->n_segments ? (double)o->n / (double)s->n_segments : 0.0, (unsigned long long)bad);
         ok = bad == 0;
     } else if (o->cmd == CLI_REDUCE_BY_KEY) {
-        int arg = o->op == WGS_OP_ARGMIN || o->op == WGS_OP_ARGMAX, words = arg ? 2 : 1;
+        const int words = is_arg(o->op) ? 2 : 1;
         uint64_t bad = 0, runs = 0;
         const uint32_t *in = s->host_in;
         for (uint64_t k = 0; k < s->n_segments; k++) {
             uint32_t b = s->offsets[k], len = s->offsets[k + 1] - b;
             if (!len) continue; /* an empty segment is no run */
-            ref_reduction want = ref_reduce(in + b, o->type, o->op, len);
-            int same = runs < s->selected && s->pay_result[runs] == (uint32_t)k;
+            ref_reduction want;
             const uint32_t *g = got + runs * words;
-            if (same && o->type == WGS_TYPE_F32 && o->op == WGS_OP_ADD) { /* the segmented reduce's bound */
-                double tol = ((double)len / 1024 + 128) * ldexp(1, -24) * want.abs_sum + 2.0 * len * ldexp(1, -126);
-                same = fabs(f32_of(g[0]) - want.exact) <= tol;
-            } else if (same) {
-                same = g[0] == want.bits && (!arg || g[1] == want.index + b);
-            }
+            const int same = segment_matches(o, in, b, len, g, &want) && runs < s->selected &&
+                             s->pay_result[runs] == (uint32_t)k;
             if (!same && bad++ < 3)
                 printf("  run %llu [%u, %u): got key %u value %08x, want key %llu value %08x\n", (unsigned long long)runs, b,
                        b + len, runs < s->selected ? s->pay_result[runs] : 0, runs < s->selected ? g[0] : 0,
@@ -497,7 +500,7 @@ static int run_prim(wgs_context *ctx, const prim_options *o) {
     if (s.select || s.seg || s.ssc || s.rbk) r = wgs_buffer_read(ctx, s.count, 0, &s.selected, 4);
     uint64_t keep = s.out_bytes;
     if (s.select && !o->partition) keep = (uint64_t)s.selected * 4;
-    if (s.rbk) keep = (uint64_t)s.selected * (s.out_bytes / (o->n ? o->n : 1)); /* 4 or 8 bytes a run */
+    if (s.rbk) keep = (uint64_t)s.selected * (is_arg(o->op) ? 8 : 4);
     if (keep > s.out_bytes) keep = s.out_bytes; /* a count above n: check() reports it */
     if (r == WGS_OK && keep) r = wgs_buffer_read(ctx, s.out, 0, s.result, keep);
     /* the payload, or the reduce by key's unique keys (4 bytes a run) */
