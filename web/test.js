@@ -7,8 +7,11 @@
 // buffers), and bad inputs with their exact codes.
 // test.html?groups=f16,errors runs only those groups (names: GROUPS below); &quick=1
 // fewer operators and sizes (each plan compiles its pipelines: the slow part on CPU drivers).
-// The sort group takes its quick selection unless &full_sort=1: the whole matrix is
-// tests/test_sort.c's, natively, on the same drivers.
+// The sort group takes its quick selection, and the segment groups (segmented, bykey,
+// segscan) their quick operators at every layout and size, unless &full=1: the whole
+// products are tests/test_sort.c's and the segment tests', natively, on the same drivers;
+// the scan group keeps every operator, so each operator's combine compiles through the
+// page's WebGPU.
 // The outcome is left in window.__wgscanTest for the driver.
 import { Wgscan, WgscanError, ErrorCode, NO_INDEX, ALLOC_FAILED } from './package/wgscan.js';
 import { openDevice } from './device.js';
@@ -65,7 +68,7 @@ function sameArray(got, want, what = '') {
 
 let seed = 1;
 const quick = new URLSearchParams(location.search).get('quick') === '1';
-const quickSort = quick || new URLSearchParams(location.search).get('full_sort') !== '1';
+const quickProduct = quick || new URLSearchParams(location.search).get('full') !== '1';
 let theAdapterInfo;
 const rng = () => { seed ^= seed << 13; seed >>>= 0; seed ^= seed >>> 17; seed ^= seed << 5; seed >>>= 0; return seed; };
 const TypedArrayOf = { u32: Uint32Array, i32: Int32Array, f32: Float32Array };
@@ -350,7 +353,7 @@ const GROUPS = {
       return r.output.length === w.length ? '' : `${r.output.length} results, want ${w.length}`;
     };
     for (const type of ['u32', 'i32', 'f32']) {
-      const ops = quick ? ['add', 'argmax'].concat(type === 'f32' ? ['min'] : ['xor'])
+      const ops = quickProduct ? ['add', 'argmax'].concat(type === 'f32' ? ['min'] : ['xor'])
         : ['add', 'min', 'max', 'argmin', 'argmax'].concat(type === 'f32' ? [] : ['and', 'or', 'xor']);
       for (const op of ops) {
         const n = 20011;
@@ -416,7 +419,7 @@ const GROUPS = {
     };
     const layouts = quick ? ['random runs'] : ['random runs', 'runs of 1', 'one run'];
     for (const type of ['u32', 'i32', 'f32']) {
-      const ops = quick ? ['add', type === 'f32' ? 'max' : 'xor'] : ['add', 'min', 'max'].concat(type === 'f32' ? [] : ['and', 'or', 'xor']);
+      const ops = quickProduct ? ['add', type === 'f32' ? 'max' : 'xor'] : ['add', 'min', 'max'].concat(type === 'f32' ? [] : ['and', 'or', 'xor']);
       for (const op of ops) {
         // Every layout and the smallest sizes with add; the other operators on random runs.
         for (const n of quick || op !== 'add' ? [10007] : [0, 1, 10007]) {
@@ -510,7 +513,7 @@ const GROUPS = {
         ['one over all', Uint32Array.from([0, n])], ['before the first and after the last', Uint32Array.from(inner)]];
     };
     for (const type of ['u32', 'i32', 'f32']) {
-      const ops = quick ? ['add', type === 'f32' ? 'max' : 'xor'] : ['add', 'min', 'max'].concat(type === 'f32' ? [] : ['and', 'or', 'xor']);
+      const ops = quickProduct ? ['add', type === 'f32' ? 'max' : 'xor'] : ['add', 'min', 'max'].concat(type === 'f32' ? [] : ['and', 'or', 'xor']);
       for (const op of ops) {
         for (const kind of ['exclusive', 'inclusive']) {
           const n = 10007;
@@ -628,7 +631,7 @@ const GROUPS = {
   // on SwiftShader), so quick mode takes ascending keys and descending pairs and indices
   // of each type, and the cases marked quick, whose pipelines those compiled.
   async sort(wg) {
-    const quick = quickSort;
+    const quick = quickProduct;
     const sizes = quick ? [0, 2, 2049, 20011] : [0, 1, 2, 255, 257, 2047, 2048, 2049, 4097, 30011];
     for (const type of ['u32', 'i32', 'f32', 'u64', 'i64']) {
       for (const order of ['ascending', 'descending']) {

@@ -19,8 +19,9 @@ const wasm = arg('--wasm', 'build/web/wgscan.wasm');
 const groups = arg('--groups', '');
 const demoShot = arg('--demo', '');
 const quick = process.argv.includes('--quick');
-// make test-long (WGSCAN_TEST_LONG=1): the sort group's whole matrix where not --quick.
-const fullSort = !['', '0'].includes(process.env.WGSCAN_TEST_LONG ?? '');
+// make test-long (WGSCAN_TEST_LONG=1): the sort and segment groups' whole products where
+// not --quick.
+const full = !['', '0'].includes(process.env.WGSCAN_TEST_LONG ?? '');
 const label = `${engine}${engine === 'firefox' ? ` (${icd})` : ''}`;
 
 const why = missing(engine, icd);
@@ -44,7 +45,7 @@ try {
   const query = new URLSearchParams();
   if (groups) query.set('groups', groups);
   if (quick) query.set('quick', '1');
-  if (fullSort) query.set('full_sort', '1');
+  if (full) query.set('full', '1');
   const r = await runTestPage(page, `${server.url}test.html?${query}`, 15 * 60 * 1000);
   console.log(`${label} adapter: ${JSON.stringify(r.info)}`);
   for (const f of r.failures) console.log(`[ FAIL ] ${f}`);
