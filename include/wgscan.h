@@ -95,6 +95,17 @@
  *   DIFFERENT configurations with one plan before submitting them overwrites the
  *   oldest. Encodes repeating a configuration reuse its slot and write nothing.
  *
+ * Counts on the GPU
+ *   An args.n_buffer (one u32 at args.n_offset, Storage usage) gives the element
+ *   count of an encode from the GPU, read when its passes run: the primitive works
+ *   on min(that count, args.n) elements, and args.n is the bound that sizes every
+ *   check, as without n_buffer. Everything the host decides from n (algorithm, tile
+ *   groups, chunks) it decides for the bound; each pass then starts with one small
+ *   dispatch that reads the count and writes the pass's parameter records and grids
+ *   into a ring of the context (written once each, as the parameter records), and its
+ *   dispatches run with dispatchWorkgroupsIndirect. Outputs past the count are not
+ *   written. Each args struct says what its primitive writes for a count.
+ *
  * Floats: NaN, -0, infinities, subnormals (f32; f16 in scans)
  *   WGSL lets a device flush subnormals to zero and assume that no infinity or NaN
  *   occurs (SwiftShader flushes). So wgscan decides on the bit patterns what it can,
@@ -552,6 +563,16 @@ typedef struct wgs_scan_args {
     WGPUQuerySet timestamp_query_set;
     uint32_t timestamp_begin_index;
     uint32_t timestamp_end_index;
+    /* Optional: the element count from the GPU, so that a count another pass wrote
+     * (a select's, a reduce by key's number of runs) needs no read-back. From n_buffer
+     * (one u32 at n_offset, a multiple of 4; Storage usage), read when the scan runs:
+     * the scan then works on the first min(that count, n) elements, as a scan of that
+     * n would, and writes nothing past them (a count of 0 writes nothing). n is the
+     * bound: the buffer checks and the capacity check take it as without n_buffer,
+     * and so do the algorithm's choice and the chunking. Costs one more small
+     * dispatch, and the scan's dispatches become indirect ("Counts on the GPU"). */
+    WGPUBuffer n_buffer;
+    uint64_t n_offset;
 } wgs_scan_args;
 
 /* Records the scan into `encoder` (one compute pass). Never submits, waits or
@@ -676,6 +697,11 @@ typedef struct wgs_reduce_args {
     WGPUQuerySet timestamp_query_set; /* optional, as in wgs_scan_args */
     uint32_t timestamp_begin_index;
     uint32_t timestamp_end_index;
+    /* Optional: the element count from the GPU, as in wgs_scan_args (n the bound): the
+     * result is that of the first min(count, n) elements, the identity (a count: 0)
+     * for a count of 0, and the same bits as an encode of that n. */
+    WGPUBuffer n_buffer;
+    uint64_t n_offset;
 } wgs_reduce_args;
 
 WGS_API wgs_result wgs_reduce_plan_create(wgs_context *ctx, const wgs_reduce_plan_desc *desc,

@@ -521,3 +521,72 @@ TEST(errors_wrong_context) {
     CHECK(strstr(logged, "/nonexistent/libwebgpu.so") != NULL && strstr(logged, "(null)") == NULL);
     CHECK(strstr(logged, "No such file") != NULL); /* dlopen's own reason */
 }
+
+/* ---- counts on the GPU: a bad n_buffer, with its exact code, for every primitive -- */
+
+typedef wgs_result (*count_encode_fn)(wgs_context *ctx, WGPUCommandEncoder enc, WGPUBuffer data, WGPUBuffer nb,
+                                      uint64_t n_offset);
+
+static wgs_result count_scan(wgs_context *ctx, WGPUCommandEncoder enc, WGPUBuffer data, WGPUBuffer nb,
+                             uint64_t off) {
+    wgs_scan_plan *p = plan_u32(ctx, 64);
+    WGPUBuffer out = NULL;
+    wgs_buffer_create(ctx, 256, WGPUBufferUsage_Storage, &out);
+    wgs_result r = wgs_scan_encode(p, enc, &(wgs_scan_args){.input = data, .output = out, .n = 64,
+                                                             .n_buffer = nb, .n_offset = off});
+    wgs_buffer_release(ctx, out);
+    wgs_scan_plan_destroy(p);
+    return r;
+}
+
+static wgs_result count_reduce(wgs_context *ctx, WGPUCommandEncoder enc, WGPUBuffer data, WGPUBuffer nb,
+                               uint64_t off) {
+    wgs_reduce_plan *p = NULL;
+    CHECK_RESULT(wgs_reduce_plan_create(ctx, &(wgs_reduce_plan_desc){.capacity = 64}, &p), WGS_OK);
+    WGPUBuffer out = NULL;
+    wgs_buffer_create(ctx, 256, WGPUBufferUsage_Storage, &out);
+    wgs_result r = wgs_reduce_encode(p, enc, &(wgs_reduce_args){.input = data, .output = out, .n = 64,
+                                                                 .n_buffer = nb, .n_offset = off});
+    wgs_buffer_release(ctx, out);
+    wgs_reduce_plan_destroy(p);
+    return r;
+}
+
+static const struct {
+    const char *name;
+    count_encode_fn fn;
+} count_encodes[] = {
+    {"scan", count_scan},
+    {"reduce", count_reduce},
+};
+
+TEST(errors_count_buffer) {
+    wgs_context *ctx = test_context();
+    if (!ctx) return;
+    WGPUBuffer data = NULL, counts = NULL, uniform = NULL;
+    const WGPUBufferUsage storage = WGPUBufferUsage_Storage | WGPUBufferUsage_CopyDst;
+    CHECK_RESULT(wgs_buffer_create(ctx, 4096, storage, &data), WGS_OK);
+    CHECK_RESULT(wgs_buffer_create(ctx, 16, storage, &counts), WGS_OK);
+    CHECK_RESULT(wgs_buffer_create(ctx, 16, WGPUBufferUsage_Uniform | WGPUBufferUsage_CopyDst, &uniform), WGS_OK);
+    for (size_t i = 0; i < sizeof count_encodes / sizeof count_encodes[0]; i++) {
+        WGPUCommandEncoder enc;
+        CHECK_RESULT(wgs_encoder_create(ctx, &enc), WGS_OK);
+        count_encode_fn f = count_encodes[i].fn;
+        wgs_result r;
+        if ((r = f(ctx, enc, data, counts, 2)) != WGS_ERROR_MISALIGNED_OFFSET)
+            test_fail(__FILE__, __LINE__, "%s, n_offset 2: %s", count_encodes[i].name, wgs_result_name(r));
+        if ((r = f(ctx, enc, data, uniform, 0)) != WGS_ERROR_BUFFER_USAGE)
+            test_fail(__FILE__, __LINE__, "%s, a uniform n_buffer: %s", count_encodes[i].name, wgs_result_name(r));
+        if ((r = f(ctx, enc, data, counts, 16)) != WGS_ERROR_BUFFER_TOO_SMALL)
+            test_fail(__FILE__, __LINE__, "%s, n_offset 16 of 16 bytes: %s", count_encodes[i].name,
+                      wgs_result_name(r));
+        if ((r = f(ctx, enc, data, counts, 12)) != WGS_OK)
+            test_fail(__FILE__, __LINE__, "%s, n_offset 12: %s (%s)", count_encodes[i].name, wgs_result_name(r),
+                      wgs_context_last_error(ctx));
+        CHECK_RESULT(wgs_submit(ctx, enc), WGS_OK);
+    }
+    CHECK_RESULT(wgs_wait(ctx), WGS_OK);
+    wgs_buffer_release(ctx, data);
+    wgs_buffer_release(ctx, counts);
+    wgs_buffer_release(ctx, uniform);
+}
