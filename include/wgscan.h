@@ -1229,6 +1229,14 @@ typedef struct wgs_select_args {
     WGPUQuerySet timestamp_query_set; /* optional: begin of the first pass, end of the last */
     uint32_t timestamp_begin_index;
     uint32_t timestamp_end_index;
+    /* Optional: the element count from the GPU, as in wgs_scan_args (n the bound): the
+     * select works on the first min(count, n) elements, as an encode of that n would
+     * (unique and run-length: runs end at the count). count is written in any case (0
+     * for a count of 0), so it can feed the next primitive's n_buffer; output and
+     * payload_out receive that many elements (a partition: the count's), nothing past
+     * them. Each of the select's passes starts with its small count dispatch. */
+    WGPUBuffer n_buffer;
+    uint64_t n_offset;
 } wgs_select_args;
 
 WGS_API wgs_result wgs_select_plan_create(wgs_context *ctx, const wgs_select_plan_desc *desc,
@@ -1440,6 +1448,13 @@ typedef struct wgs_sort_args {
     WGPUQuerySet timestamp_query_set; /* optional: begin of the first pass, end of the last */
     uint32_t timestamp_begin_index;
     uint32_t timestamp_end_index;
+    /* Optional: the key count from the GPU, as in wgs_scan_args (n the bound): the first
+     * min(count, n) keys (and values) are sorted into keys_out and values_out, as an
+     * encode of that n would; nothing past them is written (a count of 0: nothing).
+     * The digit passes are the bound's; each compute pass starts with its small count
+     * dispatch. */
+    WGPUBuffer n_buffer;
+    uint64_t n_offset;
 } wgs_sort_args;
 
 WGS_API wgs_result wgs_sort_plan_create(wgs_context *ctx, const wgs_sort_plan_desc *desc,

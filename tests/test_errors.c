@@ -552,12 +552,43 @@ static wgs_result count_reduce(wgs_context *ctx, WGPUCommandEncoder enc, WGPUBuf
     return r;
 }
 
+static wgs_result count_select(wgs_context *ctx, WGPUCommandEncoder enc, WGPUBuffer data, WGPUBuffer nb,
+                               uint64_t off) {
+    wgs_select_plan *p = NULL;
+    CHECK_RESULT(wgs_select_plan_create(ctx, &(wgs_select_plan_desc){.mode = WGS_SELECT_UNIQUE, .capacity = 64}, &p),
+                 WGS_OK);
+    WGPUBuffer out = NULL, count = NULL;
+    wgs_buffer_create(ctx, 256, WGPUBufferUsage_Storage, &out);
+    wgs_buffer_create(ctx, 256, WGPUBufferUsage_Storage, &count);
+    wgs_result r = wgs_select_encode(p, enc, &(wgs_select_args){.input = data, .output = out, .count = count, .n = 64,
+                                                                 .n_buffer = nb, .n_offset = off});
+    wgs_buffer_release(ctx, out);
+    wgs_buffer_release(ctx, count);
+    wgs_select_plan_destroy(p);
+    return r;
+}
+
+static wgs_result count_sort(wgs_context *ctx, WGPUCommandEncoder enc, WGPUBuffer data, WGPUBuffer nb,
+                             uint64_t off) {
+    wgs_sort_plan *p = NULL;
+    CHECK_RESULT(wgs_sort_plan_create(ctx, &(wgs_sort_plan_desc){.capacity = 64}, &p), WGS_OK);
+    WGPUBuffer out = NULL;
+    wgs_buffer_create(ctx, 256, WGPUBufferUsage_Storage, &out);
+    wgs_result r = wgs_sort_encode(p, enc, &(wgs_sort_args){.keys_in = data, .keys_out = out, .n = 64,
+                                                             .n_buffer = nb, .n_offset = off});
+    wgs_buffer_release(ctx, out);
+    wgs_sort_plan_destroy(p);
+    return r;
+}
+
 static const struct {
     const char *name;
     count_encode_fn fn;
 } count_encodes[] = {
     {"scan", count_scan},
     {"reduce", count_reduce},
+    {"select", count_select},
+    {"sort", count_sort},
 };
 
 TEST(errors_count_buffer) {
