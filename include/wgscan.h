@@ -806,6 +806,17 @@ typedef struct wgs_segmented_reduce_args {
     WGPUQuerySet timestamp_query_set; /* optional: begin of the first dispatch, end of the last */
     uint32_t timestamp_begin_index;
     uint32_t timestamp_end_index;
+    /* Optional: the value count from the GPU, as in wgs_scan_args (n the bound): the
+     * values are the first min(count, n); an offset past them is out of range. */
+    WGPUBuffer n_buffer;
+    uint64_t n_offset;
+    /* Optional: the segment count from the GPU (one u32 at n_segments_offset, a
+     * multiple of 4; Storage usage), read when the reduction runs, so that a reduce
+     * by key's num_runs or a select's count can give it: the first min(count,
+     * n_segments) segments are reduced, and output receives that many results,
+     * nothing past them. n_segments is the bound, checked and sized as without it. */
+    WGPUBuffer n_segments_buffer;
+    uint64_t n_segments_offset;
 } wgs_segmented_reduce_args;
 
 /* Checks the description (WGS_ERROR_UNSUPPORTED_TYPE, _UNSUPPORTED_OPERATOR,
@@ -925,6 +936,11 @@ typedef struct wgs_scan_by_key_args {
     WGPUQuerySet timestamp_query_set; /* optional, as in wgs_scan_args */
     uint32_t timestamp_begin_index;
     uint32_t timestamp_end_index;
+    /* Optional: the element count from the GPU, as in wgs_scan_args (n the bound): the
+     * first min(count, n) elements are scanned by their keys (or flags), as an encode
+     * of that n would; nothing past them is written. */
+    WGPUBuffer n_buffer;
+    uint64_t n_offset;
 } wgs_scan_by_key_args;
 
 /* Checks the description (WGS_ERROR_UNSUPPORTED_TYPE for another value or key type,
@@ -1032,6 +1048,16 @@ typedef struct wgs_segmented_scan_args {
     WGPUQuerySet timestamp_query_set; /* optional: begin of the first dispatch, end of the last */
     uint32_t timestamp_begin_index;
     uint32_t timestamp_end_index;
+    /* Optional: the counts from the GPU, as in wgs_segmented_reduce_args (n and
+     * n_segments the bounds): the first min(count, n) values in the first min(count,
+     * n_segments) segments are scanned, as an encode of those counts would (elements
+     * in no segment, up to the values' count, get the identity); nothing past the
+     * values' count is written. With a values count of 0, the status is 0 and the
+     * offsets are not checked. */
+    WGPUBuffer n_buffer;
+    uint64_t n_offset;
+    WGPUBuffer n_segments_buffer;
+    uint64_t n_segments_offset;
 } wgs_segmented_scan_args;
 
 /* Checks the description (WGS_ERROR_UNSUPPORTED_TYPE, _UNSUPPORTED_OPERATOR,
@@ -1112,6 +1138,13 @@ typedef struct wgs_reduce_by_key_args {
     WGPUQuerySet timestamp_query_set; /* optional: begin of the first pass, end of the last */
     uint32_t timestamp_begin_index;
     uint32_t timestamp_end_index;
+    /* Optional: the element count from the GPU, as in wgs_scan_args (n the bound): the
+     * runs of the first min(count, n) keys and values are reduced, as an encode of that
+     * n would; num_runs is written in any case (0 for a count of 0), unique_keys and
+     * aggregates receive num_runs entries, nothing past them. A sort's or a select's
+     * output and count can so feed it without a read-back. */
+    WGPUBuffer n_buffer;
+    uint64_t n_offset;
 } wgs_reduce_by_key_args;
 
 /* Checks the description (WGS_ERROR_UNSUPPORTED_TYPE, _UNSUPPORTED_OPERATOR, _TOO_LARGE
@@ -1305,6 +1338,10 @@ typedef struct wgs_histogram_args {
     WGPUQuerySet timestamp_query_set; /* optional, as in wgs_scan_args */
     uint32_t timestamp_begin_index;
     uint32_t timestamp_end_index;
+    /* Optional: the element count from the GPU, as in wgs_scan_args (n the bound): the
+     * histogram of the first min(count, n) elements (every bin 0 for a count of 0). */
+    WGPUBuffer n_buffer;
+    uint64_t n_offset;
 } wgs_histogram_args;
 
 WGS_API wgs_result wgs_histogram_plan_create(wgs_context *ctx, const wgs_histogram_plan_desc *desc,

@@ -64,13 +64,21 @@ wgs_result wgs__counts_check(wgs_context *ctx, WGPUBuffer n_buffer, uint64_t n_o
 }
 
 void wgs__counts_begin(wgs_context *ctx, WGPUBuffer n_buffer, uint64_t n_offset, uint64_t bound) {
+    wgs__counts_begin2(ctx, n_buffer, n_offset, bound, NULL, 0, 0);
+}
+
+void wgs__counts_begin2(wgs_context *ctx, WGPUBuffer n_buffer, uint64_t n_offset, uint64_t bound,
+                        WGPUBuffer second, uint64_t second_offset, uint64_t second_bound) {
     wgs__counts *k = &ctx->counts;
     k->active = 0; /* a scope an encode left on failure ends here */
-    if (!n_buffer) return;
+    if (!n_buffer && !second) return;
     k->active = 1;
     k->n_buffer = n_buffer;
     k->n_offset = n_offset;
     k->bound = sat32(bound);
+    k->second = second;
+    k->second_offset = second_offset;
+    k->second_bound = sat32(second_bound);
     k->count = 0;
     k->have_rule = 0;
     k->failed = WGS_OK;
@@ -92,6 +100,7 @@ void wgs__counts_rule(wgs_context *ctx, const wgs_params *record, const wgs__cou
     w[9] = sat32(rule->unit);
     w[10] = rule->lo;
     w[11] = sat32(rule->per);
+    w[13] = rule->grid_min;
     for (int i = 0; i < 4; i++) {
         const wgs__count_op *o = &rule->ops[i];
         w[16 + 4 * i] = (uint32_t)o->op | o->field << 8;
@@ -200,21 +209,32 @@ wgs_result wgs__counts_end(wgs_context *ctx, WGPUComputePassEncoder pass) {
     uint32_t *words = r == WGS_OK ? calloc(1, rules_bytes) : NULL;
     if (r == WGS_OK && !words) r = wgs__fail(ctx, WGS_ERROR_OUT_OF_HOST_MEMORY, "writing count rules");
     if (r != WGS_OK) return r;
-    uint64_t count_at = k->n_offset / ci->min_storage_offset_alignment * ci->min_storage_offset_alignment;
+    /* Each count bound from the aligned offset below it; a missing one reads the other
+     * buffer (some binding is needed) and is ignored. */
+    const uint64_t salign = ci->min_storage_offset_alignment;
+    WGPUBuffer first_b = k->n_buffer ? k->n_buffer : k->second, second_b = k->second ? k->second : k->n_buffer;
+    uint64_t first_off = k->n_buffer ? k->n_offset : k->second_offset;
+    uint64_t second_off = k->second ? k->second_offset : k->n_offset;
+    uint64_t count_at = first_off / salign * salign, second_at = second_off / salign * salign;
     words[0] = (uint32_t)count;
     words[1] = k->bound;
     words[2] = (uint32_t)(rec_off / 4);
     words[3] = (uint32_t)(grid_off / 4);
     words[4] = stride / 4;
     words[5] = ci->max_workgroups_per_dimension;
-    words[6] = (uint32_t)((k->n_offset - count_at) / 4);
+    words[6] = (uint32_t)((first_off - count_at) / 4);
+    words[7] = (uint32_t)((second_off - second_at) / 4);
+    words[8] = k->second_bound;
+    words[9] = (k->n_buffer ? 1u : 0u) | (k->second ? 2u : 0u);
     for (size_t d = 0; d < count; d++)
         memcpy(words + COUNT_HEADER_WORDS + d * WGS_COUNT_RULE_WORDS, k->list[d].rule, sizeof k->list[d].rule);
     wgs__gpu_queue_write(ctx->gpu, k->ring, base, words, (size_t)rules_bytes);
     free(words);
 
-    gpu_binding pb[2] = {{0, k->n_buffer, count_at, k->n_offset + 4 - count_at}, {1, k->ring, base, bytes}};
-    WGPUBindGroup group = wgs__gpu_bind_group_create(ctx->gpu, ctx->counts.prep, pb, 2);
+    gpu_binding pb[3] = {{0, first_b, count_at, first_off + 4 - count_at},
+                         {1, k->ring, base, bytes},
+                         {3, second_b, second_at, second_off + 4 - second_at}};
+    WGPUBindGroup group = wgs__gpu_bind_group_create(ctx->gpu, ctx->counts.prep, pb, 3);
     wgs__gpu_pass_dispatch(ctx->gpu, pass, ctx->counts.prep, group, 1, 1);
     wgs__gpu_bind_group_release(ctx->gpu, group);
     for (size_t d = 0; d < count; d++) {

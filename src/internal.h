@@ -30,16 +30,17 @@ typedef struct wgs_pipeline_entry {
  * rule says what changes: its n becomes
  *     n' = min(div_up(sat_sub(c, first), unit), recorded n), 0 where n' < lo
  * (unit 0: n stays as recorded), then the ops rewrite fields from n' (each clamped to
- * the recorded value where it says so), and its grid becomes min(div_up(n', per),
- * recorded grid) (per 0: the recorded grid). A dispatch with no rule keeps its record
- * and grid: resets and final steps that always run. */
+ * the recorded value where it says so), and its grid becomes min(max(div_up(n', per),
+ * grid_min), recorded grid) (per 0: the recorded grid). A dispatch with no rule keeps
+ * its record and grid: resets and final steps that always run. */
 typedef enum wgs__count_op_kind {
     WGS_COUNT_OP_NONE = 0,
-    WGS_COUNT_OP_DIV_UP,           /* field = min(div_up(n', a), recorded) */
+    WGS_COUNT_OP_DIV_UP,           /* field = min(max(div_up(n', a), b), recorded) */
     WGS_COUNT_OP_WORDS,            /* field = min(n' / a * b, recorded) */
     WGS_COUNT_OP_SUM,              /* field = sum of field a of this scope's dispatches b .. this one - 1 */
     WGS_COUNT_OP_CLEAR_IF_LE,      /* field = recorded & ~b where n' <= a */
-    WGS_COUNT_OP_CLEAR_IF_COUNT_LE /* field = recorded & ~b where c <= a */
+    WGS_COUNT_OP_CLEAR_IF_COUNT_LE, /* field = recorded & ~b where c <= a */
+    WGS_COUNT_OP_SECOND            /* field = min(the scope's second count, recorded) */
 } wgs__count_op_kind;
 
 typedef struct wgs__count_op {
@@ -52,6 +53,7 @@ typedef struct wgs__count_rule {
     uint64_t first, unit; /* saturated to 32 bits */
     uint32_t lo;
     uint64_t per;
+    uint32_t grid_min; /* with per: at least this many workgroups (at most the recorded grid) */
     wgs__count_op ops[4];
 } wgs__count_rule;
 
@@ -61,9 +63,12 @@ typedef struct wgs__deferred wgs__deferred;
 
 typedef struct wgs__counts {
     int active;            /* an encode with a count buffer is between begin and end */
-    WGPUBuffer n_buffer;   /* the count: one u32 at n_offset */
+    WGPUBuffer n_buffer;   /* the count: one u32 at n_offset (NULL: the bound) */
     uint64_t n_offset;
     uint32_t bound;        /* min(args.n, 2^32 - 1) */
+    WGPUBuffer second;     /* a second count (the segments'), or NULL: its bound */
+    uint64_t second_offset;
+    uint32_t second_bound;
     wgs__deferred *list;   /* the scope's dispatches, in order */
     size_t count, cap;
     int have_rule;         /* rule_words hold the next dispatch's record and rule */
@@ -223,6 +228,11 @@ wgs_result wgs__counts_check(wgs_context *ctx, WGPUBuffer n_buffer, uint64_t n_o
  * given just before it. `bound` is args.n. Scopes do not nest: end one before another
  * primitive's encode runs. */
 void wgs__counts_begin(wgs_context *ctx, WGPUBuffer n_buffer, uint64_t n_offset, uint64_t bound);
+/* A scope with a second count (the segments of the segmented primitives), read by
+ * WGS_COUNT_OP_SECOND; either buffer may be NULL (that count is then its bound), and
+ * nothing starts when both are. */
+void wgs__counts_begin2(wgs_context *ctx, WGPUBuffer n_buffer, uint64_t n_offset, uint64_t bound,
+                        WGPUBuffer second, uint64_t second_offset, uint64_t second_bound);
 int wgs__counts_active(const wgs_context *ctx);
 /* The next dispatch's record (as recorded for the bound) and rule (NULL: kept as
  * recorded). Nothing outside a scope. */

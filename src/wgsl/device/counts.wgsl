@@ -5,11 +5,12 @@
 // a rule saying how its n, some of its fields and its grid follow from the count. The
 // dispatches then run with these records (as uniforms) and grids (indirect).
 //
-// Bindings: 0 the count (one u32 at word HDR_COUNT_WORD of the binding), 1 the region:
-// a header, a rule per dispatch (host-written), the records and the grids (written
-// here). The layout is counts.c's (COUNT_* there).
+// Bindings: 0 the count (one u32 at word region[6] of the binding), 3 a second count
+// (the segments', at word region[7]), 1 the region: a header, a rule per dispatch
+// (host-written), the records and the grids (written here). The layout is counts.c's.
 
 @group(0) @binding(0) var<storage, read> count_in: array<u32>;
+@group(0) @binding(3) var<storage, read> second_in: array<u32>;
 @group(0) @binding(1) var<storage, read_write> region: array<u32>;
 
 const HEADER_WORDS: u32 = 16u;
@@ -25,7 +26,9 @@ fn counts_prep(ids: Ids) {
         return;
     }
     let dispatches = region[0];
-    let c = min(count_in[region[6]], region[1]);
+    let present = region[9];
+    let c = select(region[1], min(count_in[region[6]], region[1]), (present & 1u) != 0u);
+    let s2 = select(region[8], min(second_in[region[7]], region[8]), (present & 2u) != 0u);
     let rec_base = region[2];
     let grid_base = region[3];
     let stride = region[4];
@@ -54,8 +57,8 @@ fn counts_prep(ids: Ids) {
             let b = region[o + 2u];
             let t = region[r + f];
             switch op {
-                case 1u: { // DIV_UP
-                    rec[f] = min(div_up(n, a), t);
+                case 1u: { // DIV_UP, at least b
+                    rec[f] = min(max(div_up(n, a), b), t);
                 }
                 case 2u: { // WORDS
                     rec[f] = min(n / a * b, t);
@@ -77,6 +80,9 @@ fn counts_prep(ids: Ids) {
                         rec[f] = t & ~b;
                     }
                 }
+                case 6u: { // SECOND
+                    rec[f] = min(s2, t);
+                }
                 default: {}
             }
         }
@@ -86,7 +92,7 @@ fn counts_prep(ids: Ids) {
         var g = region[r + 12u];
         let per = region[r + 11u];
         if (per != 0u) {
-            g = min(div_up(n, per), g);
+            g = min(max(div_up(n, per), region[r + 13u]), g);
         }
         // Folded into two dimensions as wgs__dispatch folds.
         var x = g;
