@@ -95,6 +95,17 @@
  *   DIFFERENT configurations with one plan before submitting them overwrites the
  *   oldest. Encodes repeating a configuration reuse its slot and write nothing.
  *
+ * Counts on the GPU
+ *   An args.n_buffer (one u32 at args.n_offset, Storage usage) gives the element
+ *   count of an encode from the GPU, read when its passes run: the primitive works
+ *   on min(that count, args.n) elements, and args.n is the bound that sizes every
+ *   check, as without n_buffer. Everything the host decides from n (algorithm, tile
+ *   groups, chunks) it decides for the bound; each pass then starts with one small
+ *   dispatch that reads the count and writes the pass's parameter records and grids
+ *   into a ring of the context (written once each, as the parameter records), and its
+ *   dispatches run with dispatchWorkgroupsIndirect. Outputs past the count are not
+ *   written. Each args struct says what its primitive writes for a count.
+ *
  * Floats: NaN, -0, infinities, subnormals (f32; f16 in scans)
  *   WGSL lets a device flush subnormals to zero and assume that no infinity or NaN
  *   occurs (SwiftShader flushes). So wgscan decides on the bit patterns what it can,
@@ -552,6 +563,16 @@ typedef struct wgs_scan_args {
     WGPUQuerySet timestamp_query_set;
     uint32_t timestamp_begin_index;
     uint32_t timestamp_end_index;
+    /* Optional: the element count from the GPU, so that a count another pass wrote
+     * (a select's, a reduce by key's number of runs) needs no read-back. From n_buffer
+     * (one u32 at n_offset, a multiple of 4; Storage usage), read when the scan runs:
+     * the scan then works on the first min(that count, n) elements, as a scan of that
+     * n would, and writes nothing past them (a count of 0 writes nothing). n is the
+     * bound: the buffer checks and the capacity check take it as without n_buffer,
+     * and so do the algorithm's choice and the chunking. Costs one more small
+     * dispatch, and the scan's dispatches become indirect ("Counts on the GPU"). */
+    WGPUBuffer n_buffer;
+    uint64_t n_offset;
 } wgs_scan_args;
 
 /* Records the scan into `encoder` (one compute pass). Never submits, waits or
@@ -676,6 +697,11 @@ typedef struct wgs_reduce_args {
     WGPUQuerySet timestamp_query_set; /* optional, as in wgs_scan_args */
     uint32_t timestamp_begin_index;
     uint32_t timestamp_end_index;
+    /* Optional: the element count from the GPU, as in wgs_scan_args (n the bound): the
+     * result is that of the first min(count, n) elements, the identity (a count: 0)
+     * for a count of 0, and the same bits as an encode of that n. */
+    WGPUBuffer n_buffer;
+    uint64_t n_offset;
 } wgs_reduce_args;
 
 WGS_API wgs_result wgs_reduce_plan_create(wgs_context *ctx, const wgs_reduce_plan_desc *desc,
@@ -780,6 +806,17 @@ typedef struct wgs_segmented_reduce_args {
     WGPUQuerySet timestamp_query_set; /* optional: begin of the first dispatch, end of the last */
     uint32_t timestamp_begin_index;
     uint32_t timestamp_end_index;
+    /* Optional: the value count from the GPU, as in wgs_scan_args (n the bound): the
+     * values are the first min(count, n); an offset past them is out of range. */
+    WGPUBuffer n_buffer;
+    uint64_t n_offset;
+    /* Optional: the segment count from the GPU (one u32 at n_segments_offset, a
+     * multiple of 4; Storage usage), read when the reduction runs, so that a reduce
+     * by key's num_runs or a select's count can give it: the first min(count,
+     * n_segments) segments are reduced, and output receives that many results,
+     * nothing past them. n_segments is the bound, checked and sized as without it. */
+    WGPUBuffer n_segments_buffer;
+    uint64_t n_segments_offset;
 } wgs_segmented_reduce_args;
 
 /* Checks the description (WGS_ERROR_UNSUPPORTED_TYPE, _UNSUPPORTED_OPERATOR,
@@ -899,6 +936,11 @@ typedef struct wgs_scan_by_key_args {
     WGPUQuerySet timestamp_query_set; /* optional, as in wgs_scan_args */
     uint32_t timestamp_begin_index;
     uint32_t timestamp_end_index;
+    /* Optional: the element count from the GPU, as in wgs_scan_args (n the bound): the
+     * first min(count, n) elements are scanned by their keys (or flags), as an encode
+     * of that n would; nothing past them is written. */
+    WGPUBuffer n_buffer;
+    uint64_t n_offset;
 } wgs_scan_by_key_args;
 
 /* Checks the description (WGS_ERROR_UNSUPPORTED_TYPE for another value or key type,
@@ -1006,6 +1048,16 @@ typedef struct wgs_segmented_scan_args {
     WGPUQuerySet timestamp_query_set; /* optional: begin of the first dispatch, end of the last */
     uint32_t timestamp_begin_index;
     uint32_t timestamp_end_index;
+    /* Optional: the counts from the GPU, as in wgs_segmented_reduce_args (n and
+     * n_segments the bounds): the first min(count, n) values in the first min(count,
+     * n_segments) segments are scanned, as an encode of those counts would (elements
+     * in no segment, up to the values' count, get the identity); nothing past the
+     * values' count is written. With a values count of 0, the status is 0 and the
+     * offsets are not checked. */
+    WGPUBuffer n_buffer;
+    uint64_t n_offset;
+    WGPUBuffer n_segments_buffer;
+    uint64_t n_segments_offset;
 } wgs_segmented_scan_args;
 
 /* Checks the description (WGS_ERROR_UNSUPPORTED_TYPE, _UNSUPPORTED_OPERATOR,
@@ -1086,6 +1138,13 @@ typedef struct wgs_reduce_by_key_args {
     WGPUQuerySet timestamp_query_set; /* optional: begin of the first pass, end of the last */
     uint32_t timestamp_begin_index;
     uint32_t timestamp_end_index;
+    /* Optional: the element count from the GPU, as in wgs_scan_args (n the bound): the
+     * runs of the first min(count, n) keys and values are reduced, as an encode of that
+     * n would; num_runs is written in any case (0 for a count of 0), unique_keys and
+     * aggregates receive num_runs entries, nothing past them. A sort's or a select's
+     * output and count can so feed it without a read-back. */
+    WGPUBuffer n_buffer;
+    uint64_t n_offset;
 } wgs_reduce_by_key_args;
 
 /* Checks the description (WGS_ERROR_UNSUPPORTED_TYPE, _UNSUPPORTED_OPERATOR, _TOO_LARGE
@@ -1203,6 +1262,14 @@ typedef struct wgs_select_args {
     WGPUQuerySet timestamp_query_set; /* optional: begin of the first pass, end of the last */
     uint32_t timestamp_begin_index;
     uint32_t timestamp_end_index;
+    /* Optional: the element count from the GPU, as in wgs_scan_args (n the bound): the
+     * select works on the first min(count, n) elements, as an encode of that n would
+     * (unique and run-length: runs end at the count). count is written in any case (0
+     * for a count of 0), so it can feed the next primitive's n_buffer; output and
+     * payload_out receive that many elements (a partition: the count's), nothing past
+     * them. Each of the select's passes starts with its small count dispatch. */
+    WGPUBuffer n_buffer;
+    uint64_t n_offset;
 } wgs_select_args;
 
 WGS_API wgs_result wgs_select_plan_create(wgs_context *ctx, const wgs_select_plan_desc *desc,
@@ -1271,6 +1338,10 @@ typedef struct wgs_histogram_args {
     WGPUQuerySet timestamp_query_set; /* optional, as in wgs_scan_args */
     uint32_t timestamp_begin_index;
     uint32_t timestamp_end_index;
+    /* Optional: the element count from the GPU, as in wgs_scan_args (n the bound): the
+     * histogram of the first min(count, n) elements (every bin 0 for a count of 0). */
+    WGPUBuffer n_buffer;
+    uint64_t n_offset;
 } wgs_histogram_args;
 
 WGS_API wgs_result wgs_histogram_plan_create(wgs_context *ctx, const wgs_histogram_plan_desc *desc,
@@ -1414,6 +1485,13 @@ typedef struct wgs_sort_args {
     WGPUQuerySet timestamp_query_set; /* optional: begin of the first pass, end of the last */
     uint32_t timestamp_begin_index;
     uint32_t timestamp_end_index;
+    /* Optional: the key count from the GPU, as in wgs_scan_args (n the bound): the first
+     * min(count, n) keys (and values) are sorted into keys_out and values_out, as an
+     * encode of that n would; nothing past them is written (a count of 0: nothing).
+     * The digit passes are the bound's; each compute pass starts with its small count
+     * dispatch. */
+    WGPUBuffer n_buffer;
+    uint64_t n_offset;
 } wgs_sort_args;
 
 WGS_API wgs_result wgs_sort_plan_create(wgs_context *ctx, const wgs_sort_plan_desc *desc,

@@ -247,6 +247,7 @@ typedef WGPUFlags WGPUBufferUsage;
 #define WGPUBufferUsage_CopyDst ((WGPUBufferUsage)0x008)
 #define WGPUBufferUsage_Uniform ((WGPUBufferUsage)0x040)
 #define WGPUBufferUsage_Storage ((WGPUBufferUsage)0x080)
+#define WGPUBufferUsage_Indirect ((WGPUBufferUsage)0x100)
 #define WGPUBufferUsage_QueryResolve ((WGPUBufferUsage)0x200)
 
 typedef WGPUFlags WGPUMapMode;

@@ -127,6 +127,7 @@ void wgs_context_destroy(wgs_context *ctx) {
                 ctx->live_plans);
     wgs__pipelines_release(ctx);
     wgs__gpu_buffer_release(ctx->gpu, ctx->param_ring);
+    wgs__counts_release(ctx);
     wgs__gpu_buffer_release(ctx->gpu, ctx->dummy);
     wgs__gpu_buffer_release(ctx->gpu, ctx->dummy_rw);
     wgs__gpu_close(ctx->gpu);

@@ -71,6 +71,10 @@ gpu_binding wgs__binding_or_dummy(wgs_context *ctx, uint32_t slot, WGPUBuffer b,
 void wgs__dispatch(wgs_context *ctx, WGPUComputePassEncoder pass, WGPUComputePipeline pipe,
                    const gpu_binding *b, uint32_t nb, WGPUBuffer params, uint64_t param_offset,
                    uint64_t groups) {
+    if (ctx->counts.active) {
+        wgs__counts_defer(ctx, pipe, b, nb, params != NULL, groups);
+        return;
+    }
     gpu_binding all[12];
     memcpy(all, b, nb * sizeof *b);
     if (params) all[nb++] = (gpu_binding){2, params, param_offset, sizeof(wgs_params)};

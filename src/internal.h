@@ -23,6 +23,64 @@ typedef struct wgs_pipeline_entry {
     WGPUComputePipeline pipeline;
 } wgs_pipeline_entry;
 
+/* ---- counts on the GPU (counts.c) ------------------------------------------------ */
+
+/* How a dispatch of an encode whose element count c is in a GPU buffer follows c. The
+ * host records every dispatch for the bound (args.n) as without a count buffer; the
+ * rule says what changes: its n becomes
+ *     n' = min(div_up(sat_sub(c, first), unit), recorded n), 0 where n' < lo
+ * (unit 0: n stays as recorded), then the ops rewrite fields from n' (each clamped to
+ * the recorded value where it says so), and its grid becomes min(max(div_up(n', per),
+ * grid_min), recorded grid) (per 0: the recorded grid). A dispatch with no rule keeps
+ * its record and grid: resets and final steps that always run. */
+typedef enum wgs__count_op_kind {
+    WGS_COUNT_OP_NONE = 0,
+    WGS_COUNT_OP_DIV_UP,           /* field = min(max(div_up(n', a), b), recorded) */
+    WGS_COUNT_OP_WORDS,            /* field = min(n' / a * b, recorded) */
+    WGS_COUNT_OP_SUM,              /* field = sum of field a of this scope's dispatches b .. this one - 1 */
+    WGS_COUNT_OP_CLEAR_IF_LE,      /* field = recorded & ~b where n' <= a */
+    WGS_COUNT_OP_CLEAR_IF_COUNT_LE, /* field = recorded & ~b where c <= a */
+    WGS_COUNT_OP_SECOND            /* field = min(the scope's second count, recorded) */
+} wgs__count_op_kind;
+
+typedef struct wgs__count_op {
+    wgs__count_op_kind op;
+    uint32_t field; /* word of the record, 0..7 */
+    uint32_t a, b;
+} wgs__count_op;
+
+typedef struct wgs__count_rule {
+    uint64_t first, unit; /* saturated to 32 bits */
+    uint32_t lo;
+    uint64_t per;
+    uint32_t grid_min; /* with per: at least this many workgroups (at most the recorded grid) */
+    wgs__count_op ops[4];
+} wgs__count_rule;
+
+#define WGS_COUNT_RULE_WORDS 32u
+
+typedef struct wgs__deferred wgs__deferred;
+
+typedef struct wgs__counts {
+    int active;            /* an encode with a count buffer is between begin and end */
+    WGPUBuffer n_buffer;   /* the count: one u32 at n_offset (NULL: the bound) */
+    uint64_t n_offset;
+    uint32_t bound;        /* min(args.n, 2^32 - 1) */
+    WGPUBuffer second;     /* a second count (the segments'), or NULL: its bound */
+    uint64_t second_offset;
+    uint32_t second_bound;
+    wgs__deferred *list;   /* the scope's dispatches, in order */
+    size_t count, cap;
+    int have_rule;         /* rule_words hold the next dispatch's record and rule */
+    uint32_t rule_words[WGS_COUNT_RULE_WORDS];
+    wgs_result failed;     /* the first failure while deferring, returned by end */
+    /* Regions (header, rules, records, grids), one per scope, each written once: a
+     * full ring is dropped as the parameter ring is (dispatch.c). */
+    WGPUBuffer ring;
+    uint64_t ring_used, ring_cap;
+    WGPUComputePipeline prep;
+} wgs__counts;
+
 struct wgs_context {
     gpu_device *gpu;
     gpu_caps caps;
@@ -40,6 +98,7 @@ struct wgs_context {
     uint64_t param_used, param_cap; /* records written, records the ring holds */
     WGPUBuffer dummy, dummy_rw; /* 256-byte placeholders for unused optional bindings
                                  * (two: one dispatch may not read and write one buffer) */
+    wgs__counts counts; /* the deferral of an encode whose n is on the GPU (counts.c) */
 };
 
 /* ---- dispatch --------------------------------------------------------------------- */
@@ -160,6 +219,37 @@ wgs_result wgs__check_device(wgs_context *ctx);
 /* Pops the error scope opened by wgs__gpu_scope_push and records any WebGPU error with
  * `what` as context ("creating the scan plan's scratch"). */
 wgs_result wgs__scope_end(wgs_context *ctx, const char *what);
+
+/* Checks an optional count buffer (args.n_buffer, n_offset): NULL passes; else Storage
+ * usage, an offset that is a multiple of 4, and 4 bytes in range. */
+wgs_result wgs__counts_check(wgs_context *ctx, WGPUBuffer n_buffer, uint64_t n_offset, const char *name);
+/* Starts a scope of one compute pass in which n comes from `n_buffer` (nothing when it
+ * is NULL): until wgs__counts_end, wgs__dispatch defers each dispatch with the rule
+ * given just before it. `bound` is args.n. Scopes do not nest: end one before another
+ * primitive's encode runs. */
+void wgs__counts_begin(wgs_context *ctx, WGPUBuffer n_buffer, uint64_t n_offset, uint64_t bound);
+/* A scope with a second count (the segments of the segmented primitives), read by
+ * WGS_COUNT_OP_SECOND; either buffer may be NULL (that count is then its bound), and
+ * nothing starts when both are. */
+void wgs__counts_begin2(wgs_context *ctx, WGPUBuffer n_buffer, uint64_t n_offset, uint64_t bound,
+                        WGPUBuffer second, uint64_t second_offset, uint64_t second_bound);
+int wgs__counts_active(const wgs_context *ctx);
+/* The next dispatch's record (as recorded for the bound) and rule (NULL: kept as
+ * recorded). Nothing outside a scope. */
+void wgs__counts_rule(wgs_context *ctx, const wgs_params *record, const wgs__count_rule *rule);
+/* The index the next dispatch will have in the scope (for WGS_COUNT_OP_SUM). */
+uint32_t wgs__counts_index(const wgs_context *ctx);
+/* Records the scope into `pass`: the rules in a region of the context's ring, one
+ * small dispatch that reads the count and writes the records and grids, then the
+ * deferred dispatches, indirect. Ends the scope (also on failure); WGS_OK outside one. */
+wgs_result wgs__counts_end(wgs_context *ctx, WGPUComputePassEncoder pass);
+void wgs__counts_release(wgs_context *ctx);
+/* wgs__dispatch's path inside a scope: keeps the dispatch for wgs__counts_end. */
+void wgs__counts_defer(wgs_context *ctx, WGPUComputePipeline pipe, const gpu_binding *b, uint32_t nb,
+                       int has_record, uint64_t groups);
+/* A rule that most data dispatches take: n' = min(sat_sub(c, first), n), grid
+ * div_up(n', per). */
+wgs__count_rule wgs__count_follow(uint64_t first, uint64_t per);
 
 /* ---- kernels -------------------------------------------------------------------- */
 

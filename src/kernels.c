@@ -224,6 +224,7 @@ static int write_prelude(strbuf *b, const wgs_kernel_spec *s) {
         ok &= sb_add(b, "@group(0) @binding(1) var<storage, read_write> dst4: array<vec4<T>>;\n"
                         "@group(0) @binding(5) var<storage, read_write> dst_tail: array<T>;\n"
                         "fn store4_full(q: u32, v: vec4<T>) { dst4[q] = v; }\n"
+                        "fn store1_word(q: u32, j: u32, v: T) { dst4[q][j] = v; }\n"
                         "fn store_tail(i: u32, v: T) { dst_tail[i] = v; }\n");
         ok &= sb_add(b, s->in_place ? "fn load4_full(q: u32) -> vec4<T> { return dst4[q]; }\n"
                                       "fn load_tail(i: u32) -> T { return dst_tail[i]; }\n"

@@ -95,13 +95,15 @@ wgs_result wgs_reduce_by_key_encode(wgs_reduce_by_key_plan *p, WGPUCommandEncode
                            .output_offset = a->unique_keys_offset, .payload_out = p->starts, .count = a->num_runs,
                            .count_offset = a->num_runs_offset, .n = n, .timestamp_query_set = a->timestamp_query_set,
                            .timestamp_begin_index = timed ? a->timestamp_begin_index : none,
-                           .timestamp_end_index = timed && !n ? a->timestamp_end_index : none};
+                           .timestamp_end_index = timed && !n ? a->timestamp_end_index : none,
+                           .n_buffer = a->n_buffer, .n_offset = a->n_offset};
     if ((r = wgs_select_encode(p->unique, encoder, &sel)) != WGS_OK) return r;
     if (!n) return WGS_OK;
     wgs_segmented_reduce_args sr = {.input = a->input, .input_offset = a->input_offset, .n = n,
                                     .output = a->aggregates, .output_offset = a->aggregates_offset,
                                     .timestamp_query_set = a->timestamp_query_set,
                                     .timestamp_begin_index = none,
-                                    .timestamp_end_index = timed ? a->timestamp_end_index : none};
+                                    .timestamp_end_index = timed ? a->timestamp_end_index : none,
+                                    .n_buffer = a->n_buffer, .n_offset = a->n_offset};
     return wgs__segmented_runs_encode(p->runs, encoder, &sr, p->starts, a->num_runs, a->num_runs_offset);
 }

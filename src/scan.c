@@ -433,13 +433,30 @@ typedef struct recorder {
     WGPUComputePassEncoder pass;
     uint64_t param_base;
     gpu_binding carry; /* binding 6 of the kernels that take a carry-in */
+    /* With the count on the GPU: the records of the bound (as the slots would hold
+     * them), which the count's rules start from (counts.c). */
+    const unsigned char *records;
 } recorder;
 
 static void dispatch(recorder *rc, WGPUComputePipeline pipe, const gpu_binding *b, uint32_t nb,
-                     uint64_t param_index, uint64_t groups) {
+                     uint64_t param_index, uint64_t groups, const wgs__count_rule *rule) {
     wgs_scan_plan *p = rc->p;
+    if (rc->records) wgs__counts_rule(p->ctx, (const wgs_params *)(rc->records + param_index * p->stride), rule);
     wgs__dispatch(p->ctx, rc->pass, pipe, b, nb, p->params, rc->param_base + param_index * p->stride,
                   groups);
+}
+
+/* A level's rule: sums[l] holds div_up(c, tile^(l+1)) totals, and exists only where
+ * that is 2 or more (as ml_layout_for lays out c); it writes totals for the level
+ * above only where it holds more than a tile. */
+static wgs__count_rule level_rule(const wgs_scan_plan *p, int l) {
+    uint64_t unit = p->ml.tile;
+    for (int i = 0; i < l; i++) unit = wgs__mul_sat(unit, p->ml.tile);
+    wgs__count_rule r = wgs__count_follow(0, p->ml.tile);
+    r.unit = unit;
+    r.lo = 2;
+    r.ops[0] = (wgs__count_op){WGS_COUNT_OP_CLEAR_IF_LE, 2, p->ml.tile, WGS_FLAG_WRITE_TOTALS};
+    return r;
 }
 
 static uint64_t bytes_of(const wgs_scan_plan *p, uint64_t count) {
@@ -475,11 +492,12 @@ static void record_level(recorder *rc, const ml_layout *L, int l) {
                             has_next ? bytes_of(p, L->count[l + 1]) : 16};
     uint64_t param_index = L->chunks + (uint64_t)l;
     uint64_t groups = wgs__div_up(count, p->ml.tile);
+    wgs__count_rule rule = level_rule(p, l);
     b[nb] = rc->carry; /* scan_tiles' binding; add_prefix has none */
-    dispatch(rc, p->ml_scan_levels, b, nb + 1, param_index, groups);
+    dispatch(rc, p->ml_scan_levels, b, nb + 1, param_index, groups, &rule);
     if (!has_next) return;
     record_level(rc, L, l + 1);
-    dispatch(rc, p->ml_add, b, nb, param_index, groups);
+    dispatch(rc, p->ml_add, b, nb, param_index, groups, &rule);
 }
 
 static void record_multilevel(recorder *rc, const wgs_scan_args *a, const ml_layout *L) {
@@ -504,7 +522,10 @@ static void record_multilevel(recorder *rc, const wgs_scan_args *a, const ml_lay
             if (seeded) b[nb++] = rc->carry;
             WGPUComputePipeline pipe = seeded ? (in_place ? p->ml_seeded_in_place : p->ml_seeded_copy)
                                               : (in_place ? p->ml_reduce_in_place : p->ml_reduce_copy);
-            dispatch(rc, pipe, b, nb, c, wgs__div_up(len, p->ml.tile));
+            /* A count of one tile or less has no levels: its tiles are not seeded. */
+            wgs__count_rule rule = wgs__count_follow(c * p->ml.chunk_elems, p->ml.tile);
+            rule.ops[0] = (wgs__count_op){WGS_COUNT_OP_CLEAR_IF_COUNT_LE, 2, p->ml.tile, WGS_FLAG_SEEDED};
+            dispatch(rc, pipe, b, nb, c, wgs__div_up(len, p->ml.tile), &rule);
         }
         if (!seeded) record_level(rc, L, 0);
     }
@@ -522,7 +543,9 @@ static void record_single_pass(recorder *rc, const wgs_scan_args *a) {
         nb += bind_data(p, &p->sp, b + nb, 1, 5, a->output, a->output_offset + off, len, 1);
         b[nb++] = wgs__chain_binding(&p->chain, tiles);
         b[nb++] = rc->carry;
-        dispatch(rc, p->sp_scan, b, nb, c, sp_groups_of(p, wgs__div_up(len, p->sp.tile)));
+        /* Chunks before the count's last are whole, so claim_base is the bound's. */
+        wgs__count_rule rule = wgs__count_follow(c * p->sp.chunk_elems, p->sp.tile);
+        dispatch(rc, p->sp_scan, b, nb, c, sp_groups_of(p, wgs__div_up(len, p->sp.tile)), &rule);
     }
 }
 
@@ -557,28 +580,48 @@ wgs_result wgs_scan_encode(wgs_scan_plan *p, WGPUCommandEncoder encoder, const w
         carry.flags = WGS_FLAG_CARRY;
         memcpy(&carry.bits, a->init_value, p->es); /* f16 in the low half (little-endian) */
     }
+    if ((r = wgs__counts_check(ctx, a->n_buffer, a->n_offset, "n")) != WGS_OK) return r;
     if (a->n == 0) return WGS_OK;
 
     ml_layout L;
-    uint64_t param_base;
+    sp_layout S = {a->n, carry};
+    uint64_t param_base = 0;
+    size_t records = 0;
+    fill_fn fill = fill_sp;
+    const void *layout = &S;
     if (algo == WGS_SCAN_ALGORITHM_SINGLE_PASS) {
-        sp_layout S = {a->n, carry};
-        param_base = param_slot(p, a->n << 1 | 1, carry, (size_t)wgs__div_up(a->n, p->sp.chunk_elems), fill_sp, &S);
+        records = (size_t)wgs__div_up(a->n, p->sp.chunk_elems);
     } else {
         L = ml_layout_for(p, a->n);
         L.carry = carry;
-        param_base = param_slot(p, a->n << 1, carry, (size_t)(L.chunks + (uint64_t)L.levels), fill_ml, &L);
+        records = (size_t)(L.chunks + (uint64_t)L.levels);
+        fill = fill_ml;
+        layout = &L;
     }
-    WGS_FAIL_IF(ctx, param_base == UINT64_MAX, WGS_ERROR_OUT_OF_HOST_MEMORY, "writing parameters");
+    /* A count on the GPU: the bound's records go to the count's rules, not to a slot. */
+    unsigned char *bound_records = NULL;
+    if (a->n_buffer) {
+        bound_records = calloc(records, p->stride);
+        WGS_FAIL_IF(ctx, !bound_records, WGS_ERROR_OUT_OF_HOST_MEMORY, "writing parameters");
+        fill(p, layout, bound_records);
+    } else {
+        param_base = param_slot(p, a->n << 1 | (algo == WGS_SCAN_ALGORITHM_SINGLE_PASS), carry, records, fill,
+                                layout);
+        WGS_FAIL_IF(ctx, param_base == UINT64_MAX, WGS_ERROR_OUT_OF_HOST_MEMORY, "writing parameters");
+    }
 
     wgs__gpu_scope_push(ctx->gpu);
-    recorder rc = {p, NULL, param_base, carry_b};
+    recorder rc = {p, NULL, param_base, carry_b, bound_records};
     rc.pass = wgs__gpu_pass_begin(ctx->gpu, encoder, a->timestamp_query_set, a->timestamp_begin_index,
                              a->timestamp_end_index);
+    wgs__counts_begin(ctx, a->n_buffer, a->n_offset, a->n);
     if (algo == WGS_SCAN_ALGORITHM_SINGLE_PASS)
         record_single_pass(&rc, a);
     else
         record_multilevel(&rc, a, &L);
+    r = wgs__counts_end(ctx, rc.pass);
+    free(bound_records);
     wgs__gpu_pass_end(ctx->gpu, rc.pass);
-    return wgs__scope_end(ctx, "recording the scan");
+    wgs_result rs = wgs__scope_end(ctx, "recording the scan");
+    return r != WGS_OK ? r : rs;
 }

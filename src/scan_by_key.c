@@ -206,6 +206,8 @@ static uint64_t value_bytes(const wgs_scan_by_key_plan *p, uint64_t count) {
 typedef struct encode_args {
     WGPUBuffer input, output, heads, ends, status, init;
     uint64_t input_offset, output_offset, heads_offset, ends_offset, status_offset, init_offset;
+    WGPUBuffer n_buffer, segments_buffer; /* the counts on the GPU (either may be NULL) */
+    uint64_t n_offset, segments_offset;
     uint64_t n, segments, heads_bytes;
     const void *init_value;
     WGPUQuerySet qs;
@@ -234,6 +236,12 @@ static wgs_result encode(wgs_scan_by_key_plan *p, WGPUCommandEncoder encoder, co
     wgs__gpu_scope_push(ctx->gpu);
     WGPUComputePassEncoder pass = wgs__gpu_pass_begin(ctx->gpu, encoder, a->qs, a->ts_begin, a->ts_end);
     uint64_t po = wgs__param_push(ctx, &rec);
+    /* Counts on the GPU: n and the grid follow the values' count, the segments the
+     * second count; the word view stays the bound's (scan_by_key.wgsl stores a word the
+     * count cuts by elements). */
+    wgs__counts_begin2(ctx, a->n_buffer, a->n_offset, n, a->segments_buffer, a->segments_offset, a->segments);
+    wgs__count_rule rule = wgs__count_follow(0, (uint64_t)p->wg * p->items);
+    rule.ops[0] = (wgs__count_op){offsets ? WGS_COUNT_OP_SECOND : WGS_COUNT_OP_NONE, 6, 0, 0};
     gpu_binding seg[3];
     if (offsets) {
         seg[0] = wgs__binding_or_dummy(ctx, 10, a->heads, a->heads_offset, a->heads_bytes, 0);
@@ -243,6 +251,8 @@ static wgs_result encode(wgs_scan_by_key_plan *p, WGPUCommandEncoder encoder, co
         if (a->status) wgs__dispatch(ctx, pass, p->status_reset, &seg[2], 1, NULL, 0, 1);
     }
     if (n == 0) { /* every offset must be 0: one check of them all */
+        rule.per = 0;
+        wgs__counts_rule(ctx, &rec, &rule);
         wgs__dispatch(ctx, pass, p->status_check, seg, 3, ctx->param_ring, po,
                       wgs__div_up(a->segments + 1, p->wg));
     } else {
@@ -266,10 +276,13 @@ static wgs_result encode(wgs_scan_by_key_plan *p, WGPUCommandEncoder encoder, co
             b[nb++] = (gpu_binding){9, a->heads, a->heads_offset, a->heads_bytes};
             b[nb++] = carry;
         }
+        wgs__counts_rule(ctx, &rec, &rule);
         wgs__dispatch(ctx, pass, p->scan, b, nb, ctx->param_ring, po, tiles);
     }
+    r = wgs__counts_end(ctx, pass);
     wgs__gpu_pass_end(ctx->gpu, pass);
-    return wgs__scope_end(ctx, offsets ? "recording the segmented scan" : "recording the scan by key");
+    wgs_result rs = wgs__scope_end(ctx, offsets ? "recording the segmented scan" : "recording the scan by key");
+    return r != WGS_OK ? r : rs;
 }
 
 wgs_result wgs_scan_by_key_encode(wgs_scan_by_key_plan *p, WGPUCommandEncoder encoder,
@@ -285,7 +298,8 @@ wgs_result wgs_scan_by_key_encode(wgs_scan_by_key_plan *p, WGPUCommandEncoder en
                      .heads_offset = flags ? a->flags_offset : a->keys_offset, .init_offset = a->init_offset,
                      .n = n, .heads_bytes = flags ? wgs__round_up(n, 4) : n * 4, .init_value = a->init_value,
                      .qs = a->timestamp_query_set, .ts_begin = a->timestamp_begin_index,
-                     .ts_end = a->timestamp_end_index};
+                     .ts_end = a->timestamp_end_index, .n_buffer = a->n_buffer, .n_offset = a->n_offset};
+    if ((r = wgs__counts_check(ctx, a->n_buffer, a->n_offset, "n")) != WGS_OK) return r;
     if ((r = wgs__check_buffer(ctx, e.input, e.input_offset, value_bytes(p, n), "input")) != WGS_OK) return r;
     if ((r = wgs__check_buffer(ctx, e.heads, e.heads_offset, e.heads_bytes, flags ? "flags" : "keys")) != WGS_OK)
         return r;
@@ -356,7 +370,11 @@ wgs_result wgs_segmented_scan_encode(wgs_segmented_scan_plan *sp, WGPUCommandEnc
                      .ends_offset = csr ? 0 : a->end_offsets_offset, .status_offset = a->status_offset,
                      .n = n, .segments = segs, .heads_bytes = (csr ? segs + 1 : segs) * 4,
                      .qs = a->timestamp_query_set, .ts_begin = a->timestamp_begin_index,
-                     .ts_end = a->timestamp_end_index};
+                     .ts_end = a->timestamp_end_index, .n_buffer = a->n_buffer, .n_offset = a->n_offset,
+                     .segments_buffer = a->n_segments_buffer, .segments_offset = a->n_segments_offset};
+    if ((r = wgs__counts_check(ctx, a->n_buffer, a->n_offset, "n")) != WGS_OK ||
+        (r = wgs__counts_check(ctx, a->n_segments_buffer, a->n_segments_offset, "n_segments")) != WGS_OK)
+        return r;
     if (n && (r = wgs__check_buffer(ctx, e.input, e.input_offset, value_bytes(p, n), "input")) != WGS_OK) return r;
     if (n && (r = wgs__check_buffer(ctx, e.output, e.output_offset, value_bytes(p, n), "output")) != WGS_OK) return r;
     if (e.heads_bytes &&

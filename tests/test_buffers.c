@@ -36,3 +36,24 @@ int test_download(wgs_context *ctx, WGPUBuffer b, void *data, uint64_t bytes) {
     if (r != WGS_OK) test_fail(__FILE__, __LINE__, "read: %s", wgs_context_last_error(ctx));
     return r == WGS_OK;
 }
+
+WGPUBuffer test_count_buffer(wgs_context *ctx, uint32_t count, uint64_t offset) {
+    uint64_t bytes = offset + 16;
+    uint32_t *words = calloc(1, bytes);
+    if (!words) return NULL;
+    memset(words, 0xEE, bytes);
+    memcpy((unsigned char *)words + offset, &count, 4);
+    WGPUBuffer b = test_upload(ctx, words, bytes);
+    free(words);
+    return b;
+}
+
+int test_count_values(uint64_t t, uint64_t bound, uint32_t *counts) {
+    const uint64_t all[] = {0, 1, t - 1, t, t + 1};
+    int k = 0;
+    for (size_t i = 0; i < sizeof all / sizeof all[0]; i++)
+        if (all[i] < bound && (k == 0 || all[i] > counts[k - 1])) counts[k++] = (uint32_t)all[i];
+    counts[k++] = (uint32_t)bound;
+    counts[k++] = (uint32_t)(bound + 1000 > 0xFFFFFFFFull ? 0xFFFFFFFFull : bound + 1000);
+    return k;
+}

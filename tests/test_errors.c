@@ -521,3 +521,207 @@ TEST(errors_wrong_context) {
     CHECK(strstr(logged, "/nonexistent/libwebgpu.so") != NULL && strstr(logged, "(null)") == NULL);
     CHECK(strstr(logged, "No such file") != NULL); /* dlopen's own reason */
 }
+
+/* ---- counts on the GPU: a bad n_buffer, with its exact code, for every primitive -- */
+
+typedef wgs_result (*count_encode_fn)(wgs_context *ctx, WGPUCommandEncoder enc, WGPUBuffer data, WGPUBuffer nb,
+                                      uint64_t n_offset);
+
+static wgs_result count_scan(wgs_context *ctx, WGPUCommandEncoder enc, WGPUBuffer data, WGPUBuffer nb,
+                             uint64_t off) {
+    wgs_scan_plan *p = plan_u32(ctx, 64);
+    WGPUBuffer out = NULL;
+    wgs_buffer_create(ctx, 256, WGPUBufferUsage_Storage, &out);
+    wgs_result r = wgs_scan_encode(p, enc, &(wgs_scan_args){.input = data, .output = out, .n = 64,
+                                                             .n_buffer = nb, .n_offset = off});
+    wgs_buffer_release(ctx, out);
+    wgs_scan_plan_destroy(p);
+    return r;
+}
+
+static wgs_result count_reduce(wgs_context *ctx, WGPUCommandEncoder enc, WGPUBuffer data, WGPUBuffer nb,
+                               uint64_t off) {
+    wgs_reduce_plan *p = NULL;
+    CHECK_RESULT(wgs_reduce_plan_create(ctx, &(wgs_reduce_plan_desc){.capacity = 64}, &p), WGS_OK);
+    WGPUBuffer out = NULL;
+    wgs_buffer_create(ctx, 256, WGPUBufferUsage_Storage, &out);
+    wgs_result r = wgs_reduce_encode(p, enc, &(wgs_reduce_args){.input = data, .output = out, .n = 64,
+                                                                 .n_buffer = nb, .n_offset = off});
+    wgs_buffer_release(ctx, out);
+    wgs_reduce_plan_destroy(p);
+    return r;
+}
+
+static wgs_result count_select(wgs_context *ctx, WGPUCommandEncoder enc, WGPUBuffer data, WGPUBuffer nb,
+                               uint64_t off) {
+    wgs_select_plan *p = NULL;
+    CHECK_RESULT(wgs_select_plan_create(ctx, &(wgs_select_plan_desc){.mode = WGS_SELECT_UNIQUE, .capacity = 64}, &p),
+                 WGS_OK);
+    WGPUBuffer out = NULL, count = NULL;
+    wgs_buffer_create(ctx, 256, WGPUBufferUsage_Storage, &out);
+    wgs_buffer_create(ctx, 256, WGPUBufferUsage_Storage, &count);
+    wgs_result r = wgs_select_encode(p, enc, &(wgs_select_args){.input = data, .output = out, .count = count, .n = 64,
+                                                                 .n_buffer = nb, .n_offset = off});
+    wgs_buffer_release(ctx, out);
+    wgs_buffer_release(ctx, count);
+    wgs_select_plan_destroy(p);
+    return r;
+}
+
+static wgs_result count_sort(wgs_context *ctx, WGPUCommandEncoder enc, WGPUBuffer data, WGPUBuffer nb,
+                             uint64_t off) {
+    wgs_sort_plan *p = NULL;
+    CHECK_RESULT(wgs_sort_plan_create(ctx, &(wgs_sort_plan_desc){.capacity = 64}, &p), WGS_OK);
+    WGPUBuffer out = NULL;
+    wgs_buffer_create(ctx, 256, WGPUBufferUsage_Storage, &out);
+    wgs_result r = wgs_sort_encode(p, enc, &(wgs_sort_args){.keys_in = data, .keys_out = out, .n = 64,
+                                                             .n_buffer = nb, .n_offset = off});
+    wgs_buffer_release(ctx, out);
+    wgs_sort_plan_destroy(p);
+    return r;
+}
+
+static wgs_result count_histogram(wgs_context *ctx, WGPUCommandEncoder enc, WGPUBuffer data, WGPUBuffer nb,
+                                  uint64_t off) {
+    wgs_histogram_plan *p = NULL;
+    CHECK_RESULT(wgs_histogram_plan_create(ctx, &(wgs_histogram_plan_desc){.bins = 8, .lower = 0, .upper = 8,
+                                                                          .capacity = 64}, &p),
+                 WGS_OK);
+    WGPUBuffer out = NULL;
+    wgs_buffer_create(ctx, 256, WGPUBufferUsage_Storage, &out);
+    wgs_result r = wgs_histogram_encode(p, enc, &(wgs_histogram_args){.input = data, .output = out, .n = 64,
+                                                                       .n_buffer = nb, .n_offset = off});
+    wgs_buffer_release(ctx, out);
+    wgs_histogram_plan_destroy(p);
+    return r;
+}
+
+static wgs_result count_scan_by_key(wgs_context *ctx, WGPUCommandEncoder enc, WGPUBuffer data, WGPUBuffer nb,
+                                    uint64_t off) {
+    wgs_scan_by_key_plan *p = NULL;
+    CHECK_RESULT(wgs_scan_by_key_plan_create(ctx, &(wgs_scan_by_key_plan_desc){.capacity = 64}, &p), WGS_OK);
+    WGPUBuffer keys = NULL, out = NULL;
+    wgs_buffer_create(ctx, 256, WGPUBufferUsage_Storage, &keys);
+    wgs_buffer_create(ctx, 256, WGPUBufferUsage_Storage, &out);
+    wgs_result r = wgs_scan_by_key_encode(p, enc, &(wgs_scan_by_key_args){.keys = keys, .input = data, .output = out,
+                                                                           .n = 64, .n_buffer = nb, .n_offset = off});
+    wgs_buffer_release(ctx, keys);
+    wgs_buffer_release(ctx, out);
+    wgs_scan_by_key_plan_destroy(p);
+    return r;
+}
+
+static wgs_result count_reduce_by_key(wgs_context *ctx, WGPUCommandEncoder enc, WGPUBuffer data, WGPUBuffer nb,
+                                      uint64_t off) {
+    wgs_reduce_by_key_plan *p = NULL;
+    CHECK_RESULT(wgs_reduce_by_key_plan_create(ctx, &(wgs_reduce_by_key_plan_desc){.capacity = 64}, &p), WGS_OK);
+    WGPUBuffer keys = NULL, uk = NULL, ag = NULL, runs = NULL;
+    wgs_buffer_create(ctx, 256, WGPUBufferUsage_Storage, &keys);
+    wgs_buffer_create(ctx, 256, WGPUBufferUsage_Storage, &uk);
+    wgs_buffer_create(ctx, 256, WGPUBufferUsage_Storage, &ag);
+    wgs_buffer_create(ctx, 256, WGPUBufferUsage_Storage, &runs);
+    wgs_result r = wgs_reduce_by_key_encode(p, enc, &(wgs_reduce_by_key_args){
+        .keys = keys, .input = data, .n = 64, .unique_keys = uk, .aggregates = ag, .num_runs = runs, .n_buffer = nb,
+        .n_offset = off});
+    WGPUBuffer all[] = {keys, uk, ag, runs};
+    for (int i = 0; i < 4; i++) wgs_buffer_release(ctx, all[i]);
+    wgs_reduce_by_key_plan_destroy(p);
+    return r;
+}
+
+/* The segmented primitives: which = 0 the values' count, 1 the segments'. */
+static wgs_result count_segmented(wgs_context *ctx, WGPUCommandEncoder enc, WGPUBuffer data, WGPUBuffer nb,
+                                  uint64_t off, int scan, int which) {
+    WGPUBuffer offsets = NULL, out = NULL;
+    uint32_t zeros[5] = {0, 0, 0, 0, 0};
+    wgs_buffer_create(ctx, 256, WGPUBufferUsage_Storage | WGPUBufferUsage_CopyDst, &offsets);
+    wgs_buffer_write(ctx, offsets, 0, zeros, sizeof zeros);
+    wgs_buffer_create(ctx, 256, WGPUBufferUsage_Storage, &out);
+    wgs_result r;
+    if (scan) {
+        wgs_segmented_scan_plan *p = NULL;
+        CHECK_RESULT(wgs_segmented_scan_plan_create(ctx, &(wgs_segmented_scan_plan_desc){.capacity = 64,
+                                                                                        .segment_capacity = 4}, &p),
+                     WGS_OK);
+        wgs_segmented_scan_args a = {.input = data, .output = out, .n = 64, .offsets = offsets, .n_segments = 4};
+        if (which) a.n_segments_buffer = nb, a.n_segments_offset = off;
+        else a.n_buffer = nb, a.n_offset = off;
+        r = wgs_segmented_scan_encode(p, enc, &a);
+        wgs_segmented_scan_plan_destroy(p);
+    } else {
+        wgs_segmented_reduce_plan *p = NULL;
+        CHECK_RESULT(wgs_segmented_reduce_plan_create(ctx, &(wgs_segmented_reduce_plan_desc){.capacity = 64,
+                                                                                            .segment_capacity = 4}, &p),
+                     WGS_OK);
+        wgs_segmented_reduce_args a = {.input = data, .n = 64, .offsets = offsets, .n_segments = 4, .output = out};
+        if (which) a.n_segments_buffer = nb, a.n_segments_offset = off;
+        else a.n_buffer = nb, a.n_offset = off;
+        r = wgs_segmented_reduce_encode(p, enc, &a);
+        wgs_segmented_reduce_plan_destroy(p);
+    }
+    wgs_buffer_release(ctx, offsets);
+    wgs_buffer_release(ctx, out);
+    return r;
+}
+
+static wgs_result count_seg_reduce_n(wgs_context *c, WGPUCommandEncoder e, WGPUBuffer d, WGPUBuffer nb, uint64_t o) {
+    return count_segmented(c, e, d, nb, o, 0, 0);
+}
+static wgs_result count_seg_reduce_segs(wgs_context *c, WGPUCommandEncoder e, WGPUBuffer d, WGPUBuffer nb,
+                                        uint64_t o) {
+    return count_segmented(c, e, d, nb, o, 0, 1);
+}
+static wgs_result count_seg_scan_n(wgs_context *c, WGPUCommandEncoder e, WGPUBuffer d, WGPUBuffer nb, uint64_t o) {
+    return count_segmented(c, e, d, nb, o, 1, 0);
+}
+static wgs_result count_seg_scan_segs(wgs_context *c, WGPUCommandEncoder e, WGPUBuffer d, WGPUBuffer nb, uint64_t o) {
+    return count_segmented(c, e, d, nb, o, 1, 1);
+}
+
+static const struct {
+    const char *name;
+    count_encode_fn fn;
+} count_encodes[] = {
+    {"histogram", count_histogram},
+    {"scan by key", count_scan_by_key},
+    {"reduce by key", count_reduce_by_key},
+    {"segmented reduce n", count_seg_reduce_n},
+    {"segmented reduce n_segments", count_seg_reduce_segs},
+    {"segmented scan n", count_seg_scan_n},
+    {"segmented scan n_segments", count_seg_scan_segs},
+    {"scan", count_scan},
+    {"reduce", count_reduce},
+    {"select", count_select},
+    {"sort", count_sort},
+};
+
+TEST(errors_count_buffer) {
+    wgs_context *ctx = test_context();
+    if (!ctx) return;
+    WGPUBuffer data = NULL, counts = NULL, uniform = NULL;
+    const WGPUBufferUsage storage = WGPUBufferUsage_Storage | WGPUBufferUsage_CopyDst;
+    CHECK_RESULT(wgs_buffer_create(ctx, 4096, storage, &data), WGS_OK);
+    CHECK_RESULT(wgs_buffer_create(ctx, 16, storage, &counts), WGS_OK);
+    CHECK_RESULT(wgs_buffer_create(ctx, 16, WGPUBufferUsage_Uniform | WGPUBufferUsage_CopyDst, &uniform), WGS_OK);
+    for (size_t i = 0; i < sizeof count_encodes / sizeof count_encodes[0]; i++) {
+        WGPUCommandEncoder enc;
+        CHECK_RESULT(wgs_encoder_create(ctx, &enc), WGS_OK);
+        count_encode_fn f = count_encodes[i].fn;
+        wgs_result r;
+        if ((r = f(ctx, enc, data, counts, 2)) != WGS_ERROR_MISALIGNED_OFFSET)
+            test_fail(__FILE__, __LINE__, "%s, n_offset 2: %s", count_encodes[i].name, wgs_result_name(r));
+        if ((r = f(ctx, enc, data, uniform, 0)) != WGS_ERROR_BUFFER_USAGE)
+            test_fail(__FILE__, __LINE__, "%s, a uniform n_buffer: %s", count_encodes[i].name, wgs_result_name(r));
+        if ((r = f(ctx, enc, data, counts, 16)) != WGS_ERROR_BUFFER_TOO_SMALL)
+            test_fail(__FILE__, __LINE__, "%s, n_offset 16 of 16 bytes: %s", count_encodes[i].name,
+                      wgs_result_name(r));
+        if ((r = f(ctx, enc, data, counts, 12)) != WGS_OK)
+            test_fail(__FILE__, __LINE__, "%s, n_offset 12: %s (%s)", count_encodes[i].name, wgs_result_name(r),
+                      wgs_context_last_error(ctx));
+        CHECK_RESULT(wgs_submit(ctx, enc), WGS_OK);
+    }
+    CHECK_RESULT(wgs_wait(ctx), WGS_OK);
+    wgs_buffer_release(ctx, data);
+    wgs_buffer_release(ctx, counts);
+    wgs_buffer_release(ctx, uniform);
+}

@@ -15,8 +15,11 @@ static uint64_t max_n(void) {
     return e ? strtoull(e, NULL, 10) : (1ull << 22) + 3;
 }
 
-static void check_histogram(wgs_context *ctx, const wgs_histogram_plan_desc *d, uint64_t n, uint64_t seed,
-                            int spread) {
+/* gpu_count >= 0: n is the bound and the count (clamped to it) comes from a GPU buffer. */
+static void check_histogram_count(wgs_context *ctx, const wgs_histogram_plan_desc *d, uint64_t n, uint64_t seed,
+                                  int spread, int64_t gpu_count) {
+    const uint64_t m = gpu_count >= 0 && (uint64_t)gpu_count < n ? (uint64_t)gpu_count : n;
+    WGPUBuffer bn = NULL;
     wgs_histogram_plan *plan = NULL;
     CHECK_RESULT(wgs_histogram_plan_create(ctx, d, &plan), WGS_OK);
     uint32_t *in = malloc(n ? n * 4 : 4), *want = malloc((size_t)d->bins * 4), *got = malloc((size_t)d->bins * 4);
@@ -40,7 +43,8 @@ static void check_histogram(wgs_context *ctx, const wgs_histogram_plan_desc *d, 
             in[i] = (uint32_t)v;
         }
     }
-    ref_histogram(in, d->type, d->bins, d->lower, d->upper, n, want);
+    ref_histogram(in, d->type, d->bins, d->lower, d->upper, m, want);
+    if (gpu_count >= 0) bn = test_count_buffer(ctx, (uint32_t)gpu_count, 4);
     bin = test_upload(ctx, in, n * 4);
     bout = test_buffer(ctx, (uint64_t)d->bins * 4);
     if (!bin || !bout) goto done;
@@ -48,7 +52,7 @@ static void check_histogram(wgs_context *ctx, const wgs_histogram_plan_desc *d, 
     wgs_buffer_write(ctx, bout, 0, got, (uint64_t)d->bins * 4);
     WGPUCommandEncoder enc;
     CHECK_RESULT(wgs_encoder_create(ctx, &enc), WGS_OK);
-    wgs_histogram_args a = {.input = bin, .n = n, .output = bout};
+    wgs_histogram_args a = {.input = bin, .n = n, .output = bout, .n_buffer = bn, .n_offset = 4};
     CHECK_RESULT(wgs_histogram_encode(plan, enc, &a), WGS_OK);
     CHECK_RESULT(wgs_submit(ctx, enc), WGS_OK);
     if (!test_download(ctx, bout, got, (uint64_t)d->bins * 4)) goto done;
@@ -63,8 +67,14 @@ static void check_histogram(wgs_context *ctx, const wgs_histogram_plan_desc *d, 
 done:
     wgs_buffer_release(ctx, bin);
     wgs_buffer_release(ctx, bout);
+    wgs_buffer_release(ctx, bn);
     wgs_histogram_plan_destroy(plan);
     free(in), free(want), free(got);
+}
+
+static void check_histogram(wgs_context *ctx, const wgs_histogram_plan_desc *d, uint64_t n, uint64_t seed,
+                            int spread) {
+    check_histogram_count(ctx, d, n, seed, spread, -1);
 }
 
 TEST(histogram_rules_and_sizes) {
@@ -272,4 +282,28 @@ TEST(histogram_host) {
     for (int i = 0; i < BINS; i++) CHECK(got[i] == 0);
     CHECK_RESULT(wgs_histogram_host(ctx, &(wgs_histogram_plan_desc){.bins = 0}, in, N, got),
                  WGS_ERROR_INVALID_ARGUMENT);
+}
+
+/* Counts on the GPU (args.n_buffer): global and workgroup bins, counts at a workgroup's
+ * share's edges (CPU tuning: 512 elements), the bound and above it (every bin 0 for a
+ * count of 0); and over several bindings (capped limits). */
+TEST(histogram_count_from_gpu) {
+    wgs_context *ctx = test_context();
+    if (!ctx) return;
+    const uint64_t bound = 70001;
+    const int64_t counts[] = {0, 1, 511, 513, 40000, (int64_t)bound, (int64_t)bound + 1000};
+    const wgs_histogram_plan_desc descs[] = {
+        {.type = WGS_TYPE_F32, .bins = 100, .lower = -1, .upper = 3, .capacity = bound},
+        {.type = WGS_TYPE_U32, .bins = 5000, .lower = 0, .upper = 1e9, .capacity = bound},
+    };
+    for (int k = 0; k < 2; k++)
+        for (size_t i = 0; i < sizeof counts / sizeof counts[0]; i++)
+            check_histogram_count(ctx, &descs[k], bound, 5 + i, 1, counts[i]);
+    wgs_context *capped = test_context_capped(0, 64 * 1024);
+    if (!capped) return;
+    const uint64_t chunk = 16384, big = 3 * chunk + 9;
+    const int64_t chunk_counts[] = {chunk - 1, chunk + 1, 2 * chunk + 500, (int64_t)big};
+    wgs_histogram_plan_desc d = {.type = WGS_TYPE_I32, .bins = 64, .lower = -100, .upper = 100, .capacity = big};
+    for (size_t i = 0; i < sizeof chunk_counts / sizeof chunk_counts[0]; i++)
+        check_histogram_count(capped, &d, big, 9 + i, 1, chunk_counts[i]);
 }

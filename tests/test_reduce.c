@@ -527,3 +527,116 @@ TEST(reduce_and_count_host) {
     CHECK_RESULT(wgs_count_host(ctx, &cd, NULL, 0, &count), WGS_OK);
     CHECK(count == 0);
 }
+
+/* ---- counts on the GPU (args.n_buffer) --------------------------------------------- */
+
+/* For each count: a reduce of n = bound with the count in a buffer (at byte 12) and
+ * one of n = the count (clamped), in one encoder: the first must be the reference's
+ * result of the first count elements (the identity for 0) and the second's bits, and
+ * leave the output's bytes past the result as they were. */
+static void counted_reduces(wgs_context *ctx, wgs_reduce_plan *plan, wgs_type type, wgs_op op, const void *data,
+                            uint64_t bound, const uint32_t *counts, int ncounts, const wgs_predicate *pred) {
+    WGPUBuffer in = test_upload(ctx, data, bound * 4);
+    uint32_t guard[8] = {0xDEADBEEF, 0xDEADBEEF, 0xDEADBEEF, 0xDEADBEEF,
+                         0xDEADBEEF, 0xDEADBEEF, 0xDEADBEEF, 0xDEADBEEF};
+    int arg = op == WGS_OP_ARGMIN || op == WGS_OP_ARGMAX;
+    for (int i = 0; i < ncounts && in; i++) {
+        uint64_t c = counts[i] < bound ? counts[i] : bound;
+        WGPUBuffer cb = test_count_buffer(ctx, counts[i], 12);
+        WGPUBuffer out = test_upload(ctx, guard, 32), out_host = test_upload(ctx, guard, 32);
+        WGPUCommandEncoder enc;
+        CHECK_RESULT(wgs_encoder_create(ctx, &enc), WGS_OK);
+        CHECK_RESULT(wgs_reduce_encode(plan, enc, &(wgs_reduce_args){.input = in, .n = bound, .output = out,
+                                                                     .n_buffer = cb, .n_offset = 12}),
+                     WGS_OK);
+        CHECK_RESULT(wgs_reduce_encode(plan, enc, &(wgs_reduce_args){.input = in, .n = c, .output = out_host}),
+                     WGS_OK);
+        CHECK_RESULT(wgs_submit(ctx, enc), WGS_OK);
+        uint32_t got[8], host[8];
+        if (test_download(ctx, out, got, 32) && test_download(ctx, out_host, host, 32)) {
+            if (pred) {
+                uint64_t want = ref_count(data, type, pred, c);
+                if (got[0] != want)
+                    test_fail(__FILE__, __LINE__, "count bound %llu count %u: %u, want %llu", (unsigned long long)bound,
+                              counts[i], got[0], (unsigned long long)want);
+            } else {
+                check_reduction("reduce with a GPU count", type, op, c, data, got, 0);
+            }
+            if (memcmp(got, host, arg ? 8 : 4) != 0)
+                test_fail(__FILE__, __LINE__, "%s %s bound %llu count %u: %08x, n = %llu gave %08x",
+                          wgs_type_name(type), wgs_op_name(op), (unsigned long long)bound, counts[i], got[0],
+                          (unsigned long long)c, host[0]);
+            for (int w = arg ? 2 : 1; w < 8; w++)
+                if (got[w] != 0xDEADBEEF) {
+                    test_fail(__FILE__, __LINE__, "bound %llu count %u: word %d past the result written",
+                              (unsigned long long)bound, counts[i], w);
+                    break;
+                }
+        }
+        wgs_buffer_release(ctx, out);
+        wgs_buffer_release(ctx, out_host);
+        wgs_buffer_release(ctx, cb);
+    }
+    wgs_buffer_release(ctx, in);
+}
+
+/* Tree and atomic, sums (f32: the same bits as n = the count), arg ops and a count,
+ * at a workgroup's share's edges, past the grid's share, at the bound and above it. */
+TEST(reduce_count_from_gpu) {
+    wgs_context *ctx = test_context();
+    if (!ctx) return;
+    const struct {
+        wgs_type type;
+        wgs_op op;
+        wgs_reduce_algorithm algo;
+    } cases[] = {{WGS_TYPE_U32, WGS_OP_ADD, WGS_REDUCE_ALGORITHM_TREE},
+                 {WGS_TYPE_F32, WGS_OP_ADD, WGS_REDUCE_ALGORITHM_TREE},
+                 {WGS_TYPE_I32, WGS_OP_ARGMAX, WGS_REDUCE_ALGORITHM_TREE},
+                 {WGS_TYPE_F32, WGS_OP_MIN, WGS_REDUCE_ALGORITHM_TREE},
+                 {WGS_TYPE_U32, WGS_OP_XOR, WGS_REDUCE_ALGORITHM_ATOMIC},
+                 {WGS_TYPE_I32, WGS_OP_MAX, WGS_REDUCE_ALGORITHM_ATOMIC}};
+    const uint64_t bound = 98309; /* three grid shares (CPU tuning: 64 x 512) and 5 */
+    const uint32_t counts[] = {0, 1, 511, 512, 513, 40000, (uint32_t)bound, (uint32_t)bound + 1000};
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        wgs_reduce_plan *plan = NULL;
+        CHECK_RESULT(wgs_reduce_plan_create(ctx, &(wgs_reduce_plan_desc){.type = cases[k].type, .op = cases[k].op,
+                                                                        .algorithm = cases[k].algo,
+                                                                        .capacity = bound},
+                                            &plan),
+                     WGS_OK);
+        void *data = random_data(cases[k].type, cases[k].op, bound, 77 + k);
+        if (plan && data) counted_reduces(ctx, plan, cases[k].type, cases[k].op, data, bound, counts, 8, NULL);
+        free(data);
+        wgs_reduce_plan_destroy(plan);
+    }
+    wgs_predicate pred = {.kind = WGS_PREDICATE_GREATER, .a = 0};
+    for (int algo = WGS_REDUCE_ALGORITHM_TREE; algo <= WGS_REDUCE_ALGORITHM_ATOMIC; algo++) {
+        wgs_reduce_plan *plan = NULL;
+        CHECK_RESULT(wgs_count_plan_create(ctx, &(wgs_count_plan_desc){.type = WGS_TYPE_I32, .predicate = pred,
+                                                                       .algorithm = (wgs_reduce_algorithm)algo,
+                                                                       .capacity = bound},
+                                           &plan),
+                     WGS_OK);
+        void *data = random_data(WGS_TYPE_I32, WGS_OP_ADD, bound, 91);
+        if (plan && data) counted_reduces(ctx, plan, WGS_TYPE_I32, WGS_OP_ADD, data, bound, counts, 8, &pred);
+        free(data);
+        wgs_reduce_plan_destroy(plan);
+    }
+}
+
+/* Capped limits: the bound over several bindings, counts in the first, at a chunk's
+ * end and in the last; the final step's partials are summed over the chunks. */
+TEST(reduce_count_from_gpu_chunks) {
+    wgs_context *ctx = test_context_capped(3, 64 * 1024);
+    if (!ctx) return;
+    const uint64_t chunk = 16384, bound = 3 * chunk + 5;
+    const uint32_t counts[] = {0, 3, chunk - 1, chunk, chunk + 1, 2 * chunk + 700, (uint32_t)bound};
+    wgs_reduce_plan *plan = NULL;
+    CHECK_RESULT(wgs_reduce_plan_create(ctx, &(wgs_reduce_plan_desc){.type = WGS_TYPE_F32, .capacity = bound},
+                                        &plan),
+                 WGS_OK);
+    void *data = random_data(WGS_TYPE_F32, WGS_OP_ADD, bound, 5);
+    if (plan && data) counted_reduces(ctx, plan, WGS_TYPE_F32, WGS_OP_ADD, data, bound, counts, 7, NULL);
+    free(data);
+    wgs_reduce_plan_destroy(plan);
+}

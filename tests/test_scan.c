@@ -5,6 +5,7 @@
  * entry points. */
 #include "reference.h"
 #include "scan_check.h"
+#include "test_buffers.h"
 #include "test_main.h"
 
 #include <stdlib.h>
@@ -483,4 +484,159 @@ TEST(scan_timestamps) {
     wgs_buffer_release(ctx, b);
     wgs_scan_plan_destroy(plan);
     wgs_timer_destroy(timer);
+}
+
+/* ---- counts on the GPU (args.n_buffer) --------------------------------------------- */
+
+#define COUNT_GUARD 0xC3u
+#define COUNT_OFFSET 12u /* a multiple of 4, not of the storage alignment */
+
+/* One plan of capacity `bound`; for each count, a scan of n = bound with the count in a
+ * buffer and a scan of n = the count (clamped), in one encoder: the first must match
+ * the reference, leave every byte past the count as it was, and (same_bits) give the
+ * second's bits. */
+static void counted_scans(wgs_context *ctx, const wgs_scan_plan_desc *d, uint64_t bound, const uint32_t *counts,
+                          int ncounts, int same_bits) {
+    wgs_scan_plan_desc pd = *d;
+    pd.capacity = bound;
+    wgs_scan_plan *plan = NULL;
+    CHECK_RESULT(wgs_scan_plan_create(ctx, &pd, &plan), WGS_OK);
+    if (!plan) return;
+    wgs_type type = d->type ? d->type : WGS_TYPE_U32;
+    wgs_op op = d->op ? d->op : WGS_OP_ADD;
+    int inclusive = d->kind == WGS_SCAN_INCLUSIVE;
+    size_t es = wgs_type_size(type);
+    uint64_t size = (bound * es + 3) / 4 * 4 + 256;
+    unsigned char *in = calloc(1, size), *got = malloc(size), *host = malloc(size), *guard = malloc(size);
+    WGPUBuffer inb = NULL;
+    if (!in || !got || !host || !guard) {
+        test_fail(__FILE__, __LINE__, "out of host memory");
+        goto done;
+    }
+    ref_fill_random(in, type, op, bound, bound * 13 + (uint64_t)op);
+    memset(guard, COUNT_GUARD, size);
+    inb = test_upload(ctx, in, size);
+    for (int i = 0; i < ncounts && inb; i++) {
+        uint64_t c = counts[i] < bound ? counts[i] : bound;
+        WGPUBuffer cb = test_count_buffer(ctx, counts[i], COUNT_OFFSET);
+        WGPUBuffer out = test_upload(ctx, guard, size), out_host = test_upload(ctx, guard, size);
+        WGPUCommandEncoder enc = NULL;
+        CHECK_RESULT(wgs_encoder_create(ctx, &enc), WGS_OK);
+        wgs_scan_args a = {.input = inb, .output = out, .n = bound, .n_buffer = cb, .n_offset = COUNT_OFFSET};
+        CHECK_RESULT(wgs_scan_encode(plan, enc, &a), WGS_OK);
+        wgs_scan_args h = {.input = inb, .output = out_host, .n = c};
+        CHECK_RESULT(wgs_scan_encode(plan, enc, &h), WGS_OK);
+        CHECK_RESULT(wgs_submit(ctx, enc), WGS_OK);
+        if (test_download(ctx, out, got, size) && test_download(ctx, out_host, host, size)) {
+            ref_check chk = ref_verify(in, got, type, op, inclusive, c);
+            if (chk.mismatches)
+                test_fail(__FILE__, __LINE__, "%s %s %s %s bound %llu count %u: %llu wrong, first at %llu",
+                          wgs_type_name(type), wgs_op_name(op), inclusive ? "inclusive" : "exclusive",
+                          d->algorithm == WGS_SCAN_ALGORITHM_SINGLE_PASS ? "single pass" : "multi-level",
+                          (unsigned long long)bound, counts[i], (unsigned long long)chk.mismatches,
+                          (unsigned long long)chk.first_bad);
+            for (uint64_t b = c * es; b < size; b++) {
+                if (got[b] != COUNT_GUARD) {
+                    test_fail(__FILE__, __LINE__, "bound %llu count %u: byte %llu past the count written",
+                              (unsigned long long)bound, counts[i], (unsigned long long)b);
+                    break;
+                }
+            }
+            if (same_bits && memcmp(got, host, c * es) != 0)
+                test_fail(__FILE__, __LINE__, "%s bound %llu count %u: not the bits of a scan of n = %llu",
+                          wgs_type_name(type), (unsigned long long)bound, counts[i], (unsigned long long)c);
+        }
+        wgs_buffer_release(ctx, out);
+        wgs_buffer_release(ctx, out_host);
+        wgs_buffer_release(ctx, cb);
+    }
+done:
+    wgs_buffer_release(ctx, inb);
+    free(in);
+    free(got);
+    free(host);
+    free(guard);
+    wgs_scan_plan_destroy(plan);
+}
+
+/* Both algorithms, every kind, integers and floats: the counts at the tile's edges,
+ * the bound and above it (clamped). The multi-level scan gives a count's bits (its
+ * combination order is that of n = the count); the single pass's float look-back is
+ * not deterministic, so it is checked against the reference only. */
+TEST(scan_count_from_gpu) {
+    wgs_context *ctx = test_context();
+    if (!ctx) return;
+    const wgs_type types[] = {WGS_TYPE_U32, WGS_TYPE_F32, WGS_TYPE_I32};
+    const wgs_op ops[] = {WGS_OP_ADD, WGS_OP_ADD, WGS_OP_MAX};
+    for (int alg = WGS_SCAN_ALGORITHM_MULTILEVEL; alg <= WGS_SCAN_ALGORITHM_SINGLE_PASS; alg++) {
+        for (int k = 0; k < 3; k++) {
+            wgs_scan_plan_desc d = {.type = types[k], .op = ops[k], .algorithm = (wgs_scan_algorithm)alg,
+                                    .kind = k == 1 ? WGS_SCAN_INCLUSIVE : WGS_SCAN_EXCLUSIVE, .capacity = 1};
+            wgs_scan_plan *p = NULL;
+            CHECK_RESULT(wgs_scan_plan_create(ctx, &d, &p), WGS_OK);
+            uint32_t t = wgs_scan_plan_tile_size(p, (wgs_scan_algorithm)alg);
+            wgs_scan_plan_destroy(p);
+            if (!t) continue;
+            uint64_t bound = 5ull * t + 7;
+            uint32_t counts[8];
+            int nc = test_count_values(t, bound, counts);
+            counted_scans(ctx, &d, bound, counts, nc, types[k] != WGS_TYPE_F32 || alg == WGS_SCAN_ALGORITHM_MULTILEVEL);
+        }
+    }
+}
+
+/* f16 (two elements a word: a count that ends inside a word) and odd counts inside a
+ * row tile's word view. */
+TEST(scan_count_from_gpu_f16) {
+    wgs_context *ctx = test_context();
+    if (!ctx) return;
+    wgs_context_info info;
+    wgs_context_get_info(ctx, &info);
+    if (!info.has_shader_f16) {
+        test_skip("the device has no shader-f16");
+        return;
+    }
+    for (int alg = WGS_SCAN_ALGORITHM_MULTILEVEL; alg <= WGS_SCAN_ALGORITHM_SINGLE_PASS; alg++) {
+        wgs_scan_plan_desc d = {.type = WGS_TYPE_F16, .op = WGS_OP_MAX, .algorithm = (wgs_scan_algorithm)alg,
+                                .kind = WGS_SCAN_INCLUSIVE};
+        const uint32_t counts[] = {0, 1, 3, 5, 130, 2047, 4099, 9000};
+        counted_scans(ctx, &d, 6001, counts, 8, 1);
+    }
+}
+
+/* Small forced tiles, so that a bound of tile^2 + 3 takes two levels: counts that
+ * drop levels (at tile and tile^2) must not read the levels' stale sums. */
+TEST(scan_count_from_gpu_levels) {
+    wgs_experimental e = {.scan_multilevel = {64, 4}, .scan_single_pass = {64, 4}};
+    wgs_context *ctx = test_context_experimental(&e);
+    if (!ctx) return;
+    const uint64_t t = 256, bound = t * t + 3;
+    const uint32_t counts[] = {0, 255, 257, 65535, 65536, 65537, 65539, 70000};
+    for (int alg = WGS_SCAN_ALGORITHM_MULTILEVEL; alg <= WGS_SCAN_ALGORITHM_SINGLE_PASS; alg++) {
+        wgs_scan_plan_desc d = {.type = WGS_TYPE_U32, .op = WGS_OP_ADD, .algorithm = (wgs_scan_algorithm)alg};
+        counted_scans(ctx, &d, bound, counts, 8, 1);
+        d.type = WGS_TYPE_F32;
+        d.kind = WGS_SCAN_INCLUSIVE;
+        if (alg == WGS_SCAN_ALGORITHM_MULTILEVEL) counted_scans(ctx, &d, bound, counts, 8, 1);
+    }
+}
+
+/* Capped limits: the bound over several bindings (chunks) and grids folded into two
+ * dimensions; counts inside the first chunk, at a chunk's end and in the last one. */
+TEST(scan_count_from_gpu_chunks) {
+    uint64_t big = largest_tile(test_context());
+    if (!big) return;
+    uint64_t binding = 8 * big * 4;
+    if (binding < 64 * 1024) binding = 64 * 1024;
+    wgs_context *ctx = test_context_capped(3, binding);
+    if (!ctx) return;
+    uint64_t chunk = binding / 4;
+    uint64_t bound = 3 * chunk + 5;
+    const uint32_t counts[] = {0, 7, (uint32_t)chunk - 1, (uint32_t)chunk, (uint32_t)chunk + 1,
+                               (uint32_t)(2 * chunk + 100), (uint32_t)bound};
+    for (int alg = WGS_SCAN_ALGORITHM_MULTILEVEL; alg <= WGS_SCAN_ALGORITHM_SINGLE_PASS; alg++) {
+        wgs_scan_plan_desc d = {.type = WGS_TYPE_U32, .op = WGS_OP_ADD, .algorithm = (wgs_scan_algorithm)alg,
+                                .kind = WGS_SCAN_INCLUSIVE};
+        counted_scans(ctx, &d, bound, counts, 7, 1);
+    }
 }

@@ -625,8 +625,11 @@ TEST(scan_by_key_carry_bad_inputs) {
 /* One reduce by key against the reference: the runs of the keys, each run's first key,
  * its reduction (ref_scan's last element, exact values, so any grouping gives its bits;
  * for arg ops ref_reduce's value and index) and their count, read from the GPU buffer. */
-static void reduce_case(wgs_context *ctx, wgs_reduce_by_key_plan *plan, const wgs_reduce_by_key_plan_desc *d,
-                        uint64_t n, int layout, uint32_t tile, uint64_t seed) {
+/* gpu_count >= 0: n is the bound and the count (clamped) comes from a GPU buffer; the
+ * runs are those of the first count elements, nothing written past them. */
+static void reduce_case_count(wgs_context *ctx, wgs_reduce_by_key_plan *plan, const wgs_reduce_by_key_plan_desc *d,
+                              uint64_t n, int layout, uint32_t tile, uint64_t seed, int64_t gpu_count) {
+    const uint64_t m = gpu_count >= 0 && (uint64_t)gpu_count < n ? (uint64_t)gpu_count : n;
     const size_t es = wgs_type_size(d->type ? d->type : WGS_TYPE_U32);
     const wgs_type type = d->type ? d->type : WGS_TYPE_U32;
     const wgs_op op = d->op ? d->op : WGS_OP_ADD;
@@ -639,9 +642,9 @@ static void reduce_case(wgs_context *ctx, wgs_reduce_by_key_plan *plan, const wg
     keys_of(heads, keys, n);
     fill_values(in, type, op, n, 1, seed);
     uint64_t runs = 0;
-    for (uint64_t s = 0; s < n;) {
+    for (uint64_t s = 0; s < m;) {
         uint64_t e = s + 1;
-        while (e < n && !heads[e]) e++;
+        while (e < m && !heads[e]) e++;
         if (arg) {
             ref_reduction w = ref_reduce((const char *)in + s * es, type, op, e - s);
             const uint32_t pair[2] = {w.bits, w.index + (uint32_t)s};
@@ -654,12 +657,16 @@ static void reduce_case(wgs_context *ctx, wgs_reduce_by_key_plan *plan, const wg
         s = e;
     }
     WGPUBuffer kb = test_upload(ctx, keys, n * 4), ib = test_upload(ctx, in, n * es);
-    WGPUBuffer ukb = test_buffer(ctx, n * 4 + 4), ab = test_buffer(ctx, n * rs + 4), rb = test_buffer(ctx, 4);
+    uint8_t *guard = malloc(n * rs + 8);
+    memset(guard, 0xC3, n * rs + 8);
+    WGPUBuffer ukb = test_upload(ctx, guard, n * 4 + 4), ab = test_upload(ctx, guard, n * rs + 4), rb = test_buffer(ctx, 4);
+    WGPUBuffer cb = gpu_count >= 0 ? test_count_buffer(ctx, (uint32_t)gpu_count, 16) : NULL;
     uint32_t stale = 0xDEADBEEF, count = 0;
     CHECK_RESULT(wgs_buffer_write(ctx, rb, 0, &stale, 4), WGS_OK);
     WGPUCommandEncoder enc = NULL;
     CHECK_RESULT(wgs_encoder_create(ctx, &enc), WGS_OK);
-    wgs_reduce_by_key_args a = {.keys = kb, .input = ib, .n = n, .unique_keys = ukb, .aggregates = ab, .num_runs = rb};
+    wgs_reduce_by_key_args a = {.keys = kb, .input = ib, .n = n, .unique_keys = ukb, .aggregates = ab, .num_runs = rb,
+                                .n_buffer = cb, .n_offset = 16};
     CHECK_RESULT(wgs_reduce_by_key_encode(plan, enc, &a), WGS_OK);
     CHECK_RESULT(wgs_submit(ctx, enc), WGS_OK);
     CHECK_RESULT(wgs_buffer_read(ctx, rb, 0, &count, 4), WGS_OK);
@@ -667,13 +674,26 @@ static void reduce_case(wgs_context *ctx, wgs_reduce_by_key_plan *plan, const wg
         CHECK(test_download(ctx, ukb, got_keys, runs * 4));
         CHECK(test_download(ctx, ab, got, runs * rs));
     }
+    if (gpu_count >= 0 && count == runs) { /* nothing past the runs */
+        uint8_t *after = malloc(n * rs + 4);
+        if (n > runs && test_download(ctx, ukb, after, n * 4))
+            CHECK(memcmp(after + runs * 4, guard, (n - runs) * 4) == 0);
+        if (n > runs && test_download(ctx, ab, after, n * rs))
+            CHECK(memcmp(after + runs * rs, guard, (n - runs) * rs) == 0);
+        free(after);
+    }
     if (count != runs || memcmp(got_keys, want_keys, runs * 4) || memcmp(got, want, runs * rs))
         test_fail(__FILE__, __LINE__, "reduce by key %s %s, n = %llu, layout %d: %u runs (want %llu)%s",
                   wgs_type_name(type), wgs_op_name(op), (unsigned long long)n, layout, count,
                   (unsigned long long)runs, count == runs ? ", keys or aggregates differ" : "");
-    WGPUBuffer all[] = {kb, ib, ukb, ab, rb};
-    for (int i = 0; i < 5; i++) wgs_buffer_release(ctx, all[i]);
-    free(heads), free(keys), free(got_keys), free(want_keys), free(in), free(got), free(want), free(scan);
+    WGPUBuffer all[] = {kb, ib, ukb, ab, rb, cb};
+    for (int i = 0; i < 6; i++) wgs_buffer_release(ctx, all[i]);
+    free(heads), free(keys), free(got_keys), free(want_keys), free(in), free(got), free(want), free(scan), free(guard);
+}
+
+static void reduce_case(wgs_context *ctx, wgs_reduce_by_key_plan *plan, const wgs_reduce_by_key_plan_desc *d,
+                        uint64_t n, int layout, uint32_t tile, uint64_t seed) {
+    reduce_case_count(ctx, plan, d, n, layout, tile, seed, -1);
 }
 
 static wgs_reduce_by_key_plan *make_reduce_plan(wgs_context *ctx, const wgs_reduce_by_key_plan_desc *d) {
@@ -786,4 +806,165 @@ TEST(reduce_by_key_host) {
     CHECK(bad == 0);
     CHECK_RESULT(wgs_reduce_by_key_host(ctx, &(wgs_reduce_by_key_plan_desc){0}, keys, ones, 0, uk, agg, &runs), WGS_OK);
     CHECK(runs == 0);
+}
+
+/* ---- counts on the GPU (args.n_buffer) --------------------------------------------- */
+
+/* Keys and flags, f32 (same bits as n = the count: the fold is in tile order) and u32:
+ * counts at the tile's edges, the bound and above it; nothing past the count written. */
+TEST(scan_by_key_count_from_gpu) {
+    wgs_context *ctx = test_context();
+    if (!ctx) return;
+    const wgs_scan_by_key_plan_desc descs[] = {
+        {.type = WGS_TYPE_F32, .op = WGS_OP_ADD, .kind = WGS_SCAN_INCLUSIVE},
+        {.type = WGS_TYPE_U32, .op = WGS_OP_MAX, .kind = WGS_SCAN_EXCLUSIVE, .heads = WGS_HEADS_FLAGS},
+    };
+    for (size_t k = 0; k < 2; k++) {
+        wgs_scan_by_key_plan_desc d = descs[k];
+        wgs_scan_by_key_plan *probe = make_plan(ctx, &d);
+        uint32_t t = wgs_scan_by_key_plan_tile_size(probe);
+        wgs_scan_by_key_plan_destroy(probe);
+        const uint64_t bound = 3ull * t + 37;
+        d.capacity = bound;
+        wgs_scan_by_key_plan *plan = make_plan(ctx, &d);
+        if (!plan) continue;
+        const int flags = d.heads == WGS_HEADS_FLAGS;
+        uint8_t *heads = malloc(bound + 4), *fl = calloc(bound + 4, 1);
+        uint32_t *keys = malloc(bound * 4), *in = malloc(bound * 4), *got = malloc(bound * 4 + 256);
+        uint32_t *host = malloc(bound * 4 + 256), *guard = malloc(bound * 4 + 256);
+        make_heads(heads, bound, SHORT_RUNS, t);
+        keys_of(heads, keys, bound);
+        flags_of(heads, fl, bound);
+        fill_values(in, d.type, d.op, bound, 0, 17 + k);
+        memset(guard, 0xC3, bound * 4 + 256);
+        WGPUBuffer hb = flags ? test_upload(ctx, fl, bound) : test_upload(ctx, keys, bound * 4);
+        WGPUBuffer ib = test_upload(ctx, in, bound * 4);
+        uint32_t counts[8];
+        int nc = test_count_values(t, bound, counts);
+        for (int i = 0; i < nc; i++) {
+            uint64_t c = counts[i] < bound ? counts[i] : bound;
+            WGPUBuffer ob = test_upload(ctx, guard, bound * 4 + 256), hob = test_upload(ctx, guard, bound * 4 + 256);
+            WGPUBuffer cb = test_count_buffer(ctx, counts[i], 8);
+            WGPUCommandEncoder enc = NULL;
+            CHECK_RESULT(wgs_encoder_create(ctx, &enc), WGS_OK);
+            wgs_scan_by_key_args a = {.input = ib, .output = ob, .n = bound, .n_buffer = cb, .n_offset = 8};
+            wgs_scan_by_key_args h = {.input = ib, .output = hob, .n = c};
+            if (flags) a.flags = h.flags = hb;
+            else a.keys = h.keys = hb;
+            CHECK_RESULT(wgs_scan_by_key_encode(plan, enc, &a), WGS_OK);
+            CHECK_RESULT(wgs_scan_by_key_encode(plan, enc, &h), WGS_OK);
+            CHECK_RESULT(wgs_submit(ctx, enc), WGS_OK);
+            if (test_download(ctx, ob, got, bound * 4 + 256) && test_download(ctx, hob, host, bound * 4 + 256)) {
+                uint64_t first = 0, bad = verify(heads, in, got, d.type, d.op, d.kind == WGS_SCAN_INCLUSIVE, c, 0, &first);
+                if (bad)
+                    test_fail(__FILE__, __LINE__, "%s bound %llu count %u: %llu wrong, first at %llu",
+                              wgs_type_name(d.type), (unsigned long long)bound, counts[i], (unsigned long long)bad,
+                              (unsigned long long)first);
+                if (memcmp(got, host, c * 4) != 0)
+                    test_fail(__FILE__, __LINE__, "bound %llu count %u: not the bits of n = %llu",
+                              (unsigned long long)bound, counts[i], (unsigned long long)c);
+                if (memcmp((char *)got + c * 4, guard, (bound - c) * 4 + 256) != 0)
+                    test_fail(__FILE__, __LINE__, "bound %llu count %u: written past the count",
+                              (unsigned long long)bound, counts[i]);
+            }
+            wgs_buffer_release(ctx, ob);
+            wgs_buffer_release(ctx, hob);
+            wgs_buffer_release(ctx, cb);
+        }
+        wgs_buffer_release(ctx, hb);
+        wgs_buffer_release(ctx, ib);
+        free(heads), free(fl), free(keys), free(in), free(got), free(host), free(guard);
+        wgs_scan_by_key_plan_destroy(plan);
+    }
+}
+
+/* The reduce by key with its element count on the GPU: u32 add and f32 arg-max, counts
+ * at the tile's edges, the bound and above it. */
+TEST(reduce_by_key_count_from_gpu) {
+    wgs_context *ctx = test_context();
+    if (!ctx) return;
+    const wgs_reduce_by_key_plan_desc descs[] = {{.type = WGS_TYPE_U32, .op = WGS_OP_ADD},
+                                                 {.type = WGS_TYPE_F32, .op = WGS_OP_ARGMAX}};
+    for (int k = 0; k < 2; k++) {
+        const uint64_t bound = 9000;
+        wgs_reduce_by_key_plan_desc d = descs[k];
+        d.capacity = bound;
+        wgs_reduce_by_key_plan *plan = make_reduce_plan(ctx, &d);
+        if (!plan) continue;
+        uint32_t counts[8];
+        int nc = test_count_values(1024, bound, counts);
+        for (int i = 0; i < nc; i++) reduce_case_count(ctx, plan, &d, bound, SHORT_RUNS, 1024, 60 + i, counts[i]);
+        wgs_reduce_by_key_plan_destroy(plan);
+    }
+}
+
+/* A chain in one encoder, no count read back by the host: a select of flagged
+ * (key, value) pairs, a sort of the selected pairs by key (n: the select's count), and
+ * a reduce by key of the sorted pairs (n: the same count), against the CPU. */
+TEST(select_sort_reduce_by_key_chain) {
+    wgs_context *ctx = test_context();
+    if (!ctx) return;
+    const uint64_t n = 5003;
+    uint32_t *keys = malloc(n * 4), *vals = malloc(n * 4), *sel_k = malloc(n * 4), *sel_v = malloc(n * 4);
+    uint32_t *got_k = malloc(n * 4 + 4), *got_a = malloc(n * 4 + 4), *want_k = malloc(n * 4), *want_a = malloc(n * 4);
+    uint8_t *flags = malloc(n + 4);
+    for (uint64_t i = 0; i < n; i++) {
+        keys[i] = rnd() % 97;
+        vals[i] = rnd() % 1000;
+        flags[i] = rnd() % 3 == 0;
+    }
+    /* The CPU: the selected pairs, summed per key (a stable sort groups them by key). */
+    uint64_t kept = 0, runs = 0;
+    for (uint64_t i = 0; i < n; i++)
+        if (flags[i]) sel_k[kept] = keys[i], sel_v[kept++] = vals[i];
+    for (uint32_t key = 0; key < 97; key++) {
+        uint32_t sum = 0;
+        int seen = 0;
+        for (uint64_t i = 0; i < kept; i++)
+            if (sel_k[i] == key) sum += sel_v[i], seen = 1;
+        if (seen) want_k[runs] = key, want_a[runs++] = sum;
+    }
+    wgs_select_plan *sp = NULL;
+    wgs_sort_plan *so = NULL;
+    wgs_reduce_by_key_plan *rk = NULL;
+    CHECK_RESULT(wgs_select_plan_create(ctx, &(wgs_select_plan_desc){.payload = WGS_PAYLOAD_BUFFER, .capacity = n}, &sp),
+                 WGS_OK);
+    CHECK_RESULT(wgs_sort_plan_create(ctx, &(wgs_sort_plan_desc){.payload = WGS_PAYLOAD_BUFFER, .capacity = n}, &so),
+                 WGS_OK);
+    rk = make_reduce_plan(ctx, &(wgs_reduce_by_key_plan_desc){.capacity = n});
+    WGPUBuffer kb = test_upload(ctx, keys, n * 4), vb = test_upload(ctx, vals, n * 4);
+    WGPUBuffer fb = test_upload(ctx, flags, (n + 3) & ~3ull);
+    WGPUBuffer sk = test_buffer(ctx, n * 4), sv = test_buffer(ctx, n * 4), ok = test_buffer(ctx, n * 4),
+               ov = test_buffer(ctx, n * 4), uk = test_buffer(ctx, n * 4), ag = test_buffer(ctx, n * 4);
+    WGPUBuffer count = test_buffer(ctx, 256), num_runs = test_buffer(ctx, 256);
+    if (sp && so && rk && kb && vb && fb && sk && sv && ok && ov && uk && ag && count && num_runs) {
+        WGPUCommandEncoder enc = NULL;
+        CHECK_RESULT(wgs_encoder_create(ctx, &enc), WGS_OK);
+        CHECK_RESULT(wgs_select_encode(sp, enc, &(wgs_select_args){.input = kb, .flags = fb, .payload_in = vb,
+                                                                   .output = sk, .payload_out = sv, .count = count,
+                                                                   .n = n}),
+                     WGS_OK);
+        CHECK_RESULT(wgs_sort_encode(so, enc, &(wgs_sort_args){.keys_in = sk, .keys_out = ok, .values_in = sv,
+                                                               .values_out = ov, .n = n, .n_buffer = count}),
+                     WGS_OK);
+        CHECK_RESULT(wgs_reduce_by_key_encode(rk, enc, &(wgs_reduce_by_key_args){
+                         .keys = ok, .input = ov, .n = n, .unique_keys = uk, .aggregates = ag, .num_runs = num_runs,
+                         .n_buffer = count}),
+                     WGS_OK);
+        CHECK_RESULT(wgs_submit(ctx, enc), WGS_OK);
+        uint32_t got_runs = 0;
+        if (test_download(ctx, num_runs, &got_runs, 4) && got_runs == runs && test_download(ctx, uk, got_k, runs * 4) &&
+            test_download(ctx, ag, got_a, runs * 4)) {
+            CHECK(memcmp(got_k, want_k, runs * 4) == 0);
+            CHECK(memcmp(got_a, want_a, runs * 4) == 0);
+        } else {
+            test_fail(__FILE__, __LINE__, "%u runs, want %llu", got_runs, (unsigned long long)runs);
+        }
+    }
+    WGPUBuffer all[] = {kb, vb, fb, sk, sv, ok, ov, uk, ag, count, num_runs};
+    for (size_t i = 0; i < sizeof all / sizeof all[0]; i++) wgs_buffer_release(ctx, all[i]);
+    wgs_select_plan_destroy(sp);
+    wgs_sort_plan_destroy(so);
+    wgs_reduce_by_key_plan_destroy(rk);
+    free(keys), free(vals), free(sel_k), free(sel_v), free(got_k), free(got_a), free(want_k), free(want_a), free(flags);
 }

@@ -548,3 +548,83 @@ TEST(segmented_one_word_runs) {
     other_paths(ctx, "one-word runs, 3 workgroups");
     wgs_context_destroy(ctx);
 }
+
+/* ---- counts on the GPU (args.n_buffer, n_segments_buffer) ---------------------------- */
+
+/* A CSR layout of `bound` values in segments of tile-edge lengths; for each (values,
+ * segments) pair of counts on the GPU: the first segments against the reference and
+ * the bits of a host encode of those counts, the results past them unwritten, status 0. */
+TEST(segmented_count_from_gpu) {
+    wgs_context *ctx = test_context();
+    if (!ctx) return;
+    uint32_t t = tile_of(ctx);
+    const uint32_t lens[] = {0, 1, t - 1, t, t + 1, 2, 5 * t + 3, 0, 7};
+    layout l = layout_lengths(12 * (uint64_t)t, lens, 9);
+    uint32_t *offsets = csr_of(&l);
+    const wgs_type types[] = {WGS_TYPE_F32, WGS_TYPE_I32};
+    const wgs_op ops[] = {WGS_OP_ADD, WGS_OP_ARGMIN};
+    for (int k = 0; k < 2; k++) {
+        wgs_segmented_reduce_plan *plan = NULL;
+        CHECK_RESULT(wgs_segmented_reduce_plan_create(ctx, &(wgs_segmented_reduce_plan_desc){
+                         .type = types[k], .op = ops[k], .capacity = l.n, .segment_capacity = l.segs}, &plan),
+                     WGS_OK);
+        int words = ops[k] == WGS_OP_ARGMIN ? 2 : 1;
+        uint64_t out_bytes = l.segs * words * 4 + 16;
+        uint32_t *values = malloc(l.n * 4), *got = malloc(out_bytes), *host = malloc(out_bytes);
+        uint32_t *guard = malloc(out_bytes);
+        fill_values(types[k], values, l.n);
+        for (uint64_t i = 0; i < out_bytes / 4; i++) guard[i] = 0xDEADBEEFu;
+        WGPUBuffer in = test_upload(ctx, values, l.n * 4), ob = test_upload(ctx, offsets, (l.segs + 1) * 4);
+        /* (segments, values) counts: none; one; all but the last; all; a values count past the
+         * segments' end; both above their bounds; a values count of 0 with empty segments */
+        const uint32_t segs_counts[] = {0, 1, (uint32_t)l.segs - 1, (uint32_t)l.segs, 4, (uint32_t)l.segs + 9, 1};
+        for (size_t i = 0; i < sizeof segs_counts / sizeof segs_counts[0] && plan && in && ob; i++) {
+            uint32_t sc = segs_counts[i];
+            uint64_t s = sc < l.segs ? sc : l.segs;
+            uint32_t nc = i == 4 ? offsets[s] + t + 3 : i == 5 ? (uint32_t)l.n + 100 : offsets[s];
+            uint64_t nv = nc < l.n ? nc : l.n;
+            WGPUBuffer out = test_upload(ctx, guard, out_bytes), out_host = test_upload(ctx, guard, out_bytes);
+            WGPUBuffer st = test_upload(ctx, guard, 16), st_host = test_upload(ctx, guard, 16);
+            WGPUBuffer cn = test_count_buffer(ctx, nc, 4), cs = test_count_buffer(ctx, sc, 8);
+            WGPUCommandEncoder enc;
+            CHECK_RESULT(wgs_encoder_create(ctx, &enc), WGS_OK);
+            CHECK_RESULT(wgs_segmented_reduce_encode(plan, enc, &(wgs_segmented_reduce_args){
+                             .input = in, .n = l.n, .offsets = ob, .n_segments = l.segs, .output = out,
+                             .status = st, .n_buffer = cn, .n_offset = 4, .n_segments_buffer = cs,
+                             .n_segments_offset = 8}),
+                         WGS_OK);
+            CHECK_RESULT(wgs_segmented_reduce_encode(plan, enc, &(wgs_segmented_reduce_args){
+                             .input = in, .n = nv, .offsets = ob, .n_segments = s, .output = out_host,
+                             .status = st_host}),
+                         WGS_OK);
+            CHECK_RESULT(wgs_submit(ctx, enc), WGS_OK);
+            uint32_t status = 1;
+            if (test_download(ctx, out, got, out_bytes) && test_download(ctx, out_host, host, out_bytes) &&
+                test_download(ctx, st, &status, 4)) {
+                layout part = l;
+                part.segs = s;
+                check_segments("segmented reduce with GPU counts", types[k], ops[k], values, &part, got);
+                CHECK(memcmp(got, host, s * words * 4) == 0);
+                for (uint64_t w = s * words; w < out_bytes / 4; w++)
+                    if (got[w] != 0xDEADBEEFu) {
+                        test_fail(__FILE__, __LINE__, "segments %u values %u: word %llu past the count written", sc,
+                                  nc, (unsigned long long)w);
+                        break;
+                    }
+                if (status != 0) test_fail(__FILE__, __LINE__, "segments %u values %u: status %u", sc, nc, status);
+            }
+            wgs_buffer_release(ctx, out);
+            wgs_buffer_release(ctx, out_host);
+            wgs_buffer_release(ctx, st);
+            wgs_buffer_release(ctx, st_host);
+            wgs_buffer_release(ctx, cn);
+            wgs_buffer_release(ctx, cs);
+        }
+        wgs_buffer_release(ctx, in);
+        wgs_buffer_release(ctx, ob);
+        free(values), free(got), free(host), free(guard);
+        wgs_segmented_reduce_plan_destroy(plan);
+    }
+    free(offsets);
+    layout_free(&l);
+}

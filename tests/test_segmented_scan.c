@@ -579,3 +579,88 @@ TEST(segmented_scan_host) {
     CHECK_RESULT(wgs_segmented_scan_host(ctx, &d, ones, N, offs, NULL, 2, got), WGS_ERROR_SEGMENT_OUT_OF_RANGE);
     CHECK_RESULT(wgs_segmented_scan_host(ctx, &d, ones, N, NULL, NULL, 2, got), WGS_ERROR_INVALID_ARGUMENT);
 }
+
+/* ---- counts on the GPU (args.n_buffer, n_segments_buffer) ---------------------------- */
+
+/* Both forms, u32 and f32 (the bits of a host encode of the counts): segments of the
+ * tile's edge lengths over a bound, the first of them counted on the GPU with the
+ * values up to their end (or past it: elements in no segment), both counts above their
+ * bounds, and a values count of 0; nothing past the values' count written. */
+TEST(segmented_scan_count_from_gpu) {
+    wgs_context *ctx = test_context();
+    if (!ctx) return;
+    for (int form = WGS_SEGMENTS_OFFSETS; form <= WGS_SEGMENTS_BEGIN_END; form++) {
+        wgs_segmented_scan_plan_desc d = {.type = form == WGS_SEGMENTS_OFFSETS ? WGS_TYPE_F32 : WGS_TYPE_U32,
+                                          .kind = WGS_SCAN_INCLUSIVE, .segments = (wgs_segments_form)form};
+        wgs_segmented_scan_plan *probe = make_plan(ctx, &d);
+        uint64_t t = wgs_segmented_scan_plan_tile_size(probe);
+        wgs_segmented_scan_plan_destroy(probe);
+        const uint64_t lens[] = {0, 1, t - 1, t, t + 1, 3, 2 * t + 5, 0, 9};
+        layout l = layout_lengths(8 * t, 0, 7 * t, lens, 9);
+        d.capacity = l.n;
+        d.segment_capacity = l.segs;
+        wgs_segmented_scan_plan *plan = make_plan(ctx, &d);
+        uint32_t *offsets = csr_of(&l);
+        const int csr = form == WGS_SEGMENTS_OFFSETS;
+        const uint64_t bytes = l.n * 4 + 256;
+        uint32_t *in = malloc(bytes), *got = malloc(bytes), *host = malloc(bytes), *want = malloc(bytes);
+        uint32_t *guard = malloc(bytes);
+        memset(guard, 0xA5, bytes);
+        fill_values(in, d.type, WGS_OP_ADD, l.n, 0, 23 + form);
+        WGPUBuffer ib = test_upload(ctx, in, l.n * 4);
+        WGPUBuffer bb = test_upload(ctx, csr ? offsets : l.begin, (csr ? l.segs + 1 : l.segs) * 4);
+        WGPUBuffer eb = csr ? NULL : test_upload(ctx, l.end, l.segs * 4);
+        const uint32_t segs_counts[] = {0, 1, 4, (uint32_t)l.segs - 1, 5, (uint32_t)l.segs + 3, 2};
+        for (size_t i = 0; i < sizeof segs_counts / sizeof segs_counts[0] && plan && ib && bb; i++) {
+            uint32_t sc = segs_counts[i];
+            uint64_t s = sc < l.segs ? sc : l.segs;
+            uint64_t seg_end = s ? l.end[s - 1] : 0;
+            uint32_t nc = i == 4 ? (uint32_t)seg_end + (uint32_t)t + 1 : i == 5 ? (uint32_t)l.n + 50
+                        : i == 6 ? 0 : (uint32_t)seg_end;
+            /* (i == 6: a values count of 0 with two segments counted: nothing is written, and
+             * the status stays 0, the offsets unchecked, as wgscan.h says) */
+            uint64_t nv = nc < l.n ? nc : l.n;
+            WGPUBuffer ob = test_upload(ctx, guard, bytes), hob = test_upload(ctx, guard, bytes);
+            WGPUBuffer st = test_upload(ctx, guard, 16), hst = test_upload(ctx, guard, 16);
+            WGPUBuffer cn = test_count_buffer(ctx, nc, 0), cs = test_count_buffer(ctx, sc, 12);
+            WGPUCommandEncoder enc = NULL;
+            CHECK_RESULT(wgs_encoder_create(ctx, &enc), WGS_OK);
+            wgs_segmented_scan_args a = {.input = ib, .output = ob, .n = l.n, .n_segments = l.segs, .status = st,
+                                         .n_buffer = cn, .n_segments_buffer = cs, .n_segments_offset = 12};
+            wgs_segmented_scan_args h = {.input = ib, .output = hob, .n = nv, .n_segments = s, .status = hst};
+            if (csr) a.offsets = h.offsets = bb;
+            else a.begin_offsets = h.begin_offsets = bb, a.end_offsets = h.end_offsets = eb;
+            CHECK_RESULT(wgs_segmented_scan_encode(plan, enc, &a), WGS_OK);
+            CHECK_RESULT(wgs_segmented_scan_encode(plan, enc, &h), WGS_OK);
+            CHECK_RESULT(wgs_submit(ctx, enc), WGS_OK);
+            uint32_t status = 1;
+            if (test_download(ctx, ob, got, bytes) && test_download(ctx, hob, host, bytes) &&
+                test_download(ctx, st, &status, 4)) {
+                layout part = l;
+                part.n = nv;
+                part.segs = s;
+                if (i == 6) part.segs = 0;
+                reference(&part, in, want, d.type, WGS_OP_ADD, 1);
+                uint64_t first = 0, bad = verify(&part, in, got, want, d.type, WGS_OP_ADD, 1, 0, &first);
+                if (bad)
+                    test_fail(__FILE__, __LINE__, "form %d segments %u values %u: %llu wrong, first at %llu", form, sc,
+                              nc, (unsigned long long)bad, (unsigned long long)first);
+                if (memcmp(got, host, nv * 4) != 0)
+                    test_fail(__FILE__, __LINE__, "form %d segments %u values %u: not a host encode's bits", form, sc,
+                              nc);
+                if (memcmp(got + nv, guard, bytes - nv * 4) != 0)
+                    test_fail(__FILE__, __LINE__, "form %d segments %u values %u: written past the count", form, sc,
+                              nc);
+                if (status != 0) test_fail(__FILE__, __LINE__, "form %d: status %u", form, status);
+            }
+            WGPUBuffer all[] = {ob, hob, st, hst, cn, cs};
+            for (int k = 0; k < 6; k++) wgs_buffer_release(ctx, all[k]);
+        }
+        wgs_buffer_release(ctx, ib);
+        wgs_buffer_release(ctx, bb);
+        wgs_buffer_release(ctx, eb);
+        free(in), free(got), free(host), free(want), free(guard), free(offsets);
+        layout_free(&l);
+        wgs_segmented_scan_plan_destroy(plan);
+    }
+}

@@ -36,9 +36,14 @@ typedef struct select_case {
 
 /* Runs one select of n elements and compares everything it wrote. */
 /* float_edges: f32 data from ref_fill_f32_edges with these kinds instead (0: none). */
-static void check_select(wgs_context *ctx, wgs_select_plan *plan, const select_case *c, uint64_t n, uint64_t seed,
-                         unsigned float_edges) {
+/* gpu_count >= 0: the encode takes n as the bound and the count (clamped to it) from a
+ * GPU buffer; it must select from the first count elements and write nothing past
+ * what it selected. */
+static void check_select_count(wgs_context *ctx, wgs_select_plan *plan, const select_case *c, uint64_t n,
+                               uint64_t seed, unsigned float_edges, int64_t gpu_count) {
     uint64_t bytes = n ? n * 4 : 4;
+    uint64_t m = gpu_count >= 0 && (uint64_t)gpu_count < n ? (uint64_t)gpu_count : n; /* elements selected from */
+    WGPUBuffer bn = NULL;
     uint32_t *in = malloc(bytes), *pay = malloc(bytes), *want = malloc(bytes), *want_pay = malloc(bytes);
     uint32_t *got = malloc(bytes), *got_pay = malloc(bytes);
     uint8_t *flags = malloc(n + 4);
@@ -63,21 +68,23 @@ static void check_select(wgs_context *ctx, wgs_select_plan *plan, const select_c
     }
     if (float_edges) ref_fill_f32_edges(in, n, seed, float_edges);
     memset(flags + n, 0x5A, 4); /* bytes past n count for nothing, whatever they hold */
-    uint64_t want_count = ref_select(in, c->type, c->mode, &c->pred, flags, c->partition, c->payload, pay, n,
+    uint64_t want_count = ref_select(in, c->type, c->mode, &c->pred, flags, c->partition, c->payload, pay, m,
                                      want, want_pay);
     bin = test_upload(ctx, in, n * 4);
     bflags = test_upload(ctx, flags, (n + 3) & ~3ull);
     bpay = test_upload(ctx, pay, n * 4);
-    bout = test_buffer(ctx, n * 4);
-    bpout = test_buffer(ctx, n * 4);
+    memset(got, 0xC3, bytes);
+    bout = test_upload(ctx, got, n * 4);
+    bpout = test_upload(ctx, got, n * 4);
     bcount = test_buffer(ctx, 4);
+    if (gpu_count >= 0) bn = test_count_buffer(ctx, (uint32_t)gpu_count, 20);
     uint32_t junk = 0xDEADBEEF;
     if (!bin || !bflags || !bpay || !bout || !bpout || !bcount) goto done;
     wgs_buffer_write(ctx, bcount, 0, &junk, 4);
     WGPUCommandEncoder enc;
     CHECK_RESULT(wgs_encoder_create(ctx, &enc), WGS_OK);
     wgs_select_args a = {.input = bin, .flags = bflags, .payload_in = bpay, .output = bout,
-                         .payload_out = bpout, .count = bcount, .n = n};
+                         .payload_out = bpout, .count = bcount, .n = n, .n_buffer = bn, .n_offset = 20};
     wgs_result r = wgs_select_encode(plan, enc, &a);
     CHECK_RESULT(wgs_submit(ctx, enc), WGS_OK);
     if (r != WGS_OK) {
@@ -85,10 +92,17 @@ static void check_select(wgs_context *ctx, wgs_select_plan *plan, const select_c
         goto done;
     }
     uint32_t count = 0;
-    uint64_t written = c->partition ? n : want_count;
-    if (!test_download(ctx, bcount, &count, 4) || !test_download(ctx, bout, got, written * 4)) goto done;
+    uint64_t written = c->partition ? m : want_count;
+    if (!test_download(ctx, bcount, &count, 4) || !test_download(ctx, bout, got, n * 4)) goto done;
     int has_pay = c->payload != WGS_PAYLOAD_NONE || c->mode == WGS_SELECT_RUN_LENGTH;
-    if (has_pay && !test_download(ctx, bpout, got_pay, written * 4)) goto done;
+    if (has_pay && !test_download(ctx, bpout, got_pay, n * 4)) goto done;
+    for (uint64_t i = written; i < n && gpu_count >= 0; i++) {
+        if (got[i] != 0xC3C3C3C3u || (has_pay && got_pay[i] != 0xC3C3C3C3u)) {
+            test_fail(__FILE__, __LINE__, "mode %d bound %llu count %lld: element %llu past the selected written",
+                      (int)c->mode, (unsigned long long)n, (long long)gpu_count, (unsigned long long)i);
+            break;
+        }
+    }
     if (count != want_count) {
         test_fail(__FILE__, __LINE__, "mode %d %s n=%llu: count %u, want %llu", (int)c->mode,
                   wgs_type_name(c->type), (unsigned long long)n, count, (unsigned long long)want_count);
@@ -110,7 +124,13 @@ done:
     wgs_buffer_release(ctx, bout);
     wgs_buffer_release(ctx, bpout);
     wgs_buffer_release(ctx, bcount);
+    wgs_buffer_release(ctx, bn);
     free(in), free(pay), free(want), free(want_pay), free(got), free(got_pay), free(flags);
+}
+
+static void check_select(wgs_context *ctx, wgs_select_plan *plan, const select_case *c, uint64_t n, uint64_t seed,
+                         unsigned float_edges) {
+    check_select_count(ctx, plan, c, n, seed, float_edges, -1);
 }
 
 /* Every case with each algorithm that takes it (a partition only in three passes), at
@@ -332,4 +352,104 @@ TEST(select_host) {
     wgs_select_host_args no_flags = {.input = in, .output = got, .n = n};
     CHECK_RESULT(wgs_select_host(ctx, &(wgs_select_plan_desc){0}, &no_flags, &count), WGS_ERROR_INVALID_ARGUMENT);
     CHECK_RESULT(wgs_select_host(ctx, &cases[0], NULL, &count), WGS_ERROR_INVALID_ARGUMENT);
+}
+
+/* ---- counts on the GPU (args.n_buffer) --------------------------------------------- */
+
+/* Every mode (with a payload, a partition, run lengths), both algorithms: counts at the
+ * tile's edges, the bound and above it, each against the reference of the first count
+ * elements, with nothing written past what was selected. */
+TEST(select_count_from_gpu) {
+    wgs_context *ctx = test_context();
+    if (!ctx) return;
+    const select_case cases[] = {
+        {WGS_SELECT_FLAGGED, WGS_TYPE_U32, {0}, 0, WGS_PAYLOAD_INDEX, 0},
+        {WGS_SELECT_FLAGGED, WGS_TYPE_U32, {0}, 1, WGS_PAYLOAD_NONE, 0},
+        {WGS_SELECT_IF, WGS_TYPE_F32, {.kind = WGS_PREDICATE_GREATER, .a = 0.0}, 0, WGS_PAYLOAD_BUFFER, 0},
+        {WGS_SELECT_IF, WGS_TYPE_I32, {.kind = WGS_PREDICATE_LESS, .a = 1.0}, 1, WGS_PAYLOAD_INDEX, 0},
+        {WGS_SELECT_UNIQUE, WGS_TYPE_U32, {0}, 0, WGS_PAYLOAD_NONE, 0},
+        {WGS_SELECT_RUN_LENGTH, WGS_TYPE_I32, {0}, 0, WGS_PAYLOAD_NONE, 0},
+    };
+    const uint64_t bound = 3 * 4096 + 7;
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        for (int alg = WGS_SELECT_ALGORITHM_SINGLE_PASS; alg <= WGS_SELECT_ALGORITHM_THREE_PASS; alg++) {
+            const select_case *c = &cases[k];
+            if (c->partition && alg == WGS_SELECT_ALGORITHM_SINGLE_PASS) continue;
+            wgs_select_plan_desc d = {.type = c->type, .mode = c->mode, .predicate = c->pred,
+                                      .partition = c->partition, .payload = c->payload,
+                                      .algorithm = (wgs_select_algorithm)alg, .capacity = bound};
+            wgs_select_plan *plan = NULL;
+            CHECK_RESULT(wgs_select_plan_create(ctx, &d, &plan), WGS_OK);
+            if (!plan) continue;
+            /* tiles of 1024 and 4096 (both tunings) */
+            const int64_t counts[] = {0, 1, 1023, 1025, 4097, (int64_t)bound, (int64_t)bound + 1000};
+            for (size_t i = 0; i < sizeof counts / sizeof counts[0]; i++)
+                check_select_count(ctx, plan, c, bound, 40 + k * 10 + i, 0, counts[i]);
+            wgs_select_plan_destroy(plan);
+        }
+    }
+}
+
+/* A chain in one encoder, the count never read back by the host: a select's count is
+ * the n of a scan and of a reduce of what it selected. */
+TEST(select_count_feeds_scan_and_reduce) {
+    wgs_context *ctx = test_context();
+    if (!ctx) return;
+    const uint64_t n = 20011;
+    uint32_t *in = malloc(n * 4), *sel = malloc(n * 4), *want = malloc(n * 4), *got = malloc(n * 4);
+    uint8_t *flags = malloc(n + 4);
+    wgs_select_plan *sp = NULL;
+    wgs_scan_plan *scp = NULL;
+    wgs_reduce_plan *rp = NULL;
+    if (!in || !sel || !want || !got || !flags) goto done;
+    ref_fill_random(in, WGS_TYPE_U32, WGS_OP_ADD, n, 3);
+    for (uint64_t i = 0; i < n; i++) flags[i] = (uint8_t)((in[i] >> 5) % 3 == 0);
+    uint64_t kept = ref_select(in, WGS_TYPE_U32, WGS_SELECT_FLAGGED, &(wgs_predicate){0}, flags, 0,
+                               WGS_PAYLOAD_NONE, NULL, n, sel, NULL);
+    ref_scan(sel, want, WGS_TYPE_U32, WGS_OP_ADD, 1, kept);
+    uint32_t sum = 0;
+    for (uint64_t i = 0; i < kept; i++) sum += sel[i];
+    CHECK_RESULT(wgs_select_plan_create(ctx, &(wgs_select_plan_desc){.capacity = n}, &sp), WGS_OK);
+    CHECK_RESULT(wgs_scan_plan_create(ctx, &(wgs_scan_plan_desc){.kind = WGS_SCAN_INCLUSIVE, .capacity = n}, &scp),
+                 WGS_OK);
+    CHECK_RESULT(wgs_reduce_plan_create(ctx, &(wgs_reduce_plan_desc){.capacity = n}, &rp), WGS_OK);
+    memset(got, 0xC3, n * 4);
+    WGPUBuffer bin = test_upload(ctx, in, n * 4), bflags = test_upload(ctx, flags, (n + 3) & ~3ull);
+    WGPUBuffer bsel = test_buffer(ctx, n * 4), bscan = test_upload(ctx, got, n * 4);
+    WGPUBuffer bcount = test_buffer(ctx, 256), bsum = test_buffer(ctx, 256);
+    if (sp && scp && rp && bin && bflags && bsel && bscan && bcount && bsum) {
+        WGPUCommandEncoder enc;
+        CHECK_RESULT(wgs_encoder_create(ctx, &enc), WGS_OK);
+        CHECK_RESULT(wgs_select_encode(sp, enc, &(wgs_select_args){.input = bin, .flags = bflags, .output = bsel,
+                                                                   .count = bcount, .count_offset = 0, .n = n}),
+                     WGS_OK);
+        CHECK_RESULT(wgs_scan_encode(scp, enc, &(wgs_scan_args){.input = bsel, .output = bscan, .n = n,
+                                                                .n_buffer = bcount}),
+                     WGS_OK);
+        CHECK_RESULT(wgs_reduce_encode(rp, enc, &(wgs_reduce_args){.input = bsel, .n = n, .output = bsum,
+                                                                   .n_buffer = bcount}),
+                     WGS_OK);
+        CHECK_RESULT(wgs_submit(ctx, enc), WGS_OK);
+        uint32_t got_sum = 0;
+        if (test_download(ctx, bscan, got, n * 4) && test_download(ctx, bsum, &got_sum, 4)) {
+            CHECK(memcmp(got, want, kept * 4) == 0);
+            for (uint64_t i = kept; i < n; i++)
+                if (got[i] != 0xC3C3C3C3u) {
+                    test_fail(__FILE__, __LINE__, "scan element %llu past the count written", (unsigned long long)i);
+                    break;
+                }
+            CHECK(got_sum == sum);
+        }
+    }
+    wgs_buffer_release(ctx, bin);
+    wgs_buffer_release(ctx, bflags);
+    wgs_buffer_release(ctx, bsel);
+    wgs_buffer_release(ctx, bscan);
+    wgs_buffer_release(ctx, bcount);
+    wgs_buffer_release(ctx, bsum);
+done:
+    wgs_select_plan_destroy(sp);
+    wgs_scan_plan_destroy(scp);
+    wgs_reduce_plan_destroy(rp);
+    free(in), free(sel), free(want), free(got), free(flags);
 }

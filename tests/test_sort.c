@@ -371,3 +371,85 @@ TEST(sort_bad_input) {
     wgs_buffer_release(ctx, k), wgs_buffer_release(ctx, k2), wgs_buffer_release(ctx, v), wgs_buffer_release(ctx, v2);
     wgs_sort_plan_destroy(plan);
 }
+
+/* ---- counts on the GPU (args.n_buffer) --------------------------------------------- */
+
+/* The first count of `bound` keys sorted through a plan of capacity bound, the count in
+ * a GPU buffer: keys and values against the reference of those keys, every element of
+ * the outputs past the count as it was (in place: the input's keys). */
+static void check_sort_count(wgs_context *ctx, wgs_sort_plan *plan, const sort_case *c, uint64_t bound,
+                             uint32_t count, int in_place) {
+    size_t kb = wgs_type_size(c->type), vb = c->payload == WGS_PAYLOAD_NONE ? 0 : c->value_bytes ? c->value_bytes : 4;
+    uint64_t m = count < bound ? count : bound, kbytes = bound * kb, vbytes = bound * vb;
+    unsigned char *keys = malloc(kbytes + 8), *want = malloc(kbytes + 8), *got = malloc(kbytes + 8);
+    unsigned char *vals = malloc(vbytes + 8), *want_v = malloc(vbytes + 8), *got_v = malloc(vbytes + 8);
+    unsigned char *guard = malloc(kbytes + vbytes + 8);
+    WGPUBuffer bk = NULL, bko = NULL, bv = NULL, bvo = NULL, bn = NULL;
+    if (!keys || !want || !got || !vals || !want_v || !got_v || !guard) goto done;
+    fill_keys(keys, c->type, kb, D_FEW, bound, count);
+    for (uint64_t i = 0; i < vbytes / 4; i++) ((uint32_t *)vals)[i] = (uint32_t)mix(i ^ count);
+    if (ref_sort(c->type, c->order == WGS_SORT_DESCENDING, c->begin_bit, c->end_bit, keys, vals,
+                 c->payload == WGS_PAYLOAD_BUFFER ? (uint32_t)vb : 0, c->payload == WGS_PAYLOAD_INDEX, m, want,
+                 want_v) != 0)
+        goto done;
+    memset(guard, 0xC3, kbytes + vbytes + 8);
+    memcpy(want + m * kb, in_place ? keys + m * kb : guard, (size_t)(kbytes - m * kb));
+    memcpy(want_v + m * vb, in_place && c->payload == WGS_PAYLOAD_BUFFER ? vals + m * vb : guard,
+           (size_t)(vbytes - m * vb));
+    bk = test_upload(ctx, keys, kbytes);
+    bko = in_place ? bk : test_upload(ctx, guard, kbytes);
+    if (c->payload == WGS_PAYLOAD_BUFFER) bv = test_upload(ctx, vals, vbytes);
+    if (c->payload != WGS_PAYLOAD_NONE) bvo = in_place && bv ? bv : test_upload(ctx, guard, vbytes);
+    bn = test_count_buffer(ctx, count, 4);
+    WGPUCommandEncoder enc;
+    CHECK_RESULT(wgs_encoder_create(ctx, &enc), WGS_OK);
+    wgs_sort_args a = {.keys_in = bk, .keys_out = bko, .values_in = bv, .values_out = bvo, .n = bound,
+                       .n_buffer = bn, .n_offset = 4};
+    CHECK_RESULT(wgs_sort_encode(plan, enc, &a), WGS_OK);
+    CHECK_RESULT(wgs_submit(ctx, enc), WGS_OK);
+    if (!test_download(ctx, bko, got, kbytes)) goto done;
+    if (memcmp(got, want, (size_t)kbytes) != 0) {
+        uint64_t i = 0;
+        while (memcmp(got + i * kb, want + i * kb, kb) == 0) i++;
+        test_fail(__FILE__, __LINE__, "%s %s algorithm %d bound %llu count %u%s: key %llu differs%s",
+                  wgs_type_name(c->type), c->order ? "desc" : "asc", (int)c->algorithm, (unsigned long long)bound,
+                  count, in_place ? " in place" : "", (unsigned long long)i, i >= m ? " (past the count)" : "");
+    }
+    if (vb && test_download(ctx, bvo, got_v, vbytes) && memcmp(got_v, want_v, (size_t)vbytes) != 0)
+        test_fail(__FILE__, __LINE__, "%s bound %llu count %u payload %d: values differ", wgs_type_name(c->type),
+                  (unsigned long long)bound, count, (int)c->payload);
+done:
+    wgs_buffer_release(ctx, bk);
+    if (bko != bk) wgs_buffer_release(ctx, bko);
+    wgs_buffer_release(ctx, bv);
+    if (bvo != bv) wgs_buffer_release(ctx, bvo);
+    wgs_buffer_release(ctx, bn);
+    free(keys), free(want), free(got), free(vals), free(want_v), free(got_v), free(guard);
+}
+
+/* Both algorithms; keys with values, with indices, 64-bit keys, a bit range, in place;
+ * counts at the tile's edges (256 and 1024-key tiles), the bound and above it. */
+TEST(sort_count_from_gpu) {
+    wgs_context *ctx = test_context();
+    if (!ctx) return;
+    const sort_case cases[] = {
+        {WGS_TYPE_U32, WGS_SORT_ASCENDING, WGS_PAYLOAD_BUFFER, 4, 0, 0, WGS_SORT_ALGORITHM_REDUCE_SCAN},
+        {WGS_TYPE_F32, WGS_SORT_DESCENDING, WGS_PAYLOAD_INDEX, 0, 0, 0, WGS_SORT_ALGORITHM_ONESWEEP},
+        {WGS_TYPE_U64, WGS_SORT_ASCENDING, WGS_PAYLOAD_BUFFER, 8, 0, 0, WGS_SORT_ALGORITHM_ONESWEEP},
+        {WGS_TYPE_I32, WGS_SORT_ASCENDING, WGS_PAYLOAD_NONE, 0, 4, 20, WGS_SORT_ALGORITHM_REDUCE_SCAN},
+    };
+    const uint64_t bound = 5001;
+    const uint32_t counts[] = {0, 1, 257, 1025, (uint32_t)bound, (uint32_t)bound + 1000};
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        const sort_case *c = &cases[k];
+        wgs_sort_plan_desc d = {.type = c->type, .order = c->order, .begin_bit = c->begin_bit,
+                                .end_bit = c->end_bit, .payload = c->payload, .value_bytes = c->value_bytes,
+                                .algorithm = c->algorithm, .capacity = bound};
+        wgs_sort_plan *plan = NULL;
+        CHECK_RESULT(wgs_sort_plan_create(ctx, &d, &plan), WGS_OK);
+        if (!plan) continue;
+        for (size_t i = 0; i < sizeof counts / sizeof counts[0]; i++)
+            check_sort_count(ctx, plan, c, bound, counts[i], k == 0 && i % 2);
+        wgs_sort_plan_destroy(plan);
+    }
+}

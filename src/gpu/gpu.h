@@ -94,6 +94,11 @@ WGPUComputePassEncoder wgs__gpu_pass_begin(gpu_device *dev, WGPUCommandEncoder e
 void wgs__gpu_pass_dispatch(gpu_device *dev, WGPUComputePassEncoder pass,
                        WGPUComputePipeline pipeline, WGPUBindGroup group, uint32_t x,
                        uint32_t y);
+/* The grid from three u32 (x, y, z) at `offset` (a multiple of 4) of `args` (Indirect
+ * usage), read when the dispatch runs: a grid the GPU computed. */
+void wgs__gpu_pass_dispatch_indirect(gpu_device *dev, WGPUComputePassEncoder pass,
+                                WGPUComputePipeline pipeline, WGPUBindGroup group, WGPUBuffer args,
+                                uint64_t offset);
 void wgs__gpu_pass_end(gpu_device *dev, WGPUComputePassEncoder pass);
 
 /* Host-side helpers for the convenience layer, the CLI and the tests. */

@@ -35,6 +35,8 @@ WGPU_IMPORT(passBegin) uint32_t js_pass_begin(uint32_t encoder, uint32_t query_s
                                                uint32_t end_index);
 WGPU_IMPORT(passDispatch) void js_pass_dispatch(uint32_t pass, uint32_t pipeline, uint32_t group, uint32_t x,
                                                  uint32_t y);
+WGPU_IMPORT(passDispatchIndirect) void js_pass_dispatch_indirect(uint32_t pass, uint32_t pipeline, uint32_t group,
+                                                                  uint32_t args, double offset);
 WGPU_IMPORT(passEnd) void js_pass_end(uint32_t pass);
 
 /* Caps fields as wgscan.js numbers them. */
@@ -202,6 +204,12 @@ void wgs__gpu_pass_dispatch(gpu_device *d, WGPUComputePassEncoder pass, WGPUComp
                        WGPUBindGroup group, uint32_t x, uint32_t y) {
     (void)d;
     js_pass_dispatch(H(pass), H(pipeline), H(group), x, y);
+}
+
+void wgs__gpu_pass_dispatch_indirect(gpu_device *d, WGPUComputePassEncoder pass, WGPUComputePipeline pipeline,
+                                WGPUBindGroup group, WGPUBuffer args, uint64_t offset) {
+    (void)d;
+    js_pass_dispatch_indirect(H(pass), H(pipeline), H(group), H(args), (double)offset);
 }
 
 void wgs__gpu_pass_end(gpu_device *d, WGPUComputePassEncoder pass) {

@@ -80,6 +80,8 @@
       (WGPUComputePassEncoder, uint32_t, WGPUBindGroup, size_t, uint32_t const *))             \
     X(ComputePassEncoderDispatchWorkgroups, void,                                              \
       (WGPUComputePassEncoder, uint32_t, uint32_t, uint32_t))                                  \
+    X(ComputePassEncoderDispatchWorkgroupsIndirect, void,                                      \
+      (WGPUComputePassEncoder, WGPUBuffer, uint64_t))                                          \
     X(ComputePassEncoderEnd, void, (WGPUComputePassEncoder))                                   \
     X(ComputePassEncoderRelease, void, (WGPUComputePassEncoder))                               \
     X(QuerySetDestroy, void, (WGPUQuerySet))                                                   \

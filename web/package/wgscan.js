@@ -519,6 +519,12 @@ export class Wgscan {
         p.setBindGroup(0, self.#get(group));
         p.dispatchWorkgroups(x, y, 1);
       },
+      passDispatchIndirect: (pass, pipeline, group, args, offset) => {
+        const p = self.#get(pass);
+        p.setPipeline(self.#get(pipeline));
+        p.setBindGroup(0, self.#get(group));
+        p.dispatchWorkgroupsIndirect(self.#get(args), offset);
+      },
       passEnd: (pass) => {
         self.#get(pass).end();
         self.#drop(pass);

@@ -191,6 +191,13 @@ void wgs__gpu_pass_dispatch(gpu_device *d, WGPUComputePassEncoder pass, WGPUComp
     d->p.ComputePassEncoderDispatchWorkgroups(pass, x, y, 1);
 }
 
+void wgs__gpu_pass_dispatch_indirect(gpu_device *d, WGPUComputePassEncoder pass, WGPUComputePipeline pipeline,
+                                WGPUBindGroup group, WGPUBuffer args, uint64_t offset) {
+    d->p.ComputePassEncoderSetPipeline(pass, pipeline);
+    d->p.ComputePassEncoderSetBindGroup(pass, 0, group, 0, NULL);
+    d->p.ComputePassEncoderDispatchWorkgroupsIndirect(pass, args, offset);
+}
+
 void wgs__gpu_pass_end(gpu_device *d, WGPUComputePassEncoder pass) {
     d->p.ComputePassEncoderEnd(pass);
     d->p.ComputePassEncoderRelease(pass);

@@ -97,22 +97,28 @@ fn word_entry(v: vec4<T>, h: u32) -> SegEntry {
 // The chain's hook (workgroup/segmented_chain_*.wgsl): word q of tile j from the input.
 fn seg_word_at(j: u32, q: u32, n: u32) -> SegEntry {
     let ts = j * TILE;
-    let whole = ts + TILE <= 4u * params.words;
+    let whole = ts + TILE <= min(4u * params.words, n);
     let g = ts / 4u + q;
     let ident = identity_from_bits(IDENTITY_BITS);
     let m = input_marks(g, n, whole);
     return word_entry(scan_vals(load_vals(g, n, ident, whole), g, m, ident), entry_heads(g, m));
 }
 
+// A count from the GPU (src/counts.c) may end n inside the word view (the bound's):
+// whole tiles lie before n, and a word n cuts is stored by elements.
 fn store_word(q: u32, n: u32, v: vec4<T>) {
-    if (q < params.words) {
+    if (q < params.words && 4u * q + 4u <= n) {
         out4[q] = v;
         return;
     }
     for (var j = 0u; j < 4u; j++) {
         let i = 4u * q + j;
         if (i < n) {
-            out_tail[i - 4u * params.words] = v[j];
+            if (q < params.words) {
+                out4[q][j] = v[j];
+            } else {
+                out_tail[i - 4u * params.words] = v[j];
+            }
         }
     }
 }
@@ -125,7 +131,7 @@ fn scan_by_key(ids: Ids, @builtin(workgroup_id) wid: vec3<u32>, @builtin(num_wor
     }
     let t = claim_tile(ids.lid);
     let ident = identity_from_bits(IDENTITY_BITS);
-    let whole = t * TILE + TILE <= 4u * params.words;
+    let whole = t * TILE + TILE <= min(4u * params.words, n);
     let q0 = t * (TILE / 4u) + ids.lid;
     var w: array<vec4<T>, ROWS>;
     var heads: array<u32, ROWS>; // the marks (tile_marks) of each row's word

@@ -32,10 +32,11 @@ var<private> ahead_prefix: array<T, ROWS>;
 const TABLE: u32 = ROWS * MAX_SUBGROUPS;
 var<workgroup> segments: array<T, 2u * TABLE>;
 
-// Whether the tile at element `base` lies wholly in the word view (uniform across the
-// workgroup, so branching on it keeps every lane together).
+// Whether the tile at element `base` lies wholly in the word view and before n (uniform
+// across the workgroup, so branching on it keeps every lane together). n is below the
+// view's end only where n came from the GPU (src/counts.c): the view is then the bound's.
 fn tile_is_whole(base: u32) -> bool {
-    return base + TILE <= 4u * params.words;
+    return base + TILE <= min(4u * params.words, params.n);
 }
 
 // Word q of the chunk: a plain 16-byte load in whole tiles, else load4.
@@ -65,14 +66,18 @@ fn load4(q: u32, n: u32, ident: T) -> vec4<T> {
 }
 
 fn store4(q: u32, n: u32, v: vec4<T>) {
-    if (q < params.words) {
+    if (q < params.words && 4u * q + 4u <= n) {
         store4_full(q, v);
         return;
     }
     for (var j = 0u; j < 4u; j++) {
         let i = 4u * q + j;
         if (i < n) {
-            store_tail(i - 4u * params.words, v[j]);
+            if (q < params.words) { // n inside the view (a count from the GPU)
+                store1_word(q, j, v[j]);
+            } else {
+                store_tail(i - 4u * params.words, v[j]);
+            }
         }
     }
 }

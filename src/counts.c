@@ -1,0 +1,261 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * counts.c: element counts that stay on the GPU (args.n_buffer). One mechanism for
+ * every primitive: while an encode with a count buffer records a pass, wgs__dispatch
+ * does not dispatch; it keeps each dispatch (pipeline, bindings, the record the host
+ * computed for the bound args.n, and a rule saying how record and grid follow from
+ * the count c; internal.h). At the pass's end:
+ *
+ *   prep       one invocation (device/counts.wgsl) reads c, clamps it to the bound,
+ *              and writes each dispatch's record and grid into a region of the
+ *              context's count ring (Storage | Uniform | Indirect)
+ *   dispatches in order, each with its record (binding 2, a uniform range of the
+ *              region) and its grid read from the region (dispatchWorkgroupsIndirect);
+ *              dispatches without a rule keep their grid and dispatch directly
+ *
+ * What the host decides from n (algorithms, tile groups, chunks over bindings, the
+ * buffer checks) it decides for the bound, so every binding is as without a count
+ * buffer; only n, the fields that follow it and the grids change on the GPU.
+ *
+ * A region is [header | a rule per dispatch | the records | the grids]; the host
+ * writes the first two with wgpuQueueWriteBuffer, once, as the parameter ring's
+ * records are written (dispatch.c says why never twice); the GPU writes the rest.
+ */
+#include "internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define COUNT_HEADER_WORDS 16u
+#define COUNT_RING_BYTES (256u * 1024u)
+
+struct wgs__deferred {
+    WGPUComputePipeline pipe;
+    gpu_binding b[12];
+    uint32_t nb;
+    int has_record;
+    int fixed; /* no rule: the recorded grid, dispatched directly */
+    uint64_t groups;
+    uint32_t rule[WGS_COUNT_RULE_WORDS];
+};
+
+static uint32_t sat32(uint64_t v) { return v > 0xFFFFFFFFull ? 0xFFFFFFFFu : (uint32_t)v; }
+
+wgs__count_rule wgs__count_follow(uint64_t first, uint64_t per) {
+    wgs__count_rule r;
+    memset(&r, 0, sizeof r);
+    r.first = first;
+    r.unit = 1;
+    r.per = per;
+    return r;
+}
+
+wgs_result wgs__counts_check(wgs_context *ctx, WGPUBuffer n_buffer, uint64_t n_offset, const char *name) {
+    if (!n_buffer) return WGS_OK;
+    WGS_FAIL_IF(ctx, n_offset % 4 != 0, WGS_ERROR_MISALIGNED_OFFSET, "%s offset %llu is not a multiple of 4",
+                name, (unsigned long long)n_offset);
+    WGS_FAIL_IF(ctx, !(wgs__gpu_buffer_usage(ctx->gpu, n_buffer) & WGPUBufferUsage_Storage),
+                WGS_ERROR_BUFFER_USAGE, "%s buffer lacks WGPUBufferUsage_Storage", name);
+    uint64_t size = wgs__gpu_buffer_size(ctx->gpu, n_buffer);
+    WGS_FAIL_IF(ctx, n_offset > size || size - n_offset < 4, WGS_ERROR_BUFFER_TOO_SMALL,
+                "%s buffer holds %llu bytes; offset %llu + 4 bytes needed", name, (unsigned long long)size,
+                (unsigned long long)n_offset);
+    return WGS_OK;
+}
+
+void wgs__counts_begin(wgs_context *ctx, WGPUBuffer n_buffer, uint64_t n_offset, uint64_t bound) {
+    wgs__counts_begin2(ctx, n_buffer, n_offset, bound, NULL, 0, 0);
+}
+
+void wgs__counts_begin2(wgs_context *ctx, WGPUBuffer n_buffer, uint64_t n_offset, uint64_t bound,
+                        WGPUBuffer second, uint64_t second_offset, uint64_t second_bound) {
+    wgs__counts *k = &ctx->counts;
+    k->active = 0; /* a scope an encode left on failure ends here */
+    if (!n_buffer && !second) return;
+    k->active = 1;
+    k->n_buffer = n_buffer;
+    k->n_offset = n_offset;
+    k->bound = sat32(bound);
+    k->second = second;
+    k->second_offset = second_offset;
+    k->second_bound = sat32(second_bound);
+    k->count = 0;
+    k->have_rule = 0;
+    k->failed = WGS_OK;
+}
+
+int wgs__counts_active(const wgs_context *ctx) { return ctx->counts.active; }
+
+uint32_t wgs__counts_index(const wgs_context *ctx) { return (uint32_t)ctx->counts.count; }
+
+void wgs__counts_rule(wgs_context *ctx, const wgs_params *record, const wgs__count_rule *rule) {
+    wgs__counts *k = &ctx->counts;
+    if (!k->active) return;
+    uint32_t *w = k->rule_words;
+    memset(w, 0, sizeof k->rule_words);
+    memcpy(w, record->words, sizeof record->words);
+    k->have_rule = rule ? 2 : 1; /* 1: a record, kept as recorded */
+    if (!rule) return;
+    w[8] = sat32(rule->first);
+    w[9] = sat32(rule->unit);
+    w[10] = rule->lo;
+    w[11] = sat32(rule->per);
+    w[13] = rule->grid_min;
+    for (int i = 0; i < 4; i++) {
+        const wgs__count_op *o = &rule->ops[i];
+        w[16 + 4 * i] = (uint32_t)o->op | o->field << 8;
+        w[17 + 4 * i] = o->a;
+        w[18 + 4 * i] = o->b;
+    }
+}
+
+void wgs__counts_defer(wgs_context *ctx, WGPUComputePipeline pipe, const gpu_binding *b, uint32_t nb,
+                       int has_record, uint64_t groups) {
+    wgs__counts *k = &ctx->counts;
+    int rule = k->have_rule;
+    k->have_rule = 0;
+    if (k->failed != WGS_OK) return;
+    if (has_record && !rule) { /* a dispatch whose primitive gave no record: a bug of wgscan's */
+        k->failed = wgs__fail(ctx, WGS_ERROR_GPU_INTERNAL, "a dispatch with a count buffer has no rule");
+        return;
+    }
+    if (k->count == k->cap) {
+        size_t cap = k->cap ? 2 * k->cap : 16;
+        wgs__deferred *l = realloc(k->list, cap * sizeof *l);
+        if (!l) {
+            k->failed = wgs__fail(ctx, WGS_ERROR_OUT_OF_HOST_MEMORY, "deferring dispatches");
+            return;
+        }
+        k->list = l;
+        k->cap = cap;
+    }
+    wgs__deferred *d = &k->list[k->count++];
+    memset(d, 0, sizeof *d);
+    d->pipe = pipe;
+    memcpy(d->b, b, nb * sizeof *b);
+    d->nb = nb;
+    d->has_record = has_record;
+    d->groups = groups;
+    d->fixed = rule != 2;
+    if (rule) memcpy(d->rule, k->rule_words, sizeof d->rule);
+    d->rule[12] = (uint32_t)groups; /* at most max_dim^2 < 2^32 */
+}
+
+/* A region of `bytes` in the count ring (a fresh ring when the current one is full);
+ * its offset in *offset. */
+static wgs_result region_reserve(wgs_context *ctx, uint64_t bytes, uint64_t align, uint64_t *offset) {
+    wgs__counts *k = &ctx->counts;
+    uint64_t at = wgs__round_up(k->ring_used, align);
+    if (!k->ring || at + bytes > k->ring_cap) {
+        uint64_t cap = bytes > COUNT_RING_BYTES ? bytes : COUNT_RING_BYTES;
+        wgs__gpu_scope_push(ctx->gpu);
+        WGPUBuffer ring = wgs__gpu_buffer_create(ctx->gpu, cap,
+                                                 WGPUBufferUsage_Storage | WGPUBufferUsage_Uniform |
+                                                     WGPUBufferUsage_Indirect | WGPUBufferUsage_CopyDst,
+                                                 "wgscan count ring");
+        wgs_result r = wgs__scope_end(ctx, "creating the count ring");
+        if (r != WGS_OK) {
+            wgs__gpu_buffer_release(ctx->gpu, ring);
+            return r;
+        }
+        wgs__gpu_buffer_release(ctx->gpu, k->ring);
+        k->ring = ring;
+        k->ring_cap = cap;
+        at = 0;
+    }
+    *offset = at;
+    k->ring_used = at + bytes;
+    return WGS_OK;
+}
+
+static wgs_result prep_pipeline(wgs_context *ctx) {
+    if (ctx->counts.prep) return WGS_OK;
+    wgs_kernel_spec spec = {.file = "device/counts.wgsl", .entry = "counts_prep", .primitive = 1,
+                            .value_type = WGS_TYPE_U32, .type = WGS_TYPE_U32, .op = WGS_OP_ADD,
+                            .params = WGS_PARAMS_KIND_COPY, .wg = 64, .items = 1};
+    return wgs__pipeline(ctx, &spec, &ctx->counts.prep);
+}
+
+static void fold(const wgs_context *ctx, uint64_t groups, uint32_t *x, uint32_t *y) {
+    uint64_t max_dim = ctx->caps.info.max_workgroups_per_dimension;
+    *x = (uint32_t)groups;
+    *y = 1;
+    if (groups > max_dim) {
+        *y = (uint32_t)wgs__div_up(groups, max_dim);
+        *x = (uint32_t)wgs__div_up(groups, *y);
+    }
+}
+
+wgs_result wgs__counts_end(wgs_context *ctx, WGPUComputePassEncoder pass) {
+    wgs__counts *k = &ctx->counts;
+    if (!k->active) return WGS_OK;
+    k->active = 0;
+    if (k->failed != WGS_OK) return k->failed;
+    size_t count = k->count;
+    if (count == 0) return WGS_OK;
+    const wgs_context_info *ci = &ctx->caps.info;
+    uint64_t align = ci->min_storage_offset_alignment > ci->min_uniform_offset_alignment
+                         ? ci->min_storage_offset_alignment
+                         : ci->min_uniform_offset_alignment;
+    if (align < 256) align = 256;
+    uint32_t stride = wgs__param_stride(ctx);
+    uint64_t rules_bytes = (COUNT_HEADER_WORDS + (uint64_t)count * WGS_COUNT_RULE_WORDS) * 4;
+    uint64_t rec_off = wgs__round_up(rules_bytes, align);
+    uint64_t grid_off = rec_off + (uint64_t)count * stride;
+    uint64_t bytes = wgs__round_up(grid_off + 12 * (uint64_t)count, align);
+    uint64_t base = 0;
+    wgs_result r = prep_pipeline(ctx);
+    if (r == WGS_OK) r = region_reserve(ctx, bytes, align, &base);
+    uint32_t *words = r == WGS_OK ? calloc(1, rules_bytes) : NULL;
+    if (r == WGS_OK && !words) r = wgs__fail(ctx, WGS_ERROR_OUT_OF_HOST_MEMORY, "writing count rules");
+    if (r != WGS_OK) return r;
+    /* Each count bound from the aligned offset below it; a missing one reads the other
+     * buffer (some binding is needed) and is ignored. */
+    const uint64_t salign = ci->min_storage_offset_alignment;
+    WGPUBuffer first_b = k->n_buffer ? k->n_buffer : k->second, second_b = k->second ? k->second : k->n_buffer;
+    uint64_t first_off = k->n_buffer ? k->n_offset : k->second_offset;
+    uint64_t second_off = k->second ? k->second_offset : k->n_offset;
+    uint64_t count_at = first_off / salign * salign, second_at = second_off / salign * salign;
+    words[0] = (uint32_t)count;
+    words[1] = k->bound;
+    words[2] = (uint32_t)(rec_off / 4);
+    words[3] = (uint32_t)(grid_off / 4);
+    words[4] = stride / 4;
+    words[5] = ci->max_workgroups_per_dimension;
+    words[6] = (uint32_t)((first_off - count_at) / 4);
+    words[7] = (uint32_t)((second_off - second_at) / 4);
+    words[8] = k->second_bound;
+    words[9] = (k->n_buffer ? 1u : 0u) | (k->second ? 2u : 0u);
+    for (size_t d = 0; d < count; d++)
+        memcpy(words + COUNT_HEADER_WORDS + d * WGS_COUNT_RULE_WORDS, k->list[d].rule, sizeof k->list[d].rule);
+    wgs__gpu_queue_write(ctx->gpu, k->ring, base, words, (size_t)rules_bytes);
+    free(words);
+
+    gpu_binding pb[3] = {{0, first_b, count_at, first_off + 4 - count_at},
+                         {1, k->ring, base, bytes},
+                         {3, second_b, second_at, second_off + 4 - second_at}};
+    WGPUBindGroup group = wgs__gpu_bind_group_create(ctx->gpu, ctx->counts.prep, pb, 3);
+    wgs__gpu_pass_dispatch(ctx->gpu, pass, ctx->counts.prep, group, 1, 1);
+    wgs__gpu_bind_group_release(ctx->gpu, group);
+    for (size_t d = 0; d < count; d++) {
+        wgs__deferred *e = &k->list[d];
+        if (e->has_record) e->b[e->nb++] = (gpu_binding){2, k->ring, base + rec_off + d * stride, sizeof(wgs_params)};
+        group = wgs__gpu_bind_group_create(ctx->gpu, e->pipe, e->b, e->nb);
+        if (!e->fixed) {
+            wgs__gpu_pass_dispatch_indirect(ctx->gpu, pass, e->pipe, group, k->ring, base + grid_off + 12 * d);
+        } else if (e->groups) {
+            uint32_t x, y;
+            fold(ctx, e->groups, &x, &y);
+            wgs__gpu_pass_dispatch(ctx->gpu, pass, e->pipe, group, x, y);
+        }
+        wgs__gpu_bind_group_release(ctx->gpu, group);
+    }
+    k->count = 0;
+    return WGS_OK;
+}
+
+void wgs__counts_release(wgs_context *ctx) {
+    wgs__gpu_buffer_release(ctx->gpu, ctx->counts.ring);
+    free(ctx->counts.list);
+    memset(&ctx->counts, 0, sizeof ctx->counts);
+}
