@@ -97,15 +97,17 @@ fn word_entry(v: vec4<T>, h: u32) -> SegEntry {
 // The chain's hook (workgroup/segmented_chain_*.wgsl): word q of tile j from the input.
 fn seg_word_at(j: u32, q: u32, n: u32) -> SegEntry {
     let ts = j * TILE;
-    let whole = ts + TILE <= min(4u * params.words, n);
+    let whole = ts + TILE <= 4u * params.words;
     let g = ts / 4u + q;
     let ident = identity_from_bits(IDENTITY_BITS);
     let m = input_marks(g, n, whole);
     return word_entry(scan_vals(load_vals(g, n, ident, whole), g, m, ident), entry_heads(g, m));
 }
 
-// A count from the GPU (src/counts.c) may end n inside the word view (the bound's):
-// whole tiles lie before n, and a word n cuts is stored by elements.
+// A word of a tile that n cuts or that reaches past the word view. A count from the GPU
+// (src/counts.c) may end n inside the view (the bound's): a word n cuts is then stored
+// by elements. (Whole tiles read and scan their words past n as tile_rows.wgsl's do: no
+// element before n depends on them.)
 fn store_word(q: u32, n: u32, v: vec4<T>) {
     if (q < params.words && 4u * q + 4u <= n) {
         out4[q] = v;
@@ -131,7 +133,8 @@ fn scan_by_key(ids: Ids, @builtin(workgroup_id) wid: vec3<u32>, @builtin(num_wor
     }
     let t = claim_tile(ids.lid);
     let ident = identity_from_bits(IDENTITY_BITS);
-    let whole = t * TILE + TILE <= min(4u * params.words, n);
+    let whole = t * TILE + TILE <= 4u * params.words;
+    let whole_before = whole && t * TILE + TILE <= n; // stored with plain 16-byte stores
     let q0 = t * (TILE / 4u) + ids.lid;
     var w: array<vec4<T>, ROWS>;
     var heads: array<u32, ROWS>; // the marks (tile_marks) of each row's word
@@ -163,6 +166,10 @@ fn scan_by_key(ids: Ids, @builtin(workgroup_id) wid: vec3<u32>, @builtin(num_wor
         if (!SCAN_INCLUSIVE && q0 + r * WG == 0u && run_carry()) {
             o.x = run_carry_value();
         }
-        store_word(q0 + r * WG, n, o);
+        if (whole_before) {
+            out4[q0 + r * WG] = o;
+        } else {
+            store_word(q0 + r * WG, n, o);
+        }
     }
 }

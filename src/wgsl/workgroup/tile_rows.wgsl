@@ -32,11 +32,19 @@ var<private> ahead_prefix: array<T, ROWS>;
 const TABLE: u32 = ROWS * MAX_SUBGROUPS;
 var<workgroup> segments: array<T, 2u * TABLE>;
 
-// Whether the tile at element `base` lies wholly in the word view and before n (uniform
-// across the workgroup, so branching on it keeps every lane together). n is below the
-// view's end only where n came from the GPU (src/counts.c): the view is then the bound's.
+// Whether the tile at element `base` lies wholly in the word view (uniform across the
+// workgroup, so branching on it keeps every lane together). With a count from the GPU
+// (src/counts.c) the view is the bound's and n may end inside it: such a whole tile
+// also reads and scans the words past n, which no element before n depends on, and
+// stores (whole_before) only what lies before n.
 fn tile_is_whole(base: u32) -> bool {
-    return base + TILE <= min(4u * params.words, params.n);
+    return base + TILE <= 4u * params.words;
+}
+
+// Whether every element of that tile is stored with plain 16-byte stores: a whole tile
+// that n does not cut. One test a tile, none a word.
+fn whole_before(base: u32, n: u32) -> bool {
+    return tile_is_whole(base) && base + TILE <= n;
 }
 
 // Word q of the chunk: a plain 16-byte load in whole tiles, else load4.
@@ -65,6 +73,7 @@ fn load4(q: u32, n: u32, ident: T) -> vec4<T> {
     return v;
 }
 
+// Word q of a tile that whole_before does not clear: by elements where n cuts it.
 fn store4(q: u32, n: u32, v: vec4<T>) {
     if (q < params.words && 4u * q + 4u <= n) {
         store4_full(q, v);
@@ -227,6 +236,7 @@ fn rows_store(ids: Ids, base: u32, n: u32, prefix: T, tb: u32, inclusive: bool) 
     let nsg = WG / ids.sg_size;
     let sg = ids.lid / ids.sg_size;
     let q0 = base / 4u + ids.lid;
+    let whole = whole_before(base, n);
     for (var k = 0u; k < ROWS; k++) {
         let p = combine(combine(prefix, segments[tb + k * nsg + sg]), lane_prefix[k]);
         let w = words[k];
@@ -236,7 +246,11 @@ fn rows_store(ids: Ids, base: u32, n: u32, prefix: T, tb: u32, inclusive: bool) 
         } else {
             out = vec4<T>(p, combine(p, w.x), combine(p, w.y), combine(p, w.z));
         }
-        store4(q0 + k * WG, n, out);
+        if (whole) {
+            store4_full(q0 + k * WG, out);
+        } else {
+            store4(q0 + k * WG, n, out);
+        }
     }
 }
 
@@ -262,9 +276,15 @@ fn tile_finish(ids: Ids, base: u32, n: u32, prefix: T, inclusive: bool) {
 fn tile_add_prefix(ids: Ids, base: u32, n: u32, p: T) {
     let q0 = base / 4u + ids.lid;
     let w = load_rows(ids, base, n, p);
+    let whole = whole_before(base, n);
     for (var k = 0u; k < ROWS; k++) {
         let x = w[k];
-        store4(q0 + k * WG, n, vec4<T>(combine(p, x.x), combine(p, x.y), combine(p, x.z), combine(p, x.w)));
+        let out = vec4<T>(combine(p, x.x), combine(p, x.y), combine(p, x.z), combine(p, x.w));
+        if (whole) {
+            store4_full(q0 + k * WG, out);
+        } else {
+            store4(q0 + k * WG, n, out);
+        }
     }
 }
 
