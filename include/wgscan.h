@@ -1401,6 +1401,11 @@ typedef struct wgs_alloc_args {
     WGPUQuerySet timestamp_query_set; /* optional: begin of the first pass, end of the last */
     uint32_t timestamp_begin_index;
     uint32_t timestamp_end_index;
+    /* Optional: the number of requests from the GPU, as in wgs_scan_args (n the bound):
+     * the first min(count, n) requests are served, as an encode of that n would;
+     * offsets past them are not written. */
+    WGPUBuffer n_buffer;
+    uint64_t n_offset;
 } wgs_alloc_args;
 
 WGS_API wgs_result wgs_alloc_plan_create(wgs_context *ctx, const wgs_alloc_plan_desc *desc,

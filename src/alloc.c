@@ -71,6 +71,7 @@ wgs_result wgs_alloc_encode(wgs_alloc_plan *p, WGPUCommandEncoder encoder, const
     if ((r = wgs__check_buffer(ctx, a->state, a->state_offset, 8, "state")) != WGS_OK) return r;
     WGS_FAIL_IF(ctx, a->sizes == a->offsets || a->sizes == a->state || a->offsets == a->state,
                 WGS_ERROR_ALIASING, "sizes, offsets and state must be three buffers");
+    if ((r = wgs__counts_check(ctx, a->n_buffer, a->n_offset, "n")) != WGS_OK) return r;
     if (a->n == 0) return WGS_OK;
     const uint32_t none = 0xFFFFFFFFu;
     int scan = p->algorithm == WGS_ALLOC_SCAN;
@@ -87,7 +88,8 @@ wgs_result wgs_alloc_encode(wgs_alloc_plan *p, WGPUCommandEncoder encoder, const
                                                      a->timestamp_begin_index, none);
         wgs__gpu_pass_end(ctx->gpu, mark);
         wgs_scan_args sa = {.input = a->sizes, .input_offset = a->sizes_offset, .output = a->offsets,
-                            .output_offset = a->offsets_offset, .n = a->n};
+                            .output_offset = a->offsets_offset, .n = a->n, .n_buffer = a->n_buffer,
+                            .n_offset = a->n_offset};
         if ((r = wgs_scan_encode(p->scan, encoder, &sa)) != WGS_OK) {
             wgs__scope_end(ctx, "recording the allocation");
             return r;
@@ -96,14 +98,23 @@ wgs_result wgs_alloc_encode(wgs_alloc_plan *p, WGPUCommandEncoder encoder, const
     WGPUComputePassEncoder pass = wgs__gpu_pass_begin(ctx->gpu, encoder, a->timestamp_query_set,
                                                  scan ? none : a->timestamp_begin_index, a->timestamp_end_index);
     uint64_t groups = wgs__div_up(a->n, p->wg);
+    /* A count on the GPU: the requests' n and grid follow it; the one-workgroup steps
+     * run in any case (with no request they leave the top as it was). */
+    wgs__count_rule follow = wgs__count_follow(0, p->wg), once = wgs__count_follow(0, 0);
+    wgs__counts_begin(ctx, a->n_buffer, a->n_offset, a->n);
     if (scan) {
+        wgs__counts_rule(ctx, &rec, &follow);
         wgs__dispatch(ctx, pass, p->place, b, 3, ctx->param_ring, po, groups);
+        wgs__counts_rule(ctx, &rec, &once);
         wgs__dispatch(ctx, pass, p->commit, b, 3, ctx->param_ring, po, 1);
     } else {
         wgs__dispatch(ctx, pass, p->atomic_begin, b + 2, 1, NULL, 0, 1);
+        wgs__counts_rule(ctx, &rec, &follow);
         wgs__dispatch(ctx, pass, p->atomic, b, 3, ctx->param_ring, po, groups);
         wgs__dispatch(ctx, pass, p->atomic_end, b + 2, 1, NULL, 0, 1);
     }
+    r = wgs__counts_end(ctx, pass);
     wgs__gpu_pass_end(ctx->gpu, pass);
-    return wgs__scope_end(ctx, "recording the allocation");
+    wgs_result rs = wgs__scope_end(ctx, "recording the allocation");
+    return r != WGS_OK ? r : rs;
 }

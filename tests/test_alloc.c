@@ -20,7 +20,11 @@ static int by_offset(const void *a, const void *b) {
     return x->size < y->size ? -1 : x->size > y->size; /* empty blocks first */
 }
 
-static void run_calls(wgs_alloc_algorithm algo, uint64_t n, uint32_t arena, int calls) {
+/* gpu_count >= 0: n is the bound and the number of requests (clamped) comes from a GPU
+ * buffer; offsets past them must stay as they were. */
+static void run_calls_count(wgs_alloc_algorithm algo, uint64_t n, uint32_t arena, int calls, int64_t gpu_count) {
+    const uint64_t m = gpu_count >= 0 && (uint64_t)gpu_count < n ? (uint64_t)gpu_count : n;
+    WGPUBuffer bn = NULL;
     wgs_context *ctx = test_context();
     if (!ctx) return;
     wgs_alloc_plan_desc d = {.algorithm = algo, .capacity = n};
@@ -31,22 +35,32 @@ static void run_calls(wgs_alloc_algorithm algo, uint64_t n, uint32_t arena, int 
     WGPUBuffer bs = NULL, bo = test_buffer(ctx, n * 4), bstate = test_buffer(ctx, 8);
     uint32_t top = 0;
     CHECK_RESULT(wgs_buffer_write(ctx, bstate, 0, &top, 4), WGS_OK);
+    if (gpu_count >= 0) bn = test_count_buffer(ctx, (uint32_t)gpu_count, 4);
     for (int call = 0; plan && sizes && got && blocks && call < calls; call++) {
         ref_fill_random(sizes, WGS_TYPE_U32, WGS_OP_ADD, n, (uint64_t)call * 7 + n);
         for (uint64_t i = 0; i < n; i++) sizes[i] %= 97; /* 0..96, zero-sized requests too */
         wgs_buffer_release(ctx, bs);
         bs = test_upload(ctx, sizes, n * 4);
+        memset(got, 0xC3, n * 4);
+        CHECK_RESULT(wgs_buffer_write(ctx, bo, 0, got, n * 4), WGS_OK);
         WGPUCommandEncoder enc;
         CHECK_RESULT(wgs_encoder_create(ctx, &enc), WGS_OK);
-        wgs_alloc_args a = {.sizes = bs, .offsets = bo, .state = bstate, .n = n, .arena_size = arena};
+        wgs_alloc_args a = {.sizes = bs, .offsets = bo, .state = bstate, .n = n, .arena_size = arena, .n_buffer = bn,
+                            .n_offset = 4};
         CHECK_RESULT(wgs_alloc_encode(plan, enc, &a), WGS_OK);
         CHECK_RESULT(wgs_submit(ctx, enc), WGS_OK);
         uint32_t new_top = 0;
         if (!test_download(ctx, bo, got, n * 4) || !test_download(ctx, bstate, &new_top, 4)) break;
+        for (uint64_t i = m; i < n; i++)
+            if (got[i] != 0xC3C3C3C3u) {
+                test_fail(__FILE__, __LINE__, "request %llu past the count of %llu written", (unsigned long long)i,
+                          (unsigned long long)m);
+                break;
+            }
         if (algo == WGS_ALLOC_SCAN) {
             uint32_t t = top;
             int full = 0;
-            for (uint64_t i = 0; i < n; i++) {
+            for (uint64_t i = 0; i < m; i++) {
                 uint32_t want = WGS_ALLOC_FAILED;
                 if (!full && sizes[i] <= arena - t) {
                     want = t;
@@ -64,7 +78,7 @@ static void run_calls(wgs_alloc_algorithm algo, uint64_t n, uint32_t arena, int 
         } else {
             uint64_t k = 0, sum = 0;
             int failed = 0, first_failure_seen = 0;
-            for (uint64_t i = 0; i < n; i++) {
+            for (uint64_t i = 0; i < m; i++) {
                 if (got[i] == WGS_ALLOC_FAILED) {
                     /* the first failure in the adds' order did not fit what was left */
                     failed = 1;
@@ -92,8 +106,22 @@ static void run_calls(wgs_alloc_algorithm algo, uint64_t n, uint32_t arena, int 
     wgs_buffer_release(ctx, bs);
     wgs_buffer_release(ctx, bo);
     wgs_buffer_release(ctx, bstate);
+    wgs_buffer_release(ctx, bn);
     free(sizes), free(got), free(blocks);
     wgs_alloc_plan_destroy(plan);
+}
+
+static void run_calls(wgs_alloc_algorithm algo, uint64_t n, uint32_t arena, int calls) {
+    run_calls_count(algo, n, arena, calls, -1);
+}
+
+/* The number of requests from a GPU buffer: both algorithms, none, one, a workgroup's
+ * edges, the bound, above it; the arena filling up within the counted requests. */
+TEST(alloc_count_from_gpu) {
+    const int64_t counts[] = {0, 1, 63, 65, 3000, 4097, 9000};
+    for (int algo = WGS_ALLOC_SCAN; algo <= WGS_ALLOC_ATOMIC; algo++)
+        for (size_t i = 0; i < sizeof counts / sizeof counts[0]; i++)
+            run_calls_count((wgs_alloc_algorithm)algo, 4097, i == 4 ? 100000 : 1u << 30, 2, counts[i]);
 }
 
 TEST(alloc_scan_in_order) {

@@ -51,6 +51,10 @@ expect 0 "scan and verify" -- "$cli" scan --n 131073 --repeat 2 --verify
 expect 0 "scan 2^17 i32 max inclusive" -- "$cli" scan --n 2^17 --type i32 --op max --inclusive --repeat 2 --verify
 grep -q "verify: OK" "$tmp/out.txt" || { failed=$((failed + 1)); echo "[ FAIL ] verify line"; }
 expect 0 "scan n=0" -- "$cli" scan --n 0
+expect 0 "scan --gpu-count" -- "$cli" scan --n 100003 --gpu-count 70001 --inclusive --repeat 1 --verify
+check "--gpu-count: the count's elements, nothing past them" -- grep -q "nothing written past the count" "$tmp/out.txt"
+expect 0 "scan --gpu-count above n" -- "$cli" scan --n 1000 --gpu-count 5000 --type f32 --repeat 1 --verify
+expect 2 "scan --gpu-count past 32 bits" -- "$cli" scan --n 10 --gpu-count 2^33
 
 # A raw file in, a raw file out: 1000 u32 of ones give 0, 1, 2, ... exclusive.
 head -c 4000 /dev/zero | tr '\0' '\1' >"$tmp/ones8.bin" # bytes 0x01: u32 0x01010101

@@ -678,10 +678,27 @@ static wgs_result count_seg_scan_segs(wgs_context *c, WGPUCommandEncoder e, WGPU
     return count_segmented(c, e, d, nb, o, 1, 1);
 }
 
+static wgs_result count_alloc(wgs_context *ctx, WGPUCommandEncoder enc, WGPUBuffer data, WGPUBuffer nb,
+                              uint64_t off) {
+    wgs_alloc_plan *p = NULL;
+    CHECK_RESULT(wgs_alloc_plan_create(ctx, &(wgs_alloc_plan_desc){.capacity = 64}, &p), WGS_OK);
+    WGPUBuffer offsets = NULL, state = NULL;
+    wgs_buffer_create(ctx, 256, WGPUBufferUsage_Storage, &offsets);
+    wgs_buffer_create(ctx, 256, WGPUBufferUsage_Storage, &state);
+    wgs_result r = wgs_alloc_encode(p, enc, &(wgs_alloc_args){.sizes = data, .offsets = offsets, .state = state,
+                                                               .n = 64, .arena_size = 100, .n_buffer = nb,
+                                                               .n_offset = off});
+    wgs_buffer_release(ctx, offsets);
+    wgs_buffer_release(ctx, state);
+    wgs_alloc_plan_destroy(p);
+    return r;
+}
+
 static const struct {
     const char *name;
     count_encode_fn fn;
 } count_encodes[] = {
+    {"alloc", count_alloc},
     {"histogram", count_histogram},
     {"scan by key", count_scan_by_key},
     {"reduce by key", count_reduce_by_key},

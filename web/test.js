@@ -814,6 +814,51 @@ const GROUPS = {
         || sameArray(view(5, 16), referenceHistogram(input, 'u32', 16, 0, 16), 'histogram')
         || sameArray(view(6, n), alloc0.offsets, 'offsets') || sameArray(view(7, 1), [alloc0.top], 'top');
     });
+    await check('plans: a select\'s count is the nBuffer of a scan and a reduce (no read-back)', async () => {
+      const n = 10000;
+      const input = smallValues('u32', n);
+      const buf = (size, data) => {
+        const b = dev.createBuffer({ size: Math.max(16, size), usage: U.STORAGE | U.COPY_SRC | U.COPY_DST });
+        if (data) dev.queue.writeBuffer(b, 0, data);
+        return b;
+      };
+      const guard = new Uint32Array(n).fill(0xC3C3C3C3);
+      const inBuf = buf(n * 4, input), selOut = buf(n * 4), selCount = buf(256), scanOut = buf(n * 4, guard),
+        red = buf(8);
+      const select = wg.createSelectPlan({ mode: 'if', predicate: { kind: 'greater', a: 9 }, capacity: n });
+      const scan = wg.createScanPlan({ capacity: n, kind: 'inclusive' }), reduce = wg.createReducePlan({ capacity: n });
+      const enc = dev.createCommandEncoder();
+      select.encode(enc, { input: inBuf, output: selOut, count: selCount, countOffset: 0, n });
+      scan.encode(enc, { input: selOut, output: scanOut, n, nBuffer: selCount });
+      reduce.encode(enc, { input: selOut, output: red, n, nBuffer: selCount, nOffset: 0 });
+      const staging = dev.createBuffer({ size: n * 4 + 16, usage: U.MAP_READ | U.COPY_DST });
+      enc.copyBufferToBuffer(scanOut, 0, staging, 0, n * 4);
+      enc.copyBufferToBuffer(red, 0, staging, n * 4, 4);
+      dev.queue.submit([enc.finish()]);
+      await wg.errors();
+      await staging.mapAsync(GPUMapMode.READ);
+      const all = new Uint32Array(staging.getMappedRange().slice(0));
+      staging.unmap();
+      for (const p of [select, scan, reduce]) p.destroy();
+      for (const b of [inBuf, selOut, selCount, scanOut, red, staging]) b.destroy();
+      const sel = referenceSelect(input, 'u32', { mode: 'if', predicate: { kind: 'greater', a: 9 } });
+      const sums = [];
+      sel.output.reduce((t, x, i) => { sums[i] = (t + x) >>> 0; return sums[i]; }, 0);
+      const total = sel.count ? sums[sel.count - 1] : 0;
+      return sameArray(all.subarray(0, sel.count), sums, 'scan of the selected')
+        || sameArray(all.subarray(sel.count, n), guard.subarray(sel.count), 'past the count')
+        || sameArray(all.subarray(n, n + 1), [total], 'reduce of the selected');
+    });
+    await expectCode('plans: an nBuffer offset that is no multiple of 4', ErrorCode.MISALIGNED_OFFSET, () => {
+      const b = dev.createBuffer({ size: 256, usage: U.STORAGE });
+      const p = wg.createScanPlan({ capacity: 16 });
+      try {
+        p.encode(dev.createCommandEncoder(), { input: b, output: dev.createBuffer({ size: 256, usage: U.STORAGE }),
+          n: 16, nBuffer: b, nOffset: 2 });
+      } finally {
+        p.destroy();
+      }
+    });
     await check('plans: destroy twice, encode after destroy', async () => {
       const p = wg.createReducePlan({ capacity: 4 });
       p.destroy();

@@ -92,8 +92,9 @@ EXPORT(wgs_web_scan_plan_tile) int wgs_web_scan_plan_tile(wgs_scan_plan *p, int 
 
 EXPORT(wgs_web_scan_encode)
 int wgs_web_scan_encode(wgs_scan_plan *p, uint32_t encoder, uint32_t input, double input_offset,
-                        uint32_t output, double output_offset, double n, uint32_t query_set,
-                        uint32_t begin_index, uint32_t end_index) {
+                        uint32_t output, double output_offset, double n,
+                        uint32_t n_buffer, double n_offset, uint32_t n_segments_buffer, double n_segments_offset,
+                        uint32_t query_set, uint32_t begin_index, uint32_t end_index) {
     wgs_scan_args a;
     memset(&a, 0, sizeof a);
     a.input = BUF(input);
@@ -101,6 +102,9 @@ int wgs_web_scan_encode(wgs_scan_plan *p, uint32_t encoder, uint32_t input, doub
     a.output = BUF(output);
     a.output_offset = (uint64_t)output_offset;
     a.n = (uint64_t)n;
+    a.n_buffer = BUF(n_buffer);
+    a.n_offset = (uint64_t)n_offset;
+    (void)n_segments_buffer, (void)n_segments_offset; /* (segmented primitives only) */
     a.timestamp_query_set = (WGPUQuerySet)(uintptr_t)query_set;
     a.timestamp_begin_index = begin_index;
     a.timestamp_end_index = end_index;
@@ -145,7 +149,9 @@ EXPORT(wgs_web_reduce_plan_destroy) void wgs_web_reduce_plan_destroy(wgs_reduce_
 EXPORT(wgs_web_reduce_encode)
 int wgs_web_reduce_encode(wgs_reduce_plan *p, uint32_t encoder, uint32_t input, double input_offset, double n,
                           uint32_t output, double output_offset, int has_predicate, int kind, double pa,
-                          double pb, uint32_t query_set, uint32_t begin_index, uint32_t end_index) {
+                          double pb,
+                          uint32_t n_buffer, double n_offset, uint32_t n_segments_buffer, double n_segments_offset,
+                          uint32_t query_set, uint32_t begin_index, uint32_t end_index) {
     wgs_reduce_args a;
     memset(&a, 0, sizeof a);
     wgs_predicate pred = predicate(kind, pa, pb);
@@ -155,6 +161,9 @@ int wgs_web_reduce_encode(wgs_reduce_plan *p, uint32_t encoder, uint32_t input, 
     a.output = BUF(output);
     a.output_offset = (uint64_t)output_offset;
     a.predicate = has_predicate ? &pred : NULL;
+    a.n_buffer = BUF(n_buffer);
+    a.n_offset = (uint64_t)n_offset;
+    (void)n_segments_buffer, (void)n_segments_offset; /* (segmented primitives only) */
     a.timestamp_query_set = (WGPUQuerySet)(uintptr_t)query_set;
     a.timestamp_begin_index = begin_index;
     a.timestamp_end_index = end_index;
@@ -188,6 +197,8 @@ int wgs_web_select_encode(wgs_select_plan *p, uint32_t encoder, uint32_t input, 
                           double flags_offset, uint32_t payload_in, double payload_in_offset, uint32_t output,
                           double output_offset, uint32_t payload_out, double payload_out_offset, uint32_t count,
                           double count_offset, double n, int has_predicate, int kind, double pa, double pb,
+
+                          uint32_t n_buffer, double n_offset, uint32_t n_segments_buffer, double n_segments_offset,
                           uint32_t query_set, uint32_t begin_index, uint32_t end_index) {
     wgs_select_args a;
     memset(&a, 0, sizeof a);
@@ -206,6 +217,9 @@ int wgs_web_select_encode(wgs_select_plan *p, uint32_t encoder, uint32_t input, 
     a.count_offset = (uint64_t)count_offset;
     a.n = (uint64_t)n;
     a.predicate = has_predicate ? &pred : NULL;
+    a.n_buffer = BUF(n_buffer);
+    a.n_offset = (uint64_t)n_offset;
+    (void)n_segments_buffer, (void)n_segments_offset; /* (segmented primitives only) */
     a.timestamp_query_set = (WGPUQuerySet)(uintptr_t)query_set;
     a.timestamp_begin_index = begin_index;
     a.timestamp_end_index = end_index;
@@ -234,8 +248,9 @@ EXPORT(wgs_web_histogram_plan_destroy) void wgs_web_histogram_plan_destroy(wgs_h
 
 EXPORT(wgs_web_histogram_encode)
 int wgs_web_histogram_encode(wgs_histogram_plan *p, uint32_t encoder, uint32_t input, double input_offset, double n,
-                             uint32_t output, double output_offset, uint32_t query_set, uint32_t begin_index,
-                             uint32_t end_index) {
+                             uint32_t output, double output_offset,
+                             uint32_t n_buffer, double n_offset, uint32_t n_segments_buffer, double n_segments_offset,
+                             uint32_t query_set, uint32_t begin_index, uint32_t end_index) {
     wgs_histogram_args a;
     memset(&a, 0, sizeof a);
     a.input = BUF(input);
@@ -243,6 +258,9 @@ int wgs_web_histogram_encode(wgs_histogram_plan *p, uint32_t encoder, uint32_t i
     a.n = (uint64_t)n;
     a.output = BUF(output);
     a.output_offset = (uint64_t)output_offset;
+    a.n_buffer = BUF(n_buffer);
+    a.n_offset = (uint64_t)n_offset;
+    (void)n_segments_buffer, (void)n_segments_offset; /* (segmented primitives only) */
     a.timestamp_query_set = (WGPUQuerySet)(uintptr_t)query_set;
     a.timestamp_begin_index = begin_index;
     a.timestamp_end_index = end_index;
@@ -275,6 +293,8 @@ int wgs_web_segmented_reduce_encode(wgs_segmented_reduce_plan *p, uint32_t encod
                                     uint32_t begin_offsets, double begin_offsets_offset, uint32_t end_offsets,
                                     double end_offsets_offset, double n_segments, uint32_t output,
                                     double output_offset, uint32_t status, double status_offset,
+
+                                    uint32_t n_buffer, double n_offset, uint32_t n_segments_buffer, double n_segments_offset,
                                     uint32_t query_set, uint32_t begin_index, uint32_t end_index) {
     wgs_segmented_reduce_args a;
     memset(&a, 0, sizeof a);
@@ -292,6 +312,10 @@ int wgs_web_segmented_reduce_encode(wgs_segmented_reduce_plan *p, uint32_t encod
     a.output_offset = (uint64_t)output_offset;
     a.status = BUF(status);
     a.status_offset = (uint64_t)status_offset;
+    a.n_buffer = BUF(n_buffer);
+    a.n_offset = (uint64_t)n_offset;
+    a.n_segments_buffer = BUF(n_segments_buffer);
+    a.n_segments_offset = (uint64_t)n_segments_offset;
     a.timestamp_query_set = (WGPUQuerySet)(uintptr_t)query_set;
     a.timestamp_begin_index = begin_index;
     a.timestamp_end_index = end_index;
@@ -322,8 +346,9 @@ EXPORT(wgs_web_scan_by_key_encode)
 int wgs_web_scan_by_key_encode(wgs_scan_by_key_plan *p, uint32_t encoder, uint32_t keys, double keys_offset,
                                uint32_t flags, double flags_offset, uint32_t input, double input_offset,
                                uint32_t output, double output_offset, double n, uint32_t init_buffer,
-                               double init_offset, int has_init, uint32_t init_bits, uint32_t query_set,
-                               uint32_t begin_index, uint32_t end_index) {
+                               double init_offset, int has_init, uint32_t init_bits,
+                               uint32_t n_buffer, double n_offset, uint32_t n_segments_buffer, double n_segments_offset,
+                               uint32_t query_set, uint32_t begin_index, uint32_t end_index) {
     wgs_scan_by_key_args a;
     memset(&a, 0, sizeof a);
     a.init_buffer = BUF(init_buffer);
@@ -338,6 +363,9 @@ int wgs_web_scan_by_key_encode(wgs_scan_by_key_plan *p, uint32_t encoder, uint32
     a.output = BUF(output);
     a.output_offset = (uint64_t)output_offset;
     a.n = (uint64_t)n;
+    a.n_buffer = BUF(n_buffer);
+    a.n_offset = (uint64_t)n_offset;
+    (void)n_segments_buffer, (void)n_segments_offset; /* (segmented primitives only) */
     a.timestamp_query_set = (WGPUQuerySet)(uintptr_t)query_set;
     a.timestamp_begin_index = begin_index;
     a.timestamp_end_index = end_index;
@@ -369,8 +397,9 @@ int wgs_web_segmented_scan_encode(wgs_segmented_scan_plan *p, uint32_t encoder, 
                                   uint32_t output, double output_offset, double n, uint32_t offsets,
                                   double offsets_offset, uint32_t begin_offsets, double begin_offsets_offset,
                                   uint32_t end_offsets, double end_offsets_offset, double n_segments,
-                                  uint32_t status, double status_offset, uint32_t query_set, uint32_t begin_index,
-                                  uint32_t end_index) {
+                                  uint32_t status, double status_offset,
+                                  uint32_t n_buffer, double n_offset, uint32_t n_segments_buffer, double n_segments_offset,
+                                  uint32_t query_set, uint32_t begin_index, uint32_t end_index) {
     wgs_segmented_scan_args a;
     memset(&a, 0, sizeof a);
     a.input = BUF(input);
@@ -387,6 +416,10 @@ int wgs_web_segmented_scan_encode(wgs_segmented_scan_plan *p, uint32_t encoder, 
     a.n_segments = (uint64_t)n_segments;
     a.status = BUF(status);
     a.status_offset = (uint64_t)status_offset;
+    a.n_buffer = BUF(n_buffer);
+    a.n_offset = (uint64_t)n_offset;
+    a.n_segments_buffer = BUF(n_segments_buffer);
+    a.n_segments_offset = (uint64_t)n_segments_offset;
     a.timestamp_query_set = (WGPUQuerySet)(uintptr_t)query_set;
     a.timestamp_begin_index = begin_index;
     a.timestamp_end_index = end_index;
@@ -413,8 +446,9 @@ EXPORT(wgs_web_reduce_by_key_encode)
 int wgs_web_reduce_by_key_encode(wgs_reduce_by_key_plan *p, uint32_t encoder, uint32_t keys, double keys_offset,
                                  uint32_t input, double input_offset, double n, uint32_t unique_keys,
                                  double unique_keys_offset, uint32_t aggregates, double aggregates_offset,
-                                 uint32_t num_runs, double num_runs_offset, uint32_t query_set, uint32_t begin_index,
-                                 uint32_t end_index) {
+                                 uint32_t num_runs, double num_runs_offset,
+                                 uint32_t n_buffer, double n_offset, uint32_t n_segments_buffer, double n_segments_offset,
+                                 uint32_t query_set, uint32_t begin_index, uint32_t end_index) {
     wgs_reduce_by_key_args a;
     memset(&a, 0, sizeof a);
     a.keys = BUF(keys);
@@ -428,6 +462,9 @@ int wgs_web_reduce_by_key_encode(wgs_reduce_by_key_plan *p, uint32_t encoder, ui
     a.aggregates_offset = (uint64_t)aggregates_offset;
     a.num_runs = BUF(num_runs);
     a.num_runs_offset = (uint64_t)num_runs_offset;
+    a.n_buffer = BUF(n_buffer);
+    a.n_offset = (uint64_t)n_offset;
+    (void)n_segments_buffer, (void)n_segments_offset; /* (segmented primitives only) */
     a.timestamp_query_set = (WGPUQuerySet)(uintptr_t)query_set;
     a.timestamp_begin_index = begin_index;
     a.timestamp_end_index = end_index;
@@ -450,6 +487,7 @@ EXPORT(wgs_web_alloc_plan_destroy) void wgs_web_alloc_plan_destroy(wgs_alloc_pla
 EXPORT(wgs_web_alloc_encode)
 int wgs_web_alloc_encode(wgs_alloc_plan *p, uint32_t encoder, uint32_t sizes, double sizes_offset, uint32_t offsets,
                          double offsets_offset, uint32_t state, double state_offset, double n, double arena_size,
+                         uint32_t n_buffer, double n_offset, uint32_t n_segments_buffer, double n_segments_offset,
                          uint32_t query_set, uint32_t begin_index, uint32_t end_index) {
     wgs_alloc_args a;
     memset(&a, 0, sizeof a);
@@ -462,6 +500,9 @@ int wgs_web_alloc_encode(wgs_alloc_plan *p, uint32_t encoder, uint32_t sizes, do
     a.n = (uint64_t)n;
     if (!(arena_size >= 0 && arena_size <= 4294967295.0)) return WGS_ERROR_INVALID_ARGUMENT;
     a.arena_size = (uint32_t)arena_size;
+    a.n_buffer = BUF(n_buffer);
+    a.n_offset = (uint64_t)n_offset;
+    (void)n_segments_buffer, (void)n_segments_offset; /* (segmented primitives only) */
     a.timestamp_query_set = (WGPUQuerySet)(uintptr_t)query_set;
     a.timestamp_begin_index = begin_index;
     a.timestamp_end_index = end_index;
@@ -499,8 +540,9 @@ EXPORT(wgs_web_sort_plan_destroy) void wgs_web_sort_plan_destroy(wgs_sort_plan *
 EXPORT(wgs_web_sort_encode)
 int wgs_web_sort_encode(wgs_sort_plan *p, uint32_t encoder, uint32_t keys_in, double keys_in_offset, uint32_t keys_out,
                         double keys_out_offset, uint32_t values_in, double values_in_offset, uint32_t values_out,
-                        double values_out_offset, double n, uint32_t query_set, uint32_t begin_index,
-                        uint32_t end_index) {
+                        double values_out_offset, double n,
+                        uint32_t n_buffer, double n_offset, uint32_t n_segments_buffer, double n_segments_offset,
+                        uint32_t query_set, uint32_t begin_index, uint32_t end_index) {
     wgs_sort_args a;
     memset(&a, 0, sizeof a);
     a.keys_in = BUF(keys_in);
@@ -512,6 +554,9 @@ int wgs_web_sort_encode(wgs_sort_plan *p, uint32_t encoder, uint32_t keys_in, do
     a.values_out = BUF(values_out);
     a.values_out_offset = (uint64_t)values_out_offset;
     a.n = (uint64_t)n;
+    a.n_buffer = BUF(n_buffer);
+    a.n_offset = (uint64_t)n_offset;
+    (void)n_segments_buffer, (void)n_segments_offset; /* (segmented primitives only) */
     a.timestamp_query_set = (WGPUQuerySet)(uintptr_t)query_set;
     a.timestamp_begin_index = begin_index;
     a.timestamp_end_index = end_index;

@@ -65,6 +65,8 @@ typedef struct scan_options {
     uint64_t seed;
     wgs_scan_algorithm algorithm;
     int deterministic;
+    uint64_t gpu_count; /* --gpu-count: the element count in a GPU buffer, n its bound */
+    int have_gpu_count;
 } scan_options;
 
 /* `reduce`, `count`, `compact`, `histogram`, `segmented-reduce`, `scan-by-key`, `reduce-by-key`,

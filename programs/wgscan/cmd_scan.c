@@ -12,7 +12,7 @@ typedef struct scan_run {
     wgs_context *ctx;
     const scan_options *o;
     wgs_scan_plan *plan;
-    WGPUBuffer in, out;
+    WGPUBuffer in, out, count; /* count: --gpu-count's buffer */
     wgs_timer *timer;
     void *host_in, *host_out;
 } scan_run;
@@ -21,6 +21,7 @@ static void run_free(scan_run *s) {
     wgs_timer_destroy(s->timer);
     wgs_buffer_release(s->ctx, s->in);
     wgs_buffer_release(s->ctx, s->out);
+    wgs_buffer_release(s->ctx, s->count);
     wgs_scan_plan_destroy(s->plan);
     free(s->host_in);
     free(s->host_out);
@@ -32,7 +33,7 @@ static wgs_result scan_once(scan_run *s, int pair, double *wall) {
     double t0 = cli_now();
     wgs_result r = wgs_encoder_create(s->ctx, &enc);
     if (r != WGS_OK) return r;
-    wgs_scan_args a = {.input = s->in, .output = s->out, .n = s->o->n};
+    wgs_scan_args a = {.input = s->in, .output = s->out, .n = s->o->n, .n_buffer = s->count};
     if (s->timer && pair >= 0) {
         a.timestamp_query_set = wgs_timer_query_set(s->timer);
         a.timestamp_begin_index = 2u * (uint32_t)pair;
@@ -58,6 +59,8 @@ int run_scan(wgs_context *ctx, const scan_options *o) {
     s.o = o;
     const size_t es = wgs_type_size(o->type);
     const uint64_t n = o->n, bytes = n * es, padded = (bytes + 3) & ~3ull;
+    /* --gpu-count: the scan works on the first m elements, the count read on the GPU. */
+    const uint64_t m = o->have_gpu_count && o->gpu_count < n ? o->gpu_count : n;
     const int repeat = o->repeat < 1 ? 1 : o->repeat > MAX_REPEAT ? MAX_REPEAT : o->repeat;
     wgs_context_info info;
     wgs_context_get_info(ctx, &info);
@@ -70,6 +73,9 @@ int run_scan(wgs_context *ctx, const scan_options *o) {
     printf("scan: n = %llu, %s %s, %s, %s, on %s\n", (unsigned long long)n,
            wgs_type_name(o->type), wgs_op_name(o->op), o->inclusive ? "inclusive" : "exclusive",
            cli_algorithm_name(wgs_scan_plan_algorithm(s.plan, n, 0)), info.device);
+    if (o->have_gpu_count)
+        printf("  the count from a GPU buffer: %llu (the first %llu elements)\n", (unsigned long long)o->gpu_count,
+               (unsigned long long)m);
 
     /* The input is read only now that the plan holds n: a file too large for the device
      * is refused by the plan before a byte of it is read. The padded tail of an odd f16
@@ -93,6 +99,14 @@ int run_scan(wgs_context *ctx, const scan_options *o) {
     const WGPUBufferUsage usage = WGPUBufferUsage_Storage | WGPUBufferUsage_CopyDst | WGPUBufferUsage_CopySrc;
     r = wgs_buffer_create(ctx, padded, usage, &s.in);
     if (r == WGS_OK) r = wgs_buffer_create(ctx, padded, usage, &s.out);
+    if (r == WGS_OK && o->have_gpu_count) {
+        /* The output starts as 0xA5 bytes, so that --verify sees what the scan wrote. */
+        const uint32_t c = (uint32_t)o->gpu_count;
+        memset(s.host_out, 0xA5, padded);
+        r = wgs_buffer_create(ctx, 4, usage, &s.count);
+        if (r == WGS_OK) r = wgs_buffer_write(ctx, s.count, 0, &c, 4);
+        if (r == WGS_OK) r = wgs_buffer_write(ctx, s.out, 0, s.host_out, padded);
+    }
     if (r != WGS_OK) return run_free(&s), cli_gpu_error(ctx, r, "allocating GPU buffers");
     if (info.has_timestamp_query && wgs_timer_create(ctx, (uint32_t)repeat, &s.timer) != WGS_OK)
         s.timer = NULL; /* timing falls back to wall clock */
@@ -164,19 +178,26 @@ int run_scan(wgs_context *ctx, const scan_options *o) {
     print_time("CPU, all threads", cpuN, n);
 
     int rc = EXIT_OK;
-    if (o->verify) {
-        ref_check c = ref_verify(s.host_in, s.host_out, o->type, o->op, o->inclusive, n);
+    uint64_t past = 0; /* bytes past the GPU count that were written */
+    for (uint64_t i = m * es; o->verify && o->have_gpu_count && i < bytes; i++) past += ((unsigned char *)s.host_out)[i] != 0xA5;
+    if (o->verify && past) {
+        printf("  verify: FAILED, %llu bytes past the count of %llu were written\n", (unsigned long long)past,
+               (unsigned long long)m);
+        rc = EXIT_VERIFY_FAILED;
+    } else if (o->verify) {
+        ref_check c = ref_verify(s.host_in, s.host_out, o->type, o->op, o->inclusive, m);
         if (c.mismatches) {
             printf("  verify: FAILED, %llu of %llu elements differ; first at %llu: got %.9g, want %.9g\n",
-                   (unsigned long long)c.mismatches, (unsigned long long)n,
+                   (unsigned long long)c.mismatches, (unsigned long long)m,
                    (unsigned long long)c.first_bad, c.got, c.want);
             rc = EXIT_VERIFY_FAILED;
         } else if ((o->type == WGS_TYPE_F32 || o->type == WGS_TYPE_F16) && o->op == WGS_OP_ADD) {
             printf("  verify: OK, all %llu elements within the float bound (worst error %.3f of it)\n",
-                   (unsigned long long)n, c.worst_ratio);
+                   (unsigned long long)m, c.worst_ratio);
         } else {
-            printf("  verify: OK, all %llu elements equal the CPU reference\n", (unsigned long long)n);
+            printf("  verify: OK, all %llu elements equal the CPU reference\n", (unsigned long long)m);
         }
+        if (o->have_gpu_count) printf("  verify: nothing written past the count\n");
     }
     if (o->out_path && cli_write_file(o->out_path, s.host_out, bytes) != 0) rc = EXIT_USAGE;
     run_free(&s);

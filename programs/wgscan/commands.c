@@ -43,7 +43,10 @@ static const char scan_help[] =
     "  --op OP              add (default), min, max, and, or, xor (and/or/xor: integers)\n"
     "  --inclusive          inclusive scan (default exclusive)\n"
     "  --algorithm A        auto (default), single-pass, multilevel\n"
-    "  --deterministic      bit-identical float results run to run (multilevel)\n";
+    "  --deterministic      bit-identical float results run to run (multilevel)\n"
+    "  --gpu-count C        the element count from a GPU buffer (args.n_buffer): the first\n"
+    "                       C of the n elements (C above n reads as n); --verify also checks\n"
+    "                       that nothing past them was written\n";
 
 static const char prim_types[] = "  --type T             u32 (default), i32, f32\n";
 

@@ -231,7 +231,7 @@ typedef enum opt_id {
     OPT_PAYLOAD, OPT_FLAGS, OPT_DENSITY, OPT_BINS, OPT_LOWER, OPT_UPPER,
     OPT_MIN, OPT_MAX, OPT_SERIES, OPT_ALGORITHMS, OPT_PRIMITIVES, OPT_RUNS, OPT_JSON, OPT_CSV, OPT_SVG,
     OPT_VERBOSE, OPT_PAIRS, OPT_VALUE_BYTES, OPT_DESCENDING, OPT_BITS, OPT_DISTRIBUTION,
-    OPT_TRANSFERS, OPT_SEGMENTS, OPT_EXCLUSIVE,
+    OPT_TRANSFERS, OPT_SEGMENTS, OPT_EXCLUSIVE, OPT_GPU_COUNT,
     OPT_COUNT
 } opt_id;
 
@@ -253,6 +253,7 @@ static const struct opt_def {
     {"--seed", OPT_SEED, RUNS, 1},
     {"--algorithm", OPT_ALGORITHM, CMD(CLI_SCAN) | CMD(CLI_REDUCE) | CMD(CLI_COUNT) | CMD(CLI_COMPACT) | CMD(CLI_SORT), 1},
     {"--deterministic", OPT_DETERMINISTIC, CMD(CLI_SCAN), 0},
+    {"--gpu-count", OPT_GPU_COUNT, CMD(CLI_SCAN), 1},
     {"--float-sum", OPT_FLOAT_SUM, CMD(CLI_REDUCE), 1},
     {"--predicate", OPT_PREDICATE, CMD(CLI_COUNT) | CMD(CLI_COMPACT), 1},
     {"--mode", OPT_MODE, CMD(CLI_COMPACT), 1},
@@ -433,6 +434,10 @@ static int set_option(cli_options *o, const struct opt_def *d, const char *v) {
         else p->inclusive = d->id == OPT_INCLUSIVE;
         return 0;
     case OPT_DETERMINISTIC: s->deterministic = 1; return 0;
+    case OPT_GPU_COUNT:
+        if (cli_parse_u64(v, &u) || u > 0xFFFFFFFFull) return bad(name, v, "a count up to 2^32 - 1: 1000, 1e6, 16M");
+        s->gpu_count = u, s->have_gpu_count = 1;
+        return 0;
     case OPT_VERBOSE: o->verbose = 1; return 0;
     case OPT_PARTITION: p->partition = 1; return 0;
     case OPT_PAIRS: so->payload = WGS_PAYLOAD_BUFFER; return 0;

@@ -182,6 +182,12 @@ export interface AllocPlanOptions extends PlanOptionsBase {
  * multiples of minStorageBufferOffsetAlignment) and n. */
 interface EncodeArgsBase {
   n: number;
+  /** Optional: the element count from the GPU (one u32 at nOffset, a multiple of 4;
+   * STORAGE usage), read when the passes run, so that a count another pass wrote (a
+   * select's count, a reduce by key's numRuns) needs no read-back. The primitive then
+   * works on min(that count, n) elements and writes nothing past them; n is the bound
+   * that sizes every check. */
+  nBuffer?: GPUBuffer; nOffset?: number;
   timestampWrites?: TimestampWrites;
 }
 export interface ScanArgs extends EncodeArgsBase {
@@ -234,6 +240,9 @@ export interface SegmentedReduceArgs extends EncodeArgsBase {
   beginOffsets?: GPUBuffer; beginOffsetsOffset?: number;
   endOffsets?: GPUBuffer; endOffsetsOffset?: number;
   nSegments: number;
+  /** Optional: the segment count from the GPU (one u32 at nSegmentsOffset), bounded by
+   * nSegments, as nBuffer bounds n. */
+  nSegmentsBuffer?: GPUBuffer; nSegmentsOffset?: number;
   /** nSegments results of 4 bytes (arg ops: 8, the value's bits then the u32 index). */
   output: GPUBuffer; outputOffset?: number;
   /** Optional: one u32, 0 or the code of bad offsets (SEGMENTS_UNORDERED, SEGMENT_OUT_OF_RANGE). */
@@ -264,6 +273,9 @@ export interface SegmentedScanArgs extends EncodeArgsBase {
   beginOffsets?: GPUBuffer; beginOffsetsOffset?: number;
   endOffsets?: GPUBuffer; endOffsetsOffset?: number;
   nSegments: number;
+  /** Optional: the segment count from the GPU (one u32 at nSegmentsOffset), bounded by
+   * nSegments, as nBuffer bounds n. */
+  nSegmentsBuffer?: GPUBuffer; nSegmentsOffset?: number;
   /** Optional: one u32, 0 or the code of bad offsets (SEGMENTS_UNORDERED, SEGMENT_OUT_OF_RANGE). */
   status?: GPUBuffer; statusOffset?: number;
 }

@@ -270,6 +270,18 @@ export class Plan {
           values.push(v == null ? 0 : 1, ...predicateValues(v, name));
       }
     }
+    // Counts on the GPU: nBuffer holds the element count (one u32 at nOffset, read when
+    // the passes run) and n is then its bound; the segmented primitives also take
+    // nSegmentsBuffer (the segment count, bounded by nSegments).
+    const segmented = this.#primitive === 'segmentedReduce' || this.#primitive === 'segmentedScan';
+    if (!segmented && args.nSegmentsBuffer != null) invalid('nSegmentsBuffer is for the segmented primitives');
+    for (const [name, kind] of [['nBuffer', 'buffer'], ['nOffset', 'offset'], ['nSegmentsBuffer', 'buffer'],
+      ['nSegmentsOffset', 'offset']]) {
+      const v = args[name];
+      if (kind === 'offset') values.push(count(v ?? 0, name));
+      else if (v != null && typeof v.getMappedRange !== 'function') invalid(`${name} must be a GPUBuffer`);
+      else values.push(v ?? null);
+    }
     const tw = args.timestampWrites;
     values.push(tw?.querySet ?? null, tw?.beginningOfPassWriteIndex ?? 0, tw?.endOfPassWriteIndex ?? 0);
     internals.get(this.#wg).call(spec.encode, ptr, values);
