@@ -96,8 +96,9 @@ struct wgs_context {
      * recorded; a full ring is replaced by a fresh one (dispatch.c says why). */
     WGPUBuffer param_ring;
     uint64_t param_used, param_cap; /* records written, records the ring holds */
-    WGPUBuffer dummy, dummy_rw; /* 256-byte placeholders for unused optional bindings
-                                 * (two: one dispatch may not read and write one buffer) */
+    WGPUBuffer dummy, dummy_rw; /* placeholders for unused optional bindings (two: one
+                                 * dispatch may not read and write one buffer); dummy_rw
+                                 * holds a 256-byte range per binding slot (dispatch.c) */
     wgs__counts counts; /* the deferral of an encode whose n is on the GPU (counts.c) */
 };
 

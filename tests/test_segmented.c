@@ -336,6 +336,27 @@ TEST(segmented_n_zero_and_no_segments) {
     run_layout(ctx, "no segments", WGS_TYPE_U32, WGS_OP_ADD, WGS_SEGMENTS_BEGIN_END, &none);
     none.n = 0;
     run_layout(ctx, "no segments, n = 0", WGS_TYPE_U32, WGS_OP_ADD, WGS_SEGMENTS_OFFSETS, &none);
+    /* No segments and no status word: the output and the status are both placeholders,
+     * which must not alias (WebGPU refuses two writable bindings of one range). */
+    {
+        wgs_segmented_reduce_plan *plan = NULL;
+        CHECK_RESULT(wgs_segmented_reduce_plan_create(ctx, &(wgs_segmented_reduce_plan_desc){.capacity = 1000}, &plan),
+                     WGS_OK);
+        uint32_t zero = 0, vals[1000] = {0};
+        WGPUBuffer in = test_upload(ctx, vals, sizeof vals), offs = test_upload(ctx, &zero, 4);
+        WGPUBuffer out = test_buffer(ctx, 256);
+        WGPUCommandEncoder enc = NULL;
+        if (plan && in && offs && out && wgs_encoder_create(ctx, &enc) == WGS_OK) {
+            wgs_segmented_reduce_args a = {.input = in, .n = 1000, .offsets = offs, .n_segments = 0, .output = out};
+            CHECK_RESULT(wgs_segmented_reduce_encode(plan, enc, &a), WGS_OK);
+            CHECK_RESULT(wgs_submit(ctx, enc), WGS_OK);
+            CHECK_RESULT(wgs_wait(ctx), WGS_OK);
+        }
+        wgs_buffer_release(ctx, in);
+        wgs_buffer_release(ctx, offs);
+        wgs_buffer_release(ctx, out);
+        wgs_segmented_reduce_plan_destroy(plan);
+    }
     /* Through the host helper: identities of an f32 max (-inf) for 3 empty segments. */
     uint32_t offs[4] = {0, 0, 0, 0}, res[3] = {1, 1, 1};
     float ninf = -INFINITY;
