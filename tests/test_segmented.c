@@ -319,6 +319,36 @@ TEST(segmented_empty_segments) {
     layout_free(&l);
 }
 
+/* Tiles that own 0xFFFF segments or more (runs of 70000 empty ones, within a tile and
+ * at n) keep no 16-bit codes and find their marks' segments by a search. */
+TEST(segmented_wide_tiles) {
+    wgs_context *ctx = test_context();
+    if (!ctx) return;
+    uint32_t tile = tile_of(ctx);
+    enum { RUN = 70000 };
+    uint32_t *lens = calloc(3 * RUN + 16, 4);
+    int k = 0;
+    lens[k++] = 7;
+    k += RUN; /* zeros */
+    lens[k++] = 1;
+    lens[k++] = 1;
+    lens[k++] = tile + 3;
+    k += RUN;
+    lens[k++] = 2;
+    lens[k++] = 9;
+    lens[k++] = 2 * tile;
+    layout l = layout_lengths(3 * tile + 17, lens, k);
+    uint64_t extra = RUN;
+    l.begin = realloc(l.begin, (l.segs + extra) * 4);
+    l.end = realloc(l.end, (l.segs + extra) * 4);
+    for (uint64_t i = 0; i < extra; i++) l.begin[l.segs + i] = l.end[l.segs + i] = (uint32_t)l.n;
+    l.segs += extra;
+    run_layout(ctx, "wide tiles", WGS_TYPE_U32, WGS_OP_ADD, WGS_SEGMENTS_OFFSETS, &l);
+    run_layout(ctx, "wide tiles", WGS_TYPE_F32, WGS_OP_ARGMIN, WGS_SEGMENTS_BEGIN_END, &l);
+    layout_free(&l);
+    free(lens);
+}
+
 TEST(segmented_n_zero_and_no_segments) {
     wgs_context *ctx = test_context();
     if (!ctx) return;
