@@ -56,13 +56,13 @@ WGPUBuffer wgs__dummy(wgs_context *ctx) {
     return ctx->dummy;
 }
 
-/* Range 0 for the callers that bind it themselves; range slot + 1 for
- * wgs__binding_or_dummy, so that two unused writable bindings of one dispatch (a
- * segmented reduce of no segments without a status word) never alias, which WebGPU
- * refuses. 256 bytes a range: minStorageBufferOffsetAlignment is at most 256. */
+/* Binding slot takes range slot + 1 (range 0 is unused), so that two unused writable
+ * bindings of one dispatch (a segmented reduce of no segments without a status word)
+ * never alias, which WebGPU refuses. 256 bytes a range: minStorageBufferOffsetAlignment
+ * is at most 256. */
 #define WGS_DUMMY_RW_RANGES 17u
 
-WGPUBuffer wgs__dummy_rw(wgs_context *ctx) {
+static WGPUBuffer dummy_rw(wgs_context *ctx) {
     if (!ctx->dummy_rw)
         ctx->dummy_rw = wgs__gpu_buffer_create(ctx->gpu, 256u * WGS_DUMMY_RW_RANGES, WGPUBufferUsage_Storage,
                                                "wgscan placeholder (rw)");
@@ -73,7 +73,7 @@ gpu_binding wgs__binding_or_dummy(wgs_context *ctx, uint32_t slot, WGPUBuffer b,
                                   int writable) {
     if (!bytes && writable) {
         assert(slot + 1 < WGS_DUMMY_RW_RANGES);
-        return (gpu_binding){slot, wgs__dummy_rw(ctx), 256u * (slot + 1u), 256};
+        return (gpu_binding){slot, dummy_rw(ctx), 256u * (slot + 1u), 256};
     }
     if (!bytes) return (gpu_binding){slot, wgs__dummy(ctx), 0, 256};
     return (gpu_binding){slot, b, offset, bytes};

@@ -119,12 +119,11 @@ wgs_result wgs__params_reserve(wgs_context *ctx, uint64_t count);
 /* Writes `rec` into the next reserved record of ctx->param_ring (queue write) and
  * returns its byte offset. Never more records than reserved. */
 uint64_t wgs__param_push(wgs_context *ctx, const wgs_params *rec);
-/* The context's 256-byte placeholders for unused read-only and read-write bindings
- * (created on first use). */
+/* The context's 256-byte placeholder for unused read-only bindings (created on first
+ * use). */
 WGPUBuffer wgs__dummy(wgs_context *ctx);
-WGPUBuffer wgs__dummy_rw(wgs_context *ctx);
 /* Slot `slot` bound to `bytes` of `b` at `offset`, or to a placeholder when bytes is 0
- * (WebGPU refuses empty bindings). */
+ * (WebGPU refuses empty bindings): every unused writable binding comes from here. */
 gpu_binding wgs__binding_or_dummy(wgs_context *ctx, uint32_t slot, WGPUBuffer b, uint64_t offset, uint64_t bytes,
                                   int writable);
 /* Binds `b` plus the parameter record at binding 2 (none when params is NULL: kernels

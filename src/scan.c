@@ -474,10 +474,8 @@ static uint32_t bind_data(const wgs_scan_plan *p, const tiling *t, gpu_binding *
         return 1;
     }
     uint64_t words = word_elems(p, t, len) * p->es;
-    WGPUBuffer dummy = writable ? wgs__dummy_rw(p->ctx) : wgs__dummy(p->ctx);
-    b[0] = words ? (gpu_binding){word_binding, buf, offset, words} : (gpu_binding){word_binding, dummy, 0, 256};
-    b[1] = all > words ? (gpu_binding){tail_binding, buf, offset + words, all - words}
-                       : (gpu_binding){tail_binding, dummy, 0, 256};
+    b[0] = wgs__binding_or_dummy(p->ctx, word_binding, buf, offset, words, writable);
+    b[1] = wgs__binding_or_dummy(p->ctx, tail_binding, buf, offset + words, all > words ? all - words : 0, writable);
     return 2;
 }
 

@@ -326,8 +326,7 @@ wgs_result wgs_select_encode(wgs_select_plan *p, WGPUCommandEncoder encoder, con
         {1, a->output, a->output_offset, n * 4},
         p->payload == WGS_PAYLOAD_BUFFER ? (gpu_binding){6, a->payload_in, a->payload_in_offset, n * 4}
                                          : (gpu_binding){6, dummy, 0, 256},
-        p->payload != WGS_PAYLOAD_NONE ? (gpu_binding){7, pay_out, pay_out_off, n * 4}
-                                       : (gpu_binding){7, wgs__dummy_rw(ctx), 0, 256},
+        wgs__binding_or_dummy(ctx, 7, pay_out, pay_out_off, p->payload != WGS_PAYLOAD_NONE ? n * 4 : 0, 1),
         count_b,
     };
     WGPUComputePassEncoder pass;
