@@ -76,7 +76,7 @@ fuzz-build:
 	cmake --build $(FUZZ_BUILD) --target wgscan_fuzzers -j $(JOBS)
 
 fuzz-smoke: fuzz-build
-	cd $(FUZZ_BUILD) && ctest -L fuzz --output-on-failure
+	cd $(FUZZ_BUILD) && ctest -L fuzz -j $(CTEST_JOBS) --output-on-failure
 
 fuzz: fuzz-build
 	@status=0; for bin in $(FUZZ_BUILD)/tests/fuzz/fuzz_*; do \
