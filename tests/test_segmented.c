@@ -98,6 +98,14 @@ static layout layout_random(uint64_t n, int empty_pct, uint32_t max_len, int gap
     return l;
 }
 
+/* `count` empty segments at n after the layout's last. */
+static void layout_add_empties_at_n(layout *l, uint64_t count) {
+    l->begin = realloc(l->begin, (l->segs + count) * 4);
+    l->end = realloc(l->end, (l->segs + count) * 4);
+    for (uint64_t i = 0; i < count; i++) l->begin[l->segs + i] = l->end[l->segs + i] = (uint32_t)l->n;
+    l->segs += count;
+}
+
 /* The CSR offsets of a layout without gaps (n_segments + 1 of them). */
 static uint32_t *csr_of(const layout *l) {
     uint32_t *o = malloc((l->segs + 1) * 4);
@@ -308,11 +316,7 @@ TEST(segmented_empty_segments) {
     lens[k++] = 2 * tile;
     layout l = layout_lengths(5 * tile / 2 + 1 + 20, lens, k);
     /* layout_lengths ends the values with the last length cut at n; add empties at n. */
-    uint64_t extra = tile + 2;
-    l.begin = realloc(l.begin, (l.segs + extra) * 4);
-    l.end = realloc(l.end, (l.segs + extra) * 4);
-    for (uint64_t i = 0; i < extra; i++) l.begin[l.segs + i] = l.end[l.segs + i] = (uint32_t)l.n;
-    l.segs += extra;
+    layout_add_empties_at_n(&l, tile + 2);
     run_layout(ctx, "empties", WGS_TYPE_U32, WGS_OP_ADD, WGS_SEGMENTS_OFFSETS, &l);
     run_layout(ctx, "empties", WGS_TYPE_F32, WGS_OP_MIN, WGS_SEGMENTS_BEGIN_END, &l);
     run_layout(ctx, "empties", WGS_TYPE_U32, WGS_OP_ARGMAX, WGS_SEGMENTS_OFFSETS, &l);
@@ -338,11 +342,7 @@ TEST(segmented_wide_tiles) {
     lens[k++] = 9;
     lens[k++] = 2 * tile;
     layout l = layout_lengths(3 * tile + 17, lens, k);
-    uint64_t extra = RUN;
-    l.begin = realloc(l.begin, (l.segs + extra) * 4);
-    l.end = realloc(l.end, (l.segs + extra) * 4);
-    for (uint64_t i = 0; i < extra; i++) l.begin[l.segs + i] = l.end[l.segs + i] = (uint32_t)l.n;
-    l.segs += extra;
+    layout_add_empties_at_n(&l, RUN);
     run_layout(ctx, "wide tiles", WGS_TYPE_U32, WGS_OP_ADD, WGS_SEGMENTS_OFFSETS, &l);
     run_layout(ctx, "wide tiles", WGS_TYPE_F32, WGS_OP_ARGMIN, WGS_SEGMENTS_BEGIN_END, &l);
     layout_free(&l);
