@@ -313,19 +313,16 @@ wgs_result wgs_select_encode(wgs_select_plan *p, WGPUCommandEncoder encoder, con
         wgs__gpu_pass_end(ctx->gpu, pass);
         return wgs__scope_end(ctx, "recording the select");
     }
-    WGPUBuffer dummy = wgs__dummy(ctx);
     gpu_binding in[2];
     wgs__bind_vec4_input(ctx, in, a->input, a->input_offset, n);
-    gpu_binding flags_b = p->mode == WGS_SELECT_FLAGGED
-                              ? (gpu_binding){5, a->flags, a->flags_offset, wgs__round_up(n, 4)}
-                              : (gpu_binding){5, dummy, 0, 256};
+    gpu_binding flags_b = wgs__binding_or_dummy(ctx, 5, a->flags, a->flags_offset,
+                                                p->mode == WGS_SELECT_FLAGGED ? wgs__round_up(n, 4) : 0, 0);
     gpu_binding sums_b = {3, p->group_sums, 0, groups * 4};
     WGPUBuffer pay_out = p->mode == WGS_SELECT_RUN_LENGTH ? p->starts : a->payload_out;
     uint64_t pay_out_off = p->mode == WGS_SELECT_RUN_LENGTH ? 0 : a->payload_out_offset;
     gpu_binding outs[4] = {
         {1, a->output, a->output_offset, n * 4},
-        p->payload == WGS_PAYLOAD_BUFFER ? (gpu_binding){6, a->payload_in, a->payload_in_offset, n * 4}
-                                         : (gpu_binding){6, dummy, 0, 256},
+        wgs__binding_or_dummy(ctx, 6, a->payload_in, a->payload_in_offset, p->payload == WGS_PAYLOAD_BUFFER ? n * 4 : 0, 0),
         wgs__binding_or_dummy(ctx, 7, pay_out, pay_out_off, p->payload != WGS_PAYLOAD_NONE ? n * 4 : 0, 1),
         count_b,
     };

@@ -263,7 +263,7 @@ static pass_buffers pass_bindings(wgs_sort_plan *p, const wgs_sort_args *a, uint
             : to_out  ? (gpu_binding){0, p->keys_alt, 0, kb}
                       : (gpu_binding){0, a->keys_out, a->keys_out_offset, kb};
     b.kout = to_out ? (gpu_binding){1, a->keys_out, a->keys_out_offset, kb} : (gpu_binding){1, p->keys_alt, 0, kb};
-    b.vin = (gpu_binding){5, wgs__dummy(ctx), 0, 256};
+    b.vin = wgs__binding_or_dummy(ctx, 5, NULL, 0, 0, 0);
     b.vout = wgs__binding_or_dummy(ctx, 6, NULL, 0, 0, 1);
     if (p->value_words) {
         if (pass > 0)

@@ -323,8 +323,8 @@ TEST(segmented_empty_segments) {
     layout_free(&l);
 }
 
-/* Tiles that own 0xFFFF segments or more (runs of 70000 empty ones, within a tile and
- * at n) keep no 16-bit codes and find their marks' segments by a search. */
+/* Tiles that own more segments than elements, 70000 and more (runs of empty ones, within
+ * a tile and at n): their owners mark and check many segments each. */
 TEST(segmented_wide_tiles) {
     wgs_context *ctx = test_context();
     if (!ctx) return;
