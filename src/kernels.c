@@ -269,13 +269,20 @@ wgs_result wgs__pipeline(wgs_context *ctx, const wgs_kernel_spec *spec, WGPUComp
     WGS_FAIL_IF(ctx, !body, WGS_ERROR_GPU_INTERNAL, "kernel %s is not embedded", spec->file);
     strbuf sb = {0};
     int ok = write_prelude(&sb, spec);
-    if (spec->subgroups) {
-        /* The device's only subgroup size (0 when it has several): loops over a
-         * subgroup's lanes then have a constant bound, which the compiler unrolls. */
+    {
+        /* SG_FIXED: the device's only subgroup size (0 when it has several): loops over a
+         * subgroup's lanes then have a constant bound, which the compiler unrolls.
+         * SG_MIN, SG_MAX: its smallest (4 where it says none) and largest, 1 in kernels
+         * without subgroups; the smallest sizes the per-subgroup tables in workgroup
+         * memory, which costs occupancy (docs/design.md, section 3). */
         const wgs_context_info *ci = &ctx->caps.info;
-        char line[64];
-        snprintf(line, sizeof line, "const SG_FIXED: u32 = %uu;\n",
-                 ci->subgroup_min_size == ci->subgroup_max_size ? ci->subgroup_max_size : 0u);
+        char line[128];
+        if (spec->subgroups)
+            snprintf(line, sizeof line, "const SG_FIXED: u32 = %uu;\nconst SG_MIN: u32 = %uu;\nconst SG_MAX: u32 = %uu;\n",
+                     ci->subgroup_min_size == ci->subgroup_max_size ? ci->subgroup_max_size : 0u,
+                     ci->subgroup_min_size ? ci->subgroup_min_size : 4u, ci->subgroup_max_size);
+        else
+            snprintf(line, sizeof line, "const SG_MIN: u32 = 1u;\nconst SG_MAX: u32 = 1u;\n");
         ok &= sb_add(&sb, line);
     }
     const char *parts[] = {"common.wgsl",

@@ -177,8 +177,6 @@ wgs_result wgs_sort_plan_create(wgs_context *ctx, const wgs_sort_plan_desc *desc
                                                                             : tu->sort_lookback,
                             .consts = {{"KEY_KIND", (uint32_t)key_kind(type) + (p->descending ? 16u : 0u)},
                                        {"VALUE_WORDS", value_words},
-                                       {"SG_MIN", sg_min},
-                                       {"SG_MAX", subgroups ? ci->subgroup_max_size : 1},
                                        {"SORT_SKIP", ctx->exp.sort_phases >> 3}}};
     if (onesweep) {
         spec.entry = "sort_reset";

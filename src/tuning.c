@@ -59,14 +59,16 @@ static const wgs__tuning table[WGS__CLASS_COUNT] = {
         /* 1024 groups of 256 keep every core of an H200 busy several times over. */
         .reduce = {256, 4},
         .reduce_groups = 1024,
-        /* H200, 2^28 u32 add, segments of 16 / 4096: 128 x 16 on 528 workgroups 1.41 /
-         * 1.27 copies, 256 x 16 on 1024 1.49 / 1.32, 256 x 8 1.49 / 1.29, 64 x 16 1.46 /
-         * 1.37; 32 items 3 copies and more (bench/results/h200-2026-12-02-segmented). */
+        /* Workgroups take tiles in a fixed order, so the grid is what fits at once: a
+         * core holds ~48 KiB of workgroup memory, 8.6 KiB a workgroup here (5 a core).
+         * H200, 2^28 u32 add, segments of 16 / 256 / 4096: 528 workgroups 1.43 / 1.32 /
+         * 1.29 copies, 660 1.24 / 1.15 / 1.12, 64 x 16 on 1452 1.24 / 1.19 / 1.18
+         * (bench/results/h200-2026-12-04/run4.log). */
         .segmented = {128, 16},
-        .segmented_groups = 528,
-        /* One tile a workgroup, as the scan's single pass before it was persistent, whose
-         * best shapes had 16 items (section 6 of docs/design.md); not yet measured for
-         * this kernel (WGSCAN_TUNE_SCAN_BY_KEY sweeps it). */
+        .segmented_groups = 660,
+        /* One tile a workgroup. H200, 2^28 u32 add, runs of 16: 256 x 16 2.90 copies;
+         * 256 x 8 ran at 2.54 but failed segmented_scan_matrix_f32 there at the tile
+         * borders (bench/results/h200-2026-12-04/run4.log, run5.log): not taken. */
         .scan_by_key = {256, 16},
         .histogram = {256, 4},
         .histogram_groups = 1024,
@@ -99,7 +101,7 @@ static const wgs__tuning table[WGS__CLASS_COUNT] = {
         .reduce = {256, 4},
         .reduce_groups = 1024,
         .segmented = {128, 16}, /* as gpu-sg32 */
-        .segmented_groups = 528,
+        .segmented_groups = 660,
         .scan_by_key = {256, 16}, /* as gpu-sg32 */
         .histogram = {256, 4},
         .histogram_groups = 1024,

@@ -16,8 +16,9 @@
 //                 digit_start[d], so that the keys of one digit leave in one run
 // The kernel declares keys_in, keys_out, values_in, values_out and sets run_base.
 //
-// Plan constants: VALUE_WORDS (0, 1 or 2), SG_MIN (the device's smallest subgroup; 1
-// without subgroups), SORT_SKIP (experiments: parts left out for timing; 0).
+// Plan constants: VALUE_WORDS (0, 1 or 2), SORT_SKIP (experiments: parts left out for
+// timing; 0); from the prelude SG_MIN (the device's smallest subgroup; 1 without
+// subgroups).
 
 const OWNERS_MAX: u32 = WG / SG_MIN;
 const DIGITS_PER_INVOCATION: u32 = RADIX / WG;

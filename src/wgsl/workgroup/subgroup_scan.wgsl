@@ -8,7 +8,8 @@
 // full subgroups of consecutive local_invocation_index (lane = lid % size). Works for
 // any subgroup size from 4 to 128.
 
-const MAX_SUBGROUPS: u32 = (WG + 3u) / 4u;
+// Subgroups of a workgroup, at most (SG_MIN: the device's smallest subgroup size).
+const MAX_SUBGROUPS: u32 = (WG + SG_MIN - 1u) / SG_MIN;
 
 var<workgroup> sg_totals: array<T, MAX_SUBGROUPS>;
 var<workgroup> wg_total: T;
