@@ -59,13 +59,14 @@ static const wgs__tuning table[WGS__CLASS_COUNT] = {
         /* 1024 groups of 256 keep every core of an H200 busy several times over. */
         .reduce = {256, 4},
         .reduce_groups = 1024,
-        /* Workgroups take tiles in a fixed order, so the grid is what fits at once: a
-         * core holds ~48 KiB of workgroup memory, 8.6 KiB a workgroup here (5 a core).
-         * H200, 2^28 u32 add, segments of 16 / 256 / 4096: 528 workgroups 1.43 / 1.32 /
-         * 1.29 copies, 660 1.24 / 1.15 / 1.12, 64 x 16 on 1452 1.24 / 1.19 / 1.18
-         * (bench/results/h200-2026-12-04/run4.log). */
+        /* Workgroups take tiles in a fixed order, so the grid is what fits at once: 12
+         * a core, their workgroup memory (1.7 KiB) far below the core's ~48 KiB. H200,
+         * 2^28 u32 add, segments of 16 / 256 / 4096: 1584 workgroups 1.20 / 1.13 / 1.05
+         * copies, 1320 1.25 / 1.17 / 1.08, 2112 1.35 / 1.27 / 1.28, 660 1.77 / 1.64 /
+         * 1.55; 256 x 16 on 1056 1.42 / 1.34 / 1.27 (bench/results/h200-2026-12-04/
+         * run8.log). */
         .segmented = {128, 16},
-        .segmented_groups = 660,
+        .segmented_groups = 1584,
         /* One tile a workgroup. H200, 2^28 u32 add, runs of 16: 256 x 16 2.90 copies;
          * 256 x 8 ran at 2.54 but failed segmented_scan_matrix_f32 there at the tile
          * borders (bench/results/h200-2026-12-04/run4.log, run5.log): not taken. */
@@ -101,7 +102,7 @@ static const wgs__tuning table[WGS__CLASS_COUNT] = {
         .reduce = {256, 4},
         .reduce_groups = 1024,
         .segmented = {128, 16}, /* as gpu-sg32 */
-        .segmented_groups = 660,
+        .segmented_groups = 1584,
         .scan_by_key = {256, 16}, /* as gpu-sg32 */
         .histogram = {256, 4},
         .histogram_groups = 1024,

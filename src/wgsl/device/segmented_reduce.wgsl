@@ -5,8 +5,8 @@
 //   seg_bounds  per tile boundary b, the first segment that begins at or after b * TILE
 //               (a search in the begins); zeroes the status word.
 //   seg_tiles   per tile of TILE values (persistent workgroups taking tiles in turn):
-//               marks in workgroup memory where the tile's
-//               segments begin and end, reduces each invocation's contiguous run of
+//               marks in workgroup memory where the tile's segments begin and end
+//               (a bit an element), reduces each invocation's contiguous run of
 //               ITEMS values into pieces, links the pieces across invocations with a
 //               segmented scan, writes every segment that ends in the tile (and the
 //               identity for the empty ones that begin there), leaves partials for the
@@ -22,7 +22,11 @@
 // segment's end where no begin follows, and past n). A non-empty segment marks its
 // begin and, where a gap follows, its end, so with offsets in order no two marks fall
 // on one element (empty segments mark nothing but a gap after them), and a mark is
-// exactly a piece's border.
+// exactly a piece's border. The codes are not stored: a mark is one bit, and the run
+// that meets it finds its code from the offsets (the last segment that begins at or
+// before it, searched from the first segment beginning in the run), so that workgroup
+// memory, which sets how many workgroups share a core, holds an eighth of a byte an
+// element instead of four (docs/design.md, sections 3 and 8b).
 //
 // Partials, PARTIAL_WORDS u32 per tile in aux: 0-1 the head piece (value bits, index),
 // 2-3 the tail piece, 4 the segment of the tail piece or NO_INDEX, 5 the last tile that
@@ -162,14 +166,45 @@ fn seg_bounds(ids: Ids, @builtin(workgroup_id) wid: vec3<u32>, @builtin(num_work
     aux[params.bounds_base + b] = r;
 }
 
-// Workgroup memory of a tile: a bit per element where a piece begins, and at those
-// elements the piece's code (not cleared: read only where a bit is set).
+// Workgroup memory of a tile: a bit per element where a piece begins; per invocation
+// the first segment that begins in its run (NO_INDEX for none) and the code of the piece
+// its run hands on (written where the run has a border, read after the linking scan).
 var<workgroup> heads: array<atomic<u32>, TILE / 32u>;
-var<workgroup> codes: array<u32, TILE>;
+var<workgroup> first_at: array<atomic<u32>, WG>;
+var<workgroup> tail_code: array<u32, WG>;
 
-fn mark(x: u32, code: u32) {
-    codes[x] = code;
+fn mark(x: u32) {
     atomicOr(&heads[x >> 5u], 1u << (x & 31u));
+}
+
+// The first segment after c that begins after x (seg_count for none), with c's begin
+// known to be x or less: one probe where c is the only segment beginning at x, else
+// steps doubling, then halving (runs of empty segments).
+fn first_after(c: u32, x: u32) -> u32 {
+    var lo = c + 1u;
+    var hi = seg_count;
+    var step = 1u;
+    loop {
+        if (lo >= hi) {
+            break;
+        }
+        let p = min(lo - 1u + step, hi - 1u);
+        if (seg_begin(p) > x) {
+            hi = p;
+            break;
+        }
+        lo = p + 1u;
+        step = step * 2u;
+    }
+    while (lo < hi) {
+        let mid = lo + (hi - lo) / 2u;
+        if (seg_begin(mid) > x) {
+            hi = mid;
+        } else {
+            lo = mid + 1u;
+        }
+    }
+    return lo;
 }
 
 // The begin of the segment after s (n after the last), with e the end of s.
@@ -219,9 +254,11 @@ fn finish_piece(t: u32, te: u32, code: u32, r: Acc, at_end: bool) {
     }
 }
 
-// Each invocation's run of ITEMS consecutive values (WORDS 16-byte words).
+// Each invocation's run of ITEMS consecutive values (WORDS 16-byte words), and the
+// codes of the borders in it.
 const WORDS: u32 = ITEMS / 4u;
 var<private> w: array<vec4<V>, WORDS>;
+var<private> run_codes: array<u32, ITEMS>;
 
 fn load_run(t: u32, lid: u32) {
     let n = params.n;
@@ -252,31 +289,34 @@ fn seg_of(s: u32) -> Seg {
 
 fn mark_segment(s: u32, g: Seg, t: u32, ts: u32) {
     check_segment(g.b, g.e, g.next, t, ts);
-    if (g.b < g.e && g.b >= ts && g.b - ts < TILE) {
-        mark(g.b - ts, s + 1u);
+    if (g.b >= ts && g.b - ts < TILE) {
+        atomicMin(&first_at[(g.b - ts) / ITEMS], s);
+        if (g.b < g.e) {
+            mark(g.b - ts);
+        }
     }
     if (g.e < g.next && g.e >= ts && g.e - ts < TILE) {
-        mark(g.e - ts, CODE_GAP);
+        mark(g.e - ts);
     }
     if (g.b == g.e) {
         write_result(s, identity_acc());
     }
 }
 
-// The code of the piece whose last border is at f - 1 (f from a scan entry; 0: no border).
+// The code of the piece that run f - 1 hands on (f from a scan entry; 0: no border).
 fn code_at(f: u32) -> u32 {
     if (f == 0u) {
         return CODE_HEAD;
     }
-    return codes[f - 1u];
+    return tail_code[f - 1u];
 }
 
 // Persistent workgroups take the tiles in turn (tile t + G after t, G the grid). Per
 // tile: the marks of its segments' borders, each invocation's run reduced alone into
 // the piece it continues, the pieces wholly inside it (written now) and the piece it
 // hands on; one segmented scan over the invocations in order (a fixed order, so float
-// sums repeat) links the pieces that cross runs. The scan entries' flag is the position
-// + 1 of the run's last border, so what flows in says which piece it belongs to.
+// sums repeat) links the pieces that cross runs. The scan entries' flag is the index + 1
+// of the last run with a border, so what flows in says which piece it belongs to.
 // Whatever the next tile needs from memory (its values, bounds, first segment each) is
 // requested a turn ahead, so that the loads are in flight while this tile is worked.
 @compute @workgroup_size(WG)
@@ -325,6 +365,7 @@ fn seg_tiles(ids: Ids, @builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workg
                 atomicStore(&heads[i], 0u);
             }
         }
+        atomicStore(&first_at[lid], NO_INDEX);
         workgroupBarrier();
 
         // Marks: a non-empty segment's begin, and its end where a gap follows; the head
@@ -334,10 +375,10 @@ fn seg_tiles(ids: Ids, @builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workg
                 atomicMax(&status[0], STATUS_UNORDERED);
             }
             if (sa > 0u && head.e < head.next && head.e >= ts && head.e - ts < TILE) {
-                mark(head.e - ts, CODE_GAP);
+                mark(head.e - ts);
             }
             if (n - ts < TILE) {
-                mark(n - ts, CODE_GAP);
+                mark(n - ts);
             }
         }
         var mine = 0u;
@@ -353,29 +394,74 @@ fn seg_tiles(ids: Ids, @builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workg
         }
         workgroupBarrier();
 
+        // The codes of the run's borders, in order, before its values are walked: the
+        // searches stay out of that loop, which the compiler unrolls (with them in it
+        // the kernel took 5-8% longer on an H200). A border's code: a gap unless a
+        // segment begins there (c: the first segment that begins at or after the
+        // border, from the run's first; cb its begin), else that of the last segment
+        // beginning there, which is empty only before a gap.
+        var borders = 0u;
+        var c = atomicLoad(&first_at[lid]);
+        var cb = NO_INDEX;
+        if (c < seg_count) {
+            cb = seg_begin(c);
+        }
+        for (var h = 0u; h < (ITEMS + 31u) / 32u; h++) {
+            let e0 = lid * ITEMS + h * 32u;
+            var m = atomicLoad(&heads[e0 >> 5u]);
+            if (ITEMS < 32u) {
+                m = (m >> (e0 & 31u)) & select(NO_INDEX, (1u << (ITEMS & 31u)) - 1u, ITEMS < 32u);
+            }
+            for (var b = 0u; b < 32u; b++) {
+                if (m == 0u) {
+                    break;
+                }
+                let x = ts + e0 + firstTrailingBit(m);
+                m &= m - 1u;
+                var code = CODE_GAP;
+                if (cb <= x && x < n) {
+                    let after = first_after(c, x);
+                    if (seg_end(after - 1u) > x) {
+                        code = after;
+                    }
+                    c = after;
+                    cb = NO_INDEX;
+                    if (c < seg_count) {
+                        cb = seg_begin(c);
+                    }
+                }
+                run_codes[borders] = code;
+                borders++;
+            }
+        }
+
         // The run alone: `pre` the piece it continues (all of it when no border lies in
         // it), `cur` the piece it hands on, and between them the pieces it finishes.
         var cur = identity_acc();
         var pre = identity_acc();
-        var last = 0u; // the run's last border + 1, 0 for none
+        var ord = 0u; // borders met
         for (var k = 0u; k < WORDS; k++) {
             let q = lid * WORDS + k;
             let bits = (atomicLoad(&heads[q >> 3u]) >> (4u * (q & 7u))) & 15u;
             for (var j = 0u; j < 4u; j++) {
                 if ((bits & (1u << j)) != 0u) {
-                    if (last != 0u) {
-                        finish_piece(t, te, codes[last - 1u], cur, false);
+                    if (ord != 0u) {
+                        finish_piece(t, te, run_codes[ord - 1u], cur, false);
                     } else {
                         pre = cur;
                     }
-                    last = 4u * q + j + 1u;
+                    ord++;
                     cur = identity_acc();
                 }
                 cur = acc_combine(cur, Acc(lift(w[k][j]), ts + 4u * q + j));
             }
         }
-        if (last == 0u) {
+        var last = 0u; // lid + 1 where the run has a border, else 0
+        if (borders == 0u) {
             pre = cur;
+        } else {
+            last = lid + 1u;
+            tail_code[lid] = run_codes[borders - 1u];
         }
         // The registers are free: the next tile's loads go out now and arrive while this
         // one is linked and finished.
