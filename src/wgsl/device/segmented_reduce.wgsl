@@ -177,20 +177,30 @@ fn mark(x: u32) {
     atomicOr(&heads[x >> 5u], 1u << (x & 31u));
 }
 
-// The first segment after c that begins after x (seg_count for none), with c's begin
-// known to be x or less: one probe where c is the only segment beginning at x, else
-// steps doubling, then halving (runs of empty segments).
-fn first_after(c: u32, x: u32) -> u32 {
+// A segment and its begin (NO_INDEX past the last segment).
+struct Begin {
+    s: u32,
+    b: u32,
+}
+
+// The first segment after c that begins after x, and its begin (seg_count and NO_INDEX
+// for none), with c's begin known to be x or less: one probe where c is the only
+// segment beginning at x, else steps doubling, then halving (runs of empty segments).
+// The answer's begin is always one that a probe read, so the caller needs no load for it.
+fn first_after(c: u32, x: u32) -> Begin {
     var lo = c + 1u;
     var hi = seg_count;
+    var hb = NO_INDEX;
     var step = 1u;
     loop {
         if (lo >= hi) {
             break;
         }
         let p = min(lo - 1u + step, hi - 1u);
-        if (seg_begin(p) > x) {
+        let bp = seg_begin(p);
+        if (bp > x) {
             hi = p;
+            hb = bp;
             break;
         }
         lo = p + 1u;
@@ -198,13 +208,15 @@ fn first_after(c: u32, x: u32) -> u32 {
     }
     while (lo < hi) {
         let mid = lo + (hi - lo) / 2u;
-        if (seg_begin(mid) > x) {
+        let bm = seg_begin(mid);
+        if (bm > x) {
             hi = mid;
+            hb = bm;
         } else {
             lo = mid + 1u;
         }
     }
-    return lo;
+    return Begin(hi, hb);
 }
 
 // The begin of the segment after s (n after the last), with e the end of s.
@@ -421,14 +433,17 @@ fn seg_tiles(ids: Ids, @builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workg
                 var code = CODE_GAP;
                 if (cb <= x && x < n) {
                     let after = first_after(c, x);
-                    if (seg_end(after - 1u) > x) {
-                        code = after;
+                    // The end of the segment before: where it is the next begin, the
+                    // one the search read.
+                    var e = after.b;
+                    if (SEG_FORM == SEG_BEGIN_END || after.s >= seg_count) {
+                        e = seg_end(after.s - 1u);
                     }
-                    c = after;
-                    cb = NO_INDEX;
-                    if (c < seg_count) {
-                        cb = seg_begin(c);
+                    if (e > x) {
+                        code = after.s;
                     }
+                    c = after.s;
+                    cb = after.b;
                 }
                 run_codes[borders] = code;
                 borders++;
