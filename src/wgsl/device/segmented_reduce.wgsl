@@ -167,10 +167,13 @@ fn seg_bounds(ids: Ids, @builtin(workgroup_id) wid: vec3<u32>, @builtin(num_work
 }
 
 // Workgroup memory of a tile: a bit per element where a piece begins; per invocation
-// the first segment that begins in its run (NO_INDEX for none) and the code of the piece
-// its run hands on (written where the run has a border, read after the linking scan).
+// the first non-empty segment that begins in its run and that begin (NO_INDEX for
+// none: begins grow with the segments, so the two minima belong together), and the
+// code of the piece its run hands on (written where the run has a border, read after
+// the linking scan).
 var<workgroup> heads: array<atomic<u32>, TILE / 32u>;
 var<workgroup> first_at: array<atomic<u32>, WG>;
+var<workgroup> first_begin: array<atomic<u32>, WG>;
 var<workgroup> tail_code: array<u32, WG>;
 
 fn mark(x: u32) {
@@ -301,11 +304,10 @@ fn seg_of(s: u32) -> Seg {
 
 fn mark_segment(s: u32, g: Seg, t: u32, ts: u32) {
     check_segment(g.b, g.e, g.next, t, ts);
-    if (g.b >= ts && g.b - ts < TILE) {
+    if (g.b < g.e && g.b >= ts && g.b - ts < TILE) {
+        mark(g.b - ts);
         atomicMin(&first_at[(g.b - ts) / ITEMS], s);
-        if (g.b < g.e) {
-            mark(g.b - ts);
-        }
+        atomicMin(&first_begin[(g.b - ts) / ITEMS], g.b);
     }
     if (g.e < g.next && g.e >= ts && g.e - ts < TILE) {
         mark(g.e - ts);
@@ -378,6 +380,7 @@ fn seg_tiles(ids: Ids, @builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workg
             }
         }
         atomicStore(&first_at[lid], NO_INDEX);
+        atomicStore(&first_begin[lid], NO_INDEX);
         workgroupBarrier();
 
         // Marks: a non-empty segment's begin, and its end where a gap follows; the head
@@ -409,15 +412,15 @@ fn seg_tiles(ids: Ids, @builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workg
         // The codes of the run's borders, in order, before its values are walked: the
         // searches stay out of that loop, which the compiler unrolls (with them in it
         // the kernel took 5-8% longer on an H200). A border's code: a gap unless a
-        // segment begins there (c: the first segment that begins at or after the
-        // border, from the run's first; cb its begin), else that of the last segment
-        // beginning there, which is empty only before a gap.
+        // non-empty segment begins there. The run's first such begin and its segment
+        // come from workgroup memory (most runs hold one border at most, and no load);
+        // at a later border (c: the last segment found, begun before it) a search for
+        // the last segment beginning at or before it: none since c, or one that is
+        // empty (then a gap follows it), makes the border a gap.
         var borders = 0u;
         var c = atomicLoad(&first_at[lid]);
-        var cb = NO_INDEX;
-        if (c < seg_count) {
-            cb = seg_begin(c);
-        }
+        let cb = atomicLoad(&first_begin[lid]);
+        var found = false; // c began at an earlier border of the run
         for (var h = 0u; h < (ITEMS + 31u) / 32u; h++) {
             let e0 = lid * ITEMS + h * 32u;
             var m = atomicLoad(&heads[e0 >> 5u]);
@@ -431,19 +434,25 @@ fn seg_tiles(ids: Ids, @builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workg
                 let x = ts + e0 + firstTrailingBit(m);
                 m &= m - 1u;
                 var code = CODE_GAP;
-                if (cb <= x && x < n) {
+                if (!found) {
+                    if (cb <= x && x < n && c < seg_count) {
+                        code = c + 1u;
+                        found = true;
+                    }
+                } else if (x < n) {
                     let after = first_after(c, x);
-                    // The end of the segment before: where it is the next begin, the
-                    // one the search read.
-                    var e = after.b;
-                    if (SEG_FORM == SEG_BEGIN_END || after.s >= seg_count) {
-                        e = seg_end(after.s - 1u);
+                    let s = after.s - 1u;
+                    if (s != c) {
+                        // Its end: where it is the next begin, the one the search read.
+                        var e = after.b;
+                        if (SEG_FORM == SEG_BEGIN_END || after.s >= seg_count) {
+                            e = seg_end(s);
+                        }
+                        if (e > x) {
+                            code = s + 1u;
+                        }
+                        c = s;
                     }
-                    if (e > x) {
-                        code = after.s;
-                    }
-                    c = after.s;
-                    cb = after.b;
                 }
                 run_codes[borders] = code;
                 borders++;
