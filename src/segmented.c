@@ -30,8 +30,9 @@ struct wgs_segmented_reduce_plan {
     uint64_t aux_bytes;
 };
 
-/* Workgroup memory of seg_tiles: a head bit per element, two words per invocation (its
- * run's first segment, the code it hands on), and the segmented scan's arrays (12 bytes
+/* Workgroup memory of seg_tiles: a head bit per element, three words per invocation
+ * (its run's first non-empty segment and that begin, the code it hands on), and the
+ * segmented scan's arrays (12 bytes
  * an entry): per invocation without subgroups, per (row, subgroup of the device's
  * smallest size) with them (the helper's arrays are sized for row tiles; the reduce
  * uses the first row). */
@@ -40,7 +41,7 @@ static uint64_t tile_storage(uint32_t wg, uint32_t items, const void *arg) {
     uint64_t tile = (uint64_t)wg * items, rows = items / 4;
     uint64_t sg = ci->subgroup_min_size ? ci->subgroup_min_size : 4;
     uint64_t scan = wgs__chain_subgroups(ci, wg) ? 12 * rows * ((wg + sg - 1) / sg) + 16 : 12ull * wg + 16 * rows;
-    return tile / 8 + 8ull * wg + scan;
+    return tile / 8 + 12ull * wg + scan;
 }
 
 static uint64_t tiles_of(const wgs_segmented_reduce_plan *p, uint64_t n) {

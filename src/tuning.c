@@ -60,11 +60,12 @@ static const wgs__tuning table[WGS__CLASS_COUNT] = {
         .reduce = {256, 4},
         .reduce_groups = 1024,
         /* Workgroups take tiles in a fixed order, so the grid is what fits at once: 12
-         * a core, their workgroup memory (1.7 KiB) far below the core's ~48 KiB. H200,
-         * 2^28 u32 add, segments of 16 / 256 / 4096: 1584 workgroups 1.20 / 1.13 / 1.05
-         * copies, 1320 1.25 / 1.17 / 1.08, 2112 1.35 / 1.27 / 1.28, 660 1.77 / 1.64 /
-         * 1.55; 256 x 16 on 1056 1.42 / 1.34 / 1.27 (bench/results/h200-2026-12-04/
-         * run8.log). */
+         * a core on an H200's 132 (registers; workgroup memory, 2.2 KiB, is far below a
+         * core's ~48 KiB). H200, 2^28 u32 add, segments of 16 / 256 / 4096: 1584
+         * workgroups 1.15 / 1.08 / 1.04 copies (run10.log); in run8, 1584 1.20 / 1.13 /
+         * 1.05, 1320 1.25 / 1.17 / 1.08, 2112 1.35 / 1.27 / 1.28, 660 1.77 / 1.64 /
+         * 1.55; 256 x 16 on 1056 1.42 / 1.34 / 1.27; 1716 1.52 / 1.44 / 1.34 (run9)
+         * (bench/results/h200-2026-12-04/). */
         .segmented = {128, 16},
         .segmented_groups = 1584,
         /* One tile a workgroup. H200, 2^28 u32 add, runs of 16: 256 x 16 2.90 copies;
