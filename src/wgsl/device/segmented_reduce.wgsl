@@ -96,6 +96,61 @@ fn identity_acc() -> Acc {
     return seg_none().a;
 }
 
+// A segment and its begin (NO_INDEX past the last segment).
+struct Begin {
+    s: u32,
+    b: u32,
+}
+
+// Whether begin b lies past x: at or after it, or (strict) after it.
+fn past(b: u32, x: u32, strict: bool) -> bool {
+    return select(b >= x, b > x, strict);
+}
+
+// The first segment of lo .. hi - 1 whose begin lies past x (hi when none), with hb the
+// begin of hi where it is known (NO_INDEX otherwise): halving. The begin returned is
+// always one a probe read (or hb), so the caller needs no load for it.
+fn halve(lo_in: u32, hi_in: u32, hb_in: u32, x: u32, strict: bool) -> Begin {
+    var lo = lo_in;
+    var hi = hi_in;
+    var hb = hb_in;
+    while (lo < hi) {
+        let mid = lo + (hi - lo) / 2u;
+        let bm = seg_begin(mid);
+        if (past(bm, x, strict)) {
+            hi = mid;
+            hb = bm;
+        } else {
+            lo = mid + 1u;
+        }
+    }
+    return Begin(hi, hb);
+}
+
+// The same from lo upwards: steps doubling bracket the answer, then halving finds it
+// (one probe where it is lo).
+fn first_past(lo_in: u32, hi_in: u32, x: u32, strict: bool) -> Begin {
+    var lo = lo_in;
+    var hi = hi_in;
+    var hb = NO_INDEX;
+    var step = 1u;
+    loop {
+        if (lo >= hi) {
+            break;
+        }
+        let p = min(lo - 1u + step, hi - 1u);
+        let bp = seg_begin(p);
+        if (past(bp, x, strict)) {
+            hi = p;
+            hb = bp;
+            break;
+        }
+        lo = p + 1u;
+        step = step * 2u;
+    }
+    return halve(lo, hi, hb, x, strict);
+}
+
 // The first segment whose begin is x or more (seg_count when none is). From a
 // guess by the mean segment length (exact for segments of one length), steps doubling
 // away from it bracket the answer, then halving finds it: a few dependent loads where
@@ -106,47 +161,25 @@ fn first_at_or_after(x: u32) -> u32 {
         return 0u;
     }
     let g = min(u32(f32(x) / f32(max(params.n, 1u)) * f32(S)), S - 1u);
+    if (seg_begin(g) < x) {
+        return first_past(g + 1u, S, x, false).s;
+    }
     var lo = 0u;
-    var hi = S;
+    var hi = g;
     var step = 1u;
-    if (seg_begin(g) >= x) {
-        hi = g;
-        loop {
-            if (hi == 0u) {
-                break;
-            }
-            let p = select(hi - step, 0u, step > hi);
-            if (seg_begin(p) < x) {
-                lo = p + 1u;
-                break;
-            }
-            hi = p;
-            step = step * 2u;
+    loop {
+        if (hi == 0u) {
+            break;
         }
-    } else {
-        lo = g + 1u;
-        loop {
-            if (lo >= hi) {
-                break;
-            }
-            let p = min(lo - 1u + step, hi - 1u);
-            if (seg_begin(p) >= x) {
-                hi = p;
-                break;
-            }
+        let p = select(hi - step, 0u, step > hi);
+        if (seg_begin(p) < x) {
             lo = p + 1u;
-            step = step * 2u;
+            break;
         }
+        hi = p;
+        step = step * 2u;
     }
-    while (lo < hi) {
-        let mid = lo + (hi - lo) / 2u;
-        if (seg_begin(mid) < x) {
-            lo = mid + 1u;
-        } else {
-            hi = mid;
-        }
-    }
-    return lo;
+    return halve(lo, hi, NO_INDEX, x, false).s;
 }
 
 @compute @workgroup_size(WG)
@@ -180,46 +213,11 @@ fn mark(x: u32) {
     atomicOr(&heads[x >> 5u], 1u << (x & 31u));
 }
 
-// A segment and its begin (NO_INDEX past the last segment).
-struct Begin {
-    s: u32,
-    b: u32,
-}
-
 // The first segment after c that begins after x, and its begin (seg_count and NO_INDEX
 // for none), with c's begin known to be x or less: one probe where c is the only
-// segment beginning at x, else steps doubling, then halving (runs of empty segments).
-// The answer's begin is always one that a probe read, so the caller needs no load for it.
+// segment beginning at x, more past runs of empty segments.
 fn first_after(c: u32, x: u32) -> Begin {
-    var lo = c + 1u;
-    var hi = seg_count;
-    var hb = NO_INDEX;
-    var step = 1u;
-    loop {
-        if (lo >= hi) {
-            break;
-        }
-        let p = min(lo - 1u + step, hi - 1u);
-        let bp = seg_begin(p);
-        if (bp > x) {
-            hi = p;
-            hb = bp;
-            break;
-        }
-        lo = p + 1u;
-        step = step * 2u;
-    }
-    while (lo < hi) {
-        let mid = lo + (hi - lo) / 2u;
-        let bm = seg_begin(mid);
-        if (bm > x) {
-            hi = mid;
-            hb = bm;
-        } else {
-            lo = mid + 1u;
-        }
-    }
-    return Begin(hi, hb);
+    return first_past(c + 1u, seg_count, x, true);
 }
 
 // The begin of the segment after s (n after the last), with e the end of s.
