@@ -41,6 +41,7 @@ typedef struct bench {
     WGPUBuffer in_pool, out_pool;
     uint64_t pool_bytes;
     wgs_timer *timer;
+    double copy_first[48]; /* the run's first copy median of 2^k bytes (copy_check) */
 } bench;
 
 /* Times `runs + warmup` recordings of `record` (which writes timestamp pair i); returns
@@ -290,6 +291,26 @@ static wgs_result warm_up(bench *b) {
     wgs_result r = WGS_OK;
     while (r == WGS_OK && cli_now() - t0 < 1.0) r = time_runs(b, record_copy, &j, &med, &mn, NULL);
     return r;
+}
+
+/* The copy beside a point against the run's first copy of as many bytes: where the two
+ * differ by more than a quarter (copies of 50 µs and more, below which launches vary),
+ * the device itself changed pace during the run (its clocks, another load on it), so
+ * the point is not comparable with the others; said on stderr, the point kept. */
+static void copy_check(bench *b, const point *p, uint64_t copy_bytes) {
+    int k = 0;
+    while (k < 47 && (1ull << k) < copy_bytes) k++;
+    double *first = &b->copy_first[k];
+    if (*first == 0) {
+        *first = p->copy_median;
+        return;
+    }
+    const double q = p->copy_median / *first;
+    if ((q > 1.25 || q < 0.8) && p->copy_median >= 50e-6 && *first >= 50e-6)
+        fprintf(stderr,
+                "bench: warning: %s n=%llu: the copy beside it took %.1f us, %.2f times the %.1f us of this run's "
+                "first copy of these bytes: the device changed pace, so this point is not comparable\n",
+                p->label, (unsigned long long)p->n, p->copy_median * 1e6, q, *first * 1e6);
 }
 
 static void print_point(const point *p) {
@@ -604,7 +625,7 @@ static int bench_primitives(bench *b, const int *prims, int nprims, int kmin, in
                 r = wgs_buffer_create(b->ctx, p->n * 4, WGPUBufferUsage_Storage, &pj.rbk_unique);
             if (r == WGS_OK) r = time_runs(b, record_prim, &pj, &p->median, &p->min, &p->max);
             if (r == WGS_OK) r = time_runs(b, record_copy, &pj.copy, &p->copy_median, &cmin, NULL);
-            if (r == WGS_OK) print_point(p), np++;
+            if (r == WGS_OK) copy_check(b, p, p->n * 4), print_point(p), np++;
         }
         wgs_reduce_plan_destroy(pj.reduce);
         wgs_select_plan_destroy(pj.select);
@@ -881,6 +902,7 @@ int cmd_bench(const bench_options *o) {
                     rc = cli_gpu_error(b.ctx, r, "a benchmark run");
                     break;
                 }
+                copy_check(&b, p, p->n * wgs_type_size(p->s.type));
                 print_point(p);
                 np++;
             }
