@@ -32,10 +32,9 @@ struct wgs_segmented_reduce_plan {
 
 /* Workgroup memory of seg_tiles: a head bit per element, three words per invocation
  * (its run's first non-empty segment and that begin, the code it hands on), and the
- * segmented scan's arrays (12 bytes
- * an entry): per invocation without subgroups, per (row, subgroup of the device's
- * smallest size) with them (the helper's arrays are sized for row tiles; the reduce
- * uses the first row). */
+ * segmented scan's arrays (12 bytes an entry): per invocation without subgroups, per
+ * (row, subgroup of the device's smallest size) with them (the helper's arrays are
+ * sized for row tiles; the reduce uses the first row). */
 static uint64_t tile_storage(uint32_t wg, uint32_t items, const void *arg) {
     const wgs_context_info *ci = arg;
     uint64_t tile = (uint64_t)wg * items, rows = items / 4;
