@@ -79,8 +79,7 @@ typedef struct strbuf {
     size_t len, cap;
 } strbuf;
 
-static int sb_add(strbuf *b, const char *s) {
-    size_t n = strlen(s);
+static int sb_add_n(strbuf *b, const char *s, size_t n) {
     if (b->len + n + 1 > b->cap) {
         size_t cap = (b->cap ? b->cap * 2 : 4096);
         while (cap < b->len + n + 1) cap *= 2;
@@ -89,10 +88,13 @@ static int sb_add(strbuf *b, const char *s) {
         b->p = p;
         b->cap = cap;
     }
-    memcpy(b->p + b->len, s, n + 1);
+    memcpy(b->p + b->len, s, n);
     b->len += n;
+    b->p[b->len] = 0;
     return 1;
 }
+
+static int sb_add(strbuf *b, const char *s) { return sb_add_n(b, s, strlen(s)); }
 
 static int write_prelude(strbuf *b, const wgs_kernel_spec *s) {
     char buf[2048];
@@ -241,6 +243,46 @@ static int write_prelude(strbuf *b, const wgs_kernel_spec *s) {
     return ok;
 }
 
+/* Per-item code in straight lines: the lines from "// @each item" to "// @end" are
+ * written ITEMS times, each '#' in them replaced by the item's index. A loop over items
+ * leaves the driver to unroll it, and where it does not, per-key state in arrays goes to
+ * local memory (docs/design.md, section 3); written out, each key's state is a
+ * variable of its own and every index a constant. An unexpanded '#' is not WGSL, so a
+ * block without its end fails to compile rather than run once. */
+static int expand_items(strbuf *out, const char *src, uint32_t items) {
+    static const char open_mark[] = "// @each item", close_mark[] = "// @end";
+    int ok = 1;
+    const char *p = src;
+    while (*p && ok) {
+        const char *eol = strchr(p, '\n');
+        const char *next = eol ? eol + 1 : p + strlen(p);
+        const char *t = p;
+        while (t < next && (*t == ' ' || *t == '\t')) t++;
+        if (strncmp(t, open_mark, sizeof open_mark - 1) != 0) {
+            ok &= sb_add_n(out, p, (size_t)(next - p));
+            p = next;
+            continue;
+        }
+        const char *body = next, *end = body;
+        while (*end) { /* find the closing line */
+            const char *e = end;
+            while (*e == ' ' || *e == '\t') e++;
+            if (strncmp(e, close_mark, sizeof close_mark - 1) == 0) break;
+            const char *nl = strchr(end, '\n');
+            end = nl ? nl + 1 : end + strlen(end);
+        }
+        for (uint32_t r = 0; r < items && ok; r++) {
+            char idx[16];
+            snprintf(idx, sizeof idx, "%u", r);
+            for (const char *c = body; c < end && ok; c++)
+                ok &= *c == '#' ? sb_add(out, idx) : sb_add_n(out, c, 1);
+        }
+        const char *nl = *end ? strchr(end, '\n') : NULL;
+        p = nl ? nl + 1 : end + strlen(end);
+    }
+    return ok;
+}
+
 /* 0 when the key did not fit: a cut key could name another specialisation. */
 static int spec_key(const wgs_kernel_spec *s, char *key, size_t cap) {
     int k = snprintf(key, cap, "%s:%s:%s%s%s%s%s:%d:%d:%d:%d:%d:%u:%u:%u:%u:%d:%d:%d", s->file, s->entry,
@@ -335,6 +377,14 @@ wgs_result wgs__pipeline(wgs_context *ctx, const wgs_kernel_spec *spec, WGPUComp
         ctx->pipelines = p;
         ctx->pipeline_cap = cap;
     }
+    strbuf code = {0};
+    if (!expand_items(&code, sb.p, spec->items)) {
+        free(sb.p);
+        free(code.p);
+        return wgs__fail(ctx, WGS_ERROR_OUT_OF_HOST_MEMORY, "building WGSL for %s", spec->file);
+    }
+    free(sb.p);
+    sb = code;
     wgs__gpu_scope_push(ctx->gpu);
     WGPUComputePipeline pipe = wgs__gpu_pipeline_create(ctx->gpu, sb.p, spec->entry, key);
     char what[WGS_PIPELINE_KEY_MAX + 32];

@@ -27,13 +27,15 @@ static const wgs__tuning table[WGS__CLASS_COUNT] = {
         .histogram = {64, 2},
         .histogram_groups = 64,
         /* Subgroups of 4: 8 owners' counter rows; long serial runs. SwiftShader, 2^18
-         * u32 keys: 138 ms at 32 x 64 against 580 at 64 x 16 (either algorithm). */
-        .sort = {32, 64},
-        .sort_keys = {32, 64},
+         * u32 keys: 138 ms at 32 x 64 against 580 at 64 x 16 (either algorithm). The
+         * per-key code is written out per item, so items cost compile time: 32 x 32 is
+         * 267 ms against 183 at 32 x 64, but its pipelines compile in 5 s, not 9. */
+        .sort = {32, 32},
+        .sort_keys = {32, 32},
         .sort_portable = {16, 16},
         .sort_group_tiles = 8,
-        .sort_onesweep = {32, 64},
-        .sort_onesweep_keys = {32, 64},
+        .sort_onesweep = {32, 32},
+        .sort_onesweep_keys = {32, 32},
         .sort_onesweep_portable = {16, 16},
         .sort_onesweep_default = 0, /* SwiftShader, 2^18 u32 keys: 132 ms against 138, a tie */
         .sort_spins = 64,

@@ -83,14 +83,13 @@ fn sort_scatter(ids: Ids, @builtin(workgroup_id) wid: vec3<u32>, @builtin(num_wo
             break;
         }
         let tile_n = min(TILE, n - tile_first);
-        var keys: TileKeys;
         tile_clear(ids);
         workgroupBarrier();
-        tile_rank(ids, &keys, tile_first, tile_n, params.shift, params.bits);
+        tile_rank(ids, tile_first, tile_n, params.shift, params.bits);
         workgroupBarrier();
         tile_offsets(ids, tile_totals(ids));
         workgroupBarrier();
-        tile_place(ids, &keys, tile_n);
+        tile_place(ids, tile_n);
         workgroupBarrier();
         tile_write(ids, tile_first, tile_n, params.shift, params.bits, index_values);
         workgroupBarrier();

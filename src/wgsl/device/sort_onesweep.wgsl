@@ -240,7 +240,6 @@ fn sort_onesweep(ids: Ids) {
     let region = STATE_TILES + (pass_index & 1u) * tiles * RADIX;
     let tile_first = t * TILE;
     let tile_n = min(TILE, params.n - tile_first);
-    var keys: TileKeys;
     tile_clear(ids);
     if ((params.flags & FLAG_LAST_PASS) == 0u) {
         let other = STATE_TILES + ((pass_index + 1u) & 1u) * tiles * RADIX + t * RADIX;
@@ -249,7 +248,7 @@ fn sort_onesweep(ids: Ids) {
         }
     }
     workgroupBarrier();
-    tile_rank(ids, &keys, tile_first, tile_n, params.shift, params.bits);
+    tile_rank(ids, tile_first, tile_n, params.shift, params.bits);
     workgroupBarrier();
     let sum = tile_totals(ids);
     if (t == 0u) {
@@ -279,7 +278,7 @@ fn sort_onesweep(ids: Ids) {
     }
     tile_offsets(ids, sum);
     workgroupBarrier();
-    tile_place(ids, &keys, tile_n);
+    tile_place(ids, tile_n);
     workgroupBarrier();
     if ((SORT_SKIP & 4u) == 0u) { // an experiment's timing without the writes
         tile_write(ids, tile_first, tile_n, params.shift, params.bits, (params.flags & FLAG_INDEX_VALUES) != 0u);

@@ -9,14 +9,13 @@ fn owner_count(ids: Ids) -> u32 { return WG; }
 fn owner_size(ids: Ids) -> u32 { return 1u; }
 fn owner_lane(ids: Ids) -> u32 { return 0u; }
 
-// The invocation's keys one after another, filling keys.rank.
-fn rank_keys(ids: Ids, owner: u32, keys: ptr<function, TileKeys>, tile_n: u32) {
-    for (var r = 0u; r < ITEMS; r++) {
-        if (tile_place_of(ids, r) < tile_n) {
-            let i = owner * RADIX + (*keys).digit[r];
-            let c = atomicLoad(&owner_digits[i]);
-            atomicStore(&owner_digits[i], c + 1u);
-            (*keys).rank[r] = c;
-        }
+// The invocation's keys one after another, filling key_rank#.
+fn rank_keys(ids: Ids, owner: u32, tile_n: u32) {
+    // @each item
+    if (tile_place_of(ids, #u) < tile_n) {
+        let i# = owner * RADIX + key_digit#;
+        key_rank# = atomicLoad(&owner_digits[i#]);
+        atomicStore(&owner_digits[i#], key_rank# + 1u);
     }
+    // @end
 }

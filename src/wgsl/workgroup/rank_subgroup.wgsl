@@ -50,36 +50,53 @@ fn lowest_lane(m: vec4<u32>) -> u32 {
     return 0u;
 }
 
-// Ranks the invocation's keys of every round, filling keys.rank; every lane of the
+// The lanes whose key has the same digit as this lane's (valid keys only): eight
+// ballots, one per digit bit. On a device whose subgroups have at most 32 lanes only the
+// ballot's first word is computed.
+fn peers_of(valid: bool, digit: u32) -> vec4<u32> {
+    if (SG_WORDS == 1u) {
+        var m = subgroupBallot(valid).x;
+        for (var b = 0u; b < 8u; b++) {
+            let one = ((digit >> b) & 1u) != 0u;
+            let ballot = subgroupBallot(one).x;
+            m &= select(~ballot, ballot, one);
+        }
+        return vec4<u32>(m, 0u, 0u, 0u);
+    }
+    var peers = subgroupBallot(valid);
+    for (var b = 0u; b < 8u; b++) {
+        let one = ((digit >> b) & 1u) != 0u;
+        let ballot = subgroupBallot(one);
+        peers &= select(~ballot, ballot, one);
+    }
+    return peers;
+}
+
+// Ranks the invocation's keys of every round, filling key_rank#; every lane of the
 // subgroup calls this, whatever its keys. Three sweeps over the rounds rather than one
 // round at a time: the ballots of all rounds first (independent of each other, so their
 // latencies overlap), then the leaders' counter updates in round order (the one thing
 // that orders the rounds), then each lane's rank from its leader's old count. Between
 // sweeps a round's state is one word a lane: below 256 the leader's lane, above it the
 // count of peers (sweep 1) or, at a leader, the owner's count before them (sweep 2).
-fn rank_keys(ids: Ids, owner: u32, keys: ptr<function, TileKeys>, tile_n: u32) {
-    var lead: array<u32, ITEMS>;
-    for (var r = 0u; r < ITEMS; r++) {
-        let valid = tile_place_of(ids, r) < tile_n;
-        let digit = (*keys).digit[r];
-        var peers = subgroupBallot(valid);
-        for (var b = 0u; b < 8u; b++) {
-            let one = ((digit >> b) & 1u) != 0u;
-            let ballot = subgroupBallot(one);
-            peers &= select(~ballot, ballot, one);
-        }
-        // A key past the tile's end is never placed, so its rank is free to say it: not
-        // 0, which is how sweep 2 tells the leaders.
-        (*keys).rank[r] = select(1u, bits_in(peers & lanes_below(owner_lane(ids))), valid);
-        lead[r] = select(owner_lane(ids), lowest_lane(peers), valid) | (bits_in(peers) << 8u);
+fn rank_keys(ids: Ids, owner: u32, tile_n: u32) {
+    let lane = owner_lane(ids);
+    let below = lanes_below(lane);
+    // @each item
+    let valid# = tile_place_of(ids, #u) < tile_n;
+    let peers# = peers_of(valid#, key_digit#);
+    // A key past the tile's end is never placed, so its rank is free to say it: not
+    // 0, which is how sweep 2 tells the leaders.
+    key_rank# = select(1u, bits_in(peers# & below), valid#);
+    var lead# = select(lane, lowest_lane(peers#), valid#) | (bits_in(peers#) << 8u);
+    // @end
+    // @each item
+    if (key_rank# == 0u) { // a valid key without peers in lower lanes: a leader
+        let old# = atomicAdd(&owner_digits[owner * RADIX + key_digit#], lead# >> 8u);
+        lead# = (lead# & 255u) | (old# << 8u);
     }
-    for (var r = 0u; r < ITEMS; r++) {
-        if ((*keys).rank[r] == 0u) { // a valid key without peers in lower lanes: a leader
-            let old = atomicAdd(&owner_digits[owner * RADIX + (*keys).digit[r]], lead[r] >> 8u);
-            lead[r] = (lead[r] & 255u) | (old << 8u);
-        }
-    }
-    for (var r = 0u; r < ITEMS; r++) {
-        (*keys).rank[r] += subgroupShuffle(lead[r], lead[r] & 255u) >> 8u;
-    }
+    // @end
+    // @each item
+    key_rank# += subgroupShuffle(lead#, lead# & 255u) >> 8u;
+    // @end
 }

@@ -35,14 +35,17 @@ const ORDER_SIZE: u32 = 1u + (TILE - 1u) * ((VALUE_WORDS + 1u) / 2u);
 var<workgroup> tile_keys: array<u32, TILE * KEY_WORDS>;
 var<workgroup> order: array<u32, ORDER_SIZE>;
 
-// The invocation's keys of the tile, a function variable of the kernel that tile_rank
-// fills and tile_place empties (private variables measured slower on an H200).
-struct TileKeys {
-    lo: array<u32, ITEMS>,
-    hi: array<u32, ITEMS>,
-    digit: array<u32, ITEMS>,
-    rank: array<u32, ITEMS>,
-}
+// The invocation's keys of the tile, one variable a key (written out per item by the
+// kernel composer: constant names, so registers, where arrays behind a pointer went to
+// local memory on an H200): tile_rank fills them, tile_place empties them. key_hi is
+// the high word of 64-bit keys, key_rank the key's place among its owner's keys of its
+// digit.
+// @each item
+var<private> key_lo#: u32;
+var<private> key_hi#: u32;
+var<private> key_digit#: u32;
+var<private> key_rank#: u32;
+// @end
 
 fn tile_clear(ids: Ids) {
     for (var k = 0u; k < OWNERS_MAX * RADIX / WG; k++) { // counted (sort.wgsl, sort_count)
@@ -57,27 +60,22 @@ fn tile_place_of(ids: Ids, r: u32) -> u32 {
     return owner_of(ids) * owner_size(ids) * ITEMS + r * owner_size(ids) + owner_lane(ids);
 }
 
-fn tile_rank(ids: Ids, keys: ptr<function, TileKeys>, tile_first: u32, tile_n: u32, shift: u32, bits: u32) {
+fn tile_rank(ids: Ids, tile_first: u32, tile_n: u32, shift: u32, bits: u32) {
     // Every key is loaded first, so that the loads overlap (the ballots keep the rounds
     // apart).
-    for (var r = 0u; r < ITEMS; r++) {
-        let p = tile_place_of(ids, r);
-        if (p < tile_n) {
-            (*keys).lo[r] = keys_in[(tile_first + p) * KEY_WORDS];
-            if (KEY_WORDS == 2u) {
-                (*keys).hi[r] = keys_in[(tile_first + p) * KEY_WORDS + 1u];
-            }
+    // @each item
+    if (tile_place_of(ids, #u) < tile_n) {
+        key_lo# = keys_in[(tile_first + tile_place_of(ids, #u)) * KEY_WORDS];
+        if (KEY_WORDS == 2u) {
+            key_hi# = keys_in[(tile_first + tile_place_of(ids, #u)) * KEY_WORDS + 1u];
         }
     }
-    for (var r = 0u; r < ITEMS; r++) {
-        var d = 0u;
-        if (tile_place_of(ids, r) < tile_n) {
-            d = digit_at((*keys).lo[r], (*keys).hi[r], shift, bits);
-        }
-        (*keys).digit[r] = d;
-    }
+    // @end
+    // @each item
+    key_digit# = select(0u, digit_at(key_lo#, key_hi#, shift, bits), tile_place_of(ids, #u) < tile_n);
+    // @end
     if ((SORT_SKIP & 2u) == 0u) { // an experiment's timing without the ranking
-        rank_keys(ids, owner_of(ids), keys, tile_n);
+        rank_keys(ids, owner_of(ids), tile_n);
     }
 }
 
@@ -116,18 +114,42 @@ fn tile_offsets(ids: Ids, sum: u32) {
 }
 
 // A barrier is due before tile_write.
-fn tile_place(ids: Ids, keys: ptr<function, TileKeys>, tile_n: u32) {
+fn tile_place(ids: Ids, tile_n: u32) {
     let owner = owner_of(ids);
-    for (var r = 0u; r < ITEMS; r++) {
-        let p = tile_place_of(ids, r);
-        if (p < tile_n) {
-            let at = atomicLoad(&owner_digits[owner * RADIX + (*keys).digit[r]]) + (*keys).rank[r];
-            tile_keys[at * KEY_WORDS] = (*keys).lo[r];
-            if (KEY_WORDS == 2u) {
-                tile_keys[at * KEY_WORDS + 1u] = (*keys).hi[r];
-            }
-            if (VALUE_WORDS > 0u) {
-                order[at] = p;
+    // @each item
+    if (tile_place_of(ids, #u) < tile_n) {
+        let at# = atomicLoad(&owner_digits[owner * RADIX + key_digit#]) + key_rank#;
+        tile_keys[at# * KEY_WORDS] = key_lo#;
+        if (KEY_WORDS == 2u) {
+            tile_keys[at# * KEY_WORDS + 1u] = key_hi#;
+        }
+        if (VALUE_WORDS > 0u) {
+            order[at#] = tile_place_of(ids, #u);
+        }
+    }
+    // @end
+}
+
+// Key s = row * WG + lid of the tile's digit-sorted order to its place, with its value.
+fn tile_write_one(s: u32, tile_first: u32, shift: u32, bits: u32, index_values: bool) {
+    let k_lo = tile_keys[s * KEY_WORDS];
+    var k_hi = 0u;
+    if (KEY_WORDS == 2u) {
+        k_hi = tile_keys[s * KEY_WORDS + 1u];
+    }
+    let d = digit_at(k_lo, k_hi, shift, bits);
+    let dst = run_base[d] + s - digit_start[d];
+    keys_out[dst * KEY_WORDS] = k_lo;
+    if (KEY_WORDS == 2u) {
+        keys_out[dst * KEY_WORDS + 1u] = k_hi;
+    }
+    if (VALUE_WORDS > 0u) {
+        let i = tile_first + order[s];
+        if (index_values) {
+            values_out[dst] = i;
+        } else {
+            for (var w = 0u; w < VALUE_WORDS; w++) {
+                values_out[dst * VALUE_WORDS + w] = values_in[i * VALUE_WORDS + w];
             }
         }
     }
@@ -135,31 +157,9 @@ fn tile_place(ids: Ids, keys: ptr<function, TileKeys>, tile_n: u32) {
 
 // index_values: the values written are the keys' input indices.
 fn tile_write(ids: Ids, tile_first: u32, tile_n: u32, shift: u32, bits: u32, index_values: bool) {
-    for (var k = 0u; k < ITEMS; k++) { // rows of the tile, unrolled (a loop to tile_n is not)
-        let s = k * WG + ids.lid;
-        if (s >= tile_n) {
-            break;
-        }
-        let k_lo = tile_keys[s * KEY_WORDS];
-        var k_hi = 0u;
-        if (KEY_WORDS == 2u) {
-            k_hi = tile_keys[s * KEY_WORDS + 1u];
-        }
-        let d = digit_at(k_lo, k_hi, shift, bits);
-        let dst = run_base[d] + s - digit_start[d];
-        keys_out[dst * KEY_WORDS] = k_lo;
-        if (KEY_WORDS == 2u) {
-            keys_out[dst * KEY_WORDS + 1u] = k_hi;
-        }
-        if (VALUE_WORDS > 0u) {
-            let i = tile_first + order[s];
-            if (index_values) {
-                values_out[dst] = i;
-            } else {
-                for (var w = 0u; w < VALUE_WORDS; w++) {
-                    values_out[dst * VALUE_WORDS + w] = values_in[i * VALUE_WORDS + w];
-                }
-            }
-        }
+    // @each item
+    if (#u * WG + ids.lid < tile_n) {
+        tile_write_one(#u * WG + ids.lid, tile_first, shift, bits, index_values);
     }
+    // @end
 }
