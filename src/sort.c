@@ -164,6 +164,10 @@ wgs_result wgs_sort_plan_create(wgs_context *ctx, const wgs_sort_plan_desc *desc
     p->tile = shape.wg * shape.items;
     p->group_tiles_max = group_tiles ? group_tiles : tu->sort_group_tiles;
     p->phases = ctx->exp.sort_phases & 7u ? ctx->exp.sort_phases & 7u : 7u;
+    /* The most digit passes an encode of this plan makes (wgs_sort_encode: one more
+     * when in place and odd), which bounds the one-sweep histogram's loop. */
+    uint32_t hist_passes = end > begin ? (end - begin + 7) / 8 : 1;
+    hist_passes += hist_passes % 2;
     wgs_kernel_spec spec = {.file = onesweep ? "device/sort_onesweep.wgsl" : "device/sort.wgsl",
                             .helper = subgroups ? "element/sort_key.wgsl workgroup/rank_subgroup.wgsl "
                                                   "workgroup/sort_tile.wgsl"
@@ -177,7 +181,8 @@ wgs_result wgs_sort_plan_create(wgs_context *ctx, const wgs_sort_plan_desc *desc
                                                                             : tu->sort_lookback,
                             .consts = {{"KEY_KIND", (uint32_t)key_kind(type) + (p->descending ? 16u : 0u)},
                                        {"VALUE_WORDS", value_words},
-                                       {"SORT_SKIP", ctx->exp.sort_phases >> 3}}};
+                                       {"SORT_SKIP", ctx->exp.sort_phases >> 3},
+                                       {"HIST_PASSES", hist_passes}}};
     if (onesweep) {
         spec.entry = "sort_reset";
         r = wgs__pipeline(ctx, &spec, &p->reset);

@@ -79,21 +79,34 @@ fn sort_histogram(ids: Ids, @builtin(workgroup_id) wid: vec3<u32>, @builtin(num_
         atomicStore(&pass_digits[k * WG + ids.lid], 0u);
     }
     workgroupBarrier();
-    let first = g * params.group_tiles * TILE;
-    let end = min(params.n, first + params.group_tiles * TILE);
-    let key_rounds = (end - first + WG - 1u) / WG;
-    for (var k = 0u; k < key_rounds; k++) {
-        let i = first + k * WG + ids.lid;
-        if (i < end) {
-            var hi = 0u;
+    // A tile's keys (ITEMS rows of WG) loaded first, so that the loads overlap, then
+    // counted; the passes' loop bounded by the plan's most (HIST_PASSES), so it unrolls.
+    let group_tiles = params.group_tiles;
+    for (var t = 0u; t < group_tiles; t++) {
+        let tile_first = (g * group_tiles + t) * TILE;
+        if (tile_first >= params.n) { // uniform: the group's last tiles may be past the end
+            break;
+        }
+        let tile_n = min(TILE, params.n - tile_first);
+        // @each item
+        var hist_lo# = 0u;
+        var hist_hi# = 0u;
+        if (#u * WG + ids.lid < tile_n) {
+            hist_lo# = keys_in[(tile_first + #u * WG + ids.lid) * KEY_WORDS];
             if (KEY_WORDS == 2u) {
-                hi = keys_in[i * KEY_WORDS + 1u];
+                hist_hi# = keys_in[(tile_first + #u * WG + ids.lid) * KEY_WORDS + 1u];
             }
-            let lo = keys_in[i * KEY_WORDS];
-            for (var p = 0u; p < passes; p++) {
+        }
+        // @end
+        for (var p = 0u; p < HIST_PASSES; p++) {
+            if (p < passes) {
                 let shift = params.shift + p * params.bits;
                 let bits = select(min(params.bits, params.end_bit - shift), 0u, shift >= params.end_bit);
-                atomicAdd(&pass_digits[p * RADIX + digit_at(lo, hi, shift, bits)], 1u);
+                // @each item
+                if (#u * WG + ids.lid < tile_n) {
+                    atomicAdd(&pass_digits[p * RADIX + digit_at(hist_lo#, hist_hi#, shift, bits)], 1u);
+                }
+                // @end
             }
         }
     }
@@ -251,6 +264,9 @@ fn sort_onesweep(ids: Ids) {
     tile_rank(ids, tile_first, tile_n, params.shift, params.bits);
     workgroupBarrier();
     let sum = tile_totals(ids);
+    // The tile's counts are published first and its keys placed in workgroup memory
+    // before the look-back, so that the predecessors' states have had that long to
+    // arrive.
     if (t == 0u) {
         load_digit_bases(ids);
         for (var k = 0u; k < DIGITS_PER_INVOCATION; k++) {
@@ -258,15 +274,20 @@ fn sort_onesweep(ids: Ids) {
             digit_prefix[k] = digit_base[k];
             atomicStore(&state[region + d], (INCLUSIVE << 30u) | (digit_base[k] + digit_total[d]));
         }
-    } else if ((SORT_SKIP & 1u) != 0u) { // an experiment's timing without the look-back
-        for (var k = 0u; k < DIGITS_PER_INVOCATION; k++) {
-            digit_prefix[k] = 0u;
-        }
-    } else {
+    } else if ((SORT_SKIP & 1u) == 0u) {
         for (var k = 0u; k < DIGITS_PER_INVOCATION; k++) {
             let d = ids.lid * DIGITS_PER_INVOCATION + k;
             atomicStore(&state[region + t * RADIX + d], (AGGREGATE << 30u) | digit_total[d]);
         }
+    }
+    tile_offsets(ids, sum);
+    workgroupBarrier();
+    tile_place(ids, tile_n);
+    if (t != 0u && (SORT_SKIP & 1u) != 0u) { // an experiment's timing without the look-back
+        for (var k = 0u; k < DIGITS_PER_INVOCATION; k++) {
+            digit_prefix[k] = 0u;
+        }
+    } else if (t != 0u) {
         look_back(ids, t, region);
         for (var k = 0u; k < DIGITS_PER_INVOCATION; k++) {
             let d = ids.lid * DIGITS_PER_INVOCATION + k;
@@ -276,9 +297,6 @@ fn sort_onesweep(ids: Ids) {
     for (var k = 0u; k < DIGITS_PER_INVOCATION; k++) {
         run_base[ids.lid * DIGITS_PER_INVOCATION + k] = digit_prefix[k];
     }
-    tile_offsets(ids, sum);
-    workgroupBarrier();
-    tile_place(ids, tile_n);
     workgroupBarrier();
     if ((SORT_SKIP & 4u) == 0u) { // an experiment's timing without the writes
         tile_write(ids, tile_first, tile_n, params.shift, params.bits, (params.flags & FLAG_INDEX_VALUES) != 0u);
