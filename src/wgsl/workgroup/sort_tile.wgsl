@@ -29,22 +29,22 @@ var<workgroup> owner_digits: array<atomic<u32>, OWNERS_MAX * RADIX>;
 var<workgroup> digit_start: array<u32, RADIX>; // the tile's first place of each digit
 var<workgroup> digit_total: array<u32, RADIX>; // the tile's keys of each digit
 var<workgroup> run_base: array<u32, RADIX>;    // where the tile's first key of each digit goes
-// The tile's keys in digit-sorted order and, with values, each one's place in the tile
-// (where its value is read); one word when there are no values.
-const ORDER_SIZE: u32 = 1u + (TILE - 1u) * ((VALUE_WORDS + 1u) / 2u);
-var<workgroup> tile_keys: array<u32, TILE * KEY_WORDS>;
-var<workgroup> order: array<u32, ORDER_SIZE>;
+// The tile's keys in digit-sorted order, then (after they are written) its values.
+const EXCHANGE_WORDS: u32 = max(KEY_WORDS, VALUE_WORDS);
+var<workgroup> tile_keys: array<u32, TILE * EXCHANGE_WORDS>;
 
 // The invocation's keys of the tile, one variable a key (written out per item by the
-// kernel composer: constant names, so registers, where arrays behind a pointer went to
-// local memory on an H200): tile_rank fills them, tile_place empties them. key_hi is
-// the high word of 64-bit keys, key_rank the key's place among its owner's keys of its
-// digit.
+// kernel composer: constant names, which the driver keeps in registers, where arrays
+// indexed by a loop's counter go to local memory unless it unrolls the loop).
+// tile_rank fills them. key_hi: the high word of 64-bit keys; key_rank: the key's place
+// among its owner's keys of its digit, then (tile_place) in the tile's digit-sorted
+// order; key_dst: its place in the output (tile_write), where its value goes.
 // @each item
 var<private> key_lo#: u32;
 var<private> key_hi#: u32;
 var<private> key_digit#: u32;
 var<private> key_rank#: u32;
+var<private> key_dst#: u32;
 // @end
 
 fn tile_clear(ids: Ids) {
@@ -118,20 +118,17 @@ fn tile_place(ids: Ids, tile_n: u32) {
     let owner = owner_of(ids);
     // @each item
     if (tile_place_of(ids, #u) < tile_n) {
-        let at# = atomicLoad(&owner_digits[owner * RADIX + key_digit#]) + key_rank#;
-        tile_keys[at# * KEY_WORDS] = key_lo#;
+        key_rank# += atomicLoad(&owner_digits[owner * RADIX + key_digit#]);
+        tile_keys[key_rank# * KEY_WORDS] = key_lo#;
         if (KEY_WORDS == 2u) {
-            tile_keys[at# * KEY_WORDS + 1u] = key_hi#;
-        }
-        if (VALUE_WORDS > 0u) {
-            order[at#] = tile_place_of(ids, #u);
+            tile_keys[key_rank# * KEY_WORDS + 1u] = key_hi#;
         }
     }
     // @end
 }
 
-// Key s = row * WG + lid of the tile's digit-sorted order to its place, with its value.
-fn tile_write_one(s: u32, tile_first: u32, shift: u32, bits: u32, index_values: bool) {
+// Key s = row * WG + lid of the tile's digit-sorted order to its place; returns it.
+fn tile_write_key(s: u32, shift: u32, bits: u32) -> u32 {
     let k_lo = tile_keys[s * KEY_WORDS];
     var k_hi = 0u;
     if (KEY_WORDS == 2u) {
@@ -143,23 +140,48 @@ fn tile_write_one(s: u32, tile_first: u32, shift: u32, bits: u32, index_values: 
     if (KEY_WORDS == 2u) {
         keys_out[dst * KEY_WORDS + 1u] = k_hi;
     }
-    if (VALUE_WORDS > 0u) {
-        let i = tile_first + order[s];
-        if (index_values) {
-            values_out[dst] = i;
-        } else {
-            for (var w = 0u; w < VALUE_WORDS; w++) {
-                values_out[dst * VALUE_WORDS + w] = values_in[i * VALUE_WORDS + w];
-            }
+    return dst;
+}
+
+// The value of the tile's key p (its input index when index_values) into workgroup
+// memory at `at`, the key's place in digit-sorted order.
+fn tile_stage_value(p: u32, at: u32, tile_first: u32, index_values: bool) {
+    for (var w = 0u; w < VALUE_WORDS; w++) {
+        var v = tile_first + p;
+        if (!index_values) {
+            v = values_in[(tile_first + p) * VALUE_WORDS + w];
         }
+        tile_keys[at * VALUE_WORDS + w] = v;
     }
 }
 
-// index_values: the values written are the keys' input indices.
+fn tile_write_value(s: u32, dst: u32) {
+    for (var w = 0u; w < VALUE_WORDS; w++) {
+        values_out[dst * VALUE_WORDS + w] = tile_keys[s * VALUE_WORDS + w];
+    }
+}
+
+// The keys out in runs of a digit from workgroup memory, then the values the same way:
+// read in the input's order (coalesced), staged in digit-sorted order, written in runs.
+// index_values: the values are the keys' input indices. Every invocation calls it.
 fn tile_write(ids: Ids, tile_first: u32, tile_n: u32, shift: u32, bits: u32, index_values: bool) {
     // @each item
     if (#u * WG + ids.lid < tile_n) {
-        tile_write_one(#u * WG + ids.lid, tile_first, shift, bits, index_values);
+        key_dst# = tile_write_key(#u * WG + ids.lid, shift, bits);
     }
     // @end
+    if (VALUE_WORDS > 0u) {
+        workgroupBarrier(); // every key read from workgroup memory
+        // @each item
+        if (tile_place_of(ids, #u) < tile_n) {
+            tile_stage_value(tile_place_of(ids, #u), key_rank#, tile_first, index_values);
+        }
+        // @end
+        workgroupBarrier();
+        // @each item
+        if (#u * WG + ids.lid < tile_n) {
+            tile_write_value(#u * WG + ids.lid, key_dst#);
+        }
+        // @end
+    }
 }
