@@ -6,6 +6,7 @@
  * Nothing here reads files or touches the GPU (tests/fuzz/fuzz_cli.c relies on that).
  */
 #include "cli.h"
+#include "count_parse.h"
 
 #include <errno.h>
 #include <math.h>
@@ -14,87 +15,8 @@
 
 /* ---- values -------------------------------------------------------------------- */
 
-/* v * m, or -1 when it does not fit 64 bits. */
-static int mul_u64(uint64_t *v, uint64_t m) {
-    if (m && *v > UINT64_MAX / m) return -1;
-    *v *= m;
-    return 0;
-}
-
-static int pow_u64(uint64_t b, unsigned e, uint64_t *out) {
-    uint64_t r = 1;
-    for (unsigned k = 0; k < e; k++)
-        if (mul_u64(&r, b)) return -1;
-    *out = r;
-    return 0;
-}
-
-static int is_digit(char c) { return c >= '0' && c <= '9'; }
-
-/* Digits into *v (at least one, at most `max_digits`), checked for overflow. */
-static const char *read_digits(const char *s, uint64_t *v, unsigned *count) {
-    *v = 0;
-    *count = 0;
-    for (; is_digit(*s); s++, (*count)++)
-        if (mul_u64(v, 10) || *v > UINT64_MAX - (uint64_t)(*s - '0')) return NULL;
-        else *v += (uint64_t)(*s - '0');
-    return *count ? s : NULL;
-}
-
-int cli_parse_u64(const char *s, uint64_t *out) {
-    if (!s || !is_digit(*s)) return -1; /* no sign, no spaces, not empty */
-    const char *caret = strchr(s, '^');
-    uint64_t v, e;
-    unsigned nd;
-    if (caret) { /* b^e */
-        const char *p = read_digits(s, &v, &nd);
-        if (p != caret || v < 2) return -1;
-        p = read_digits(caret + 1, &e, &nd);
-        if (!p || *p || e > 64) return -1;
-        return pow_u64(v, (unsigned)e, out);
-    }
-    /* digits [. digits] [e digits] [K|M|G|T [i]]: all the digits as one integer, then
-     * scaled by powers of ten and the suffix; the result must come out whole. */
-    uint64_t mant = 0;
-    int scale = 0; /* the value is mant * 10^-scale before the exponent */
-    for (; is_digit(*s) || *s == '.'; s++) {
-        if (*s == '.') {
-            if (scale || !is_digit(s[1])) return -1; /* one point, digits after it */
-            scale = -1;                              /* counted up from the next digit */
-            continue;
-        }
-        if (mul_u64(&mant, 10) || mant > UINT64_MAX - (uint64_t)(*s - '0')) return -1;
-        mant += (uint64_t)(*s - '0');
-        if (scale < 0) scale--;
-    }
-    scale = scale < 0 ? -scale - 1 : 0;
-    if (*s == 'e' || *s == 'E') {
-        const char *p = read_digits(s + 1, &e, &nd);
-        if (!p || e > 40) return -1;
-        s = p;
-        scale -= (int)e;
-    }
-    uint64_t mult = 1;
-    const char *suffixes = "KMGT";
-    const char *k = *s ? strchr(suffixes, *s == 'k' ? 'K' : *s) : NULL;
-    if (k) {
-        unsigned power = (unsigned)(k - suffixes) + 1;
-        s++;
-        if (*s == 'i') s++, mult = 1ull << (10 * power);
-        else scale -= 3 * (int)power;
-    }
-    if (*s) return -1;
-    if (scale < 0) {
-        uint64_t p10;
-        if (pow_u64(10, (unsigned)-scale, &p10) || mul_u64(&mant, p10)) return -1;
-        scale = 0;
-    }
-    if (mul_u64(&mant, mult)) return -1;
-    uint64_t div;
-    if (pow_u64(10, (unsigned)scale, &div) || mant % div) return -1; /* not whole */
-    *out = mant / div;
-    return 0;
-}
+/* The count parser is wgscan-mpi's too (programs/common/count_parse.h). */
+int cli_parse_u64(const char *s, uint64_t *out) { return prog_parse_count(s, out); }
 
 int cli_parse_double(const char *s, int allow_nonfinite, double *out) {
     if (!s || !*s || *s == ' ' || (*s >= '\t' && *s <= '\r')) return -1;
@@ -153,9 +75,9 @@ const char *cli_distribution_name(cli_distribution d) {
 static int parse_bits(const char *v, uint32_t *begin, uint32_t *end) {
     uint64_t b, e;
     unsigned nd;
-    const char *p = read_digits(v, &b, &nd);
+    const char *p = prog_read_digits(v, &b, &nd);
     if (!p || *p != ':' || b > 64) return -1;
-    p = read_digits(p + 1, &e, &nd);
+    p = prog_read_digits(p + 1, &e, &nd);
     if (!p || *p || e > 64) return -1;
     *begin = (uint32_t)b, *end = (uint32_t)e;
     return 0;
