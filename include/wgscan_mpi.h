@@ -12,7 +12,12 @@
  * largest code any rank met), so a rank that fails makes every rank return that error
  * instead of leaving the others waiting in a collective that never completes. The
  * failing rank's message goes to its context's log (and wgs_context_last_error); the
- * others log "rank R failed" with the code.
+ * others log "rank R failed" with the code. The first agreement of each call also
+ * compares the fields of the description the ranks must share (type, operator, kind or
+ * order, bins and bounds, predicate, mode, payload and value size, bit range,
+ * rebalance; defaults applied): where they differ, every rank logs which field and
+ * returns WGS_ERROR_INVALID_ARGUMENT (or a larger code a rank met) before anything moves
+ * between the ranks. Slice lengths and capacities may differ.
  *
  * The calls upload nothing: the slices are the caller's buffers. They submit GPU work
  * and wait for it (the global step between the ranks goes through host memory), so

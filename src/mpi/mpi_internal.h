@@ -23,6 +23,20 @@ double wgs_mpi__now(void);
 void wgs_mpi__say(wgs_mpi *m, wgs_result r, const char *fmt, int a, const char *b);
 /* Every rank's result in, the largest code out (the same on every rank); a collective. */
 wgs_result wgs_mpi__agree(wgs_mpi *m, wgs_result mine);
+/* A field of a call's description that every rank must give alike (defaults applied),
+ * and its name for the message. */
+typedef struct wgs_mpi_word {
+    uint64_t value;
+    const char *name;
+} wgs_mpi_word;
+#define WGS_MPI_MAX_WORDS 8
+/* As wgs_mpi__agree, and the description's words compared across the ranks (each call's
+ * first agreement, before anything moves between them): where any differs, every rank
+ * logs which and returns WGS_ERROR_INVALID_ARGUMENT (or a larger code a rank met), the
+ * same everywhere. `words` is the same on every rank: the call fixes it. */
+wgs_result wgs_mpi__agree_on(wgs_mpi *m, wgs_result mine, const wgs_mpi_word *desc, int words);
+/* Bits of a double, for a word. */
+uint64_t wgs_mpi__bits(double x);
 /* Submits the encoder and waits (timed as local GPU work). */
 wgs_result wgs_mpi__submit_wait(wgs_mpi *m, WGPUCommandEncoder enc);
 /* Host transfers, timed as such. */

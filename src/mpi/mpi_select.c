@@ -143,7 +143,16 @@ wgs_result wgs_mpi_select(wgs_mpi *m, const wgs_select_plan_desc *desc, const wg
     m->timing = (wgs_mpi_timing){0, 0, 0};
     wgs_mpi_select_result res = {0, 0, 0};
     /* A refused description costs no rank any GPU work. */
-    wgs_result r = wgs_mpi__agree(m, check(m, desc, args, result));
+    wgs_select_plan_desc d = desc ? *desc : (wgs_select_plan_desc){0};
+    int flagged = d.mode == WGS_SELECT_DEFAULT || d.mode == WGS_SELECT_FLAGGED;
+    const wgs_mpi_word same[] = {{d.type ? d.type : WGS_TYPE_U32, "type"},
+                                 {flagged ? WGS_SELECT_FLAGGED : d.mode, "mode"},
+                                 {d.payload, "payload"},
+                                 {args ? args->rebalance != 0 : 0, "rebalance"},
+                                 {flagged ? 0 : d.predicate.kind, "predicate"}, /* FLAGGED ignores it */
+                                 {flagged ? 0 : wgs_mpi__bits(d.predicate.a), "predicate"},
+                                 {flagged ? 0 : wgs_mpi__bits(d.predicate.b), "predicate"}};
+    wgs_result r = wgs_mpi__agree_on(m, check(m, desc, args, result), same, 7);
     if (r != WGS_OK) return r;
     r = local_select(m, desc, args, &res.count);
     if ((r = wgs_mpi__agree(m, r)) != WGS_OK) return r;

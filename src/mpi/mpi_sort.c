@@ -172,15 +172,19 @@ wgs_result wgs_mpi_sort(wgs_mpi *m, const wgs_sort_plan_desc *desc, const wgs_mp
     if (!m) return WGS_ERROR_INVALID_ARGUMENT;
     m->timing = (wgs_mpi_timing){0, 0, 0};
     const int p = m->size, s = OVERSAMPLE * p - 1;
-    /* A refused description costs no rank any GPU work. */
-    wgs_result r = wgs_mpi__agree(m, check(m, desc, args, n_out));
-    if (r != WGS_OK) return r;
     wgs_sort_plan_desc d = desc ? *desc : (wgs_sort_plan_desc){0};
     if (!d.type) d.type = WGS_TYPE_U32;
     const int values = d.payload == WGS_PAYLOAD_BUFFER;
     const size_t kb = d.type >= WGS_TYPE_U64 ? 8 : 4, vb = values ? (d.value_bytes ? d.value_bytes : 4) : 0;
     const uint64_t n = args ? args->n_local : 0, cap = args ? (args->capacity ? args->capacity : n) : 0;
     uint32_t width = (uint32_t)kb * 8, end = d.begin_bit || d.end_bit ? d.end_bit : width;
+    /* A refused description costs no rank any GPU work; ranks whose keys or values
+     * differ in size would overrun each other's buffers in the exchange. */
+    const wgs_mpi_word same[] = {{d.type, "key type"},     {d.order, "order"},
+                                 {d.begin_bit, "bit range"}, {end, "bit range"},
+                                 {d.payload, "payload"},   {vb, "value bytes"}};
+    wgs_result r = wgs_mpi__agree_on(m, check(m, desc, args, n_out), same, 6);
+    if (r != WGS_OK) return r;
     order_fn f = {d.type, d.begin_bit, 0, d.order == WGS_SORT_DESCENDING, kb};
     f.mask = end - d.begin_bit >= 64 ? ~0ull : (1ull << (end - d.begin_bit)) - 1;
     /* 1. The local sort (its plan validates the rest of the description), the slice to

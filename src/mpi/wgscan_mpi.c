@@ -121,17 +121,40 @@ void wgs_mpi__say(wgs_mpi *m, wgs_result r, const char *fmt, int a, const char *
     m->log(WGS_LOG_ERROR, r, msg, m->log_user);
 }
 
-/* Every rank's result in, the largest code out (the same on every rank). */
-wgs_result wgs_mpi__agree(wgs_mpi *m, wgs_result mine) {
-    int in = (int)mine, out = 0, who = mine != WGS_OK ? m->rank : m->size, first = 0;
+/* One MPI_Allreduce (MPI_MAX over u64) carries everything: the largest code, the first
+ * failing rank as the maximum of its complement, and each word of the description with
+ * its complement beside it, so that max(w) == ~max(~w) holds exactly when every rank
+ * gave the same word. */
+wgs_result wgs_mpi__agree_on(wgs_mpi *m, wgs_result mine, const wgs_mpi_word *desc, int words) {
+    uint64_t in[2 + 2 * WGS_MPI_MAX_WORDS], out[2 + 2 * WGS_MPI_MAX_WORDS];
+    if (words > WGS_MPI_MAX_WORDS) words = WGS_MPI_MAX_WORDS;
+    in[0] = (uint64_t)mine;
+    in[1] = ~(uint64_t)(mine != WGS_OK ? m->rank : m->size);
+    for (int i = 0; i < words; i++) in[2 + i] = desc[i].value, in[2 + words + i] = ~desc[i].value;
     double t0 = wgs_mpi__now();
-    if (MPI_Allreduce(&in, &out, 1, MPI_INT, MPI_MAX, m->comm) != MPI_SUCCESS ||
-        MPI_Allreduce(&who, &first, 1, MPI_INT, MPI_MIN, m->comm) != MPI_SUCCESS)
+    if (MPI_Allreduce(in, out, 2 + 2 * words, MPI_UINT64_T, MPI_MAX, m->comm) != MPI_SUCCESS)
         return WGS_ERROR_INVALID_ARGUMENT;
     m->timing.comm_s += wgs_mpi__now() - t0;
-    if (out != WGS_OK && mine == WGS_OK)
-        wgs_mpi__say(m, (wgs_result)out, "rank %d failed: %s", first, wgs_result_name((wgs_result)out));
-    return (wgs_result)out;
+    wgs_result r = (wgs_result)out[0];
+    int first = (int)~out[1];
+    for (int i = 0; i < words; i++)
+        if (out[2 + i] != ~out[2 + words + i]) { /* seen the same on every rank */
+            wgs_mpi__say(m, WGS_ERROR_INVALID_ARGUMENT,
+                         "rank %d: the ranks' descriptions differ in %s (every rank must give the same)", m->rank,
+                         desc[i].name);
+            if (r < WGS_ERROR_INVALID_ARGUMENT) r = WGS_ERROR_INVALID_ARGUMENT;
+            return r;
+        }
+    if (r != WGS_OK && mine == WGS_OK) wgs_mpi__say(m, r, "rank %d failed: %s", first, wgs_result_name(r));
+    return r;
+}
+
+wgs_result wgs_mpi__agree(wgs_mpi *m, wgs_result mine) { return wgs_mpi__agree_on(m, mine, NULL, 0); }
+
+uint64_t wgs_mpi__bits(double x) {
+    uint64_t b;
+    memcpy(&b, &x, 8);
+    return b;
 }
 
 /* ---- lifetime ------------------------------------------------------------------------ */
@@ -311,7 +334,8 @@ wgs_result wgs_mpi_scan(wgs_mpi *m, const wgs_scan_plan_desc *desc, WGPUBuffer i
         wgs_reduce_plan_desc rd = {.type = d.type, .op = d.op, .capacity = n_local, .label = "wgscan mpi scan total"};
         r = local_reduce(m, &rd, input, input_offset, n_local, &total);
     }
-    if ((r = wgs_mpi__agree(m, r)) != WGS_OK) return r;
+    const wgs_mpi_word same[] = {{d.type, "type"}, {d.op, "operator"}, {d.kind ? d.kind : WGS_SCAN_EXCLUSIVE, "kind"}};
+    if ((r = wgs_mpi__agree_on(m, r, same, 3)) != WGS_OK) return r;
     /* 2. The carry: the totals of the ranks before, in rank order (an empty slice's total
      * is the identity, which the reduce of 0 elements gave). */
     uint32_t carry = 0;
@@ -348,7 +372,8 @@ wgs_result wgs_mpi_reduce(wgs_mpi *m, const wgs_reduce_plan_desc *desc, WGPUBuff
     wgs_result r = desc && result ? WGS_OK : WGS_ERROR_INVALID_ARGUMENT;
     uint64_t first = 0, total = 0;
     if (r == WGS_OK) r = local_reduce(m, &d, input, input_offset, n_local, local);
-    if ((r = wgs_mpi__agree(m, r)) != WGS_OK) return r;
+    const wgs_mpi_word same[] = {{d.type, "type"}, {d.op, "operator"}};
+    if ((r = wgs_mpi__agree_on(m, r, same, 2)) != WGS_OK) return r;
     if ((r = wgs_mpi__agree(m, wgs_mpi__global_offset(m, n_local, &first, &total))) != WGS_OK) return r;
     if (arg && total >= 0xFFFFFFFFull) {
         wgs_mpi__say(m, WGS_ERROR_TOO_LARGE, "rank %d: arg ops need fewer than 2^32 elements in all%s", m->rank, "");
@@ -389,7 +414,12 @@ wgs_result wgs_mpi_count(wgs_mpi *m, const wgs_count_plan_desc *desc, WGPUBuffer
     }
     if (r == WGS_OK) r = run_reduce_plan(m, plan, input, input_offset, n_local, &local, 4);
     wgs_reduce_plan_destroy(plan);
-    if ((r = wgs_mpi__agree(m, r)) != WGS_OK) return r;
+    wgs_count_plan_desc cd = desc ? *desc : (wgs_count_plan_desc){0};
+    const wgs_mpi_word same[] = {{cd.type ? cd.type : WGS_TYPE_U32, "type"},
+                                 {cd.predicate.kind, "predicate"},
+                                 {wgs_mpi__bits(cd.predicate.a), "predicate"},
+                                 {wgs_mpi__bits(cd.predicate.b), "predicate"}};
+    if ((r = wgs_mpi__agree_on(m, r, same, 4)) != WGS_OK) return r;
     unsigned long long mine = local, all = 0;
     double t0 = wgs_mpi__now();
     int ok = MPI_Allreduce(&mine, &all, 1, MPI_UNSIGNED_LONG_LONG, MPI_SUM, m->comm) == MPI_SUCCESS;
@@ -430,7 +460,13 @@ wgs_result wgs_mpi_histogram(wgs_mpi *m, const wgs_histogram_plan_desc *desc, WG
     if (r == WGS_OK) r = wgs_mpi__read(m, out, 0, local, (uint64_t)bins * 4);
     wgs_buffer_release(m->ctx, out);
     wgs_histogram_plan_destroy(plan);
-    if ((r = wgs_mpi__agree(m, r)) == WGS_OK) {
+    /* The bins first of all: the reduction of the counts below takes their number. */
+    wgs_histogram_plan_desc hd = desc ? *desc : (wgs_histogram_plan_desc){0};
+    const wgs_mpi_word same[] = {{bins, "bins"},
+                                 {hd.type ? hd.type : WGS_TYPE_U32, "type"},
+                                 {wgs_mpi__bits(hd.lower), "lower"},
+                                 {wgs_mpi__bits(hd.upper), "upper"}};
+    if ((r = wgs_mpi__agree_on(m, r, same, 4)) == WGS_OK) {
         for (uint32_t b = 0; b < bins; b++) mine[b] = local[b];
         double t0 = wgs_mpi__now();
         int ok = MPI_Allreduce(mine, all, (int)bins, MPI_UNSIGNED_LONG_LONG, MPI_SUM, m->comm) == MPI_SUCCESS;
