@@ -87,6 +87,24 @@ out=$(timeout 120 "$mpirun" -np 2 "$bin" compact --n 100 --select unique ${WGSCA
 if [ $rc -eq 1 ] && grep -q "compact failed: WGS_ERROR_INVALID_ARGUMENT" <<<"$out"; then passed=$((passed + 1)); else failed=$((failed + 1)); echo "FAIL: compact --select unique (rc $rc)"; fi
 out=$(timeout 120 "$mpirun" -np 3 "$bin" sort --n 100 --values index ${WGSCAN_MPI_TEST_ARGS:-} 2>&1); rc=$?
 if [ $rc -eq 1 ] && grep -q "sort failed: WGS_ERROR_INVALID_ARGUMENT" <<<"$out"; then passed=$((passed + 1)); else failed=$((failed + 1)); echo "FAIL: sort --values index (rc $rc)"; fi
+# Sizes are read as wgscan reads them; values past the ranges, signs, zero bins or
+# repeats and ranks past the last are usage errors (exit 2, before any rank starts
+# work), also where only one rank of several was given them.
+refused() { # refused WANT_OUTPUT MPIRUN_ARGS...
+  local want=$1; shift
+  out=$(timeout 60 "$mpirun" "$@" 2>&1); rc=$?
+  if [ $rc -eq 2 ] && grep -q -- "$want" <<<"$out"; then passed=$((passed + 1)); else failed=$((failed + 1)); echo "FAIL (rc $rc): $* (wanted exit 2 and '$want')"; sed 's/^/    /' <<<"$out" | tail -4; fi
+}
+refused "bad --n '-1'" -np 1 "$bin" scan --n -1
+refused "bad --n '17592186044416M'" -np 1 "$bin" scan --n 17592186044416M
+refused "bad --n '2^41'" -np 1 "$bin" count --n 2^41
+refused "bad --bins '0'" -np 1 "$bin" histogram --n 10 --bins 0
+refused "bad --repeat '0'" -np 1 "$bin" scan --n 10 --repeat 0
+refused "bad --empty '2'" -np 2 "$bin" scan --n 10 --empty 2
+refused "bad --n '-1'" -np 1 "$bin" scan --n 10 : -np 1 "$bin" scan --n -1
+# A slice no device holds fails on every rank before host memory is asked for it.
+out=$(timeout 60 "$mpirun" -np 2 "$bin" scan --n 2^40 ${WGSCAN_MPI_TEST_ARGS:-} 2>&1); rc=$?
+if [ $rc -eq 1 ] && grep -q "setting up the slices failed: WGS_ERROR_TOO_LARGE" <<<"$out"; then passed=$((passed + 1)); else failed=$((failed + 1)); echo "FAIL (rc $rc): scan --n 2^40"; sed 's/^/    /' <<<"$out" | tail -4; fi
 # Ranks whose descriptions differ (mpirun gives each its own arguments) all return the
 # same error, before anything moves between them.
 differ() { # differ COMMAND FIELD ARGS_RANK0 -- ARGS_RANK1
@@ -100,6 +118,15 @@ differ() { # differ COMMAND FIELD ARGS_RANK0 -- ARGS_RANK1
 }
 differ sort "key type" sort --n 1000 --type u64 -- sort --n 1000 --type u32
 differ histogram bins histogram --n 1000 --bins 10 -- histogram --n 1000 --bins 20
+# main.c calls into moves.c, never the reverse (the objects of a CMake build beside the
+# program): nothing main.c's object defines is left undefined in moves.c's.
+objs=$(dirname "$bin")/CMakeFiles/wgscan_mpi_cli.dir/programs/wgscan-mpi
+if [ -f "$objs/main.c.o" ] && [ -f "$objs/moves.c.o" ] && command -v nm >/dev/null; then
+  back=$(comm -12 <(nm -g --defined-only "$objs/main.c.o" | awk '{print $3}' | sort) <(nm -u "$objs/moves.c.o" | awk '{print $2}' | sort))
+  if [ -z "$back" ]; then passed=$((passed + 1)); else failed=$((failed + 1)); echo "FAIL: moves.c calls main.c:" $back; fi
+else
+  echo "skipped: the dependency of moves.c on main.c (no objects at $objs)"
+fi
 out=$("$mpirun" -np 1 "$bin" scan --help 2>&1); rc=$?
 if [ $rc -eq 0 ] && grep -q "usage" <<<"$out"; then passed=$((passed + 1)); else failed=$((failed + 1)); echo "FAIL: --help"; fi
 echo "$passed passed, $failed failed"

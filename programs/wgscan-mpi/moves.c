@@ -6,7 +6,10 @@
  * without the others' data: compact's kept elements carry g (as the element in flags
  * mode, as a payload for a predicate), sort's values are g. Verification is
  * distributed: each rank checks its own part and its border with the ranks before it.
+ * This file also holds what main.c's commands share with these (the slices' lengths,
+ * timing, the collective checks, the report): main.c calls into it, never the reverse.
  */
+#define _POSIX_C_SOURCE 200809L /* clock_gettime */
 #include "moves.h"
 
 #include "reference.h"
@@ -15,6 +18,25 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+
+/* ---- what every command shares ----------------------------------------------------------- */
+
+uint64_t slice_length(const options *o, int q) {
+    if (q == o->empty) return 0;
+    return o->uneven ? o->n + (uint64_t)q * (o->n / 7) : o->n;
+}
+
+double now_s(void) {
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+static int cmp_double(const void *a, const void *b) {
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
 
 static uint64_t mix(uint64_t x) { /* splitmix64's finaliser: a bijection */
     x += 0x9E3779B97F4A7C15ull;
@@ -23,7 +45,7 @@ static uint64_t mix(uint64_t x) { /* splitmix64's finaliser: a bijection */
     return x ^ (x >> 31);
 }
 
-/* Slice lengths of every rank, as main.c makes them; start[q] the global index of rank
+/* Slice lengths of every rank, as slice_length gives them; start[q] the global index of rank
  * q's first element (start[P] the total). */
 static uint64_t *slice_starts(const options *o, int size) {
     uint64_t *start = calloc((size_t)size + 1, sizeof *start);
@@ -42,14 +64,13 @@ static int owner_of(const uint64_t *start, int size, uint64_t g) {
     return lo;
 }
 
-static double max_of(double x) {
+double max_of(double x) {
     double y = 0;
     MPI_Allreduce(&x, &y, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
     return y;
 }
 
-/* The slowest rank's phase times of the last run, and the median wall time. */
-static void report(wgs_mpi *m, const options *o, double *wall, int runs, uint64_t total, const char *what) {
+void report(wgs_mpi *m, const options *o, double *wall, int runs, uint64_t total, const char *what) {
     wgs_mpi_timing t = wgs_mpi_last_timing(m);
     double lt = max_of(t.local_s), tt = max_of(t.transfer_s), ct = max_of(t.comm_s);
     qsort(wall + 1, (size_t)runs - 1, sizeof *wall, cmp_double);
@@ -57,15 +78,16 @@ static void report(wgs_mpi *m, const options *o, double *wall, int runs, uint64_
     if (wgs_mpi_rank(m)) return;
     wgs_context_info info;
     wgs_context_get_info(wgs_mpi_context(m), &info);
-    printf("%s: %d ranks, %" PRIu64 " elements (%" PRIu64 " on rank 0), %s, %s, on %s\n", o->command,
-           wgs_mpi_size(m), total, slice_length(o, 0), wgs_type_name(o->type), what, info.device);
+    printf("%s: %d ranks, %" PRIu64 " elements (%" PRIu64 " on rank 0), %s%s%s, on %s\n", o->command,
+           wgs_mpi_size(m), total, slice_length(o, 0), wgs_type_name(o->type), what ? ", " : "", what ? what : "",
+           info.device);
     printf("  wall (slowest rank), median of %d   %10.3f ms   %8.3f Gelem/s\n", runs > 1 ? runs - 1 : 1, 1e3 * med,
            total / med * 1e-9);
     printf("  last run, slowest rank: local GPU %.3f ms, transfers %.3f ms, MPI %.3f ms\n", 1e3 * lt, 1e3 * tt,
            1e3 * ct);
 }
 
-static int agreed_failure(wgs_mpi *m, wgs_result r) {
+int agreed_failure(wgs_mpi *m, wgs_result r) {
     int code = (int)r, lo = 0, hi = 0;
     MPI_Allreduce(&code, &lo, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
     MPI_Allreduce(&code, &hi, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
@@ -75,13 +97,21 @@ static int agreed_failure(wgs_mpi *m, wgs_result r) {
     return lo == hi && hi != WGS_OK ? 0 : 1;
 }
 
-static int faults_of(int bad) {
+int faults_of(int bad) {
     int all = 0;
     MPI_Allreduce(&bad, &all, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
     return all;
 }
 
-static WGPUBuffer make_buffer(wgs_context *ctx, uint64_t bytes, wgs_result *r) {
+int setup_failed(wgs_mpi *m, wgs_result r) {
+    int code = (int)r, worst = 0;
+    MPI_Allreduce(&code, &worst, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+    if (worst && wgs_mpi_rank(m) == 0)
+        fprintf(stderr, "wgscan-mpi: setting up the slices failed: %s\n", wgs_result_name((wgs_result)worst));
+    return worst != 0;
+}
+
+WGPUBuffer make_buffer(wgs_context *ctx, uint64_t bytes, wgs_result *r) {
     WGPUBuffer b = NULL;
     const WGPUBufferUsage u = WGPUBufferUsage_Storage | WGPUBufferUsage_CopyDst | WGPUBufferUsage_CopySrc;
     if (*r == WGS_OK) *r = wgs_buffer_create(ctx, (bytes + 255) / 256 * 256 + 256, u, &b);
@@ -117,6 +147,12 @@ static int compact_verify(wgs_mpi *m, const options *o, const uint64_t *start, c
                           const uint32_t *vals, const uint32_t *pays) {
     int rank = wgs_mpi_rank(m), size = wgs_mpi_size(m), bad = 0;
     unsigned long long mine = 0, *counts = calloc((size_t)size, sizeof *counts);
+    unsigned long long *edges = calloc((size_t)size * 2, sizeof *edges);
+    int short_of = faults_of(!counts || !edges); /* every rank skips the check's collectives together */
+    if (short_of) {
+        free(counts), free(edges);
+        return short_of;
+    }
     for (uint64_t g = start[rank]; g < start[rank + 1]; g++) mine += (unsigned long long)compact_keeps(o, g);
     MPI_Allgather(&mine, 1, MPI_UNSIGNED_LONG_LONG, counts, 1, MPI_UNSIGNED_LONG_LONG, MPI_COMM_WORLD);
     uint64_t total = 0, before = 0;
@@ -162,7 +198,6 @@ static int compact_verify(wgs_mpi *m, const options *o, const uint64_t *start, c
     /* The border: the last element of the nearest rank before with any precedes ours. */
     unsigned long long edge[2] = {n ? (pays ? pays[0] : vals[0]) : ~0ull,
                                   n ? (pays ? pays[n - 1] : vals[n - 1]) : ~0ull};
-    unsigned long long *edges = calloc((size_t)size * 2, sizeof *edges);
     MPI_Allgather(edge, 2, MPI_UNSIGNED_LONG_LONG, edges, 2, MPI_UNSIGNED_LONG_LONG, MPI_COMM_WORLD);
     for (int q = rank - 1; q >= 0 && n && !bad; q--)
         if (edges[2 * q] != ~0ull) {
@@ -187,20 +222,28 @@ int cmd_compact(wgs_mpi *m, const options *o) {
         uint64_t share = total / size + 1;
         if (share > cap) cap = share;
     }
-    uint32_t *host = malloc(n * 4 + 4), *pay = malloc(n * 4 + 4), *vals = malloc(cap * 4 + 4),
-             *pays = malloc(cap * 4 + 4);
-    uint8_t *flags = malloc(n + 4);
-    wgs_result r = start && host && pay && vals && pays && flags ? WGS_OK : WGS_ERROR_OUT_OF_HOST_MEMORY;
+    int runs = o->fail_rank >= 0 || o->tight >= 0 ? 1 : o->repeat + 1;
+    /* The GPU buffers first: slices the device cannot hold are refused there, before
+     * any host memory is asked for them. */
+    wgs_result r = start ? WGS_OK : WGS_ERROR_OUT_OF_HOST_MEMORY;
+    WGPUBuffer in = make_buffer(ctx, n * 4, &r), fl = make_buffer(ctx, n, &r), pin = make_buffer(ctx, n * 4, &r),
+               out = make_buffer(ctx, cap * 4, &r), pout = make_buffer(ctx, cap * 4, &r);
+    uint32_t *host = NULL, *pay = NULL, *vals = NULL, *pays = NULL;
+    uint8_t *flags = NULL;
+    double *wall = NULL;
+    if (r == WGS_OK) {
+        host = malloc(n * 4 + 4), pay = malloc(n * 4 + 4), vals = malloc(cap * 4 + 4), pays = malloc(cap * 4 + 4);
+        flags = malloc(n + 4), wall = calloc((size_t)runs, sizeof *wall);
+        if (!host || !pay || !vals || !pays || !flags || !wall) r = WGS_ERROR_OUT_OF_HOST_MEMORY;
+    }
     for (uint64_t i = 0; r == WGS_OK && i < n; i++) {
         uint64_t g = start[rank] + i;
         host[i] = compact_value(o, g), pay[i] = (uint32_t)g, flags[i] = (uint8_t)compact_keeps(o, g);
     }
-    WGPUBuffer in = make_buffer(ctx, n * 4, &r), fl = make_buffer(ctx, n, &r), pin = make_buffer(ctx, n * 4, &r),
-               out = make_buffer(ctx, cap * 4, &r), pout = make_buffer(ctx, cap * 4, &r);
     if (r == WGS_OK && n) r = wgs_buffer_write(ctx, in, 0, host, n * 4);
     if (r == WGS_OK && n) r = wgs_buffer_write(ctx, fl, 0, flags, (n + 3) / 4 * 4);
     if (r == WGS_OK && n) r = wgs_buffer_write(ctx, pin, 0, pay, n * 4);
-    int bad_setup = faults_of(r != WGS_OK), exit_code = 0;
+    int bad_setup = setup_failed(m, r), exit_code = 0;
     wgs_select_plan_desc d = {.type = rank == o->fail_rank ? WGS_TYPE_F16 : o->type,
                               .mode = o->unique ? WGS_SELECT_UNIQUE : o->predicate ? WGS_SELECT_IF : WGS_SELECT_FLAGGED,
                               .predicate = o->type == WGS_TYPE_U32 ? compact_pred_u32 : compact_pred_signed,
@@ -209,12 +252,7 @@ int cmd_compact(wgs_mpi *m, const options *o) {
                              .payload_out = payload ? pout : NULL, .n_local = n,
                              .output_capacity = cap, .rebalance = o->rebalance};
     wgs_mpi_select_result res = {0, 0, 0};
-    int runs = o->fail_rank >= 0 || o->tight >= 0 ? 1 : o->repeat + 1;
-    double *wall = calloc((size_t)runs, sizeof *wall);
-    if (bad_setup) {
-        if (rank == 0) fprintf(stderr, "wgscan-mpi: setting up the slices failed\n");
-        exit_code = 1;
-    }
+    if (bad_setup) exit_code = 1;
     for (int k = 0; k < runs && !bad_setup && r == WGS_OK; k++) {
         MPI_Barrier(MPI_COMM_WORLD);
         double t0 = now_s();
@@ -289,6 +327,9 @@ static int sort_verify(wgs_mpi *m, const options *o, const uint64_t *start, cons
     size_t kb = key_bytes(o->type);
     uint32_t vb = o->value_bytes;
     unsigned char key[8];
+    unsigned long long *edges = calloc((size_t)size * 5, sizeof *edges);
+    int short_of = faults_of(!edges); /* every rank skips the check's collectives together */
+    if (short_of) return short_of;
     for (uint64_t i = 0; i < got && !bad; i++) {
         uint64_t oi = sort_order(o, keys + i * kb);
         if (i && oi < sort_order(o, keys + (i - 1) * kb)) {
@@ -326,7 +367,6 @@ static int sort_verify(wgs_mpi *m, const options *o, const uint64_t *start, cons
     /* The border, and the balance. */
     unsigned long long edge[5] = {got, got ? sort_order(o, keys) : 0, got ? sort_order(o, keys + (got - 1) * kb) : 0,
                                   got && vb ? value_at(vals, vb, 0) : 0, got && vb ? value_at(vals, vb, got - 1) : 0};
-    unsigned long long *edges = calloc((size_t)size * 5, sizeof *edges);
     MPI_Allgather(edge, 5, MPI_UNSIGNED_LONG_LONG, edges, 5, MPI_UNSIGNED_LONG_LONG, MPI_COMM_WORLD);
     for (int q = rank - 1; q >= 0 && got; q--)
         if (edges[5 * q]) {
@@ -363,22 +403,24 @@ int cmd_sort(wgs_mpi *m, const options *o) {
     if (cap < n) cap = n;
     size_t kb = key_bytes(o->type);
     uint32_t vb = o->value_bytes;
-    unsigned char *keys = malloc(cap * kb + 8), *vals = malloc(cap * vb + 8);
-    wgs_result r = start && keys && vals ? WGS_OK : WGS_ERROR_OUT_OF_HOST_MEMORY;
+    int runs = o->fail_rank >= 0 || o->tight >= 0 ? 1 : o->repeat + 1;
+    /* The GPU buffers first, as in cmd_compact. */
+    wgs_result r = start ? WGS_OK : WGS_ERROR_OUT_OF_HOST_MEMORY;
     WGPUBuffer kbuf = make_buffer(ctx, cap * kb, &r), vbuf = vb ? make_buffer(ctx, cap * vb, &r) : NULL;
-    int bad_setup = faults_of(r != WGS_OK), exit_code = 0;
+    unsigned char *keys = NULL, *vals = NULL;
+    double *wall = NULL;
+    if (r == WGS_OK) {
+        keys = malloc(cap * kb + 8), vals = malloc(cap * vb + 8), wall = calloc((size_t)runs, sizeof *wall);
+        if (!keys || !vals || !wall) r = WGS_ERROR_OUT_OF_HOST_MEMORY;
+    }
+    int bad_setup = setup_failed(m, r), exit_code = 0;
     wgs_sort_plan_desc d = {.type = rank == o->fail_rank ? WGS_TYPE_F16 : o->type,
                             .order = o->descending ? WGS_SORT_DESCENDING : WGS_SORT_ASCENDING,
                             .payload = o->index_payload ? WGS_PAYLOAD_INDEX : vb ? WGS_PAYLOAD_BUFFER : WGS_PAYLOAD_NONE,
                             .value_bytes = vb};
     wgs_mpi_sort_args a = {.keys = kbuf, .values = vbuf, .n_local = n, .capacity = cap};
-    int runs = o->fail_rank >= 0 || o->tight >= 0 ? 1 : o->repeat + 1;
-    double *wall = calloc((size_t)runs, sizeof *wall);
     uint64_t got = 0;
-    if (bad_setup) {
-        if (rank == 0) fprintf(stderr, "wgscan-mpi: setting up the slices failed\n");
-        exit_code = 1;
-    }
+    if (bad_setup) exit_code = 1;
     for (int k = 0; k < runs && !bad_setup && r == WGS_OK; k++) {
         /* The sort works in place: every run starts from the input again (untimed). */
         for (uint64_t i = 0; i < n; i++) {

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* wgscan-mpi's options, and the commands of moves.c (compact, sort). */
+/* wgscan-mpi's options, the helpers of every command and the commands of moves.c
+ * (compact, sort). */
 #ifndef WGSCAN_MPI_MOVES_H
 #define WGSCAN_MPI_MOVES_H
 
@@ -24,10 +25,25 @@ typedef struct options {
     int tight; /* this rank's output holds only its own slice (-1: none) */
 } options;
 
-/* Elements rank q holds: n, plus q * n / 7 with --uneven, none for the --empty rank. */
+/* What every command shares (moves.c defines it; main.c uses moves.c, never the other
+ * way). Elements rank q holds: n, plus q * n / 7 with --uneven, none for the --empty
+ * rank. */
 uint64_t slice_length(const options *o, int q);
 double now_s(void);
-int cmp_double(const void *a, const void *b);
+/* Collectives over MPI_COMM_WORLD: the largest x of any rank; the number of ranks
+ * with bad set. */
+double max_of(double x);
+int faults_of(int bad);
+/* After a setup step: 1 on every rank when any rank's r is an error (rank 0 says
+ * which), else 0. */
+int setup_failed(wgs_mpi *m, wgs_result r);
+/* --fail-rank and --tight: 0 when every rank returned the same error, else 1. */
+int agreed_failure(wgs_mpi *m, wgs_result r);
+/* Prints (rank 0) the median wall time of the runs after the warm-up and the slowest
+ * rank's phase times of the last; `what` (or NULL) says more of the run. Sorts wall. */
+void report(wgs_mpi *m, const options *o, double *wall, int runs, uint64_t total, const char *what);
+/* A GPU buffer of at least `bytes` for a slice, unless *r is already an error. */
+WGPUBuffer make_buffer(wgs_context *ctx, uint64_t bytes, wgs_result *r);
 
 /* The commands: every rank calls them; they return the process's exit code. */
 int cmd_compact(wgs_mpi *m, const options *o);
