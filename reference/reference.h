@@ -92,7 +92,9 @@ ref_reduction ref_reduce(const void *in, wgs_type type, wgs_op op, uint64_t n);
  * (FIXED_POINT adds its own steps.) */
 double ref_reduce_sum_tolerance(const ref_reduction *want, uint64_t n);
 /* Whether a float sum is right: within tol of a finite exact sum; the same infinity as
- * an infinite one; a NaN for a NaN (inputs with infinities or NaN, wgscan.h "Floats"). */
+ * an infinite one; a NaN for a NaN (inputs with infinities or NaN, wgscan.h "Floats").
+ * This and ref_same_value are the one comparison of floats: ref_verify and every
+ * command of the CLI judge their results through them. */
 int ref_sum_matches(double got, double exact, double tol);
 /* Whether two results of min/max are the same: the same bits, or (floats) both NaN. */
 int ref_same_value(wgs_type type, uint32_t got, uint32_t want);

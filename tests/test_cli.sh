@@ -275,6 +275,13 @@ expect 0 "f32 sum with a NaN verifies (inclusive)" -- "$cli" scan --in "$tmp/nan
 check "verify says OK" -- grep -q "verify: OK" "$tmp/out.txt"
 expect 0 "f32 max with a NaN verifies (NaN wins)" -- "$cli" scan --in "$tmp/nan.bin" --type f32 --op max --verify --inclusive --repeat 1
 expect 0 "f32 count ne:nan of data with a NaN verifies" -- "$cli" count --in "$tmp/nan.bin" --type f32 --predicate ne:nan --verify --repeat 1
+# The other f32 commands judge infinities and NaN by the same rule (issue 37): segments of
+# 4 whose sums are inf, NaN (inf + -inf) and NaN, each the right answer.
+python3 -c 'import struct, sys; i, n = float("inf"), float("nan"); sys.stdout.buffer.write(struct.pack("<12f", 1, i, 2, 3, i, 4, -i, 5, 6, n, 7, 8))' >"$tmp/special.bin"
+for c in "segmented-scan --segments 4" "scan-by-key --segments 4 --inclusive" "segmented-reduce --segments 4" \
+         "reduce-by-key --segments 4" reduce; do
+  expect 0 "f32 $c of inf and NaN verifies" -- "$cli" $c --in "$tmp/special.bin" --type f32 --verify --repeat 1
+done
 expect 2 "scan --out into a missing folder: refused before the run" -- "$cli" scan --n 100 --repeat 1 --out "$tmp/no/such/dir/out.bin"
 check "no run happened" -- bash -c '! grep -q "scan: n =" "$0"' "$tmp/out.txt"
 

@@ -232,17 +232,32 @@ static double f32_of(uint32_t bits) {
     return f;
 }
 
+/* Whether a value the GPU gave is right (wgscan.h "Floats"), the same rule for every
+ * command: f32 sums within tol of the exact sum (an infinity or NaN there asks for
+ * IEEE's answer), other values the reference's bits (a NaN for a NaN). */
+static int value_matches(const prim_options *o, uint32_t got, uint32_t want_bits, double exact, double tol) {
+    if (o->type == WGS_TYPE_F32 && o->op == WGS_OP_ADD) return ref_sum_matches(f32_of(got), exact, tol);
+    return ref_same_value(o->type, got, want_bits);
+}
+
+/* The same for an element of a scan whose exact value is sum, after `terms` elements of
+ * magnitudes adding up to mag: k terms, k rounding steps (wgscan.h). */
+static int scan_element_matches(const prim_options *o, uint32_t got, uint32_t want_bits, double sum, double mag,
+                                double terms) {
+    return value_matches(o, got, want_bits, sum, terms * ldexp(1, -24) * mag + 2 * terms * ldexp(1, -126));
+}
+
 /* Whether g (value bits[, index]) is the reduction of in[b .. b + len) (*want: the
- * reference): f32 sums within the segmented reduce's bound (wgscan.h), else exact. */
+ * reference): f32 sums within the segmented reduce's bound (wgscan.h). */
 static int segment_matches(const prim_options *o, const uint32_t *in, uint32_t b, uint32_t len, const uint32_t *g,
                            ref_reduction *want) {
     *want = ref_reduce(in + b, o->type, o->op, len);
-    if (o->type == WGS_TYPE_F32 && o->op == WGS_OP_ADD) {
-        double tol = ((double)len / 1024 + 128) * ldexp(1, -24) * want->abs_sum + 2.0 * len * ldexp(1, -126);
-        return fabs(f32_of(g[0]) - want->exact) <= tol;
+    double tol = ((double)len / 1024 + 128) * ldexp(1, -24) * want->abs_sum + 2.0 * len * ldexp(1, -126);
+    if (is_arg(o->op)) { /* the element's own bits at the smallest index */
+        uint32_t idx = want->index == 0xFFFFFFFFu ? want->index : want->index + b;
+        return g[0] == want->bits && g[1] == idx;
     }
-    uint32_t idx = want->index == 0xFFFFFFFFu ? want->index : want->index + b;
-    return g[0] == want->bits && (!is_arg(o->op) || g[1] == idx);
+    return value_matches(o, g[0], want->bits, want->exact, tol);
 }
 
 /* Compares the downloaded result with the CPU reference; returns 1 when it matches. */
@@ -260,16 +275,16 @@ static int check(prim_run *s, double *cpu_seconds) {
             double tol = ((double)o->n / 1024 + 64) * ldexp(1, -24) * want.abs_sum;
             if (o->float_sum == WGS_FLOAT_SUM_FIXED_POINT)
                 tol += ((double)o->n / 128 + 1) * ldexp(1, -25) + ldexp(1, -23) * fabs(want.exact);
-            double err = fabs(f32_of(got[0]) - want.exact);
+            ok = value_matches(o, got[0], want.bits, want.exact, tol);
+            double err = isfinite(want.exact) ? fabs(f32_of(got[0]) - want.exact) : ok ? 0 : INFINITY;
             printf("  result: %.9g (exact %.17g, error %.3g, bound %.3g)\n", f32_of(got[0]), want.exact, err, tol);
-            ok = err <= tol;
         } else {
             if (o->type == WGS_TYPE_F32) printf("  result: %.9g", f32_of(got[0]));
             else if (o->type == WGS_TYPE_I32) printf("  result: %d", (int32_t)got[0]);
             else printf("  result: %u", got[0]);
             if (arg) printf(" at index %u", got[1]);
             printf("\n");
-            ok = got[0] == want.bits && (!arg || got[1] == want.index);
+            ok = arg ? got[0] == want.bits && got[1] == want.index : value_matches(o, got[0], want.bits, 0, 0);
         }
     } else if (o->cmd == CLI_SEGMENTED) {
         const int words = is_arg(o->op) ? 2 : 1;
@@ -300,14 +315,11 @@ static int check(prim_run *s, double *cpu_seconds) {
         for (uint64_t k = 0; k < s->n_segments && in_seg; k++) {
             uint32_t b = s->offsets[k], len = s->offsets[k + 1] - b;
             ref_scan(in + b, want + b, o->type, o->op, o->inclusive, len);
-            double sum = 0, mag = 0; /* f32 sums: k terms, k rounding steps (wgscan.h) */
+            double sum = 0, mag = 0;
             for (uint32_t i = b; i < b + len; i++) {
                 double x = f32_of(in[i]);
                 if (o->inclusive) sum += x, mag += fabs(x);
-                double terms = (double)(i - b + 1);
-                int same = o->type == WGS_TYPE_F32 && o->op == WGS_OP_ADD
-                               ? fabs(f32_of(got[i]) - sum) <= terms * ldexp(1, -24) * mag + 2 * terms * ldexp(1, -126)
-                               : got[i] == want[i];
+                const int same = scan_element_matches(o, got[i], want[i], sum, mag, (double)(i - b + 1));
                 if (!same && bad++ < 3)
                     printf("  element %u (segment %llu [%u, %u)): got %08x, want %08x\n", i, (unsigned long long)k, b,
                            b + len, got[i], want[i]);
@@ -333,14 +345,11 @@ static int check(prim_run *s, double *cpu_seconds) {
         for (uint64_t k = 0; k < s->n_segments; k++) {
             uint32_t b = s->offsets[k], len = s->offsets[k + 1] - b;
             ref_scan(in + b, want + b, o->type, o->op, o->inclusive, len);
-            double sum = 0, mag = 0; /* f32 sums: k terms, k rounding steps (wgscan.h) */
+            double sum = 0, mag = 0;
             for (uint32_t i = b; i < b + len; i++) {
                 double x = f32_of(in[i]);
                 if (o->inclusive) sum += x, mag += fabs(x);
-                double terms = (double)(i - b + 1);
-                int same = o->type == WGS_TYPE_F32 && o->op == WGS_OP_ADD
-                               ? fabs(f32_of(got[i]) - sum) <= terms * ldexp(1, -24) * mag + 2 * terms * ldexp(1, -126)
-                               : got[i] == want[i];
+                const int same = scan_element_matches(o, got[i], want[i], sum, mag, (double)(i - b + 1));
                 if (!same && bad++ < 3)
                     printf("  element %u (run [%u, %u)): got %08x, want %08x\n", i, b, b + len, got[i], want[i]);
                 if (!o->inclusive) sum += x, mag += fabs(x);
