@@ -282,6 +282,10 @@ for c in "segmented-scan --segments 4" "scan-by-key --segments 4 --inclusive" "s
          "reduce-by-key --segments 4" reduce; do
   expect 0 "f32 $c of inf and NaN verifies" -- "$cli" $c --in "$tmp/special.bin" --type f32 --verify --repeat 1
 done
+# The fixed-point sum needs finite elements: 1, inf, 2, 3 refused (it gave -65536, verified).
+head -c 16 "$tmp/special.bin" >"$tmp/inf.bin"
+expect 2 "reduce --float-sum fixed of an inf: refused" -- "$cli" reduce --algorithm atomic --float-sum fixed --in "$tmp/inf.bin" --type f32 --verify --repeat 1
+check "the refusal names the element" -- grep -q "holds inf at element 1: --float-sum fixed sums finite elements only" "$tmp/err.txt"
 expect 2 "scan --out into a missing folder: refused before the run" -- "$cli" scan --n 100 --repeat 1 --out "$tmp/no/such/dir/out.bin"
 check "no run happened" -- bash -c '! grep -q "scan: n =" "$0"' "$tmp/out.txt"
 

@@ -442,6 +442,15 @@ static int run_prim(wgs_context *ctx, const prim_options *o) {
         return run_free(&s), cli_usage_error("cannot allocate %llu bytes", (unsigned long long)bytes);
     if (o->in_path) {
         if (cli_read_input(o->in_path, s.host_in, bytes) != 0) return run_free(&s), EXIT_USAGE;
+        /* The fixed-point sum takes finite elements only (wgscan.h): given an infinity or
+         * NaN it returns a number unrelated to the sum. */
+        const uint32_t *in = s.host_in;
+        for (uint64_t i = 0; o->float_sum == WGS_FLOAT_SUM_FIXED_POINT && i < o->n; i++)
+            if (!isfinite(f32_of(in[i]))) {
+                int rc = cli_usage_error("'%s' holds %g at element %llu: --float-sum fixed sums finite elements only "
+                                         "(wgscan.h, reduce)", o->in_path, f32_of(in[i]), (unsigned long long)i);
+                return run_free(&s), rc;
+            }
     } else {
         fill_input(o, s.host_in);
     }

@@ -55,7 +55,8 @@ static const char reduce_help[] =
     "  --op OP              add (default), min, max, and, or, xor, argmin, argmax\n"
     "  --algorithm A        tree (default), atomic\n"
     "  --float-sum S        cas (default), fixed: only with --type f32 --op add\n"
-    "                       --algorithm atomic\n";
+    "                       --algorithm atomic; fixed sums finite elements only (an\n"
+    "                       --in FILE holding inf or nan is refused)\n";
 
 static const char segmented_help[] =
     "usage: wgscan segmented-reduce (--n N | --in FILE) --segments L|random:L [options]\n"
