@@ -246,6 +246,10 @@ for p in d["results"]:
     assert p["min_us"] <= p["median_us"] <= p["max_us"], p
 ' "$tmp/q\"b.json" "$("$cli" --version | cut -d" " -f2)"
 fi
+# Two outputs in one file, by one name or two: refused before the run (issue 37).
+expect 2 "bench with one file for --json, --csv and --svg" -- "$cli" bench "${bench_small[@]}" --json "$tmp/same" --csv "$tmp/same" --svg "$tmp/same"
+check "one file for two outputs: nothing left behind" -- test ! -e "$tmp/same"
+expect 2 "bench --transfers with --json and --csv one file by two names" -- "$cli" bench --transfers --min 4 --max 4 --runs 3 --json "$tmp/t2" --csv "$tmp/./t2"
 # One bench for the files' contents and the rows of a scan series, the sorts (issue 16)
 # the segmented reduces and the by-key rows, each timed against the copy: each bench pays
 # for a device, its pools and their warm-up. One segment length of each family (the

@@ -232,6 +232,11 @@ int cli_write_file(const char *path, const void *data, uint64_t bytes);
 /* Checks that `path` can be written before a long run, without leaving a new file
  * behind or truncating an old one; -1 with the reason printed. */
 int cli_check_writable(const char *path);
+/* The same for up to CLI_MAX_OUTPUTS files written by one run (NULL paths skipped), and
+ * that no two of them are one file; options[i] names the option that gave paths[i], for
+ * the message (may be NULL). */
+#define CLI_MAX_OUTPUTS 4
+int cli_check_outputs(const char *const *paths, const char *const *options, int n);
 
 int run_scan(wgs_context *ctx, const scan_options *o);
 

@@ -709,7 +709,8 @@ static int xfer_outputs(const bench_options *o, const wgs_context_info *info, co
 }
 
 static int bench_transfers(const bench_options *o) {
-    if (cli_check_writable(o->json) || cli_check_writable(o->csv)) return EXIT_USAGE;
+    const char *outputs[] = {o->json, o->csv}, *options[] = {"--json", "--csv"};
+    if (cli_check_outputs(outputs, options, 2)) return EXIT_USAGE;
     wgs_context *ctx = NULL;
     if (cli_context(&ctx) != WGS_OK) return EXIT_GPU_ERROR;
     wgs_context_info info;
@@ -808,7 +809,8 @@ int cmd_bench(const bench_options *o) {
     if (env && (cli_parse_u64(env, &plan_max) || plan_max > CLI_MAX_N))
         return cli_usage_error("bad WGSCAN_BENCH_PLAN_MAX '%s' (0..2^40)", env);
     /* A sweep takes minutes: find out now, not after it, that a file cannot be written. */
-    if (cli_check_writable(json) || cli_check_writable(csv) || cli_check_writable(svg)) return EXIT_USAGE;
+    const char *outputs[] = {json, csv, svg}, *options[] = {"--json", "--csv", "--svg"};
+    if (cli_check_outputs(outputs, options, 3)) return EXIT_USAGE;
     bench b;
     memset(&b, 0, sizeof b);
     b.runs = runs;

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-#define _POSIX_C_SOURCE 200809L /* fileno, fstat */
+#define _XOPEN_SOURCE 700 /* fileno, fstat, realpath */
 /* Arguments, files and messages of the CLI. */
 #include "cli.h"
 #include "experiment_env.h"
@@ -195,13 +195,41 @@ int cli_write_file(const char *path, const void *data, uint64_t bytes) {
     return 0;
 }
 
-int cli_check_writable(const char *path) {
-    struct stat st;
-    int existed = stat(path, &st) == 0;
-    if (existed && S_ISDIR(st.st_mode)) return cli_usage_error("cannot write '%s': it is a directory", path), -1;
-    FILE *f = fopen(path, "ab"); /* creates, never truncates */
-    if (!f) return cli_usage_error("cannot write '%s': %s", path, strerror(errno)), -1;
-    fclose(f);
-    if (!existed) remove(path);
-    return 0;
+int cli_check_outputs(const char *const *paths, const char *const *options, int n) {
+    FILE *f[CLI_MAX_OUTPUTS] = {0};
+    struct stat st[CLI_MAX_OUTPUTS];
+    int existed[CLI_MAX_OUTPUTS] = {0}, again[CLI_MAX_OUTPUTS] = {0}, rc = 0;
+    if (n > CLI_MAX_OUTPUTS) return cli_usage_error("internal error: %d outputs to check", n), -1;
+    /* Which existed is known before any is created: one given twice was not there. */
+    for (int i = 0; i < n; i++) existed[i] = paths[i] && stat(paths[i], &st[i]) == 0;
+    for (int i = 0; i < n && rc == 0; i++) {
+        if (!paths[i]) continue;
+        if (existed[i] && S_ISDIR(st[i].st_mode))
+            rc = cli_usage_error("cannot write '%s': it is a directory", paths[i]);
+        else if (!(f[i] = fopen(paths[i], "ab"))) /* creates, never truncates */
+            rc = cli_usage_error("cannot write '%s': %s", paths[i], strerror(errno));
+        else if (fstat(fileno(f[i]), &st[i]) != 0)
+            rc = cli_usage_error("cannot write '%s': %s", paths[i], strerror(errno));
+        /* Opened together, two names of one file (x, ./x, a link) show the same inode. A
+         * device or pipe takes both writes, so only regular files are compared. */
+        for (int j = 0; j < i && rc == 0; j++) {
+            if (!f[j] || !S_ISREG(st[i].st_mode) || st[j].st_dev != st[i].st_dev || st[j].st_ino != st[i].st_ino)
+                continue;
+            again[i] = 1;
+            rc = cli_usage_error("cannot write '%s' for %s: %s names the same file ('%s'), and the later output "
+                                 "would replace the earlier; give each its own", paths[i],
+                                 options ? options[i] : "an output", options ? options[j] : "another output", paths[j]);
+        }
+    }
+    for (int i = 0; i < n; i++) {
+        if (!f[i]) continue;
+        fclose(f[i]);
+        if (existed[i] || again[i]) continue;
+        char *real = realpath(paths[i], NULL); /* through a link, the target was created */
+        remove(real ? real : paths[i]);
+        free(real);
+    }
+    return rc ? -1 : 0;
 }
+
+int cli_check_writable(const char *path) { return cli_check_outputs(&path, NULL, 1); }
