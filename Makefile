@@ -4,6 +4,12 @@
 #   make run      install dependencies, build, run the demo (the main job)
 #   make test     install dependencies, build, run every test, then the sanitizer build's
 #   make asan     the ASan/UBSan build and its tests alone
+#   make tsan     the ThreadSanitizer build (gcc -fsanitize=thread) in build-tsan/, and in it
+#                 only the thread test (test_threads: contexts created on four threads at
+#                 once; the ASan build runs it with the rest). Its own build: TSan cannot be
+#                 combined with ASan. The runtime and drivers are not instrumented;
+#                 tests/tsan.supp silences what TSan reports inside them. Not part of
+#                 `make test` (it compiles the library once more)
 #   make test-long  the plain build's ctest with WGSCAN_TEST_LONG=1, on demand (not in
 #                 CI): the whole cross products that `make test` takes each part of once
 #                 where they repeat one code path (the scan matrix's sizes past 2^20 with
@@ -21,6 +27,7 @@
 
 BUILD      ?= build
 ASAN_BUILD ?= build-asan
+TSAN_BUILD ?= build-tsan
 JOBS       ?= $(shell nproc 2>/dev/null || echo 2)
 # Tests run two at a time: SwiftShader compiles a pipeline on one thread, and pipelines
 # are most of the suite's time (the sanitized suite on 2 cores: 1343 s one at a time,
@@ -38,7 +45,7 @@ FUZZ_TARGETS    ?=
 FUZZ_SMOKE_RUNS ?= 300
 FUZZ_FINDINGS   ?= tests/fuzz/findings
 
-.PHONY: all build run test test-long asan fuzz fuzz-build fuzz-smoke deps clean
+.PHONY: all build run test test-long asan tsan fuzz fuzz-build fuzz-smoke deps clean
 
 all: build
 
@@ -68,6 +75,17 @@ asan:
 	  UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
 	  ctest -j $(CTEST_JOBS) --output-on-failure
 
+# Reports go to files (the test points stderr elsewhere while its threads run) and are
+# printed when the run fails.
+tsan:
+	cmake -S . -B $(TSAN_BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DWGSCAN_WASM=OFF -DWGSCAN_PROGRAMS=OFF \
+	  -DWGSCAN_EXAMPLES=OFF -DWGSCAN_LAB=OFF "-DCMAKE_C_FLAGS=-fsanitize=thread -fno-omit-frame-pointer" \
+	  -DCMAKE_EXE_LINKER_FLAGS=-fsanitize=thread -DCMAKE_SHARED_LINKER_FLAGS=-fsanitize=thread $(CMAKE_ARGS)
+	cmake --build $(TSAN_BUILD) --target test_threads -j $(JOBS)
+	rm -f $(TSAN_BUILD)/tsan.*
+	TSAN_OPTIONS=halt_on_error=1:log_path=$(abspath $(TSAN_BUILD))/tsan:suppressions=$(CURDIR)/tests/tsan.supp \
+	  $(TSAN_BUILD)/tests/test_threads || { cat $(TSAN_BUILD)/tsan.* 2>/dev/null; exit 1; }
+
 # The fuzzers' build: clang, libFuzzer, ASan/UBSan (the CMake preset "fuzz").
 fuzz-build:
 	cmake -S . -B $(FUZZ_BUILD) -DCMAKE_C_COMPILER=clang -DCMAKE_BUILD_TYPE=RelWithDebInfo \
@@ -89,4 +107,4 @@ fuzz: fuzz-build
 	done; exit $$status
 
 clean:
-	rm -rf $(BUILD) $(ASAN_BUILD) $(FUZZ_BUILD)
+	rm -rf $(BUILD) $(ASAN_BUILD) $(TSAN_BUILD) $(FUZZ_BUILD)

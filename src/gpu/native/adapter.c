@@ -7,6 +7,7 @@
 #include "gpu/native/native.h"
 
 #include <dirent.h>
+#include <pthread.h>
 #include <unistd.h>
 #include <stdatomic.h>
 
@@ -288,8 +289,8 @@ static int add_swiftshader_icd(void) {
         snprintf(buf, sizeof buf, "%s:%s", prev, SWIFTSHADER_ICD);
     else
         snprintf(buf, sizeof buf, "%s", SWIFTSHADER_ICD);
-    /* setenv is not thread-safe; it runs once per context creation, before any device
-     * exists, and only where no GPU was found. */
+    /* setenv is not thread-safe: it runs under probe_lock (so never beside another
+     * context's creation), before any device exists, and only where no GPU was found. */
     setenv("VK_ADD_DRIVER_FILES", buf, 1);
     return 1;
 }
@@ -423,13 +424,20 @@ static wgs_result create_device(gpu_device *d, const char *extra_toggles, char *
 
 /* Drivers print to stderr while they are probed (wgs_context_desc.driver_output says
  * why this is caught). fd 2 is pointed at a temporary file for the probe and restored
- * after; the lines go to the log. No temporary file or no dup: nothing is caught. */
+ * after; the lines go to the log. No temporary file or no dup: nothing is caught.
+ * fd 2 and the driver list in the environment belong to the process, so one probe (or
+ * closing) runs at a time, whole: two that overlapped would each restore the other's
+ * temporary file as stderr. */
+static pthread_mutex_t probe_lock = PTHREAD_MUTEX_INITIALIZER;
+
 typedef struct stderr_catch {
     FILE *sink;
     int saved;
 } stderr_catch;
 
+/* Takes probe_lock; catch_end releases it. */
 static void catch_begin(stderr_catch *c, const gpu_device *d) {
+    pthread_mutex_lock(&probe_lock);
     c->sink = NULL;
     c->saved = -1;
     if (d->driver_output != WGS_DRIVER_OUTPUT_LOG) return;
@@ -444,10 +452,14 @@ static void catch_begin(stderr_catch *c, const gpu_device *d) {
 }
 
 static void catch_end(stderr_catch *c, const gpu_device *d) {
+    if (c->sink) {
+        fflush(stderr);
+        dup2(c->saved, 2);
+        close(c->saved);
+    }
+    pthread_mutex_unlock(&probe_lock);
     if (!c->sink) return;
-    fflush(stderr);
-    dup2(c->saved, 2);
-    close(c->saved);
+    /* (The log is the caller's: called outside the lock.) */
     rewind(c->sink);
     char line[1024];
     while (d->log && fgets(line, sizeof line, c->sink)) {
@@ -462,21 +474,18 @@ wgs_result wgs__gpu_open_default(const wgs_context_desc *desc, gpu_device **out,
     *out = NULL;
     gpu_device *d = calloc(1, sizeof *d);
     if (!d) return WGS_ERROR_OUT_OF_HOST_MEMORY;
-    char loaded[512] = "";
-    void *lib = wgs__native_open_runtime(desc->runtime_library, loaded, sizeof loaded, err, errlen);
-    /* The runtime stays loaded for the life of the process: Dawn keeps threads and
-     * static state that do not survive dlclose. */
-    if (!lib || !wgs__native_resolve_procs(&d->p, wgs__native_lookup_dlsym, lib, err, errlen)) {
-        free(d);
-        return WGS_ERROR_RUNTIME_NOT_FOUND;
-    }
     d->wait_limit_s = DEFAULT_WAIT_LIMIT_S;
     d->driver_output = desc->driver_output;
     d->log = desc->log;
     d->log_user = desc->log_user;
     stderr_catch caught;
     catch_begin(&caught, d);
-    wgs_result r = choose_adapter(d, desc->adapter, err, errlen);
+    char loaded[512] = "";
+    void *lib = wgs__native_open_runtime(desc->runtime_library, loaded, sizeof loaded, err, errlen);
+    /* The runtime stays loaded for the life of the process: Dawn keeps threads and
+     * static state that do not survive dlclose. */
+    int resolved = lib && wgs__native_resolve_procs(&d->p, wgs__native_lookup_dlsym, lib, err, errlen);
+    wgs_result r = resolved ? choose_adapter(d, desc->adapter, err, errlen) : WGS_ERROR_RUNTIME_NOT_FOUND;
     /* The C API lists no adapters: wgpuInstanceRequestAdapter's choice is the one there
      * is to take (Dawn enumerates only in its C++ API). */
     uint32_t count = r == WGS_OK ? 1 : 0;
@@ -488,6 +497,10 @@ wgs_result wgs__gpu_open_default(const wgs_context_desc *desc, gpu_device **out,
     if (r == WGS_OK)
         r = create_device(d, desc->experimental ? desc->experimental->dawn_toggles : NULL, err, errlen);
     catch_end(&caught, d);
+    if (!resolved) {
+        free(d); /* nothing of the runtime's to release */
+        return r;
+    }
     if (r != WGS_OK) {
         wgs__gpu_close(d);
         return r;
