@@ -80,20 +80,12 @@
  *     buffer at different offsets is refused with WGS_ERROR_ALIASING.
  *
  * Parameter records
- *   Primitives other than scan (copy, reduce, count, segmented reduce, select,
- *   histogram, allocate)
- *   write each dispatch's parameters into a ring of the context with
- *   wgpuQueueWriteBuffer. Each record is written once and never rewritten: a full
- *   ring (WGS_PARAM_RING_RECORDS records) is replaced by a fresh one, kept alive by
- *   the command buffers that use it. So any number of encodes may be recorded before
- *   a submit, in any order of submits.
- *
- * Parameter slots
- *   Per-encode parameters (n, offsets) live in a small uniform buffer owned by the
- *   plan, written with wgpuQueueWriteBuffer when a new (n, layout) is encoded. A plan
- *   keeps WGS_SCAN_PARAM_SLOTS such configurations; encoding more than that many
- *   DIFFERENT configurations with one plan before submitting them overwrites the
- *   oldest. Encodes repeating a configuration reuse its slot and write nothing.
+ *   Every primitive writes each dispatch's parameters (n, offsets) into a ring of the
+ *   context with wgpuQueueWriteBuffer. Each record is written once and never
+ *   rewritten: a full ring (WGS_PARAM_RING_RECORDS records) is replaced by a fresh
+ *   one, kept alive by the command buffers that use it. So any number of encodes, of
+ *   one plan or several, with any n, may be recorded before a submit, in any order of
+ *   submits.
  *
  * Counts on the GPU
  *   An args.n_buffer (one u32 at args.n_offset, Storage usage) gives the element
@@ -516,12 +508,11 @@ typedef struct wgs_scan_plan_desc {
     const char *label; /* for WebGPU object labels; may be NULL */
 } wgs_scan_plan_desc;
 
-#define WGS_SCAN_PARAM_SLOTS 64
 #define WGS_PARAM_RING_RECORDS 1024
 
 /* Creates a plan: validates the description, compiles (or takes from the context's
  * cache) the pipelines and allocates scratch for `capacity` elements (about
- * capacity / 2048 elements plus a few KiB of parameters). */
+ * capacity / 2048 elements). */
 WGS_API wgs_result wgs_scan_plan_create(wgs_context *ctx, const wgs_scan_plan_desc *desc,
                                         wgs_scan_plan **out);
 /* Accepts NULL. */
@@ -575,10 +566,11 @@ typedef struct wgs_scan_args {
     uint64_t n_offset;
 } wgs_scan_args;
 
-/* Records the scan into `encoder` (one compute pass). Never submits, waits or
- * allocates buffers; creates bind groups for the given buffers and releases its own
- * references at once (the command buffer keeps them alive). May write the plan's
- * parameter slot with wgpuQueueWriteBuffer (see "Parameter slots").
+/* Records the scan into `encoder` (one compute pass). Never submits or waits; creates
+ * bind groups for the given buffers and releases its own references at once (the
+ * command buffer keeps them alive). Its parameters go to the context's parameter ring
+ * with wgpuQueueWriteBuffer (see "Parameter records"; a full ring is replaced by a new
+ * buffer).
  * Preconditions: see "Buffers passed to wgs_scan_encode". */
 WGS_API wgs_result wgs_scan_encode(wgs_scan_plan *plan, WGPUCommandEncoder encoder,
                                    const wgs_scan_args *args);

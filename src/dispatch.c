@@ -11,6 +11,12 @@
  * once: a full ring is dropped (the command buffers that bind it keep it alive until
  * they have run) and a fresh one takes its place. No limit per submit, one buffer
  * creation per WGS_PARAM_RING records.
+ *
+ * An encode may record another one inside it (an allocation's, a select's or a sort's
+ * scan), whose reserve can replace the ring after the outer encode wrote records it
+ * has yet to bind. So a record's offset counts on from ring to ring, the last
+ * WGS_PARAM_OLD_RINGS rings replaced stay held, and wgs__dispatch binds the ring that
+ * holds the offset.
  */
 #include "internal.h"
 
@@ -36,7 +42,17 @@ wgs_result wgs__params_reserve(wgs_context *ctx, uint64_t count) {
         wgs__gpu_buffer_release(ctx->gpu, ring);
         return r;
     }
-    wgs__gpu_buffer_release(ctx->gpu, ctx->param_ring);
+    if (ctx->param_ring) {
+        const int last = WGS_PARAM_OLD_RINGS - 1;
+        wgs__gpu_buffer_release(ctx->gpu, ctx->param_old[last]);
+        memmove(ctx->param_old + 1, ctx->param_old, last * sizeof ctx->param_old[0]);
+        memmove(ctx->param_old_base + 1, ctx->param_old_base, last * sizeof ctx->param_old_base[0]);
+        memmove(ctx->param_old_cap + 1, ctx->param_old_cap, last * sizeof ctx->param_old_cap[0]);
+        ctx->param_old[0] = ctx->param_ring;
+        ctx->param_old_base[0] = ctx->param_base;
+        ctx->param_old_cap[0] = ctx->param_cap;
+        ctx->param_base += ctx->param_cap * wgs__param_stride(ctx);
+    }
     ctx->param_ring = ring;
     ctx->param_used = 0;
     ctx->param_cap = records;
@@ -47,7 +63,24 @@ uint64_t wgs__param_push(wgs_context *ctx, const wgs_params *rec) {
     assert(ctx->param_ring && ctx->param_used < ctx->param_cap); /* reserved first */
     uint64_t offset = ctx->param_used++ * wgs__param_stride(ctx);
     wgs__gpu_queue_write(ctx->gpu, ctx->param_ring, offset, rec, sizeof *rec);
-    return offset;
+    return ctx->param_base + offset;
+}
+
+/* The ring holding the record at `offset` (wgs__param_push's), and the offset in it;
+ * NULL for one older than the rings held, which leaves binding 2 out: the bind group
+ * fails validation, so the encode returns an error rather than read another record. */
+static WGPUBuffer ring_of(const wgs_context *ctx, uint64_t *offset) {
+    uint64_t stride = wgs__param_stride(ctx);
+    if (*offset >= ctx->param_base) {
+        *offset -= ctx->param_base;
+        return ctx->param_ring;
+    }
+    for (int i = 0; i < WGS_PARAM_OLD_RINGS && ctx->param_old[i]; i++)
+        if (*offset >= ctx->param_old_base[i] && *offset - ctx->param_old_base[i] < ctx->param_old_cap[i] * stride) {
+            *offset -= ctx->param_old_base[i];
+            return ctx->param_old[i];
+        }
+    return NULL;
 }
 
 WGPUBuffer wgs__dummy(wgs_context *ctx) {
@@ -88,6 +121,7 @@ void wgs__dispatch(wgs_context *ctx, WGPUComputePassEncoder pass, WGPUComputePip
     }
     gpu_binding all[12];
     memcpy(all, b, nb * sizeof *b);
+    if (params && params == ctx->param_ring) params = ring_of(ctx, &param_offset);
     if (params) all[nb++] = (gpu_binding){2, params, param_offset, sizeof(wgs_params)};
     WGPUBindGroup group = wgs__gpu_bind_group_create(ctx->gpu, pipe, all, nb);
     uint64_t max_dim = ctx->caps.info.max_workgroups_per_dimension;

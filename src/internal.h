@@ -81,6 +81,9 @@ typedef struct wgs__counts {
     WGPUComputePipeline prep;
 } wgs__counts;
 
+/* Replaced parameter rings still held (see wgs_context.param_old). */
+#define WGS_PARAM_OLD_RINGS 4
+
 struct wgs_context {
     gpu_device *gpu;
     gpu_caps caps;
@@ -96,6 +99,13 @@ struct wgs_context {
      * recorded; a full ring is replaced by a fresh one (dispatch.c says why). */
     WGPUBuffer param_ring;
     uint64_t param_used, param_cap; /* records written, records the ring holds */
+    /* Offsets count on across rings (a ring starts where the last one ended), and the
+     * last few replaced rings stay held: an encode that records another's (a scan
+     * inside an allocation, a select or a sort) may see the ring replaced under it and
+     * still binds its own records where they are (dispatch.c). */
+    uint64_t param_base;
+    WGPUBuffer param_old[WGS_PARAM_OLD_RINGS];
+    uint64_t param_old_base[WGS_PARAM_OLD_RINGS], param_old_cap[WGS_PARAM_OLD_RINGS];
     WGPUBuffer dummy, dummy_rw; /* placeholders for unused optional bindings (two: one
                                  * dispatch may not read and write one buffer); dummy_rw
                                  * holds a 256-byte range per binding slot (dispatch.c) */
@@ -117,7 +127,9 @@ uint32_t wgs__param_stride(const wgs_context *ctx);
  * and the error (recorded) is what the encode returns. */
 wgs_result wgs__params_reserve(wgs_context *ctx, uint64_t count);
 /* Writes `rec` into the next reserved record of ctx->param_ring (queue write) and
- * returns its byte offset. Never more records than reserved. */
+ * returns its offset, for wgs__dispatch with ctx->param_ring (which finds the ring
+ * that holds it, should the ring have been replaced since). Never more records than
+ * reserved. */
 uint64_t wgs__param_push(wgs_context *ctx, const wgs_params *rec);
 /* The context's 256-byte placeholder for unused read-only bindings (created on first
  * use). */

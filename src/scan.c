@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * scan.c: device-wide prefix scan. Two algorithms share the plan, the parameter slots
- * and the chunking of long arrays:
+ * scan.c: device-wide prefix scan. Two algorithms share the plan and the chunking of
+ * long arrays:
  *
  * Multi-level (reduce, then scan; in place, deterministic):
  *   level 0   reduce_tiles        tile totals to sums[0] (the data is read once)
@@ -64,14 +64,7 @@ struct wgs_scan_plan {
     uint32_t sp_groups; /* persistent single pass: the grid at most (0: a tile each) */
     WGPUComputePipeline sp_scan;
     wgs__chain chain;
-    /* parameter slots (see "Parameter slots" in wgscan.h) */
-    WGPUBuffer params;
-    uint32_t stride;         /* bytes between two dispatches' parameters */
-    uint32_t dispatches_max; /* parameter records per slot */
-    uint64_t slot_key[WGS_SCAN_PARAM_SLOTS];
-    uint64_t slot_carry[WGS_SCAN_PARAM_SLOTS]; /* the records' carry-in: flags << 32 | bits */
-    uint64_t slot_age[WGS_SCAN_PARAM_SLOTS];
-    uint64_t clock;
+    uint32_t stride; /* bytes between two dispatches' parameters in the context's ring */
     uint64_t scratch_bytes;
 };
 
@@ -161,7 +154,6 @@ static void plan_release(wgs_scan_plan *p) {
     for (int l = 0; l < MAX_LEVELS; l++) wgs__gpu_buffer_release(g, p->sums[l]);
     wgs__gpu_buffer_release(g, p->dummy);
     wgs__chain_release(p->ctx, &p->chain);
-    wgs__gpu_buffer_release(g, p->params);
 }
 
 static wgs_result make_pipelines(wgs_scan_plan *p) {
@@ -288,9 +280,6 @@ wgs_result wgs_scan_plan_create(wgs_context *ctx, const wgs_scan_plan_desc *user
 
     gpu_device *g = ctx->gpu;
     p->stride = wgs__param_stride(ctx);
-    uint64_t ml_records = L.chunks + (uint64_t)L.levels;
-    uint64_t sp_records = p->has_sp ? wgs__div_up(p->capacity, p->sp.chunk_elems) : 0;
-    p->dispatches_max = (uint32_t)(ml_records > sp_records ? ml_records : sp_records);
     wgs__gpu_scope_push(g);
     for (int l = 0; l < L.levels; l++) {
         uint64_t sz = wgs__round_up(L.count[l] * p->es, 4);
@@ -298,10 +287,7 @@ wgs_result wgs_scan_plan_create(wgs_context *ctx, const wgs_scan_plan_desc *user
         p->scratch_bytes += sz;
     }
     p->dummy = wgs__gpu_buffer_create(g, 16, WGPUBufferUsage_Storage, "wgscan scan dummy");
-    uint64_t param_bytes = (uint64_t)WGS_SCAN_PARAM_SLOTS * p->dispatches_max * p->stride;
-    p->params = wgs__gpu_buffer_create(g, param_bytes, WGPUBufferUsage_Uniform | WGPUBufferUsage_CopyDst,
-                                  "wgscan scan params");
-    p->scratch_bytes += 16 + param_bytes;
+    p->scratch_bytes += 16;
     r = wgs__scope_end(ctx, "allocating the scan plan's scratch");
     WGS_CREATE_END(ctx, r, p, plan_release(p), out);
 }
@@ -332,34 +318,8 @@ uint32_t wgs_scan_plan_tile_size(const wgs_scan_plan *p, wgs_scan_algorithm algo
 /* ------------------------------------------------------------------------- */
 /* parameters                                                                  */
 
-/* The parameter slot holding `count` records for `key`; `fill` writes them on first
- * use of the key. */
+/* Writes an encode's records, laid out `stride` apart as they are in the ring. */
 typedef void (*fill_fn)(const wgs_scan_plan *p, const void *layout, unsigned char *records);
-
-static uint64_t param_slot(wgs_scan_plan *p, uint64_t key, carry_in carry, size_t count, fill_fn fill,
-                           const void *layout) {
-    uint64_t carry_key = (uint64_t)carry.flags << 32 | carry.bits;
-    int found = -1, oldest = 0;
-    for (int s = 0; s < WGS_SCAN_PARAM_SLOTS; s++) {
-        if (p->slot_age[s] && p->slot_key[s] == key && p->slot_carry[s] == carry_key) found = s;
-        if (p->slot_age[s] < p->slot_age[oldest]) oldest = s;
-    }
-    int s = found >= 0 ? found : oldest;
-    p->slot_age[s] = ++p->clock;
-    uint64_t base = (uint64_t)s * p->dispatches_max * p->stride;
-    if (found >= 0) return base;
-    unsigned char *buf = calloc(count, p->stride);
-    if (!buf) {
-        p->slot_age[s] = 0;
-        return UINT64_MAX;
-    }
-    p->slot_key[s] = key;
-    p->slot_carry[s] = carry_key;
-    fill(p, layout, buf);
-    wgs__gpu_queue_write(p->ctx->gpu, p->params, base, buf, count * p->stride);
-    free(buf);
-    return base;
-}
 
 /* Row tiles see `len` elements as 16-byte words up to the last offset that is a
  * multiple of word_align (a tail binding must start at such an offset), then as
@@ -431,10 +391,10 @@ static void fill_sp(const wgs_scan_plan *p, const void *layout, unsigned char *r
 typedef struct recorder {
     wgs_scan_plan *p;
     WGPUComputePassEncoder pass;
-    uint64_t param_base;
+    uint64_t param_base; /* the encode's first record in the context's ring */
     gpu_binding carry; /* binding 6 of the kernels that take a carry-in */
-    /* With the count on the GPU: the records of the bound (as the slots would hold
-     * them), which the count's rules start from (counts.c). */
+    /* With the count on the GPU: the records of the bound (as the ring holds them),
+     * which the count's rules start from (counts.c). */
     const unsigned char *records;
 } recorder;
 
@@ -442,7 +402,7 @@ static void dispatch(recorder *rc, WGPUComputePipeline pipe, const gpu_binding *
                      uint64_t param_index, uint64_t groups, const wgs__count_rule *rule) {
     wgs_scan_plan *p = rc->p;
     if (rc->records) wgs__counts_rule(p->ctx, (const wgs_params *)(rc->records + param_index * p->stride), rule);
-    wgs__dispatch(p->ctx, rc->pass, pipe, b, nb, p->params, rc->param_base + param_index * p->stride,
+    wgs__dispatch(p->ctx, rc->pass, pipe, b, nb, p->ctx->param_ring, rc->param_base + param_index * p->stride,
                   groups);
 }
 
@@ -596,17 +556,21 @@ wgs_result wgs_scan_encode(wgs_scan_plan *p, WGPUCommandEncoder encoder, const w
         fill = fill_ml;
         layout = &L;
     }
-    /* A count on the GPU: the bound's records go to the count's rules, not to a slot. */
-    unsigned char *bound_records = NULL;
-    if (a->n_buffer) {
-        bound_records = calloc(records, p->stride);
-        WGS_FAIL_IF(ctx, !bound_records, WGS_ERROR_OUT_OF_HOST_MEMORY, "writing parameters");
-        fill(p, layout, bound_records);
-    } else {
-        param_base = param_slot(p, a->n << 1 | (algo == WGS_SCAN_ALGORITHM_SINGLE_PASS), carry, records, fill,
-                                layout);
-        WGS_FAIL_IF(ctx, param_base == UINT64_MAX, WGS_ERROR_OUT_OF_HOST_MEMORY, "writing parameters");
+    /* The records go into the context's ring, written once each (dispatch.c), so any
+     * number of encodes may wait for one submit. Reserved together, they are adjacent.
+     * A count on the GPU: the count's rules start from the bound's records. */
+    unsigned char *buf = calloc(records, p->stride);
+    WGS_FAIL_IF(ctx, !buf, WGS_ERROR_OUT_OF_HOST_MEMORY, "writing parameters");
+    fill(p, layout, buf);
+    if ((r = wgs__params_reserve(ctx, records)) != WGS_OK) {
+        free(buf);
+        return r;
     }
+    for (size_t i = 0; i < records; i++) {
+        uint64_t offset = wgs__param_push(ctx, (const wgs_params *)(buf + i * p->stride));
+        if (i == 0) param_base = offset;
+    }
+    unsigned char *bound_records = a->n_buffer ? buf : NULL;
 
     wgs__gpu_scope_push(ctx->gpu);
     recorder rc = {p, NULL, param_base, carry_b, bound_records};
@@ -618,7 +582,7 @@ wgs_result wgs_scan_encode(wgs_scan_plan *p, WGPUCommandEncoder encoder, const w
     else
         record_multilevel(&rc, a, &L);
     r = wgs__counts_end(ctx, rc.pass);
-    free(bound_records);
+    free(buf);
     wgs__gpu_pass_end(ctx->gpu, rc.pass);
     wgs_result rs = wgs__scope_end(ctx, "recording the scan");
     return r != WGS_OK ? r : rs;

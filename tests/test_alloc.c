@@ -188,3 +188,44 @@ TEST(alloc_host) {
     CHECK_RESULT(wgs_alloc_host(ctx, &(wgs_alloc_plan_desc){0}, sizes, N, arena, NULL, got),
                  WGS_ERROR_INVALID_ARGUMENT);
 }
+
+/* Allocations of the scan version, hundreds into one encoder: each records its own
+ * parameters and then a scan, whose parameters may need a fresh parameter ring after
+ * the allocation's record went into the full one. Every allocation must still read its
+ * own record (the top after them all says so). A fresh context, so that the ring is
+ * known to start empty; one atomic allocation first puts the allocations' records
+ * at odd places, where the scan's record is the one that finds the ring full. */
+TEST(alloc_many_one_submit) {
+    wgs_context *ctx = NULL;
+    CHECK_RESULT(wgs_context_create(NULL, &ctx), WGS_OK);
+    if (!ctx) return;
+    enum { CALLS = 600, N = 5 };
+    wgs_alloc_plan_desc ds = {.algorithm = WGS_ALLOC_SCAN, .capacity = N}, da = {.algorithm = WGS_ALLOC_ATOMIC, .capacity = N};
+    wgs_alloc_plan *scan = NULL, *atomic = NULL;
+    CHECK_RESULT(wgs_alloc_plan_create(ctx, &ds, &scan), WGS_OK);
+    CHECK_RESULT(wgs_alloc_plan_create(ctx, &da, &atomic), WGS_OK);
+    const uint32_t sizes[N] = {1, 2, 3, 4, 5}, none = 0; /* 15 a call */
+    WGPUBuffer bs = test_upload(ctx, sizes, sizeof sizes), bo = test_buffer(ctx, sizeof sizes),
+               bstate = test_buffer(ctx, 8);
+    WGPUCommandEncoder enc = NULL;
+    if (scan && atomic && bs && bo && bstate && wgs_encoder_create(ctx, &enc) == WGS_OK) {
+        CHECK_RESULT(wgs_buffer_write(ctx, bstate, 0, &none, 4), WGS_OK);
+        wgs_alloc_args a = {.sizes = bs, .offsets = bo, .state = bstate, .n = N, .arena_size = 1u << 30};
+        CHECK_RESULT(wgs_alloc_encode(atomic, enc, &a), WGS_OK);
+        for (int call = 0; call < CALLS; call++) CHECK_RESULT(wgs_alloc_encode(scan, enc, &a), WGS_OK);
+        CHECK_RESULT(wgs_submit(ctx, enc), WGS_OK);
+        uint32_t top = 0, got[N];
+        if (test_download(ctx, bstate, &top, 4) && test_download(ctx, bo, got, sizeof got)) {
+            if (top != 15u * (CALLS + 1))
+                test_fail(__FILE__, __LINE__, "top %u after %d allocations of 15, expected %u", top, CALLS + 1,
+                          15u * (CALLS + 1));
+            for (int i = 0; i < N; i++) CHECK(got[i] == 15u * CALLS + (uint32_t)(i * (i + 1) / 2));
+        }
+    }
+    wgs_buffer_release(ctx, bs);
+    wgs_buffer_release(ctx, bo);
+    wgs_buffer_release(ctx, bstate);
+    wgs_alloc_plan_destroy(scan);
+    wgs_alloc_plan_destroy(atomic);
+    wgs_context_destroy(ctx);
+}

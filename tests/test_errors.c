@@ -371,7 +371,7 @@ TEST(errors_read_needs_a_readable_buffer) {
 }
 
 /* The parameter ring cannot be created (fault injection): every encode that needs it
- * returns that error and records nothing; scan, which has its own parameters, works. */
+ * returns that error and records nothing (scan too: its parameters go there as well). */
 TEST(errors_param_ring_failure) {
     wgs_experimental e = {.fail_param_ring = 1};
     wgs_context_desc cd = {.experimental = &e};
@@ -419,9 +419,9 @@ TEST(errors_param_ring_failure) {
         wgs_alloc_plan_destroy(ap);
     }
     RING_CHECK(wgs_copy_encode(ctx, enc, &(wgs_copy_args){.src = in, .dst = out, .bytes = 1024}));
-#undef RING_CHECK
     wgs_scan_plan *scan = plan_u32(ctx, n);
-    if (scan) CHECK_RESULT(wgs_scan_encode(scan, enc, &(wgs_scan_args){.input = in, .output = out2, .n = n}), WGS_OK);
+    if (scan) RING_CHECK(wgs_scan_encode(scan, enc, &(wgs_scan_args){.input = in, .output = out2, .n = n}));
+#undef RING_CHECK
     CHECK_RESULT(wgs_submit(ctx, enc), WGS_OK); /* the failed encodes recorded nothing */
     wgs_scan_plan_destroy(scan);
     wgs_reduce_plan_destroy(rp);

@@ -244,7 +244,7 @@ TEST(scan_in_place_and_offsets) {
 }
 
 /* Two different n recorded into one encoder before one submit: each encode must keep
- * its own parameters (the plan's parameter slots). */
+ * its own parameters. */
 TEST(scan_two_sizes_one_submit) {
     wgs_context *ctx = test_context();
     if (!ctx) return;
@@ -278,6 +278,49 @@ TEST(scan_two_sizes_one_submit) {
     free(in);
     free(o1);
     free(o2);
+}
+
+/* 200 encodes of one plan, each with its own n, into one encoder before one submit:
+ * every one keeps its parameters (there is no limit of configurations per submit). */
+TEST(scan_200_sizes_one_submit) {
+    wgs_context *ctx = test_context();
+    if (!ctx) return;
+    enum { ENCODES = 200, STEP = 29 };
+    const uint64_t n_max = 1 + (uint64_t)STEP * (ENCODES - 1);
+    wgs_scan_plan_desc d = {.type = WGS_TYPE_U32, .op = WGS_OP_ADD, .kind = WGS_SCAN_EXCLUSIVE, .capacity = n_max};
+    wgs_scan_plan *plan = NULL;
+    CHECK_RESULT(wgs_scan_plan_create(ctx, &d, &plan), WGS_OK);
+    if (!plan) return;
+    wgs_context_info info;
+    wgs_context_get_info(ctx, &info);
+    uint64_t align = info.min_storage_offset_alignment;
+    uint64_t region = (n_max * 4 + align - 1) / align * align; /* each encode's output */
+    uint32_t *in = malloc(n_max * 4), *out = malloc(region * ENCODES);
+    WGPUBuffer bin = NULL, bout = NULL;
+    const WGPUBufferUsage u = WGPUBufferUsage_Storage | WGPUBufferUsage_CopyDst | WGPUBufferUsage_CopySrc;
+    CHECK_RESULT(wgs_buffer_create(ctx, n_max * 4, u, &bin), WGS_OK);
+    CHECK_RESULT(wgs_buffer_create(ctx, region * ENCODES, u, &bout), WGS_OK);
+    WGPUCommandEncoder enc = NULL;
+    if (in && out && bin && bout && wgs_encoder_create(ctx, &enc) == WGS_OK) {
+        ref_fill_random(in, WGS_TYPE_U32, WGS_OP_ADD, n_max, 37);
+        CHECK_RESULT(wgs_buffer_write(ctx, bin, 0, in, n_max * 4), WGS_OK);
+        for (int k = 0; k < ENCODES; k++) {
+            wgs_scan_args a = {.input = bin, .output = bout, .output_offset = k * region, .n = 1 + (uint64_t)STEP * k};
+            CHECK_RESULT(wgs_scan_encode(plan, enc, &a), WGS_OK);
+        }
+        CHECK_RESULT(wgs_submit(ctx, enc), WGS_OK);
+        CHECK_RESULT(wgs_buffer_read(ctx, bout, 0, out, region * ENCODES), WGS_OK);
+        int wrong = 0;
+        for (int k = 0; k < ENCODES; k++)
+            wrong += ref_verify(in, (const char *)out + k * region, WGS_TYPE_U32, WGS_OP_ADD, 0,
+                                1 + (uint64_t)STEP * k).mismatches != 0;
+        if (wrong) test_fail(__FILE__, __LINE__, "%d of %d encodes gave wrong results", wrong, ENCODES);
+    }
+    wgs_buffer_release(ctx, bin);
+    wgs_buffer_release(ctx, bout);
+    wgs_scan_plan_destroy(plan);
+    free(in);
+    free(out);
 }
 
 /* The largest tile a 4-byte scan plan of this device uses, over both algorithms (the

@@ -2,7 +2,7 @@
 /*
  * fuzz_scan.c: wgs_scan_plan_create and wgs_scan_encode from bytes. Every type,
  * operator, kind and algorithm (and values past each list), capacities from 0 to
- * 2^64 - 1, up to three encodes of one plan in one submit (distinct parameter slots),
+ * 2^64 - 1, up to three encodes of one plan in one submit (each its own parameters),
  * in place and out of place, buffers NULL, misaligned, too small or without Storage.
  * Accepted scans must equal ref_scan (exactly; float sums within the manual's bound, and
  * exactly when the data make every order of additions exact) and leave every byte
