@@ -299,8 +299,9 @@ typedef struct wgs_context_desc {
      * alone. Ignored by create_from_device and in the browser. */
     wgs_driver_output driver_output;
     /* How long a wait on the GPU (wgs_wait, wgs_buffer_read, the host helpers) may
-     * take before it fails with WGS_ERROR_TIMEOUT; 0: 900 s. (Not the adapter and
-     * device requests of the creation, which keep 900 s.) */
+     * take before it fails with WGS_ERROR_TIMEOUT; 0: 900 s. Kept to within the
+     * scheduler's delay (about a millisecond), per wait. (Not the adapter and device
+     * requests of the creation, which keep 900 s.) */
     double wait_timeout_s;
     /* Experiments and testing aids (forced tile shapes, forced fallbacks, lowered
      * limits): NULL for normal use. The struct is declared only where

@@ -224,8 +224,7 @@ TEST(transfers_wrong_context) {
     shaped(0, 0, 0, 0, 0, 0);
 }
 
-/* Waits that give up (a limit of 1 µs, behind GPU work that takes longer than one
- * 100 ms step of the wait) return WGS_ERROR_TIMEOUT or succeed, never crash or leave a
+/* Waits that give up (a limit of 1 µs, behind GPU work that takes longer) return WGS_ERROR_TIMEOUT or succeed, never crash or leave a
  * callback a dead frame; a ring given up on is made again (run under ASan). */
 TEST(transfers_wait_timeouts) {
     wgs_context *ctx = shaped(64 << 10, 2, 1, 1, 0, 1e-6);
