@@ -56,10 +56,10 @@ static int key_kind(wgs_type t) {
     }
 }
 
-/* Workgroup memory of a scatter (sort_tile.wgsl and its kernel): the owners' counter
- * rows, the digit tables (three, the one-sweep's fallback counts, the count kernel's
- * digits), the tile's keys or values (the wider), the workgroup scan's room;
- * the one-sweep's histogram kernel needs less. */
+/* Workgroup memory of a scatter (sort_tile.wgsl and its kernel): one room for the
+ * owners' counter rows and then the tile's keys or values (the largest of the three),
+ * the digit tables (three, the one-sweep's fallback counts, the count kernel's digits),
+ * the workgroup scan's room; the one-sweep's histogram kernel needs less. */
 typedef struct scatter_room {
     uint32_t sg_min, key_words, value_words;
 } scatter_room;
@@ -67,8 +67,9 @@ typedef struct scatter_room {
 static uint64_t scatter_storage(uint32_t wg, uint32_t items, const void *arg) {
     const scatter_room *a = arg;
     uint64_t tile = (uint64_t)wg * items;
-    uint32_t exchange = a->key_words > a->value_words ? a->key_words : a->value_words;
-    return 4ull * ((wg / a->sg_min) * RADIX + 5 * RADIX + tile * exchange + wg + 64);
+    uint64_t exchange = tile * (a->key_words > a->value_words ? a->key_words : a->value_words);
+    uint64_t rows = (uint64_t)(wg / a->sg_min) * RADIX;
+    return 4ull * ((rows > exchange ? rows : exchange) + 5 * RADIX + wg + 64);
 }
 
 static wgs_result desc_check(wgs_context *ctx, const wgs_sort_plan_desc *d, wgs_type *type, uint32_t *begin,

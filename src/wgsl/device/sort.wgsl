@@ -71,9 +71,10 @@ fn sort_scatter(ids: Ids, @builtin(workgroup_id) wid: vec3<u32>, @builtin(num_wo
         return;
     }
     let n = params.n;
-    for (var k = 0u; k < RADIX / WG; k++) {
-        let d = k * WG + ids.lid;
-        run_base[d] = offsets[d * params.groups + g];
+    // Where the group's next key of each of the invocation's digits goes.
+    var group_base: array<u32, DIGITS_PER_INVOCATION>;
+    for (var k = 0u; k < DIGITS_PER_INVOCATION; k++) {
+        group_base[k] = offsets[(ids.lid * DIGITS_PER_INVOCATION + k) * params.groups + g];
     }
     let index_values = (params.flags & FLAG_INDEX_VALUES) != 0u;
     let group_tiles = params.group_tiles; // a let: Tint bounds a loop by a constant or a let
@@ -88,14 +89,17 @@ fn sort_scatter(ids: Ids, @builtin(workgroup_id) wid: vec3<u32>, @builtin(num_wo
         tile_rank(ids, tile_first, tile_n, params.shift, params.bits);
         workgroupBarrier();
         tile_offsets(ids, tile_totals(ids));
+        for (var k = 0u; k < DIGITS_PER_INVOCATION; k++) {
+            let d = ids.lid * DIGITS_PER_INVOCATION + k;
+            run_base[d] = group_base[k] - digit_start[d];
+            group_base[k] += digit_total[d];
+        }
+        workgroupBarrier();
+        tile_ranks(ids, tile_n, params.shift, params.bits);
         workgroupBarrier();
         tile_place(ids, tile_n);
         workgroupBarrier();
         tile_write(ids, tile_first, tile_n, params.shift, params.bits, index_values);
         workgroupBarrier();
-        for (var k = 0u; k < RADIX / WG; k++) {
-            let d = k * WG + ids.lid;
-            run_base[d] += digit_total[d];
-        }
     }
 }

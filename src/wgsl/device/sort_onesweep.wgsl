@@ -282,6 +282,8 @@ fn sort_onesweep(ids: Ids) {
     }
     tile_offsets(ids, sum);
     workgroupBarrier();
+    tile_ranks(ids, tile_n, params.shift, params.bits);
+    workgroupBarrier();
     tile_place(ids, tile_n);
     if (t != 0u && (SORT_SKIP & 1u) != 0u) { // an experiment's timing without the look-back
         for (var k = 0u; k < DIGITS_PER_INVOCATION; k++) {
@@ -295,7 +297,8 @@ fn sort_onesweep(ids: Ids) {
         }
     }
     for (var k = 0u; k < DIGITS_PER_INVOCATION; k++) {
-        run_base[ids.lid * DIGITS_PER_INVOCATION + k] = digit_prefix[k];
+        let d = ids.lid * DIGITS_PER_INVOCATION + k;
+        run_base[d] = digit_prefix[k] - digit_start[d];
     }
     workgroupBarrier();
     if ((SORT_SKIP & 4u) == 0u) { // an experiment's timing without the writes

@@ -10,12 +10,12 @@ fn owner_size(ids: Ids) -> u32 { return 1u; }
 fn owner_lane(ids: Ids) -> u32 { return 0u; }
 
 // The invocation's keys one after another, filling key_rank#.
-fn rank_keys(ids: Ids, owner: u32, tile_n: u32) {
+fn rank_keys(ids: Ids, owner: u32, tile_n: u32, shift: u32, bits: u32) {
     // @each item
     if (tile_place_of(ids, #u) < tile_n) {
         let i# = owner * RADIX + key_digit#;
-        key_rank# = atomicLoad(&owner_digits[i#]);
-        atomicStore(&owner_digits[i#], key_rank# + 1u);
+        key_rank# = atomicLoad(&tile_room[i#]);
+        atomicStore(&tile_room[i#], key_rank# + 1u);
     }
     // @end
 }

@@ -7,14 +7,15 @@
 //   tile_rank     loads the tile's keys into registers and ranks them stably (rank_keys,
 //                 from the ranking file: subgroup ballots, or one counter row per
 //                 invocation); the owners' rows then hold their digit counts
-//   tile_totals   the tile's count of each digit (digit_total)
-//   tile_offsets  the tile's first place of each digit (digit_start) and each owner's
-//                 first place within its digit
-//   tile_place    the keys (and, with values, their places in the tile) into workgroup
-//                 memory in the tile's digit-sorted order
-//   tile_write    out from there: key s of digit d goes to run_base[d] + s -
-//                 digit_start[d], so that the keys of one digit leave in one run
-// The kernel declares keys_in, keys_out, values_in, values_out and sets run_base.
+//   tile_totals   the tile's count of each digit (digit_total), and each owner's
+//                 first place among the tile's keys of its digit
+//   tile_offsets  the tile's first place of each digit (digit_start)
+//   tile_ranks    each key's place in the tile's digit-sorted order
+//   tile_place    the keys into workgroup memory in that order
+//   tile_write    out from there: key s of digit d goes to run_base[d] + s, so that the
+//                 keys of one digit leave in one run; then the values the same way
+// The kernel declares keys_in, keys_out, values_in, values_out and sets run_base: where
+// the tile's first key of each digit goes, less the digit's digit_start.
 //
 // Plan constants: VALUE_WORDS (0, 1 or 2), SORT_SKIP (experiments: parts left out for
 // timing; 0); from the prelude SG_MIN (the device's smallest subgroup; 1 without
@@ -23,15 +24,19 @@
 const OWNERS_MAX: u32 = WG / SG_MIN;
 const DIGITS_PER_INVOCATION: u32 = RADIX / WG;
 
-// Per owner (a subgroup, or an invocation) and digit: the owner's count, then the
-// owner's first place in the tile's digit-sorted order.
-var<workgroup> owner_digits: array<atomic<u32>, OWNERS_MAX * RADIX>;
+// The tile's room in workgroup memory, used twice: first a row of counters per owner
+// (a subgroup, or an invocation) at owner * RADIX + digit, the owner's count, then its
+// first place among the tile's keys of the digit; then, once every rank is known, the
+// tile's keys in digit-sorted order, then its values. One room, not two, because on an
+// H200 a core holds workgroups of 48 KiB in all (docs/design.md, section 3): at 256 x 8
+// the tile takes 11 KiB instead of 19, four workgroups a core instead of two. Atomic
+// for the counters; the keys are moved with atomic loads and stores as well.
+const EXCHANGE_WORDS: u32 = max(KEY_WORDS, VALUE_WORDS);
+const TILE_ROOM: u32 = max(OWNERS_MAX * RADIX, TILE * EXCHANGE_WORDS);
+var<workgroup> tile_room: array<atomic<u32>, TILE_ROOM>;
 var<workgroup> digit_start: array<u32, RADIX>; // the tile's first place of each digit
 var<workgroup> digit_total: array<u32, RADIX>; // the tile's keys of each digit
-var<workgroup> run_base: array<u32, RADIX>;    // where the tile's first key of each digit goes
-// The tile's keys in digit-sorted order, then (after they are written) its values.
-const EXCHANGE_WORDS: u32 = max(KEY_WORDS, VALUE_WORDS);
-var<workgroup> tile_keys: array<u32, TILE * EXCHANGE_WORDS>;
+var<workgroup> run_base: array<u32, RADIX>;    // the output's place of the digit's keys, less digit_start
 
 // The invocation's keys of the tile, one variable a key (written out per item by the
 // kernel composer: constant names, which the driver keeps in registers, where arrays
@@ -49,7 +54,7 @@ var<private> key_dst#: u32;
 
 fn tile_clear(ids: Ids) {
     for (var k = 0u; k < OWNERS_MAX * RADIX / WG; k++) { // counted (sort.wgsl, sort_count)
-        atomicStore(&owner_digits[k * WG + ids.lid], 0u);
+        atomicStore(&tile_room[k * WG + ids.lid], 0u);
     }
 }
 
@@ -75,11 +80,13 @@ fn tile_rank(ids: Ids, tile_first: u32, tile_n: u32, shift: u32, bits: u32) {
     key_digit# = select(0u, digit_at(key_lo#, key_hi#, shift, bits), tile_place_of(ids, #u) < tile_n);
     // @end
     if ((SORT_SKIP & 2u) == 0u) { // an experiment's timing without the ranking
-        rank_keys(ids, owner_of(ids), tile_n);
+        rank_keys(ids, owner_of(ids), tile_n, shift, bits);
     }
 }
 
-// After a barrier: digit_total of the invocation's digits; returns their sum.
+// After a barrier: digit_total of the invocation's digits (d = lid * DIGITS_PER_INVOCATION
+// + k), each owner's count turned into the owners' before it (one read of each count);
+// returns the digits' sum.
 fn tile_totals(ids: Ids) -> u32 {
     var sum = 0u;
     for (var k = 0u; k < DIGITS_PER_INVOCATION; k++) {
@@ -87,7 +94,9 @@ fn tile_totals(ids: Ids) -> u32 {
         var total = 0u;
         let owners = owner_count(ids);
         for (var o = 0u; o < owners; o++) {
-            total += atomicLoad(&owner_digits[o * RADIX + d]);
+            let c = atomicLoad(&tile_room[o * RADIX + d]);
+            atomicStore(&tile_room[o * RADIX + d], total);
+            total += c;
         }
         digit_total[d] = total;
         sum += total;
@@ -95,33 +104,35 @@ fn tile_totals(ids: Ids) -> u32 {
     return sum;
 }
 
-// Digit-major exclusive scan over (digit, owner); `sum` is tile_totals'. A barrier is
-// due before tile_place.
+// digit_start of the invocation's digits, by a workgroup scan of tile_totals' sums. A
+// barrier is due before tile_place.
 fn tile_offsets(ids: Ids, sum: u32) {
     var start = workgroup_exclusive_scan(ids, sum, 0u);
     for (var k = 0u; k < DIGITS_PER_INVOCATION; k++) {
         let d = ids.lid * DIGITS_PER_INVOCATION + k;
         digit_start[d] = start;
-        var at = start;
-        let owners = owner_count(ids);
-        for (var o = 0u; o < owners; o++) {
-            let c = atomicLoad(&owner_digits[o * RADIX + d]);
-            atomicStore(&owner_digits[o * RADIX + d], at);
-            at += c;
-        }
-        start = at;
+        start += digit_total[d];
     }
 }
 
-// A barrier is due before tile_write.
-fn tile_place(ids: Ids, tile_n: u32) {
+// Each key's place in the tile's digit-sorted order, from the owners' rows. A barrier
+// is due before tile_place, which reuses the rows' room.
+fn tile_ranks(ids: Ids, tile_n: u32, shift: u32, bits: u32) {
     let owner = owner_of(ids);
     // @each item
     if (tile_place_of(ids, #u) < tile_n) {
-        key_rank# += atomicLoad(&owner_digits[owner * RADIX + key_digit#]);
-        tile_keys[key_rank# * KEY_WORDS] = key_lo#;
+        key_rank# += digit_start[key_digit#] + atomicLoad(&tile_room[owner * RADIX + key_digit#]);
+    }
+    // @end
+}
+
+// The keys into the room in digit-sorted order. A barrier is due before tile_write.
+fn tile_place(ids: Ids, tile_n: u32) {
+    // @each item
+    if (tile_place_of(ids, #u) < tile_n) {
+        atomicStore(&tile_room[key_rank# * KEY_WORDS], key_lo#);
         if (KEY_WORDS == 2u) {
-            tile_keys[key_rank# * KEY_WORDS + 1u] = key_hi#;
+            atomicStore(&tile_room[key_rank# * KEY_WORDS + 1u], key_hi#);
         }
     }
     // @end
@@ -129,13 +140,13 @@ fn tile_place(ids: Ids, tile_n: u32) {
 
 // Key s = row * WG + lid of the tile's digit-sorted order to its place; returns it.
 fn tile_write_key(s: u32, shift: u32, bits: u32) -> u32 {
-    let k_lo = tile_keys[s * KEY_WORDS];
+    let k_lo = atomicLoad(&tile_room[s * KEY_WORDS]);
     var k_hi = 0u;
     if (KEY_WORDS == 2u) {
-        k_hi = tile_keys[s * KEY_WORDS + 1u];
+        k_hi = atomicLoad(&tile_room[s * KEY_WORDS + 1u]);
     }
     let d = digit_at(k_lo, k_hi, shift, bits);
-    let dst = run_base[d] + s - digit_start[d];
+    let dst = run_base[d] + s;
     keys_out[dst * KEY_WORDS] = k_lo;
     if (KEY_WORDS == 2u) {
         keys_out[dst * KEY_WORDS + 1u] = k_hi;
@@ -151,13 +162,13 @@ fn tile_stage_value(p: u32, at: u32, tile_first: u32, index_values: bool) {
         if (!index_values) {
             v = values_in[(tile_first + p) * VALUE_WORDS + w];
         }
-        tile_keys[at * VALUE_WORDS + w] = v;
+        atomicStore(&tile_room[at * VALUE_WORDS + w], v);
     }
 }
 
 fn tile_write_value(s: u32, dst: u32) {
     for (var w = 0u; w < VALUE_WORDS; w++) {
-        values_out[dst * VALUE_WORDS + w] = tile_keys[s * VALUE_WORDS + w];
+        values_out[dst * VALUE_WORDS + w] = atomicLoad(&tile_room[s * VALUE_WORDS + w]);
     }
 }
 
