@@ -351,6 +351,10 @@ static wgs_result encode_reduce_scan(wgs_sort_plan *p, WGPUCommandEncoder encode
                                    .shift = shift >= 64 ? 0 : shift, .bits = digit_bits,
                                    .flags = pass == 0 && p->payload == WGS_PAYLOAD_INDEX ? WGS_FLAG_INDEX_VALUES : 0,
                                    .digit_pass = pass, .end_bit = p->end_bit}};
+        /* Room for this pass's record now: the last pass's scan wrote its own records
+         * into the ring, perhaps into the room reserved before it. */
+        wgs_result r = wgs__params_reserve(ctx, 1);
+        if (r != WGS_OK) return r;
         uint64_t po = wgs__param_push(ctx, &rec);
         WGPUComputePassEncoder cp = wgs__gpu_pass_begin(ctx->gpu, encoder, a->timestamp_query_set,
                                                         pass == 0 ? a->timestamp_begin_index : none, none);
@@ -359,7 +363,7 @@ static wgs_result encode_reduce_scan(wgs_sort_plan *p, WGPUCommandEncoder encode
         count_rule(ctx, &rec, (uint64_t)p->tile * group);
         if (p->phases & WGS_EXPERIMENTAL_PHASE_COUNT)
             wgs__dispatch(ctx, cp, p->count, b1, 2, ctx->param_ring, po, groups);
-        wgs_result r = wgs__counts_end(ctx, cp);
+        r = wgs__counts_end(ctx, cp);
         wgs__gpu_pass_end(ctx->gpu, cp);
         if (r != WGS_OK) return r;
         wgs_scan_args sa = {.input = p->counts, .output = p->offsets, .n = groups * RADIX};
@@ -405,7 +409,9 @@ wgs_result wgs_sort_encode(wgs_sort_plan *p, WGPUCommandEncoder encoder, const w
     /* Tiles a group: as many as leave 1024 groups or more (the whole GPU busy). */
     uint32_t group = 1;
     while (group < p->group_tiles_max && tiles / (group * 2) >= 1024) group *= 2;
-    if ((r = wgs__params_reserve(ctx, passes + 1)) != WGS_OK) return r;
+    /* The one-sweep's records (a histogram's and a pass's each); the reduce-then-scan
+     * reserves its own a pass at a time, between its scans. */
+    if (p->onesweep && (r = wgs__params_reserve(ctx, passes + 1)) != WGS_OK) return r;
     wgs__gpu_scope_push(ctx->gpu);
     if (p->onesweep)
         r = encode_onesweep(p, encoder, a, passes, width, tiles, group);

@@ -300,6 +300,51 @@ TEST(sort_many_in_a_row) {
     wgs_sort_plan_destroy(plan);
 }
 
+/* Many reduce-then-scan sorts in one encoder: each pass's record is written after the
+ * scan of the pass before, whose records may fill the context's parameter ring, so the
+ * sort must reserve room for each record where it writes it (one reservation for all
+ * its passes at the start overflowed the ring when a scan took the room: the browser's
+ * suite failed validation on it). */
+TEST(sort_many_encodes_one_submit) {
+    wgs_context *ctx = test_context();
+    if (!ctx) return;
+    enum { ENCODES = 300, N_MAX = 400 };
+    wgs_sort_plan_desc d = {.algorithm = WGS_SORT_ALGORITHM_REDUCE_SCAN, .capacity = N_MAX};
+    wgs_sort_plan *plan = NULL;
+    CHECK_RESULT(wgs_sort_plan_create(ctx, &d, &plan), WGS_OK);
+    wgs_context_info info;
+    wgs_context_get_info(ctx, &info);
+    uint64_t align = info.min_storage_offset_alignment;
+    uint64_t region = (N_MAX * 4 + align - 1) / align * align;
+    uint32_t *in = malloc(4 * N_MAX), *out = malloc(region * ENCODES), *want = malloc(4 * N_MAX);
+    if (in) fill_keys(in, WGS_TYPE_U32, 4, D_UNIFORM, N_MAX, 5);
+    WGPUBuffer bin = in ? test_upload(ctx, in, 4 * N_MAX) : NULL;
+    WGPUBuffer bout = NULL;
+    const WGPUBufferUsage u = WGPUBufferUsage_Storage | WGPUBufferUsage_CopyDst | WGPUBufferUsage_CopySrc;
+    CHECK_RESULT(wgs_buffer_create(ctx, region * ENCODES, u, &bout), WGS_OK);
+    WGPUCommandEncoder enc = NULL;
+    if (plan && out && want && bin && bout && wgs_encoder_create(ctx, &enc) == WGS_OK) {
+        for (int k = 0; k < ENCODES; k++) {
+            wgs_sort_args a = {.keys_in = bin, .keys_out = bout, .keys_out_offset = k * region,
+                               .n = 1 + (uint64_t)k % N_MAX};
+            CHECK_RESULT(wgs_sort_encode(plan, enc, &a), WGS_OK);
+        }
+        CHECK_RESULT(wgs_submit(ctx, enc), WGS_OK);
+        CHECK_RESULT(wgs_buffer_read(ctx, bout, 0, out, region * ENCODES), WGS_OK);
+        int wrong = 0;
+        for (int k = 0; k < ENCODES; k++) {
+            uint64_t n = 1 + (uint64_t)k % N_MAX;
+            ref_sort(WGS_TYPE_U32, 0, 0, 0, in, NULL, 0, 0, n, want, NULL);
+            wrong += memcmp((const char *)out + k * region, want, 4 * n) != 0;
+        }
+        if (wrong) test_fail(__FILE__, __LINE__, "%d of %d sorts gave wrong results", wrong, ENCODES);
+    }
+    wgs_buffer_release(ctx, bin);
+    wgs_buffer_release(ctx, bout);
+    wgs_sort_plan_destroy(plan);
+    free(in), free(out), free(want);
+}
+
 TEST(sort_host) {
     wgs_context *ctx = test_context();
     if (!ctx) return;
