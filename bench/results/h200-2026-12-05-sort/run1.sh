@@ -1,6 +1,6 @@
-# Run 1 (issue 32): the sort's per-key code written out per item (working tree after
-# eb54dec) in `build`, main at eb54dec in `build-base`: the sort tests, both algorithms
-# at several tile shapes, sizes and key types, Dawn's robustness off for reference.
+# Run 1 (issue 32): `build` at c0f55f0 (per-key code written out per item, the one-sweep
+# histogram and overlap, values through workgroup memory), `build-base` at eb54dec (main
+# before): the sort tests, both algorithms at several tile shapes, sizes and key types, Dawn robustness off.
 export WGSCAN_WEBGPU_LIB=$PWD/node_modules/bun-webgpu-linux-x64/libwebgpu_wrapper.so
 for f in .gl/*.deb; do dpkg -x $f /; done; ldconfig
 L=$OUT/run1.log
