@@ -56,6 +56,14 @@ static int key_kind(wgs_type t) {
     }
 }
 
+/* Digit passes over `bits` bits: digits of at most 8 bits, as even as they come. In
+ * place, an odd count would make the first pass read and write the one buffer: one
+ * more (narrower) digit instead. */
+static uint32_t digit_passes(uint32_t bits, int in_place) {
+    uint32_t passes = bits ? (bits + 7) / 8 : 1;
+    return passes + (in_place && passes % 2);
+}
+
 /* Workgroup memory of a scatter (sort_tile.wgsl and its kernel): one room for the
  * owners' counter rows and then the tile's keys or values (the largest of the three),
  * the digit tables (three, the one-sweep's fallback counts, the count kernel's digits),
@@ -165,10 +173,9 @@ wgs_result wgs_sort_plan_create(wgs_context *ctx, const wgs_sort_plan_desc *desc
     p->tile = shape.wg * shape.items;
     p->group_tiles_max = group_tiles ? group_tiles : tu->sort_group_tiles;
     p->phases = ctx->exp.sort_phases & 7u ? ctx->exp.sort_phases & 7u : 7u;
-    /* The most digit passes an encode of this plan makes (wgs_sort_encode: one more
-     * when in place and odd), which bounds the one-sweep histogram's loop. */
-    uint32_t hist_passes = end > begin ? (end - begin + 7) / 8 : 1;
-    hist_passes += hist_passes % 2;
+    /* The most digit passes an encode of this plan makes, which bounds the one-sweep
+     * histogram's loop. */
+    uint32_t hist_passes = digit_passes(end - begin, 1);
     wgs_kernel_spec spec = {.file = onesweep ? "device/sort_onesweep.wgsl" : "device/sort.wgsl",
                             .helper = subgroups ? "element/sort_key.wgsl workgroup/rank_subgroup.wgsl "
                                                   "workgroup/sort_tile.wgsl"
@@ -397,13 +404,10 @@ wgs_result wgs_sort_encode(wgs_sort_plan *p, WGPUCommandEncoder encoder, const w
                                                         a->timestamp_begin_index, a->timestamp_end_index));
         return wgs__scope_end(ctx, "recording the sort");
     }
-    /* Digits of at most 8 bits, as even as they come. In place, an odd count would make
-     * the first pass read and write the one buffer: one more (narrower) digit instead. */
     uint32_t bits = p->end_bit - p->begin_bit;
-    uint32_t passes = bits ? (bits + 7) / 8 : 1;
     int in_place = a->keys_in == a->keys_out ||
                    (p->payload == WGS_PAYLOAD_BUFFER && a->values_in == a->values_out);
-    if (in_place && passes % 2) passes++;
+    uint32_t passes = digit_passes(bits, in_place);
     uint32_t width = (bits + passes - 1) / passes;
     uint64_t tiles = wgs__div_up(n, p->tile);
     /* Tiles a group: as many as leave 1024 groups or more (the whole GPU busy). */

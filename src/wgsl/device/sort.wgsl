@@ -95,7 +95,7 @@ fn sort_scatter(ids: Ids, @builtin(workgroup_id) wid: vec3<u32>, @builtin(num_wo
             group_base[k] += digit_total[d];
         }
         workgroupBarrier();
-        tile_ranks(ids, tile_n, params.shift, params.bits);
+        tile_ranks(ids, tile_n);
         workgroupBarrier();
         tile_place(ids, tile_n);
         workgroupBarrier();

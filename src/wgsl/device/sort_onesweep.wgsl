@@ -282,7 +282,7 @@ fn sort_onesweep(ids: Ids) {
     }
     tile_offsets(ids, sum);
     workgroupBarrier();
-    tile_ranks(ids, tile_n, params.shift, params.bits);
+    tile_ranks(ids, tile_n);
     workgroupBarrier();
     tile_place(ids, tile_n);
     if (t != 0u && (SORT_SKIP & 1u) != 0u) { // an experiment's timing without the look-back

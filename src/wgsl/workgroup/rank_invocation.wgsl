@@ -10,7 +10,7 @@ fn owner_size(ids: Ids) -> u32 { return 1u; }
 fn owner_lane(ids: Ids) -> u32 { return 0u; }
 
 // The invocation's keys one after another, filling key_rank#.
-fn rank_keys(ids: Ids, owner: u32, tile_n: u32, shift: u32, bits: u32) {
+fn rank_keys(ids: Ids, owner: u32, tile_n: u32) {
     // @each item
     if (tile_place_of(ids, #u) < tile_n) {
         let i# = owner * RADIX + key_digit#;

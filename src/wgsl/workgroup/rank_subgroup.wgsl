@@ -79,7 +79,7 @@ fn peers_of(valid: bool, digit: u32) -> vec4<u32> {
 // that orders the rounds), then each lane's rank from its leader's old count. Between
 // sweeps a round's state is one word a lane: below 256 the leader's lane, above it the
 // count of peers (sweep 1) or, at a leader, the owner's count before them (sweep 2).
-fn rank_keys(ids: Ids, owner: u32, tile_n: u32, shift: u32, bits: u32) {
+fn rank_keys(ids: Ids, owner: u32, tile_n: u32) {
     let lane = owner_lane(ids);
     let below = lanes_below(lane);
     // @each item

@@ -80,7 +80,7 @@ fn tile_rank(ids: Ids, tile_first: u32, tile_n: u32, shift: u32, bits: u32) {
     key_digit# = select(0u, digit_at(key_lo#, key_hi#, shift, bits), tile_place_of(ids, #u) < tile_n);
     // @end
     if ((SORT_SKIP & 2u) == 0u) { // an experiment's timing without the ranking
-        rank_keys(ids, owner_of(ids), tile_n, shift, bits);
+        rank_keys(ids, owner_of(ids), tile_n);
     }
 }
 
@@ -105,7 +105,7 @@ fn tile_totals(ids: Ids) -> u32 {
 }
 
 // digit_start of the invocation's digits, by a workgroup scan of tile_totals' sums. A
-// barrier is due before tile_place.
+// barrier is due before tile_ranks.
 fn tile_offsets(ids: Ids, sum: u32) {
     var start = workgroup_exclusive_scan(ids, sum, 0u);
     for (var k = 0u; k < DIGITS_PER_INVOCATION; k++) {
@@ -117,7 +117,7 @@ fn tile_offsets(ids: Ids, sum: u32) {
 
 // Each key's place in the tile's digit-sorted order, from the owners' rows. A barrier
 // is due before tile_place, which reuses the rows' room.
-fn tile_ranks(ids: Ids, tile_n: u32, shift: u32, bits: u32) {
+fn tile_ranks(ids: Ids, tile_n: u32) {
     let owner = owner_of(ids);
     // @each item
     if (tile_place_of(ids, #u) < tile_n) {
