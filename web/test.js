@@ -12,7 +12,9 @@
 // products are tests/test_sort.c's and the segment tests', natively, on the same drivers;
 // the scan group keeps every operator, so each operator's combine compiles through the
 // page's WebGPU.
-// The outcome is left in window.__wgscanTest for the driver.
+// The outcome is left in globalThis.__wgscanTest for the driver. The same file runs under
+// Node (tests/node/test_node.mjs): there the log goes to the console and the query string
+// comes from globalThis.__wgscanTestSearch.
 import { Wgscan, WgscanError, ErrorCode, NO_INDEX, ALLOC_FAILED } from './package/wgscan.js';
 import { openDevice } from './device.js';
 import {
@@ -21,10 +23,11 @@ import {
   referenceSegmentedReduce,
 } from './reference.js';
 
-const log = document.getElementById('log');
+const log = globalThis.document?.getElementById('log');
 const result = { done: false, passed: 0, failed: 0, skipped: 0, failures: [], info: null, groups: [], ms: {} };
-window.__wgscanTest = result;
-const say = (line) => { log.textContent += `\n${line}`; };
+globalThis.__wgscanTest = result;
+const say = log ? (line) => { log.textContent += `\n${line}`; } : (line) => console.log(line);
+const search = new URLSearchParams(globalThis.__wgscanTestSearch ?? globalThis.location?.search ?? '');
 
 function record(name, ok, detail = '') {
   if (ok) result.passed++;
@@ -67,8 +70,8 @@ function sameArray(got, want, what = '') {
 }
 
 let seed = 1;
-const quick = new URLSearchParams(location.search).get('quick') === '1';
-const quickProduct = quick || new URLSearchParams(location.search).get('full') !== '1';
+const quick = search.get('quick') === '1';
+const quickProduct = quick || search.get('full') !== '1';
 let theAdapterInfo;
 const rng = () => { seed ^= seed << 13; seed >>>= 0; seed ^= seed >>> 17; seed ^= seed << 5; seed >>>= 0; return seed; };
 const TypedArrayOf = { u32: Uint32Array, i32: Int32Array, f32: Float32Array };
@@ -928,8 +931,7 @@ const GROUPS = {
 };
 
 async function main() {
-  const params = new URLSearchParams(location.search);
-  const groups = (params.get('groups') ?? Object.keys(GROUPS).join(',')).split(',');
+  const groups = (search.get('groups') ?? Object.keys(GROUPS).join(',')).split(',');
   const { device, adapterInfo } = await openDevice();
   theAdapterInfo = adapterInfo;
   const wg = await Wgscan.create(device, { adapterInfo });

@@ -319,6 +319,23 @@ export class ReduceByKeyPlan extends Plan {}
 export class AllocPlan extends Plan {}
 
 const HOST_PLANS = 16;
+
+// The wasm's bytes from a URL. Node's fetch refuses file: URLs, which is where the
+// package's own wgscan.wasm lies under Node: read those from the file system. The
+// module name is built at run time so that bundlers for the browser leave it alone.
+async function loadBytes(url) {
+  if (url.startsWith('file:') && globalThis.process?.versions?.node) {
+    const fs = await import(/* @vite-ignore */ /* webpackIgnore: true */ ['node', 'fs/promises'].join(':'));
+    try {
+      return await fs.readFile(new URL(url));
+    } catch (e) {
+      throw new Error(`cannot load ${url}: ${e.message}`);
+    }
+  }
+  const r = await fetch(url);
+  if (!r.ok) throw new Error(`cannot load ${url}: ${r.status}`);
+  return r.arrayBuffer();
+}
 const modules = new Map(); // compiled wgscan.wasm by URL: instances share the compile
 
 export class Wgscan {
@@ -333,12 +350,7 @@ export class Wgscan {
         module = await WebAssembly.compile(module);
       } else {
         const url = String(module ?? new URL('./wgscan.wasm', import.meta.url));
-        if (!modules.has(url)) {
-          modules.set(url, fetch(url).then((r) => {
-            if (!r.ok) throw new Error(`cannot load ${url}: ${r.status}`);
-            return r.arrayBuffer();
-          }).then((b) => WebAssembly.compile(b)));
-        }
+        if (!modules.has(url)) modules.set(url, loadBytes(url).then((b) => WebAssembly.compile(b)));
         try {
           module = await modules.get(url);
         } catch (e) {
