@@ -770,6 +770,31 @@ const GROUPS = {
   async plans(wg) {
     const dev = wg.device;
     const U = GPUBufferUsage;
+    await check('prepare: the plans it describes then compile nothing, and compute', async () => {
+      // An instance of its own: its pipeline cache starts empty. n a power of two: the
+      // host helpers' plans then have the prepared capacity.
+      const wg3 = await Wgscan.create(dev, { adapterInfo: theAdapterInfo });
+      try {
+        const n = 4096;
+        const compiled = await wg3.prepare([{ primitive: 'scan', type: 'i32', op: 'max', kind: 'inclusive', capacity: n },
+          { primitive: 'sort', type: 'u32', capacity: n }]);
+        const before = wg3.pipelines;
+        if (!(compiled > 0) || before.prepared !== compiled || before.created !== 0) return `prepare: ${compiled}, ${JSON.stringify(before)}`;
+        const input = randomInput('i32', 'max', n, 7);
+        const scanned = await wg3.scan(input, { op: 'max', kind: 'inclusive' });
+        const v = verifyScan(input, scanned.output, 'i32', 'max', true);
+        if (v.mismatches) return `scan: ${v.mismatches} wrong, first at ${v.firstBad}`;
+        const keys = sortKeys('u32', n, 'random');
+        const bad = sameSort(await wg3.sort(keys), referenceSort(keys, 'u32'));
+        if (bad) return `sort: ${bad}`;
+        const after = wg3.pipelines;
+        return after.created === 0 ? '' : `the plans compiled ${after.created} pipelines after prepare()`;
+      } finally {
+        wg3.destroy();
+      }
+    });
+    await expectCode('prepare: an unknown primitive', ErrorCode.INVALID_ARGUMENT, () => wg.prepare([{ primitive: 'scann' }]));
+    await expectCode('prepare: bad options of a plan', ErrorCode.INVALID_ARGUMENT, () => wg.prepare([{ primitive: 'scan', capacity: -1 }]));
     await check('plans: scan, reduce, count, select, histogram, allocate in one encoder', async () => {
       const n = 10000;
       const input = smallValues('u32', n);

@@ -319,6 +319,13 @@ export class ReduceByKeyPlan extends Plan {}
 export class AllocPlan extends Plan {}
 
 const HOST_PLANS = 16;
+const PENDING = Symbol('pipeline being compiled');
+const PREPARE = {
+  scan: 'createScanPlan', reduce: 'createReducePlan', count: 'createCountPlan', select: 'createSelectPlan',
+  histogram: 'createHistogramPlan', sort: 'createSortPlan', segmentedReduce: 'createSegmentedReducePlan',
+  scanByKey: 'createScanByKeyPlan', segmentedScan: 'createSegmentedScanPlan', reduceByKey: 'createReduceByKeyPlan',
+  alloc: 'createAllocPlan',
+};
 
 // The wasm's bytes from a URL. Node's fetch refuses file: URLs, which is where the
 // package's own wgscan.wasm lies under Node: read those from the file system. The
@@ -372,6 +379,8 @@ export class Wgscan {
   #owned = new Set(); // handles of buffers the library created (destroyed on release)
   #pending = [];      // error-scope promises not yet awaited
   #plans = new Set(); // live plans, destroyed with the instance
+  #compiling = null;  // while prepare() creates plans: its pipelines' promises
+  #pipelineCounts = { created: 0, prepared: 0 };
   #lost = false;
   info;
 
@@ -414,6 +423,11 @@ export class Wgscan {
     return h;
   }
   #get(h) { return this.#objects[h]; }
+  #pipeline(h) {
+    const p = this.#objects[h];
+    if (p === PENDING) invalid('a plan was used before the prepare() that compiles its pipelines resolved');
+    return p;
+  }
   #drop(h) {
     if (!h) return;
     if (this.#owned.has(h)) {
@@ -512,9 +526,21 @@ export class Wgscan {
       },
       pipelineCreate: (wgsl, wgslLen, entry, entryLen) => {
         const module = dev.createShaderModule({ code: self.#string(wgsl, wgslLen) });
-        return self.#put(dev.createComputePipeline({
-          layout: 'auto', compute: { module, entryPoint: self.#string(entry, entryLen) },
+        const desc = { layout: 'auto', compute: { module, entryPoint: self.#string(entry, entryLen) } };
+        if (!self.#compiling) {
+          self.#pipelineCounts.created++;
+          return self.#put(dev.createComputePipeline(desc));
+        }
+        // The library keeps only the handle until an encode binds it, so the pipeline
+        // may arrive later: prepare() resolves once every slot is filled.
+        const h = self.#put(PENDING);
+        self.#pipelineCounts.prepared++;
+        self.#compiling.push(dev.createComputePipelineAsync(desc).then((pipe) => { self.#objects[h] = pipe; }, (e) => {
+          // An invalid pipeline in the slot: using it fails validation, reported as ever.
+          self.#objects[h] = dev.createComputePipeline(desc);
+          throw e;
         }));
+        return h;
       },
       bindGroupCreate: (pipeline, idsPtr, rangesPtr, n) => {
         const ids = new Uint32Array(self.#exports.memory.buffer, idsPtr, 2 * n);
@@ -523,7 +549,7 @@ export class Wgscan {
         for (let i = 0; i < n; i++) {
           entries.push({ binding: ids[2 * i], resource: { buffer: self.#get(ids[2 * i + 1]), offset: ranges[2 * i], size: ranges[2 * i + 1] } });
         }
-        return self.#put(dev.createBindGroup({ layout: self.#get(pipeline).getBindGroupLayout(0), entries }));
+        return self.#put(dev.createBindGroup({ layout: self.#pipeline(pipeline).getBindGroupLayout(0), entries }));
       },
       passBegin: (encoder, querySet, begin, end) => {
         const desc = { label: 'wgscan' };
@@ -539,13 +565,13 @@ export class Wgscan {
       },
       passDispatch: (pass, pipeline, group, x, y) => {
         const p = self.#get(pass);
-        p.setPipeline(self.#get(pipeline));
+        p.setPipeline(self.#pipeline(pipeline));
         p.setBindGroup(0, self.#get(group));
         p.dispatchWorkgroups(x, y, 1);
       },
       passDispatchIndirect: (pass, pipeline, group, args, offset) => {
         const p = self.#get(pass);
-        p.setPipeline(self.#get(pipeline));
+        p.setPipeline(self.#pipeline(pipeline));
         p.setBindGroup(0, self.#get(group));
         p.dispatchWorkgroupsIndirect(self.#get(args), offset);
       },
@@ -590,6 +616,48 @@ export class Wgscan {
     const instance = await WebAssembly.instantiate(module, { wgpu, wasi_snapshot_preview1: wasi });
     this.#exports = instance.exports;
   }
+
+  // Compiles the pipelines of the plans that `specs` describe without blocking the
+  // calling thread (createComputePipelineAsync, all at once), so that creating those
+  // plans afterwards compiles nothing: a page awaits this at start-up instead of
+  // stalling at the first call. specs: [{ primitive, ...options }], primitive one of
+  // PREPARE's names below, options those of its create*Plan (capacity matters: plans
+  // pick algorithms by it). Host helpers (wg.scan and its kin) use such plans too.
+  // Resolves to the number of pipelines compiled; rejects on a bad spec (nothing then
+  // compiles) or a failed compile.
+  async prepare(specs) {
+    this.#live();
+    if (!Array.isArray(specs)) invalid('prepare takes an array of { primitive, ...options }');
+    if (this.#compiling) invalid('prepare() is already running on this instance: await it first');
+    const made = [];
+    this.#compiling = [];
+    let compiling;
+    try {
+      for (const spec of specs) {
+        const { primitive, ...options } = spec ?? {};
+        const create = PREPARE[primitive];
+        if (!create) invalid(`prepare: unknown primitive ${primitive} (one of ${Object.keys(PREPARE).join(', ')})`);
+        made.push(this[create](options));
+      }
+    } finally {
+      compiling = this.#compiling;
+      this.#compiling = null;
+    }
+    try {
+      const settled = await Promise.allSettled(compiling);
+      const bad = settled.find((r) => r.status === 'rejected');
+      if (bad) fail(ErrorCode.GPU_INTERNAL, `compiling a pipeline: ${bad.reason?.message ?? bad.reason}`);
+    } finally {
+      for (const p of made) p.destroy();
+    }
+    await this.errors();
+    return compiling.length;
+  }
+
+  // Pipelines this instance compiled: created (synchronously, by plan creation) and
+  // prepared (by prepare()). Plans share compiled pipelines, so a count that stays put
+  // across a plan's creation means it compiled nothing.
+  get pipelines() { return { ...this.#pipelineCounts }; }
 
   // Resolves when the WebGPU error scopes of all calls so far have settled; throws the
   // first error they caught (validation, out-of-memory, internal) as a WgscanError.
