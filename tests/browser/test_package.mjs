@@ -44,7 +44,7 @@ try {
   cpSync(join(repo, 'LICENSE'), join(work, 'LICENSE'));
   const packed = JSON.parse(run('npm', ['pack', '--json', '--pack-destination', work], src, { WGSCAN_WASM: wasm }));
   const files = packed[0].files.map((f) => f.path).sort();
-  const want = ['LICENSE', 'README.md', 'package.json', 'wgscan.d.ts', 'wgscan.js', 'wgscan.wasm'];
+  const want = ['LICENSE', 'README.md', 'bench.mjs', 'package.json', 'wgscan.d.ts', 'wgscan.js', 'wgscan.wasm'];
   tally(JSON.stringify(files) === JSON.stringify(want), `npm pack: ${packed[0].filename} holds ${files.join(', ')}`);
   const tarball = join(work, packed[0].filename);
 
