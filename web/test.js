@@ -170,6 +170,17 @@ const GROUPS = {
       return;
     }
     await scanMatrix(wg, ['f16']);
+    if (typeof globalThis.Float16Array === 'function') {
+      await check('f16: a Float16Array in, a Float16Array of the same bits out', async () => {
+        const bits = Uint16Array.from({ length: 1000 }, () => f32ToF16(((rng() % 201) - 100) / 8));
+        const want = (await wg.scan(bits, { kind: 'inclusive' })).output;
+        const got = (await wg.scan(new globalThis.Float16Array(bits.buffer), { kind: 'inclusive' })).output;
+        if (!(got instanceof globalThis.Float16Array)) return `output is a ${got?.constructor?.name}`;
+        return sameArray(new Uint16Array(got.buffer, got.byteOffset, got.length), want);
+      });
+    } else {
+      skip('f16: this engine has no Float16Array');
+    }
     const edges = [0x0000, 0x8000, 0x0001, 0x8001, 0x03FF, 0x83FF, 0x0400, 0x7BFF, 0xFBFF, 0x7C00, 0xFC00,
       0x3C00, 0xBC00, 0x3555, 0x7E00, 0x7C01, 0xFE00, 0x7FFF];
     const isNaN16 = (h) => (h & 0x7C00) === 0x7C00 && (h & 0x3FF) !== 0;
@@ -945,6 +956,15 @@ const GROUPS = {
     await expectCode('allocator arena beyond 32 bits', ErrorCode.INVALID_ARGUMENT, () => al.encode(enc, { sizes: buf, offsets: other, state: small, n: 10, arenaSize: 2 ** 32 }));
     for (const p of [plan, sel, red, al]) p.destroy();
     for (const b of [buf, other, small, noStorage]) b.destroy();
+    await check('a wasm that cannot be loaded is named', async () => {
+      const url = new URL('./no-such-wgscan.wasm', import.meta.url).href;
+      try {
+        await Wgscan.create(dev, { wasm: url });
+        return 'created';
+      } catch (e) {
+        return e.message.includes(url) ? '' : `message: ${e.message}`;
+      }
+    });
     // The instance: destroy releases its plans; calls after it fail with a code.
     const wg2 = await Wgscan.create(dev, { adapterInfo: theAdapterInfo });
     const orphan = wg2.createScanPlan({ capacity: 10 });

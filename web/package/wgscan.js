@@ -111,15 +111,19 @@ function typeOfArray(a) {
   if (a instanceof Int32Array) return 'i32';
   if (a instanceof Float32Array) return 'f32';
   if (a instanceof Uint16Array) return 'f16'; // raw IEEE half bits
+  if (isFloat16Array(a)) return 'f16';
   return null;
 }
+
+// Float16Array where the engine has it (not Node 20); its elements are f16 already.
+const isFloat16Array = (a) => typeof globalThis.Float16Array === 'function' && a instanceof globalThis.Float16Array;
 
 // The key type of a sort's typed array: the 32-bit ones as elsewhere, and 64-bit keys
 // as BigUint64Array (u64) and BigInt64Array (i64).
 function sortTypeOfArray(a) {
   if (a instanceof BigUint64Array) return 'u64';
   if (a instanceof BigInt64Array) return 'i64';
-  return a instanceof Uint16Array ? null : typeOfArray(a);
+  return a instanceof Uint16Array || isFloat16Array(a) ? null : typeOfArray(a);
 }
 
 // The values that move with a sort's keys: a typed array of 4- or 8-byte elements.
@@ -127,7 +131,10 @@ function isSortValues(a) {
   return ArrayBuffer.isView(a) && !(a instanceof DataView) && (a.BYTES_PER_ELEMENT === 4 || a.BYTES_PER_ELEMENT === 8);
 }
 
-function arrayFor(type, buffer, n) {
+// The result array of `type`; f16 results come as the input came (Float16Array, or
+// Uint16Array of raw bits).
+function arrayFor(type, buffer, n, like = null) {
+  if (type === 'f16' && isFloat16Array(like)) return new globalThis.Float16Array(buffer, 0, n);
   switch (type) {
     case 'u32': return new Uint32Array(buffer, 0, n);
     case 'i32': return new Int32Array(buffer, 0, n);
@@ -139,7 +146,7 @@ function arrayFor(type, buffer, n) {
 function inputType(input, options, what = 'input') {
   const type = options.type ?? typeOfArray(input);
   if (!type || !ArrayBuffer.isView(input)) {
-    invalid(`${what} must be a Uint32Array, Int32Array, Float32Array or Uint16Array (f16 bits)`);
+    invalid(`${what} must be a Uint32Array, Int32Array, Float32Array, Float16Array or Uint16Array (f16 bits)`);
   }
   if (typeOfArray(input) !== type && !(ELEMENT_SIZE[type] === input.BYTES_PER_ELEMENT)) {
     invalid(`${what} holds ${input.BYTES_PER_ELEMENT}-byte elements, type '${type}' needs ${ELEMENT_SIZE[type] ?? '?'}`);
@@ -339,8 +346,13 @@ async function loadBytes(url) {
       throw new Error(`cannot load ${url}: ${e.message}`);
     }
   }
-  const r = await fetch(url);
-  if (!r.ok) throw new Error(`cannot load ${url}: ${r.status}`);
+  let r;
+  try {
+    r = await fetch(url);
+  } catch (e) {
+    throw new Error(`cannot load ${url}: ${e.message} (pass Wgscan.create(device, { wasm }) its URL or bytes)`);
+  }
+  if (!r.ok) throw new Error(`cannot load ${url}: HTTP ${r.status} (pass Wgscan.create(device, { wasm }) its URL or bytes)`);
   return r.arrayBuffer();
 }
 const modules = new Map(); // compiled wgscan.wasm by URL: instances share the compile
@@ -883,7 +895,7 @@ export class Wgscan {
     const n = input.length;
     const plan = this.#hostPlan(this.createScanPlan, { ...options, type }, n);
     const r = await this.#runHost(plan, { input, output: n * ELEMENT_SIZE[type] }, ['output'], { n });
-    return { output: arrayFor(type, r.out.output, n), algorithm: plan.algorithmFor(n, false), gpuMs: r.gpuMs, totalMs: r.totalMs };
+    return { output: arrayFor(type, r.out.output, n, input), algorithm: plan.algorithmFor(n, false), gpuMs: r.gpuMs, totalMs: r.totalMs };
   }
 
   // Reduces a typed array; options as createReducePlan's. Returns { value, index,
@@ -1074,7 +1086,7 @@ export class Wgscan {
     }
     const plan = this.#hostPlan(this.createScanByKeyPlan, { ...rest, type, heads, keyType }, n);
     const r = await this.#runHost(plan, uploads, ['output'], { n, initValue });
-    return { output: arrayFor(type, r.out.output, n), gpuMs: r.gpuMs, totalMs: r.totalMs };
+    return { output: arrayFor(type, r.out.output, n, input), gpuMs: r.gpuMs, totalMs: r.totalMs };
   }
 
   // The segmented scan of a typed array (as scan's): options.offsets (a Uint32Array of
@@ -1107,7 +1119,7 @@ export class Wgscan {
     const r = await this.#runHost(plan, uploads, ['output', 'status'], { n, nSegments });
     const status = new Uint32Array(r.out.status)[0];
     if (status) fail(status, `the segments' offsets: ${RESULT_NAMES[status] ?? status}`);
-    return { output: arrayFor(type, r.out.output, n), gpuMs: r.gpuMs, totalMs: r.totalMs };
+    return { output: arrayFor(type, r.out.output, n, input), gpuMs: r.gpuMs, totalMs: r.totalMs };
   }
 
   // One reduction per run of equal keys: keys a Uint32Array or Int32Array, values a
