@@ -377,6 +377,19 @@ expect 2 "--flag=value refused" -- "$cli" scan --n 10 --verify=yes
 expect 2 "an option without its value" -- "$cli" scan --n
 expect 2 "unknown option" -- "$cli" scan --n 10 --frobnicate
 check "the unknown option is named" -- grep -q "frobnicate" "$tmp/err.txt"
+# getopt_long scans the words (issue 35, item 16): an unambiguous prefix is the option,
+# an ambiguous one names the candidates, a stray word or a word after -- is refused by name.
+expect 0 "an unambiguous prefix (--dist, --rep)" -- "$cli" sort --n 1000 --dist=few:3 --rep 1 --verify
+check "the prefix took the value" -- grep -q "n = 1000, u32 .*few:3" "$tmp/out.txt"
+expect 2 "an ambiguous prefix" -- "$cli" sort --n 10 --d
+check "the candidates are named" -- grep -q "ambiguous option '--d' for sort (--descending, --distribution)" "$tmp/err.txt"
+expect 2 "a prefix and the whole name: given twice" -- "$cli" sort --n 10 --dist equal --distribution equal
+check "given twice names the option" -- grep -q "option --distribution given twice" "$tmp/err.txt"
+expect 2 "a stray word" -- "$cli" scan --n 10 stray
+check "the stray word is named" -- grep -q "unexpected argument 'stray'" "$tmp/err.txt"
+expect 2 "a word after --" -- "$cli" scan --n 10 -- --verify
+expect 2 "a short option" -- "$cli" scan --n 10 -v
+check "the short option is named" -- grep -q "unknown option '-v'" "$tmp/err.txt"
 expect 3 "runtime missing, the code named once" -- env WGSCAN_WEBGPU_LIB=/nonexistent.so "$cli" info
 check "WGS_ERROR_RUNTIME_NOT_FOUND once" -- test "$(grep -o WGS_ERROR_RUNTIME_NOT_FOUND "$tmp/err.txt" | wc -l)" -eq 1
 expect 2 "library refusal, the code named once" -- "$cli" reduce --n 10 --op argmin --algorithm atomic

@@ -151,9 +151,10 @@ typedef struct cli_options {
 
 /* Parses argv (argv[0] the program, argv[1] the command) into *o. Returns EXIT_OK, or
  * EXIT_USAGE with the reason printed. Reads no file, touches no GPU, allocates nothing:
- * *o points into argv for paths. `--opt value` and `--opt=value` are both accepted; an
- * option given twice, an option of another command or one that does nothing in the
- * chosen mode is refused. `--help`/`-h` anywhere makes the command CLI_HELP. */
+ * *o points into argv for paths. getopt_long scans the words: `--opt value`,
+ * `--opt=value` and an unambiguous prefix of the name are accepted; an option given
+ * twice, an option of another command, a word that is no option, or one that does
+ * nothing in the chosen mode is refused. `--help`/`-h` anywhere makes the command CLI_HELP. */
 int cli_parse(int argc, char **argv, cli_options *o);
 /* Runs what cli_parse produced; returns the exit status. */
 int cli_run(const cli_options *o);

@@ -25,7 +25,8 @@ static const char overview[] =
     "  help [command]       this text, or a command's options\n"
     "  --version            the version\n"
     "\n"
-    "Options are written --opt value or --opt=value, each at most once.\n";
+    "Options are written --opt value or --opt=value, each at most once; an unambiguous\n"
+    "prefix of an option's name is taken for it (--dist for --distribution).\n";
 
 static const char common[] =
     "  --n N                elements, up to 2^40 (1000, 1e6, 1.5e3, 16M, 1Gi, 2^24); taken\n"

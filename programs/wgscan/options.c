@@ -1,14 +1,16 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The CLI's arguments: one table of options (which commands take each one), strict
- * parsers for their values, and one validation step per command after all options are
- * read, where defaults are applied and options that would do nothing are refused.
+ * The CLI's arguments: one table of options (which commands take each one), scanned by
+ * getopt_long, strict parsers for their values, and one validation step per command
+ * after all options are read, where defaults are applied and options that would do
+ * nothing are refused.
  * Nothing here reads files or touches the GPU (tests/fuzz/fuzz_cli.c relies on that).
  */
 #include "cli.h"
 #include "count_parse.h"
 
 #include <errno.h>
+#include <getopt.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -204,6 +206,8 @@ static const struct opt_def {
     {"--distribution", OPT_DISTRIBUTION, CMD(CLI_SORT), 1},
     {"--segments", OPT_SEGMENTS, SEGMENTS, 1},
 };
+/* getopt_long's value for options[k]: past every character and its 1, ':' and '?'. */
+#define OPT_VAL(k) (0x100 + (int)(k))
 
 static const char *const command_names[CLI_COMMAND_COUNT] = {
     [CLI_NONE] = "", [CLI_HELP] = "help", [CLI_VERSION] = "--version", [CLI_INFO] = "info",
@@ -646,6 +650,29 @@ static void defaults(cli_options *o, cli_command c) {
 
 static int is_help(const char *a) { return !strcmp(a, "--help") || !strcmp(a, "-h"); }
 
+/* An option the command does not take: named, and when it is a prefix of more than one
+ * of the command's options (getopt_long takes unambiguous prefixes), those. word: the
+ * argument as written (NULL for a short option, then letter). */
+static int unknown_option(cli_command c, const char *word, int letter) {
+    const char *name = cli_command_name(c);
+    if (c == CLI_DEMO) return cli_usage_error("demo takes no options");
+    if (!word) return cli_usage_error("unknown option '-%c' for %s (see 'wgscan %s --help')", letter, name, name);
+    const char *eq = strchr(word, '=');
+    size_t len = eq ? (size_t)(eq - word) : strlen(word);
+    char matches[256] = "";
+    int nmatch = 0;
+    if (len > 2 && !strncmp(word, "--", 2))
+        for (size_t k = 0; k < sizeof options / sizeof options[0]; k++)
+            if ((options[k].commands & CMD(c)) && !strncmp(options[k].name, word, len)) {
+                size_t used = strlen(matches);
+                snprintf(matches + used, sizeof matches - used, "%s%s", nmatch++ ? ", " : "", options[k].name);
+            }
+    if (nmatch > 1)
+        return cli_usage_error("ambiguous option '%.*s' for %s (%s)", (int)(len > 64 ? 64 : len), word, name, matches);
+    return cli_usage_error("unknown option '%.*s' for %s (see 'wgscan %s --help')", (int)(len > 64 ? 64 : len), word,
+                           name, name);
+}
+
 int cli_parse(int argc, char **argv, cli_options *o) {
     defaults(o, CLI_NONE);
     if (argc < 2 || !argv[1]) return cli_usage_error("no command");
@@ -675,31 +702,43 @@ int cli_parse(int argc, char **argv, cli_options *o) {
             return EXIT_OK;
         }
     }
-    for (int i = 2; i < argc; i++) {
-        const char *a = argv[i];
-        const char *eq = strncmp(a, "--", 2) == 0 ? strchr(a, '=') : NULL;
-        size_t len = eq ? (size_t)(eq - a) : strlen(a);
-        const struct opt_def *d = NULL;
-        for (size_t k = 0; k < sizeof options / sizeof options[0]; k++)
-            if (strlen(options[k].name) == len && !strncmp(options[k].name, a, len)) d = &options[k];
-        if (!d || !(d->commands & CMD(c))) {
-            if (c == CLI_DEMO) return cli_usage_error("%s takes no options ('%s')", name, a);
-            return cli_usage_error("unknown option '%.*s' for %s (see 'wgscan %s --help')",
-                                   (int)(len > 64 ? 64 : len), a, name, name);
+    /* getopt_long scans the words (only the command's own options are offered to it,
+     * so an option of another command reads as unknown); set_option parses values. It
+     * sees argv from the command on, and reports through our messages, not its own. */
+    struct option longs[sizeof options / sizeof options[0] + 1];
+    int nlongs = 0;
+    for (size_t k = 0; k < sizeof options / sizeof options[0]; k++)
+        if (options[k].commands & CMD(c))
+            longs[nlongs++] = (struct option){options[k].name + 2, options[k].takes_value ? required_argument : no_argument,
+                                              NULL, OPT_VAL(k)};
+    longs[nlongs] = (struct option){0};
+    opterr = 0;
+    optind = 0; /* glibc: 0 starts a fresh scan (the fuzzer parses again and again) */
+    /* "-": words that are no option come back in order as 1 (refused, never permuted);
+     * ":": a missing value comes back as ':' */
+    int ch;
+    const char *value = NULL; /* the last value taken, to tell it from an ending "--" */
+    while ((ch = getopt_long(argc - 1, argv + 1, "-:", longs, NULL)) != -1) {
+        if (ch == 1) {
+            if (c == CLI_DEMO) return cli_usage_error("%s takes no options ('%s')", name, optarg);
+            return cli_usage_error("unexpected argument '%.64s' for %s (options start with --; see 'wgscan %s --help')",
+                                   optarg, name, name);
         }
+        const int known = optopt >= OPT_VAL(0) && optopt < OPT_VAL(sizeof options / sizeof options[0]);
+        if (ch == ':' && known) return cli_usage_error("option %s needs a value", options[optopt - OPT_VAL(0)].name);
+        if (ch == '?' && known) return cli_usage_error("option %s takes no value", options[optopt - OPT_VAL(0)].name);
+        if (ch == ':' || ch == '?') /* a long option (optopt 0: getopt_long passed it) or a letter */
+            return unknown_option(c, optopt ? NULL : argv[optind], optopt);
+        const struct opt_def *d = &options[ch - OPT_VAL(0)];
         if (SEEN(d->id)) return cli_usage_error("option %s given twice", d->name);
         seen |= 1ull << d->id;
-        const char *v = NULL;
-        if (d->takes_value) {
-            if (eq) v = eq + 1;
-            else if (i + 1 < argc) v = argv[++i];
-            else return cli_usage_error("option %s needs a value", d->name);
-        } else if (eq) {
-            return cli_usage_error("option %s takes no value", d->name);
-        }
-        int rc = set_option(o, d, v);
+        value = d->takes_value ? optarg : NULL;
+        int rc = set_option(o, d, value);
         if (rc) return rc;
     }
+    /* getopt_long ends the options at "--"; here nothing follows them */
+    if (optind >= 1 && argv[optind] != value && !strcmp(argv[optind], "--"))
+        return cli_usage_error("unexpected argument '--' for %s", name);
     if (c == CLI_SCAN) return finish_scan(&o->scan, seen);
     if (c == CLI_SORT) return finish_sort(&o->sort, seen);
     if (c == CLI_BENCH) {

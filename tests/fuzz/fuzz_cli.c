@@ -109,7 +109,7 @@ static void check_sort(const sort_options *s, char **argv, int argc) {
 }
 
 static void check_bench(const bench_options *b, char **argv, int argc) {
-    CHECK(b->runs >= CLI_BENCH_MIN_RUNS && b->runs <= CLI_BENCH_MAX_RUNS);
+    CHECK(b->runs >= (b->transfers ? CLI_TRANSFER_MIN_RUNS : CLI_BENCH_MIN_RUNS) && b->runs <= CLI_BENCH_MAX_RUNS);
     CHECK(is_pow2(b->nmin) && b->nmin <= CLI_MAX_N);
     CHECK(b->nmax == 0 || (is_pow2(b->nmax) && b->nmax <= CLI_MAX_N && b->nmax >= b->nmin));
     CHECK(b->nseries >= 0 && b->nseries <= CLI_BENCH_MAX_SERIES);
@@ -130,8 +130,9 @@ static void check_bench(const bench_options *b, char **argv, int argc) {
         CHECK(b->prims[i] >= 0 && b->prims[i] < CLI_BENCH_PRIMITIVES);
         for (int j = 0; j < i; j++) CHECK(b->prims[i] != b->prims[j]);
     }
-    CHECK(b->json && b->csv && b->svg && *b->json && *b->csv && *b->svg);
-    CHECK((b->json[0] && in_args(b->json, argv, argc)) || !strcmp(b->json, "bench.json"));
+    /* --transfers writes no chart */
+    CHECK(b->json && b->csv && *b->json && *b->csv && (b->transfers ? !b->svg : b->svg && *b->svg));
+    CHECK((b->json[0] && in_args(b->json, argv, argc)) || !strcmp(b->json, b->transfers ? "transfers.json" : "bench.json"));
     CHECK(memchr(b->command, 0, sizeof b->command) != NULL);
 }
 
