@@ -395,6 +395,11 @@ check "WGS_ERROR_RUNTIME_NOT_FOUND once" -- test "$(grep -o WGS_ERROR_RUNTIME_NO
 expect 2 "library refusal, the code named once" -- "$cli" reduce --n 10 --op argmin --algorithm atomic
 check "WGS_ERROR_UNSUPPORTED_OPERATOR once" -- test "$(grep -o WGS_ERROR_UNSUPPORTED_OPERATOR "$tmp/err.txt" | wc -l)" -eq 1
 
+# ---- rates in the unit that fits (issue 35, item 7): no "0.000 Gelem/s" ----------------
+expect 0 "a small count's rates" -- "$cli" count --n 1000 --repeat 1
+check "rates below 1 G a second in K or M" -- grep -Eq '[0-9] [KM]elem/s$' "$tmp/out.txt"
+check "no rate printed as 0.xxx of its unit" -- bash -c '! grep -Eq " 0\.[0-9]+ [KMGTP]?elem/s" "$0"' "$tmp/out.txt"
+
 # ---- the examples (beside the CLI in the build tree): --help, unknown options refused --
 ex=$(dirname "$cli")/examples
 if [ -x "$ex/particles" ] && [ -x "$ex/allocator" ] && [ -x "$ex/block_sparse" ] && [ -x "$ex/binning" ]; then

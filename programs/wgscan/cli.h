@@ -220,6 +220,13 @@ double cli_warmup_seconds(const wgs_context_info *info);
 double cli_now(void);
 /* Median of n values (sorts the array). */
 double cli_median(double *v, int n);
+/* A rate in the unit that fits it: the number 1 to 999.999 (below 1 only for under one
+ * unit a second) with K, M, G, T or P (powers of 1000) before `unit`, e.g. "  12.345
+ * Melem/s". Writes buf and returns it. */
+const char *cli_format_rate(char *buf, size_t size, double per_second, const char *unit);
+/* One line of timings: label, milliseconds, and n elements per second in the unit that
+ * fits ("-" for no time). */
+void cli_print_time(const char *label, double seconds, uint64_t n);
 
 /* Input files: regular files only. cli_input_size checks the file without reading its
  * contents (a directory, device, FIFO or a /proc-style file that holds more than its

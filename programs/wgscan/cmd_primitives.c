@@ -411,11 +411,6 @@ static int check(prim_run *s, double *cpu_seconds) {
     return ok;
 }
 
-static void print_time(const char *label, double seconds, uint64_t n) {
-    printf("  %-34s %10.3f ms   %8.3f Gelem/s\n", label, seconds * 1e3,
-           seconds > 0 ? (double)n / seconds * 1e-9 : 0.0);
-}
-
 static int run_prim(wgs_context *ctx, const prim_options *o) {
     prim_run s;
     memset(&s, 0, sizeof s);
@@ -538,12 +533,12 @@ static int run_prim(wgs_context *ctx, const prim_options *o) {
     int ok = check(&s, &cpu);
     printf("  median of %d runs after %d warm-up run%s; rates count n elements per second\n", repeat, warmups,
            warmups == 1 ? "" : "s");
-    if (timer) print_time("GPU time (timestamp queries)", cli_median(gpu, repeat), o->n);
+    if (timer) cli_print_time("GPU time (timestamp queries)", cli_median(gpu, repeat), o->n);
     else printf("  GPU time                           (no timestamp-query feature)\n");
-    print_time("wall, run only (submit + wait)", cli_median(wall, repeat), o->n);
-    print_time("wall, upload", upload, o->n);
-    print_time("wall, download", download, o->n);
-    print_time("CPU reference, 1 thread", cpu, o->n);
+    cli_print_time("wall, run only (submit + wait)", cli_median(wall, repeat), o->n);
+    cli_print_time("wall, upload", upload, o->n);
+    cli_print_time("wall, download", download, o->n);
+    cli_print_time("CPU reference, 1 thread", cpu, o->n);
     int rc = EXIT_OK;
     if (o->verify) {
         printf("  verify: %s\n", ok ? "OK, equal to the CPU reference (floats: within the documented bound)"

@@ -47,11 +47,6 @@ static wgs_result scan_once(scan_run *s, int pair, double *wall) {
     return r;
 }
 
-static void print_time(const char *label, double seconds, uint64_t n) {
-    printf("  %-34s %10.3f ms   %8.3f Gelem/s\n", label, seconds * 1e3,
-           seconds > 0 ? (double)n / seconds * 1e-9 : 0.0);
-}
-
 int run_scan(wgs_context *ctx, const scan_options *o) {
     scan_run s;
     memset(&s, 0, sizeof s);
@@ -164,18 +159,19 @@ int run_scan(wgs_context *ctx, const scan_options *o) {
            warmups == 1 ? "" : "s");
     if (have_gpu) {
         double g = cli_median(gpu, repeat);
-        print_time("GPU time (timestamp queries)", g, n);
-        printf("  %-34s %10.1f GB/s (n read + n written)\n", "effective bandwidth",
-               2.0 * (double)bytes / g * 1e-9);
+        cli_print_time("GPU time (timestamp queries)", g, n);
+        char rate[32];
+        printf("  %-34s %s (n read + n written)\n", "effective bandwidth",
+               cli_format_rate(rate, sizeof rate, 2.0 * (double)bytes / g, "B/s"));
     } else {
         printf("  GPU time                           (no timestamp-query feature)\n");
     }
-    print_time("wall, scan only (submit + wait)", scan_wall, n);
-    print_time("wall, upload", upload, n);
-    print_time("wall, download", download, n);
-    print_time("wall, with transfers (sum)", upload + scan_wall + download, n);
-    print_time("CPU, 1 thread", cpu1, n);
-    print_time("CPU, all threads", cpuN, n);
+    cli_print_time("wall, scan only (submit + wait)", scan_wall, n);
+    cli_print_time("wall, upload", upload, n);
+    cli_print_time("wall, download", download, n);
+    cli_print_time("wall, with transfers (sum)", upload + scan_wall + download, n);
+    cli_print_time("CPU, 1 thread", cpu1, n);
+    cli_print_time("CPU, all threads", cpuN, n);
 
     int rc = EXIT_OK;
     uint64_t past = 0; /* bytes past the GPU count that were written */

@@ -142,11 +142,6 @@ static void print_key(char *buf, size_t size, wgs_type t, const void *key) {
     }
 }
 
-static void print_time(const char *label, double seconds, uint64_t n) {
-    printf("  %-34s %10.3f ms   %8.3f Gelem/s\n", label, seconds * 1e3,
-           seconds > 0 ? (double)n / seconds * 1e-9 : 0.0);
-}
-
 /* Index of the first of n elements of `size` bytes where a and b differ, and how many
  * differ; n when none does. */
 static uint64_t first_difference(const void *a, const void *b, size_t size, uint64_t n, uint64_t *count) {
@@ -325,18 +320,18 @@ static int run_sort(wgs_context *ctx, const sort_options *o) {
            warmups == 1 ? "" : "s");
     if (have_gpu) {
         double g = cli_median(gpu, repeat);
-        print_time("GPU time (timestamp queries)", g, n);
+        cli_print_time("GPU time (timestamp queries)", g, n);
     } else {
         printf("  GPU time                           (no timestamp-query feature)\n");
     }
-    print_time("wall, sort only (submit + wait)", cli_median(wall, repeat), n);
-    print_time("wall, upload", upload, n);
-    print_time("wall, download", download, n);
+    cli_print_time("wall, sort only (submit + wait)", cli_median(wall, repeat), n);
+    cli_print_time("wall, upload", upload, n);
+    cli_print_time("wall, download", download, n);
     int rc = EXIT_OK;
     if (o->verify) {
         double cpu = 0;
         int ok = verify(&s, &cpu);
-        print_time("CPU reference (qsort), 1 thread", cpu, n);
+        cli_print_time("CPU reference (qsort), 1 thread", cpu, n);
         if (ok)
             printf("  verify: OK, the keys%s equal a stable CPU sort's\n",
                    o->payload == WGS_PAYLOAD_BUFFER ? " and values" : o->payload == WGS_PAYLOAD_INDEX ? " and indices" : "");
