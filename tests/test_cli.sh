@@ -400,6 +400,11 @@ expect 0 "a small count's rates" -- "$cli" count --n 1000 --repeat 1
 check "rates below 1 G a second in K or M" -- grep -Eq '[0-9] [KM]elem/s$' "$tmp/out.txt"
 check "no rate printed as 0.xxx of its unit" -- bash -c '! grep -Eq " 0\.[0-9]+ [KMGTP]?elem/s" "$0"' "$tmp/out.txt"
 
+# ---- features by name (issue 35, item 12) -------------------------------------------
+expect 0 "info" -- "$cli" info
+check "info names the features it knows" -- bash -c 'sed -n "/^adapter offers:/,/^limits/p" "$0" | grep -Eq "(depth-clip-control|timestamp-query|subgroups|dawn-native)"' "$tmp/out.txt"
+check "no standard feature as a number" -- bash -c '! sed -n "/^adapter offers:/,/^limits/p" "$0" | grep -Eq "\b0x([1-9a-f]|1[0-2])\b"' "$tmp/out.txt"
+
 # ---- the examples (beside the CLI in the build tree): --help, unknown options refused --
 ex=$(dirname "$cli")/examples
 if [ -x "$ex/particles" ] && [ -x "$ex/allocator" ] && [ -x "$ex/block_sparse" ] && [ -x "$ex/binning" ]; then

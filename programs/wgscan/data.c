@@ -88,6 +88,58 @@ wgs_result cli_context_verbose(wgs_context **ctx, int verbose) {
     return r;
 }
 
+/* Feature names: WebGPU's standard features by their names in the specification
+ * (numbered as in the webgpu.h of the runtime wgscan ships, wgscan_webgpu.h), and the
+ * first of Dawn's own (0x50000 on), which keep their numbers across Dawn's versions.
+ * Dawn renumbers the rest from one version to the next, so those are shown as numbers
+ * rather than under a name that may be another feature's. */
+static const char *const standard_features[] = {
+    NULL, "depth-clip-control", "depth32float-stencil8", "timestamp-query", "texture-compression-bc",
+    "texture-compression-bc-sliced-3d", "texture-compression-etc2", "texture-compression-astc",
+    "texture-compression-astc-sliced-3d", "indirect-first-instance", "shader-f16",
+    "rg11b10ufloat-renderable", "bgra8unorm-storage", "float32-filterable", "float32-blendable",
+    "clip-distances", "dual-source-blending", "subgroups", "core-features-and-limits"};
+static const char *const dawn_features[] = {
+    "dawn-internal-usages", "dawn-multi-planar-formats", "dawn-native",
+    "chromium-experimental-timestamp-query-inside-passes", "implicit-device-synchronization", NULL,
+    "transient-attachments"};
+
+static const char *feature_name(unsigned long v) {
+    const size_t nstd = sizeof standard_features / sizeof *standard_features;
+    const size_t ndawn = sizeof dawn_features / sizeof *dawn_features;
+    if (v < nstd) return standard_features[v];
+    if (v >= 0x50000 && v - 0x50000 < ndawn) return dawn_features[v - 0x50000];
+    return NULL;
+}
+
+/* The library's list of numbers ("0x3 0x11 ..."): the named ones, then the numbers of
+ * the others, wrapped under a heading. */
+static void print_features(FILE *f, const char *numbers) {
+    int column = fprintf(f, "adapter offers:"), unnamed = 0;
+    for (int pass = 0; pass < 2; pass++) {
+        for (const char *p = numbers; *p;) {
+            char *end;
+            unsigned long v = strtoul(p, &end, 16);
+            if (end == p) break;
+            for (p = end; *p == ' '; p++) {}
+            const char *name = feature_name(v);
+            char number[24];
+            if (!pass && !name) unnamed++;
+            if (pass != !name) continue;
+            if (pass) snprintf(number, sizeof number, "0x%lx", v), name = number;
+            if (column + 1 + (int)strlen(name) > 90) column = fprintf(f, "\n              ");
+            column += fprintf(f, " %s", name);
+        }
+        if (!pass && unnamed) {
+            const char *what = "and Dawn's own, by number:";
+            if (column + 1 + (int)strlen(what) > 90) column = fprintf(f, "\n              ");
+            column += fprintf(f, " %s", what);
+        }
+        if (!unnamed) break;
+    }
+    fputc('\n', f);
+}
+
 void cli_print_info(FILE *f, const wgs_context_info *i) {
     fprintf(f, "adapter      : %s | %s%s%s\n", i->vendor, i->device,
             i->description[0] ? " | " : "", i->description);
@@ -97,7 +149,7 @@ void cli_print_info(FILE *f, const wgs_context_info *i) {
             i->has_subgroups ? "yes" : "no", i->has_timestamp_query ? "yes" : "no",
             i->has_shader_f16 ? "yes" : "no");
     fprintf(f, "subgroups    : size %u..%u\n", i->subgroup_min_size, i->subgroup_max_size);
-    if (i->adapter_features[0]) fprintf(f, "adapter offers: %s (WebGPU feature numbers)\n", i->adapter_features);
+    if (i->adapter_features[0]) print_features(f, i->adapter_features);
     fprintf(f, "limits       : maxBufferSize %llu, maxStorageBufferBindingSize %llu,\n"
                "               maxComputeWorkgroupsPerDimension %u, maxComputeWorkgroupStorageSize %u,\n"
                "               maxComputeInvocationsPerWorkgroup %u, minStorageBufferOffsetAlignment %u\n",
