@@ -405,6 +405,19 @@ expect 0 "info" -- "$cli" info
 check "info names the features it knows" -- bash -c 'sed -n "/^adapter offers:/,/^limits/p" "$0" | grep -Eq "(depth-clip-control|timestamp-query|subgroups|dawn-native)"' "$tmp/out.txt"
 check "no standard feature as a number" -- bash -c '! sed -n "/^adapter offers:/,/^limits/p" "$0" | grep -Eq "\b0x([1-9a-f]|1[0-2])\b"' "$tmp/out.txt"
 
+# ---- a CPU driver's timings (issue 35, item 13): said to mean nothing for a GPU -------
+expect 0 "info" -- "$cli" info
+if grep -q "cpu adapter" "$tmp/out.txt"; then
+  check "info on a CPU driver says its timings are no GPU's" -- grep -q "^note         : a CPU driver (no GPU in use)" "$tmp/out.txt"
+  if [ -n "${WGSCAN_TEST_LONG:-}" ] && [ "$WGSCAN_TEST_LONG" != 0 ]; then # the demo takes half a minute here
+    expect 0 "demo" -- "$cli" demo
+    check "demo on a CPU driver: the note, and the reminder at the end" -- \
+      bash -c 'grep -q "^note         : a CPU driver" "$0" && tail -1 "$0" | grep -q "the timings do not"' "$tmp/out.txt"
+  fi
+else
+  check "info on a GPU: no CPU driver's note" -- bash -c '! grep -q "^note         : a CPU driver" "$0"' "$tmp/out.txt"
+fi
+
 # ---- the examples (beside the CLI in the build tree): --help, unknown options refused --
 ex=$(dirname "$cli")/examples
 if [ -x "$ex/particles" ] && [ -x "$ex/allocator" ] && [ -x "$ex/block_sparse" ] && [ -x "$ex/binning" ]; then

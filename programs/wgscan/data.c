@@ -157,6 +157,12 @@ void cli_print_info(FILE *f, const wgs_context_info *i) {
             i->max_workgroups_per_dimension, i->max_workgroup_storage_size,
             i->max_invocations_per_workgroup, i->min_storage_offset_alignment);
     fprintf(f, "runtime      : %s\n", i->runtime_path[0] ? i->runtime_path : "(caller's device)");
+    /* A CPU driver runs the kernels in software on this machine's cores: its "GPU" times
+     * (often slower than the plain CPU loop) say nothing about any GPU. */
+    if (!strcmp(i->adapter_type, "cpu"))
+        fprintf(f, "note         : a CPU driver (no GPU in use): the kernels run in software on this\n"
+                   "               machine's CPU, so GPU times and rates measured here say nothing\n"
+                   "               about a GPU (results are still checked against the CPU reference)\n");
 }
 
 /* What kind of thing is not a regular file, for the message. */
