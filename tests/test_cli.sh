@@ -340,7 +340,7 @@ expect 2 "sort --in not whole u64 keys" -- "$cli" sort --in "$tmp/odd.bin" --typ
 expect 2 "sort --n disagrees with --in" -- "$cli" sort --in "$tmp/keys_down.bin" --n 255
 expect 2 "sort without n" -- "$cli" sort --pairs
 for v in "--type f16" "--type u16" "--type=" "--bits 0:33" "--bits 0:65" "--bits 5:5" "--bits 8:4" "--bits 0:0" \
-         "--bits 1:" "--bits :8" "--bits 1:2:3" "--bits 0x1:8" "--bits -1:8" "--bits 1e1:20" "--bits=8" \
+         "--bits 1:" "--bits :8" "--bits 1:2:3" "--bits 0x1:8" "--bits -1:8" "--bits 1e1:2^6+1" "--bits=8" \
          "--distribution zipf" "--distribution few:0" "--distribution few:" "--distribution few:2^33" \
          "--distribution few:-1" "--distribution Uniform" "--value-bytes 2" "--value-bytes 8" \
          "--pairs --value-bytes 16" "--pairs --payload index" "--pairs --payload none" "--payload all" \
@@ -417,6 +417,17 @@ if grep -q "cpu adapter" "$tmp/out.txt"; then
 else
   check "info on a GPU: no CPU driver's note" -- bash -c '! grep -q "^note         : a CPU driver" "$0"' "$tmp/out.txt"
 fi
+
+# ---- one number parser (issue 35, item 9): every operand reads 2^31, 16M, -1.5K ------
+expect 0 "count --predicate lt:2^31" -- "$cli" count --n 1000 --predicate lt:2^31 --repeat 1 --verify
+check "every u32 of 0..99 is below 2^31" -- grep -q "count: 1000 of 1000" "$tmp/out.txt"
+expect 0 "count i32 --predicate range:-2^31:1K" -- "$cli" count --n 1000 --type i32 --predicate range:-2^31:1K --repeat 1 --verify
+expect 0 "histogram --lower -2^31 --upper 2^31" -- "$cli" histogram --n 1000 --type i32 --lower -2^31 --upper 2^31 --repeat 1 --verify
+expect 0 "sort --bits 0:2^4 --value-bytes 2^3" -- "$cli" sort --n 1000 --bits 0:2^4 --pairs --value-bytes 2^3 --repeat 1 --verify
+check "--bits 0:2^4 is bits 0..15" -- grep -q "bits 0..15" "$tmp/out.txt"
+expect 2 "count --predicate lt:2^" -- "$cli" count --n 10 --predicate lt:2^
+expect 2 "count --predicate lt:--5" -- "$cli" count --n 10 --predicate lt:--5
+expect 2 "sort --bits 1.5:20" -- "$cli" sort --n 10 --bits 1.5:20
 
 # ---- the examples (beside the CLI in the build tree): --help, unknown options refused --
 ex=$(dirname "$cli")/examples

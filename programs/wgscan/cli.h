@@ -198,8 +198,10 @@ void cli_print_info(FILE *f, const wgs_context_info *info);
 /* A count: 1000, 1e6, 1.5e3, 2^24, 16M, 1Gi (K M G T: powers of 1000; Ki Mi Gi Ti: of
  * 1024); no sign, no spaces, exact (1.5 is refused, 1.5K is 1500), at most 2^64 - 1. */
 int cli_parse_u64(const char *s, uint64_t *out);
-/* A decimal (or C99 hexadecimal) floating-point number, the whole string; overflow
- * refused; inf, -inf and nan only when allow_nonfinite. */
+/* A number, the whole string: a count as cli_parse_u64 reads it with an optional sign
+ * (-2^31, 16M, 1.5K), else a decimal (or C99 hexadecimal) floating-point number (0.25,
+ * -1e-3); overflow refused; inf, -inf and nan only when allow_nonfinite. Every operand
+ * that is not a count (predicates, bounds, densities) is read by this. */
 int cli_parse_double(const char *s, int allow_nonfinite, double *out);
 int cli_parse_type(const char *s, wgs_type *out);
 /* A sort key type: u32, i32, f32, u64, i64. */

@@ -112,7 +112,8 @@ static const char reduce_by_key_help[] =
 
 static const char predicate_help[] =
     "  P: nonzero (default), eq:A, ne:A, lt:A, gt:A, range:A:B (A <= v < B, A <= B).\n"
-    "     Operands are integers of the type for u32 and i32; for f32 any number, and\n"
+    "     Operands are written as --n is, with a sign (lt:2^31, range:-1K:1K, gt:0.25);\n"
+    "     integers of the type for u32 and i32; for f32 any number, and\n"
     "     also inf, -inf and nan, compared as wgscan.h states (IEEE: nothing equals nan,\n"
     "     so eq:nan holds for no element and ne:nan for every one).\n";
 

@@ -22,6 +22,13 @@ int cli_parse_u64(const char *s, uint64_t *out) { return prog_parse_count(s, out
 
 int cli_parse_double(const char *s, int allow_nonfinite, double *out) {
     if (!s || !*s || *s == ' ' || (*s >= '\t' && *s <= '\r')) return -1;
+    /* a count's forms first (2^31, 16M, 1.5K), with a sign */
+    const int neg = *s == '-', sign = neg || *s == '+';
+    uint64_t u;
+    if (prog_is_digit(s[sign]) && prog_parse_count(s + sign, &u) == 0) {
+        *out = neg ? -(double)u : (double)u;
+        return 0;
+    }
     char *end;
     errno = 0;
     double v = strtod(s, &end);
@@ -72,15 +79,16 @@ const char *cli_distribution_name(cli_distribution d) {
     return d >= CLI_DIST_UNIFORM && d <= CLI_DIST_SKEWED ? distribution_names[d] : "?";
 }
 
-/* "B:E": two decimal bit numbers, 0..64 each (what the key type allows is checked once
- * the type is known). */
+/* "B:E": two counts, 0..64 each (what the key type allows is checked once the type is
+ * known). */
 static int parse_bits(const char *v, uint32_t *begin, uint32_t *end) {
+    const char *colon = strchr(v, ':');
+    char b_text[32];
     uint64_t b, e;
-    unsigned nd;
-    const char *p = prog_read_digits(v, &b, &nd);
-    if (!p || *p != ':' || b > 64) return -1;
-    p = prog_read_digits(p + 1, &e, &nd);
-    if (!p || *p || e > 64) return -1;
+    if (!colon || (size_t)(colon - v) >= sizeof b_text) return -1;
+    memcpy(b_text, v, (size_t)(colon - v));
+    b_text[colon - v] = 0;
+    if (cli_parse_u64(b_text, &b) || b > 64 || cli_parse_u64(colon + 1, &e) || e > 64) return -1;
     *begin = (uint32_t)b, *end = (uint32_t)e;
     return 0;
 }
@@ -378,8 +386,8 @@ static int set_option(cli_options *o, const struct opt_def *d, const char *v) {
         *f.seed = u;
         return 0;
     case OPT_VALUE_BYTES:
-        if (strcmp(v, "4") && strcmp(v, "8")) return bad(name, v, "4 or 8");
-        so->value_bytes = (uint32_t)(v[0] - '0');
+        if (cli_parse_u64(v, &u) || (u != 4 && u != 8)) return bad(name, v, "4 or 8");
+        so->value_bytes = (uint32_t)u;
         return 0;
     case OPT_BITS:
         if (parse_bits(v, &so->begin_bit, &so->end_bit)) return bad(name, v, "B:E, bits B up to E of the key, e.g. 0:16");
