@@ -429,6 +429,29 @@ expect 2 "count --predicate lt:2^" -- "$cli" count --n 10 --predicate lt:2^
 expect 2 "count --predicate lt:--5" -- "$cli" count --n 10 --predicate lt:--5
 expect 2 "sort --bits 1.5:20" -- "$cli" sort --n 10 --bits 1.5:20
 
+# ---- the random inputs (issue 35, item 8): documented, chosen by the user ------------
+expect 0 "count --help" -- "$cli" count --help
+check "count --help says what the default input is" -- grep -q "default input (from --seed): u32 uniform in 0..99" "$tmp/out.txt"
+for c in scan reduce histogram segmented-reduce scan-by-key; do
+  expect 0 "$c --help" -- "$cli" $c --help
+  check "$c --help says what the default input is and offers --distribution" -- \
+    bash -c 'grep -q "^  default input (from --seed): " "$0" && grep -q "^  --distribution D" "$0"' "$tmp/out.txt"
+done
+expect 0 "count --distribution uniform:0:2000 --predicate gt:999" -- "$cli" count --n 10000 --distribution uniform:0:2000 --predicate gt:999 --seed 5 --repeat 1 --verify
+check "about half the elements are above 999" -- bash -c 'c=$(sed -n "s/^  count: \([0-9]*\) of 10000/\1/p" "$0"); [ "$c" -gt 4500 ] && [ "$c" -lt 5500 ]' "$tmp/out.txt"
+expect 0 "scan i32 over the whole range" -- "$cli" scan --n 10000 --type i32 --distribution uniform:-2^31:2^31 --repeat 1 --verify
+expect 0 "reduce f32 max of uniform:-1.5:1e3" -- "$cli" reduce --n 10000 --type f32 --op max --distribution uniform:-1.5:1e3 --repeat 1 --verify
+check "the max lies in [-1.5, 1000)" -- bash -c 'v=$(sed -n "s/^  result: \([-0-9.e+]*\).*/\1/p" "$0"); python3 -c "import sys; v = float(sys.argv[1]); assert 990 < v < 1000, v" "$v"' "$tmp/out.txt"
+expect 0 "histogram of a seeded uniform input, twice the same" -- "$cli" histogram --n 1000 --distribution uniform:0:256 --bins 256 --lower 0 --upper 256 --seed 9 --repeat 1 --out "$tmp/h1.bin" --verify
+expect 0 "the same seed" -- "$cli" histogram --n 1000 --distribution uniform:0:256 --bins 256 --lower 0 --upper 256 --seed 9 --repeat 1 --out "$tmp/h2.bin"
+check "one seed, one input" -- cmp -s "$tmp/h1.bin" "$tmp/h2.bin"
+for d in uniform:5:5 uniform:0:2^33 uniform:-1:5 uniform:0.5:3 uniform:: uniform:1 uniform:0:inf uniform:nan:1 unif; do
+  expect 2 "count --distribution $d (u32)" -- "$cli" count --n 10 --distribution "$d"
+done
+expect 2 "--distribution uniform for i32 past 2^31" -- "$cli" scan --n 10 --type i32 --distribution uniform:0:2147483649
+expect 2 "--distribution uniform for f16" -- "$cli" scan --n 10 --type f16 --distribution uniform:0:1
+expect 2 "--distribution with --in" -- "$cli" scan --in "$tmp/ones8.bin" --distribution uniform:0:10
+
 # ---- the examples (beside the CLI in the build tree): --help, unknown options refused --
 ex=$(dirname "$cli")/examples
 if [ -x "$ex/particles" ] && [ -x "$ex/allocator" ] && [ -x "$ex/block_sparse" ] && [ -x "$ex/binning" ]; then

@@ -52,6 +52,14 @@ typedef enum cli_command {
 #define CLI_BENCH_PRIMITIVES 23
 #define CLI_SORT_MAX_DISTINCT (1ull << 32) /* --distribution few:K, K up to 2^32 */
 
+/* --distribution uniform:A:B of the commands other than sort: each element drawn
+ * uniformly from [lo, hi) (integers of the type for u32 and i32). on 0: the command's
+ * default input, as its --help states. */
+typedef struct cli_uniform {
+    int on;
+    double lo, hi;
+} cli_uniform;
+
 /* `scan` (and the demo's scans). */
 typedef struct scan_options {
     uint64_t n;
@@ -67,6 +75,7 @@ typedef struct scan_options {
     int deterministic;
     uint64_t gpu_count; /* --gpu-count: the element count in a GPU buffer, n its bound */
     int have_gpu_count;
+    cli_uniform uniform;
 } scan_options;
 
 /* `reduce`, `count`, `compact`, `histogram`, `segmented-reduce`, `scan-by-key`, `reduce-by-key`,
@@ -92,6 +101,7 @@ typedef struct prim_options {
     int seg_random;
     const char *seg_path; /* segmented-scan: --segments FILE, raw u32 CSR offsets (read when run) */
     int inclusive; /* scan-by-key, segmented-scan */
+    cli_uniform uniform;
 } prim_options;
 
 /* `sort`: how the random keys are drawn (wgscan sort --help describes each). */
@@ -229,6 +239,10 @@ const char *cli_format_rate(char *buf, size_t size, double per_second, const cha
 /* One line of timings: label, milliseconds, and n elements per second in the unit that
  * fits ("-" for no time). */
 void cli_print_time(const char *label, double seconds, uint64_t n);
+
+/* Fills n elements of type (u32, i32, f32) with --distribution uniform:A:B's values from
+ * the seed's own stream. */
+void cli_fill_uniform(void *data, wgs_type type, uint64_t n, uint64_t seed, const cli_uniform *u);
 
 /* Input files: regular files only. cli_input_size checks the file without reading its
  * contents (a directory, device, FIFO or a /proc-style file that holds more than its

@@ -71,6 +71,10 @@ static int is_arg(wgs_op op) { return op == WGS_OP_ARGMIN || op == WGS_OP_ARGMAX
 static void fill_input(const prim_options *o, void *data) {
     uint32_t *w = data;
     int arg = o->op == WGS_OP_ARGMIN || o->op == WGS_OP_ARGMAX;
+    if (o->uniform.on) {
+        cli_fill_uniform(data, o->type, o->n, o->seed, &o->uniform);
+        return;
+    }
     if (o->cmd == CLI_REDUCE || o->cmd == CLI_SEGMENTED || o->cmd == CLI_SCAN_BY_KEY || o->cmd == CLI_REDUCE_BY_KEY ||
         o->cmd == CLI_SEGMENTED_SCAN) {
         ref_fill_random(data, o->type, arg ? WGS_OP_MIN : o->op, o->n, o->seed);

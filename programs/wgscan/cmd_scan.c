@@ -79,6 +79,8 @@ int run_scan(wgs_context *ctx, const scan_options *o) {
     if (!s.host_in) return run_free(&s), cli_usage_error("cannot allocate %llu bytes", (unsigned long long)padded);
     if (o->in_path) {
         if (cli_read_input(o->in_path, s.host_in, bytes) != 0) return run_free(&s), EXIT_USAGE;
+    } else if (o->uniform.on) {
+        cli_fill_uniform(s.host_in, o->type, n, o->seed, &o->uniform);
     } else {
         ref_fill_random(s.host_in, o->type, o->op, n, o->seed);
     }

@@ -37,6 +37,22 @@ static const char common[] =
     "  --out FILE           write the raw result\n"
     "  --seed S             seed of the random input (default 1; not with --in)\n";
 
+/* The random inputs (without --in), as cmd_scan.c and cmd_primitives.c draw them. */
+static const char uniform_help[] =
+    "  --distribution D     the random input: default (below), or uniform:A:B, each\n"
+    "                       element uniform in [A, B): integers of the type for u32\n"
+    "                       and i32 (B up to 2^32, or 2^31 for i32), any finite numbers\n"
+    "                       for f32 (not f16); e.g. uniform:0:2^20, uniform:-1.5:1e3\n";
+static const char input_by_op[] =
+    "  default input (from --seed): u32, i32 every bit random (--op and: each bit set\n"
+    "  with chance 7/8; or: 1/8); f32 uniform in [-1, 1); f16 multiples of 1/8 in [-1, 1]\n";
+static const char input_small[] =
+    "  default input (from --seed): u32 uniform in 0..99, i32 in -50..49, f32 in [-1, 1);\n"
+    "  for --mode unique and rle each element repeats the one before with chance 3/4\n"
+    "  (runs); with uniform:A:B runs come only from a narrow range\n";
+static const char input_histogram[] =
+    "  default input (from --seed): u32, i32 every bit random; f32 uniform in [-1, 1)\n";
+
 static const char scan_help[] =
     "usage: wgscan scan (--n N | --in FILE) [options]\n"
     "prefix scan of random data or a raw file, timed on the GPU and the CPU\n"
@@ -217,18 +233,31 @@ void cli_help(FILE *f, cli_command c) {
               "                       runtime is looked for, in order\n", f);
         break;
     case CLI_DEMO: fputs("usage: wgscan demo\na short tour: device info, verified scans, GPU against CPU\n", f); break;
-    case CLI_SCAN: fputs(scan_help, f), fputs(common, f); break;
-    case CLI_REDUCE: fputs(reduce_help, f), fputs(prim_types, f), fputs(common, f); break;
-    case CLI_COUNT: fputs(count_help, f), fputs(prim_types, f), fputs(common, f), fputs(predicate_help, f); break;
+    case CLI_SCAN: fputs(scan_help, f), fputs(common, f), fputs(uniform_help, f), fputs(input_by_op, f); break;
+    case CLI_REDUCE:
+        fputs(reduce_help, f), fputs(prim_types, f), fputs(common, f), fputs(uniform_help, f), fputs(input_by_op, f);
+        break;
+    case CLI_COUNT:
+        fputs(count_help, f), fputs(prim_types, f), fputs(common, f), fputs(uniform_help, f), fputs(input_small, f);
+        fputs(predicate_help, f);
+        break;
     case CLI_COMPACT:
-        fputs(compact_help, f), fputs(prim_types, f), fputs(common, f), fputs(predicate_help, f);
+        fputs(compact_help, f), fputs(prim_types, f), fputs(common, f), fputs(uniform_help, f), fputs(input_small, f);
+        fputs(predicate_help, f);
         fputs("  --seed also seeds the random flags (then it is allowed with --in)\n", f);
         break;
-    case CLI_HISTOGRAM: fputs(histogram_help, f), fputs(prim_types, f), fputs(common, f); break;
-    case CLI_SEGMENTED: fputs(segmented_help, f), fputs(prim_types, f), fputs(common, f); break;
-    case CLI_SCAN_BY_KEY: fputs(scan_by_key_help, f), fputs(prim_types, f), fputs(common, f); break;
-    case CLI_SEGMENTED_SCAN: fputs(segmented_scan_help, f), fputs(prim_types, f), fputs(common, f); break;
-    case CLI_REDUCE_BY_KEY: fputs(reduce_by_key_help, f), fputs(prim_types, f), fputs(common, f); break;
+    case CLI_HISTOGRAM:
+        fputs(histogram_help, f), fputs(prim_types, f), fputs(common, f), fputs(uniform_help, f);
+        fputs(input_histogram, f);
+        break;
+    case CLI_SEGMENTED:
+    case CLI_SCAN_BY_KEY:
+    case CLI_SEGMENTED_SCAN:
+    case CLI_REDUCE_BY_KEY:
+        fputs(c == CLI_SEGMENTED ? segmented_help : c == CLI_SCAN_BY_KEY ? scan_by_key_help
+              : c == CLI_SEGMENTED_SCAN ? segmented_scan_help : reduce_by_key_help, f);
+        fputs(prim_types, f), fputs(common, f), fputs(uniform_help, f), fputs(input_by_op, f);
+        break;
     case CLI_SORT:
         fputs(sort_help, f), fputs(common, f);
         fputs("  --seed also seeds the values of --pairs (then it is allowed with --in)\n", f);

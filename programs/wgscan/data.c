@@ -5,6 +5,7 @@
 #include "experiment_env.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -163,6 +164,30 @@ void cli_print_info(FILE *f, const wgs_context_info *i) {
         fprintf(f, "note         : a CPU driver (no GPU in use): the kernels run in software on this\n"
                    "               machine's CPU, so GPU times and rates measured here say nothing\n"
                    "               about a GPU (results are still checked against the CPU reference)\n");
+}
+
+void cli_fill_uniform(void *data, wgs_type type, uint64_t n, uint64_t seed, const cli_uniform *u) {
+    uint64_t s = seed * 0x9E3779B97F4A7C15ull ^ 0xD1B54A32D192ED03ull;
+    const double width = u->hi - u->lo;
+    for (uint64_t i = 0; i < n; i++) {
+        /* splitmix64: the next word of the seed's stream */
+        uint64_t z = (s += 0x9E3779B97F4A7C15ull);
+        z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+        z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+        z ^= z >> 31;
+        if (type == WGS_TYPE_F32) {
+            float f = (float)(u->lo + width * ((double)(z >> 11) * 0x1p-53));
+            if (f >= (float)u->hi) f = nextafterf((float)u->hi, -INFINITY); /* rounded up onto B */
+            if (f < (float)u->lo) f = (float)u->lo;
+            memcpy((char *)data + 4 * i, &f, 4);
+        } else {
+            /* integers: A + a draw below B - A (at most 2^32 of them; the bias of the
+             * remainder is below 2^-32) */
+            int64_t v = (int64_t)u->lo + (int64_t)(z % (uint64_t)width);
+            uint32_t w = (uint32_t)v;
+            memcpy((char *)data + 4 * i, &w, 4);
+        }
+    }
 }
 
 /* What kind of thing is not a regular file, for the message. */

@@ -119,6 +119,24 @@ const char *cli_algorithm_name(wgs_scan_algorithm a) {
     }
 }
 
+/* "default" or "uniform:A:B" (A < B, finite; whether the type holds them is checked
+ * once it is known). */
+static int parse_uniform(const char *v, cli_uniform *u) {
+    if (!strcmp(v, "default")) return *u = (cli_uniform){0}, 0;
+    if (strncmp(v, "uniform:", 8)) return -1;
+    const char *a = v + 8, *b = strchr(a + (*a == '-'), ':');
+    char a_text[64];
+    cli_uniform w = {.on = 1};
+    if (!b || (size_t)(b - a) >= sizeof a_text) return -1;
+    memcpy(a_text, a, (size_t)(b - a));
+    a_text[b - a] = 0;
+    if (cli_parse_double(a_text, 0, &w.lo) || cli_parse_double(b + 1, 0, &w.hi) || !(w.lo < w.hi) ||
+        !isfinite(w.hi - w.lo))
+        return -1;
+    *u = w;
+    return 0;
+}
+
 /* "nonzero", "eq:A", "ne:A", "lt:A", "gt:A", "range:A:B": operands may be inf or nan
  * here; whether the type takes them is checked once the type is known. */
 static int parse_predicate(const char *v, wgs_predicate *p) {
@@ -211,7 +229,7 @@ static const struct opt_def {
     {"--value-bytes", OPT_VALUE_BYTES, CMD(CLI_SORT), 1},
     {"--descending", OPT_DESCENDING, CMD(CLI_SORT), 0},
     {"--bits", OPT_BITS, CMD(CLI_SORT), 1},
-    {"--distribution", OPT_DISTRIBUTION, CMD(CLI_SORT), 1},
+    {"--distribution", OPT_DISTRIBUTION, RUNS, 1},
     {"--segments", OPT_SEGMENTS, SEGMENTS, 1},
 };
 /* getopt_long's value for options[k]: past every character and its 1, ':' and '?'. */
@@ -393,8 +411,12 @@ static int set_option(cli_options *o, const struct opt_def *d, const char *v) {
         if (parse_bits(v, &so->begin_bit, &so->end_bit)) return bad(name, v, "B:E, bits B up to E of the key, e.g. 0:16");
         return 0;
     case OPT_DISTRIBUTION:
-        if (cli_parse_distribution(v, &so->distribution, &so->distinct))
-            return bad(name, v, "uniform, sorted, reversed, equal, few:K (K 1..2^32), skewed");
+        if (sort) {
+            if (cli_parse_distribution(v, &so->distribution, &so->distinct))
+                return bad(name, v, "uniform, sorted, reversed, equal, few:K (K 1..2^32), skewed");
+        } else if (parse_uniform(v, scan ? &s->uniform : &p->uniform)) {
+            return bad(name, v, "default or uniform:A:B, finite A < B");
+        }
         return 0;
     case OPT_IN:
     case OPT_OUT:
@@ -523,13 +545,27 @@ static int check_operand(const prim_options *p, double a) {
     return 0;
 }
 
+/* uniform:A:B against the type: integers within its range for u32 and i32 (B up to one
+ * past the largest), f32 any finite pair; f16 keeps its exact default input. */
+static int check_uniform(const cli_uniform *u, wgs_type t, const char *in_path) {
+    if (!u->on) return 0;
+    if (in_path) return cli_usage_error("--distribution does nothing with --in (the input is the file)");
+    if (t == WGS_TYPE_F16) return cli_usage_error("--distribution uniform takes u32, i32 or f32 (f16 keeps its default)");
+    if (t == WGS_TYPE_F32) return 0;
+    const double lo = t == WGS_TYPE_I32 ? -2147483648.0 : 0.0, hi = t == WGS_TYPE_I32 ? 2147483648.0 : 4294967296.0;
+    if (u->lo != floor(u->lo) || u->hi != floor(u->hi) || u->lo < lo || u->hi > hi)
+        return cli_usage_error("--distribution uniform:%g:%g: %s takes integers A < B in %.0f..%.0f", u->lo, u->hi,
+                               wgs_type_name(t), lo, hi);
+    return 0;
+}
+
 static int finish_scan(scan_options *s, uint64_t seen) {
     if (SEEN(OPT_INCLUSIVE) && SEEN(OPT_EXCLUSIVE)) return cli_usage_error("--inclusive and --exclusive are exclusive");
     if (!s->have_n && !s->in_path) return cli_usage_error("scan needs --n N or --in FILE");
     if (is_float_type(s->type) && s->op >= WGS_OP_AND)
         return cli_usage_error("--op %s needs an integer type, not %s", wgs_op_name(s->op), wgs_type_name(s->type));
     if (SEEN(OPT_SEED) && s->in_path) return cli_usage_error("--seed does nothing with --in (the input is the file)");
-    return 0;
+    return check_uniform(&s->uniform, s->type, s->in_path);
 }
 
 static int finish_prim(prim_options *p, uint64_t seen) {
@@ -570,6 +606,7 @@ static int finish_prim(prim_options *p, uint64_t seen) {
     }
     if (SEEN(OPT_SEED) && p->in_path && !(p->cmd == CLI_COMPACT && p->mode == WGS_SELECT_FLAGGED && !p->flags_path))
         return cli_usage_error("--seed does nothing with --in (the input is the file)");
+    if (check_uniform(&p->uniform, p->type, p->in_path)) return EXIT_USAGE;
     if (p->cmd == CLI_COUNT || (p->cmd == CLI_COMPACT && p->mode == WGS_SELECT_IF)) {
         if (p->pred.kind == WGS_PREDICATE_DEFAULT) p->pred.kind = WGS_PREDICATE_NONZERO;
         if (p->pred.kind != WGS_PREDICATE_NONZERO && check_operand(p, p->pred.a)) return EXIT_USAGE;

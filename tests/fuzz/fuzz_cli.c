@@ -57,8 +57,18 @@ static int in_args(const char *p, char **argv, int argc) {
 
 static int integer_operand(double a) { return isfinite(a) && a == floor(a); }
 
+/* --distribution uniform:A:B: a finite, non-empty range within the type, no input file */
+static void check_uniform(const cli_uniform *u, wgs_type t, const char *in_path, char **argv) {
+    if (!u->on) return;
+    CHECK(!in_path && isfinite(u->lo) && isfinite(u->hi) && u->lo < u->hi && t != WGS_TYPE_F16);
+    if (t == WGS_TYPE_U32) CHECK(integer_operand(u->lo) && u->lo >= 0 && integer_operand(u->hi) && u->hi <= 4294967296.0);
+    if (t == WGS_TYPE_I32)
+        CHECK(integer_operand(u->lo) && u->lo >= -2147483648.0 && integer_operand(u->hi) && u->hi <= 2147483648.0);
+}
+
 static void check_prim(const prim_options *p, char **argv, int argc, cli_command c) {
     CHECK(p->cmd == c);
+    check_uniform(&p->uniform, p->type, p->in_path, argv);
     CHECK(p->in_path || (p->have_n && p->n <= CLI_MAX_N));
     CHECK(p->type == WGS_TYPE_U32 || p->type == WGS_TYPE_I32 || p->type == WGS_TYPE_F32);
     CHECK(p->repeat >= 1 && p->repeat <= CLI_MAX_REPEAT);
@@ -158,6 +168,7 @@ static void parse_and_check(int argc, char **argv) {
         CHECK(s->repeat >= 1 && s->repeat <= CLI_MAX_REPEAT);
         CHECK(s->algorithm <= WGS_SCAN_ALGORITHM_SINGLE_PASS);
         CHECK(in_args(s->in_path, argv, argc) && in_args(s->out_path, argv, argc));
+        check_uniform(&s->uniform, s->type, s->in_path, argv);
         break;
     }
     case CLI_REDUCE:
