@@ -128,7 +128,7 @@ expect 2 "segmented-scan missing offsets file" -- "$cli" segmented-scan --n 10 -
 expect 2 "segmented-scan without --segments" -- "$cli" segmented-scan --n 10
 expect 2 "segmented-scan f32 xor" -- "$cli" segmented-scan --n 10 --segments 4 --type f32 --op xor
 expect 2 "segmented-scan argmax (a reduce's operator)" -- "$cli" segmented-scan --n 10 --segments 4 --op argmax
-expect 2 "segmented-reduce --segments FILE (segmented-scan only)" -- "$cli" segmented-reduce --n 10 --segments "$tmp/offsets.bin"
+expect 2 "segmented-reduce --segments FILE with offsets past n" -- "$cli" segmented-reduce --n 10 --segments "$tmp/offsets.bin"
 expect 2 "reduce-by-key without --segments" -- "$cli" reduce-by-key --n 10
 expect 2 "reduce-by-key --inclusive (a scan's)" -- "$cli" reduce-by-key --n 10 --segments 4 --inclusive
 expect 2 "reduce bad op" -- "$cli" reduce --n 10 --op mul
@@ -451,6 +451,31 @@ done
 expect 2 "--distribution uniform for i32 past 2^31" -- "$cli" scan --n 10 --type i32 --distribution uniform:0:2147483649
 expect 2 "--distribution uniform for f16" -- "$cli" scan --n 10 --type f16 --distribution uniform:0:1
 expect 2 "--distribution with --in" -- "$cli" scan --in "$tmp/ones8.bin" --distribution uniform:0:10
+
+# ---- names and help (issue 35, item 11) ---------------------------------------------
+expect 0 "select (the APIs' name for compact)" -- "$cli" select --n 1000 --predicate lt:50 --repeat 1 --verify
+check "select ran the compaction" -- grep -q "verify: OK" "$tmp/out.txt"
+expect 0 "help select" -- "$cli" help select
+for c in info demo scan reduce count compact select histogram segmented-reduce segmented-scan scan-by-key reduce-by-key sort bench; do
+  "$cli" "$c" --help >"$tmp/help.txt" 2>&1
+  check "$c --help: a description under the usage" -- bash -c 'sed -n 2p "$0" | grep -Eq "^[a-z]"' "$tmp/help.txt"
+  check "$c --help: no option listed twice" -- bash -c '[ -z "$(grep -oE "^  --[a-z0-9-]+" "$0" | sort | uniq -d)" ]' "$tmp/help.txt"
+done
+"$cli" help >"$tmp/help.txt" 2>&1
+check "the command list's descriptions start in one column" -- bash -c '
+  [ "$(sed -n "/^commands:/,/^\$/p" "$0" | grep -E "^  [a-z-]" | sed -E "s/^(  [^ ]+( \[[a-z]+\])? +).*/\1/" | awk "{ print length }" | sort -u | wc -l)" = 1 ]' "$tmp/help.txt"
+expect 0 "segmented-reduce --segments FILE" -- "$cli" segmented-reduce --in "$tmp/ones32.bin" --segments "$tmp/offsets.bin" --out "$tmp/sred.bin" --repeat 1 --verify
+check "segmented-reduce FILE: the sums 10, 0, 480, 400" -- test "$(od -An -tu4 "$tmp/sred.bin" | tr -s ' ' | sed 's/^ //')" = "10 0 480 400"
+expect 2 "segmented-reduce offsets out of order: the GPU's status" -- "$cli" segmented-reduce --n 100 --segments "$tmp/bad_offsets.bin" --repeat 1
+check "segmented-reduce out of order: the status named" -- grep -q "WGS_ERROR_SEGMENTS_UNORDERED" "$tmp/err.txt"
+python3 -c 'import struct, sys; k = [7] * 3 + [2] * 5 + [7] * 2 + [9] * 990; sys.stdout.buffer.write(struct.pack("<1000I", *k))' >"$tmp/keys.bin"
+expect 0 "reduce-by-key --keys FILE" -- "$cli" reduce-by-key --in "$tmp/ones32.bin" --keys "$tmp/keys.bin" --out "$tmp/rbk.bin" --repeat 1 --verify
+check "reduce-by-key --keys: runs 3, 5, 2, 990" -- test "$(od -An -tu4 "$tmp/rbk.bin" | tr -s ' ' | sed 's/^ //')" = "3 5 2 990"
+expect 0 "scan-by-key --keys FILE" -- "$cli" scan-by-key --n 1000 --keys "$tmp/keys.bin" --inclusive --type i32 --op max --repeat 1 --verify
+check "scan-by-key --keys: 4 runs" -- grep -q "runs: 4 (mean length 250.0), 0 elements differ" "$tmp/out.txt"
+expect 2 "--keys of another n" -- "$cli" scan-by-key --n 999 --keys "$tmp/keys.bin"
+expect 2 "--keys and --segments" -- "$cli" reduce-by-key --n 1000 --keys "$tmp/keys.bin" --segments 4
+expect 2 "--keys of a segmented reduce" -- "$cli" segmented-reduce --n 1000 --keys "$tmp/keys.bin"
 
 # ---- the examples (beside the CLI in the build tree): --help, unknown options refused --
 ex=$(dirname "$cli")/examples

@@ -99,7 +99,8 @@ typedef struct prim_options {
     double lower, upper;
     uint64_t seg_len; /* segmented-*, *-by-key: --segments L (fixed) or random:L (lengths 0..2L) */
     int seg_random;
-    const char *seg_path; /* segmented-scan: --segments FILE, raw u32 CSR offsets (read when run) */
+    const char *seg_path; /* segmented-*: --segments FILE, raw u32 CSR offsets (read when run) */
+    const char *keys_path; /* *-by-key: --keys FILE, n raw u32 keys (read when run) */
     int inclusive; /* scan-by-key, segmented-scan */
     cli_uniform uniform;
 } prim_options;

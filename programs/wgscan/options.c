@@ -181,7 +181,7 @@ typedef enum opt_id {
     OPT_PAYLOAD, OPT_FLAGS, OPT_DENSITY, OPT_BINS, OPT_LOWER, OPT_UPPER,
     OPT_MIN, OPT_MAX, OPT_SERIES, OPT_ALGORITHMS, OPT_PRIMITIVES, OPT_RUNS, OPT_JSON, OPT_CSV, OPT_SVG,
     OPT_VERBOSE, OPT_PAIRS, OPT_VALUE_BYTES, OPT_DESCENDING, OPT_BITS, OPT_DISTRIBUTION,
-    OPT_TRANSFERS, OPT_SEGMENTS, OPT_EXCLUSIVE, OPT_GPU_COUNT,
+    OPT_TRANSFERS, OPT_SEGMENTS, OPT_EXCLUSIVE, OPT_GPU_COUNT, OPT_KEYS,
     OPT_COUNT
 } opt_id;
 
@@ -231,6 +231,7 @@ static const struct opt_def {
     {"--bits", OPT_BITS, CMD(CLI_SORT), 1},
     {"--distribution", OPT_DISTRIBUTION, RUNS, 1},
     {"--segments", OPT_SEGMENTS, SEGMENTS, 1},
+    {"--keys", OPT_KEYS, CMD(CLI_SCAN_BY_KEY) | CMD(CLI_REDUCE_BY_KEY), 1},
 };
 /* getopt_long's value for options[k]: past every character and its 1, ':' and '?'. */
 #define OPT_VAL(k) (0x100 + (int)(k))
@@ -255,6 +256,7 @@ const char *const cli_bench_primitive_names[CLI_BENCH_PRIMITIVES] = {
     "scan-by-key-16", "scan-by-key-256", "scan-by-key-4096", "reduce-by-key-256"};
 
 static cli_command command_of(const char *s) {
+    if (!strcmp(s, "select")) return CLI_COMPACT; /* the name the C and JS APIs use */
     for (int c = CLI_INFO; c < CLI_COMMAND_COUNT; c++)
         if (!strcmp(s, command_names[c])) return (cli_command)c;
     return CLI_NONE;
@@ -421,6 +423,7 @@ static int set_option(cli_options *o, const struct opt_def *d, const char *v) {
     case OPT_IN:
     case OPT_OUT:
     case OPT_FLAGS:
+    case OPT_KEYS:
     case OPT_JSON:
     case OPT_CSV:
     case OPT_SVG:
@@ -428,6 +431,7 @@ static int set_option(cli_options *o, const struct opt_def *d, const char *v) {
         if (d->id == OPT_IN) *f.in_path = v;
         else if (d->id == OPT_OUT) *f.out_path = v;
         else if (d->id == OPT_FLAGS) p->flags_path = v;
+        else if (d->id == OPT_KEYS) p->keys_path = v;
         else if (d->id == OPT_JSON) b->json = v;
         else if (d->id == OPT_CSV) b->csv = v;
         else b->svg = v;
@@ -518,14 +522,15 @@ static int set_option(cli_options *o, const struct opt_def *d, const char *v) {
     case OPT_TRANSFERS: b->transfers = 1; return 0;
     case OPT_SEGMENTS: {
         int rnd = !strncmp(v, "random:", 7);
-        /* segmented-scan: anything but a length is a file (./256 for a file named 256) */
-        if (!rnd && o->command == CLI_SEGMENTED_SCAN && *v && cli_parse_u64(v, &u)) {
+        /* segmented-*: anything but a length is a file (./256 for a file named 256) */
+        const int files = o->command == CLI_SEGMENTED_SCAN || o->command == CLI_SEGMENTED;
+        if (!rnd && files && *v && cli_parse_u64(v, &u)) {
             p->seg_path = v;
             return 0;
         }
         if (cli_parse_u64(rnd ? v + 7 : v, &u) || u < 1 || u > 0xFFFFFFFFu)
-            return bad(name, v, o->command == CLI_SEGMENTED_SCAN ? "L, random:L (a segment length L of 1..2^32-1) or FILE"
-                                                                 : "L or random:L, a segment length L of 1..2^32-1");
+            return bad(name, v, files ? "L, random:L (a segment length L of 1..2^32-1) or FILE"
+                                      : "L or random:L, a segment length L of 1..2^32-1");
         p->seg_len = u, p->seg_random = rnd;
         return 0;
     }
@@ -573,7 +578,8 @@ static int finish_prim(prim_options *p, uint64_t seen) {
     if (!p->have_n && !p->in_path) return cli_usage_error("%s needs --n N or --in FILE", cmd);
     if (SEEN(OPT_INCLUSIVE) && SEEN(OPT_EXCLUSIVE)) return cli_usage_error("--inclusive and --exclusive are exclusive");
     if (p->cmd == CLI_SCAN_BY_KEY || p->cmd == CLI_REDUCE_BY_KEY) {
-        if (!SEEN(OPT_SEGMENTS)) return cli_usage_error("%s needs --segments L or random:L", cmd);
+        if (SEEN(OPT_SEGMENTS) == SEEN(OPT_KEYS))
+            return cli_usage_error("%s needs --segments L or random:L, or --keys FILE (one of them)", cmd);
         if (p->type == WGS_TYPE_F32 && p->op >= WGS_OP_AND && p->op <= WGS_OP_XOR)
             return cli_usage_error("--op %s needs an integer type, not f32", wgs_op_name(p->op));
         if (p->n >= (1ull << 31)) return cli_usage_error("%s takes n below 2^31", cmd);
@@ -585,7 +591,7 @@ static int finish_prim(prim_options *p, uint64_t seen) {
         if (p->n >= (1ull << 31)) return cli_usage_error("segmented-scan takes n below 2^31");
     }
     if (p->cmd == CLI_SEGMENTED) {
-        if (!SEEN(OPT_SEGMENTS)) return cli_usage_error("segmented-reduce needs --segments L or random:L");
+        if (!SEEN(OPT_SEGMENTS)) return cli_usage_error("segmented-reduce needs --segments L, random:L or FILE");
         if (p->type == WGS_TYPE_F32 && p->op >= WGS_OP_AND && p->op <= WGS_OP_XOR)
             return cli_usage_error("--op %s needs an integer type, not f32", wgs_op_name(p->op));
         if (p->n >= (1ull << 31)) return cli_usage_error("segmented-reduce takes n below 2^31");
