@@ -229,6 +229,14 @@ const char *cli_algorithm_name(wgs_scan_algorithm a);
  * 4x slower after a 1 GiB upload than warm). CPU drivers need one run. */
 double cli_warmup_seconds(const wgs_context_info *info);
 
+/* Progress on stderr (progress.c): cli_run starts it for the commands that run, each
+ * names its stages (index of count, or count 0), and a NULL stage clears the line before
+ * the command prints. Nothing is drawn unless stderr is a terminal or WGSCAN_PROGRESS=1
+ * (WGSCAN_PROGRESS=0: never), nor in a command's first 1.5 seconds. */
+void cli_progress_start(const char *command);
+void cli_progress_stage(const char *stage, int index, int count);
+void cli_progress_stop(void);
+
 /* Wall clock in seconds. */
 double cli_now(void);
 /* Median of n values (sorts the array). */

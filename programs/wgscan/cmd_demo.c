@@ -10,6 +10,7 @@ int cmd_demo(void) {
     if (cli_context(&ctx) != WGS_OK) return EXIT_GPU_ERROR;
     wgs_context_info info;
     wgs_context_get_info(ctx, &info);
+    cli_progress_stage(NULL, 0, 0);
     printf("== wgscan demo ==\n\n-- the device --\n");
     cli_print_info(stdout, &info); /* on a CPU driver: a note that its timings are no GPU's */
     const int cpu_driver = strcmp(info.adapter_type, "cpu") == 0;

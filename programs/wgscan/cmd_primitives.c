@@ -447,12 +447,15 @@ static int run_prim(wgs_context *ctx, const prim_options *o) {
         int rc = read_keys(&s);
         if (rc != EXIT_OK) return run_free(&s), rc;
     }
+    cli_progress_stage("compiling the pipelines", 0, 0);
     wgs_result r = make_plan(&s);
     if (r != WGS_OK) return run_free(&s), cli_gpu_error(ctx, r, "creating the plan");
+    cli_progress_stage(NULL, 0, 0);
     printf("%s: n = %llu, %s, on %s\n", cli_command_name(o->cmd), (unsigned long long)o->n, wgs_type_name(o->type), info.device);
     uint64_t bytes = o->n * 4;
     /* The inputs are read only now that the plan holds n (a file too large for the
      * device is refused before a byte of it is read). */
+    cli_progress_stage("preparing the input", 0, 0);
     s.host_in = malloc(bytes + 4);
     s.flags = calloc(1, o->n + 8);
     s.result = calloc(1, s.out_bytes + 8);
@@ -493,6 +496,7 @@ static int run_prim(wgs_context *ctx, const prim_options *o) {
     if (r == WGS_OK && (s.seg || s.ssc)) r = wgs_buffer_create(ctx, (s.n_segments + 1) * 4, usage, &s.offsets_buf);
     if (r == WGS_OK && s.keys) r = wgs_buffer_create(ctx, bytes ? bytes : 4, usage, &s.keys_buf);
     if (r != WGS_OK) return run_free(&s), cli_gpu_error(ctx, r, "allocating GPU buffers");
+    cli_progress_stage("uploading", 0, 0);
     double t0 = cli_now();
     if (bytes) r = wgs_buffer_write(ctx, s.in, 0, s.host_in, bytes);
     if (r == WGS_OK) r = wgs_buffer_write(ctx, s.flags_buf, 0, s.flags, (o->n + 3) / 4 * 4 + 4);
@@ -512,6 +516,7 @@ static int run_prim(wgs_context *ctx, const prim_options *o) {
     for (int i = -1; r == WGS_OK && i < repeat; i++) {
         if (i == 0 && warmups < 1000 && cli_now() - warm_start < cli_warmup_seconds(&info)) i = -1;
         if (i < 0) warmups++;
+        cli_progress_stage(i < 0 ? "warming up" : "timed run", i + 1, i < 0 ? 0 : repeat);
         WGPUCommandEncoder enc;
         t0 = cli_now();
         r = wgs_encoder_create(ctx, &enc);
@@ -532,6 +537,7 @@ static int run_prim(wgs_context *ctx, const prim_options *o) {
     wgs_timer_destroy(timer);
     if (r != WGS_OK) return run_free(&s), cli_gpu_error(ctx, r, "running");
 
+    cli_progress_stage("downloading", 0, 0);
     t0 = cli_now();
     /* segmented: the status; reduce-by-key: the runs */
     if (s.select || s.seg || s.ssc || s.rbk) r = wgs_buffer_read(ctx, s.count, 0, &s.selected, 4);
@@ -554,6 +560,7 @@ static int run_prim(wgs_context *ctx, const prim_options *o) {
         return run_free(&s), rc;
     }
     double cpu = 0;
+    cli_progress_stage(NULL, 0, 0); /* check() prints what it found */
     int ok = check(&s, &cpu);
     printf("  median of %d runs after %d warm-up run%s; rates count n elements per second\n", repeat, warmups,
            warmups == 1 ? "" : "s");

@@ -295,8 +295,14 @@ int cli_run(const cli_options *o) {
         printf("wgscan %s (commit %s)\n", wgs_version_string(), WGSCAN_GIT_DESCRIBE);
         return EXIT_OK;
     case CLI_INFO: return cmd_info(o->verbose);
-    case CLI_DEMO: return cmd_demo();
-    case CLI_SCAN: return cmd_scan(&o->scan);
+    case CLI_BENCH: return cmd_bench(&o->bench); /* prints its own progress */
+    default: break;
+    }
+    int rc;
+    cli_progress_start(cli_command_name(o->command));
+    switch (o->command) {
+    case CLI_DEMO: rc = cmd_demo(); break;
+    case CLI_SCAN: rc = cmd_scan(&o->scan); break;
     case CLI_REDUCE:
     case CLI_COUNT:
     case CLI_COMPACT:
@@ -304,11 +310,12 @@ int cli_run(const cli_options *o) {
     case CLI_SEGMENTED:
     case CLI_SCAN_BY_KEY:
     case CLI_REDUCE_BY_KEY:
-    case CLI_SEGMENTED_SCAN: return cmd_primitive(&o->prim);
-    case CLI_SORT: return cmd_sort(&o->sort);
-    case CLI_BENCH: return cmd_bench(&o->bench);
-    default: return cli_usage_error("no command");
+    case CLI_SEGMENTED_SCAN: rc = cmd_primitive(&o->prim); break;
+    case CLI_SORT: rc = cmd_sort(&o->sort); break;
+    default: rc = cli_usage_error("no command"); break;
     }
+    cli_progress_stop();
+    return rc;
 }
 
 int cli_main(int argc, char **argv) {

@@ -22,6 +22,7 @@ void cli_set_message_stream(FILE *f) {
 FILE *cli_message_stream(void) { return messages_set ? messages : stderr; }
 
 int cli_usage_error(const char *fmt, ...) {
+    cli_progress_stage(NULL, 0, 0); /* the message on a line of its own */
     FILE *f = cli_message_stream();
     if (!f) return EXIT_USAGE;
     va_list ap;
@@ -46,6 +47,7 @@ static const char *without_name(const char *msg, wgs_result r) {
 }
 
 int cli_gpu_error(wgs_context *ctx, wgs_result r, const char *what) {
+    cli_progress_stage(NULL, 0, 0);
     const char *msg = without_name(ctx ? wgs_context_last_error(ctx) : "", r);
     fprintf(stderr, "wgscan: %s failed: %s (%d): %s\n", what, wgs_result_name(r), (int)r,
             msg && *msg ? msg : wgs_result_description(r));
