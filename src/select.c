@@ -217,9 +217,6 @@ static wgs_result check_args(wgs_select_plan *p, const wgs_select_args *a) {
     return WGS_OK;
 }
 
-/* The three passes' first two: group counts (FLAGGED reads only the flags and writes
- * them as bits for the scatter, the other modes read the values), then their scan; the
- * scatter follows in the caller's pass. */
 /* A dispatch of `groups` workgroups with the record `rec` (at po); with the count on
  * the GPU, n and tiles follow the count and the grid takes `per` elements a workgroup. */
 static void dispatch(wgs_select_plan *p, WGPUComputePassEncoder pass, WGPUComputePipeline pipe, const gpu_binding *b,
@@ -236,6 +233,9 @@ static void count_zero(wgs_select_plan *p, WGPUComputePassEncoder pass, gpu_bind
     wgs__dispatch(p->ctx, pass, p->empty, &count_b, 1, NULL, 0, 1, &counted);
 }
 
+/* The three passes' first two: group counts (FLAGGED reads only the flags and writes
+ * them as bits for the scatter, the other modes read the values), then their scan; the
+ * scatter follows in the caller's pass. */
 static wgs_result record_three_passes(wgs_select_plan *p, WGPUCommandEncoder encoder, const wgs_select_args *a,
                                       uint64_t po, const wgs_params *rec, const gpu_binding in[2],
                                       gpu_binding flags_b, gpu_binding sums_b, gpu_binding bits_b,
