@@ -44,6 +44,23 @@
  *   4. wgs_scan_plan_destroy(plan); wgs_context_destroy(ctx).
  *   For simple use, wgs_scan_host() does 2-4 with host arrays in and out.
  *
+ * Host-array calls (wgs_*_host)
+ *   Each primitive has one; they create a plan and buffers, upload, run, download and
+ *   wait. All eleven take their arguments in one order: the context, the plan's
+ *   description, the input arrays, the sizes (n first, then n_segments or arena_size),
+ *   then what they write (arrays, and counts written back):
+ *     wgs_scan_host(ctx, desc, input, n, output)
+ *     wgs_reduce_host(ctx, desc, input, n, result)
+ *     wgs_count_host(ctx, desc, input, n, count)
+ *     wgs_segmented_reduce_host(ctx, desc, input, offsets, end_offsets, n, n_segments, output)
+ *     wgs_scan_by_key_host(ctx, desc, heads, input, n, output)
+ *     wgs_segmented_scan_host(ctx, desc, input, offsets, end_offsets, n, n_segments, output)
+ *     wgs_reduce_by_key_host(ctx, desc, keys, input, n, unique_keys, aggregates, num_runs)
+ *     wgs_select_host(ctx, desc, input, flags, payload_in, n, output, payload_out, count)
+ *     wgs_histogram_host(ctx, desc, input, n, counts)
+ *     wgs_alloc_host(ctx, desc, sizes, n, arena_size, top, offsets)   (top: in and out)
+ *     wgs_sort_host(ctx, desc, keys, values, n, keys_out, values_out)
+ *
  * Errors
  *   Every fallible call returns a wgs_result: WGS_OK (0) or a numbered error. Numbers
  *   are never reused. wgs_result_name() gives the symbol, wgs_context_last_error()
@@ -581,7 +598,7 @@ WGS_API wgs_result wgs_scan_encode(wgs_scan_plan *plan, WGPUCommandEncoder encod
  * waits. Cost: allocates n elements of GPU memory (the scan runs in place), twice that
  * with the single-pass algorithm forced (it cannot run in place); blocks until done. */
 WGS_API wgs_result wgs_scan_host(wgs_context *ctx, const wgs_scan_plan_desc *desc,
-                                 const void *input, void *output, uint64_t n);
+                                 const void *input, uint64_t n, void *output);
 
 
 /* ---------------------------------------------------------------------------
@@ -835,8 +852,9 @@ WGS_API wgs_result wgs_segmented_reduce_encode(wgs_segmented_reduce_plan *plan, 
  * (WGS_ERROR_SEGMENTS_UNORDERED, WGS_ERROR_SEGMENT_OUT_OF_RANGE) for bad offsets, and
  * then leaves output unwritten. Waits. */
 WGS_API wgs_result wgs_segmented_reduce_host(wgs_context *ctx, const wgs_segmented_reduce_plan_desc *desc,
-                                             const void *input, uint64_t n, const uint32_t *offsets,
-                                             const uint32_t *end_offsets, uint64_t n_segments, void *output);
+                                             const void *input, const uint32_t *offsets,
+                                             const uint32_t *end_offsets, uint64_t n, uint64_t n_segments,
+                                             void *output);
 
 /* ---------------------------------------------------------------------------
  * Scan by key: a scan that starts again at every segment
@@ -958,7 +976,7 @@ WGS_API wgs_result wgs_scan_by_key_encode(wgs_scan_by_key_plan *plan, WGPUComman
 /* Convenience: scans host arrays. heads: n keys of 4 bytes (KEYS) or n flag bytes
  * (FLAGS); input and output n values of the plan's type (output another array). Waits. */
 WGS_API wgs_result wgs_scan_by_key_host(wgs_context *ctx, const wgs_scan_by_key_plan_desc *desc,
-                                        const void *heads, const void *input, void *output, uint64_t n);
+                                        const void *heads, const void *input, uint64_t n, void *output);
 
 /* ---------------------------------------------------------------------------
  * Segmented scan: a scan that starts again at every segment given by offsets
@@ -1080,8 +1098,9 @@ WGS_API wgs_result wgs_segmented_scan_encode(wgs_segmented_scan_plan *plan, WGPU
  * (WGS_ERROR_SEGMENTS_UNORDERED, WGS_ERROR_SEGMENT_OUT_OF_RANGE) for bad offsets, and
  * then leaves output unwritten. Waits. */
 WGS_API wgs_result wgs_segmented_scan_host(wgs_context *ctx, const wgs_segmented_scan_plan_desc *desc,
-                                           const void *input, uint64_t n, const uint32_t *offsets,
-                                           const uint32_t *end_offsets, uint64_t n_segments, void *output);
+                                           const void *input, const uint32_t *offsets,
+                                           const uint32_t *end_offsets, uint64_t n, uint64_t n_segments,
+                                           void *output);
 
 /* ---------------------------------------------------------------------------
  * Reduce by key: one reduction per run of equal keys
@@ -1268,25 +1287,21 @@ typedef struct wgs_select_args {
 WGS_API wgs_result wgs_select_plan_create(wgs_context *ctx, const wgs_select_plan_desc *desc,
                                           wgs_select_plan **out);
 WGS_API void wgs_select_plan_destroy(wgs_select_plan *plan);
+/* Bytes of GPU memory the plan holds, its scan's included (0 for NULL); see Limits. */
+WGS_API uint64_t wgs_select_plan_scratch_size(const wgs_select_plan *plan);
 /* Records three compute passes and a scan. Output buffers must hold n elements (the
  * count is not known when recording). */
 WGS_API wgs_result wgs_select_encode(wgs_select_plan *plan, WGPUCommandEncoder encoder,
                                      const wgs_select_args *args);
 
-/* Convenience: selects from host arrays (n 4-byte elements; flags one byte each). The
- * outputs receive `count` elements (n for a partition); payload_out also receives them
- * for payload plans and the run lengths for RUN_LENGTH. Arrays the plan does not use
- * may be NULL. Waits. */
-typedef struct wgs_select_host_args {
-    const void *input;
-    const uint8_t *flags;    /* FLAGGED */
-    const void *payload_in;  /* payload BUFFER: 4 bytes per element */
-    void *output;            /* room for n elements */
-    void *payload_out;       /* room for n u32: payload plans and RUN_LENGTH */
-    uint64_t n;
-} wgs_select_host_args;
+/* Convenience: selects from host arrays: input n 4-byte elements, flags n bytes
+ * (FLAGGED), payload_in n 4-byte payloads (payload BUFFER). output (room for n
+ * elements) receives `count` elements (n for a partition); payload_out (room for n u32)
+ * receives them for payload plans and the run lengths for RUN_LENGTH. Arrays the plan
+ * does not use may be NULL. Waits. */
 WGS_API wgs_result wgs_select_host(wgs_context *ctx, const wgs_select_plan_desc *desc,
-                                   const wgs_select_host_args *args, uint32_t *count);
+                                   const void *input, const uint8_t *flags, const void *payload_in,
+                                   uint64_t n, void *output, void *payload_out, uint32_t *count);
 
 /* ---------------------------------------------------------------------------
  * Histogram: counts of values in `bins` even bins over [lower, upper)
