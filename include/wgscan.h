@@ -411,6 +411,11 @@ typedef struct wgs_experimental {
     /* Fault injection for the tests: the parameter ring's creation fails. */
     int fail_param_ring;
 } wgs_experimental;
+
+/* Bytes of GPU buffers the context has created so far (plans, parameter rings, host
+ * buffers: a running total that releases do not lower). The tests hold each plan's
+ * scratch size to what its creation added. */
+WGS_API uint64_t wgs_experimental_buffer_bytes_created(const wgs_context *ctx);
 #endif
 
 /* Loads the runtime, picks an adapter and creates a device (see the manual).
@@ -536,7 +541,9 @@ WGS_API wgs_result wgs_scan_plan_create(wgs_context *ctx, const wgs_scan_plan_de
 /* Accepts NULL. */
 WGS_API void wgs_scan_plan_destroy(wgs_scan_plan *plan);
 
-/* Bytes of GPU scratch the plan holds (for memory budgeting). */
+/* Bytes of GPU memory the plan holds (for memory budgeting; 0 for NULL). Every plan kind
+ * has this query (wgs_<kind>_plan_scratch_size), each the sum of the buffers its
+ * creation made, inner plans' included. */
 WGS_API uint64_t wgs_scan_plan_scratch_size(const wgs_scan_plan *plan);
 /* The algorithm an encode of n elements with this plan uses (in_place: input = output).
  * By default: the single pass up to WGS_SCAN_SINGLE_PASS_MAX_N elements out of place,
@@ -720,6 +727,9 @@ WGS_API wgs_result wgs_count_plan_create(wgs_context *ctx, const wgs_count_plan_
                                          wgs_reduce_plan **out);
 /* Accepts NULL. */
 WGS_API void wgs_reduce_plan_destroy(wgs_reduce_plan *plan);
+/* Bytes of GPU memory the plan holds (0 for NULL): TREE 8 bytes a partial (a few per
+ * workgroup of the grid), ATOMIC 256. */
+WGS_API uint64_t wgs_reduce_plan_scratch_size(const wgs_reduce_plan *plan);
 /* Records the reduction (one compute pass). Its parameters go to the context's
  * parameter ring (see "Parameter records"). */
 WGS_API wgs_result wgs_reduce_encode(wgs_reduce_plan *plan, WGPUCommandEncoder encoder,
@@ -1355,6 +1365,8 @@ typedef struct wgs_histogram_args {
 WGS_API wgs_result wgs_histogram_plan_create(wgs_context *ctx, const wgs_histogram_plan_desc *desc,
                                              wgs_histogram_plan **out);
 WGS_API void wgs_histogram_plan_destroy(wgs_histogram_plan *plan);
+/* Bytes of GPU memory the plan holds: 0 (it counts in workgroup memory and the output). */
+WGS_API uint64_t wgs_histogram_plan_scratch_size(const wgs_histogram_plan *plan);
 WGS_API wgs_result wgs_histogram_encode(wgs_histogram_plan *plan, WGPUCommandEncoder encoder,
                                         const wgs_histogram_args *args);
 /* Convenience: the histogram of n host values into counts[desc->bins]. Waits. */
@@ -1419,6 +1431,9 @@ typedef struct wgs_alloc_args {
 WGS_API wgs_result wgs_alloc_plan_create(wgs_context *ctx, const wgs_alloc_plan_desc *desc,
                                          wgs_alloc_plan **out);
 WGS_API void wgs_alloc_plan_destroy(wgs_alloc_plan *plan);
+/* Bytes of GPU memory the plan holds (0 for NULL): SCAN a scan plan's of capacity, ATOMIC
+ * none. */
+WGS_API uint64_t wgs_alloc_plan_scratch_size(const wgs_alloc_plan *plan);
 WGS_API wgs_result wgs_alloc_encode(wgs_alloc_plan *plan, WGPUCommandEncoder encoder,
                                     const wgs_alloc_args *args);
 /* Convenience: serves n host requests from an arena whose top is *top; *top receives
@@ -1440,8 +1455,8 @@ WGS_API wgs_result wgs_alloc_host(wgs_context *ctx, const wgs_alloc_plan_desc *d
  * Values (payload): NONE (keys only); BUFFER: a value of value_bytes (4 or 8) per key
  * moves with it; INDEX: values_out receives each key's input index (u32).
  * The input is left intact unless keys_out is keys_in (then the sort is in place);
- * values likewise. Scratch: a second copy of capacity keys (and values) and
- * capacity / 4 bytes of digit counts.
+ * values likewise. Scratch (wgs_sort_plan_scratch_size): a second copy of capacity keys
+ * (and values) and a few KiB of digit counts or tile states per tile.
  *
  * How: least-significant-digit radix sort, digits of at most 8 bits. Two algorithms,
  * the same result:
@@ -1510,6 +1525,10 @@ typedef struct wgs_sort_args {
 WGS_API wgs_result wgs_sort_plan_create(wgs_context *ctx, const wgs_sort_plan_desc *desc,
                                         wgs_sort_plan **out);
 WGS_API void wgs_sort_plan_destroy(wgs_sort_plan *plan);
+/* Bytes of GPU memory the plan holds (0 for NULL): the second copy of capacity keys and
+ * values (each rounded up to 256 bytes), and ONESWEEP's tile states or REDUCE_SCAN's
+ * digit counts and offsets (2 KiB a tile each way; REDUCE_SCAN adds its scan plan's). */
+WGS_API uint64_t wgs_sort_plan_scratch_size(const wgs_sort_plan *plan);
 /* Records the sort (see How above): a reset, a histogram and a pass per digit
  * (ONESWEEP), or per digit a count, a scan and a scatter (REDUCE_SCAN). */
 WGS_API wgs_result wgs_sort_encode(wgs_sort_plan *plan, WGPUCommandEncoder encoder,

@@ -49,6 +49,9 @@ wgs_result wgs__gpu_scope_pop(gpu_device *dev, char *msg, size_t msglen);
 /* Buffers. */
 WGPUBuffer wgs__gpu_buffer_create(gpu_device *dev, uint64_t size, WGPUBufferUsage usage,
                              const char *label);
+/* Bytes asked of wgs__gpu_buffer_create on this device so far (a running total, never
+ * lowered by releases): what the tests hold the plans' scratch queries to. */
+uint64_t wgs__gpu_buffer_bytes_created(const gpu_device *dev);
 void wgs__gpu_buffer_release(gpu_device *dev, WGPUBuffer buffer);
 uint64_t wgs__gpu_buffer_size(gpu_device *dev, WGPUBuffer buffer);
 WGPUBufferUsage wgs__gpu_buffer_usage(gpu_device *dev, WGPUBuffer buffer);
