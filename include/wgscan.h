@@ -167,7 +167,7 @@ extern "C" {
 #endif
 
 #define WGSCAN_VERSION_MAJOR 0
-#define WGSCAN_VERSION_MINOR 1
+#define WGSCAN_VERSION_MINOR 2
 #define WGSCAN_VERSION_PATCH 0
 /* MAJOR*10000 + MINOR*100 + PATCH, what wgs_version() returns (as ZSTD_VERSION_NUMBER). */
 #define WGSCAN_VERSION_NUMBER \

@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
-# ctest api: rules of the public API that no compiler checks.
+# ctest api: rules of the public API that no compiler checks (docs/abi.md).
 #   - The host-array calls (wgs_*_host of wgscan.h), all eleven, take their arguments in
 #     one order: ctx, desc, the arrays they read (const pointers), the sizes (integers, n
 #     first), then what they write (pointers). With void * a swap would compile silently.
 #   - README.md names each of them.
+#   - One version: project(VERSION) of CMakeLists.txt, WGSCAN_VERSION_* of wgscan.h, and a
+#     section of CHANGELOG.md for it that says what it breaks (docs/abi.md's rule).
 # Usage: test_api.sh SOURCE_DIR
 set -u
 src=$1
@@ -42,5 +44,20 @@ while IFS='|' read -r name params; do
   if grep -q "\b$name\b" "$src/README.md"; then ok "README names $name"; else bad "README names $name"; fi
 done <<<"$decls"
 
+# One version, and the CHANGELOG's word on it.
+hv() { sed -n "s/^#define WGSCAN_VERSION_$1 \([0-9]*\)$/\1/p" "$hdr"; }
+version=$(hv MAJOR).$(hv MINOR).$(hv PATCH)
+cmake_version=$(sed -n 's/^project(wgscan VERSION \([0-9.]*\) .*/\1/p' "$src/CMakeLists.txt")
+if [ "$version" = "$cmake_version" ]; then ok "wgscan.h and CMakeLists.txt say $version"
+else bad "wgscan.h says $version, CMakeLists.txt $cmake_version"; fi
+if grep -q "^## $version\b" "$src/CHANGELOG.md" &&
+   awk -v v="## $version" 'index($0, v) == 1 { on = 1; next } on && /^## / { exit } on && /^### Breaks/ { found = 1 }
+                           END { exit !found }' "$src/CHANGELOG.md"; then
+  ok "CHANGELOG.md has a section for $version with what it breaks"
+else
+  bad "CHANGELOG.md has a section '## $version' with a '### Breaks' part"
+fi
+if [ -f "$src/docs/abi.md" ] && grep -q "SONAME" "$src/docs/abi.md"; then ok "docs/abi.md states the policy"
+else bad "docs/abi.md states the policy"; fi
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

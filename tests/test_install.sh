@@ -15,7 +15,8 @@
 # the shared library is found through the run path wgscan.pc gives, and each program
 # must load the Dawn copy of the prefix (libwgscan.so looks beside itself, a program
 # with the archive in its run path) and compute a verified scan. Also checks that no
-# installed file names the configure-time prefix, the source tree or the build tree.
+# installed file names the configure-time prefix, the source tree or the build tree,
+# and that the shared library's SONAME and the versions follow docs/abi.md.
 # Usage: test_install.sh BUILD_DIR SOURCE_DIR
 set -u
 build=$(cd "$1" && pwd -P) src=$(cd "$2" && pwd -P)
@@ -52,6 +53,20 @@ check "header, libraries, CLI, pkg-config file and CMake package installed" -- \
        -a -n "$(find "$prefix" -name libwgscan.a)" -a -n "$(find "$prefix" -name 'libwgscan.so')" \
        -a -x "$prefix/bin/wgscan" -a -n "$pc" -a -n "$config"
 check "the Dawn runtime copy installed in <libdir>/wgscan" -- test -n "$runtime"
+# docs/abi.md: one version in the header, the pkg-config files and the CMake package;
+# the SONAME is libwgscan.so.0.MINOR before 1.0, libwgscan.so.MAJOR from 1.0.
+hv() { sed -n "s/^#define WGSCAN_VERSION_$1 \([0-9]*\)$/\1/p" "$prefix/include/wgscan.h"; }
+major=$(hv MAJOR) minor=$(hv MINOR) patch=$(hv PATCH)
+version=$major.$minor.$patch
+if [ "$major" = 0 ]; then soname=libwgscan.so.0.$minor; else soname=libwgscan.so.$major; fi
+so=$(find "$prefix" -name 'libwgscan.so' | head -1)
+check "SONAME $soname (version $version, docs/abi.md)" -- \
+  sh -c 'readelf -d "$1" | grep -q "(SONAME) *Library soname: \[$2\]" && test -e "$(dirname "$1")/$2"' _ "$so" "$soname"
+for f in "$pc" "$(dirname "$pc")/wgscan-static.pc"; do
+  check "$(basename "$f") says version $version" -- grep -qx "Version: $version" "$f"
+done
+check "the CMake package says version $version" -- \
+  grep -q "set(PACKAGE_VERSION \"$version\")" "$(dirname "$config")/wgscanConfigVersion.cmake"
 check "the runtime's licence beside it" -- test -f "$(dirname "$runtime")/LICENSE.libwebgpu_wrapper"
 check "wgscan's licence installed" -- test -f "$prefix/share/doc/wgscan/LICENSE"
 # The configure-time prefix, the staging prefix, the trees: none may be named.
