@@ -543,7 +543,8 @@ WGS_API void wgs_scan_plan_destroy(wgs_scan_plan *plan);
 
 /* Bytes of GPU memory the plan holds (for memory budgeting; 0 for NULL). Every plan kind
  * has this query (wgs_<kind>_plan_scratch_size), each the sum of the buffers its
- * creation made, inner plans' included. */
+ * creation made, inner plans' included; wgs_<kind>_plan_desc_scratch_size gives it
+ * before creation (see "GPU memory before creation"). */
 WGS_API uint64_t wgs_scan_plan_scratch_size(const wgs_scan_plan *plan);
 /* The algorithm an encode of n elements with this plan uses (in_place: input = output).
  * By default: the single pass up to WGS_SCAN_SINGLE_PASS_MAX_N elements out of place,
@@ -1538,6 +1539,39 @@ WGS_API wgs_result wgs_sort_encode(wgs_sort_plan *plan, WGPUCommandEncoder encod
  * values_out may be the inputs. Waits. */
 WGS_API wgs_result wgs_sort_host(wgs_context *ctx, const wgs_sort_plan_desc *desc, const void *keys,
                                  const void *values, uint64_t n, void *keys_out, void *values_out);
+
+/* ---------------------------------------------------------------------------
+ * GPU memory before creation: what a plan of this description would hold, the number
+ * its wgs_<kind>_plan_scratch_size would give, without allocating it. The description
+ * is checked as by the plan's creation, whose results they return (an unsupported
+ * type, a capacity past the device's limits), *bytes 0 then. Cost: the pipelines are
+ * compiled (and kept in the context's cache, so the creation that follows is quick);
+ * no GPU memory is allocated.
+ * ------------------------------------------------------------------------- */
+WGS_API wgs_result wgs_scan_plan_desc_scratch_size(wgs_context *ctx, const wgs_scan_plan_desc *desc,
+                                                   uint64_t *bytes);
+WGS_API wgs_result wgs_reduce_plan_desc_scratch_size(wgs_context *ctx, const wgs_reduce_plan_desc *desc,
+                                                     uint64_t *bytes);
+WGS_API wgs_result wgs_count_plan_desc_scratch_size(wgs_context *ctx, const wgs_count_plan_desc *desc,
+                                                    uint64_t *bytes);
+WGS_API wgs_result wgs_segmented_reduce_plan_desc_scratch_size(wgs_context *ctx,
+                                                               const wgs_segmented_reduce_plan_desc *desc,
+                                                               uint64_t *bytes);
+WGS_API wgs_result wgs_scan_by_key_plan_desc_scratch_size(wgs_context *ctx, const wgs_scan_by_key_plan_desc *desc,
+                                                          uint64_t *bytes);
+WGS_API wgs_result wgs_segmented_scan_plan_desc_scratch_size(wgs_context *ctx,
+                                                             const wgs_segmented_scan_plan_desc *desc,
+                                                             uint64_t *bytes);
+WGS_API wgs_result wgs_reduce_by_key_plan_desc_scratch_size(wgs_context *ctx,
+                                                            const wgs_reduce_by_key_plan_desc *desc, uint64_t *bytes);
+WGS_API wgs_result wgs_select_plan_desc_scratch_size(wgs_context *ctx, const wgs_select_plan_desc *desc,
+                                                     uint64_t *bytes);
+WGS_API wgs_result wgs_histogram_plan_desc_scratch_size(wgs_context *ctx, const wgs_histogram_plan_desc *desc,
+                                                        uint64_t *bytes);
+WGS_API wgs_result wgs_alloc_plan_desc_scratch_size(wgs_context *ctx, const wgs_alloc_plan_desc *desc,
+                                                    uint64_t *bytes);
+WGS_API wgs_result wgs_sort_plan_desc_scratch_size(wgs_context *ctx, const wgs_sort_plan_desc *desc,
+                                                   uint64_t *bytes);
 
 /* ---------------------------------------------------------------------------
  * Copy: the yardstick. A WGSL copy at memory speed; a primitive that reads and writes
