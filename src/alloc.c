@@ -54,6 +54,8 @@ wgs_result wgs_alloc_plan_create(wgs_context *ctx, const wgs_alloc_plan_desc *de
     WGS_CREATE_END(ctx, r, p, wgs_scan_plan_destroy(p->scan), out);
 }
 
+uint64_t wgs_alloc_plan_scratch_size(const wgs_alloc_plan *p) { return p ? wgs_scan_plan_scratch_size(p->scan) : 0; }
+
 void wgs_alloc_plan_destroy(wgs_alloc_plan *p) {
     if (!p) return;
     wgs_scan_plan_destroy(p->scan);

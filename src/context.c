@@ -133,6 +133,10 @@ void wgs_context_destroy(wgs_context *ctx) {
 
 const char *wgs_context_last_error(const wgs_context *ctx) { return ctx ? ctx->last_error : ""; }
 
+uint64_t wgs_experimental_buffer_bytes_created(const wgs_context *ctx) {
+    return ctx ? wgs__gpu_buffer_bytes_created(ctx->gpu) : 0;
+}
+
 wgs_result wgs_context_get_info(const wgs_context *ctx, wgs_context_info *info) {
     if (!ctx || !info) return WGS_ERROR_INVALID_ARGUMENT;
     *info = ctx->caps.info;

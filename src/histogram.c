@@ -131,6 +131,12 @@ wgs_result wgs_histogram_plan_create(wgs_context *ctx, const wgs_histogram_plan_
     WGS_CREATE_END(ctx, r, p, (void)0, out);
 }
 
+/* It counts into the caller's output (workgroup memory, atomics): no buffer of its own. */
+uint64_t wgs_histogram_plan_scratch_size(const wgs_histogram_plan *p) {
+    (void)p;
+    return 0;
+}
+
 void wgs_histogram_plan_destroy(wgs_histogram_plan *p) {
     if (!p) return;
     p->ctx->live_plans--;

@@ -20,6 +20,7 @@
 
 struct wgs_reduce_plan {
     wgs_context *ctx;
+    uint64_t scratch_bytes; /* the GPU memory it holds, inner plans' included */
     wgs_type type;
     wgs_op op;
     int count; /* a count plan */
@@ -95,12 +96,13 @@ static wgs_result plan_finish(wgs_context *ctx, wgs_reduce_plan *p, wgs_type acc
         return r;
     }
     uint64_t chunks = wgs__div_up(p->capacity, p->chunk_elems);
+    p->scratch_bytes = atomic ? 256 : chunks * p->groups_max * 8;
     wgs__gpu_scope_push(ctx->gpu);
     if (!atomic)
-        p->partials = wgs__gpu_buffer_create(ctx->gpu, chunks * p->groups_max * 8, WGPUBufferUsage_Storage,
+        p->partials = wgs__gpu_buffer_create(ctx->gpu, p->scratch_bytes, WGPUBufferUsage_Storage,
                                         "wgscan reduce partials");
     else
-        p->acc = wgs__gpu_buffer_create(ctx->gpu, 256, WGPUBufferUsage_Storage, "wgscan reduce accumulator");
+        p->acc = wgs__gpu_buffer_create(ctx->gpu, p->scratch_bytes, WGPUBufferUsage_Storage, "wgscan reduce accumulator");
     r = wgs__scope_end(ctx, "allocating the reduce plan's scratch");
     WGS_CREATE_END(ctx, r, p, plan_release(p), out);
 }
@@ -203,6 +205,8 @@ wgs_result wgs_count_plan_create(wgs_context *ctx, const wgs_count_plan_desc *us
     return plan_finish(ctx, p, WGS_TYPE_U32, WGS_OP_ADD, 0,
                        "element/predicate.wgsl element/lift_count.wgsl element/acc.wgsl workgroup/reduce_tree.wgsl", out);
 }
+
+uint64_t wgs_reduce_plan_scratch_size(const wgs_reduce_plan *p) { return p ? p->scratch_bytes : 0; }
 
 void wgs_reduce_plan_destroy(wgs_reduce_plan *p) {
     if (!p) return;

@@ -20,6 +20,7 @@
 
 struct wgs_select_plan {
     wgs_context *ctx;
+    uint64_t scratch_bytes; /* the GPU memory it holds, inner plans' included */
     wgs_type type;
     wgs_select_mode mode;
     wgs_payload payload;
@@ -165,20 +166,25 @@ wgs_result wgs_select_plan_create(wgs_context *ctx, const wgs_select_plan_desc *
                              .label = "wgscan select group sums"};
     if (r == WGS_OK && !p->single_pass) r = wgs_scan_plan_create(ctx, &sd, &p->scan);
     if (r == WGS_OK) {
+        const uint64_t bits = mode == WGS_SELECT_FLAGGED ? wgs__div_up(capacity, 32) * 4 : 256;
+        p->scratch_bytes = (p->single_pass ? wgs__chain_state_bytes(p->chain.max_tiles)
+                                           : wgs_scan_plan_scratch_size(p->scan) + tiles * 4 + bits) +
+                           (mode == WGS_SELECT_RUN_LENGTH ? capacity * 4 : 0);
         wgs__gpu_scope_push(ctx->gpu);
         if (!p->single_pass) /* as many sums as tiles: the groups of small inputs hold one tile */
             p->group_sums = wgs__gpu_buffer_create(ctx->gpu, tiles * 4, WGPUBufferUsage_Storage, "wgscan select group sums");
         /* (a placeholder of its own in the other modes: the scatter's writable bindings
          * may not share the context's one) */
         if (!p->single_pass)
-            p->bits = wgs__gpu_buffer_create(ctx->gpu, mode == WGS_SELECT_FLAGGED ? wgs__div_up(capacity, 32) * 4 : 256,
-                                        WGPUBufferUsage_Storage, "wgscan select flag bits");
+            p->bits = wgs__gpu_buffer_create(ctx->gpu, bits, WGPUBufferUsage_Storage, "wgscan select flag bits");
         if (mode == WGS_SELECT_RUN_LENGTH)
             p->starts = wgs__gpu_buffer_create(ctx->gpu, capacity * 4, WGPUBufferUsage_Storage, "wgscan run starts");
         r = wgs__scope_end(ctx, "allocating the select plan's scratch");
     }
     WGS_CREATE_END(ctx, r, p, plan_release(p), out);
 }
+
+uint64_t wgs_select_plan_scratch_size(const wgs_select_plan *p) { return p ? p->scratch_bytes : 0; }
 
 void wgs_select_plan_destroy(wgs_select_plan *p) {
     if (!p) return;

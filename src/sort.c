@@ -20,6 +20,7 @@
 
 struct wgs_sort_plan {
     wgs_context *ctx;
+    uint64_t scratch_bytes; /* the GPU memory it holds, inner plans' included */
     wgs_type type;
     uint32_t key_words, value_words; /* 4-byte words a key, a value (0: no values) */
     int descending;
@@ -209,13 +210,15 @@ wgs_result wgs_sort_plan_create(wgs_context *ctx, const wgs_sort_plan_desc *desc
         if (r == WGS_OK) r = wgs_scan_plan_create(ctx, &sd, &p->scan);
     }
     if (r == WGS_OK) {
+        const uint64_t keys_bytes = wgs__round_up(capacity * key_words * 4, 256);
+        const uint64_t values_bytes = value_words ? wgs__round_up(capacity * value_words * 4, 256) : 0;
+        p->scratch_bytes = keys_bytes + values_bytes +
+                           (onesweep ? state_bytes : RADIX * max_tiles * 8 + wgs_scan_plan_scratch_size(p->scan));
         wgs__gpu_scope_push(ctx->gpu);
         const WGPUBufferUsage u = WGPUBufferUsage_Storage;
-        p->keys_alt = wgs__gpu_buffer_create(ctx->gpu, wgs__round_up(capacity * key_words * 4, 256), u,
-                                             "wgscan sort keys (second copy)");
+        p->keys_alt = wgs__gpu_buffer_create(ctx->gpu, keys_bytes, u, "wgscan sort keys (second copy)");
         if (value_words)
-            p->values_alt = wgs__gpu_buffer_create(ctx->gpu, wgs__round_up(capacity * value_words * 4, 256), u,
-                                                   "wgscan sort values (second copy)");
+            p->values_alt = wgs__gpu_buffer_create(ctx->gpu, values_bytes, u, "wgscan sort values (second copy)");
         if (onesweep) {
             p->state = wgs__gpu_buffer_create(ctx->gpu, state_bytes, u, "wgscan sort tile states");
         } else {
@@ -226,6 +229,8 @@ wgs_result wgs_sort_plan_create(wgs_context *ctx, const wgs_sort_plan_desc *desc
     }
     WGS_CREATE_END(ctx, r, p, plan_release(p), out);
 }
+
+uint64_t wgs_sort_plan_scratch_size(const wgs_sort_plan *p) { return p ? p->scratch_bytes : 0; }
 
 void wgs_sort_plan_destroy(wgs_sort_plan *p) {
     if (!p) return;
