@@ -89,13 +89,14 @@ static void fill_input(const prim_options *o, void *data) {
 /* --segments FILE: raw u32 CSR offsets, n_segments + 1 of them, as they are (the GPU
  * checks them). Returns an exit status. */
 static int read_segments(prim_run *s) {
-    uint64_t bytes = 0;
-    if (cli_input_size(s->o->seg_path, &bytes) != 0) return EXIT_USAGE;
-    if (bytes < 4 || bytes % 4 || bytes / 4 - 1 >= (1ull << 31))
-        return cli_usage_error("'%s' holds %llu bytes: not 1 to 2^31 u32 offsets (n_segments + 1)", s->o->seg_path,
-                               (unsigned long long)bytes);
+    cli_array a;
+    if (cli_array_open(s->o->seg_path, "--segments", "<u4", 4, &a) != 0) return EXIT_USAGE;
+    const uint64_t bytes = a.count * 4;
+    if (a.count < 1 || a.count - 1 >= (1ull << 31))
+        return cli_usage_error("'%s' holds %llu offsets: not 1 to 2^31 u32 offsets (n_segments + 1)", s->o->seg_path,
+                               (unsigned long long)a.count);
     if (!(s->offsets = malloc(bytes))) return cli_usage_error("cannot allocate %llu bytes", (unsigned long long)bytes);
-    if (cli_read_input(s->o->seg_path, s->offsets, bytes) != 0) return EXIT_USAGE;
+    if (cli_array_read(s->o->seg_path, &a, 4, s->offsets) != 0) return EXIT_USAGE;
     s->n_segments = bytes / 4 - 1;
     return EXIT_OK;
 }
@@ -416,6 +417,18 @@ static void print_time(const char *label, double seconds, uint64_t n) {
            seconds > 0 ? (double)n / seconds * 1e-9 : 0.0);
 }
 
+/* --out: the result's `bytes` as raw words or a .npy array of the result's dtype (counts
+ * and bins u32; argmin and argmax pairs of the value and its index). */
+static int write_result(const prim_options *o, const void *result, uint64_t bytes) {
+    char descr[64];
+    const int pairs = is_arg(o->op) && (o->cmd == CLI_REDUCE || o->cmd == CLI_SEGMENTED || o->cmd == CLI_REDUCE_BY_KEY);
+    const char *t = o->cmd == CLI_COUNT || o->cmd == CLI_HISTOGRAM ? "<u4" : cli_npy_dtype(o->type);
+    if (pairs) snprintf(descr, sizeof descr, "[('value', '%s'), ('index', '<u4')]", t);
+    else snprintf(descr, sizeof descr, "%s", t);
+    const size_t size = pairs ? 8 : 4;
+    return cli_array_write(o->out_path, descr, size, result, bytes / size);
+}
+
 static int run_prim(wgs_context *ctx, const prim_options *o) {
     prim_run s;
     memset(&s, 0, sizeof s);
@@ -441,7 +454,7 @@ static int run_prim(wgs_context *ctx, const prim_options *o) {
     if (!s.host_in || !s.flags || !s.result || !s.pay_result)
         return run_free(&s), cli_usage_error("cannot allocate %llu bytes", (unsigned long long)bytes);
     if (o->in_path) {
-        if (cli_read_input(o->in_path, s.host_in, bytes) != 0) return run_free(&s), EXIT_USAGE;
+        if (cli_read_input_at(o->in_path, o->in_offset, s.host_in, bytes) != 0) return run_free(&s), EXIT_USAGE;
         /* The fixed-point sum takes finite elements only (wgscan.h): given an infinity or
          * NaN it returns a number unrelated to the sum. */
         const uint32_t *in = s.host_in;
@@ -456,7 +469,7 @@ static int run_prim(wgs_context *ctx, const prim_options *o) {
     }
     if (o->cmd == CLI_COMPACT && o->mode == WGS_SELECT_FLAGGED) {
         if (o->flags_path) {
-            if (cli_read_input(o->flags_path, s.flags, o->n) != 0) return run_free(&s), EXIT_USAGE;
+            if (cli_read_input_at(o->flags_path, o->flags_offset, s.flags, o->n) != 0) return run_free(&s), EXIT_USAGE;
         } else {
             uint32_t *rnd = malloc(o->n * 4 + 4);
             if (!rnd) return run_free(&s), cli_usage_error("cannot allocate flags");
@@ -550,30 +563,31 @@ static int run_prim(wgs_context *ctx, const prim_options *o) {
                                     : "FAILED");
         if (!ok) rc = EXIT_VERIFY_FAILED;
     }
-    if (o->out_path && cli_write_file(o->out_path, s.result, keep) != 0) rc = EXIT_USAGE;
+    if (o->out_path && write_result(o, s.result, keep) != 0) rc = EXIT_USAGE;
     run_free(&s);
     return rc;
 }
 
 int cmd_primitive(const prim_options *opt) {
     prim_options o = *opt;
-    const char *inputs[2] = {o.in_path, o.cmd == CLI_COMPACT && o.mode == WGS_SELECT_FLAGGED ? o.flags_path : NULL};
-    uint64_t sizes[2] = {0, 0};
+    const char *flags = o.cmd == CLI_COMPACT && o.mode == WGS_SELECT_FLAGGED ? o.flags_path : NULL;
+    cli_array in, fl;
     /* Sizes only: the contents are read once the plan is made for them. */
-    for (int k = 0; k < 2; k++)
-        if (inputs[k] && cli_input_size(inputs[k], &sizes[k]) != 0) return EXIT_USAGE;
+    if (o.in_path && cli_array_open(o.in_path, "--in", cli_npy_dtype(o.type), 4, &in) != 0) return EXIT_USAGE;
+    if (flags && cli_array_open(flags, "--flags", "|u1", 1, &fl) != 0) return EXIT_USAGE;
     if (o.in_path) {
-        if (sizes[0] % 4 || (o.have_n && o.n != sizes[0] / 4))
-            return cli_usage_error("'%s' holds %llu bytes: not %s n elements of 4 bytes", o.in_path,
-                                   (unsigned long long)sizes[0], o.have_n ? "the given" : "whole");
-        if (sizes[0] / 4 > CLI_MAX_N)
+        if (o.have_n && o.n != in.count)
+            return cli_usage_error("'%s' holds %llu elements: not the given n = %llu", o.in_path,
+                                   (unsigned long long)in.count, (unsigned long long)o.n);
+        if (in.count > CLI_MAX_N)
             return cli_usage_error("'%s' is too large: %llu elements, at most 2^40", o.in_path,
-                                   (unsigned long long)(sizes[0] / 4));
-        o.n = sizes[0] / 4;
+                                   (unsigned long long)in.count);
+        o.n = in.count, o.in_offset = in.offset;
     }
-    if (inputs[1] && sizes[1] != o.n)
-        return cli_usage_error("'%s' holds %llu flag bytes, not n = %llu", inputs[1], (unsigned long long)sizes[1],
+    if (flags && fl.count != o.n)
+        return cli_usage_error("'%s' holds %llu flag bytes, not n = %llu", flags, (unsigned long long)fl.count,
                                (unsigned long long)o.n);
+    if (flags) o.flags_offset = fl.offset;
     if (o.out_path && cli_check_writable(o.out_path) != 0) return EXIT_USAGE;
     wgs_context *ctx = NULL;
     if (cli_context(&ctx) != WGS_OK) return EXIT_GPU_ERROR;

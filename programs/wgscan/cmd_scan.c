@@ -83,7 +83,7 @@ int run_scan(wgs_context *ctx, const scan_options *o) {
     s.host_in = calloc(1, padded + 4);
     if (!s.host_in) return run_free(&s), cli_usage_error("cannot allocate %llu bytes", (unsigned long long)padded);
     if (o->in_path) {
-        if (cli_read_input(o->in_path, s.host_in, bytes) != 0) return run_free(&s), EXIT_USAGE;
+        if (cli_read_input_at(o->in_path, o->in_offset, s.host_in, bytes) != 0) return run_free(&s), EXIT_USAGE;
     } else {
         ref_fill_random(s.host_in, o->type, o->op, n, o->seed);
     }
@@ -91,7 +91,8 @@ int run_scan(wgs_context *ctx, const scan_options *o) {
     if (!s.host_out) return run_free(&s), cli_usage_error("cannot allocate %llu bytes", (unsigned long long)padded);
     if (n == 0) {
         printf("  n = 0: nothing to scan\n");
-        int rc = o->out_path && cli_write_file(o->out_path, s.host_out, 0) ? EXIT_USAGE : EXIT_OK;
+        int rc = o->out_path && cli_array_write(o->out_path, cli_npy_dtype(o->type), es, s.host_out, 0) ? EXIT_USAGE
+                                                                                                            : EXIT_OK;
         run_free(&s);
         return rc;
     }
@@ -199,7 +200,7 @@ int run_scan(wgs_context *ctx, const scan_options *o) {
         }
         if (o->have_gpu_count) printf("  verify: nothing written past the count\n");
     }
-    if (o->out_path && cli_write_file(o->out_path, s.host_out, bytes) != 0) rc = EXIT_USAGE;
+    if (o->out_path && cli_array_write(o->out_path, cli_npy_dtype(o->type), es, s.host_out, n) != 0) rc = EXIT_USAGE;
     run_free(&s);
     return rc;
 }
@@ -208,19 +209,15 @@ int cmd_scan(const scan_options *opt) {
     scan_options o = *opt;
     if (o.in_path) {
         /* The size only: the contents are read once the plan is made for them. */
-        uint64_t size;
-        if (cli_input_size(o.in_path, &size) != 0) return EXIT_USAGE;
-        size_t es = wgs_type_size(o.type);
-        if (size % es)
-            return cli_usage_error("'%s' holds %llu bytes, not a whole number of %s elements", o.in_path,
-                                   (unsigned long long)size, wgs_type_name(o.type));
-        if (size / es > CLI_MAX_N)
+        cli_array a;
+        if (cli_array_open(o.in_path, "--in", cli_npy_dtype(o.type), wgs_type_size(o.type), &a) != 0) return EXIT_USAGE;
+        if (a.count > CLI_MAX_N)
             return cli_usage_error("'%s' is too large: %llu elements, at most 2^40", o.in_path,
-                                   (unsigned long long)(size / es));
-        if (o.have_n && o.n != size / es)
+                                   (unsigned long long)a.count);
+        if (o.have_n && o.n != a.count)
             return cli_usage_error("--n %llu disagrees with '%s' (%llu elements)", (unsigned long long)o.n,
-                                   o.in_path, (unsigned long long)(size / es));
-        o.n = size / es;
+                                   o.in_path, (unsigned long long)a.count);
+        o.n = a.count, o.in_offset = a.offset;
     }
     if (o.out_path && cli_check_writable(o.out_path) != 0) return EXIT_USAGE;
     wgs_context *ctx = NULL;

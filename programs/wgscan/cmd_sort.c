@@ -266,7 +266,7 @@ static int run_sort(wgs_context *ctx, const sort_options *o) {
     if (!s.keys || !s.keys_got || (o->payload == WGS_PAYLOAD_BUFFER && !s.values) || (s.vb && !s.values_got))
         return run_free(&s), cli_usage_error("cannot allocate %" PRIu64 " bytes", 2 * (key_bytes + value_bytes));
     if (o->in_path) {
-        if (cli_read_input(o->in_path, s.keys, key_bytes) != 0) return run_free(&s), EXIT_USAGE;
+        if (cli_read_input_at(o->in_path, o->in_offset, s.keys, key_bytes) != 0) return run_free(&s), EXIT_USAGE;
     } else {
         fill_keys(o, s.keys, s.kb);
     }
@@ -342,7 +342,9 @@ static int run_sort(wgs_context *ctx, const sort_options *o) {
                    o->payload == WGS_PAYLOAD_BUFFER ? " and values" : o->payload == WGS_PAYLOAD_INDEX ? " and indices" : "");
         else rc = EXIT_VERIFY_FAILED;
     }
-    if (o->out_path && cli_write_file(o->out_path, s.keys_got, key_bytes) != 0) rc = EXIT_USAGE;
+    if (o->out_path && cli_array_write(o->out_path, cli_npy_dtype(o->type), s.kb, s.keys_got, n) != 0) rc = EXIT_USAGE;
+    if (o->out_values_path && cli_array_write(o->out_values_path, s.vb == 8 ? "<u8" : "<u4", s.vb, s.values_got, n) != 0)
+        rc = EXIT_USAGE;
     run_free(&s);
     return rc;
 }
@@ -352,18 +354,16 @@ int cmd_sort(const sort_options *opt) {
     const size_t kb = wgs_type_size(o.type);
     if (o.in_path) {
         /* The size only: the contents are read once the plan is made for them. */
-        uint64_t size;
-        if (cli_input_size(o.in_path, &size) != 0) return EXIT_USAGE;
-        if (size % kb)
-            return cli_usage_error("'%s' holds %" PRIu64 " bytes, not a whole number of %s keys", o.in_path, size,
-                                   wgs_type_name(o.type));
-        if (size / kb > CLI_MAX_N)
-            return cli_usage_error("'%s' is too large: %" PRIu64 " keys, at most 2^40", o.in_path, size / kb);
-        if (o.have_n && o.n != size / kb)
-            return cli_usage_error("--n %" PRIu64 " disagrees with '%s' (%" PRIu64 " keys)", o.n, o.in_path, size / kb);
-        o.n = size / kb;
+        cli_array a;
+        if (cli_array_open(o.in_path, "--in", cli_npy_dtype(o.type), kb, &a) != 0) return EXIT_USAGE;
+        if (a.count > CLI_MAX_N)
+            return cli_usage_error("'%s' is too large: %" PRIu64 " keys, at most 2^40", o.in_path, a.count);
+        if (o.have_n && o.n != a.count)
+            return cli_usage_error("--n %" PRIu64 " disagrees with '%s' (%" PRIu64 " keys)", o.n, o.in_path, a.count);
+        o.n = a.count, o.in_offset = a.offset;
     }
-    if (o.out_path && cli_check_writable(o.out_path) != 0) return EXIT_USAGE;
+    const char *outputs[] = {o.out_path, o.out_values_path}, *names[] = {"--out", "--out-values"};
+    if (cli_check_outputs(outputs, names, 2) != 0) return EXIT_USAGE;
     wgs_context *ctx = NULL;
     if (cli_context(&ctx) != WGS_OK) return EXIT_GPU_ERROR;
     int rc = run_sort(ctx, &o);

@@ -32,8 +32,10 @@ static const char common[] =
     "                       from --in if given\n"
     "  --verify             check the result against a CPU reference\n"
     "  --repeat K           timed runs after warm-up, 1..2048 (default 10)\n"
-    "  --in FILE            raw little-endian input of the given type (a regular file)\n"
-    "  --out FILE           write the raw result\n"
+    "  --in FILE            input of the given type: a NumPy .npy file (1-D, its dtype\n"
+    "                       the --type's: <u4 <i4 <f4 <f2 <u8 <i8; told by its contents)\n"
+    "                       or raw little-endian elements (any other regular file)\n"
+    "  --out FILE           write the result: .npy when FILE ends in .npy, else raw\n"
     "  --seed S             seed of the random input (default 1; not with --in)\n";
 
 static const char scan_help[] =
@@ -75,7 +77,7 @@ static const char segmented_scan_help[] =
     "  --segments L         back-to-back segments of L elements (the last one cut at n)\n"
     "  --segments random:L  random lengths 0..2L (mean L; about 1 in 2L+1 empty), seeded\n"
     "                       by --seed\n"
-    "  --segments FILE      raw little-endian u32 CSR offsets, n_segments + 1 of them\n"
+    "  --segments FILE      u32 CSR offsets, n_segments + 1 of them (raw or .npy <u4)\n"
     "                       (./256 for a file named 256); elements before the first\n"
     "                       offset and from the last on are in no segment. Offsets out\n"
     "                       of order or past n: the GPU's status, exit status 2\n"
@@ -124,7 +126,8 @@ static const char compact_help[] =
     "usage: wgscan compact (--n N | --in FILE) [options]\n"
     "  --mode M             flagged (default), if (default with --predicate), unique, rle\n"
     "  --predicate P        --mode if: what to keep (see P below)\n"
-    "  --flags FILE         --mode flagged: n bytes, non-zero keeps the element\n"
+    "  --flags FILE         --mode flagged: n bytes (raw, or .npy u1 or bool); non-zero\n"
+    "                       keeps the element\n"
     "  --density D          --mode flagged without --flags: the share of random flags\n"
     "                       set, 0..1 (default 0.5)\n"
     "  --partition          the rejected elements follow the kept ones (flagged, if)\n"
@@ -166,6 +169,8 @@ static const char sort_help[] =
     "                         skewed    each bit set with probability 1/8 (the AND of three\n"
     "                                   random words): low entropy, few digits dominate\n"
     "  Order: integers by value, f32 by the bits with the sign flipped (wgscan.h, Sort).\n"
+    "  --out-values FILE    with --pairs or --payload index: write the values (or the\n"
+    "                       indices: the permutation) in the keys' sorted order, as --out\n"
     "  --verify checks keys (and values or indices) against a stable CPU sort; --out\n"
     "  writes the sorted keys. n < 2^32, as the library sorts.\n";
 

@@ -154,6 +154,7 @@ typedef enum opt_id {
     OPT_MIN, OPT_MAX, OPT_SERIES, OPT_ALGORITHMS, OPT_PRIMITIVES, OPT_RUNS, OPT_JSON, OPT_CSV, OPT_SVG,
     OPT_VERBOSE, OPT_PAIRS, OPT_VALUE_BYTES, OPT_DESCENDING, OPT_BITS, OPT_DISTRIBUTION,
     OPT_TRANSFERS, OPT_SEGMENTS, OPT_EXCLUSIVE, OPT_GPU_COUNT,
+    OPT_OUT_VALUES,
     OPT_COUNT
 } opt_id;
 
@@ -203,6 +204,7 @@ static const struct opt_def {
     {"--bits", OPT_BITS, CMD(CLI_SORT), 1},
     {"--distribution", OPT_DISTRIBUTION, CMD(CLI_SORT), 1},
     {"--segments", OPT_SEGMENTS, SEGMENTS, 1},
+    {"--out-values", OPT_OUT_VALUES, CMD(CLI_SORT), 1},
 };
 
 static const char *const command_names[CLI_COMMAND_COUNT] = {
@@ -361,6 +363,10 @@ static int set_option(cli_options *o, const struct opt_def *d, const char *v) {
         s->gpu_count = u, s->have_gpu_count = 1;
         return 0;
     case OPT_VERBOSE: o->verbose = 1; return 0;
+    case OPT_OUT_VALUES:
+        if (!*v) return bad(name, v, "a file name");
+        so->out_values_path = v;
+        return 0;
     case OPT_PARTITION: p->partition = 1; return 0;
     case OPT_PAIRS: so->payload = WGS_PAYLOAD_BUFFER; return 0;
     case OPT_DESCENDING: so->descending = 1; return 0;
@@ -588,6 +594,8 @@ static int finish_sort(sort_options *s, uint64_t seen) {
                                "--payload index writes each key's input index)");
     if (SEEN(OPT_VALUE_BYTES) && !SEEN(OPT_PAIRS)) return cli_usage_error("--value-bytes does nothing without --pairs");
     if (s->payload == WGS_PAYLOAD_BUFFER && !s->value_bytes) s->value_bytes = 4;
+    if (SEEN(OPT_OUT_VALUES) && s->payload == WGS_PAYLOAD_NONE)
+        return cli_usage_error("--out-values does nothing without --payload index or --pairs (a sort of keys alone)");
     if (SEEN(OPT_BITS) && !(s->begin_bit < s->end_bit && s->end_bit <= width))
         return cli_usage_error("--bits %u:%u: a %s key needs B < E <= %u", s->begin_bit, s->end_bit,
                                wgs_type_name(s->type), width);

@@ -1,0 +1,128 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# The CLI's data (issue 35, items 10, 14, 15): NumPy .npy files in and out, the sort's
+# permutation, --json results, the bench's memory and its columns, and the bench chart as
+# a renderer draws it.
+# Usage: test_cli_data.sh path/to/wgscan
+set -u
+cli=$1
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+passed=0 failed=0
+
+expect() { # expect STATUS DESCRIPTION -- command...
+  local want=$1 what=$2
+  shift 3
+  "$@" >"$tmp/out.txt" 2>"$tmp/err.txt"
+  local got=$?
+  if [ "$got" -eq "$want" ]; then
+    passed=$((passed + 1))
+    echo "[  OK  ] $what"
+  else
+    failed=$((failed + 1))
+    echo "[ FAIL ] $what: exit $got, expected $want"
+    sed 's/^/    /' "$tmp/out.txt" "$tmp/err.txt"
+  fi
+}
+
+check() {
+  local what=$1
+  shift 2
+  if "$@"; then passed=$((passed + 1)); echo "[  OK  ] $what"; else failed=$((failed + 1)); echo "[ FAIL ] $what"; sed 's/^/    /' "$tmp/out.txt" "$tmp/err.txt"; fi
+}
+
+if ! command -v python3 >/dev/null; then
+  echo "[ SKIP ] python3 is needed to write and read the test's .npy files"
+  exit 0
+fi
+
+# .npy files written and read by a few lines of Python's standard library (NumPy's
+# format, numpy/lib/format.py), so the test needs no NumPy.
+cat >"$tmp/npy.py" <<'EOF'
+import ast, struct, sys
+def write(path, descr, shape, data, version=1, order="False"):
+    d = "{'descr': %s, 'fortran_order': %s, 'shape': %s, }" % (descr, order, shape)
+    pre = 10 if version == 1 else 12
+    total = (pre + len(d) + 1 + 63) // 64 * 64
+    h = d + " " * (total - pre - len(d) - 1) + "\n"
+    with open(path, "wb") as f:
+        f.write(b"\x93NUMPY" + bytes([version, 0]))
+        f.write(struct.pack("<H" if version == 1 else "<I", len(h)))
+        f.write(h.encode())
+        f.write(data)
+def read(path):
+    b = open(path, "rb").read()
+    assert b[:6] == b"\x93NUMPY", "no magic"
+    hlen = struct.unpack("<H", b[8:10])[0] if b[6] == 1 else struct.unpack("<I", b[8:12])[0]
+    pre = 10 if b[6] == 1 else 12
+    assert (pre + hlen) % 64 == 0 and b[pre + hlen - 1:pre + hlen] == b"\n", "header not padded to 64"
+    h = ast.literal_eval(b[pre:pre + hlen].decode())
+    return h, b[pre + hlen:]
+EOF
+npy() { local code=$1; shift; PYTHONPATH="$tmp" python3 -c "from npy import *; $code" "$@"; }
+
+# ---- item 10: .npy in and out ----------------------------------------------------
+npy 'write(sys.argv[1], "\"<u4\"", "(1000,)", struct.pack("<1000I", *[1] * 1000))' "$tmp/ones.npy"
+expect 0 "scan --in FILE.npy (1000 u32 ones) --out FILE.npy" -- "$cli" scan --in "$tmp/ones.npy" --out "$tmp/res.npy" --repeat 1 --verify
+check "the .npy input is 1000 elements, not its header read as data" -- grep -q "scan: n = 1000," "$tmp/out.txt"
+check "--out FILE.npy: a 1-D <u4 array of 0, 1, ..., 999" -- npy '
+h, d = read(sys.argv[1])
+assert h == {"descr": "<u4", "fortran_order": False, "shape": (1000,)}, h
+assert list(struct.unpack("<1000I", d)) == list(range(1000))' "$tmp/res.npy"
+npy 'write(sys.argv[1], "\"<u4\"", "(1000,)", struct.pack("<1000I", *[1] * 1000), version=2)' "$tmp/v2.npy"
+expect 0 "a version 2.0 .npy file" -- "$cli" scan --in "$tmp/v2.npy" --repeat 1 --verify
+check "version 2.0: 1000 elements" -- grep -q "scan: n = 1000," "$tmp/out.txt"
+npy 'write(sys.argv[1], "\"<f4\"", "(1000,)", struct.pack("<1000f", *[1] * 1000))' "$tmp/f.npy"
+expect 2 "a <f4 .npy file for --type u32: refused" -- "$cli" scan --in "$tmp/f.npy" --repeat 1
+check "the refusal names both dtypes" -- grep -q "holds dtype <f4; this needs <u4" "$tmp/err.txt"
+expect 0 "the same file with --type f32" -- "$cli" scan --in "$tmp/f.npy" --type f32 --repeat 1 --verify
+expect 2 "a <f4 .npy file for sort --type u64: refused" -- "$cli" sort --in "$tmp/f.npy" --type u64 --repeat 1
+npy 'write(sys.argv[1], "\">u4\"", "(1000,)", struct.pack(">1000I", *[1] * 1000))' "$tmp/be.npy"
+expect 2 "a big-endian .npy file: refused" -- "$cli" reduce --in "$tmp/be.npy" --repeat 1
+check "the refusal says big-endian" -- grep -q "big-endian" "$tmp/err.txt"
+npy 'write(sys.argv[1], "\"<u4\"", "(10, 100)", struct.pack("<1000I", *[1] * 1000))' "$tmp/2d.npy"
+expect 2 "a 2-D .npy file: refused" -- "$cli" count --in "$tmp/2d.npy" --repeat 1
+check "the refusal gives the shape" -- grep -q "2-dimensional array (shape (10, 100))" "$tmp/err.txt"
+npy 'write(sys.argv[1], "\"<u4\"", "(1001,)", struct.pack("<1000I", *[1] * 1000))' "$tmp/short.npy"
+expect 2 "a .npy file shorter than its shape: refused" -- "$cli" scan --in "$tmp/short.npy" --repeat 1
+npy 'write(sys.argv[1], "[(\"a\", \"<u4\")]", "(1000,)", struct.pack("<1000I", *[1] * 1000))' "$tmp/rec.npy"
+expect 2 "a structured .npy file: refused" -- "$cli" scan --in "$tmp/rec.npy" --repeat 1
+# Raw files are still raw: 4000 bytes of 0x01 are 1000 u32 whatever the name.
+head -c 4000 /dev/zero | tr '\0' '\1' >"$tmp/ones8.npy"
+expect 0 "a raw file named .npy is read raw (no magic)" -- "$cli" scan --in "$tmp/ones8.npy" --out "$tmp/raw.bin" --repeat 1 --verify
+check "raw --out stays raw: 4000 bytes" -- test "$(stat -c %s "$tmp/raw.bin")" -eq 4000
+# The other commands' files: segment offsets, flags, results.
+npy 'write(sys.argv[1], "\"<u4\"", "(4,)", struct.pack("<4I", 0, 300, 700, 1000))' "$tmp/seg.npy"
+expect 0 "segmented-scan --segments FILE.npy" -- "$cli" segmented-scan --in "$tmp/ones.npy" --segments "$tmp/seg.npy" --inclusive --out "$tmp/ss.npy" --repeat 1 --verify
+check "segmented-scan's .npy: each segment counts from 1 again" -- npy '
+h, d = read(sys.argv[1]); v = struct.unpack("<1000I", d)
+assert h["shape"] == (1000,) and v[0] == 1 and v[299] == 300 and v[300] == 1 and v[999] == 300, (h, v[:3])' "$tmp/ss.npy"
+npy 'write(sys.argv[1], "\"|b1\"", "(1000,)", bytes([i % 3 == 0 for i in range(1000)]))' "$tmp/flags.npy"
+expect 0 "compact --flags FILE.npy (bool)" -- "$cli" compact --in "$tmp/ones.npy" --flags "$tmp/flags.npy" --out "$tmp/sel.npy" --repeat 1 --verify
+check "compact's .npy holds the 334 kept elements" -- npy '
+h, d = read(sys.argv[1]); assert h["shape"] == (334,) and h["descr"] == "<u4", h' "$tmp/sel.npy"
+expect 0 "reduce --op argmax --out FILE.npy" -- "$cli" reduce --in "$tmp/f.npy" --type f32 --op argmax --out "$tmp/am.npy" --repeat 1 --verify
+check "argmax's .npy: one (value, index) record" -- npy '
+h, d = read(sys.argv[1])
+assert h["descr"] == [("value", "<f4"), ("index", "<u4")] and h["shape"] == (1,), h
+assert struct.unpack("<fI", d) == (1.0, 0), struct.unpack("<fI", d)' "$tmp/am.npy"
+
+# The sort's permutation: --payload index --out-values.
+npy 'import random; random.seed(7); write(sys.argv[1], "\"<u4\"", "(3000,)", struct.pack("<3000I", *[random.randrange(50) for _ in range(3000)]))' "$tmp/keys.npy"
+expect 0 "sort --payload index --out K.npy --out-values P.npy" -- "$cli" sort --in "$tmp/keys.npy" --payload index --out "$tmp/k.npy" --out-values "$tmp/p.npy" --repeat 1 --verify
+check "the permutation orders the keys, stably" -- npy '
+_, kd = read(sys.argv[1]); hk, sk = read(sys.argv[2]); hp, pd = read(sys.argv[3])
+keys = struct.unpack("<3000I", kd); sk = struct.unpack("<3000I", sk); p = struct.unpack("<3000I", pd)
+assert hp == {"descr": "<u4", "fortran_order": False, "shape": (3000,)}, hp
+assert sorted(p) == list(range(3000)), "not a permutation"
+assert [keys[i] for i in p] == list(sk) == sorted(keys), "keys[p] is not the sorted keys"
+assert all(p[i] < p[i + 1] for i in range(2999) if sk[i] == sk[i + 1]), "not stable"' "$tmp/keys.npy" "$tmp/k.npy" "$tmp/p.npy"
+expect 0 "sort --pairs --value-bytes 8 --out-values V.bin (raw)" -- "$cli" sort --n 1000 --pairs --value-bytes 8 --out-values "$tmp/v.bin" --repeat 1
+check "raw values: 8 bytes each" -- test "$(stat -c %s "$tmp/v.bin")" -eq 8000
+expect 2 "--out-values without values: refused" -- "$cli" sort --n 1000 --out-values "$tmp/v2.bin"
+expect 2 "--out-values into a missing folder: refused before the run" -- "$cli" sort --n 1000 --payload index --out-values "$tmp/no/p.npy"
+check "no sort ran" -- bash -c '! grep -q "sort: n =" "$0"' "$tmp/out.txt"
+expect 2 "--out and --out-values one file: refused" -- "$cli" sort --n 1000 --payload index --out "$tmp/same" --out-values "$tmp/same"
+
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]
