@@ -124,5 +124,69 @@ expect 2 "--out-values into a missing folder: refused before the run" -- "$cli" 
 check "no sort ran" -- bash -c '! grep -q "sort: n =" "$0"' "$tmp/out.txt"
 expect 2 "--out and --out-values one file: refused" -- "$cli" sort --n 1000 --payload index --out "$tmp/same" --out-values "$tmp/same"
 
+# ---- items 14 and 15: the bench's memory, its columns and its chart ----------------
+# One sweep of 2^10..2^14 with the widest slots (sort-pairs, sort-u64) and long legend
+# entries; the pools at their own size (no WGSCAN_BENCH_POOL_MIB): they held 512 MiB each,
+# 2.9 GB of peak RSS for this sweep, and now hold what 26 runs of 2^14 touch.
+unset WGSCAN_BENCH_POOL_MIB
+bench=(bench --min 2^10 --max 2^14 --series u32:add --algorithms single-pass --runs 20
+       --primitives sort-pairs,sort-u64,segmented-reduce-4096,scan-by-key-16
+       --json "$tmp/b.json" --csv "$tmp/b.csv" --svg "$tmp/b.svg")
+if [ -x /usr/bin/time ]; then
+  expect 0 "bench 2^10..2^14 (peak memory measured)" -- /usr/bin/time -f "peak_rss_kb %M" "$cli" "${bench[@]}"
+  rss=$(sed -n 's/^peak_rss_kb \([0-9]*\)$/\1/p' "$tmp/err.txt")
+  echo "  peak RSS: ${rss:-?} kB"
+  check "a 2^10..2^14 sweep's peak RSS stays below 1 GiB (2.9 GB before)" -- test "${rss:-0}" -gt 0 -a "${rss:-0}" -lt 1048576
+else
+  expect 0 "bench 2^10..2^14" -- "$cli" "${bench[@]}"
+fi
+cp "$tmp/err.txt" "$tmp/bench_err.txt"
+check "the pools are sized by the sweep: under 8 MiB for 2^14 (512 MiB before)" -- \
+  python3 -c 'import re, sys; m = re.search(r"inputs rotated over ([0-9.]+) MiB", open(sys.argv[1]).read()); assert m and float(m.group(1)) < 8, m and m.group(1)' "$tmp/out.txt"
+check "CSV: the pace and the copy's bytes in columns" -- \
+  bash -c 'head -1 "$0" | grep -qx "type,op,algorithm,n,median_us,min_us,gelem_per_s,gb_per_s,copy_us,time_over_copy,max_us,copy_over_first,pace_changed,copy_bytes"' "$tmp/b.csv"
+check "CSV: a sort has no operator (op none), the key type in the type column" -- \
+  bash -c 'grep -q "^u32,none,sort-pairs,1024," "$0" && grep -q "^u64,none,sort-u64,1024," "$0" && grep -q "^u32,add,segmented-reduce-4096,1024," "$0"' "$tmp/b.csv"
+check "JSON and CSV: pace_changed exactly where stderr warned, copy_bytes the bytes each moves" -- python3 -c '
+import csv, json, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+res = json.load(open(sys.argv[2]))["results"]
+warned = open(sys.argv[3]).read().count("the device changed pace")
+assert len(rows) == len(res) == 25, (len(rows), len(res))
+assert sum(r["pace_changed"] == "1" for r in rows) == sum(p["pace_changed"] for p in res) == warned, warned
+moved = {"single-pass": 8, "sort-pairs": 16, "sort-u64": 16, "scan-by-key-16": 12}  # bytes an element, read + written
+for r in rows:
+    n = int(r["n"])
+    want = moved[r["algorithm"]] * n // 2 if r["algorithm"] in moved else (4 * n + 8 * (n // 4096 + (n % 4096 > 0))) // 2
+    assert int(r["copy_bytes"]) == (want + 15) // 16 * 16, (r["algorithm"], n, r["copy_bytes"], want)
+    assert float(r["copy_over_first"]) > 0, r' "$tmp/b.csv" "$tmp/b.json" "$tmp/bench_err.txt"
+check "chart: no empty <text>" -- bash -c '! grep -q "<text[^>]*></text>" "$0"' "$tmp/b.svg"
+check "chart: primitives named by what they are, not by a scan operator" -- \
+  bash -c 'grep -q ">sort u32 keys + u32 values<" "$0" && grep -q ">scan u32 add (single-pass)<" "$0" && ! grep -q "add sort-" "$0"' "$tmp/b.svg"
+check "chart: the commit and the device in the title" -- python3 -c '
+import json, re, sys
+d = json.load(open(sys.argv[2])); svg = open(sys.argv[1]).read()
+title = re.search(r"<text[^>]*>([^<]*)</text>", svg).group(1)
+assert d["commit"] in title and d["device"] in title, title' "$tmp/b.svg" "$tmp/b.json"
+check "chart: round tick labels (2^k; at most two significant digits, no exponent)" -- python3 -c '
+import re, sys
+svg = open(sys.argv[1]).read()
+ticks = re.findall(r"<text class=.tick.[^>]*>([^<]*)</text>", svg)
+assert len(ticks) >= 6, ticks
+for t in ticks:
+    if re.fullmatch(r"2\^[0-9]+", t): continue
+    assert re.fullmatch(r"[0-9]+(\.[0-9]+)?", t), t
+    digits = t.replace(".", "").lstrip("0").rstrip("0")
+    assert len(digits) <= 2, t' "$tmp/b.svg"
+# The chart as a renderer draws it: on a canvas 200 px larger on every side (the
+# image's own coordinates kept), nothing may be drawn outside the image's rectangle:
+# a legend or title running past the edge shows up there.
+if command -v rsvg-convert >/dev/null; then
+  check "chart: rsvg-convert renders it" -- rsvg-convert --format=png -o "$tmp/b.png" "$tmp/b.svg"
+  check "chart: the legend and titles fit inside the image as rendered" -- python3 "$(dirname "$0")/svg_fits.py" "$tmp/b.svg"
+else
+  echo "[ SKIP ] rsvg-convert (Debian's librsvg2-bin; scripts/install-deps.sh installs it) is missing"
+fi
+
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]
