@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
 # The CLI's data (issue 35, items 10, 14, 15): NumPy .npy files in and out, the sort's
-# permutation, --json results, the bench's memory and its columns, and the bench chart as
-# a renderer draws it.
+# permutation, --json results of every command, the bench's memory and its columns, and
+# the bench chart as a renderer draws it.
 # Usage: test_cli_data.sh path/to/wgscan
 set -u
 cli=$1
@@ -123,6 +123,35 @@ expect 2 "--out-values without values: refused" -- "$cli" sort --n 1000 --out-va
 expect 2 "--out-values into a missing folder: refused before the run" -- "$cli" sort --n 1000 --payload index --out-values "$tmp/no/p.npy"
 check "no sort ran" -- bash -c '! grep -q "sort: n =" "$0"' "$tmp/out.txt"
 expect 2 "--out and --out-values one file: refused" -- "$cli" sort --n 1000 --payload index --out "$tmp/same" --out-values "$tmp/same"
+
+# --json FILE on every command that runs something (bench wrote JSON alone before).
+for c in "scan" "reduce --op max" "count --predicate lt:50" "compact" "histogram --bins 16" \
+         "segmented-reduce --segments 16" "segmented-scan --segments 16" "scan-by-key --segments 16" \
+         "reduce-by-key --segments 16" "sort --payload index"; do
+  name=${c%% *}
+  expect 0 "$name --json" -- "$cli" $c --n 3000 --repeat 2 --verify --json "$tmp/$name.json"
+  check "$name --json: what ran, where, the times and the verdict" -- python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["command"] == sys.argv[2] and d["n"] == 3000 and d["repeat"] == 2 and d["verify"] == "ok", d
+for k in ("date", "wgscan_version", "commit", "device", "backend", "adapter_type", "type"):
+    assert isinstance(d[k], str) and d[k], k
+for k in ("wall_ms", "upload_ms", "download_ms", "cpu_ms"):
+    assert isinstance(d[k], (int, float)) and d[k] >= 0, (k, d[k])
+assert d["gpu_ms"] is None or d["gpu_ms"] > 0, d["gpu_ms"]
+out = open(sys.argv[3]).read()
+if d["command"] == "count": assert "count: %d of 3000" % d["count"] in out, (d["count"], out)
+if d["command"] == "compact": assert 0 < d["selected"] < 3000, d["selected"]
+if d["command"] == "reduce": assert "result: %d" % d["result"] in out, (d["result"], out)' "$tmp/$name.json" "$name" "$tmp/out.txt"
+done
+expect 0 "info --json" -- "$cli" info --json "$tmp/info.json"
+check "info --json: the device and its limits" -- python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["device"] and d["backend"] and d["max_buffer_size"] > 0 and isinstance(d["timestamp_query"], bool), d' "$tmp/info.json"
+expect 2 "--json into a missing folder: refused before the run" -- "$cli" reduce --n 1000 --json "$tmp/no/r.json"
+check "no reduce ran" -- bash -c '! grep -q "reduce: n =" "$0"' "$tmp/out.txt"
+expect 2 "--json and --out one file: refused" -- "$cli" scan --n 1000 --out "$tmp/same2" --json "$tmp/same2"
 
 # ---- items 14 and 15: the bench's memory, its columns and its chart ----------------
 # One sweep of 2^10..2^14 with the widest slots (sort-pairs, sort-u64) and long legend

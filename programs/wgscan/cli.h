@@ -62,6 +62,7 @@ typedef struct scan_options {
     int verify;
     int repeat;
     const char *in_path, *out_path; /* in_path: read by run_scan after the plan exists */
+    const char *json_path;          /* --json: the results as JSON */
     uint64_t in_offset;             /* where --in's elements start (a .npy header's length) */
     uint64_t seed;
     wgs_scan_algorithm algorithm;
@@ -78,6 +79,7 @@ typedef struct prim_options {
     wgs_type type;
     int verify, repeat, have_n;
     const char *in_path, *out_path, *flags_path;
+    const char *json_path; /* --json: the results as JSON */
     uint64_t in_offset, flags_offset; /* where the files' elements start (.npy headers) */
     wgs_op op;
     wgs_reduce_algorithm algorithm;
@@ -112,6 +114,7 @@ typedef struct sort_options {
     int have_n, verify, repeat;
     const char *in_path, *out_path; /* in: raw or .npy keys; out: the sorted keys */
     const char *out_values_path;    /* --out-values: the values or indices, sorted with the keys */
+    const char *json_path;          /* --json: the results as JSON */
     uint64_t in_offset;             /* where --in's keys start (a .npy header's length) */
     wgs_type type;                  /* u32, i32, f32, u64, i64 */
     int descending;
@@ -151,6 +154,7 @@ typedef struct cli_options {
     sort_options sort;
     bench_options bench;
     int verbose; /* info --verbose */
+    const char *info_json; /* info --json FILE */
 } cli_options;
 
 /* Parses argv (argv[0] the program, argv[1] the command) into *o. Returns EXIT_OK, or
@@ -172,7 +176,7 @@ extern const char *const cli_bench_primitive_names[CLI_BENCH_PRIMITIVES];
 void cli_set_message_stream(FILE *f);
 FILE *cli_message_stream(void);
 
-int cmd_info(int verbose);
+int cmd_info(int verbose, const char *json_path);
 int cmd_demo(void);
 int cmd_scan(const scan_options *o);
 int cmd_primitive(const prim_options *o);
@@ -249,6 +253,24 @@ int cli_check_writable(const char *path);
 int cli_check_outputs(const char *const *paths, const char *const *options, int n);
 
 int run_scan(wgs_context *ctx, const scan_options *o);
+
+/* --json FILE of scan, sort and the primitives (report.c): what ran, where, its median
+ * times and the verdict, with values of the command's own (a count, a sum). */
+#define CLI_REPORT_VALUES 4
+typedef struct cli_report {
+    const char *command, *type_name;
+    uint64_t n;
+    int repeat, warmups;
+    double gpu_s, wall_s, upload_s, download_s, cpu_s; /* seconds; < 0: not measured */
+    int verified;                                       /* -1: not asked; 0 failed; 1 ok */
+    struct { const char *name; double value; } values[CLI_REPORT_VALUES];
+    int nvalues;
+} cli_report;
+void cli_report_value(cli_report *r, const char *name, double value);
+/* Writes the report as JSON; 0, or -1 with the reason printed. */
+int cli_write_report(const char *path, const cli_report *r, const wgs_context_info *info);
+/* `info --json`: the device's description and limits as JSON. */
+int cli_write_info_json(const char *path, const wgs_context_info *info);
 
 /* Arrays in files (npy.c): an input is a NumPy .npy file when it starts with NumPy's magic
  * (whatever its name), else raw little-endian elements; an output is .npy when its name

@@ -417,6 +417,28 @@ static void print_time(const char *label, double seconds, uint64_t n) {
            seconds > 0 ? (double)n / seconds * 1e-9 : 0.0);
 }
 
+/* The command's own values for --json: what its summary line prints. */
+static void report_values(const prim_run *s, cli_report *rep) {
+    const prim_options *o = s->o;
+    const uint32_t *got = s->result;
+    if (o->cmd == CLI_REDUCE) {
+        double v = o->type == WGS_TYPE_F32 ? (double)f32_of(got[0]) : o->type == WGS_TYPE_I32 ? (double)(int32_t)got[0]
+                                                                                               : (double)got[0];
+        cli_report_value(rep, "result", v);
+        if (is_arg(o->op)) cli_report_value(rep, "index", got[1]);
+    } else if (o->cmd == CLI_COUNT) {
+        cli_report_value(rep, "count", got[0]);
+    } else if (o->cmd == CLI_COMPACT) {
+        cli_report_value(rep, "selected", s->selected);
+    } else if (o->cmd == CLI_REDUCE_BY_KEY) {
+        cli_report_value(rep, "runs", s->selected);
+    } else if (o->cmd == CLI_HISTOGRAM) {
+        cli_report_value(rep, "bins", o->bins);
+    }
+    if (o->cmd == CLI_SEGMENTED || o->cmd == CLI_SEGMENTED_SCAN || o->cmd == CLI_SCAN_BY_KEY)
+        cli_report_value(rep, "segments", (double)s->n_segments);
+}
+
 /* --out: the result's `bytes` as raw words or a .npy array of the result's dtype (counts
  * and bins u32; argmin and argmax pairs of the value and its index). */
 static int write_result(const prim_options *o, const void *result, uint64_t bytes) {
@@ -563,7 +585,16 @@ static int run_prim(wgs_context *ctx, const prim_options *o) {
                                     : "FAILED");
         if (!ok) rc = EXIT_VERIFY_FAILED;
     }
+    const int verdict = o->verify ? rc == EXIT_OK : -1;
     if (o->out_path && write_result(o, s.result, keep) != 0) rc = EXIT_USAGE;
+    if (o->json_path) {
+        cli_report rep = {.command = cli_command_name(o->cmd), .type_name = wgs_type_name(o->type), .n = o->n,
+                          .repeat = repeat, .warmups = warmups, .gpu_s = timer ? cli_median(gpu, repeat) : -1,
+                          .wall_s = cli_median(wall, repeat), .upload_s = upload, .download_s = download,
+                          .cpu_s = cpu, .verified = verdict};
+        report_values(&s, &rep);
+        if (cli_write_report(o->json_path, &rep, &info) != 0) rc = EXIT_USAGE;
+    }
     run_free(&s);
     return rc;
 }
@@ -588,7 +619,8 @@ int cmd_primitive(const prim_options *opt) {
         return cli_usage_error("'%s' holds %llu flag bytes, not n = %llu", flags, (unsigned long long)fl.count,
                                (unsigned long long)o.n);
     if (flags) o.flags_offset = fl.offset;
-    if (o.out_path && cli_check_writable(o.out_path) != 0) return EXIT_USAGE;
+    const char *outputs[] = {o.out_path, o.json_path}, *names[] = {"--out", "--json"};
+    if (cli_check_outputs(outputs, names, 2) != 0) return EXIT_USAGE;
     wgs_context *ctx = NULL;
     if (cli_context(&ctx) != WGS_OK) return EXIT_GPU_ERROR;
     int rc = run_prim(ctx, &o);

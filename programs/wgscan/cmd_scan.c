@@ -93,6 +93,9 @@ int run_scan(wgs_context *ctx, const scan_options *o) {
         printf("  n = 0: nothing to scan\n");
         int rc = o->out_path && cli_array_write(o->out_path, cli_npy_dtype(o->type), es, s.host_out, 0) ? EXIT_USAGE
                                                                                                             : EXIT_OK;
+        cli_report rep = {.command = "scan", .type_name = wgs_type_name(o->type), .gpu_s = -1, .wall_s = -1,
+                          .upload_s = -1, .download_s = -1, .cpu_s = -1, .verified = o->verify ? 1 : -1};
+        if (o->json_path && cli_write_report(o->json_path, &rep, &info) != 0) rc = EXIT_USAGE;
         run_free(&s);
         return rc;
     }
@@ -160,11 +163,11 @@ int run_scan(wgs_context *ctx, const scan_options *o) {
         free(cpu_out);
     }
 
-    double scan_wall = cli_median(wall, repeat);
+    double scan_wall = cli_median(wall, repeat), gpu_median = have_gpu ? cli_median(gpu, repeat) : -1;
     printf("  median of %d runs after %d warm-up run%s; rates count n elements per second\n", repeat, warmups,
            warmups == 1 ? "" : "s");
     if (have_gpu) {
-        double g = cli_median(gpu, repeat);
+        double g = gpu_median;
         print_time("GPU time (timestamp queries)", g, n);
         printf("  %-34s %10.1f GB/s (n read + n written)\n", "effective bandwidth",
                2.0 * (double)bytes / g * 1e-9);
@@ -200,7 +203,15 @@ int run_scan(wgs_context *ctx, const scan_options *o) {
         }
         if (o->have_gpu_count) printf("  verify: nothing written past the count\n");
     }
+    const int verdict = o->verify ? rc == EXIT_OK : -1;
     if (o->out_path && cli_array_write(o->out_path, cli_npy_dtype(o->type), es, s.host_out, n) != 0) rc = EXIT_USAGE;
+    if (o->json_path) {
+        cli_report rep = {.command = "scan", .type_name = wgs_type_name(o->type), .n = n, .repeat = repeat,
+                          .warmups = warmups, .gpu_s = gpu_median, .wall_s = scan_wall, .upload_s = upload,
+                          .download_s = download, .cpu_s = cpu1, .verified = verdict};
+        cli_report_value(&rep, "cpu_all_threads_ms", cpuN * 1e3);
+        if (cli_write_report(o->json_path, &rep, &info) != 0) rc = EXIT_USAGE;
+    }
     run_free(&s);
     return rc;
 }
@@ -219,7 +230,8 @@ int cmd_scan(const scan_options *opt) {
                                    o.in_path, (unsigned long long)a.count);
         o.n = a.count, o.in_offset = a.offset;
     }
-    if (o.out_path && cli_check_writable(o.out_path) != 0) return EXIT_USAGE;
+    const char *outputs[] = {o.out_path, o.json_path}, *names[] = {"--out", "--json"};
+    if (cli_check_outputs(outputs, names, 2) != 0) return EXIT_USAGE;
     wgs_context *ctx = NULL;
     if (cli_context(&ctx) != WGS_OK) return EXIT_GPU_ERROR;
     int rc = run_scan(ctx, &o);

@@ -323,18 +323,19 @@ static int run_sort(wgs_context *ctx, const sort_options *o) {
 
     printf("  median of %d runs after %d warm-up run%s; rates count n keys per second\n", repeat, warmups,
            warmups == 1 ? "" : "s");
+    const double gpu_median = have_gpu ? cli_median(gpu, repeat) : -1, wall_median = cli_median(wall, repeat);
     if (have_gpu) {
-        double g = cli_median(gpu, repeat);
+        double g = gpu_median;
         print_time("GPU time (timestamp queries)", g, n);
     } else {
         printf("  GPU time                           (no timestamp-query feature)\n");
     }
-    print_time("wall, sort only (submit + wait)", cli_median(wall, repeat), n);
+    print_time("wall, sort only (submit + wait)", wall_median, n);
     print_time("wall, upload", upload, n);
     print_time("wall, download", download, n);
     int rc = EXIT_OK;
+    double cpu = -1;
     if (o->verify) {
-        double cpu = 0;
         int ok = verify(&s, &cpu);
         print_time("CPU reference (qsort), 1 thread", cpu, n);
         if (ok)
@@ -342,9 +343,18 @@ static int run_sort(wgs_context *ctx, const sort_options *o) {
                    o->payload == WGS_PAYLOAD_BUFFER ? " and values" : o->payload == WGS_PAYLOAD_INDEX ? " and indices" : "");
         else rc = EXIT_VERIFY_FAILED;
     }
+    const int verdict = o->verify ? rc == EXIT_OK : -1;
     if (o->out_path && cli_array_write(o->out_path, cli_npy_dtype(o->type), s.kb, s.keys_got, n) != 0) rc = EXIT_USAGE;
     if (o->out_values_path && cli_array_write(o->out_values_path, s.vb == 8 ? "<u8" : "<u4", s.vb, s.values_got, n) != 0)
         rc = EXIT_USAGE;
+    if (o->json_path) {
+        cli_report rep = {.command = "sort", .type_name = wgs_type_name(o->type), .n = n, .repeat = repeat,
+                          .warmups = warmups, .gpu_s = gpu_median, .wall_s = wall_median, .upload_s = upload,
+                          .download_s = download, .cpu_s = cpu, .verified = verdict};
+        cli_report_value(&rep, "value_bytes", (double)s.vb);
+        cli_report_value(&rep, "descending", o->descending);
+        if (cli_write_report(o->json_path, &rep, &info) != 0) rc = EXIT_USAGE;
+    }
     run_free(&s);
     return rc;
 }
@@ -362,8 +372,8 @@ int cmd_sort(const sort_options *opt) {
             return cli_usage_error("--n %" PRIu64 " disagrees with '%s' (%" PRIu64 " keys)", o.n, o.in_path, a.count);
         o.n = a.count, o.in_offset = a.offset;
     }
-    const char *outputs[] = {o.out_path, o.out_values_path}, *names[] = {"--out", "--out-values"};
-    if (cli_check_outputs(outputs, names, 2) != 0) return EXIT_USAGE;
+    const char *outputs[] = {o.out_path, o.out_values_path, o.json_path}, *names[] = {"--out", "--out-values", "--json"};
+    if (cli_check_outputs(outputs, names, 3) != 0) return EXIT_USAGE;
     wgs_context *ctx = NULL;
     if (cli_context(&ctx) != WGS_OK) return EXIT_GPU_ERROR;
     int rc = run_sort(ctx, &o);

@@ -36,6 +36,7 @@ static const char common[] =
     "                       the --type's: <u4 <i4 <f4 <f2 <u8 <i8; told by its contents)\n"
     "                       or raw little-endian elements (any other regular file)\n"
     "  --out FILE           write the result: .npy when FILE ends in .npy, else raw\n"
+    "  --json FILE          write what ran, where, the median times and the verdict\n"
     "  --seed S             seed of the random input (default 1; not with --in)\n";
 
 static const char scan_help[] =
@@ -218,9 +219,10 @@ static const char exit_help[] =
 void cli_help(FILE *f, cli_command c) {
     switch (c) {
     case CLI_INFO:
-        fputs("usage: wgscan info [--verbose]\nthe adapter, backend, features, limits and runtime\n"
+        fputs("usage: wgscan info [--verbose] [--json FILE]\nthe adapter, backend, features, limits and runtime\n"
               "  --verbose            also what the drivers printed while probed, and where the\n"
-              "                       runtime is looked for, in order\n", f);
+              "                       runtime is looked for, in order\n"
+              "  --json FILE          also write them as JSON\n", f);
         break;
     case CLI_DEMO: fputs("usage: wgscan demo\na short tour: device info, verified scans, GPU against CPU\n", f); break;
     case CLI_SCAN: fputs(scan_help, f), fputs(common, f); break;
@@ -257,7 +259,7 @@ int cli_run(const cli_options *o) {
     case CLI_VERSION:
         printf("wgscan %s (commit %s)\n", wgs_version_string(), WGSCAN_GIT_DESCRIBE);
         return EXIT_OK;
-    case CLI_INFO: return cmd_info(o->verbose);
+    case CLI_INFO: return cmd_info(o->verbose, o->info_json);
     case CLI_DEMO: return cmd_demo();
     case CLI_SCAN: return cmd_scan(&o->scan);
     case CLI_REDUCE:

@@ -193,7 +193,7 @@ static const struct opt_def {
     {"--algorithms", OPT_ALGORITHMS, CMD(CLI_BENCH), 1},
     {"--primitives", OPT_PRIMITIVES, CMD(CLI_BENCH), 1},
     {"--runs", OPT_RUNS, CMD(CLI_BENCH), 1},
-    {"--json", OPT_JSON, CMD(CLI_BENCH), 1},
+    {"--json", OPT_JSON, CMD(CLI_BENCH) | RUNS | CMD(CLI_INFO), 1},
     {"--csv", OPT_CSV, CMD(CLI_BENCH), 1},
     {"--svg", OPT_SVG, CMD(CLI_BENCH), 1},
     {"--transfers", OPT_TRANSFERS, CMD(CLI_BENCH), 0},
@@ -301,21 +301,24 @@ static int primitive_item(const char *tok, void *user) {
 typedef struct run_fields {
     uint64_t *n, *seed;
     int *have_n, *verify, *repeat;
-    const char **in_path, **out_path;
+    const char **in_path, **out_path, **json_path;
     wgs_type *type;
 } run_fields;
 
 static run_fields run_fields_of(cli_options *o) {
     if (o->command == CLI_SCAN) {
         scan_options *s = &o->scan;
-        return (run_fields){&s->n, &s->seed, &s->have_n, &s->verify, &s->repeat, &s->in_path, &s->out_path, &s->type};
+        return (run_fields){&s->n, &s->seed, &s->have_n, &s->verify, &s->repeat, &s->in_path, &s->out_path,
+                            &s->json_path, &s->type};
     }
     if (o->command == CLI_SORT) {
         sort_options *s = &o->sort;
-        return (run_fields){&s->n, &s->seed, &s->have_n, &s->verify, &s->repeat, &s->in_path, &s->out_path, &s->type};
+        return (run_fields){&s->n, &s->seed, &s->have_n, &s->verify, &s->repeat, &s->in_path, &s->out_path,
+                            &s->json_path, &s->type};
     }
     prim_options *p = &o->prim;
-    return (run_fields){&p->n, &p->seed, &p->have_n, &p->verify, &p->repeat, &p->in_path, &p->out_path, &p->type};
+    return (run_fields){&p->n, &p->seed, &p->have_n, &p->verify, &p->repeat, &p->in_path, &p->out_path,
+                        &p->json_path, &p->type};
 }
 
 static int set_option(cli_options *o, const struct opt_def *d, const char *v) {
@@ -400,7 +403,9 @@ static int set_option(cli_options *o, const struct opt_def *d, const char *v) {
         if (d->id == OPT_IN) *f.in_path = v;
         else if (d->id == OPT_OUT) *f.out_path = v;
         else if (d->id == OPT_FLAGS) p->flags_path = v;
-        else if (d->id == OPT_JSON) b->json = v;
+        else if (d->id == OPT_JSON && o->command == CLI_BENCH) b->json = v;
+        else if (d->id == OPT_JSON && o->command == CLI_INFO) o->info_json = v;
+        else if (d->id == OPT_JSON) *f.json_path = v;
         else if (d->id == OPT_CSV) b->csv = v;
         else b->svg = v;
         return 0;
