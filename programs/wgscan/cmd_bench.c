@@ -598,8 +598,12 @@ static int bench_primitives(bench *b, const int *prims, int nprims, int kmin, in
             const uint64_t copy_bytes = copy_bytes_of(p->bytes);
             job_layout(b, copy_bytes / 4, 4, &pj.copy);
             pj.flag_slot_bytes = (p->n + 255) / 256 * 256;
-            if (pj.flag_slot_bytes > flag_bytes || pj.j.slot_bytes > b->pool_bytes || pj.copy.slot_bytes > b->pool_bytes)
+            if (pj.flag_slot_bytes > flag_bytes || pj.j.slot_bytes > b->pool_bytes || pj.copy.slot_bytes > b->pool_bytes) {
+                fprintf(stderr, "bench: %s stops before n = 2^%d (its data or its copy of %llu bytes does not fit "
+                        "the %llu-byte pool)\n", p->label, k, (unsigned long long)copy_bytes,
+                        (unsigned long long)b->pool_bytes);
                 break;
+            }
             double cmin;
             wgs_buffer_release(b->ctx, pj.seg_offsets);
             pj.seg_offsets = NULL;
