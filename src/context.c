@@ -126,11 +126,7 @@ void wgs_context_destroy(wgs_context *ctx) {
         fprintf(stderr, "wgscan: wgs_context_destroy with %d plan(s) alive; destroy them first\n",
                 ctx->live_plans);
     wgs__pipelines_release(ctx);
-    wgs__gpu_buffer_release(ctx->gpu, ctx->param_ring);
-    for (int i = 0; i < WGS_PARAM_OLD_RINGS; i++) wgs__gpu_buffer_release(ctx->gpu, ctx->param_old[i]);
-    wgs__counts_release(ctx);
-    wgs__gpu_buffer_release(ctx->gpu, ctx->dummy);
-    wgs__gpu_buffer_release(ctx->gpu, ctx->dummy_rw);
+    wgs__dispatch_release(ctx);
     wgs__gpu_close(ctx->gpu);
     free(ctx);
 }

@@ -393,17 +393,14 @@ typedef struct recorder {
     WGPUComputePassEncoder pass;
     uint64_t param_base; /* the encode's first record in the context's ring */
     gpu_binding carry; /* binding 6 of the kernels that take a carry-in */
-    /* With the count on the GPU: the records of the bound (as the ring holds them),
-     * which the count's rules start from (counts.c). */
-    const unsigned char *records;
+    const unsigned char *records; /* the encode's records, as the ring holds them */
 } recorder;
 
 static void dispatch(recorder *rc, WGPUComputePipeline pipe, const gpu_binding *b, uint32_t nb,
                      uint64_t param_index, uint64_t groups, const wgs__count_rule *rule) {
     wgs_scan_plan *p = rc->p;
-    if (rc->records) wgs__counts_rule(p->ctx, (const wgs_params *)(rc->records + param_index * p->stride), rule);
-    wgs__dispatch(p->ctx, rc->pass, pipe, b, nb, p->ctx->param_ring, rc->param_base + param_index * p->stride,
-                  groups);
+    wgs__dispatch(p->ctx, rc->pass, pipe, b, nb, (const wgs_params *)(rc->records + param_index * p->stride),
+                  rc->param_base + param_index * p->stride, groups, rule);
 }
 
 /* A level's rule: sums[l] holds div_up(c, tile^(l+1)) totals, and exists only where
@@ -538,7 +535,7 @@ wgs_result wgs_scan_encode(wgs_scan_plan *p, WGPUCommandEncoder encoder, const w
         carry.flags = WGS_FLAG_CARRY;
         memcpy(&carry.bits, a->init_value, p->es); /* f16 in the low half (little-endian) */
     }
-    if ((r = wgs__counts_check(ctx, a->n_buffer, a->n_offset, "n")) != WGS_OK) return r;
+    if ((r = wgs__check_count(ctx, a->n_buffer, a->n_offset, "n")) != WGS_OK) return r;
     if (a->n == 0) return WGS_OK;
 
     ml_layout L;
@@ -558,7 +555,7 @@ wgs_result wgs_scan_encode(wgs_scan_plan *p, WGPUCommandEncoder encoder, const w
     }
     /* The records go into the context's ring, written once each (dispatch.c), so any
      * number of encodes may wait for one submit. Reserved together, they are adjacent.
-     * A count on the GPU: the count's rules start from the bound's records. */
+     * A count on the GPU: the count's rules start from these, the bound's records. */
     unsigned char *buf = calloc(records, p->stride);
     WGS_FAIL_IF(ctx, !buf, WGS_ERROR_OUT_OF_HOST_MEMORY, "writing parameters");
     fill(p, layout, buf);
@@ -570,18 +567,17 @@ wgs_result wgs_scan_encode(wgs_scan_plan *p, WGPUCommandEncoder encoder, const w
         uint64_t offset = wgs__param_push(ctx, (const wgs_params *)(buf + i * p->stride));
         if (i == 0) param_base = offset;
     }
-    unsigned char *bound_records = a->n_buffer ? buf : NULL;
 
     wgs__gpu_scope_push(ctx->gpu);
-    recorder rc = {p, NULL, param_base, carry_b, bound_records};
+    recorder rc = {p, NULL, param_base, carry_b, buf};
     rc.pass = wgs__gpu_pass_begin(ctx->gpu, encoder, a->timestamp_query_set, a->timestamp_begin_index,
                              a->timestamp_end_index);
-    wgs__counts_begin(ctx, a->n_buffer, a->n_offset, a->n);
+    wgs__dispatch_begin(ctx, a->n_buffer, a->n_offset, a->n);
     if (algo == WGS_SCAN_ALGORITHM_SINGLE_PASS)
         record_single_pass(&rc, a);
     else
         record_multilevel(&rc, a, &L);
-    r = wgs__counts_end(ctx, rc.pass);
+    r = wgs__dispatch_end(ctx, rc.pass);
     free(buf);
     wgs__gpu_pass_end(ctx->gpu, rc.pass);
     wgs_result rs = wgs__scope_end(ctx, "recording the scan");
