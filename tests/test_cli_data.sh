@@ -97,6 +97,14 @@ expect 0 "segmented-scan --segments FILE.npy" -- "$cli" segmented-scan --in "$tm
 check "segmented-scan's .npy: each segment counts from 1 again" -- npy '
 h, d = read(sys.argv[1]); v = struct.unpack("<1000I", d)
 assert h["shape"] == (1000,) and v[0] == 1 and v[299] == 300 and v[300] == 1 and v[999] == 300, (h, v[:3])' "$tmp/ss.npy"
+expect 0 "segmented-reduce --segments FILE.npy" -- "$cli" segmented-reduce --in "$tmp/ones.npy" --segments "$tmp/seg.npy" --out "$tmp/sr.npy" --repeat 1 --verify
+check "segmented-reduce's .npy: sums 300, 400, 300" -- npy '
+h, d = read(sys.argv[1]); assert h["shape"] == (3,) and struct.unpack("<3I", d) == (300, 400, 300), (h, d)' "$tmp/sr.npy"
+npy 'write(sys.argv[1], "\"<u4\"", "(1000,)", struct.pack("<1000I", *[i // 250 for i in range(1000)]))' "$tmp/keys4.npy"
+expect 0 "reduce-by-key --keys FILE.npy" -- "$cli" reduce-by-key --in "$tmp/ones.npy" --keys "$tmp/keys4.npy" --out "$tmp/rbk.npy" --repeat 1 --verify
+check "reduce-by-key's .npy: four runs of 250" -- npy '
+h, d = read(sys.argv[1]); assert h["shape"] == (4,) and struct.unpack("<4I", d) == (250,) * 4, (h, d)' "$tmp/rbk.npy"
+expect 2 "--keys FILE.npy of f32: refused" -- "$cli" scan-by-key --in "$tmp/ones.npy" --keys "$tmp/f.npy" --repeat 1
 npy 'write(sys.argv[1], "\"|b1\"", "(1000,)", bytes([i % 3 == 0 for i in range(1000)]))' "$tmp/flags.npy"
 expect 0 "compact --flags FILE.npy (bool)" -- "$cli" compact --in "$tmp/ones.npy" --flags "$tmp/flags.npy" --out "$tmp/sel.npy" --repeat 1 --verify
 check "compact's .npy holds the 334 kept elements" -- npy '
