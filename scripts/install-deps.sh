@@ -7,7 +7,8 @@
 #     mesa-vulkan-drivers (lavapipe, a CPU Vulkan driver with shader-f16, for Firefox's
 #     f16 test), clang + lld + wasi-libc for the WebAssembly build, clang's runtime
 #     libraries (libclang-rt-14-dev: libFuzzer and the sanitizers) for tests/fuzz, Open
-#     MPI (openmpi-bin, libopenmpi-dev) for the distributed layer and its test;
+#     MPI (openmpi-bin, libopenmpi-dev) for the distributed layer and its test,
+#     librsvg2-bin (rsvg-convert: the CLI test renders the bench's chart to check it fits);
 #   - with `npm ci` from the committed package-lock.json: the pinned Dawn runtime (npm
 #     bun-webgpu-linux-x64 0.1.7); playwright-core and puppeteer-core, which drive
 #     Debian's chromium and firefox-esr (neither downloads a browser); typescript and
@@ -20,7 +21,7 @@ cd "$(dirname "$0")/.."
 packages=(build-essential cmake pkg-config libvulkan1 chromium ca-certificates
           firefox-esr mesa-vulkan-drivers
           clang lld wasi-libc libclang-rt-14-dev-wasm32 libclang-rt-14-dev
-          openmpi-bin libopenmpi-dev)
+          openmpi-bin libopenmpi-dev librsvg2-bin)
 command -v npm >/dev/null 2>&1 || packages+=(nodejs npm)
 
 missing=()

@@ -258,10 +258,10 @@ expect 2 "bench --transfers with --json and --csv one file by two names" -- "$cl
 expect 0 "bench writing all three files: a scan series, the sorts, segmented and by-key rows" -- "$cli" bench \
   "${bench_small[@]}" --primitives sort-keys,sort-pairs,sort-u64,segmented-reduce-4096,segmented-scan-16,scan-by-key-4096,reduce-by-key-256 \
   --json "$tmp/b.json" --csv "$tmp/b.csv" --svg "$tmp/b.svg"
-check "bench CSV: the old columns in order, max_us appended" -- \
-  bash -c 'head -1 "$0" | grep -qx "type,op,algorithm,n,median_us,min_us,gelem_per_s,gb_per_s,copy_us,time_over_copy,max_us"' "$tmp/b.csv"
+check "bench CSV: the old columns in order, max_us and the pace's columns appended" -- \
+  bash -c 'head -1 "$0" | grep -qx "type,op,algorithm,n,median_us,min_us,gelem_per_s,gb_per_s,copy_us,time_over_copy,max_us,copy_over_first,pace_changed,copy_bytes"' "$tmp/b.csv"
 check "bench CSV: a row of the series, of each sort with its key type, of the segmented and by-key rows" -- bash -c '
-  for r in "u32,add,single-pass" "u32,add,sort-keys" "u32,add,sort-pairs" "u64,add,sort-u64" \
+  for r in "u32,add,single-pass" "u32,none,sort-keys" "u32,none,sort-pairs" "u64,none,sort-u64" \
            "u32,add,segmented-reduce-4096" "u32,add,segmented-scan-16" "u32,add,scan-by-key-4096" \
            "u32,add,reduce-by-key-256"; do
     grep -q "^$r,1024," "$0" || exit 1

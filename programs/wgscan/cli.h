@@ -70,6 +70,8 @@ typedef struct scan_options {
     int verify;
     int repeat;
     const char *in_path, *out_path; /* in_path: read by run_scan after the plan exists */
+    const char *json_path;          /* --json: the results as JSON */
+    uint64_t in_offset;             /* where --in's elements start (a .npy header's length) */
     uint64_t seed;
     wgs_scan_algorithm algorithm;
     int deterministic;
@@ -86,6 +88,8 @@ typedef struct prim_options {
     wgs_type type;
     int verify, repeat, have_n;
     const char *in_path, *out_path, *flags_path;
+    const char *json_path; /* --json: the results as JSON */
+    uint64_t in_offset, flags_offset, keys_offset; /* where the files' elements start (.npy headers) */
     wgs_op op;
     wgs_reduce_algorithm algorithm;
     wgs_select_algorithm select_algorithm;
@@ -99,8 +103,8 @@ typedef struct prim_options {
     double lower, upper;
     uint64_t seg_len; /* segmented-*, *-by-key: --segments L (fixed) or random:L (lengths 0..2L) */
     int seg_random;
-    const char *seg_path; /* segmented-*: --segments FILE, raw u32 CSR offsets (read when run) */
-    const char *keys_path; /* *-by-key: --keys FILE, n raw u32 keys (read when run) */
+    const char *seg_path; /* segmented-*: --segments FILE, u32 CSR offsets (read when run) */
+    const char *keys_path; /* *-by-key: --keys FILE, n u32 keys (read when run) */
     int inclusive; /* scan-by-key, segmented-scan */
     cli_uniform uniform;
 } prim_options;
@@ -119,7 +123,10 @@ typedef enum cli_distribution {
 typedef struct sort_options {
     uint64_t n, seed;
     int have_n, verify, repeat;
-    const char *in_path, *out_path; /* in: raw keys; out: the sorted keys */
+    const char *in_path, *out_path; /* in: raw or .npy keys; out: the sorted keys */
+    const char *out_values_path;    /* --out-values: the values or indices, sorted with the keys */
+    const char *json_path;          /* --json: the results as JSON */
+    uint64_t in_offset;             /* where --in's keys start (a .npy header's length) */
     wgs_type type;                  /* u32, i32, f32, u64, i64 */
     int descending;
     uint32_t begin_bit, end_bit;    /* 0, 0: the whole key; else begin < end <= its bits */
@@ -158,6 +165,7 @@ typedef struct cli_options {
     sort_options sort;
     bench_options bench;
     int verbose; /* info --verbose */
+    const char *info_json; /* info --json FILE */
 } cli_options;
 
 /* Parses argv (argv[0] the program, argv[1] the command) into *o. Returns EXIT_OK, or
@@ -180,7 +188,7 @@ extern const char *const cli_bench_primitive_names[CLI_BENCH_PRIMITIVES];
 void cli_set_message_stream(FILE *f);
 FILE *cli_message_stream(void);
 
-int cmd_info(int verbose);
+int cmd_info(int verbose, const char *json_path);
 int cmd_demo(void);
 int cmd_scan(const scan_options *o);
 int cmd_primitive(const prim_options *o);
@@ -260,8 +268,14 @@ void cli_fill_uniform(void *data, wgs_type type, uint64_t n, uint64_t seed, cons
  * the reason and return -1 on failure. */
 int cli_input_size(const char *path, uint64_t *bytes);
 int cli_read_input(const char *path, void *data, uint64_t bytes);
+/* As cli_read_input, for the `bytes` bytes after the first `offset` (a header). */
+int cli_read_input_at(const char *path, uint64_t offset, void *data, uint64_t bytes);
+/* Reads up to `max` bytes from the start of a regular file; *got: how many there were. */
+int cli_read_head(const char *path, void *data, size_t max, size_t *got);
 /* Writes a whole file; -1 (reason printed) unless every byte reached it and it closed. */
 int cli_write_file(const char *path, const void *data, uint64_t bytes);
+/* The same for a header followed by data. */
+int cli_write_parts(const char *path, const void *head, size_t head_bytes, const void *data, uint64_t bytes);
 /* Checks that `path` can be written before a long run, without leaving a new file
  * behind or truncating an old one; -1 with the reason printed. */
 int cli_check_writable(const char *path);
@@ -272,5 +286,45 @@ int cli_check_writable(const char *path);
 int cli_check_outputs(const char *const *paths, const char *const *options, int n);
 
 int run_scan(wgs_context *ctx, const scan_options *o);
+
+/* --json FILE of scan, sort and the primitives (report.c): what ran, where, its median
+ * times and the verdict, with values of the command's own (a count, a sum). */
+#define CLI_REPORT_VALUES 4
+typedef struct cli_report {
+    const char *command, *type_name;
+    uint64_t n;
+    int repeat, warmups;
+    double gpu_s, wall_s, upload_s, download_s, cpu_s; /* seconds; < 0: not measured */
+    int verified;                                       /* -1: not asked; 0 failed; 1 ok */
+    struct { const char *name; double value; } values[CLI_REPORT_VALUES];
+    int nvalues;
+} cli_report;
+void cli_report_value(cli_report *r, const char *name, double value);
+/* Writes the report as JSON; 0, or -1 with the reason printed. */
+int cli_write_report(const char *path, const cli_report *r, const wgs_context_info *info);
+/* `info --json`: the device's description and limits as JSON. */
+int cli_write_info_json(const char *path, const wgs_context_info *info);
+
+/* Arrays in files (npy.c): an input is a NumPy .npy file when it starts with NumPy's magic
+ * (whatever its name), else raw little-endian elements; an output is .npy when its name
+ * ends in ".npy", else raw. A .npy input must hold a 1-D, C-order array of the dtype asked
+ * for ("<u4", "<f4", ...; flags "|u1", also taken as "|b1" or "|i1"); anything else is
+ * refused with the reason. */
+typedef struct cli_array {
+    uint64_t count;  /* elements */
+    uint64_t offset; /* bytes before the first: the .npy header, 0 for raw files */
+    int npy;
+} cli_array;
+/* The NumPy dtype of one element of t ("<u4", ...). */
+const char *cli_npy_dtype(wgs_type t);
+/* Checks an input file without reading its data: its count of `size`-byte elements of
+ * `dtype`. `option` names where the path came from, for messages. 0, or -1 (reason
+ * printed). */
+int cli_array_open(const char *path, const char *option, const char *dtype, size_t size, cli_array *a);
+/* Reads the a->count elements that cli_array_open found into data. */
+int cli_array_read(const char *path, const cli_array *a, size_t size, void *data);
+/* Writes count elements of `size` bytes (`descr`: a .npy file's dtype, a NumPy
+ * descriptor such as '<u4' or a list of fields written as Python would). */
+int cli_array_write(const char *path, const char *descr, size_t size, const void *data, uint64_t count);
 
 #endif

@@ -6,8 +6,10 @@
  * quantization is off), the median of many runs after warm-up, inputs and outputs
  * rotated through pools larger than the GPU's caches so no run finds its data cached,
  * and a WGSL copy of the same bytes timed in the same run as the ceiling.
- * Writes a table, JSON, CSV and an SVG chart of Gelem/s against n.
+ * Writes a table, JSON, CSV and an SVG chart (chart.c) of each series' speed against a
+ * copy of as many bytes.
  */
+#include "chart.h"
 #include "cli.h"
 #include "wgscan_commit.h" /* WGSCAN_GIT_DESCRIBE, written at each build */
 #include "reference.h"
@@ -21,7 +23,7 @@
 
 #define MAX_RUNS CLI_BENCH_MAX_RUNS
 #define BATCH 10                   /* runs recorded per submit */
-#define POOL_BYTES (512ull << 20)  /* rotation pool: ten times an H200's 50 MB L2 */
+#define POOL_BYTES (512ull << 20)  /* the largest rotation pool: ten times an H200's 50 MB L2 */
 
 typedef bench_series series;
 
@@ -29,9 +31,14 @@ typedef struct point {
     series s;
     wgs_scan_algorithm algo;
     char label[24]; /* the algorithm column: a scan algorithm or a primitive */
+    char title[80]; /* what it is, for the chart's legend: "sort u32 keys + u32 values" */
+    const char *op; /* the op column: the operator, or "none" where the primitive has none */
     uint64_t n;
     double bytes; /* what the operation must move at least: GB/s counts these */
     double median, min, max, copy_median;
+    uint64_t copy_bytes;    /* what the copy beside it copied (it reads and writes them) */
+    double copy_over_first; /* the copy beside it against the run's first copy of those bytes */
+    int pace_changed;       /* that ratio off by more than a quarter: the device changed pace */
 } point;
 
 typedef struct bench {
@@ -93,10 +100,13 @@ static wgs_result record_scan(bench *b, void *user, WGPUCommandEncoder enc, int 
     return wgs_scan_encode(j->plan, enc, &a);
 }
 
+/* The bytes record_copy copies: whole 16-byte words. */
+static uint64_t copy_size(const scan_job *j) { return (j->n * j->es + 15) & ~15ull; }
+
 static wgs_result record_copy(bench *b, void *user, WGPUCommandEncoder enc, int run) {
     scan_job *j = user;
     uint64_t in_slot = (uint64_t)run % j->slots, out_slot = ((uint64_t)run + 1) % j->slots;
-    uint64_t bytes = (j->n * j->es + 15) & ~15ull; /* the copy moves whole 16-byte words */
+    uint64_t bytes = copy_size(j);
     wgs_copy_args a = {.src = b->in_pool, .src_offset = in_slot * j->slot_bytes, .dst = b->out_pool,
                        .dst_offset = out_slot * j->slot_bytes, .bytes = bytes,
                        .timestamp_query_set = wgs_timer_query_set(b->timer),
@@ -105,7 +115,7 @@ static wgs_result record_copy(bench *b, void *user, WGPUCommandEncoder enc, int 
     return wgs_copy_encode(b->ctx, enc, &a);
 }
 
-static void job_layout(bench *b, uint64_t n, size_t es, scan_job *j) {
+static void job_layout(const bench *b, uint64_t n, size_t es, scan_job *j) {
     uint64_t align = b->info.min_storage_offset_alignment < 256 ? 256 : b->info.min_storage_offset_alignment;
     j->n = n;
     j->es = es;
@@ -154,14 +164,16 @@ static int write_outputs(const bench *b, const point *pts, int np, const char *j
     FILE *f;
     if (!(f = open_out(csv))) failed = 1;
     else {
-        fprintf(f, "type,op,algorithm,n,median_us,min_us,gelem_per_s,gb_per_s,copy_us,time_over_copy,max_us\n");
+        fprintf(f, "type,op,algorithm,n,median_us,min_us,gelem_per_s,gb_per_s,copy_us,time_over_copy,max_us,"
+                   "copy_over_first,pace_changed,copy_bytes\n");
         for (int i = 0; i < np; i++) {
             const point *p = &pts[i];
             double bytes = p->bytes;
-            fprintf(f, "%s,%s,%s,%llu,%.3f,%.3f,%.4f,%.2f,%.3f,%.4f,%.3f\n", wgs_type_name(p->s.type),
-                    wgs_op_name(p->s.op), p->label, (unsigned long long)p->n,
+            fprintf(f, "%s,%s,%s,%llu,%.3f,%.3f,%.4f,%.2f,%.3f,%.4f,%.3f,%.3f,%d,%llu\n", wgs_type_name(p->s.type),
+                    p->op, p->label, (unsigned long long)p->n,
                     p->median * 1e6, p->min * 1e6, (double)p->n / p->median * 1e-9, bytes / p->median * 1e-9,
-                    p->copy_median * 1e6, p->median / p->copy_median, p->max * 1e6);
+                    p->copy_median * 1e6, p->median / p->copy_median, p->max * 1e6, p->copy_over_first,
+                    p->pace_changed, (unsigned long long)p->copy_bytes);
         }
         if (close_out(f, csv)) failed = 1;
     }
@@ -187,95 +199,42 @@ static int write_outputs(const bench *b, const point *pts, int np, const char *j
             double bytes = p->bytes;
             fprintf(f, "    {\"type\": \"%s\", \"op\": \"%s\", \"algorithm\": \"%s\", \"n\": %llu, "
                        "\"median_us\": %.3f, \"min_us\": %.3f, \"gelem_per_s\": %.4f, \"gb_per_s\": %.2f, "
-                       "\"copy_us\": %.3f, \"time_over_copy\": %.4f, \"max_us\": %.3f}%s\n",
-                    wgs_type_name(p->s.type), wgs_op_name(p->s.op), p->label,
+                       "\"copy_us\": %.3f, \"time_over_copy\": %.4f, \"max_us\": %.3f, "
+                       "\"copy_over_first\": %.3f, \"pace_changed\": %s, \"copy_bytes\": %llu, \"title\": ",
+                    wgs_type_name(p->s.type), p->op, p->label,
                     (unsigned long long)p->n, p->median * 1e6, p->min * 1e6, (double)p->n / p->median * 1e-9,
                     bytes / p->median * 1e-9, p->copy_median * 1e6, p->median / p->copy_median,
-                    p->max * 1e6, i + 1 < np ? "," : "");
+                    p->max * 1e6, p->copy_over_first, p->pace_changed ? "true" : "false",
+                    (unsigned long long)p->copy_bytes);
+            json_string(f, p->title);
+            fprintf(f, "}%s\n", i + 1 < np ? "," : "");
         }
         fprintf(f, "  ]\n}\n");
         if (close_out(f, json)) failed = 1;
     }
     if (!(f = open_out(svg))) failed = 1;
     else {
-        /* log2(n) across, Gelem/s up; one line per series and algorithm, dashed copy. */
-        const double W = 900, H = 520, L = 70, R = 220, T = 40, B = 50;
-        double kmin = 1e9, kmax = 0, ymax = 0;
-        for (int i = 0; i < np; i++) {
-            double k = log2((double)pts[i].n), g = (double)pts[i].n / pts[i].median * 1e-9;
-            double gc = (double)pts[i].n / pts[i].copy_median * 1e-9;
-            kmin = k < kmin ? k : kmin;
-            kmax = k > kmax ? k : kmax;
-            ymax = g > ymax ? g : ymax;
-            /* Only the first series' copy line is drawn (below): only it counts. */
-            int first = pts[i].s.type == pts[0].s.type && pts[i].s.op == pts[0].s.op &&
-                        strcmp(pts[i].label, pts[0].label) == 0;
-            if (first) ymax = gc > ymax ? gc : ymax;
-        }
-        if (kmax <= kmin) kmax = kmin + 1;
-        /* Round ticks: a step of 1, 2 or 5 x 10^k giving about five intervals. */
-        double step = 1;
-        if (ymax > 0) {
-            double raw = ymax / 5, mag = pow(10, floor(log10(raw)));
-            step = raw <= mag ? mag : raw <= 2 * mag ? 2 * mag : raw <= 5 * mag ? 5 * mag : 10 * mag;
-        }
-        int nticks = ymax > 0 ? (int)ceil(ymax / step - 1e-9) : 5;
-        if (nticks < 1) nticks = 1;
-        ymax = step * nticks;
-#define SX(k) (L + ((k) - kmin) / (kmax - kmin) * (W - L - R))
-#define SY(y) (H - B - (y) / ymax * (H - T - B))
-        fprintf(f, "<svg xmlns='http://www.w3.org/2000/svg' width='%.0f' height='%.0f' font-family='sans-serif' font-size='12'>\n"
-                   "<rect width='100%%' height='100%%' fill='white'/>\n"
-                   "<text x='%.0f' y='22' font-size='15'>wgscan throughput, %s (%s)</text>\n",
-                W, H, L, b->info.device, date);
-        for (int i = 0; i <= nticks; i++) {
-            double y = step * i;
-            fprintf(f, "<line x1='%.1f' x2='%.1f' y1='%.1f' y2='%.1f' stroke='#ddd'/><text x='%.1f' y='%.1f' text-anchor='end'>%.6g</text>\n",
-                    L, W - R, SY(y), SY(y), L - 6, SY(y) + 4, y);
-        }
-        for (int k = (int)kmin; k <= (int)kmax; k++)
-            fprintf(f, "<text x='%.1f' y='%.1f' text-anchor='middle'>2^%d</text>\n", SX(k), H - B + 18, k);
-        fprintf(f, "<text x='%.1f' y='%.1f' text-anchor='middle'>n (elements)</text>\n", (L + W - R) / 2, H - 8);
-        fprintf(f, "<text x='16' y='%.1f' transform='rotate(-90 16 %.1f)' text-anchor='middle'>Gelem/s</text>\n",
-                (T + H - B) / 2, (T + H - B) / 2);
-        static const char *colors[] = {"#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b", "#e377c2", "#17becf"};
-        int line = 0;
-        for (int i = 0; i < np;) {
+        /* One line per run of points of one series (consecutive, as the sweep made them). */
+        chart_line *lines = calloc((size_t)np, sizeof *lines);
+        chart_point *cp = calloc((size_t)np, sizeof *cp);
+        int nl = 0;
+        for (int i = 0; lines && cp && i < np;) {
             int j = i;
-            while (j < np && pts[j].s.type == pts[i].s.type && pts[j].s.op == pts[i].s.op &&
-                   strcmp(pts[j].label, pts[i].label) == 0)
+            while (j < np && !strcmp(pts[j].title, pts[i].title)) {
+                cp[j] = (chart_point){pts[j].n, pts[j].copy_median / pts[j].median, pts[j].pace_changed};
                 j++;
-            const char *c = colors[line % 8];
-            for (int pass = 0; pass < 2; pass++) { /* the scan, then its copy ceiling */
-                if (pass == 1 && line > 0) break; /* one copy line is enough: same bytes for 4-byte types */
-                fprintf(f, "<polyline fill='none' stroke='%s' stroke-width='2'%s points='", pass ? "#777" : c,
-                        pass ? " stroke-dasharray='6 4'" : "");
-                for (int k = i; k < j; k++) {
-                    double t = pass ? pts[k].copy_median : pts[k].median;
-                    fprintf(f, "%.1f,%.1f ", SX(log2((double)pts[k].n)), SY((double)pts[k].n / t * 1e-9));
-                }
-                fprintf(f, "'/>\n");
-                for (int k = i; k < j; k++) { /* a marker on each measured point */
-                    double t = pass ? pts[k].copy_median : pts[k].median;
-                    fprintf(f, "<circle cx='%.1f' cy='%.1f' r='3' fill='%s'/>\n", SX(log2((double)pts[k].n)),
-                            SY((double)pts[k].n / t * 1e-9), pass ? "#777" : c);
-                }
-                double ly = T + 20 + 18.0 * (pass ? 0 : line + 1);
-                fprintf(f, "<line x1='%.1f' x2='%.1f' y1='%.1f' y2='%.1f' stroke='%s' stroke-width='2'%s/>"
-                           "<text x='%.1f' y='%.1f'>%s</text>\n",
-                        W - R + 10, W - R + 40, ly, ly, pass ? "#777" : c, pass ? " stroke-dasharray='6 4'" : "",
-                        W - R + 46, ly + 4,
-                        pass ? "copy (same bytes)" : "");
-                if (!pass)
-                    fprintf(f, "<text x='%.1f' y='%.1f'>%s %s %s</text>\n", W - R + 46, ly + 4,
-                            wgs_type_name(pts[i].s.type), wgs_op_name(pts[i].s.op), pts[i].label);
             }
-            line++;
+            lines[nl++] = (chart_line){pts[i].title, cp + i, j - i};
             i = j;
         }
-        fprintf(f, "</svg>\n");
-#undef SX
-#undef SY
+        char title[256], subtitle[256];
+        snprintf(title, sizeof title, "wgscan %s (%s) on %s", wgs_version_string(), WGSCAN_GIT_DESCRIBE, b->info.device);
+        snprintf(subtitle, sizeof subtitle, "%s, %s adapter; median of %d runs; each against a copy of the bytes it "
+                 "moves (open circles: the device changed pace); %s", b->info.backend, b->info.adapter_type, b->runs, date);
+        if (!lines || !cp) failed = 1, cli_usage_error("out of host memory for the chart");
+        else chart_write_svg(f, title, subtitle, lines, nl);
+        free(lines);
+        free(cp);
         if (close_out(f, svg)) failed = 1;
     }
     return failed ? -1 : 0;
@@ -296,17 +255,21 @@ static wgs_result warm_up(bench *b) {
 /* The copy beside a point against the run's first copy of as many bytes: where the two
  * differ by more than a quarter (copies of 50 µs and more, below which launches vary),
  * the device itself changed pace during the run (its clocks, another load on it), so
- * the point is not comparable with the others; said on stderr, the point kept. */
-static void copy_check(bench *b, const point *p, uint64_t copy_bytes) {
+ * the point is not comparable with the others; said on stderr and in the files'
+ * pace_changed column, the point kept. */
+static void copy_check(bench *b, point *p, uint64_t copy_bytes) {
     int k = 0;
     while (k < 47 && (1ull << k) < copy_bytes) k++;
     double *first = &b->copy_first[k];
+    p->copy_over_first = 1, p->pace_changed = 0;
     if (*first == 0) {
         *first = p->copy_median;
         return;
     }
     const double q = p->copy_median / *first;
-    if ((q > 1.25 || q < 0.8) && p->copy_median >= 50e-6 && *first >= 50e-6)
+    p->copy_over_first = q;
+    p->pace_changed = (q > 1.25 || q < 0.8) && p->copy_median >= 50e-6 && *first >= 50e-6;
+    if (p->pace_changed)
         fprintf(stderr,
                 "bench: warning: %s n=%llu: the copy beside it took %.1f us, %.2f times the %.1f us of this run's "
                 "first copy of these bytes: the device changed pace, so this point is not comparable\n",
@@ -521,6 +484,27 @@ static double prim_bytes(int prim, uint64_t n) {
     return 4.0 * n;
 }
 
+/* What a primitive is, for the chart's legend, and its operator (NULL: none). */
+static void prim_title(int prim, char *title, size_t size, const char **op) {
+    static const char *const what[] = {
+        [0] = "reduce u32 add (tree)", [1] = "reduce u32 add (atomic)", [2] = "count u32 (tree)",
+        [3] = "count u32 (atomic)", [4] = "count u32 (atomic per element)", [5] = "select u32 by flags",
+        [6] = "select u32 if < 2^31", [7] = "histogram u32, 256 bins", [8] = "select u32 by flags (one pass)",
+        [PRIM_SORT_KEYS] = "sort u32 keys", [PRIM_SORT_PAIRS] = "sort u32 keys + u32 values",
+        [PRIM_SORT_U64] = "sort u64 keys", [PRIM_SORT_F32] = "sort f32 keys", [PRIM_RBK_256] = "reduce by key u32 add, runs of 256"};
+    *op = prim <= 1 || IS_SEG(prim) || IS_SSC(prim) || HAS_KEYS(prim) ? "add" : NULL;
+    if (IS_SEG(prim) || IS_SSC(prim))
+        snprintf(title, size, "segmented %s u32 add, segments of %llu", IS_SEG(prim) ? "reduce" : "scan",
+                 (unsigned long long)SEG_LEN(prim));
+    else if (IS_SBK(prim))
+        snprintf(title, size, "scan by key u32 add, runs of %llu", (unsigned long long)SBK_LEN(prim));
+    else
+        snprintf(title, size, "%s", what[prim]);
+}
+
+/* A copy that moves `bytes` (read and written): half of them copied, in whole u32. */
+static uint64_t copy_bytes_of(double bytes) { return ((uint64_t)ceil(bytes / 2) + 3) / 4 * 4; }
+
 /* The CSR offsets of back-to-back segments of `len` elements over n (the last one cut at
  * n), in a new buffer; *segs receives their number. */
 static wgs_result seg_offsets(bench *b, uint64_t n, uint64_t len, WGPUBuffer *out, uint64_t *segs) {
@@ -604,13 +588,22 @@ static int bench_primitives(bench *b, const int *prims, int nprims, int kmin, in
             point *p = &pts[np];
             p->s = (series){sort ? sort_key_type(pj.prim) : WGS_TYPE_U32, WGS_OP_ADD};
             snprintf(p->label, sizeof p->label, "%s", prim_names[pj.prim]);
+            prim_title(pj.prim, p->title, sizeof p->title, &p->op);
+            if (!p->op) p->op = "none";
             p->n = 1ull << k;
             p->bytes = prim_bytes(pj.prim, p->n);
             fprintf(stderr, "bench: [%d/%d] %s n=2^%d\n", np + 1, total, p->label, k);
             job_layout(b, p->n, es, &pj.j);
-            job_layout(b, p->n, 4, &pj.copy);
+            /* the copy beside it reads and writes as many bytes as the primitive must move */
+            const uint64_t copy_bytes = copy_bytes_of(p->bytes);
+            job_layout(b, copy_bytes / 4, 4, &pj.copy);
             pj.flag_slot_bytes = (p->n + 255) / 256 * 256;
-            if (pj.flag_slot_bytes > flag_bytes || pj.j.slot_bytes > b->pool_bytes) break;
+            if (pj.flag_slot_bytes > flag_bytes || pj.j.slot_bytes > b->pool_bytes || pj.copy.slot_bytes > b->pool_bytes) {
+                fprintf(stderr, "bench: %s stops before n = 2^%d (its data or its copy of %llu bytes does not fit "
+                        "the %llu-byte pool)\n", p->label, k, (unsigned long long)copy_bytes,
+                        (unsigned long long)b->pool_bytes);
+                break;
+            }
             double cmin;
             wgs_buffer_release(b->ctx, pj.seg_offsets);
             pj.seg_offsets = NULL;
@@ -625,7 +618,8 @@ static int bench_primitives(bench *b, const int *prims, int nprims, int kmin, in
                 r = wgs_buffer_create(b->ctx, p->n * 4, WGPUBufferUsage_Storage, &pj.rbk_unique);
             if (r == WGS_OK) r = time_runs(b, record_prim, &pj, &p->median, &p->min, &p->max);
             if (r == WGS_OK) r = time_runs(b, record_copy, &pj.copy, &p->copy_median, &cmin, NULL);
-            if (r == WGS_OK) copy_check(b, p, p->n * 4), print_point(p), np++;
+            p->copy_bytes = copy_size(&pj.copy);
+            if (r == WGS_OK) copy_check(b, p, copy_bytes), print_point(p), np++;
         }
         wgs_reduce_plan_destroy(pj.reduce);
         wgs_select_plan_destroy(pj.select);
@@ -790,6 +784,25 @@ done:
     return rc;
 }
 
+/* The pools' size: run i of a point reads slot i and writes slot i + 1 of pools cut into
+ * slots of the point's size, so a point touches at most runs + warm-up + 1 slots and a
+ * pool larger than that many slots of the sweep's largest point is memory never used (a
+ * 2^10..2^14 sweep held 1.36 GB for pools of 512 MiB). The widest slot: 4 bytes an element
+ * for the scans, a sort's key, or the copy beside a primitive (half the bytes it moves). */
+static uint64_t pool_for_sweep(const bench *b, uint64_t nmax, const int *prims, int nprims) {
+    uint64_t widest = 4 * nmax;
+    for (int i = 0; i < nprims; i++) {
+        uint64_t key = IS_SORT(prims[i]) ? nmax * wgs_type_size(sort_key_type(prims[i])) : 4 * nmax;
+        uint64_t copy = copy_bytes_of(prim_bytes(prims[i], nmax));
+        widest = key > widest ? key : widest;
+        widest = copy > widest ? copy : widest;
+    }
+    scan_job j;
+    job_layout(b, widest / 4, 4, &j);
+    uint64_t need = (uint64_t)(b->runs + b->warmup + 1) * j.slot_bytes;
+    return need < POOL_BYTES ? need : POOL_BYTES;
+}
+
 int cmd_bench(const bench_options *o) {
     if (o->transfers) return bench_transfers(o);
     uint64_t nmin = o->nmin, nmax = o->nmax;
@@ -829,7 +842,7 @@ int cmd_bench(const bench_options *o) {
         while (nmax > nmin && 4 * nmax > b.info.max_buffer_size / 2) nmax /= 2;
     }
     if (nmax < nmin) return wgs_context_destroy(b.ctx), cli_usage_error("--max is below --min");
-    b.pool_bytes = pool_mib ? pool_mib << 20 : POOL_BYTES;
+    b.pool_bytes = pool_mib ? pool_mib << 20 : pool_for_sweep(&b, nmax, prims, nprims);
     uint64_t slot_max = 4 * nmax + 512;
     if (b.pool_bytes < 2 * slot_max) b.pool_bytes = 2 * slot_max;
     if (b.pool_bytes > b.info.max_buffer_size) b.pool_bytes = b.info.max_buffer_size;
@@ -870,9 +883,8 @@ int cmd_bench(const bench_options *o) {
     while ((1ull << kmax) < nmax) kmax++;
     int total = (kmax - kmin + 1) * (nser * nalgo + nprims);
     pts = calloc((size_t)total, sizeof *pts);
-    printf("bench on %s (%s, %s): median of %d runs after %d warm-up, inputs rotated over %llu MiB\n",
-           b.info.device, b.info.backend, b.info.adapter_type, runs, b.warmup,
-           (unsigned long long)(b.pool_bytes >> 20));
+    printf("bench on %s (%s, %s): median of %d runs after %d warm-up, inputs rotated over %.1f MiB\n",
+           b.info.device, b.info.backend, b.info.adapter_type, runs, b.warmup, (double)b.pool_bytes / (1 << 20));
     printf("%-5s %-4s %-18s %12s %12s %10s %10s %12s %8s\n", "type", "op", "algorithm", "n", "time_us",
            "Gelem/s", "GB/s", "copy_us", "t/copy");
     for (int si = 0; si < nser && rc == EXIT_OK; si++) {
@@ -891,6 +903,9 @@ int cmd_bench(const bench_options *o) {
                 p->s = ser[si];
                 p->algo = algos[ai];
                 snprintf(p->label, sizeof p->label, "%s", cli_algorithm_name(algos[ai]));
+                snprintf(p->title, sizeof p->title, "scan %s %s (%s)", wgs_type_name(p->s.type), wgs_op_name(p->s.op),
+                         cli_algorithm_name(algos[ai]));
+                p->op = wgs_op_name(p->s.op);
                 p->n = 1ull << k;
                 p->bytes = 2.0 * (double)p->n * (double)wgs_type_size(p->s.type);
                 fprintf(stderr, "bench: [%d/%d] %s %s %s n=2^%d\n", np + 1, total, wgs_type_name(p->s.type),
@@ -904,6 +919,7 @@ int cmd_bench(const bench_options *o) {
                     rc = cli_gpu_error(b.ctx, r, "a benchmark run");
                     break;
                 }
+                p->copy_bytes = copy_size(&j);
                 copy_check(&b, p, p->n * wgs_type_size(p->s.type));
                 print_point(p);
                 np++;

@@ -13,7 +13,8 @@ static const char lookup_order[] =
     "     pkg-config --static consumers)\n"
     "  5. libwebgpu_dawn.so, libwgpu_native.so, libwebgpu.so by name\n";
 
-int cmd_info(int verbose) {
+int cmd_info(int verbose, const char *json_path) {
+    if (json_path && cli_check_writable(json_path) != 0) return EXIT_USAGE;
     if (verbose) fputs(lookup_order, stdout);
     wgs_context *ctx = NULL;
     wgs_result r = cli_context_verbose(&ctx, verbose);
@@ -22,5 +23,5 @@ int cmd_info(int verbose) {
     wgs_context_get_info(ctx, &info);
     cli_print_info(stdout, &info);
     wgs_context_destroy(ctx);
-    return EXIT_OK;
+    return json_path && cli_write_info_json(json_path, &info) != 0 ? EXIT_USAGE : EXIT_OK;
 }

@@ -93,13 +93,14 @@ static void fill_input(const prim_options *o, void *data) {
 /* --segments FILE: raw u32 CSR offsets, n_segments + 1 of them, as they are (the GPU
  * checks them). Returns an exit status. */
 static int read_segments(prim_run *s) {
-    uint64_t bytes = 0;
-    if (cli_input_size(s->o->seg_path, &bytes) != 0) return EXIT_USAGE;
-    if (bytes < 4 || bytes % 4 || bytes / 4 - 1 >= (1ull << 31))
-        return cli_usage_error("'%s' holds %llu bytes: not 1 to 2^31 u32 offsets (n_segments + 1)", s->o->seg_path,
-                               (unsigned long long)bytes);
+    cli_array a;
+    if (cli_array_open(s->o->seg_path, "--segments", "<u4", 4, &a) != 0) return EXIT_USAGE;
+    const uint64_t bytes = a.count * 4;
+    if (a.count < 1 || a.count - 1 >= (1ull << 31))
+        return cli_usage_error("'%s' holds %llu offsets: not 1 to 2^31 u32 offsets (n_segments + 1)", s->o->seg_path,
+                               (unsigned long long)a.count);
     if (!(s->offsets = malloc(bytes))) return cli_usage_error("cannot allocate %llu bytes", (unsigned long long)bytes);
-    if (cli_read_input(s->o->seg_path, s->offsets, bytes) != 0) return EXIT_USAGE;
+    if (cli_array_read(s->o->seg_path, &a, 4, s->offsets) != 0) return EXIT_USAGE;
     s->n_segments = bytes / 4 - 1;
     return EXIT_OK;
 }
@@ -110,7 +111,7 @@ static int read_keys(prim_run *s) {
     const uint64_t n = s->o->n;
     if (!(s->keys = malloc(n * 4 + 4)) || !(s->offsets = malloc((n + 2) * 4)))
         return cli_usage_error("cannot allocate %llu bytes", (unsigned long long)(n * 8));
-    if (cli_read_input(s->o->keys_path, s->keys, n * 4) != 0) return EXIT_USAGE;
+    if (cli_read_input_at(s->o->keys_path, s->o->keys_offset, s->keys, n * 4) != 0) return EXIT_USAGE;
     uint64_t k = 0;
     s->offsets[0] = 0;
     for (uint64_t i = 1; i < n; i++)
@@ -431,6 +432,40 @@ static int check(prim_run *s, double *cpu_seconds) {
     return ok;
 }
 
+/* The command's own values for --json: what its summary line prints. */
+static void report_values(const prim_run *s, cli_report *rep) {
+    const prim_options *o = s->o;
+    const uint32_t *got = s->result;
+    if (o->cmd == CLI_REDUCE) {
+        double v = o->type == WGS_TYPE_F32 ? (double)f32_of(got[0]) : o->type == WGS_TYPE_I32 ? (double)(int32_t)got[0]
+                                                                                               : (double)got[0];
+        cli_report_value(rep, "result", v);
+        if (is_arg(o->op)) cli_report_value(rep, "index", got[1]);
+    } else if (o->cmd == CLI_COUNT) {
+        cli_report_value(rep, "count", got[0]);
+    } else if (o->cmd == CLI_COMPACT) {
+        cli_report_value(rep, "selected", s->selected);
+    } else if (o->cmd == CLI_REDUCE_BY_KEY) {
+        cli_report_value(rep, "runs", s->selected);
+    } else if (o->cmd == CLI_HISTOGRAM) {
+        cli_report_value(rep, "bins", o->bins);
+    }
+    if (o->cmd == CLI_SEGMENTED || o->cmd == CLI_SEGMENTED_SCAN || o->cmd == CLI_SCAN_BY_KEY)
+        cli_report_value(rep, "segments", (double)s->n_segments);
+}
+
+/* --out: the result's `bytes` as raw words or a .npy array of the result's dtype (counts
+ * and bins u32; argmin and argmax pairs of the value and its index). */
+static int write_result(const prim_options *o, const void *result, uint64_t bytes) {
+    char descr[64];
+    const int pairs = is_arg(o->op) && (o->cmd == CLI_REDUCE || o->cmd == CLI_SEGMENTED || o->cmd == CLI_REDUCE_BY_KEY);
+    const char *t = o->cmd == CLI_COUNT || o->cmd == CLI_HISTOGRAM ? "<u4" : cli_npy_dtype(o->type);
+    if (pairs) snprintf(descr, sizeof descr, "[('value', '%s'), ('index', '<u4')]", t);
+    else snprintf(descr, sizeof descr, "%s", t);
+    const size_t size = pairs ? 8 : 4;
+    return cli_array_write(o->out_path, descr, size, result, bytes / size);
+}
+
 static int run_prim(wgs_context *ctx, const prim_options *o) {
     prim_run s;
     memset(&s, 0, sizeof s);
@@ -463,7 +498,7 @@ static int run_prim(wgs_context *ctx, const prim_options *o) {
     if (!s.host_in || !s.flags || !s.result || !s.pay_result)
         return run_free(&s), cli_usage_error("cannot allocate %llu bytes", (unsigned long long)bytes);
     if (o->in_path) {
-        if (cli_read_input(o->in_path, s.host_in, bytes) != 0) return run_free(&s), EXIT_USAGE;
+        if (cli_read_input_at(o->in_path, o->in_offset, s.host_in, bytes) != 0) return run_free(&s), EXIT_USAGE;
         /* The fixed-point sum takes finite elements only (wgscan.h): given an infinity or
          * NaN it returns a number unrelated to the sum. */
         const uint32_t *in = s.host_in;
@@ -478,7 +513,7 @@ static int run_prim(wgs_context *ctx, const prim_options *o) {
     }
     if (o->cmd == CLI_COMPACT && o->mode == WGS_SELECT_FLAGGED) {
         if (o->flags_path) {
-            if (cli_read_input(o->flags_path, s.flags, o->n) != 0) return run_free(&s), EXIT_USAGE;
+            if (cli_read_input_at(o->flags_path, o->flags_offset, s.flags, o->n) != 0) return run_free(&s), EXIT_USAGE;
         } else {
             uint32_t *rnd = malloc(o->n * 4 + 4);
             if (!rnd) return run_free(&s), cli_usage_error("cannot allocate flags");
@@ -576,36 +611,48 @@ static int run_prim(wgs_context *ctx, const prim_options *o) {
                                     : "FAILED");
         if (!ok) rc = EXIT_VERIFY_FAILED;
     }
-    if (o->out_path && cli_write_file(o->out_path, s.result, keep) != 0) rc = EXIT_USAGE;
+    const int verdict = o->verify ? rc == EXIT_OK : -1;
+    if (o->out_path && write_result(o, s.result, keep) != 0) rc = EXIT_USAGE;
+    if (o->json_path) {
+        cli_report rep = {.command = cli_command_name(o->cmd), .type_name = wgs_type_name(o->type), .n = o->n,
+                          .repeat = repeat, .warmups = warmups, .gpu_s = timer ? cli_median(gpu, repeat) : -1,
+                          .wall_s = cli_median(wall, repeat), .upload_s = upload, .download_s = download,
+                          .cpu_s = cpu, .verified = verdict};
+        report_values(&s, &rep);
+        if (cli_write_report(o->json_path, &rep, &info) != 0) rc = EXIT_USAGE;
+    }
     run_free(&s);
     return rc;
 }
 
 int cmd_primitive(const prim_options *opt) {
     prim_options o = *opt;
-    const char *inputs[2] = {o.in_path, o.cmd == CLI_COMPACT && o.mode == WGS_SELECT_FLAGGED ? o.flags_path : NULL};
-    uint64_t sizes[2] = {0, 0};
+    const char *flags = o.cmd == CLI_COMPACT && o.mode == WGS_SELECT_FLAGGED ? o.flags_path : NULL;
+    cli_array in, fl;
     /* Sizes only: the contents are read once the plan is made for them. */
-    for (int k = 0; k < 2; k++)
-        if (inputs[k] && cli_input_size(inputs[k], &sizes[k]) != 0) return EXIT_USAGE;
+    if (o.in_path && cli_array_open(o.in_path, "--in", cli_npy_dtype(o.type), 4, &in) != 0) return EXIT_USAGE;
+    if (flags && cli_array_open(flags, "--flags", "|u1", 1, &fl) != 0) return EXIT_USAGE;
     if (o.in_path) {
-        if (sizes[0] % 4 || (o.have_n && o.n != sizes[0] / 4))
-            return cli_usage_error("'%s' holds %llu bytes: not %s n elements of 4 bytes", o.in_path,
-                                   (unsigned long long)sizes[0], o.have_n ? "the given" : "whole");
-        if (sizes[0] / 4 > CLI_MAX_N)
+        if (o.have_n && o.n != in.count)
+            return cli_usage_error("'%s' holds %llu elements: not the given n = %llu", o.in_path,
+                                   (unsigned long long)in.count, (unsigned long long)o.n);
+        if (in.count > CLI_MAX_N)
             return cli_usage_error("'%s' is too large: %llu elements, at most 2^40", o.in_path,
-                                   (unsigned long long)(sizes[0] / 4));
-        o.n = sizes[0] / 4;
+                                   (unsigned long long)in.count);
+        o.n = in.count, o.in_offset = in.offset;
     }
-    if (inputs[1] && sizes[1] != o.n)
-        return cli_usage_error("'%s' holds %llu flag bytes, not n = %llu", inputs[1], (unsigned long long)sizes[1],
+    if (flags && fl.count != o.n)
+        return cli_usage_error("'%s' holds %llu flag bytes, not n = %llu", flags, (unsigned long long)fl.count,
                                (unsigned long long)o.n);
-    uint64_t key_bytes;
-    if (o.keys_path && cli_input_size(o.keys_path, &key_bytes) != 0) return EXIT_USAGE;
-    if (o.keys_path && key_bytes != o.n * 4)
-        return cli_usage_error("'%s' holds %llu bytes, not n = %llu u32 keys", o.keys_path,
-                               (unsigned long long)key_bytes, (unsigned long long)o.n);
-    if (o.out_path && cli_check_writable(o.out_path) != 0) return EXIT_USAGE;
+    if (flags) o.flags_offset = fl.offset;
+    cli_array keys;
+    if (o.keys_path && cli_array_open(o.keys_path, "--keys", "<u4", 4, &keys) != 0) return EXIT_USAGE;
+    if (o.keys_path && keys.count != o.n)
+        return cli_usage_error("'%s' holds %llu keys, not n = %llu", o.keys_path, (unsigned long long)keys.count,
+                               (unsigned long long)o.n);
+    if (o.keys_path) o.keys_offset = keys.offset;
+    const char *outputs[] = {o.out_path, o.json_path}, *names[] = {"--out", "--json"};
+    if (cli_check_outputs(outputs, names, 2) != 0) return EXIT_USAGE;
     wgs_context *ctx = NULL;
     if (cli_context(&ctx) != WGS_OK) return EXIT_GPU_ERROR;
     int rc = run_prim(ctx, &o);

@@ -81,7 +81,7 @@ int run_scan(wgs_context *ctx, const scan_options *o) {
     s.host_in = calloc(1, padded + 4);
     if (!s.host_in) return run_free(&s), cli_usage_error("cannot allocate %llu bytes", (unsigned long long)padded);
     if (o->in_path) {
-        if (cli_read_input(o->in_path, s.host_in, bytes) != 0) return run_free(&s), EXIT_USAGE;
+        if (cli_read_input_at(o->in_path, o->in_offset, s.host_in, bytes) != 0) return run_free(&s), EXIT_USAGE;
     } else if (o->uniform.on) {
         cli_fill_uniform(s.host_in, o->type, n, o->seed, &o->uniform);
     } else {
@@ -92,7 +92,11 @@ int run_scan(wgs_context *ctx, const scan_options *o) {
     if (n == 0) {
         cli_progress_stage(NULL, 0, 0);
         printf("  n = 0: nothing to scan\n");
-        int rc = o->out_path && cli_write_file(o->out_path, s.host_out, 0) ? EXIT_USAGE : EXIT_OK;
+        int rc = o->out_path && cli_array_write(o->out_path, cli_npy_dtype(o->type), es, s.host_out, 0) ? EXIT_USAGE
+                                                                                                            : EXIT_OK;
+        cli_report rep = {.command = "scan", .type_name = wgs_type_name(o->type), .gpu_s = -1, .wall_s = -1,
+                          .upload_s = -1, .download_s = -1, .cpu_s = -1, .verified = o->verify ? 1 : -1};
+        if (o->json_path && cli_write_report(o->json_path, &rep, &info) != 0) rc = EXIT_USAGE;
         run_free(&s);
         return rc;
     }
@@ -167,12 +171,12 @@ int run_scan(wgs_context *ctx, const scan_options *o) {
         free(cpu_out);
     }
 
-    double scan_wall = cli_median(wall, repeat);
+    double scan_wall = cli_median(wall, repeat), gpu_median = have_gpu ? cli_median(gpu, repeat) : -1;
     cli_progress_stage(NULL, 0, 0);
     printf("  median of %d runs after %d warm-up run%s; rates count n elements per second\n", repeat, warmups,
            warmups == 1 ? "" : "s");
     if (have_gpu) {
-        double g = cli_median(gpu, repeat);
+        double g = gpu_median;
         cli_print_time("GPU time (timestamp queries)", g, n);
         char rate[32];
         printf("  %-34s %s (n read + n written)\n", "effective bandwidth",
@@ -209,7 +213,15 @@ int run_scan(wgs_context *ctx, const scan_options *o) {
         }
         if (o->have_gpu_count) printf("  verify: nothing written past the count\n");
     }
-    if (o->out_path && cli_write_file(o->out_path, s.host_out, bytes) != 0) rc = EXIT_USAGE;
+    const int verdict = o->verify ? rc == EXIT_OK : -1;
+    if (o->out_path && cli_array_write(o->out_path, cli_npy_dtype(o->type), es, s.host_out, n) != 0) rc = EXIT_USAGE;
+    if (o->json_path) {
+        cli_report rep = {.command = "scan", .type_name = wgs_type_name(o->type), .n = n, .repeat = repeat,
+                          .warmups = warmups, .gpu_s = gpu_median, .wall_s = scan_wall, .upload_s = upload,
+                          .download_s = download, .cpu_s = cpu1, .verified = verdict};
+        cli_report_value(&rep, "cpu_all_threads_ms", cpuN * 1e3);
+        if (cli_write_report(o->json_path, &rep, &info) != 0) rc = EXIT_USAGE;
+    }
     run_free(&s);
     return rc;
 }
@@ -218,21 +230,18 @@ int cmd_scan(const scan_options *opt) {
     scan_options o = *opt;
     if (o.in_path) {
         /* The size only: the contents are read once the plan is made for them. */
-        uint64_t size;
-        if (cli_input_size(o.in_path, &size) != 0) return EXIT_USAGE;
-        size_t es = wgs_type_size(o.type);
-        if (size % es)
-            return cli_usage_error("'%s' holds %llu bytes, not a whole number of %s elements", o.in_path,
-                                   (unsigned long long)size, wgs_type_name(o.type));
-        if (size / es > CLI_MAX_N)
+        cli_array a;
+        if (cli_array_open(o.in_path, "--in", cli_npy_dtype(o.type), wgs_type_size(o.type), &a) != 0) return EXIT_USAGE;
+        if (a.count > CLI_MAX_N)
             return cli_usage_error("'%s' is too large: %llu elements, at most 2^40", o.in_path,
-                                   (unsigned long long)(size / es));
-        if (o.have_n && o.n != size / es)
+                                   (unsigned long long)a.count);
+        if (o.have_n && o.n != a.count)
             return cli_usage_error("--n %llu disagrees with '%s' (%llu elements)", (unsigned long long)o.n,
-                                   o.in_path, (unsigned long long)(size / es));
-        o.n = size / es;
+                                   o.in_path, (unsigned long long)a.count);
+        o.n = a.count, o.in_offset = a.offset;
     }
-    if (o.out_path && cli_check_writable(o.out_path) != 0) return EXIT_USAGE;
+    const char *outputs[] = {o.out_path, o.json_path}, *names[] = {"--out", "--json"};
+    if (cli_check_outputs(outputs, names, 2) != 0) return EXIT_USAGE;
     wgs_context *ctx = NULL;
     if (cli_context(&ctx) != WGS_OK) return EXIT_GPU_ERROR;
     int rc = run_scan(ctx, &o);

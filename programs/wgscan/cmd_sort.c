@@ -265,7 +265,7 @@ static int run_sort(wgs_context *ctx, const sort_options *o) {
     if (!s.keys || !s.keys_got || (o->payload == WGS_PAYLOAD_BUFFER && !s.values) || (s.vb && !s.values_got))
         return run_free(&s), cli_usage_error("cannot allocate %" PRIu64 " bytes", 2 * (key_bytes + value_bytes));
     if (o->in_path) {
-        if (cli_read_input(o->in_path, s.keys, key_bytes) != 0) return run_free(&s), EXIT_USAGE;
+        if (cli_read_input_at(o->in_path, o->in_offset, s.keys, key_bytes) != 0) return run_free(&s), EXIT_USAGE;
     } else {
         fill_keys(o, s.keys, s.kb);
     }
@@ -329,18 +329,19 @@ static int run_sort(wgs_context *ctx, const sort_options *o) {
     cli_progress_stage(NULL, 0, 0);
     printf("  median of %d runs after %d warm-up run%s; rates count n keys per second\n", repeat, warmups,
            warmups == 1 ? "" : "s");
+    const double gpu_median = have_gpu ? cli_median(gpu, repeat) : -1, wall_median = cli_median(wall, repeat);
     if (have_gpu) {
-        double g = cli_median(gpu, repeat);
+        double g = gpu_median;
         cli_print_time("GPU time (timestamp queries)", g, n);
     } else {
         printf("  GPU time                           (no timestamp-query feature)\n");
     }
-    cli_print_time("wall, sort only (submit + wait)", cli_median(wall, repeat), n);
+    cli_print_time("wall, sort only (submit + wait)", wall_median, n);
     cli_print_time("wall, upload", upload, n);
     cli_print_time("wall, download", download, n);
     int rc = EXIT_OK;
+    double cpu = -1;
     if (o->verify) {
-        double cpu = 0;
         cli_progress_stage("sorting on the CPU to check", 0, 0);
         int ok = verify(&s, &cpu);
         cli_print_time("CPU reference (qsort), 1 thread", cpu, n);
@@ -349,7 +350,18 @@ static int run_sort(wgs_context *ctx, const sort_options *o) {
                    o->payload == WGS_PAYLOAD_BUFFER ? " and values" : o->payload == WGS_PAYLOAD_INDEX ? " and indices" : "");
         else rc = EXIT_VERIFY_FAILED;
     }
-    if (o->out_path && cli_write_file(o->out_path, s.keys_got, key_bytes) != 0) rc = EXIT_USAGE;
+    const int verdict = o->verify ? rc == EXIT_OK : -1;
+    if (o->out_path && cli_array_write(o->out_path, cli_npy_dtype(o->type), s.kb, s.keys_got, n) != 0) rc = EXIT_USAGE;
+    if (o->out_values_path && cli_array_write(o->out_values_path, s.vb == 8 ? "<u8" : "<u4", s.vb, s.values_got, n) != 0)
+        rc = EXIT_USAGE;
+    if (o->json_path) {
+        cli_report rep = {.command = "sort", .type_name = wgs_type_name(o->type), .n = n, .repeat = repeat,
+                          .warmups = warmups, .gpu_s = gpu_median, .wall_s = wall_median, .upload_s = upload,
+                          .download_s = download, .cpu_s = cpu, .verified = verdict};
+        cli_report_value(&rep, "value_bytes", (double)s.vb);
+        cli_report_value(&rep, "descending", o->descending);
+        if (cli_write_report(o->json_path, &rep, &info) != 0) rc = EXIT_USAGE;
+    }
     run_free(&s);
     return rc;
 }
@@ -359,18 +371,16 @@ int cmd_sort(const sort_options *opt) {
     const size_t kb = wgs_type_size(o.type);
     if (o.in_path) {
         /* The size only: the contents are read once the plan is made for them. */
-        uint64_t size;
-        if (cli_input_size(o.in_path, &size) != 0) return EXIT_USAGE;
-        if (size % kb)
-            return cli_usage_error("'%s' holds %" PRIu64 " bytes, not a whole number of %s keys", o.in_path, size,
-                                   wgs_type_name(o.type));
-        if (size / kb > CLI_MAX_N)
-            return cli_usage_error("'%s' is too large: %" PRIu64 " keys, at most 2^40", o.in_path, size / kb);
-        if (o.have_n && o.n != size / kb)
-            return cli_usage_error("--n %" PRIu64 " disagrees with '%s' (%" PRIu64 " keys)", o.n, o.in_path, size / kb);
-        o.n = size / kb;
+        cli_array a;
+        if (cli_array_open(o.in_path, "--in", cli_npy_dtype(o.type), kb, &a) != 0) return EXIT_USAGE;
+        if (a.count > CLI_MAX_N)
+            return cli_usage_error("'%s' is too large: %" PRIu64 " keys, at most 2^40", o.in_path, a.count);
+        if (o.have_n && o.n != a.count)
+            return cli_usage_error("--n %" PRIu64 " disagrees with '%s' (%" PRIu64 " keys)", o.n, o.in_path, a.count);
+        o.n = a.count, o.in_offset = a.offset;
     }
-    if (o.out_path && cli_check_writable(o.out_path) != 0) return EXIT_USAGE;
+    const char *outputs[] = {o.out_path, o.out_values_path, o.json_path}, *names[] = {"--out", "--out-values", "--json"};
+    if (cli_check_outputs(outputs, names, 3) != 0) return EXIT_USAGE;
     wgs_context *ctx = NULL;
     if (cli_context(&ctx) != WGS_OK) return EXIT_GPU_ERROR;
     int rc = run_sort(ctx, &o);

@@ -34,8 +34,11 @@ static const char common[] =
     "                       from --in if given\n"
     "  --verify             check the result against a CPU reference\n"
     "  --repeat K           timed runs after warm-up, 1..2048 (default 10)\n"
-    "  --in FILE            raw little-endian input of the given type (a regular file)\n"
-    "  --out FILE           write the raw result\n"
+    "  --in FILE            input of the given type: a NumPy .npy file (1-D, its dtype\n"
+    "                       the --type's: <u4 <i4 <f4 <f2 <u8 <i8; told by its contents)\n"
+    "                       or raw little-endian elements (any other regular file)\n"
+    "  --out FILE           write the result: .npy when FILE ends in .npy, else raw\n"
+    "  --json FILE          write what ran, where, the median times and the verdict\n"
     "  --seed S             seed of the random input (default 1; not with --in)\n";
 
 /* The random inputs (without --in), as cmd_scan.c and cmd_primitives.c draw them. */
@@ -83,7 +86,7 @@ static const char segments_help[] =
     "  --segments S         the segments, as CSR offsets: L, back-to-back segments of L\n"
     "                       elements (the last one cut at n); random:L, random lengths\n"
     "                       0..2L (mean L; about 1 in 2L+1 empty), seeded by --seed; or\n"
-    "                       FILE, raw little-endian u32 offsets, n_segments + 1 of them\n"
+    "                       FILE, u32 offsets (raw or .npy), n_segments + 1 of them\n"
     "                       (./256 for a file named 256): elements before the first\n"
     "                       offset and from the last on are in no segment; offsets out\n"
     "                       of order or past n: the GPU's status, exit status 2\n";
@@ -110,7 +113,7 @@ static const char segmented_scan_help[] =
 static const char runs_help[] =
     "  --segments S         the runs of equal keys: L, runs of L (the last one cut at n);\n"
     "                       random:L, random lengths 1..2L (0 draws none), seeded by --seed\n"
-    "  --keys FILE          instead: n raw little-endian u32 keys; each run of equal\n"
+    "  --keys FILE          instead: n u32 keys (raw or .npy); each run of equal\n"
     "                       adjacent keys is one run\n";
 
 static const char scan_by_key_help[] =
@@ -154,7 +157,8 @@ static const char compact_help[] =
     "on the GPU\n"
     "  --mode M             flagged (default), if (default with --predicate), unique, rle\n"
     "  --predicate P        --mode if: what to keep (see P below)\n"
-    "  --flags FILE         --mode flagged: n bytes, non-zero keeps the element\n"
+    "  --flags FILE         --mode flagged: n bytes (raw, or .npy u1 or bool); non-zero\n"
+    "                       keeps the element\n"
     "  --density D          --mode flagged without --flags: the share of random flags\n"
     "                       set, 0..1 (default 0.5)\n"
     "  --partition          the rejected elements follow the kept ones (flagged, if)\n"
@@ -197,6 +201,8 @@ static const char sort_help[] =
     "                         skewed    each bit set with probability 1/8 (the AND of three\n"
     "                                   random words): low entropy, few digits dominate\n"
     "  Order: integers by value, f32 by the bits with the sign flipped (wgscan.h, Sort).\n"
+    "  --out-values FILE    with --pairs or --payload index: write the values (or the\n"
+    "                       indices: the permutation) in the keys' sorted order, as --out\n"
     "  With --verify the keys (and values or indices) are checked against a stable CPU\n"
     "  sort; --out writes the sorted keys. n < 2^32, as the library sorts.\n";
 
@@ -218,11 +224,14 @@ static const char bench_help[] =
     "                       segmented-scan-16, -256, -4096 (u32 add, exclusive, the\n"
     "                       same segments),\n"
     "                       scan-by-key-16, -256, -4096 (u32 add, exclusive, runs of\n"
-    "                       16, 256, 4096 equal keys: 12 bytes an element, so copies of\n"
-    "                       traffic are the copies column / 1.5), reduce-by-key-256\n"
+    "                       16, 256, 4096 equal keys), reduce-by-key-256\n"
     "                       (u32 add, runs of 256 equal keys),\n"
-    "                       or all (uniform random words, half the flags set); the copy\n"
-    "                       beside each is of n u32\n"
+    "                       or all (uniform random words, half the flags set)\n"
+    "  Each point is timed beside a copy that reads and writes as many bytes as it must\n"
+    "  move (a scan: n elements in and out; copy_bytes in the files); the chart draws\n"
+    "  each as a fraction of that copy's speed. pace_changed marks a point whose copy\n"
+    "  ran more than a quarter off the run's first copy of those bytes (the device\n"
+    "  changed pace: not comparable); the pools hold what the sweep's largest size needs.\n"
     "  --runs K             timed runs per point after warm-up, 20..1000 (default 30)\n"
     "  --json F --csv F --svg F   write results (default bench.json, bench.csv, bench.svg);\n"
     "                       checked to be writable before the sweep starts\n"
@@ -241,9 +250,10 @@ static const char exit_help[] =
 void cli_help(FILE *f, cli_command c) {
     switch (c) {
     case CLI_INFO:
-        fputs("usage: wgscan info [--verbose]\nthe adapter, backend, features, limits and runtime\n"
+        fputs("usage: wgscan info [--verbose] [--json FILE]\nthe adapter, backend, features, limits and runtime\n"
               "  --verbose            also what the drivers printed while probed, and where the\n"
-              "                       runtime is looked for, in order\n", f);
+              "                       runtime is looked for, in order\n"
+              "  --json FILE          also write them as JSON\n", f);
         break;
     case CLI_DEMO: fputs("usage: wgscan demo\na short tour: device info, verified scans, GPU against CPU\n", f); break;
     case CLI_SCAN: fputs(scan_help, f), fputs(common, f), fputs(uniform_help, f), fputs(input_by_op, f); break;
@@ -294,7 +304,7 @@ int cli_run(const cli_options *o) {
     case CLI_VERSION:
         printf("wgscan %s (commit %s)\n", wgs_version_string(), WGSCAN_GIT_DESCRIBE);
         return EXIT_OK;
-    case CLI_INFO: return cmd_info(o->verbose);
+    case CLI_INFO: return cmd_info(o->verbose, o->info_json);
     case CLI_BENCH: return cmd_bench(&o->bench); /* prints its own progress */
     default: break;
     }

@@ -248,15 +248,22 @@ int cli_input_size(const char *path, uint64_t *bytes) {
     return rc;
 }
 
-int cli_read_input(const char *path, void *data, uint64_t bytes) {
+int cli_read_input(const char *path, void *data, uint64_t bytes) { return cli_read_input_at(path, 0, data, bytes); }
+
+int cli_read_input_at(const char *path, uint64_t offset, void *data, uint64_t bytes) {
     uint64_t size;
     FILE *f = open_input(path, &size);
     if (!f) return -1;
-    if (size != bytes) {
+    if (size != offset + bytes) {
         fclose(f);
         return cli_usage_error("cannot read '%s': its size changed from %llu to %llu bytes", path,
-                               (unsigned long long)bytes, (unsigned long long)size), -1;
+                               (unsigned long long)(offset + bytes), (unsigned long long)size), -1;
     }
+    for (uint64_t skip = offset; skip > 0; skip--) /* a header of at most 64 KiB */
+        if (fgetc(f) == EOF) {
+            fclose(f);
+            return cli_usage_error("cannot read '%s': it ended within its header", path), -1;
+        }
     size_t got = bytes ? fread(data, 1, (size_t)bytes, f) : 0;
     if (got != bytes) {
         int e = ferror(f) ? errno : 0;
@@ -264,16 +271,30 @@ int cli_read_input(const char *path, void *data, uint64_t bytes) {
         return cli_usage_error("cannot read '%s': %s after %llu of %llu bytes", path,
                                e ? strerror(e) : "it ended", (unsigned long long)got, (unsigned long long)bytes), -1;
     }
-    int rc = at_end(f, path, bytes);
+    int rc = at_end(f, path, offset + bytes);
     fclose(f);
     return rc;
 }
 
-int cli_write_file(const char *path, const void *data, uint64_t bytes) {
+int cli_read_head(const char *path, void *data, size_t max, size_t *got) {
+    uint64_t size;
+    FILE *f = open_input(path, &size);
+    if (!f) return -1;
+    *got = fread(data, 1, max, f);
+    int e = ferror(f) ? errno : 0;
+    fclose(f);
+    if (e) return cli_usage_error("cannot read '%s': %s", path, strerror(e)), -1;
+    return 0;
+}
+
+int cli_write_file(const char *path, const void *data, uint64_t bytes) { return cli_write_parts(path, NULL, 0, data, bytes); }
+
+int cli_write_parts(const char *path, const void *head, size_t head_bytes, const void *data, uint64_t bytes) {
     FILE *f = fopen(path, "wb");
     if (!f) return cli_usage_error("cannot write '%s': %s", path, strerror(errno)), -1;
     errno = 0;
-    int ok = (bytes == 0 || fwrite(data, 1, (size_t)bytes, f) == bytes) && fflush(f) == 0;
+    int ok = (head_bytes == 0 || fwrite(head, 1, head_bytes, f) == head_bytes) &&
+             (bytes == 0 || fwrite(data, 1, (size_t)bytes, f) == bytes) && fflush(f) == 0;
     int e = errno;
     if (fclose(f) != 0 && ok) ok = 0, e = errno;
     if (!ok) return cli_usage_error("cannot write '%s': %s", path, e ? strerror(e) : "short write"), -1;

@@ -182,6 +182,7 @@ typedef enum opt_id {
     OPT_MIN, OPT_MAX, OPT_SERIES, OPT_ALGORITHMS, OPT_PRIMITIVES, OPT_RUNS, OPT_JSON, OPT_CSV, OPT_SVG,
     OPT_VERBOSE, OPT_PAIRS, OPT_VALUE_BYTES, OPT_DESCENDING, OPT_BITS, OPT_DISTRIBUTION,
     OPT_TRANSFERS, OPT_SEGMENTS, OPT_EXCLUSIVE, OPT_GPU_COUNT, OPT_KEYS,
+    OPT_OUT_VALUES,
     OPT_COUNT
 } opt_id;
 
@@ -220,7 +221,7 @@ static const struct opt_def {
     {"--algorithms", OPT_ALGORITHMS, CMD(CLI_BENCH), 1},
     {"--primitives", OPT_PRIMITIVES, CMD(CLI_BENCH), 1},
     {"--runs", OPT_RUNS, CMD(CLI_BENCH), 1},
-    {"--json", OPT_JSON, CMD(CLI_BENCH), 1},
+    {"--json", OPT_JSON, CMD(CLI_BENCH) | RUNS | CMD(CLI_INFO), 1},
     {"--csv", OPT_CSV, CMD(CLI_BENCH), 1},
     {"--svg", OPT_SVG, CMD(CLI_BENCH), 1},
     {"--transfers", OPT_TRANSFERS, CMD(CLI_BENCH), 0},
@@ -232,6 +233,7 @@ static const struct opt_def {
     {"--distribution", OPT_DISTRIBUTION, RUNS, 1},
     {"--segments", OPT_SEGMENTS, SEGMENTS, 1},
     {"--keys", OPT_KEYS, CMD(CLI_SCAN_BY_KEY) | CMD(CLI_REDUCE_BY_KEY), 1},
+    {"--out-values", OPT_OUT_VALUES, CMD(CLI_SORT), 1},
 };
 /* getopt_long's value for options[k]: past every character and its 1, ':' and '?'. */
 #define OPT_VAL(k) (0x100 + (int)(k))
@@ -331,21 +333,24 @@ static int primitive_item(const char *tok, void *user) {
 typedef struct run_fields {
     uint64_t *n, *seed;
     int *have_n, *verify, *repeat;
-    const char **in_path, **out_path;
+    const char **in_path, **out_path, **json_path;
     wgs_type *type;
 } run_fields;
 
 static run_fields run_fields_of(cli_options *o) {
     if (o->command == CLI_SCAN) {
         scan_options *s = &o->scan;
-        return (run_fields){&s->n, &s->seed, &s->have_n, &s->verify, &s->repeat, &s->in_path, &s->out_path, &s->type};
+        return (run_fields){&s->n, &s->seed, &s->have_n, &s->verify, &s->repeat, &s->in_path, &s->out_path,
+                            &s->json_path, &s->type};
     }
     if (o->command == CLI_SORT) {
         sort_options *s = &o->sort;
-        return (run_fields){&s->n, &s->seed, &s->have_n, &s->verify, &s->repeat, &s->in_path, &s->out_path, &s->type};
+        return (run_fields){&s->n, &s->seed, &s->have_n, &s->verify, &s->repeat, &s->in_path, &s->out_path,
+                            &s->json_path, &s->type};
     }
     prim_options *p = &o->prim;
-    return (run_fields){&p->n, &p->seed, &p->have_n, &p->verify, &p->repeat, &p->in_path, &p->out_path, &p->type};
+    return (run_fields){&p->n, &p->seed, &p->have_n, &p->verify, &p->repeat, &p->in_path, &p->out_path,
+                        &p->json_path, &p->type};
 }
 
 static int set_option(cli_options *o, const struct opt_def *d, const char *v) {
@@ -393,6 +398,10 @@ static int set_option(cli_options *o, const struct opt_def *d, const char *v) {
         s->gpu_count = u, s->have_gpu_count = 1;
         return 0;
     case OPT_VERBOSE: o->verbose = 1; return 0;
+    case OPT_OUT_VALUES:
+        if (!*v) return bad(name, v, "a file name");
+        so->out_values_path = v;
+        return 0;
     case OPT_PARTITION: p->partition = 1; return 0;
     case OPT_PAIRS: so->payload = WGS_PAYLOAD_BUFFER; return 0;
     case OPT_DESCENDING: so->descending = 1; return 0;
@@ -432,7 +441,9 @@ static int set_option(cli_options *o, const struct opt_def *d, const char *v) {
         else if (d->id == OPT_OUT) *f.out_path = v;
         else if (d->id == OPT_FLAGS) p->flags_path = v;
         else if (d->id == OPT_KEYS) p->keys_path = v;
-        else if (d->id == OPT_JSON) b->json = v;
+        else if (d->id == OPT_JSON && o->command == CLI_BENCH) b->json = v;
+        else if (d->id == OPT_JSON && o->command == CLI_INFO) o->info_json = v;
+        else if (d->id == OPT_JSON) *f.json_path = v;
         else if (d->id == OPT_CSV) b->csv = v;
         else b->svg = v;
         return 0;
@@ -643,6 +654,8 @@ static int finish_sort(sort_options *s, uint64_t seen) {
                                "--payload index writes each key's input index)");
     if (SEEN(OPT_VALUE_BYTES) && !SEEN(OPT_PAIRS)) return cli_usage_error("--value-bytes does nothing without --pairs");
     if (s->payload == WGS_PAYLOAD_BUFFER && !s->value_bytes) s->value_bytes = 4;
+    if (SEEN(OPT_OUT_VALUES) && s->payload == WGS_PAYLOAD_NONE)
+        return cli_usage_error("--out-values does nothing without --payload index or --pairs (a sort of keys alone)");
     if (SEEN(OPT_BITS) && !(s->begin_bit < s->end_bit && s->end_bit <= width))
         return cli_usage_error("--bits %u:%u: a %s key needs B < E <= %u", s->begin_bit, s->end_bit,
                                wgs_type_name(s->type), width);
