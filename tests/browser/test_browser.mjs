@@ -2,9 +2,10 @@
 // test_browser.mjs: the browser test. Serves web/ on 127.0.0.1, drives a system
 // browser headless (tests/browser/browsers.mjs: no download, no network), runs
 // web/test.html and asserts every result; with --demo also drives the demo page
-// through every primitive and saves its screenshot.
+// through every primitive and saves its screenshot; with --splat runs the splat-sort
+// page's test (web/splat.html?test=1: one frame's sort against the CPU).
 //   node tests/browser/test_browser.mjs --engine chromium --wasm build/web/wgscan.wasm
-//        [--groups scan,f16,...] [--quick] [--icd swiftshader|lavapipe] [--demo build/web/demo.png]
+//        [--groups scan,f16,...] [--quick] [--icd swiftshader|lavapipe] [--demo build/web/demo.png] [--splat]
 // Exit status 0 when everything passed; an engine that is not installed fails.
 import { serve } from '../../web/serve.mjs';
 import { open, missing, runTestPage } from './browsers.mjs';
@@ -19,6 +20,7 @@ const wasm = arg('--wasm', 'build/web/wgscan.wasm');
 const groups = arg('--groups', '');
 const demoShot = arg('--demo', '');
 const quick = process.argv.includes('--quick');
+const splat = process.argv.includes('--splat');
 // make test-long (WGSCAN_TEST_LONG=1): the sort and segment groups' whole products where
 // not --quick.
 const full = !['', '0'].includes(process.env.WGSCAN_TEST_LONG ?? '');
@@ -52,6 +54,19 @@ try {
   console.log(`${label} test.html (${r.groups.join(', ')}): ${r.passed} passed, ${r.failed} failed, ${r.skipped} skipped; ms by group ${JSON.stringify(r.ms)}`);
   passed += r.passed;
   failed += r.failed;
+
+  if (splat) {
+    const t1 = Date.now();
+    // Headless Chromium destroys the device of a page that presents to a WebGPU canvas
+    // on SwiftShader ('Device was destroyed' at the first frame): there the page draws
+    // into a texture of its own instead. Firefox draws to the canvas.
+    const where = engine === 'chromium' ? '&offscreen=1' : '';
+    const s = await runTestPage(page, `${server.url}splat.html?test=1${where}`, 10 * 60 * 1000);
+    for (const f of s.failures) console.log(`[ FAIL ] splat: ${f}`);
+    console.log(`${label} splat.html: ${s.passed} passed, ${s.failed} failed (${((Date.now() - t1) / 1000).toFixed(1)} s)`);
+    passed += s.passed;
+    failed += s.failed;
+  }
 
   if (demoShot) {
     // The demo page as a person uses it: each primitive's Run, each verified.
