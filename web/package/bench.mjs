@@ -34,6 +34,12 @@ const PRIMITIVES = {
     create: (wg, n) => wg.createSortPlan({ payload: 'buffer', capacity: n }),
     args: (b) => ({ keysIn: b.input, keysOut: b.output, valuesIn: b.values, valuesOut: b.valuesOut }), bytes: 16,
   },
+  // A splat viewer's sort: positive f32 view depths far to near, u32 indices along, the
+  // count read from the GPU (as web/splat.html does each frame).
+  'sort-splat': {
+    create: (wg, n) => wg.createSortPlan({ type: 'f32', order: 'descending', payload: 'buffer', capacity: n }),
+    args: (b) => ({ keysIn: b.depths, keysOut: b.output, valuesIn: b.values, valuesOut: b.valuesOut, nBuffer: b.count }), bytes: 16,
+  },
   'segmented-reduce-256': {
     create: (wg, n) => wg.createSegmentedReducePlan({ capacity: n, segmentCapacity: Math.ceil(n / 256) }),
     args: (b, n) => ({ input: b.input, offsets: b.offsets, nSegments: Math.ceil(n / 256), output: b.output }), bytes: 4,
@@ -111,7 +117,11 @@ export async function benchmark(device, options = {}) {
     // Two input and two output slots, alternated run by run, so that consecutive runs do
     // not find each other's data in the cache at small n.
     const slots = [0, 1].map(() => ({ input: buf(4 * n), output: buf(4 * n) }));
-    const shared = { small: buf(1024), values: buf(4 * n), valuesOut: buf(4 * n), keys: buf(4 * n), offsets: buf(4 * (n / 256 + 2)) };
+    const shared = {
+      small: buf(1024), values: buf(4 * n), valuesOut: buf(4 * n), keys: buf(4 * n), offsets: buf(4 * (n / 256 + 2)),
+      depths: buf(4 * n), count: buf(4),
+    };
+    device.queue.writeBuffer(shared.count, 0, new Uint32Array([n]));
     let seed = 12345;
     const words = new Uint32Array(Math.min(n, 1 << 20));
     for (let i = 0; i < words.length; i++) { seed = (Math.imul(seed, 1664525) + 1013904223) >>> 0; words[i] = seed; }
@@ -122,6 +132,9 @@ export async function benchmark(device, options = {}) {
       const keys = new Uint32Array(k);
       for (let i = 0; i < k; i++) keys[i] = Math.floor((at + i) / 256);
       device.queue.writeBuffer(shared.keys, 4 * at, keys);
+      const depths = new Float32Array(k);
+      for (let i = 0; i < k; i++) depths[i] = 0.05 + 4 * (words[i] / 2 ** 32);
+      device.queue.writeBuffer(shared.depths, 4 * at, depths);
     }
     const segs = Math.ceil(n / 256);
     device.queue.writeBuffer(shared.offsets, 0, Uint32Array.from({ length: segs + 1 }, (_, i) => Math.min(n, 256 * i)));
