@@ -147,7 +147,7 @@
  *   - Histogram: the range test is exact and NaN and the infinities are in no bin;
  *     the bounds are checked so that the bin arithmetic stays exact and finite (see
  *     its section).
- *   - The radix sort to come orders f32 by the same bits as a total order: every bit
+ *   - The radix sort (wgs_sort_*) orders f32 by the same bits as a total order: every bit
  *     of a negative value flipped, the sign bit of a positive one set, so negative
  *     NaNs come first and positive NaNs last.
  */

@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * chain.h: what every chained pass shares. A chained pass (the single-pass scan, the
- * single-pass select, the sort's passes to come) claims tiles in order, publishes each
- * tile's aggregate in a tile-state buffer and looks back over its predecessors'
- * states, reducing a stalled predecessor's tile itself after a few fruitless steps
- * (decoupled look-back with decoupled fallback: WebGPU promises no forward progress
- * between workgroups, so no tile may wait on another forever).
+ * chain.h: what every chained pass shares. A chained pass (the single-pass scan and
+ * select, the scan by key and the segmented scan) claims tiles in order, publishes each
+ * tile's aggregate in a tile-state buffer and looks back over its predecessors' states,
+ * reducing a stalled predecessor's tile itself after a few fruitless steps (decoupled
+ * look-back with decoupled fallback: WebGPU promises no forward progress between
+ * workgroups, so no tile may wait on another forever).
  *
  * The WGSL side is workgroup/tile_state.wgsl and one look-back file; the kernel that
  * includes them provides its tile's aggregate and a predecessor's aggregate read from
