@@ -69,6 +69,7 @@ check "the CMake package says version $version" -- \
   grep -q "set(PACKAGE_VERSION \"$version\")" "$(dirname "$config")/wgscanConfigVersion.cmake"
 check "the runtime's licence beside it" -- test -f "$(dirname "$runtime")/LICENSE.libwebgpu_wrapper"
 check "wgscan's licence installed" -- test -f "$prefix/share/doc/wgscan/LICENSE"
+check "the CLI reference installed" -- test -s "$prefix/share/doc/wgscan/cli.md"
 # The configure-time prefix, the staging prefix, the trees: none may be named.
 configured=$(sed -n 's/^CMAKE_INSTALL_PREFIX:[A-Z]*=//p' "$build/CMakeCache.txt")
 for what in "$configured" "$tmp/staging" "$src" "$build"; do
