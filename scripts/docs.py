@@ -142,10 +142,10 @@ def readme_figures(text):
     """(number, line number) of every figure the README states: numbers followed by a
     unit of time, rate or copies, each number of 'A / B µs' on its own."""
     found = []
-    for lineno, line in enumerate(text.splitlines(), 1):
-        for m in FIGURE.finditer(line):
-            for num in re.split(r"\s*/\s*", m.group(1)):
-                found.append((num, lineno))
+    for m in FIGURE.finditer(text):  # on the whole text: a figure may wrap at its unit
+        lineno = text.count("\n", 0, m.start()) + 1
+        for num in re.split(r"\s*/\s*", m.group(1)):
+            found.append((num, lineno))
     return found
 
 
