@@ -8,7 +8,8 @@
 #     f16 test), clang + lld + wasi-libc for the WebAssembly build, clang's runtime
 #     libraries (libclang-rt-14-dev: libFuzzer and the sanitizers) for tests/fuzz, Open
 #     MPI (openmpi-bin, libopenmpi-dev) for the distributed layer and its test,
-#     librsvg2-bin (rsvg-convert: the CLI test renders the bench's chart to check it fits);
+#     librsvg2-bin (rsvg-convert: the CLI test renders the bench's chart to check it fits),
+#     python3 (the docs test's scripts/docs.py, the tests' .npy files and chart checks);
 #   - with `npm ci` from the committed package-lock.json: the pinned Dawn runtime (npm
 #     bun-webgpu-linux-x64 0.1.7); playwright-core and puppeteer-core, which drive
 #     Debian's chromium and firefox-esr (neither downloads a browser); typescript and
@@ -21,7 +22,7 @@ cd "$(dirname "$0")/.."
 packages=(build-essential cmake pkg-config libvulkan1 chromium ca-certificates
           firefox-esr mesa-vulkan-drivers
           clang lld wasi-libc libclang-rt-14-dev-wasm32 libclang-rt-14-dev
-          openmpi-bin libopenmpi-dev librsvg2-bin)
+          openmpi-bin libopenmpi-dev librsvg2-bin python3)
 command -v npm >/dev/null 2>&1 || packages+=(nodejs npm)
 
 missing=()
