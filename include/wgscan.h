@@ -531,7 +531,8 @@ typedef enum wgs_scan_algorithm {
  * `var` or `override`, bindings, entry points or directives (enable, requires,
  * diagnostic), nor call barriers, atomics, subgroup or quad operations or textures;
  * and it may not use a name that any wgscan kernel declares at module scope (T, WG,
- * combine, params, tile, ...), nor any name beginning with "wgs". Such text is refused
+ * combine, params, tile, ...) or any ALL_CAPS name a kernel uses, nor any name
+ * beginning with "wgs". Such text is refused
  * with WGS_ERROR_OPERATOR_RESERVED_NAME naming the word and its line. So the
  * function sees only its arguments: it cannot reach wgscan's bindings or state.
  * Text that does not compile is refused at plan creation with

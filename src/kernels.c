@@ -126,7 +126,7 @@ static int write_prelude(strbuf *b, const wgs_kernel_spec *s) {
              s->lookback_per_lane ? s->lookback_per_lane : 1u, s->ordered_lookback ? "true" : "false",
              s->withhold_inclusive ? "true" : "false", s->withhold_first ? "true" : "false");
     ok &= sb_add(b, buf);
-    /* T and combine; VALUE_WORDS, the 32-bit words of a T, which to_words and
+    /* T and combine; ELEMENT_WORDS, the 32-bit words of a T, which to_words and
      * from_words convert (tile states, carry-ins: up to 4 words, the rest zero);
      * COMMUTATIVE: a kernel may combine in another order than the input's (the
      * built-ins: yes, floats' sums then differ in rounding only). A user's operator
@@ -137,7 +137,7 @@ static int write_prelude(strbuf *b, const wgs_kernel_spec *s) {
         snprintf(buf, sizeof buf,
                  "alias T = %s;\n"
                  "fn combine(a: T, b: T) -> T { return %s; }\n"
-                 "const VALUE_WORDS: u32 = 1u;\n"
+                 "const ELEMENT_WORDS: u32 = 1u;\n"
                  "const COMMUTATIVE: bool = true;\n"
                  "fn to_words(v: T) -> vec4<u32> { return vec4<u32>(to_bits(v), 0u, 0u, 0u); }\n"
                  "fn from_words(w: vec4<u32>) -> T { return from_bits(w.x); }\n"

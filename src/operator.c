@@ -121,11 +121,39 @@ typedef struct name_list {
     size_t count, cap;
 } name_list;
 
+static int all_caps(const token *t) {
+    int letters = 0;
+    for (size_t i = 0; i < t->len; i++) {
+        if (islower((unsigned char)t->p[i])) return 0;
+        letters += isupper((unsigned char)t->p[i]) != 0;
+    }
+    return letters > 0 && t->len >= 2;
+}
+
+static int add_name(name_list *names, const token *t) {
+    if (names->count == names->cap) {
+        size_t cap = names->cap ? 2 * names->cap : 512;
+        const char **p = realloc(names->p, cap * sizeof *p);
+        if (!p) return 0;
+        names->p = p;
+        size_t *l = realloc(names->len, cap * sizeof *l);
+        if (!l) return 0;
+        names->len = l;
+        names->cap = cap;
+    }
+    names->p[names->count] = t->p;
+    names->len[names->count++] = t->len;
+    return 1;
+}
+
+/* Also every ALL_CAPS word a kernel uses: the constants a plan writes into the prelude
+ * for one kernel (ARG, KEY_KIND, ...) are declared in no file. */
 static int collect_declared(const char *text, name_list *names) {
     lexer lx = {text, 1, 0};
     token t;
     int declaring = 0, angle = 0;
     while (next_token(&lx, &t)) {
+        if (t.ident == 1 && all_caps(&t) && !add_name(names, &t)) return 0;
         if (t.depth != 0) continue;
         if (t.ident == 1 && !declaring &&
             (tok_is(&t, "fn") || tok_is(&t, "struct") || tok_is(&t, "const") || tok_is(&t, "alias") ||
@@ -138,18 +166,7 @@ static int collect_declared(const char *text, name_list *names) {
         if (tok_is(&t, "<")) angle++;
         else if (tok_is(&t, ">")) angle--;
         else if (t.ident == 1 && angle == 0) {
-            if (names->count == names->cap) {
-                size_t cap = names->cap ? 2 * names->cap : 512;
-                const char **p = realloc(names->p, cap * sizeof *p);
-                if (!p) return 0;
-                names->p = p;
-                size_t *l = realloc(names->len, cap * sizeof *l);
-                if (!l) return 0;
-                names->len = l;
-                names->cap = cap;
-            }
-            names->p[names->count] = t.p;
-            names->len[names->count++] = t.len;
+            if (!add_name(names, &t)) return 0;
             declaring = 0;
         }
     }
@@ -366,13 +383,13 @@ static char *dup_str(const char *s) {
     return r;
 }
 
-/* The prelude's lines for the operator: T, combine, VALUE_WORDS, COMMUTATIVE and the
+/* The prelude's lines for the operator: T, combine, ELEMENT_WORDS, COMMUTATIVE and the
  * word conversions (their meaning: kernels.c's write_prelude). */
 static char *make_glue(const wgs__operator *op, const word_field *f) {
     static const char *const names[] = {"u32", "i32", "f32"};
     char *g = dup_str("");
     g = appendf(g, "alias T = %s;\nfn combine(a: T, b: T) -> T { return %s(a, b); }\n", op->element, op->combine);
-    g = appendf(g, "const VALUE_WORDS: u32 = %uu;\nconst COMMUTATIVE: bool = %s;\n", op->words,
+    g = appendf(g, "const ELEMENT_WORDS: u32 = %uu;\nconst COMMUTATIVE: bool = %s;\n", op->words,
                 op->commutative ? "true" : "false");
     g = appendf(g, "fn to_words(v: T) -> vec4<u32> { return vec4<u32>(");
     for (uint32_t i = 0; i < 4; i++)

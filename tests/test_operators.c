@@ -359,6 +359,8 @@ TEST(operator_errors) {
         {"fn f(x: u32, y: u32) -> u32 {\n\n    workgroupBarrier();\n    return x + y;\n}\n", "line 3"},
         {"fn f(x: u32, y: u32) -> u32 { return x + subgroupAdd(y); }\n", "subgroupAdd"},
         {"fn f(x: u32, y: u32) -> u32 { return x + dst[0]; }\n", "'dst'"},
+        {"const KEY_KIND: u32 = 1u;\nfn f(x: u32, y: u32) -> u32 { return x + y; }\n", "'KEY_KIND'"},
+        {"fn f(x: u32, y: u32) -> u32 { return x + y + ELEMENT_WORDS; }\n", "'ELEMENT_WORDS'"},
         {"enable f16;\nfn f(x: u32, y: u32) -> u32 { return x + y; }\n", "'enable'"},
     };
     for (size_t i = 0; i < sizeof reserved / sizeof reserved[0]; i++) {

@@ -13,16 +13,16 @@ fn has_carry() -> bool {
     return (params.flags & FLAG_CARRY) != 0u;
 }
 
-// The carry itself (meaningful where has_carry()): VALUE_WORDS words, from the record
+// The carry itself (meaningful where has_carry()): ELEMENT_WORDS words, from the record
 // (carry_bits; an element of several words: carry_words(), the prelude's) or the
 // buffer.
 fn carry_value() -> T {
     var w = vec4<u32>(params.carry_bits, 0u, 0u, 0u);
-    if (VALUE_WORDS > 1u) {
+    if (ELEMENT_WORDS > 1u) {
         w = carry_words();
     }
     if ((params.flags & FLAG_CARRY_BUFFER) != 0u) {
-        for (var k = 0u; k < VALUE_WORDS; k++) {
+        for (var k = 0u; k < ELEMENT_WORDS; k++) {
             w[k] = carry_in[k];
         }
     }

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 // tile_state.wgsl: the published states of a chained single pass (decoupled look-back),
 // shared by the scan and the single-pass select. State buffer: word 0 is the tile
-// counter, then STATE_STRIDE = 2 * VALUE_WORDS words per tile (the prelude's
-// VALUE_WORDS: 1 for the built-in types, up to 4 for a user's operator). Each word
+// counter, then STATE_STRIDE = 2 * ELEMENT_WORDS words per tile (the prelude's
+// ELEMENT_WORDS: 1 for the built-in types, up to 4 for a user's operator). Each word
 // holds a 2-bit flag over 16 bits of the tile's value, since WGSL has no 64-bit
 // atomics: a reader accepts a state only when every word carries the same flag; flags
 // only grow, so a mixed read is retried.
@@ -23,7 +23,7 @@ const NONE: u32 = 0xFFFFFFFFu;
 
 var<workgroup> claimed_tile: u32;
 
-const STATE_STRIDE: u32 = 2u * VALUE_WORDS;
+const STATE_STRIDE: u32 = 2u * ELEMENT_WORDS;
 
 // What read_state found: NOT_READY (v meaningless), AGGREGATE or INCLUSIVE, and v.
 struct TileState {
@@ -33,7 +33,7 @@ struct TileState {
 
 fn publish(t: u32, flag: u32, v: T) {
     let w = to_words(v);
-    for (var k = 0u; k < VALUE_WORDS; k++) {
+    for (var k = 0u; k < ELEMENT_WORDS; k++) {
         atomicStore(&state[1u + STATE_STRIDE * t + 2u * k], (flag << 30u) | (w[k] & 0xFFFFu));
         atomicStore(&state[2u + STATE_STRIDE * t + 2u * k], (flag << 30u) | (w[k] >> 16u));
     }
@@ -43,7 +43,7 @@ fn publish(t: u32, flag: u32, v: T) {
 // both writers of an aggregate computed the same bits (same code, same order).
 fn publish_if_higher(t: u32, flag: u32, v: T) {
     let w = to_words(v);
-    for (var k = 0u; k < VALUE_WORDS; k++) {
+    for (var k = 0u; k < ELEMENT_WORDS; k++) {
         atomicMax(&state[1u + STATE_STRIDE * t + 2u * k], (flag << 30u) | (w[k] & 0xFFFFu));
         atomicMax(&state[2u + STATE_STRIDE * t + 2u * k], (flag << 30u) | (w[k] >> 16u));
     }
@@ -80,7 +80,7 @@ fn read_state(t: u32) -> TileState {
     var w = vec4<u32>(0u);
     var flag = NOT_READY;
     var same = true;
-    for (var k = 0u; k < VALUE_WORDS; k++) {
+    for (var k = 0u; k < ELEMENT_WORDS; k++) {
         let lo = atomicLoad(&state[1u + STATE_STRIDE * t + 2u * k]);
         let hi = atomicLoad(&state[2u + STATE_STRIDE * t + 2u * k]);
         if (k == 0u) {
