@@ -67,6 +67,7 @@ typedef struct scan_options {
     int deterministic;
     uint64_t gpu_count; /* --gpu-count: the element count in a GPU buffer, n its bound */
     int have_gpu_count;
+    const char *operator_path; /* --operator: a user's operator (cmd_operator.c), read by run_scan_operator */
 } scan_options;
 
 /* `reduce`, `count`, `compact`, `histogram`, `segmented-reduce`, `scan-by-key`, `reduce-by-key`,
@@ -171,6 +172,8 @@ FILE *cli_message_stream(void);
 int cmd_info(int verbose);
 int cmd_demo(void);
 int cmd_scan(const scan_options *o);
+/* `scan --operator FILE` (cmd_operator.c): the scan with the file's operator. */
+int run_scan_operator(wgs_context *ctx, const scan_options *o);
 int cmd_primitive(const prim_options *o);
 int cmd_sort(const sort_options *o);
 int cmd_bench(const bench_options *o);

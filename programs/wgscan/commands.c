@@ -46,7 +46,14 @@ static const char scan_help[] =
     "  --deterministic      bit-identical float results run to run (multilevel)\n"
     "  --gpu-count C        the element count from a GPU buffer (args.n_buffer): the first\n"
     "                       C of the n elements (C above n reads as n); --verify also checks\n"
-    "                       that nothing past them was written\n";
+    "                       that nothing past them was written\n"
+    "  --operator FILE      your own operator: a WGSL file with a line\n"
+    "                       // wgscan-operator: element=E combine=F identity=W,... [commutative]\n"
+    "                       [reference=affine-f32|mat2-u32] (identity: a word each, 0x hex,\n"
+    "                       an integer, or an f32 like 1.0). --verify needs reference= (the\n"
+    "                       tool cannot run WGSL on the CPU); examples/operators/ has both.\n"
+    "                       --in then holds elements of E; random input keeps the two\n"
+    "                       references exact (other operators: random words 0..15)\n";
 
 static const char prim_types[] = "  --type T             u32 (default), i32, f32\n";
 
