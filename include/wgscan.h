@@ -564,7 +564,8 @@ typedef struct wgs_scan_plan_desc {
     const char *label; /* for WebGPU object labels; may be NULL */
     /* Your own operator (above) instead of type and op (both then 0; else
      * WGS_ERROR_INVALID_ARGUMENT). Buffers, n and the carry-in are then in elements of
-     * its type (init_value: the element's bytes; init_buffer: one element). */
+     * its type (init_value: the element's bytes; init_buffer: one element). No count
+     * from the GPU (args.n_buffer: WGS_ERROR_INVALID_ARGUMENT) yet. */
     const wgs_operator_desc *custom;
 } wgs_scan_plan_desc;
 

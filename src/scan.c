@@ -631,6 +631,8 @@ wgs_result wgs_scan_encode(wgs_scan_plan *p, WGPUCommandEncoder encoder, const w
     }
     int carry_record = p->custom && p->custom->words > 1;
     if ((r = wgs__counts_check(ctx, a->n_buffer, a->n_offset, "n")) != WGS_OK) return r;
+    WGS_FAIL_IF(ctx, p->custom && a->n_buffer, WGS_ERROR_INVALID_ARGUMENT,
+                "a scan with the user's own operator takes its count from the host (n), not n_buffer");
     if (a->n == 0) return WGS_OK;
 
     ml_layout L;

@@ -102,6 +102,21 @@ static void last_gen(uint32_t *x, uint32_t *s) {
     x[0] = r % 8 == 0 ? r : 0;
 }
 
+/* A vector: (sum, last non-zero) of i32 pairs. */
+static const char pair_src[] = "fn sum_last(p: vec2<i32>, q: vec2<i32>) -> vec2<i32> {\n"
+                               "    return vec2<i32>(p.x + q.x, select(p.y, q.y, q.y != 0));\n"
+                               "}\n";
+static const int32_t pair_id[2] = {0, 0};
+static void pair_combine(uint32_t *m, const uint32_t *y) {
+    m[0] = (uint32_t)((int32_t)m[0] + (int32_t)y[0]);
+    if (y[1]) m[1] = y[1];
+}
+static void pair_gen(uint32_t *x, uint32_t *s) {
+    x[0] = (uint32_t)((int32_t)(rnd(s) % 2001) - 1000);
+    uint32_t r = rnd(s);
+    x[1] = r % 4 == 0 ? (uint32_t)-(int32_t)(r % 77) : 0;
+}
+
 /* u32 addition, as the built-in add. */
 static const char add_src[] = "fn plus(x: u32, y: u32) -> u32 { return x + y; }\n";
 static const uint32_t add_id[1] = {0};
@@ -112,6 +127,7 @@ static const op_case affine = {"affine", {affine_src, "Affine", "then", affine_i
 static const op_case mat2 = {"mat2", {mat2_src, "Mat2", "mul", mat2_id, 16, 0}, 4, mat2_combine, mat2_gen};
 static const op_case heis = {"heis", {heis_src, "Heis", "heis_mul", heis_id, 12, 0}, 3, heis_combine, heis_gen};
 static const op_case last = {"last", {last_src, "Last", "keep_last", last_id, 4, 0}, 1, last_combine, last_gen};
+static const op_case pair = {"pair", {pair_src, " vec2<i32> ", "sum_last", pair_id, 8, 0}, 2, pair_combine, pair_gen};
 static const op_case add = {"add", {add_src, "u32", "plus", add_id, 4, 1}, 1, add_combine, add_gen};
 
 /* The CPU's scan, in input order from the carry (or the identity). */
@@ -213,6 +229,15 @@ TEST(operator_scan_non_commutative_boundaries) {
                 }
 }
 
+/* A vector element (its name with spaces around it, as a user may write it). */
+TEST(operator_scan_vector) {
+    wgs_context *ctx = small_context();
+    if (!ctx) return;
+    uint32_t seed = 5;
+    check_scan(ctx, &pair, WGS_SCAN_EXCLUSIVE, WGS_SCAN_ALGORITHM_SINGLE_PASS, 1153, 1, seed++);
+    check_scan(ctx, &pair, WGS_SCAN_EXCLUSIVE, WGS_SCAN_ALGORITHM_MULTILEVEL, 4097, 2, seed++);
+}
+
 TEST(operator_scan_structs_of_1_to_4_words) {
     wgs_context *ctx = small_context();
     if (!ctx) return;
@@ -298,6 +323,25 @@ TEST(operator_reduce) {
                                         &plan),
                  WGS_ERROR_INVALID_ARGUMENT);
     CHECK(plan == NULL);
+    WGPUBuffer b1 = test_buffer(ctx, 256), b2 = test_buffer(ctx, 256), count = test_count_buffer(ctx, 3, 0);
+    wgs_scan_plan *scan = NULL;
+    CHECK_RESULT(wgs_reduce_plan_create(ctx, &(wgs_reduce_plan_desc){.custom = &affine.desc, .capacity = 10}, &plan),
+                 WGS_OK);
+    CHECK_RESULT(wgs_scan_plan_create(ctx, &(wgs_scan_plan_desc){.custom = &affine.desc, .capacity = 10}, &scan),
+                 WGS_OK);
+    WGPUCommandEncoder enc = NULL;
+    if (plan && scan && b1 && b2 && count && wgs_encoder_create(ctx, &enc) == WGS_OK) {
+        CHECK_RESULT(wgs_reduce_encode(plan, enc, &(wgs_reduce_args){.input = b1, .n = 10, .output = b2, .n_buffer = count}),
+                     WGS_ERROR_INVALID_ARGUMENT);
+        CHECK_RESULT(wgs_scan_encode(scan, enc, &(wgs_scan_args){.input = b1, .output = b2, .n = 10, .n_buffer = count}),
+                     WGS_ERROR_INVALID_ARGUMENT);
+        CHECK_RESULT(wgs_submit(ctx, enc), WGS_OK);
+    }
+    wgs_reduce_plan_destroy(plan);
+    wgs_scan_plan_destroy(scan);
+    wgs_buffer_release(ctx, b1);
+    wgs_buffer_release(ctx, b2);
+    wgs_buffer_release(ctx, count);
 }
 
 static char logged[2048];
@@ -343,6 +387,16 @@ TEST(operator_errors) {
     op.source = "fn f(x: u32, y: u32) -> u32 { return x; }\n";
     op.element = "Missing";
     expect_refused(ctx, &op, WGS_ERROR_OPERATOR_TYPE, "Missing");
+    op.element = "vec2<f32";
+    expect_refused(ctx, &op, WGS_ERROR_OPERATOR_TYPE, "vec2<f32");
+    op.element = "vec2<f16>";
+    expect_refused(ctx, &op, WGS_ERROR_OPERATOR_TYPE, "u32, i32 or f32");
+    op.source = "struct E {}\nfn f(x: E, y: E) -> E { return x; }\n";
+    op.element = "E";
+    expect_refused(ctx, &op, WGS_ERROR_OPERATOR_TYPE, "no fields");
+    op.source = "/* never closed\nfn f(x: u32, y: u32) -> u32 { return x; }\n";
+    op.element = "u32", op.identity_size = 4;
+    expect_refused(ctx, &op, WGS_ERROR_OPERATOR_COMPILE, NULL);
     /* The identity's size. */
     op = mat2.desc;
     op.identity_size = 12;
