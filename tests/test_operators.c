@@ -229,6 +229,29 @@ TEST(operator_scan_non_commutative_boundaries) {
                 }
 }
 
+/* Floats that round: the single pass's results are the same bits run to run (its
+ * look-back folds in tile order whatever was ready), and the multi-level's too. */
+TEST(operator_scan_deterministic_floats) {
+    wgs_context *ctx = small_context();
+    if (!ctx) return;
+    const uint64_t n = 20001;
+    float *in = malloc(8 * n);
+    uint32_t *runs[3];
+    uint32_t seed = 2024;
+    for (uint64_t i = 0; i < 2 * n; i++) in[i] = 0.5f + (float)(rnd(&seed) % 1000003) / 1000003.0f;
+    for (int al = 0; al < 2; al++) {
+        wgs_scan_plan_desc d = {.kind = WGS_SCAN_INCLUSIVE, .capacity = n, .custom = &affine.desc,
+                                .algorithm = al ? WGS_SCAN_ALGORITHM_SINGLE_PASS : WGS_SCAN_ALGORITHM_MULTILEVEL};
+        for (int r = 0; r < 3; r++) {
+            runs[r] = malloc(8 * n);
+            CHECK_RESULT(wgs_scan_host(ctx, &d, in, runs[r], n), WGS_OK);
+        }
+        CHECK(memcmp(runs[0], runs[1], 8 * n) == 0 && memcmp(runs[0], runs[2], 8 * n) == 0);
+        for (int r = 0; r < 3; r++) free(runs[r]);
+    }
+    free(in);
+}
+
 /* A vector element (its name with spaces around it, as a user may write it). */
 TEST(operator_scan_vector) {
     wgs_context *ctx = small_context();
