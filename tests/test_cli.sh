@@ -77,6 +77,13 @@ expect 2 "scan --operator without its header line" -- "$cli" scan --operator "$t
 printf '// wgscan-operator: element=u32 combine=plus identity=0\nfn plus(a: u32, b: u32) -> u32 {\n    return a + ;\n}\n' >"$tmp/broken.wgsl"
 expect 3 "scan --operator that does not compile" -- "$cli" scan --operator "$tmp/broken.wgsl" --n 10
 check "the compiler's message at the file's line" -- grep -q "WGS_ERROR_OPERATOR_COMPILE.*line 3" "$tmp/err.txt"
+expect 0 "reduce --operator mat2, verified" -- "$cli" reduce --operator "$ops/mat2.wgsl" --n 20001 --repeat 1 --verify
+check "reduce --operator: verify line" -- grep -q "verify: OK, all 1 result equal" "$tmp/out.txt"
+expect 0 "reduce --operator --in, --out" -- "$cli" reduce --operator "$ops/affine.wgsl" --in "$tmp/affine.bin" --verify --out "$tmp/affine_r.bin"
+check "reduce --operator --in: the composed map" -- test "$(od -An -tf4 "$tmp/affine_r.bin" | tr -s ' ')" = " 6 4"
+expect 0 "reduce --operator, n = 0: the identity" -- "$cli" reduce --operator "$ops/affine.wgsl" --n 0 --verify --out "$tmp/affine_0.bin"
+check "reduce --operator n = 0 writes the identity" -- test "$(od -An -tf4 "$tmp/affine_0.bin" | tr -s ' ')" = " 1 0"
+expect 2 "reduce --operator with --op" -- "$cli" reduce --operator "$ops/affine.wgsl" --n 10 --op max
 head -c 8 "$tmp/affine.bin" >"$tmp/half.bin"
 expect 2 "scan --operator, a file of a partial element" -- "$cli" scan --operator "$ops/mat2.wgsl" --in "$tmp/half.bin"
 

@@ -93,6 +93,7 @@ typedef struct prim_options {
     int seg_random;
     const char *seg_path; /* segmented-scan: --segments FILE, raw u32 CSR offsets (read when run) */
     int inclusive; /* scan-by-key, segmented-scan */
+    const char *operator_path; /* reduce --operator (cmd_operator.c) */
 } prim_options;
 
 /* `sort`: how the random keys are drawn (wgscan sort --help describes each). */
@@ -172,8 +173,10 @@ FILE *cli_message_stream(void);
 int cmd_info(int verbose);
 int cmd_demo(void);
 int cmd_scan(const scan_options *o);
-/* `scan --operator FILE` (cmd_operator.c): the scan with the file's operator. */
+/* `scan --operator FILE` and `reduce --operator FILE` (cmd_operator.c): with the
+ * file's operator. */
 int run_scan_operator(wgs_context *ctx, const scan_options *o);
+int run_reduce_operator(wgs_context *ctx, const prim_options *o);
 int cmd_primitive(const prim_options *o);
 int cmd_sort(const sort_options *o);
 int cmd_bench(const bench_options *o);

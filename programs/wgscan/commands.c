@@ -63,7 +63,9 @@ static const char reduce_help[] =
     "  --algorithm A        tree (default), atomic\n"
     "  --float-sum S        cas (default), fixed: only with --type f32 --op add\n"
     "                       --algorithm atomic; fixed sums finite elements only (an\n"
-    "                       --in FILE holding inf or nan is refused)\n";
+    "                       --in FILE holding inf or nan is refused)\n"
+    "  --operator FILE      your own operator, as for 'wgscan scan' (see 'wgscan help scan');\n"
+    "                       the result is one element, combined in the input's order\n";
 
 static const char segmented_help[] =
     "usage: wgscan segmented-reduce (--n N | --in FILE) --segments L|random:L [options]\n"

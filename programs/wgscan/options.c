@@ -176,7 +176,7 @@ static const struct opt_def {
     {"--algorithm", OPT_ALGORITHM, CMD(CLI_SCAN) | CMD(CLI_REDUCE) | CMD(CLI_COUNT) | CMD(CLI_COMPACT) | CMD(CLI_SORT), 1},
     {"--deterministic", OPT_DETERMINISTIC, CMD(CLI_SCAN), 0},
     {"--gpu-count", OPT_GPU_COUNT, CMD(CLI_SCAN), 1},
-    {"--operator", OPT_OPERATOR, CMD(CLI_SCAN), 1},
+    {"--operator", OPT_OPERATOR, CMD(CLI_SCAN) | CMD(CLI_REDUCE), 1},
     {"--float-sum", OPT_FLOAT_SUM, CMD(CLI_REDUCE), 1},
     {"--predicate", OPT_PREDICATE, CMD(CLI_COUNT) | CMD(CLI_COMPACT), 1},
     {"--mode", OPT_MODE, CMD(CLI_COMPACT), 1},
@@ -359,7 +359,8 @@ static int set_option(cli_options *o, const struct opt_def *d, const char *v) {
     case OPT_DETERMINISTIC: s->deterministic = 1; return 0;
     case OPT_OPERATOR:
         if (!*v) return bad(name, v, "a WGSL file");
-        s->operator_path = v;
+        if (scan) s->operator_path = v;
+        else p->operator_path = v;
         return 0;
     case OPT_GPU_COUNT:
         if (cli_parse_u64(v, &u) || u > 0xFFFFFFFFull) return bad(name, v, "a count up to 2^32 - 1: 1000, 1e6, 16M");
@@ -530,6 +531,9 @@ static int finish_scan(scan_options *s, uint64_t seen) {
 
 static int finish_prim(prim_options *p, uint64_t seen) {
     const char *cmd = cli_command_name(p->cmd);
+    if (p->operator_path && (SEEN(OPT_TYPE) || SEEN(OPT_OP) || SEEN(OPT_ALGORITHM) || SEEN(OPT_FLOAT_SUM)))
+        return cli_usage_error("--operator takes no --type, --op, --algorithm or --float-sum (the file says the "
+                               "type and operator)");
     if (!p->have_n && !p->in_path) return cli_usage_error("%s needs --n N or --in FILE", cmd);
     if (SEEN(OPT_INCLUSIVE) && SEEN(OPT_EXCLUSIVE)) return cli_usage_error("--inclusive and --exclusive are exclusive");
     if (p->cmd == CLI_SCAN_BY_KEY || p->cmd == CLI_REDUCE_BY_KEY) {
