@@ -287,8 +287,9 @@ static int run_operator(wgs_context *ctx, const operator_run *o) {
             goto done;
         }
         printf("  median of %d runs: wall %.3f ms%s", repeat, cli_median(wall, repeat) * 1e3, timer ? "" : "\n");
-        if (timer) printf(", GPU %.3f ms (%.1f GB/s read)\n", cli_median(gpu, repeat) * 1e3,
-                          (double)(n * es) / cli_median(gpu, repeat) * 1e-9);
+        if (timer) printf(", GPU %.3f ms (%.1f GB/s, %s)\n", cli_median(gpu, repeat) * 1e3,
+                          (o->reduce ? 1.0 : 2.0) * (double)(n * es) / cli_median(gpu, repeat) * 1e-9,
+                          o->reduce ? "n read" : "n read + n written");
         if (o->reduce) {
             printf("  result:");
             for (uint32_t w = 0; w < op.words; w++) printf(" 0x%08x", out[w]);
