@@ -44,6 +44,23 @@
  *   4. wgs_scan_plan_destroy(plan); wgs_context_destroy(ctx).
  *   For simple use, wgs_scan_host() does 2-4 with host arrays in and out.
  *
+ * Host-array calls (wgs_*_host)
+ *   Each primitive has one; they create a plan and buffers, upload, run, download and
+ *   wait. All eleven take their arguments in one order: the context, the plan's
+ *   description, the input arrays, the sizes (n first, then n_segments or arena_size),
+ *   then what they write (arrays, and counts written back):
+ *     wgs_scan_host(ctx, desc, input, n, output)
+ *     wgs_reduce_host(ctx, desc, input, n, result)
+ *     wgs_count_host(ctx, desc, input, n, count)
+ *     wgs_segmented_reduce_host(ctx, desc, input, offsets, end_offsets, n, n_segments, output)
+ *     wgs_scan_by_key_host(ctx, desc, heads, input, n, output)
+ *     wgs_segmented_scan_host(ctx, desc, input, offsets, end_offsets, n, n_segments, output)
+ *     wgs_reduce_by_key_host(ctx, desc, keys, input, n, unique_keys, aggregates, num_runs)
+ *     wgs_select_host(ctx, desc, input, flags, payload_in, n, output, payload_out, count)
+ *     wgs_histogram_host(ctx, desc, input, n, counts)
+ *     wgs_alloc_host(ctx, desc, sizes, n, arena_size, top, offsets)   (top: in and out)
+ *     wgs_sort_host(ctx, desc, keys, values, n, keys_out, values_out)
+ *
  * Errors
  *   Every fallible call returns a wgs_result: WGS_OK (0) or a numbered error. Numbers
  *   are never reused. wgs_result_name() gives the symbol, wgs_context_last_error()
@@ -150,7 +167,7 @@ extern "C" {
 #endif
 
 #define WGSCAN_VERSION_MAJOR 0
-#define WGSCAN_VERSION_MINOR 1
+#define WGSCAN_VERSION_MINOR 2
 #define WGSCAN_VERSION_PATCH 0
 /* MAJOR*10000 + MINOR*100 + PATCH, what wgs_version() returns (as ZSTD_VERSION_NUMBER). */
 #define WGSCAN_VERSION_NUMBER \
@@ -399,6 +416,11 @@ typedef struct wgs_experimental {
     /* Fault injection for the tests: the parameter ring's creation fails. */
     int fail_param_ring;
 } wgs_experimental;
+
+/* Bytes of GPU buffers the context has created so far (plans, parameter rings, host
+ * buffers: a running total that releases do not lower). The tests hold each plan's
+ * scratch size to what its creation added. */
+WGS_API uint64_t wgs_experimental_buffer_bytes_created(const wgs_context *ctx);
 #endif
 
 /* Loads the runtime, picks an adapter and creates a device (see the manual).
@@ -579,7 +601,10 @@ WGS_API wgs_result wgs_scan_plan_create(wgs_context *ctx, const wgs_scan_plan_de
 /* Accepts NULL. */
 WGS_API void wgs_scan_plan_destroy(wgs_scan_plan *plan);
 
-/* Bytes of GPU scratch the plan holds (for memory budgeting). */
+/* Bytes of GPU memory the plan holds (for memory budgeting; 0 for NULL). Every plan kind
+ * has this query (wgs_<kind>_plan_scratch_size), each the sum of the buffers its
+ * creation made, inner plans' included; wgs_<kind>_plan_desc_scratch_size gives it
+ * before creation (see "GPU memory before creation"). */
 WGS_API uint64_t wgs_scan_plan_scratch_size(const wgs_scan_plan *plan);
 /* The algorithm an encode of n elements with this plan uses (in_place: input = output).
  * By default: the single pass up to WGS_SCAN_SINGLE_PASS_MAX_N elements out of place,
@@ -641,7 +666,7 @@ WGS_API wgs_result wgs_scan_encode(wgs_scan_plan *plan, WGPUCommandEncoder encod
  * waits. Cost: allocates n elements of GPU memory (the scan runs in place), twice that
  * with the single-pass algorithm forced (it cannot run in place); blocks until done. */
 WGS_API wgs_result wgs_scan_host(wgs_context *ctx, const wgs_scan_plan_desc *desc,
-                                 const void *input, void *output, uint64_t n);
+                                 const void *input, uint64_t n, void *output);
 
 
 /* ---------------------------------------------------------------------------
@@ -769,6 +794,9 @@ WGS_API wgs_result wgs_count_plan_create(wgs_context *ctx, const wgs_count_plan_
                                          wgs_reduce_plan **out);
 /* Accepts NULL. */
 WGS_API void wgs_reduce_plan_destroy(wgs_reduce_plan *plan);
+/* Bytes of GPU memory the plan holds (0 for NULL): TREE 8 bytes a partial (a few per
+ * workgroup of the grid), ATOMIC 256. */
+WGS_API uint64_t wgs_reduce_plan_scratch_size(const wgs_reduce_plan *plan);
 /* Records the reduction (one compute pass). Its parameters go to the context's
  * parameter ring (see "Parameter records"). */
 WGS_API wgs_result wgs_reduce_encode(wgs_reduce_plan *plan, WGPUCommandEncoder encoder,
@@ -901,8 +929,9 @@ WGS_API wgs_result wgs_segmented_reduce_encode(wgs_segmented_reduce_plan *plan, 
  * (WGS_ERROR_SEGMENTS_UNORDERED, WGS_ERROR_SEGMENT_OUT_OF_RANGE) for bad offsets, and
  * then leaves output unwritten. Waits. */
 WGS_API wgs_result wgs_segmented_reduce_host(wgs_context *ctx, const wgs_segmented_reduce_plan_desc *desc,
-                                             const void *input, uint64_t n, const uint32_t *offsets,
-                                             const uint32_t *end_offsets, uint64_t n_segments, void *output);
+                                             const void *input, const uint32_t *offsets,
+                                             const uint32_t *end_offsets, uint64_t n, uint64_t n_segments,
+                                             void *output);
 
 /* ---------------------------------------------------------------------------
  * Scan by key: a scan that starts again at every segment
@@ -1024,7 +1053,7 @@ WGS_API wgs_result wgs_scan_by_key_encode(wgs_scan_by_key_plan *plan, WGPUComman
 /* Convenience: scans host arrays. heads: n keys of 4 bytes (KEYS) or n flag bytes
  * (FLAGS); input and output n values of the plan's type (output another array). Waits. */
 WGS_API wgs_result wgs_scan_by_key_host(wgs_context *ctx, const wgs_scan_by_key_plan_desc *desc,
-                                        const void *heads, const void *input, void *output, uint64_t n);
+                                        const void *heads, const void *input, uint64_t n, void *output);
 
 /* ---------------------------------------------------------------------------
  * Segmented scan: a scan that starts again at every segment given by offsets
@@ -1146,8 +1175,9 @@ WGS_API wgs_result wgs_segmented_scan_encode(wgs_segmented_scan_plan *plan, WGPU
  * (WGS_ERROR_SEGMENTS_UNORDERED, WGS_ERROR_SEGMENT_OUT_OF_RANGE) for bad offsets, and
  * then leaves output unwritten. Waits. */
 WGS_API wgs_result wgs_segmented_scan_host(wgs_context *ctx, const wgs_segmented_scan_plan_desc *desc,
-                                           const void *input, uint64_t n, const uint32_t *offsets,
-                                           const uint32_t *end_offsets, uint64_t n_segments, void *output);
+                                           const void *input, const uint32_t *offsets,
+                                           const uint32_t *end_offsets, uint64_t n, uint64_t n_segments,
+                                           void *output);
 
 /* ---------------------------------------------------------------------------
  * Reduce by key: one reduction per run of equal keys
@@ -1334,25 +1364,21 @@ typedef struct wgs_select_args {
 WGS_API wgs_result wgs_select_plan_create(wgs_context *ctx, const wgs_select_plan_desc *desc,
                                           wgs_select_plan **out);
 WGS_API void wgs_select_plan_destroy(wgs_select_plan *plan);
+/* Bytes of GPU memory the plan holds, its scan's included (0 for NULL); see Limits. */
+WGS_API uint64_t wgs_select_plan_scratch_size(const wgs_select_plan *plan);
 /* Records three compute passes and a scan. Output buffers must hold n elements (the
  * count is not known when recording). */
 WGS_API wgs_result wgs_select_encode(wgs_select_plan *plan, WGPUCommandEncoder encoder,
                                      const wgs_select_args *args);
 
-/* Convenience: selects from host arrays (n 4-byte elements; flags one byte each). The
- * outputs receive `count` elements (n for a partition); payload_out also receives them
- * for payload plans and the run lengths for RUN_LENGTH. Arrays the plan does not use
- * may be NULL. Waits. */
-typedef struct wgs_select_host_args {
-    const void *input;
-    const uint8_t *flags;    /* FLAGGED */
-    const void *payload_in;  /* payload BUFFER: 4 bytes per element */
-    void *output;            /* room for n elements */
-    void *payload_out;       /* room for n u32: payload plans and RUN_LENGTH */
-    uint64_t n;
-} wgs_select_host_args;
+/* Convenience: selects from host arrays: input n 4-byte elements, flags n bytes
+ * (FLAGGED), payload_in n 4-byte payloads (payload BUFFER). output (room for n
+ * elements) receives `count` elements (n for a partition); payload_out (room for n u32)
+ * receives them for payload plans and the run lengths for RUN_LENGTH. Arrays the plan
+ * does not use may be NULL. Waits. */
 WGS_API wgs_result wgs_select_host(wgs_context *ctx, const wgs_select_plan_desc *desc,
-                                   const wgs_select_host_args *args, uint32_t *count);
+                                   const void *input, const uint8_t *flags, const void *payload_in,
+                                   uint64_t n, void *output, void *payload_out, uint32_t *count);
 
 /* ---------------------------------------------------------------------------
  * Histogram: counts of values in `bins` even bins over [lower, upper)
@@ -1406,6 +1432,8 @@ typedef struct wgs_histogram_args {
 WGS_API wgs_result wgs_histogram_plan_create(wgs_context *ctx, const wgs_histogram_plan_desc *desc,
                                              wgs_histogram_plan **out);
 WGS_API void wgs_histogram_plan_destroy(wgs_histogram_plan *plan);
+/* Bytes of GPU memory the plan holds: 0 (it counts in workgroup memory and the output). */
+WGS_API uint64_t wgs_histogram_plan_scratch_size(const wgs_histogram_plan *plan);
 WGS_API wgs_result wgs_histogram_encode(wgs_histogram_plan *plan, WGPUCommandEncoder encoder,
                                         const wgs_histogram_args *args);
 /* Convenience: the histogram of n host values into counts[desc->bins]. Waits. */
@@ -1470,6 +1498,9 @@ typedef struct wgs_alloc_args {
 WGS_API wgs_result wgs_alloc_plan_create(wgs_context *ctx, const wgs_alloc_plan_desc *desc,
                                          wgs_alloc_plan **out);
 WGS_API void wgs_alloc_plan_destroy(wgs_alloc_plan *plan);
+/* Bytes of GPU memory the plan holds (0 for NULL): SCAN a scan plan's of capacity, ATOMIC
+ * none. */
+WGS_API uint64_t wgs_alloc_plan_scratch_size(const wgs_alloc_plan *plan);
 WGS_API wgs_result wgs_alloc_encode(wgs_alloc_plan *plan, WGPUCommandEncoder encoder,
                                     const wgs_alloc_args *args);
 /* Convenience: serves n host requests from an arena whose top is *top; *top receives
@@ -1491,8 +1522,8 @@ WGS_API wgs_result wgs_alloc_host(wgs_context *ctx, const wgs_alloc_plan_desc *d
  * Values (payload): NONE (keys only); BUFFER: a value of value_bytes (4 or 8) per key
  * moves with it; INDEX: values_out receives each key's input index (u32).
  * The input is left intact unless keys_out is keys_in (then the sort is in place);
- * values likewise. Scratch: a second copy of capacity keys (and values) and
- * capacity / 4 bytes of digit counts.
+ * values likewise. Scratch (wgs_sort_plan_scratch_size): a second copy of capacity keys
+ * (and values) and a few KiB of digit counts or tile states per tile.
  *
  * How: least-significant-digit radix sort, digits of at most 8 bits. Two algorithms,
  * the same result:
@@ -1561,6 +1592,10 @@ typedef struct wgs_sort_args {
 WGS_API wgs_result wgs_sort_plan_create(wgs_context *ctx, const wgs_sort_plan_desc *desc,
                                         wgs_sort_plan **out);
 WGS_API void wgs_sort_plan_destroy(wgs_sort_plan *plan);
+/* Bytes of GPU memory the plan holds (0 for NULL): the second copy of capacity keys and
+ * values (each rounded up to 256 bytes), and ONESWEEP's tile states or REDUCE_SCAN's
+ * digit counts and offsets (2 KiB a tile each way; REDUCE_SCAN adds its scan plan's). */
+WGS_API uint64_t wgs_sort_plan_scratch_size(const wgs_sort_plan *plan);
 /* Records the sort (see How above): a reset, a histogram and a pass per digit
  * (ONESWEEP), or per digit a count, a scan and a scatter (REDUCE_SCAN). */
 WGS_API wgs_result wgs_sort_encode(wgs_sort_plan *plan, WGPUCommandEncoder encoder,
@@ -1570,6 +1605,39 @@ WGS_API wgs_result wgs_sort_encode(wgs_sort_plan *plan, WGPUCommandEncoder encod
  * values_out may be the inputs. Waits. */
 WGS_API wgs_result wgs_sort_host(wgs_context *ctx, const wgs_sort_plan_desc *desc, const void *keys,
                                  const void *values, uint64_t n, void *keys_out, void *values_out);
+
+/* ---------------------------------------------------------------------------
+ * GPU memory before creation: what a plan of this description would hold, the number
+ * its wgs_<kind>_plan_scratch_size would give, without allocating it. The description
+ * is checked as by the plan's creation, whose results they return (an unsupported
+ * type, a capacity past the device's limits), *bytes 0 then. Cost: the pipelines are
+ * compiled (and kept in the context's cache, so the creation that follows is quick);
+ * no GPU memory is allocated.
+ * ------------------------------------------------------------------------- */
+WGS_API wgs_result wgs_scan_plan_desc_scratch_size(wgs_context *ctx, const wgs_scan_plan_desc *desc,
+                                                   uint64_t *bytes);
+WGS_API wgs_result wgs_reduce_plan_desc_scratch_size(wgs_context *ctx, const wgs_reduce_plan_desc *desc,
+                                                     uint64_t *bytes);
+WGS_API wgs_result wgs_count_plan_desc_scratch_size(wgs_context *ctx, const wgs_count_plan_desc *desc,
+                                                    uint64_t *bytes);
+WGS_API wgs_result wgs_segmented_reduce_plan_desc_scratch_size(wgs_context *ctx,
+                                                               const wgs_segmented_reduce_plan_desc *desc,
+                                                               uint64_t *bytes);
+WGS_API wgs_result wgs_scan_by_key_plan_desc_scratch_size(wgs_context *ctx, const wgs_scan_by_key_plan_desc *desc,
+                                                          uint64_t *bytes);
+WGS_API wgs_result wgs_segmented_scan_plan_desc_scratch_size(wgs_context *ctx,
+                                                             const wgs_segmented_scan_plan_desc *desc,
+                                                             uint64_t *bytes);
+WGS_API wgs_result wgs_reduce_by_key_plan_desc_scratch_size(wgs_context *ctx,
+                                                            const wgs_reduce_by_key_plan_desc *desc, uint64_t *bytes);
+WGS_API wgs_result wgs_select_plan_desc_scratch_size(wgs_context *ctx, const wgs_select_plan_desc *desc,
+                                                     uint64_t *bytes);
+WGS_API wgs_result wgs_histogram_plan_desc_scratch_size(wgs_context *ctx, const wgs_histogram_plan_desc *desc,
+                                                        uint64_t *bytes);
+WGS_API wgs_result wgs_alloc_plan_desc_scratch_size(wgs_context *ctx, const wgs_alloc_plan_desc *desc,
+                                                    uint64_t *bytes);
+WGS_API wgs_result wgs_sort_plan_desc_scratch_size(wgs_context *ctx, const wgs_sort_plan_desc *desc,
+                                                   uint64_t *bytes);
 
 /* ---------------------------------------------------------------------------
  * Copy: the yardstick. A WGSL copy at memory speed; a primitive that reads and writes

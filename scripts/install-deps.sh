@@ -11,7 +11,8 @@
 #   - with `npm ci` from the committed package-lock.json: the pinned Dawn runtime (npm
 #     bun-webgpu-linux-x64 0.1.7); playwright-core and puppeteer-core, which drive
 #     Debian's chromium and firefox-esr (neither downloads a browser); typescript and
-#     @webgpu/types for the npm package's type check.
+#     @webgpu/types for the npm package's type check; webgpu (Dawn for Node) for the
+#     package's test under Node.
 # Run as root (or with sudo available). Safe to run again.
 set -euo pipefail
 cd "$(dirname "$0")/.."

@@ -54,6 +54,8 @@ wgs_result wgs_alloc_plan_create(wgs_context *ctx, const wgs_alloc_plan_desc *de
     WGS_CREATE_END(ctx, r, p, wgs_scan_plan_destroy(p->scan), out);
 }
 
+uint64_t wgs_alloc_plan_scratch_size(const wgs_alloc_plan *p) { return p ? wgs_scan_plan_scratch_size(p->scan) : 0; }
+
 void wgs_alloc_plan_destroy(wgs_alloc_plan *p) {
     if (!p) return;
     wgs_scan_plan_destroy(p->scan);
@@ -71,7 +73,7 @@ wgs_result wgs_alloc_encode(wgs_alloc_plan *p, WGPUCommandEncoder encoder, const
     if ((r = wgs__check_buffer(ctx, a->state, a->state_offset, 8, "state")) != WGS_OK) return r;
     WGS_FAIL_IF(ctx, a->sizes == a->offsets || a->sizes == a->state || a->offsets == a->state,
                 WGS_ERROR_ALIASING, "sizes, offsets and state must be three buffers");
-    if ((r = wgs__counts_check(ctx, a->n_buffer, a->n_offset, "n")) != WGS_OK) return r;
+    if ((r = wgs__check_count(ctx, a->n_buffer, a->n_offset, "n")) != WGS_OK) return r;
     if (a->n == 0) return WGS_OK;
     const uint32_t none = 0xFFFFFFFFu;
     int scan = p->algorithm == WGS_ALLOC_SCAN;
@@ -101,19 +103,16 @@ wgs_result wgs_alloc_encode(wgs_alloc_plan *p, WGPUCommandEncoder encoder, const
     /* A count on the GPU: the requests' n and grid follow it; the one-workgroup steps
      * run in any case (with no request they leave the top as it was). */
     wgs__count_rule follow = wgs__count_follow(0, p->wg), once = wgs__count_follow(0, 0);
-    wgs__counts_begin(ctx, a->n_buffer, a->n_offset, a->n);
+    wgs__dispatch_begin(ctx, a->n_buffer, a->n_offset, a->n);
     if (scan) {
-        wgs__counts_rule(ctx, &rec, &follow);
-        wgs__dispatch(ctx, pass, p->place, b, 3, ctx->param_ring, po, groups);
-        wgs__counts_rule(ctx, &rec, &once);
-        wgs__dispatch(ctx, pass, p->commit, b, 3, ctx->param_ring, po, 1);
+        wgs__dispatch(ctx, pass, p->place, b, 3, &rec, po, groups, &follow);
+        wgs__dispatch(ctx, pass, p->commit, b, 3, &rec, po, 1, &once);
     } else {
-        wgs__dispatch(ctx, pass, p->atomic_begin, b + 2, 1, NULL, 0, 1);
-        wgs__counts_rule(ctx, &rec, &follow);
-        wgs__dispatch(ctx, pass, p->atomic, b, 3, ctx->param_ring, po, groups);
-        wgs__dispatch(ctx, pass, p->atomic_end, b + 2, 1, NULL, 0, 1);
+        wgs__dispatch(ctx, pass, p->atomic_begin, b + 2, 1, NULL, 0, 1, NULL);
+        wgs__dispatch(ctx, pass, p->atomic, b, 3, &rec, po, groups, &follow);
+        wgs__dispatch(ctx, pass, p->atomic_end, b + 2, 1, NULL, 0, 1, NULL);
     }
-    r = wgs__counts_end(ctx, pass);
+    r = wgs__dispatch_end(ctx, pass);
     wgs__gpu_pass_end(ctx->gpu, pass);
     wgs_result rs = wgs__scope_end(ctx, "recording the allocation");
     return r != WGS_OK ? r : rs;

@@ -52,5 +52,5 @@ void wgs__chain_reset(wgs_context *ctx, WGPUComputePassEncoder pass, const wgs__
     gpu_binding b = wgs__chain_binding(c, tiles);
     uint64_t groups = wgs__div_up(b.size / 4, c->reset_wg);
     uint64_t max_dim = ctx->caps.info.max_workgroups_per_dimension;
-    wgs__dispatch(ctx, pass, c->reset, &b, 1, NULL, 0, groups < max_dim ? groups : max_dim);
+    wgs__dispatch(ctx, pass, c->reset, &b, 1, NULL, 0, groups < max_dim ? groups : max_dim, NULL);
 }

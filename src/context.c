@@ -126,16 +126,16 @@ void wgs_context_destroy(wgs_context *ctx) {
         fprintf(stderr, "wgscan: wgs_context_destroy with %d plan(s) alive; destroy them first\n",
                 ctx->live_plans);
     wgs__pipelines_release(ctx);
-    wgs__gpu_buffer_release(ctx->gpu, ctx->param_ring);
-    for (int i = 0; i < WGS_PARAM_OLD_RINGS; i++) wgs__gpu_buffer_release(ctx->gpu, ctx->param_old[i]);
-    wgs__counts_release(ctx);
-    wgs__gpu_buffer_release(ctx->gpu, ctx->dummy);
-    wgs__gpu_buffer_release(ctx->gpu, ctx->dummy_rw);
+    wgs__dispatch_release(ctx);
     wgs__gpu_close(ctx->gpu);
     free(ctx);
 }
 
 const char *wgs_context_last_error(const wgs_context *ctx) { return ctx ? ctx->last_error : ""; }
+
+uint64_t wgs_experimental_buffer_bytes_created(const wgs_context *ctx) {
+    return ctx ? wgs__gpu_buffer_bytes_created(ctx->gpu) : 0;
+}
 
 wgs_result wgs_context_get_info(const wgs_context *ctx, wgs_context_info *info) {
     if (!ctx || !info) return WGS_ERROR_INVALID_ARGUMENT;

@@ -55,7 +55,7 @@ wgs_result wgs_copy_encode(wgs_context *ctx, WGPUCommandEncoder encoder, const w
         wgs_params rec = {.copy = {.n = (uint32_t)(len / 16)}};
         uint64_t po = wgs__param_push(ctx, &rec);
         gpu_binding b[2] = {{0, a->src, a->src_offset + off, len}, {1, a->dst, a->dst_offset + off, len}};
-        wgs__dispatch(ctx, pass, pipe, b, 2, ctx->param_ring, po, wgs__div_up(len, block));
+        wgs__dispatch(ctx, pass, pipe, b, 2, &rec, po, wgs__div_up(len, block), NULL);
     }
     wgs__gpu_pass_end(ctx->gpu, pass);
     return wgs__scope_end(ctx, "recording the copy");

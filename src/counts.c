@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * counts.c: element counts that stay on the GPU (args.n_buffer). One mechanism for
- * every primitive: while an encode with a count buffer records a pass, wgs__dispatch
- * does not dispatch; it keeps each dispatch (pipeline, bindings, the record the host
- * computed for the bound args.n, and a rule saying how record and grid follow from
- * the count c; internal.h). At the pass's end:
+ * counts.c: element counts that stay on the GPU (args.n_buffer), below the dispatch
+ * layer: only dispatch.c calls in here, and nothing here calls dispatch.c. While a
+ * pass with a count buffer is open, wgs__dispatch hands each dispatch to
+ * wgs__counts_defer: pipeline, bindings, the record the host computed for the bound
+ * args.n, and the rule saying how record and grid follow from the count c
+ * (internal.h). At the pass's end:
  *
  *   prep       one invocation (device/counts.wgsl) reads c, clamps it to the bound,
  *              and writes each dispatch's record and grid into a region of the
@@ -28,6 +29,7 @@
 
 #define COUNT_HEADER_WORDS 16u
 #define COUNT_RING_BYTES (256u * 1024u)
+#define COUNT_RULE_WORDS 32u /* counts.wgsl's RULE_WORDS */
 
 struct wgs__deferred {
     WGPUComputePipeline pipe;
@@ -36,41 +38,15 @@ struct wgs__deferred {
     int has_record;
     int fixed; /* no rule: the recorded grid, dispatched directly */
     uint64_t groups;
-    uint32_t rule[WGS_COUNT_RULE_WORDS];
+    uint32_t rule[COUNT_RULE_WORDS];
 };
 
 static uint32_t sat32(uint64_t v) { return v > 0xFFFFFFFFull ? 0xFFFFFFFFu : (uint32_t)v; }
 
-wgs__count_rule wgs__count_follow(uint64_t first, uint64_t per) {
-    wgs__count_rule r;
-    memset(&r, 0, sizeof r);
-    r.first = first;
-    r.unit = 1;
-    r.per = per;
-    return r;
-}
-
-wgs_result wgs__counts_check(wgs_context *ctx, WGPUBuffer n_buffer, uint64_t n_offset, const char *name) {
-    if (!n_buffer) return WGS_OK;
-    WGS_FAIL_IF(ctx, n_offset % 4 != 0, WGS_ERROR_MISALIGNED_OFFSET, "%s offset %llu is not a multiple of 4",
-                name, (unsigned long long)n_offset);
-    WGS_FAIL_IF(ctx, !(wgs__gpu_buffer_usage(ctx->gpu, n_buffer) & WGPUBufferUsage_Storage),
-                WGS_ERROR_BUFFER_USAGE, "%s buffer lacks WGPUBufferUsage_Storage", name);
-    uint64_t size = wgs__gpu_buffer_size(ctx->gpu, n_buffer);
-    WGS_FAIL_IF(ctx, n_offset > size || size - n_offset < 4, WGS_ERROR_BUFFER_TOO_SMALL,
-                "%s buffer holds %llu bytes; offset %llu + 4 bytes needed", name, (unsigned long long)size,
-                (unsigned long long)n_offset);
-    return WGS_OK;
-}
-
-void wgs__counts_begin(wgs_context *ctx, WGPUBuffer n_buffer, uint64_t n_offset, uint64_t bound) {
-    wgs__counts_begin2(ctx, n_buffer, n_offset, bound, NULL, 0, 0);
-}
-
-void wgs__counts_begin2(wgs_context *ctx, WGPUBuffer n_buffer, uint64_t n_offset, uint64_t bound,
-                        WGPUBuffer second, uint64_t second_offset, uint64_t second_bound) {
+void wgs__counts_begin(wgs_context *ctx, WGPUBuffer n_buffer, uint64_t n_offset, uint64_t bound,
+                       WGPUBuffer second, uint64_t second_offset, uint64_t second_bound) {
     wgs__counts *k = &ctx->counts;
-    k->active = 0; /* a scope an encode left on failure ends here */
+    k->active = 0; /* a pass an encode left on failure ends here */
     if (!n_buffer && !second) return;
     k->active = 1;
     k->n_buffer = n_buffer;
@@ -80,22 +56,17 @@ void wgs__counts_begin2(wgs_context *ctx, WGPUBuffer n_buffer, uint64_t n_offset
     k->second_offset = second_offset;
     k->second_bound = sat32(second_bound);
     k->count = 0;
-    k->have_rule = 0;
     k->failed = WGS_OK;
 }
 
 int wgs__counts_active(const wgs_context *ctx) { return ctx->counts.active; }
 
-uint32_t wgs__counts_index(const wgs_context *ctx) { return (uint32_t)ctx->counts.count; }
-
-void wgs__counts_rule(wgs_context *ctx, const wgs_params *record, const wgs__count_rule *rule) {
-    wgs__counts *k = &ctx->counts;
-    if (!k->active) return;
-    uint32_t *w = k->rule_words;
-    memset(w, 0, sizeof k->rule_words);
-    memcpy(w, record->words, sizeof record->words);
-    k->have_rule = rule ? 2 : 1; /* 1: a record, kept as recorded */
-    if (!rule) return;
+/* The rule's words as counts.wgsl reads them: the record, then the rule (the grid at
+ * word 12 is the caller's). */
+static wgs_result rule_words(wgs_context *ctx, uint32_t *w, const wgs_params *record, const wgs__count_rule *rule,
+                             size_t index) {
+    if (record) memcpy(w, record->words, sizeof record->words);
+    if (!rule) return WGS_OK;
     w[8] = sat32(rule->first);
     w[9] = sat32(rule->unit);
     w[10] = rule->lo;
@@ -103,22 +74,23 @@ void wgs__counts_rule(wgs_context *ctx, const wgs_params *record, const wgs__cou
     w[13] = rule->grid_min;
     for (int i = 0; i < 4; i++) {
         const wgs__count_op *o = &rule->ops[i];
+        uint32_t b = o->b;
+        if (o->op == WGS_COUNT_OP_SUM) { /* the kernel sums from a dispatch's index in the pass */
+            if (b > index)
+                return wgs__fail(ctx, WGS_ERROR_GPU_INTERNAL, "a count rule sums %u dispatches of %zu", b, index);
+            b = (uint32_t)(index - b);
+        }
         w[16 + 4 * i] = (uint32_t)o->op | o->field << 8;
         w[17 + 4 * i] = o->a;
-        w[18 + 4 * i] = o->b;
+        w[18 + 4 * i] = b;
     }
+    return WGS_OK;
 }
 
 void wgs__counts_defer(wgs_context *ctx, WGPUComputePipeline pipe, const gpu_binding *b, uint32_t nb,
-                       int has_record, uint64_t groups) {
+                       const wgs_params *record, uint64_t groups, const wgs__count_rule *rule) {
     wgs__counts *k = &ctx->counts;
-    int rule = k->have_rule;
-    k->have_rule = 0;
     if (k->failed != WGS_OK) return;
-    if (has_record && !rule) { /* a dispatch whose primitive gave no record: a bug of wgscan's */
-        k->failed = wgs__fail(ctx, WGS_ERROR_GPU_INTERNAL, "a dispatch with a count buffer has no rule");
-        return;
-    }
     if (k->count == k->cap) {
         size_t cap = k->cap ? 2 * k->cap : 16;
         wgs__deferred *l = realloc(k->list, cap * sizeof *l);
@@ -129,15 +101,16 @@ void wgs__counts_defer(wgs_context *ctx, WGPUComputePipeline pipe, const gpu_bin
         k->list = l;
         k->cap = cap;
     }
-    wgs__deferred *d = &k->list[k->count++];
+    wgs__deferred *d = &k->list[k->count];
     memset(d, 0, sizeof *d);
+    if ((k->failed = rule_words(ctx, d->rule, record, record ? rule : NULL, k->count)) != WGS_OK) return;
+    k->count++;
     d->pipe = pipe;
     memcpy(d->b, b, nb * sizeof *b);
     d->nb = nb;
-    d->has_record = has_record;
+    d->has_record = record != NULL;
     d->groups = groups;
-    d->fixed = rule != 2;
-    if (rule) memcpy(d->rule, k->rule_words, sizeof d->rule);
+    d->fixed = !record || !rule;
     d->rule[12] = (uint32_t)groups; /* at most max_dim^2 < 2^32 */
 }
 
@@ -176,16 +149,6 @@ static wgs_result prep_pipeline(wgs_context *ctx) {
     return wgs__pipeline(ctx, &spec, &ctx->counts.prep);
 }
 
-static void fold(const wgs_context *ctx, uint64_t groups, uint32_t *x, uint32_t *y) {
-    uint64_t max_dim = ctx->caps.info.max_workgroups_per_dimension;
-    *x = (uint32_t)groups;
-    *y = 1;
-    if (groups > max_dim) {
-        *y = (uint32_t)wgs__div_up(groups, max_dim);
-        *x = (uint32_t)wgs__div_up(groups, *y);
-    }
-}
-
 wgs_result wgs__counts_end(wgs_context *ctx, WGPUComputePassEncoder pass) {
     wgs__counts *k = &ctx->counts;
     if (!k->active) return WGS_OK;
@@ -199,7 +162,7 @@ wgs_result wgs__counts_end(wgs_context *ctx, WGPUComputePassEncoder pass) {
                          : ci->min_uniform_offset_alignment;
     if (align < 256) align = 256;
     uint32_t stride = wgs__param_stride(ctx);
-    uint64_t rules_bytes = (COUNT_HEADER_WORDS + (uint64_t)count * WGS_COUNT_RULE_WORDS) * 4;
+    uint64_t rules_bytes = (COUNT_HEADER_WORDS + (uint64_t)count * COUNT_RULE_WORDS) * 4;
     uint64_t rec_off = wgs__round_up(rules_bytes, align);
     uint64_t grid_off = rec_off + (uint64_t)count * stride;
     uint64_t bytes = wgs__round_up(grid_off + 12 * (uint64_t)count, align);
@@ -227,7 +190,7 @@ wgs_result wgs__counts_end(wgs_context *ctx, WGPUComputePassEncoder pass) {
     words[8] = k->second_bound;
     words[9] = (k->n_buffer ? 1u : 0u) | (k->second ? 2u : 0u);
     for (size_t d = 0; d < count; d++)
-        memcpy(words + COUNT_HEADER_WORDS + d * WGS_COUNT_RULE_WORDS, k->list[d].rule, sizeof k->list[d].rule);
+        memcpy(words + COUNT_HEADER_WORDS + d * COUNT_RULE_WORDS, k->list[d].rule, sizeof k->list[d].rule);
     wgs__gpu_queue_write(ctx->gpu, k->ring, base, words, (size_t)rules_bytes);
     free(words);
 
@@ -245,7 +208,7 @@ wgs_result wgs__counts_end(wgs_context *ctx, WGPUComputePassEncoder pass) {
             wgs__gpu_pass_dispatch_indirect(ctx->gpu, pass, e->pipe, group, k->ring, base + grid_off + 12 * d);
         } else if (e->groups) {
             uint32_t x, y;
-            fold(ctx, e->groups, &x, &y);
+            wgs__grid_fold(ctx, e->groups, &x, &y);
             wgs__gpu_pass_dispatch(ctx->gpu, pass, e->pipe, group, x, y);
         }
         wgs__gpu_bind_group_release(ctx->gpu, group);

@@ -2,7 +2,14 @@
 /*
  * dispatch.c: what every primitive does around a kernel launch: parameter records in
  * a uniform ring, bind groups with the parameters at binding 2, grids folded into two
- * dimensions, and the checks of the buffers users hand in.
+ * dimensions, the count rule of each dispatch, and the checks of the buffers users
+ * hand in.
+ *
+ * A primitive describes each dispatch once (pipeline, bindings, record, grid, and how
+ * record and grid follow an element count on the GPU) and brackets a pass's dispatches
+ * with wgs__dispatch_begin and wgs__dispatch_end. Without a count buffer a dispatch is
+ * recorded at once; with one it goes to counts.c, the layer below, which records the
+ * pass at its end. counts.c never calls back here.
  *
  * The ring: records are written with wgpuQueueWriteBuffer as dispatches are recorded,
  * and queue writes land before the next submit executes. So a record must not be
@@ -22,11 +29,6 @@
 
 #include <assert.h>
 #include <string.h>
-
-uint32_t wgs__param_stride(const wgs_context *ctx) {
-    uint32_t align = ctx->caps.info.min_uniform_offset_alignment;
-    return align > sizeof(wgs_params) ? align : (uint32_t)sizeof(wgs_params);
-}
 
 wgs_result wgs__params_reserve(wgs_context *ctx, uint64_t count) {
     if (ctx->param_ring && ctx->param_cap - ctx->param_used >= count) return WGS_OK;
@@ -117,26 +119,55 @@ gpu_binding wgs__binding_or_dummy(wgs_context *ctx, uint32_t slot, WGPUBuffer b,
     return (gpu_binding){slot, b, offset, bytes};
 }
 
+void wgs__dispatch_begin(wgs_context *ctx, WGPUBuffer n_buffer, uint64_t n_offset, uint64_t bound) {
+    wgs__counts_begin(ctx, n_buffer, n_offset, bound, NULL, 0, 0);
+}
+
+void wgs__dispatch_begin2(wgs_context *ctx, WGPUBuffer n_buffer, uint64_t n_offset, uint64_t bound,
+                          WGPUBuffer second, uint64_t second_offset, uint64_t second_bound) {
+    wgs__counts_begin(ctx, n_buffer, n_offset, bound, second, second_offset, second_bound);
+}
+
 void wgs__dispatch(wgs_context *ctx, WGPUComputePassEncoder pass, WGPUComputePipeline pipe,
-                   const gpu_binding *b, uint32_t nb, WGPUBuffer params, uint64_t param_offset,
-                   uint64_t groups) {
-    if (ctx->counts.active) {
-        wgs__counts_defer(ctx, pipe, b, nb, params != NULL, groups);
+                   const gpu_binding *b, uint32_t nb, const wgs_params *record, uint64_t record_at,
+                   uint64_t groups, const wgs__count_rule *rule) {
+    if (wgs__counts_active(ctx)) {
+        wgs__counts_defer(ctx, pipe, b, nb, record, groups, rule);
         return;
     }
+    if (rule && rule->only_counted) return;
     gpu_binding all[12];
     memcpy(all, b, nb * sizeof *b);
-    if (params && params == ctx->param_ring) params = ring_of(ctx, &param_offset);
-    if (params) all[nb++] = (gpu_binding){2, params, param_offset, sizeof(wgs_params)};
+    WGPUBuffer ring = record ? ring_of(ctx, &record_at) : NULL;
+    if (ring) all[nb++] = (gpu_binding){2, ring, record_at, sizeof(wgs_params)};
     WGPUBindGroup group = wgs__gpu_bind_group_create(ctx->gpu, pipe, all, nb);
-    uint64_t max_dim = ctx->caps.info.max_workgroups_per_dimension;
-    uint32_t x = (uint32_t)groups, y = 1;
-    if (groups > max_dim) {
-        y = (uint32_t)wgs__div_up(groups, max_dim);
-        x = (uint32_t)wgs__div_up(groups, y);
-    }
+    uint32_t x, y;
+    wgs__grid_fold(ctx, groups, &x, &y);
     wgs__gpu_pass_dispatch(ctx->gpu, pass, pipe, group, x, y);
     wgs__gpu_bind_group_release(ctx->gpu, group);
+}
+
+wgs_result wgs__dispatch_end(wgs_context *ctx, WGPUComputePassEncoder pass) { return wgs__counts_end(ctx, pass); }
+
+void wgs__dispatch_release(wgs_context *ctx) {
+    wgs__gpu_buffer_release(ctx->gpu, ctx->param_ring);
+    for (int i = 0; i < WGS_PARAM_OLD_RINGS; i++) wgs__gpu_buffer_release(ctx->gpu, ctx->param_old[i]);
+    wgs__counts_release(ctx);
+    wgs__gpu_buffer_release(ctx->gpu, ctx->dummy);
+    wgs__gpu_buffer_release(ctx->gpu, ctx->dummy_rw);
+}
+
+wgs_result wgs__check_count(wgs_context *ctx, WGPUBuffer n_buffer, uint64_t n_offset, const char *name) {
+    if (!n_buffer) return WGS_OK;
+    WGS_FAIL_IF(ctx, n_offset % 4 != 0, WGS_ERROR_MISALIGNED_OFFSET, "%s offset %llu is not a multiple of 4",
+                name, (unsigned long long)n_offset);
+    WGS_FAIL_IF(ctx, !(wgs__gpu_buffer_usage(ctx->gpu, n_buffer) & WGPUBufferUsage_Storage),
+                WGS_ERROR_BUFFER_USAGE, "%s buffer lacks WGPUBufferUsage_Storage", name);
+    uint64_t size = wgs__gpu_buffer_size(ctx->gpu, n_buffer);
+    WGS_FAIL_IF(ctx, n_offset > size || size - n_offset < 4, WGS_ERROR_BUFFER_TOO_SMALL,
+                "%s buffer holds %llu bytes; offset %llu + 4 bytes needed", name, (unsigned long long)size,
+                (unsigned long long)n_offset);
+    return WGS_OK;
 }
 
 wgs_result wgs__check_buffer(wgs_context *ctx, WGPUBuffer b, uint64_t offset, uint64_t bytes,

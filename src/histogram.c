@@ -131,6 +131,12 @@ wgs_result wgs_histogram_plan_create(wgs_context *ctx, const wgs_histogram_plan_
     WGS_CREATE_END(ctx, r, p, (void)0, out);
 }
 
+/* It counts into the caller's output (workgroup memory, atomics): no buffer of its own. */
+uint64_t wgs_histogram_plan_scratch_size(const wgs_histogram_plan *p) {
+    (void)p;
+    return 0;
+}
+
 void wgs_histogram_plan_destroy(wgs_histogram_plan *p) {
     if (!p) return;
     p->ctx->live_plans--;
@@ -147,7 +153,7 @@ wgs_result wgs_histogram_encode(wgs_histogram_plan *p, WGPUCommandEncoder encode
     if ((r = wgs__check_buffer(ctx, a->output, a->output_offset, (uint64_t)p->bins * 4, "output")) != WGS_OK)
         return r;
     WGS_FAIL_IF(ctx, a->input == a->output, WGS_ERROR_ALIASING, "the histogram must go to another buffer");
-    if ((r = wgs__counts_check(ctx, a->n_buffer, a->n_offset, "n")) != WGS_OK) return r;
+    if ((r = wgs__check_count(ctx, a->n_buffer, a->n_offset, "n")) != WGS_OK) return r;
     if ((r = wgs__params_reserve(ctx, 1 + wgs__div_up(a->n, p->chunk_elems))) != WGS_OK) return r;
     wgs__gpu_scope_push(ctx->gpu);
     WGPUComputePassEncoder pass = wgs__gpu_pass_begin(ctx->gpu, encoder, a->timestamp_query_set,
@@ -157,9 +163,8 @@ wgs_result wgs_histogram_encode(wgs_histogram_plan *p, WGPUCommandEncoder encode
     uint64_t po = wgs__param_push(ctx, &clear);
     /* A count on the GPU: the bins are cleared in any case; each chunk's n, groups and
      * grid follow the count. */
-    wgs__counts_begin(ctx, a->n_buffer, a->n_offset, a->n);
-    wgs__counts_rule(ctx, &clear, NULL);
-    wgs__dispatch(ctx, pass, p->clear, &hist, 1, ctx->param_ring, po, wgs__div_up(p->bins, p->wg));
+    wgs__dispatch_begin(ctx, a->n_buffer, a->n_offset, a->n);
+    wgs__dispatch(ctx, pass, p->clear, &hist, 1, &clear, po, wgs__div_up(p->bins, p->wg), NULL);
     uint64_t per_group = (uint64_t)4 * p->wg * p->items;
     for (uint64_t first = 0; first < a->n; first += p->chunk_elems) {
         uint64_t len = a->n - first < p->chunk_elems ? a->n - first : p->chunk_elems;
@@ -174,10 +179,9 @@ wgs_result wgs_histogram_encode(wgs_histogram_plan *p, WGPUCommandEncoder encode
         b[2] = hist;
         wgs__count_rule rule = wgs__count_follow(first, per_group);
         rule.ops[0] = (wgs__count_op){WGS_COUNT_OP_DIV_UP, 1, (uint32_t)per_group, 0}; /* groups */
-        wgs__counts_rule(ctx, &rec, &rule);
-        wgs__dispatch(ctx, pass, p->count, b, 3, ctx->param_ring, po, groups);
+        wgs__dispatch(ctx, pass, p->count, b, 3, &rec, po, groups, &rule);
     }
-    r = wgs__counts_end(ctx, pass);
+    r = wgs__dispatch_end(ctx, pass);
     wgs__gpu_pass_end(ctx->gpu, pass);
     wgs_result rs = wgs__scope_end(ctx, "recording the histogram");
     return r != WGS_OK ? r : rs;

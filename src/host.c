@@ -168,7 +168,7 @@ wgs_result wgs_timer_read(wgs_timer *t, double *seconds, uint32_t pairs) {
 /* ---- host-array scan ------------------------------------------------------------ */
 
 wgs_result wgs_scan_host(wgs_context *ctx, const wgs_scan_plan_desc *desc, const void *input,
-                         void *output, uint64_t n) {
+                         uint64_t n, void *output) {
     if (!ctx) return WGS_ERROR_INVALID_ARGUMENT;
     WGS_FAIL_IF(ctx, !desc || ((!input || !output) && n), WGS_ERROR_INVALID_ARGUMENT,
                 "desc, input and output are required");
@@ -287,17 +287,17 @@ static wgs_result host_upload(wgs_context *ctx, const void *data, uint64_t bytes
     return r;
 }
 
-wgs_result wgs_select_host(wgs_context *ctx, const wgs_select_plan_desc *desc, const wgs_select_host_args *args,
-                           uint32_t *count) {
+wgs_result wgs_select_host(wgs_context *ctx, const wgs_select_plan_desc *desc, const void *input,
+                           const uint8_t *flags, const void *payload_in, uint64_t n, void *output,
+                           void *payload_out, uint32_t *count) {
     if (!ctx) return WGS_ERROR_INVALID_ARGUMENT;
-    WGS_FAIL_IF(ctx, !desc || !args || !count, WGS_ERROR_INVALID_ARGUMENT, "desc, args and count are required");
-    const uint64_t n = args->n;
+    WGS_FAIL_IF(ctx, !desc || !count, WGS_ERROR_INVALID_ARGUMENT, "desc and count are required");
     wgs_select_plan_desc d = *desc;
     const int flagged = d.mode == WGS_SELECT_DEFAULT || d.mode == WGS_SELECT_FLAGGED;
-    const int payload_in = d.payload == WGS_PAYLOAD_BUFFER;
-    const int payload_out = d.payload != WGS_PAYLOAD_NONE || d.mode == WGS_SELECT_RUN_LENGTH;
-    WGS_FAIL_IF(ctx, n && (!args->input || !args->output || (flagged && !args->flags) ||
-                           (payload_in && !args->payload_in) || (payload_out && !args->payload_out)),
+    const int takes_payload = d.payload == WGS_PAYLOAD_BUFFER;
+    const int gives_payload = d.payload != WGS_PAYLOAD_NONE || d.mode == WGS_SELECT_RUN_LENGTH;
+    WGS_FAIL_IF(ctx, n && (!input || !output || (flagged && !flags) || (takes_payload && !payload_in) ||
+                           (gives_payload && !payload_out)),
                 WGS_ERROR_INVALID_ARGUMENT,
                 "input and output are required, and flags, payload_in and payload_out where the plan uses them");
     if (d.capacity < n) d.capacity = n;
@@ -308,17 +308,17 @@ wgs_result wgs_select_host(wgs_context *ctx, const wgs_select_plan_desc *desc, c
         wgs_select_plan_destroy(plan);
         return r;
     }
-    WGPUBuffer in = NULL, flags = NULL, pin = NULL, out = NULL, pout = NULL, cnt = NULL;
+    WGPUBuffer in = NULL, fl = NULL, pin = NULL, out = NULL, pout = NULL, cnt = NULL;
     WGPUCommandEncoder enc = NULL;
-    r = host_upload(ctx, args->input, n * 4, &in);
-    if (r == WGS_OK && flagged) r = host_upload(ctx, args->flags, n, &flags);
-    if (r == WGS_OK && payload_in) r = host_upload(ctx, args->payload_in, n * 4, &pin);
+    r = host_upload(ctx, input, n * 4, &in);
+    if (r == WGS_OK && flagged) r = host_upload(ctx, flags, n, &fl);
+    if (r == WGS_OK && takes_payload) r = host_upload(ctx, payload_in, n * 4, &pin);
     if (r == WGS_OK) r = host_upload(ctx, NULL, n * 4, &out);
-    if (r == WGS_OK && payload_out) r = host_upload(ctx, NULL, n * 4, &pout);
+    if (r == WGS_OK && gives_payload) r = host_upload(ctx, NULL, n * 4, &pout);
     if (r == WGS_OK) r = host_upload(ctx, NULL, 4, &cnt);
     if (r == WGS_OK) r = wgs_encoder_create(ctx, &enc);
     if (r == WGS_OK) {
-        wgs_select_args a = {.input = in, .flags = flags, .payload_in = pin, .output = out,
+        wgs_select_args a = {.input = in, .flags = fl, .payload_in = pin, .output = out,
                              .payload_out = pout, .count = cnt, .n = n};
         r = wgs_select_encode(plan, enc, &a);
         wgs_result s = wgs_submit(ctx, enc);
@@ -328,18 +328,18 @@ wgs_result wgs_select_host(wgs_context *ctx, const wgs_select_plan_desc *desc, c
     if (r == WGS_OK) r = wgs_buffer_read(ctx, cnt, 0, &got, 4);
     /* A partition fills all n places; otherwise only the `got` selected ones are read. */
     uint64_t filled = d.partition ? n : got;
-    if (r == WGS_OK && filled) r = wgs_buffer_read(ctx, out, 0, args->output, filled * 4);
-    if (r == WGS_OK && filled && payload_out) r = wgs_buffer_read(ctx, pout, 0, args->payload_out, filled * 4);
+    if (r == WGS_OK && filled) r = wgs_buffer_read(ctx, out, 0, output, filled * 4);
+    if (r == WGS_OK && filled && gives_payload) r = wgs_buffer_read(ctx, pout, 0, payload_out, filled * 4);
     if (r == WGS_OK) *count = got;
-    WGPUBuffer all[] = {in, flags, pin, out, pout, cnt};
+    WGPUBuffer all[] = {in, fl, pin, out, pout, cnt};
     for (size_t i = 0; i < sizeof all / sizeof all[0]; i++) wgs_buffer_release(ctx, all[i]);
     wgs_select_plan_destroy(plan);
     return r;
 }
 
 wgs_result wgs_segmented_reduce_host(wgs_context *ctx, const wgs_segmented_reduce_plan_desc *desc,
-                                     const void *input, uint64_t n, const uint32_t *offsets,
-                                     const uint32_t *end_offsets, uint64_t n_segments, void *output) {
+                                     const void *input, const uint32_t *offsets, const uint32_t *end_offsets,
+                                     uint64_t n, uint64_t n_segments, void *output) {
     if (!ctx) return WGS_ERROR_INVALID_ARGUMENT;
     WGS_FAIL_IF(ctx, !desc, WGS_ERROR_INVALID_ARGUMENT, "desc is required");
     const int csr = desc->segments != WGS_SEGMENTS_BEGIN_END;
@@ -383,7 +383,7 @@ wgs_result wgs_segmented_reduce_host(wgs_context *ctx, const wgs_segmented_reduc
 }
 
 wgs_result wgs_scan_by_key_host(wgs_context *ctx, const wgs_scan_by_key_plan_desc *desc, const void *heads,
-                                const void *input, void *output, uint64_t n) {
+                                const void *input, uint64_t n, void *output) {
     if (!ctx) return WGS_ERROR_INVALID_ARGUMENT;
     WGS_FAIL_IF(ctx, !desc || (n && (!heads || !input || !output)), WGS_ERROR_INVALID_ARGUMENT,
                 "desc, and for n > 0 heads, input and output, are required");
@@ -416,7 +416,7 @@ wgs_result wgs_scan_by_key_host(wgs_context *ctx, const wgs_scan_by_key_plan_des
 }
 
 wgs_result wgs_segmented_scan_host(wgs_context *ctx, const wgs_segmented_scan_plan_desc *desc, const void *input,
-                                   uint64_t n, const uint32_t *offsets, const uint32_t *end_offsets,
+                                   const uint32_t *offsets, const uint32_t *end_offsets, uint64_t n,
                                    uint64_t n_segments, void *output) {
     if (!ctx) return WGS_ERROR_INVALID_ARGUMENT;
     WGS_FAIL_IF(ctx, !desc, WGS_ERROR_INVALID_ARGUMENT, "desc is required");

@@ -24,7 +24,7 @@ typedef struct wgs_pipeline_entry {
     WGPUComputePipeline pipeline;
 } wgs_pipeline_entry;
 
-/* ---- counts on the GPU (counts.c) ------------------------------------------------ */
+/* ---- how a dispatch follows a count on the GPU ------------------------------------ */
 
 /* How a dispatch of an encode whose element count c is in a GPU buffer follows c. The
  * host records every dispatch for the bound (args.n) as without a count buffer; the
@@ -33,15 +33,16 @@ typedef struct wgs_pipeline_entry {
  * (unit 0: n stays as recorded), then the ops rewrite fields from n' (each clamped to
  * the recorded value where it says so), and its grid becomes min(max(div_up(n', per),
  * grid_min), recorded grid) (per 0: the recorded grid). A dispatch with no rule keeps
- * its record and grid: resets and final steps that always run. */
+ * its record and grid: resets and final steps that always run. Of the rule of a
+ * dispatch without a record, only only_counted is read. */
 typedef enum wgs__count_op_kind {
     WGS_COUNT_OP_NONE = 0,
     WGS_COUNT_OP_DIV_UP,           /* field = min(max(div_up(n', a), b), recorded) */
     WGS_COUNT_OP_WORDS,            /* field = min(n' / a * b, recorded) */
-    WGS_COUNT_OP_SUM,              /* field = sum of field a of this scope's dispatches b .. this one - 1 */
+    WGS_COUNT_OP_SUM,              /* field = sum of field a of the b dispatches of the pass just before this one */
     WGS_COUNT_OP_CLEAR_IF_LE,      /* field = recorded & ~b where n' <= a */
     WGS_COUNT_OP_CLEAR_IF_COUNT_LE, /* field = recorded & ~b where c <= a */
-    WGS_COUNT_OP_SECOND            /* field = min(the scope's second count, recorded) */
+    WGS_COUNT_OP_SECOND            /* field = min(the pass's second count, recorded) */
 } wgs__count_op_kind;
 
 typedef struct wgs__count_op {
@@ -56,27 +57,33 @@ typedef struct wgs__count_rule {
     uint64_t per;
     uint32_t grid_min; /* with per: at least this many workgroups (at most the recorded grid) */
     wgs__count_op ops[4];
+    /* 1: the dispatch is recorded only in a pass whose count is on the GPU (select's
+     * zeroing of its count output, which the passes leave unwritten for a count of 0). */
+    int only_counted;
 } wgs__count_rule;
 
-#define WGS_COUNT_RULE_WORDS 32u
+/* The rule most data dispatches take: n' = min(sat_sub(c, first), n), grid
+ * div_up(n', per). */
+static inline wgs__count_rule wgs__count_follow(uint64_t first, uint64_t per) {
+    return (wgs__count_rule){.first = first, .unit = 1, .per = per};
+}
 
+/* The state of a pass whose count is on the GPU (counts.c, which only dispatch.c calls). */
 typedef struct wgs__deferred wgs__deferred;
 
 typedef struct wgs__counts {
-    int active;            /* an encode with a count buffer is between begin and end */
+    int active;            /* a pass with a count buffer is between begin and end */
     WGPUBuffer n_buffer;   /* the count: one u32 at n_offset (NULL: the bound) */
     uint64_t n_offset;
     uint32_t bound;        /* min(args.n, 2^32 - 1) */
     WGPUBuffer second;     /* a second count (the segments'), or NULL: its bound */
     uint64_t second_offset;
     uint32_t second_bound;
-    wgs__deferred *list;   /* the scope's dispatches, in order */
+    wgs__deferred *list;   /* the pass's dispatches, in order */
     size_t count, cap;
-    int have_rule;         /* rule_words hold the next dispatch's record and rule */
-    uint32_t rule_words[WGS_COUNT_RULE_WORDS];
     wgs_result failed;     /* the first failure while deferring, returned by end */
-    /* Regions (header, rules, records, grids), one per scope, each written once: a
-     * full ring is dropped as the parameter ring is (dispatch.c). */
+    /* Regions (header, rules, records, grids), one per pass, each written once: a full
+     * ring is dropped as the parameter ring is (dispatch.c). */
     WGPUBuffer ring;
     uint64_t ring_used, ring_cap;
     WGPUComputePipeline prep;
@@ -110,7 +117,7 @@ struct wgs_context {
     WGPUBuffer dummy, dummy_rw; /* placeholders for unused optional bindings (two: one
                                  * dispatch may not read and write one buffer); dummy_rw
                                  * holds a 256-byte range per binding slot (dispatch.c) */
-    wgs__counts counts; /* the deferral of an encode whose n is on the GPU (counts.c) */
+    wgs__counts counts; /* the deferral of a pass whose n is on the GPU (counts.c) */
 };
 
 /* ---- dispatch --------------------------------------------------------------------- */
@@ -122,7 +129,10 @@ struct wgs_context {
 #define WGS_MIN_BINDING_CAP 65536u
 
 /* Bytes between two parameter records: the uniform offset alignment. */
-uint32_t wgs__param_stride(const wgs_context *ctx);
+static inline uint32_t wgs__param_stride(const wgs_context *ctx) {
+    uint32_t align = ctx->caps.info.min_uniform_offset_alignment;
+    return align > sizeof(wgs_params) ? align : (uint32_t)sizeof(wgs_params);
+}
 /* Makes room for `count` records in one ring (a fresh ring when the current one is too
  * full). Call it before the encode's own error scope: on failure nothing is recorded
  * and the error (recorded) is what the encode returns. */
@@ -142,12 +152,34 @@ WGPUBuffer wgs__dummy(wgs_context *ctx);
  * (WebGPU refuses empty bindings): every unused writable binding comes from here. */
 gpu_binding wgs__binding_or_dummy(wgs_context *ctx, uint32_t slot, WGPUBuffer b, uint64_t offset, uint64_t bytes,
                                   int writable);
-/* Binds `b` plus the parameter record at binding 2 (none when params is NULL: kernels
- * that read no parameters) and dispatches `groups` workgroups,
- * folded into two dimensions past the per-dimension limit. */
+/* Checks an optional count buffer (args.n_buffer, n_offset): NULL passes; else Storage
+ * usage, an offset that is a multiple of 4, and 4 bytes in range. */
+wgs_result wgs__check_count(wgs_context *ctx, WGPUBuffer n_buffer, uint64_t n_offset, const char *name);
+/* Begins the dispatches of one compute pass whose element count is one u32 at n_offset
+ * in `n_buffer`, at most `bound` (args.n); nothing changes when n_buffer is NULL. Until
+ * wgs__dispatch_end, each dispatch follows the count by its rule. Passes with a count
+ * do not nest: end one before another primitive's encode runs. */
+void wgs__dispatch_begin(wgs_context *ctx, WGPUBuffer n_buffer, uint64_t n_offset, uint64_t bound);
+/* The same with a second count (the segments of the segmented primitives), read by
+ * WGS_COUNT_OP_SECOND; either buffer may be NULL (that count is then its bound). */
+void wgs__dispatch_begin2(wgs_context *ctx, WGPUBuffer n_buffer, uint64_t n_offset, uint64_t bound,
+                          WGPUBuffer second, uint64_t second_offset, uint64_t second_bound);
+/* One dispatch, described once: `pipe` with the bindings `b`, the parameter record
+ * `record` at binding 2 (written by wgs__param_push at `record_at`; NULL for kernels
+ * that read none), `groups` workgroups folded into two dimensions past the
+ * per-dimension limit, and `rule`: how record and grid follow the pass's count on the
+ * GPU (NULL: they stay as recorded). Without a count it is recorded now; with one, at
+ * wgs__dispatch_end. */
 void wgs__dispatch(wgs_context *ctx, WGPUComputePassEncoder pass, WGPUComputePipeline pipe,
-                   const gpu_binding *b, uint32_t nb, WGPUBuffer params, uint64_t param_offset,
-                   uint64_t groups);
+                   const gpu_binding *b, uint32_t nb, const wgs_params *record, uint64_t record_at,
+                   uint64_t groups, const wgs__count_rule *rule);
+/* Ends the dispatches begun by wgs__dispatch_begin: with a count, records them into
+ * `pass` (counts.c). Its result is the first failure since the begin; WGS_OK without a
+ * count. */
+wgs_result wgs__dispatch_end(wgs_context *ctx, WGPUComputePassEncoder pass);
+/* Releases what the dispatch layer holds in the context: the parameter rings, the
+ * placeholders and the count's state. */
+void wgs__dispatch_release(wgs_context *ctx);
 /* The segmented reduce over runs (segmented.c; the reduce by key's second pass): run s
  * spans starts[s] .. starts[s + 1] - 1 (the last one to n - 1), the starts strictly
  * increasing from 0 as select's UNIQUE mode writes them, and the kernels read the
@@ -236,36 +268,21 @@ wgs_result wgs__check_device(wgs_context *ctx);
  * `what` as context ("creating the scan plan's scratch"). */
 wgs_result wgs__scope_end(wgs_context *ctx, const char *what);
 
-/* Checks an optional count buffer (args.n_buffer, n_offset): NULL passes; else Storage
- * usage, an offset that is a multiple of 4, and 4 bytes in range. */
-wgs_result wgs__counts_check(wgs_context *ctx, WGPUBuffer n_buffer, uint64_t n_offset, const char *name);
-/* Starts a scope of one compute pass in which n comes from `n_buffer` (nothing when it
- * is NULL): until wgs__counts_end, wgs__dispatch defers each dispatch with the rule
- * given just before it. `bound` is args.n. Scopes do not nest: end one before another
- * primitive's encode runs. */
-void wgs__counts_begin(wgs_context *ctx, WGPUBuffer n_buffer, uint64_t n_offset, uint64_t bound);
-/* A scope with a second count (the segments of the segmented primitives), read by
- * WGS_COUNT_OP_SECOND; either buffer may be NULL (that count is then its bound), and
- * nothing starts when both are. */
-void wgs__counts_begin2(wgs_context *ctx, WGPUBuffer n_buffer, uint64_t n_offset, uint64_t bound,
-                        WGPUBuffer second, uint64_t second_offset, uint64_t second_bound);
+/* ---- counts on the GPU (counts.c, called by dispatch.c only) -------------------- */
+
+/* Starts a pass whose count is in `n_buffer` and/or a second count in `second` (either
+ * NULL: that count is its bound); nothing starts when both are NULL. */
+void wgs__counts_begin(wgs_context *ctx, WGPUBuffer n_buffer, uint64_t n_offset, uint64_t bound,
+                       WGPUBuffer second, uint64_t second_offset, uint64_t second_bound);
 int wgs__counts_active(const wgs_context *ctx);
-/* The next dispatch's record (as recorded for the bound) and rule (NULL: kept as
- * recorded). Nothing outside a scope. */
-void wgs__counts_rule(wgs_context *ctx, const wgs_params *record, const wgs__count_rule *rule);
-/* The index the next dispatch will have in the scope (for WGS_COUNT_OP_SUM). */
-uint32_t wgs__counts_index(const wgs_context *ctx);
-/* Records the scope into `pass`: the rules in a region of the context's ring, one
- * small dispatch that reads the count and writes the records and grids, then the
- * deferred dispatches, indirect. Ends the scope (also on failure); WGS_OK outside one. */
+/* Keeps a dispatch of the pass (wgs__dispatch's arguments) for wgs__counts_end. */
+void wgs__counts_defer(wgs_context *ctx, WGPUComputePipeline pipe, const gpu_binding *b, uint32_t nb,
+                       const wgs_params *record, uint64_t groups, const wgs__count_rule *rule);
+/* Records the pass into `pass`: the rules in a region of the context's ring, one small
+ * dispatch that reads the count and writes the records and grids, then the deferred
+ * dispatches, indirect. Ends the pass (also on failure); WGS_OK outside one. */
 wgs_result wgs__counts_end(wgs_context *ctx, WGPUComputePassEncoder pass);
 void wgs__counts_release(wgs_context *ctx);
-/* wgs__dispatch's path inside a scope: keeps the dispatch for wgs__counts_end. */
-void wgs__counts_defer(wgs_context *ctx, WGPUComputePipeline pipe, const gpu_binding *b, uint32_t nb,
-                       int has_record, uint64_t groups);
-/* A rule that most data dispatches take: n' = min(sat_sub(c, first), n), grid
- * div_up(n', per). */
-wgs__count_rule wgs__count_follow(uint64_t first, uint64_t per);
 
 /* ---- kernels -------------------------------------------------------------------- */
 
@@ -362,5 +379,17 @@ uint32_t wgs__identity_bits(wgs_type type, wgs_op op);
 static inline uint64_t wgs__mul_sat(uint64_t a, uint64_t b) { return b && a > UINT64_MAX / b ? UINT64_MAX : a * b; }
 static inline uint64_t wgs__div_up(uint64_t a, uint64_t b) { return a / b + (a % b != 0); }
 static inline uint64_t wgs__round_up(uint64_t a, uint64_t b) { return wgs__mul_sat(wgs__div_up(a, b), b); }
+
+/* A grid of `groups` workgroups as x by y, y > 1 only past the per-dimension limit
+ * (common.wgsl's tile_index unfolds it). */
+static inline void wgs__grid_fold(const wgs_context *ctx, uint64_t groups, uint32_t *x, uint32_t *y) {
+    uint64_t max_dim = ctx->caps.info.max_workgroups_per_dimension;
+    *x = (uint32_t)groups;
+    *y = 1;
+    if (groups > max_dim) {
+        *y = (uint32_t)wgs__div_up(groups, max_dim);
+        *x = (uint32_t)wgs__div_up(groups, *y);
+    }
+}
 
 #endif

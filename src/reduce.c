@@ -20,6 +20,7 @@
 
 struct wgs_reduce_plan {
     wgs_context *ctx;
+    uint64_t scratch_bytes; /* the GPU memory it holds, inner plans' included */
     wgs_type type;
     wgs_op op;
     int count; /* a count plan */
@@ -127,12 +128,13 @@ static wgs_result plan_finish(wgs_context *ctx, wgs_reduce_plan *p, wgs_type acc
         return r;
     }
     uint64_t chunks = wgs__div_up(p->capacity, p->chunk_elems);
+    p->scratch_bytes = atomic ? 256 : chunks * p->groups_max * 8;
     wgs__gpu_scope_push(ctx->gpu);
     if (!atomic)
-        p->partials = wgs__gpu_buffer_create(ctx->gpu, chunks * p->groups_max * 8, WGPUBufferUsage_Storage,
+        p->partials = wgs__gpu_buffer_create(ctx->gpu, p->scratch_bytes, WGPUBufferUsage_Storage,
                                         "wgscan reduce partials");
     else
-        p->acc = wgs__gpu_buffer_create(ctx->gpu, 256, WGPUBufferUsage_Storage, "wgscan reduce accumulator");
+        p->acc = wgs__gpu_buffer_create(ctx->gpu, p->scratch_bytes, WGPUBufferUsage_Storage, "wgscan reduce accumulator");
     r = wgs__scope_end(ctx, "allocating the reduce plan's scratch");
     WGS_CREATE_END(ctx, r, p, plan_release(p), out);
 }
@@ -237,6 +239,8 @@ wgs_result wgs_count_plan_create(wgs_context *ctx, const wgs_count_plan_desc *us
                        "element/predicate.wgsl element/lift_count.wgsl element/acc.wgsl workgroup/reduce_tree.wgsl", out);
 }
 
+uint64_t wgs_reduce_plan_scratch_size(const wgs_reduce_plan *p) { return p ? p->scratch_bytes : 0; }
+
 void wgs_reduce_plan_destroy(wgs_reduce_plan *p) {
     if (!p) return;
     plan_release(p);
@@ -254,7 +258,7 @@ wgs_result wgs_reduce_encode(wgs_reduce_plan *p, WGPUCommandEncoder encoder, con
     if ((r = wgs__check_buffer(ctx, a->output, a->output_offset, p->result_bytes, "output")) != WGS_OK) return r;
     WGS_FAIL_IF(ctx, a->input == a->output, WGS_ERROR_ALIASING,
                 "the result must go to another buffer than the input");
-    if ((r = wgs__counts_check(ctx, a->n_buffer, a->n_offset, "n")) != WGS_OK) return r;
+    if ((r = wgs__check_count(ctx, a->n_buffer, a->n_offset, "n")) != WGS_OK) return r;
 
     wgs_reduce_params base = {.identity_bits = p->identity_bits, .flags = p->flags, .pred_a = p->pred_a,
                               .pred_b = p->pred_b};
@@ -271,14 +275,12 @@ wgs_result wgs_reduce_encode(wgs_reduce_plan *p, WGPUCommandEncoder encoder, con
     gpu_binding accb = {5, p->acc, 0, 256};
     /* A count on the GPU: each chunk's grid and groups follow it (so the partials are
      * those of a host n of the count: the same bits), the final step sums the groups. */
-    wgs__counts_begin(ctx, a->n_buffer, a->n_offset, a->n);
+    wgs__dispatch_begin(ctx, a->n_buffer, a->n_offset, a->n);
     if (atomic) {
         wgs_params rec = {.reduce = base};
         po = wgs__param_push(ctx, &rec);
-        wgs__counts_rule(ctx, &rec, NULL);
-        wgs__dispatch(ctx, pass, p->init, &accb, 1, ctx->param_ring, po, 1);
+        wgs__dispatch(ctx, pass, p->init, &accb, 1, &rec, po, 1, NULL);
     }
-    uint32_t first_chunk = wgs__counts_index(ctx);
     uint64_t per_group = (uint64_t)4 * p->wg * p->items;
     for (uint64_t c = 0; c < chunks; c++) {
         uint64_t first = c * p->chunk_elems, len = a->n - first < p->chunk_elems ? a->n - first : p->chunk_elems;
@@ -295,8 +297,7 @@ wgs_result wgs_reduce_encode(wgs_reduce_plan *p, WGPUCommandEncoder encoder, con
         b[2] = atomic ? accb : (gpu_binding){3, p->partials, 0, wgs__gpu_buffer_size(ctx->gpu, p->partials)};
         wgs__count_rule rule = wgs__count_follow(first, per_group);
         rule.ops[0] = (wgs__count_op){WGS_COUNT_OP_DIV_UP, 7, (uint32_t)per_group, 0}; /* groups */
-        wgs__counts_rule(ctx, &rec, &rule);
-        wgs__dispatch(ctx, pass, p->main, b, 3, ctx->param_ring, po, groups);
+        wgs__dispatch(ctx, pass, p->main, b, 3, &rec, po, groups, &rule);
         partials += groups;
     }
     wgs_params fin = {.reduce = base};
@@ -304,10 +305,9 @@ wgs_result wgs_reduce_encode(wgs_reduce_plan *p, WGPUCommandEncoder encoder, con
     po = wgs__param_push(ctx, &fin);
     gpu_binding fb[2] = {{1, a->output, a->output_offset, p->result_bytes},
                          atomic ? accb : (gpu_binding){3, p->partials, 0, wgs__gpu_buffer_size(ctx->gpu, p->partials)}};
-    wgs__count_rule fin_rule = {.unit = 0, .ops = {{WGS_COUNT_OP_SUM, 0, 7, first_chunk}}};
-    wgs__counts_rule(ctx, &fin, &fin_rule);
-    wgs__dispatch(ctx, pass, p->final_, fb, 2, ctx->param_ring, po, 1);
-    r = wgs__counts_end(ctx, pass);
+    wgs__count_rule fin_rule = {.unit = 0, .ops = {{WGS_COUNT_OP_SUM, 0, 7, (uint32_t)chunks}}};
+    wgs__dispatch(ctx, pass, p->final_, fb, 2, &fin, po, 1, &fin_rule);
+    r = wgs__dispatch_end(ctx, pass);
     wgs__gpu_pass_end(ctx->gpu, pass);
     wgs_result rs = wgs__scope_end(ctx, "recording the reduction");
     return r != WGS_OK ? r : rs;

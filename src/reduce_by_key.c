@@ -57,7 +57,8 @@ wgs_result wgs_reduce_by_key_plan_create(wgs_context *ctx, const wgs_reduce_by_k
         p->starts = wgs__gpu_buffer_create(ctx->gpu, capacity * 4, WGPUBufferUsage_Storage,
                                            "wgscan reduce by key run starts");
         r = wgs__scope_end(ctx, "allocating the reduce by key plan's scratch");
-        p->scratch_bytes = capacity * 4 + wgs_segmented_reduce_plan_scratch_size(runs);
+        p->scratch_bytes = capacity * 4 + wgs_segmented_reduce_plan_scratch_size(runs) +
+                           wgs_select_plan_scratch_size(p->unique);
     }
     WGS_CREATE_END(ctx, r, p, plan_release(p), out);
 }

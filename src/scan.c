@@ -411,17 +411,14 @@ typedef struct recorder {
      * own record (nb_carry 2), else none (1) */
     gpu_binding carry_record;
     uint32_t nb_carry;
-    /* With the count on the GPU: the records of the bound (as the ring holds them),
-     * which the count's rules start from (counts.c). */
-    const unsigned char *records;
+    const unsigned char *records; /* the encode's records, as the ring holds them */
 } recorder;
 
 static void dispatch(recorder *rc, WGPUComputePipeline pipe, const gpu_binding *b, uint32_t nb,
                      uint64_t param_index, uint64_t groups, const wgs__count_rule *rule) {
     wgs_scan_plan *p = rc->p;
-    if (rc->records) wgs__counts_rule(p->ctx, (const wgs_params *)(rc->records + param_index * p->stride), rule);
-    wgs__dispatch(p->ctx, rc->pass, pipe, b, nb, p->ctx->param_ring, rc->param_base + param_index * p->stride,
-                  groups);
+    wgs__dispatch(p->ctx, rc->pass, pipe, b, nb, (const wgs_params *)(rc->records + param_index * p->stride),
+                  rc->param_base + param_index * p->stride, groups, rule);
 }
 
 /* A level's rule: sums[l] holds div_up(c, tile^(l+1)) totals, and exists only where
@@ -586,14 +583,17 @@ wgs_result wgs__scan_reduce_encode(wgs_scan_plan *p, WGPUCommandEncoder encoder,
         uint64_t offset = wgs__param_push(ctx, (const wgs_params *)(buf + i * p->stride));
         if (i == 0) param_base = offset;
     }
-    free(buf);
     wgs__gpu_scope_push(ctx->gpu);
-    recorder rc = {p, NULL, param_base, {0}, {0}, 1, NULL};
+    recorder rc = {p, NULL, param_base, {0}, {0}, 1, buf};
     rc.pass = wgs__gpu_pass_begin(ctx->gpu, encoder, a->timestamp_query_set, a->timestamp_begin_index,
                                   a->timestamp_end_index);
+    wgs__dispatch_begin(ctx, NULL, 0, a->n);
     record_reduction(&rc, a->input, a->input_offset, &L, a->output, a->output_offset);
+    r = wgs__dispatch_end(ctx, rc.pass);
+    free(buf);
     wgs__gpu_pass_end(ctx->gpu, rc.pass);
-    return wgs__scope_end(ctx, "recording the reduction");
+    wgs_result rs = wgs__scope_end(ctx, "recording the reduction");
+    return r != WGS_OK ? r : rs;
 }
 
 static wgs_result check_buffer(wgs_scan_plan *p, WGPUBuffer b, uint64_t offset, uint64_t n,
@@ -630,7 +630,7 @@ wgs_result wgs_scan_encode(wgs_scan_plan *p, WGPUCommandEncoder encoder, const w
         memcpy(&carry.bits, a->init_value, p->es < 4 ? p->es : 4);
     }
     int carry_record = p->custom && p->custom->words > 1;
-    if ((r = wgs__counts_check(ctx, a->n_buffer, a->n_offset, "n")) != WGS_OK) return r;
+    if ((r = wgs__check_count(ctx, a->n_buffer, a->n_offset, "n")) != WGS_OK) return r;
     WGS_FAIL_IF(ctx, p->custom && a->n_buffer, WGS_ERROR_INVALID_ARGUMENT,
                 "a scan with the user's own operator takes its count from the host (n), not n_buffer");
     if (a->n == 0) return WGS_OK;
@@ -652,7 +652,7 @@ wgs_result wgs_scan_encode(wgs_scan_plan *p, WGPUCommandEncoder encoder, const w
     }
     /* The records go into the context's ring, written once each (dispatch.c), so any
      * number of encodes may wait for one submit. Reserved together, they are adjacent.
-     * A count on the GPU: the count's rules start from the bound's records. */
+     * A count on the GPU: the count's rules start from these, the bound's records. */
     unsigned char *buf = calloc(records, p->stride);
     WGS_FAIL_IF(ctx, !buf, WGS_ERROR_OUT_OF_HOST_MEMORY, "writing parameters");
     fill(p, layout, buf);
@@ -671,18 +671,17 @@ wgs_result wgs_scan_encode(wgs_scan_plan *p, WGPUCommandEncoder encoder, const w
         if (a->init_value && !a->init_buffer) memcpy(rec.words, a->init_value, p->es);
         carry_rec_b = wgs__param_binding(ctx, 7, wgs__param_push(ctx, &rec));
     }
-    unsigned char *bound_records = a->n_buffer ? buf : NULL;
 
     wgs__gpu_scope_push(ctx->gpu);
-    recorder rc = {p, NULL, param_base, carry_b, carry_rec_b, carry_record ? 2u : 1u, bound_records};
+    recorder rc = {p, NULL, param_base, carry_b, carry_rec_b, carry_record ? 2u : 1u, buf};
     rc.pass = wgs__gpu_pass_begin(ctx->gpu, encoder, a->timestamp_query_set, a->timestamp_begin_index,
                              a->timestamp_end_index);
-    wgs__counts_begin(ctx, a->n_buffer, a->n_offset, a->n);
+    wgs__dispatch_begin(ctx, a->n_buffer, a->n_offset, a->n);
     if (algo == WGS_SCAN_ALGORITHM_SINGLE_PASS)
         record_single_pass(&rc, a);
     else
         record_multilevel(&rc, a, &L);
-    r = wgs__counts_end(ctx, rc.pass);
+    r = wgs__dispatch_end(ctx, rc.pass);
     free(buf);
     wgs__gpu_pass_end(ctx->gpu, rc.pass);
     wgs_result rs = wgs__scope_end(ctx, "recording the scan");

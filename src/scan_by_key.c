@@ -192,7 +192,7 @@ void wgs_scan_by_key_plan_destroy(wgs_scan_by_key_plan *p) {
 }
 
 uint64_t wgs_scan_by_key_plan_scratch_size(const wgs_scan_by_key_plan *p) {
-    return p ? wgs__chain_state_bytes(p->chain.max_tiles, p->chain.value_words) + (p->no_status ? 256 : 0) : 0;
+    return p ? wgs__chain_state_bytes(p->chain.max_tiles, p->chain.value_words) + (p->source == SOURCE_OFFSETS ? 256 : 0) : 0;
 }
 
 uint32_t wgs_scan_by_key_plan_tile_size(const wgs_scan_by_key_plan *p) { return p ? p->wg * p->items : 0; }
@@ -239,7 +239,7 @@ static wgs_result encode(wgs_scan_by_key_plan *p, WGPUCommandEncoder encoder, co
     /* Counts on the GPU: n and the grid follow the values' count, the segments the
      * second count; the word view stays the bound's (scan_by_key.wgsl stores a word the
      * count cuts by elements). */
-    wgs__counts_begin2(ctx, a->n_buffer, a->n_offset, n, a->segments_buffer, a->segments_offset, a->segments);
+    wgs__dispatch_begin2(ctx, a->n_buffer, a->n_offset, n, a->segments_buffer, a->segments_offset, a->segments);
     wgs__count_rule rule = wgs__count_follow(0, (uint64_t)p->wg * p->items);
     rule.ops[0] = (wgs__count_op){offsets ? WGS_COUNT_OP_SECOND : WGS_COUNT_OP_NONE, 6, 0, 0};
     gpu_binding seg[3];
@@ -248,13 +248,11 @@ static wgs_result encode(wgs_scan_by_key_plan *p, WGPUCommandEncoder encoder, co
         seg[1] = wgs__binding_or_dummy(ctx, 11, a->ends, a->ends_offset, p->csr ? 0 : a->segments * 4, 0);
         seg[2] = a->status ? (gpu_binding){12, a->status, a->status_offset, 4}
                            : (gpu_binding){12, p->no_status, 0, 256};
-        if (a->status) wgs__dispatch(ctx, pass, p->status_reset, &seg[2], 1, NULL, 0, 1);
+        if (a->status) wgs__dispatch(ctx, pass, p->status_reset, &seg[2], 1, NULL, 0, 1, NULL);
     }
     if (n == 0) { /* every offset must be 0: one check of them all */
         rule.per = 0;
-        wgs__counts_rule(ctx, &rec, &rule);
-        wgs__dispatch(ctx, pass, p->status_check, seg, 3, ctx->param_ring, po,
-                      wgs__div_up(a->segments + 1, p->wg));
+        wgs__dispatch(ctx, pass, p->status_check, seg, 3, &rec, po, wgs__div_up(a->segments + 1, p->wg), &rule);
     } else {
         wgs__chain_reset(ctx, pass, &p->chain, tiles);
         const uint64_t word_bytes = words * 4 * p->es;
@@ -276,10 +274,9 @@ static wgs_result encode(wgs_scan_by_key_plan *p, WGPUCommandEncoder encoder, co
             b[nb++] = (gpu_binding){9, a->heads, a->heads_offset, a->heads_bytes};
             b[nb++] = carry;
         }
-        wgs__counts_rule(ctx, &rec, &rule);
-        wgs__dispatch(ctx, pass, p->scan, b, nb, ctx->param_ring, po, tiles);
+        wgs__dispatch(ctx, pass, p->scan, b, nb, &rec, po, tiles, &rule);
     }
-    r = wgs__counts_end(ctx, pass);
+    r = wgs__dispatch_end(ctx, pass);
     wgs__gpu_pass_end(ctx->gpu, pass);
     wgs_result rs = wgs__scope_end(ctx, offsets ? "recording the segmented scan" : "recording the scan by key");
     return r != WGS_OK ? r : rs;
@@ -299,7 +296,7 @@ wgs_result wgs_scan_by_key_encode(wgs_scan_by_key_plan *p, WGPUCommandEncoder en
                      .n = n, .heads_bytes = flags ? wgs__round_up(n, 4) : n * 4, .init_value = a->init_value,
                      .qs = a->timestamp_query_set, .ts_begin = a->timestamp_begin_index,
                      .ts_end = a->timestamp_end_index, .n_buffer = a->n_buffer, .n_offset = a->n_offset};
-    if ((r = wgs__counts_check(ctx, a->n_buffer, a->n_offset, "n")) != WGS_OK) return r;
+    if ((r = wgs__check_count(ctx, a->n_buffer, a->n_offset, "n")) != WGS_OK) return r;
     if ((r = wgs__check_buffer(ctx, e.input, e.input_offset, value_bytes(p, n), "input")) != WGS_OK) return r;
     if ((r = wgs__check_buffer(ctx, e.heads, e.heads_offset, e.heads_bytes, flags ? "flags" : "keys")) != WGS_OK)
         return r;
@@ -372,8 +369,8 @@ wgs_result wgs_segmented_scan_encode(wgs_segmented_scan_plan *sp, WGPUCommandEnc
                      .qs = a->timestamp_query_set, .ts_begin = a->timestamp_begin_index,
                      .ts_end = a->timestamp_end_index, .n_buffer = a->n_buffer, .n_offset = a->n_offset,
                      .segments_buffer = a->n_segments_buffer, .segments_offset = a->n_segments_offset};
-    if ((r = wgs__counts_check(ctx, a->n_buffer, a->n_offset, "n")) != WGS_OK ||
-        (r = wgs__counts_check(ctx, a->n_segments_buffer, a->n_segments_offset, "n_segments")) != WGS_OK)
+    if ((r = wgs__check_count(ctx, a->n_buffer, a->n_offset, "n")) != WGS_OK ||
+        (r = wgs__check_count(ctx, a->n_segments_buffer, a->n_segments_offset, "n_segments")) != WGS_OK)
         return r;
     if (n && (r = wgs__check_buffer(ctx, e.input, e.input_offset, value_bytes(p, n), "input")) != WGS_OK) return r;
     if (n && (r = wgs__check_buffer(ctx, e.output, e.output_offset, value_bytes(p, n), "output")) != WGS_OK) return r;

@@ -196,16 +196,13 @@ static wgs_result record(wgs_segmented_reduce_plan *p, WGPUCommandEncoder encode
     rule.ops[0] = (wgs__count_op){WGS_COUNT_OP_DIV_UP, 2, (uint32_t)tile, 1}; /* a tile even for n = 0 */
     rule.grid_min = 1;
     rule.ops[1] = (wgs__count_op){WGS_COUNT_OP_SECOND, 1, 0, 0};
-    wgs__counts_begin2(ctx, a->n_buffer, a->n_offset, n, a->n_segments_buffer, a->n_segments_offset, segs);
-    wgs__counts_rule(ctx, &rec, &rule);
-    wgs__dispatch(ctx, pass, p->bounds, bounds_b, 4, ctx->param_ring, po, wgs__div_up(tiles + 1, p->wg));
+    wgs__dispatch_begin2(ctx, a->n_buffer, a->n_offset, n, a->n_segments_buffer, a->n_segments_offset, segs);
+    wgs__dispatch(ctx, pass, p->bounds, bounds_b, 4, &rec, po, wgs__div_up(tiles + 1, p->wg), &rule);
     rule.per = tile;
-    wgs__counts_rule(ctx, &rec, &rule);
-    wgs__dispatch(ctx, pass, p->tiles, b, 7, ctx->param_ring, po, tiles < p->groups ? tiles : p->groups);
+    wgs__dispatch(ctx, pass, p->tiles, b, 7, &rec, po, tiles < p->groups ? tiles : p->groups, &rule);
     rule.per = tile * p->wg;
-    wgs__counts_rule(ctx, &rec, &rule);
-    wgs__dispatch(ctx, pass, p->spans, spans_b, 3, ctx->param_ring, po, wgs__div_up(tiles, p->wg));
-    r = wgs__counts_end(ctx, pass);
+    wgs__dispatch(ctx, pass, p->spans, spans_b, 3, &rec, po, wgs__div_up(tiles, p->wg), &rule);
+    r = wgs__dispatch_end(ctx, pass);
     wgs__gpu_pass_end(ctx->gpu, pass);
     wgs_result rs = wgs__scope_end(ctx, "recording the segmented reduction");
     return r != WGS_OK ? r : rs;
@@ -233,8 +230,8 @@ wgs_result wgs_segmented_reduce_encode(wgs_segmented_reduce_plan *p, WGPUCommand
     if ((r = wgs__check_buffer(ctx, a->output, a->output_offset, segs * p->result_bytes, "output")) != WGS_OK)
         return r;
     if (a->status && (r = wgs__check_buffer(ctx, a->status, a->status_offset, 4, "status")) != WGS_OK) return r;
-    if ((r = wgs__counts_check(ctx, a->n_buffer, a->n_offset, "n")) != WGS_OK ||
-        (r = wgs__counts_check(ctx, a->n_segments_buffer, a->n_segments_offset, "n_segments")) != WGS_OK)
+    if ((r = wgs__check_count(ctx, a->n_buffer, a->n_offset, "n")) != WGS_OK ||
+        (r = wgs__check_count(ctx, a->n_segments_buffer, a->n_segments_offset, "n_segments")) != WGS_OK)
         return r;
     WGS_FAIL_IF(ctx, a->output == a->input || a->output == begins || (!csr && a->output == a->end_offsets) ||
                          (a->status && (a->status == a->output || a->status == a->input || a->status == begins ||
@@ -251,7 +248,7 @@ wgs_result wgs__segmented_runs_encode(wgs_segmented_reduce_plan *p, WGPUCommandE
     wgs_context *ctx = p->ctx;
     wgs_result r = wgs__encode_begin(ctx, encoder, a, a->n, p->capacity, a->timestamp_query_set);
     if (r != WGS_OK) return r;
-    if ((r = wgs__counts_check(ctx, a->n_buffer, a->n_offset, "n")) != WGS_OK) return r;
+    if ((r = wgs__check_count(ctx, a->n_buffer, a->n_offset, "n")) != WGS_OK) return r;
     return record(p, encoder, a, a->n, wgs__binding_or_dummy(ctx, 5, starts, 0, a->n * 4, 0),
                   (gpu_binding){6, count, count_offset, 4});
 }

@@ -20,6 +20,7 @@
 
 struct wgs_select_plan {
     wgs_context *ctx;
+    uint64_t scratch_bytes; /* the GPU memory it holds, inner plans' included */
     wgs_type type;
     wgs_select_mode mode;
     wgs_payload payload;
@@ -165,20 +166,25 @@ wgs_result wgs_select_plan_create(wgs_context *ctx, const wgs_select_plan_desc *
                              .label = "wgscan select group sums"};
     if (r == WGS_OK && !p->single_pass) r = wgs_scan_plan_create(ctx, &sd, &p->scan);
     if (r == WGS_OK) {
+        const uint64_t bits = mode == WGS_SELECT_FLAGGED ? wgs__div_up(capacity, 32) * 4 : 256;
+        p->scratch_bytes = (p->single_pass ? wgs__chain_state_bytes(p->chain.max_tiles, p->chain.value_words)
+                                           : wgs_scan_plan_scratch_size(p->scan) + tiles * 4 + bits) +
+                           (mode == WGS_SELECT_RUN_LENGTH ? capacity * 4 : 0);
         wgs__gpu_scope_push(ctx->gpu);
         if (!p->single_pass) /* as many sums as tiles: the groups of small inputs hold one tile */
             p->group_sums = wgs__gpu_buffer_create(ctx->gpu, tiles * 4, WGPUBufferUsage_Storage, "wgscan select group sums");
         /* (a placeholder of its own in the other modes: the scatter's writable bindings
          * may not share the context's one) */
         if (!p->single_pass)
-            p->bits = wgs__gpu_buffer_create(ctx->gpu, mode == WGS_SELECT_FLAGGED ? wgs__div_up(capacity, 32) * 4 : 256,
-                                        WGPUBufferUsage_Storage, "wgscan select flag bits");
+            p->bits = wgs__gpu_buffer_create(ctx->gpu, bits, WGPUBufferUsage_Storage, "wgscan select flag bits");
         if (mode == WGS_SELECT_RUN_LENGTH)
             p->starts = wgs__gpu_buffer_create(ctx->gpu, capacity * 4, WGPUBufferUsage_Storage, "wgscan run starts");
         r = wgs__scope_end(ctx, "allocating the select plan's scratch");
     }
     WGS_CREATE_END(ctx, r, p, plan_release(p), out);
 }
+
+uint64_t wgs_select_plan_scratch_size(const wgs_select_plan *p) { return p ? p->scratch_bytes : 0; }
 
 void wgs_select_plan_destroy(wgs_select_plan *p) {
     if (!p) return;
@@ -217,23 +223,25 @@ static wgs_result check_args(wgs_select_plan *p, const wgs_select_args *a) {
     return WGS_OK;
 }
 
-/* The three passes' first two: group counts (FLAGGED reads only the flags and writes
- * them as bits for the scatter, the other modes read the values), then their scan; the
- * scatter follows in the caller's pass. */
-/* A dispatch's rule with the count on the GPU: n and tiles follow the count, the grid
- * takes `per` elements a workgroup. */
-static void count_rule(wgs_select_plan *p, const wgs_params *rec, uint64_t per) {
+/* A dispatch of `groups` workgroups with the record `rec` (at po); with the count on
+ * the GPU, n and tiles follow the count and the grid takes `per` elements a workgroup. */
+static void dispatch(wgs_select_plan *p, WGPUComputePassEncoder pass, WGPUComputePipeline pipe, const gpu_binding *b,
+                     uint32_t nb, const wgs_params *rec, uint64_t po, uint64_t groups, uint64_t per) {
     wgs__count_rule rule = wgs__count_follow(0, per);
     rule.ops[0] = (wgs__count_op){WGS_COUNT_OP_DIV_UP, 6, p->tile, 0}; /* tiles */
-    wgs__counts_rule(p->ctx, rec, &rule);
+    wgs__dispatch(p->ctx, pass, pipe, b, nb, rec, po, groups, &rule);
 }
 
 /* With the count on the GPU: a count of 0 runs no pass, so the count output is zeroed
  * first, as an encode of n = 0 does. */
 static void count_zero(wgs_select_plan *p, WGPUComputePassEncoder pass, gpu_binding count_b) {
-    if (wgs__counts_active(p->ctx)) wgs__dispatch(p->ctx, pass, p->empty, &count_b, 1, NULL, 0, 1);
+    static const wgs__count_rule counted = {.only_counted = 1};
+    wgs__dispatch(p->ctx, pass, p->empty, &count_b, 1, NULL, 0, 1, &counted);
 }
 
+/* The three passes' first two: group counts (FLAGGED reads only the flags and writes
+ * them as bits for the scatter, the other modes read the values), then their scan; the
+ * scatter follows in the caller's pass. */
 static wgs_result record_three_passes(wgs_select_plan *p, WGPUCommandEncoder encoder, const wgs_select_args *a,
                                       uint64_t po, const wgs_params *rec, const gpu_binding in[2],
                                       gpu_binding flags_b, gpu_binding sums_b, gpu_binding bits_b,
@@ -242,29 +250,27 @@ static wgs_result record_three_passes(wgs_select_plan *p, WGPUCommandEncoder enc
     wgs_context *ctx = p->ctx;
     WGPUComputePassEncoder pass = wgs__gpu_pass_begin(ctx->gpu, encoder, a->timestamp_query_set,
                                                  a->timestamp_begin_index, 0xFFFFFFFFu);
-    wgs__counts_begin(ctx, a->n_buffer, a->n_offset, a->n);
+    wgs__dispatch_begin(ctx, a->n_buffer, a->n_offset, a->n);
     count_zero(p, pass, count_b);
     if (p->mode == WGS_SELECT_FLAGGED) {
         /* The flags alone: as 16-byte words up to the last whole one, and as 4-byte words. */
         uint64_t whole = a->n / 16 * 16;
         gpu_binding b1[4] = {flags_b, {9, whole ? a->flags : wgs__dummy(ctx), whole ? a->flags_offset : 0,
                                        whole ? whole : 256}, sums_b, bits_b};
-        if (p->do_count) {
-            count_rule(p, rec, (uint64_t)p->tile * WGS_FLAG_TILES);
-            wgs__dispatch(ctx, pass, p->count, b1, 4, ctx->param_ring, po, wgs__div_up(tiles, WGS_FLAG_TILES));
-        }
+        if (p->do_count)
+            dispatch(p, pass, p->count, b1, 4, rec, po, wgs__div_up(tiles, WGS_FLAG_TILES),
+                     (uint64_t)p->tile * WGS_FLAG_TILES);
     } else {
         gpu_binding b1[4] = {in[0], in[1], flags_b, sums_b};
         if (p->do_count) {
-            if (group > WGS_COUNT_TILES) { /* groups span workgroups: their counts are added */
-                count_rule(p, rec, (uint64_t)p->tile * group * p->wg);
-                wgs__dispatch(ctx, pass, p->clear, &sums_b, 1, ctx->param_ring, po, wgs__div_up(groups, p->wg));
-            }
-            count_rule(p, rec, (uint64_t)p->tile * WGS_COUNT_TILES);
-            wgs__dispatch(ctx, pass, p->count, b1, 4, ctx->param_ring, po, wgs__div_up(tiles, WGS_COUNT_TILES));
+            if (group > WGS_COUNT_TILES) /* groups span workgroups: their counts are added */
+                dispatch(p, pass, p->clear, &sums_b, 1, rec, po, wgs__div_up(groups, p->wg),
+                         (uint64_t)p->tile * group * p->wg);
+            dispatch(p, pass, p->count, b1, 4, rec, po, wgs__div_up(tiles, WGS_COUNT_TILES),
+                     (uint64_t)p->tile * WGS_COUNT_TILES);
         }
     }
-    wgs_result r = wgs__counts_end(ctx, pass);
+    wgs_result r = wgs__dispatch_end(ctx, pass);
     wgs__gpu_pass_end(ctx->gpu, pass);
     /* With the count on the GPU, the bound's groups are scanned: those past the count's
      * hold stale sums that no scatter reads. */
@@ -302,14 +308,14 @@ wgs_result wgs_select_encode(wgs_select_plan *p, WGPUCommandEncoder encoder, con
         (r = wgs__predicate_override(ctx, p->type, (p->flags >> 8) & 15u, a->predicate, &rec.select.pred_a, &rec.select.pred_b)) != WGS_OK)
         return r;
     gpu_binding count_b = {8, a->count, a->count_offset, 4};
-    if ((r = wgs__counts_check(ctx, a->n_buffer, a->n_offset, "n")) != WGS_OK) return r;
+    if ((r = wgs__check_count(ctx, a->n_buffer, a->n_offset, "n")) != WGS_OK) return r;
     if ((r = wgs__params_reserve(ctx, 1)) != WGS_OK) return r;
     wgs__gpu_scope_push(ctx->gpu);
     uint64_t po = wgs__param_push(ctx, &rec);
     if (n == 0) {
         WGPUComputePassEncoder pass = wgs__gpu_pass_begin(ctx->gpu, encoder, a->timestamp_query_set,
                                                      a->timestamp_begin_index, a->timestamp_end_index);
-        wgs__dispatch(ctx, pass, p->empty, &count_b, 1, NULL, 0, 1);
+        wgs__dispatch(ctx, pass, p->empty, &count_b, 1, NULL, 0, 1, NULL);
         wgs__gpu_pass_end(ctx->gpu, pass);
         return wgs__scope_end(ctx, "recording the select");
     }
@@ -331,29 +337,26 @@ wgs_result wgs_select_encode(wgs_select_plan *p, WGPUCommandEncoder encoder, con
         gpu_binding state_b = wgs__chain_binding(&p->chain, tiles);
         pass = wgs__gpu_pass_begin(ctx->gpu, encoder, a->timestamp_query_set, a->timestamp_begin_index,
                               a->timestamp_end_index);
-        wgs__counts_begin(ctx, a->n_buffer, a->n_offset, n);
+        wgs__dispatch_begin(ctx, a->n_buffer, a->n_offset, n);
         count_zero(p, pass, count_b);
         wgs__chain_reset(ctx, pass, &p->chain, tiles);
         gpu_binding b[8] = {in[0], in[1], flags_b, state_b, outs[0], outs[1], outs[2], outs[3]};
-        count_rule(p, &rec, p->tile);
-        wgs__dispatch(ctx, pass, p->sp, b, 8, ctx->param_ring, po, tiles);
+        dispatch(p, pass, p->sp, b, 8, &rec, po, tiles, p->tile);
     } else {
         gpu_binding bits_b = {10, p->bits, 0, p->mode == WGS_SELECT_FLAGGED ? wgs__div_up(n, 32) * 4 : 256};
         if ((r = record_three_passes(p, encoder, a, po, &rec, in, flags_b, sums_b, bits_b, count_b, tiles,
                                      group)) != WGS_OK)
             return r;
         pass = wgs__gpu_pass_begin(ctx->gpu, encoder, a->timestamp_query_set, none, a->timestamp_end_index);
-        wgs__counts_begin(ctx, a->n_buffer, a->n_offset, n);
+        wgs__dispatch_begin(ctx, a->n_buffer, a->n_offset, n);
         gpu_binding b2[8] = {in[0], in[1], sums_b, bits_b, outs[0], outs[1], outs[2], outs[3]};
-        count_rule(p, &rec, (uint64_t)p->tile * group);
-        if (p->do_scatter) wgs__dispatch(ctx, pass, p->scatter, b2, 8, ctx->param_ring, po, groups);
+        if (p->do_scatter) dispatch(p, pass, p->scatter, b2, 8, &rec, po, groups, (uint64_t)p->tile * group);
     }
     if (p->mode == WGS_SELECT_RUN_LENGTH) {
         gpu_binding b3[3] = {{6, p->starts, 0, n * 4}, {7, a->payload_out, a->payload_out_offset, n * 4}, count_b};
-        count_rule(p, &rec, p->wg);
-        wgs__dispatch(ctx, pass, p->lengths, b3, 3, ctx->param_ring, po, wgs__div_up(n, p->wg));
+        dispatch(p, pass, p->lengths, b3, 3, &rec, po, wgs__div_up(n, p->wg), p->wg);
     }
-    r = wgs__counts_end(ctx, pass);
+    r = wgs__dispatch_end(ctx, pass);
     wgs__gpu_pass_end(ctx->gpu, pass);
     wgs_result rs = wgs__scope_end(ctx, "recording the select");
     return r != WGS_OK ? r : rs;

@@ -20,6 +20,7 @@
 
 struct wgs_sort_plan {
     wgs_context *ctx;
+    uint64_t scratch_bytes; /* the GPU memory it holds, inner plans' included */
     wgs_type type;
     uint32_t key_words, value_words; /* 4-byte words a key, a value (0: no values) */
     int descending;
@@ -209,13 +210,15 @@ wgs_result wgs_sort_plan_create(wgs_context *ctx, const wgs_sort_plan_desc *desc
         if (r == WGS_OK) r = wgs_scan_plan_create(ctx, &sd, &p->scan);
     }
     if (r == WGS_OK) {
+        const uint64_t keys_bytes = wgs__round_up(capacity * key_words * 4, 256);
+        const uint64_t values_bytes = value_words ? wgs__round_up(capacity * value_words * 4, 256) : 0;
+        p->scratch_bytes = keys_bytes + values_bytes +
+                           (onesweep ? state_bytes : RADIX * max_tiles * 8 + wgs_scan_plan_scratch_size(p->scan));
         wgs__gpu_scope_push(ctx->gpu);
         const WGPUBufferUsage u = WGPUBufferUsage_Storage;
-        p->keys_alt = wgs__gpu_buffer_create(ctx->gpu, wgs__round_up(capacity * key_words * 4, 256), u,
-                                             "wgscan sort keys (second copy)");
+        p->keys_alt = wgs__gpu_buffer_create(ctx->gpu, keys_bytes, u, "wgscan sort keys (second copy)");
         if (value_words)
-            p->values_alt = wgs__gpu_buffer_create(ctx->gpu, wgs__round_up(capacity * value_words * 4, 256), u,
-                                                   "wgscan sort values (second copy)");
+            p->values_alt = wgs__gpu_buffer_create(ctx->gpu, values_bytes, u, "wgscan sort values (second copy)");
         if (onesweep) {
             p->state = wgs__gpu_buffer_create(ctx->gpu, state_bytes, u, "wgscan sort tile states");
         } else {
@@ -226,6 +229,8 @@ wgs_result wgs_sort_plan_create(wgs_context *ctx, const wgs_sort_plan_desc *desc
     }
     WGS_CREATE_END(ctx, r, p, plan_release(p), out);
 }
+
+uint64_t wgs_sort_plan_scratch_size(const wgs_sort_plan *p) { return p ? p->scratch_bytes : 0; }
 
 void wgs_sort_plan_destroy(wgs_sort_plan *p) {
     if (!p) return;
@@ -294,14 +299,15 @@ static uint32_t pass_digit_bits(const wgs_sort_plan *p, uint32_t shift, uint32_t
     return shift >= p->end_bit ? 0 : p->end_bit - shift < width ? p->end_bit - shift : width;
 }
 
-/* A dispatch's rule with the count on the GPU: n follows the count, and so do the
- * groups (`per` elements each) of the grid and of the record, which lays out the
- * digit counts (so the scan of the bound's counts finds the count's first, and the
- * stale rest after them). */
-static void count_rule(wgs_context *ctx, const wgs_params *rec, uint64_t per) {
+/* A dispatch of `groups` workgroups with the record `rec` (at po). With the count on
+ * the GPU, n follows the count, and so do the groups (`per` elements each) of the grid
+ * and of the record, which lays out the digit counts (so the scan of the bound's counts
+ * finds the count's first, and the stale rest after them). */
+static void dispatch(wgs_context *ctx, WGPUComputePassEncoder cp, WGPUComputePipeline pipe, const gpu_binding *b,
+                     uint32_t nb, const wgs_params *rec, uint64_t po, uint64_t groups, uint64_t per) {
     wgs__count_rule rule = wgs__count_follow(0, per);
     rule.ops[0] = (wgs__count_op){WGS_COUNT_OP_DIV_UP, 1, (uint32_t)per, 0}; /* groups */
-    wgs__counts_rule(ctx, rec, &rule);
+    wgs__dispatch(ctx, cp, pipe, b, nb, rec, po, groups, &rule);
 }
 
 /* The one-sweep passes (sort_onesweep.wgsl) into one compute pass. */
@@ -316,16 +322,16 @@ static wgs_result encode_onesweep(wgs_sort_plan *p, WGPUCommandEncoder encoder, 
     WGPUComputePassEncoder cp = wgs__gpu_pass_begin(ctx->gpu, encoder, a->timestamp_query_set,
                                                     a->timestamp_begin_index, a->timestamp_end_index);
     uint64_t reset_groups = wgs__div_up(reset_words, 1024); /* a grid-stride loop: any grid covers it */
-    wgs__counts_begin(ctx, a->n_buffer, a->n_offset, a->n);
-    wgs__dispatch(ctx, cp, p->reset, &reset_state, 1, NULL, 0, reset_groups < max_dim ? reset_groups : max_dim);
+    wgs__dispatch_begin(ctx, a->n_buffer, a->n_offset, a->n);
+    wgs__dispatch(ctx, cp, p->reset, &reset_state, 1, NULL, 0, reset_groups < max_dim ? reset_groups : max_dim, NULL);
     pass_buffers first = pass_bindings(p, a, 0, passes);
     wgs_params hist = {.sort = {.n = (uint32_t)a->n, .groups = (uint32_t)wgs__div_up(tiles, group),
                                 .group_tiles = group, .shift = p->begin_bit, .bits = width, .digit_pass = passes,
                                 .end_bit = p->end_bit}};
     gpu_binding hb[2] = {first.kin, state};
-    count_rule(ctx, &hist, (uint64_t)p->tile * group);
     if (p->phases & WGS_EXPERIMENTAL_PHASE_COUNT)
-        wgs__dispatch(ctx, cp, p->histogram, hb, 2, ctx->param_ring, wgs__param_push(ctx, &hist), hist.sort.groups);
+        dispatch(ctx, cp, p->histogram, hb, 2, &hist, wgs__param_push(ctx, &hist), hist.sort.groups,
+                 (uint64_t)p->tile * group);
     for (uint32_t pass = 0; pass < passes && (p->phases & WGS_EXPERIMENTAL_PHASE_SCATTER); pass++) {
         pass_buffers b = pass_bindings(p, a, pass, passes);
         uint32_t shift = p->begin_bit + pass * width, digit_bits = pass_digit_bits(p, shift, width);
@@ -334,10 +340,9 @@ static wgs_result encode_onesweep(wgs_sort_plan *p, WGPUCommandEncoder encoder, 
         wgs_params rec = {.sort = {.n = (uint32_t)a->n, .groups = (uint32_t)tiles, .shift = shift >= 64 ? 0 : shift,
                                    .bits = digit_bits, .flags = flags, .digit_pass = pass, .end_bit = p->end_bit}};
         gpu_binding sb[5] = {b.kin, b.kout, state, b.vin, b.vout};
-        count_rule(ctx, &rec, p->tile);
-        wgs__dispatch(ctx, cp, p->sweep, sb, 5, ctx->param_ring, wgs__param_push(ctx, &rec), tiles);
+        dispatch(ctx, cp, p->sweep, sb, 5, &rec, wgs__param_push(ctx, &rec), tiles, p->tile);
     }
-    wgs_result r = wgs__counts_end(ctx, cp);
+    wgs_result r = wgs__dispatch_end(ctx, cp);
     wgs__gpu_pass_end(ctx->gpu, cp);
     return r;
 }
@@ -366,11 +371,10 @@ static wgs_result encode_reduce_scan(wgs_sort_plan *p, WGPUCommandEncoder encode
         WGPUComputePassEncoder cp = wgs__gpu_pass_begin(ctx->gpu, encoder, a->timestamp_query_set,
                                                         pass == 0 ? a->timestamp_begin_index : none, none);
         gpu_binding b1[2] = {b.kin, counts_b};
-        wgs__counts_begin(ctx, a->n_buffer, a->n_offset, a->n);
-        count_rule(ctx, &rec, (uint64_t)p->tile * group);
+        wgs__dispatch_begin(ctx, a->n_buffer, a->n_offset, a->n);
         if (p->phases & WGS_EXPERIMENTAL_PHASE_COUNT)
-            wgs__dispatch(ctx, cp, p->count, b1, 2, ctx->param_ring, po, groups);
-        r = wgs__counts_end(ctx, cp);
+            dispatch(ctx, cp, p->count, b1, 2, &rec, po, groups, (uint64_t)p->tile * group);
+        r = wgs__dispatch_end(ctx, cp);
         wgs__gpu_pass_end(ctx->gpu, cp);
         if (r != WGS_OK) return r;
         wgs_scan_args sa = {.input = p->counts, .output = p->offsets, .n = groups * RADIX};
@@ -379,11 +383,10 @@ static wgs_result encode_reduce_scan(wgs_sort_plan *p, WGPUCommandEncoder encode
         cp = wgs__gpu_pass_begin(ctx->gpu, encoder, a->timestamp_query_set, none,
                                  pass == passes - 1 ? a->timestamp_end_index : none);
         gpu_binding b2[5] = {b.kin, b.kout, offsets_b, b.vin, b.vout};
-        wgs__counts_begin(ctx, a->n_buffer, a->n_offset, a->n);
-        count_rule(ctx, &rec, (uint64_t)p->tile * group);
+        wgs__dispatch_begin(ctx, a->n_buffer, a->n_offset, a->n);
         if (p->phases & WGS_EXPERIMENTAL_PHASE_SCATTER)
-            wgs__dispatch(ctx, cp, p->scatter, b2, 5, ctx->param_ring, po, groups);
-        r = wgs__counts_end(ctx, cp);
+            dispatch(ctx, cp, p->scatter, b2, 5, &rec, po, groups, (uint64_t)p->tile * group);
+        r = wgs__dispatch_end(ctx, cp);
         wgs__gpu_pass_end(ctx->gpu, cp);
         if (r != WGS_OK) return r;
     }
@@ -395,7 +398,7 @@ wgs_result wgs_sort_encode(wgs_sort_plan *p, WGPUCommandEncoder encoder, const w
     wgs_context *ctx = p->ctx;
     wgs_result r = wgs__encode_begin(ctx, encoder, a, a ? a->n : 0, p->capacity, a ? a->timestamp_query_set : NULL);
     if (r != WGS_OK || (r = check_args(p, a)) != WGS_OK) return r;
-    if ((r = wgs__counts_check(ctx, a->n_buffer, a->n_offset, "n")) != WGS_OK) return r;
+    if ((r = wgs__check_count(ctx, a->n_buffer, a->n_offset, "n")) != WGS_OK) return r;
     const uint64_t n = a->n;
     if (n == 0) { /* nothing to move; the timestamps still mark an (empty) pass */
         if (!a->timestamp_query_set) return WGS_OK;

@@ -159,7 +159,7 @@ expect 2 "segmented-scan missing offsets file" -- "$cli" segmented-scan --n 10 -
 expect 2 "segmented-scan without --segments" -- "$cli" segmented-scan --n 10
 expect 2 "segmented-scan f32 xor" -- "$cli" segmented-scan --n 10 --segments 4 --type f32 --op xor
 expect 2 "segmented-scan argmax (a reduce's operator)" -- "$cli" segmented-scan --n 10 --segments 4 --op argmax
-expect 2 "segmented-reduce --segments FILE (segmented-scan only)" -- "$cli" segmented-reduce --n 10 --segments "$tmp/offsets.bin"
+expect 2 "segmented-reduce --segments FILE with offsets past n" -- "$cli" segmented-reduce --n 10 --segments "$tmp/offsets.bin"
 expect 2 "reduce-by-key without --segments" -- "$cli" reduce-by-key --n 10
 expect 2 "reduce-by-key --inclusive (a scan's)" -- "$cli" reduce-by-key --n 10 --segments 4 --inclusive
 expect 2 "reduce bad op" -- "$cli" reduce --n 10 --op mul
@@ -371,7 +371,7 @@ expect 2 "sort --in not whole u64 keys" -- "$cli" sort --in "$tmp/odd.bin" --typ
 expect 2 "sort --n disagrees with --in" -- "$cli" sort --in "$tmp/keys_down.bin" --n 255
 expect 2 "sort without n" -- "$cli" sort --pairs
 for v in "--type f16" "--type u16" "--type=" "--bits 0:33" "--bits 0:65" "--bits 5:5" "--bits 8:4" "--bits 0:0" \
-         "--bits 1:" "--bits :8" "--bits 1:2:3" "--bits 0x1:8" "--bits -1:8" "--bits 1e1:20" "--bits=8" \
+         "--bits 1:" "--bits :8" "--bits 1:2:3" "--bits 0x1:8" "--bits -1:8" "--bits 1e1:2^6+1" "--bits=8" \
          "--distribution zipf" "--distribution few:0" "--distribution few:" "--distribution few:2^33" \
          "--distribution few:-1" "--distribution Uniform" "--value-bytes 2" "--value-bytes 8" \
          "--pairs --value-bytes 16" "--pairs --payload index" "--pairs --payload none" "--payload all" \
@@ -408,10 +408,125 @@ expect 2 "--flag=value refused" -- "$cli" scan --n 10 --verify=yes
 expect 2 "an option without its value" -- "$cli" scan --n
 expect 2 "unknown option" -- "$cli" scan --n 10 --frobnicate
 check "the unknown option is named" -- grep -q "frobnicate" "$tmp/err.txt"
+# getopt_long scans the words (issue 35, item 16): an unambiguous prefix is the option,
+# an ambiguous one names the candidates, a stray word or a word after -- is refused by name.
+expect 0 "an unambiguous prefix (--dist, --rep)" -- "$cli" sort --n 1000 --dist=few:3 --rep 1 --verify
+check "the prefix took the value" -- grep -q "n = 1000, u32 .*few:3" "$tmp/out.txt"
+expect 2 "an ambiguous prefix" -- "$cli" sort --n 10 --d
+check "the candidates are named" -- grep -q "ambiguous option '--d' for sort (--descending, --distribution)" "$tmp/err.txt"
+expect 2 "a prefix and the whole name: given twice" -- "$cli" sort --n 10 --dist equal --distribution equal
+check "given twice names the option" -- grep -q "option --distribution given twice" "$tmp/err.txt"
+expect 2 "a stray word" -- "$cli" scan --n 10 stray
+check "the stray word is named" -- grep -q "unexpected argument 'stray'" "$tmp/err.txt"
+expect 2 "a word after --" -- "$cli" scan --n 10 -- --verify
+expect 2 "a short option" -- "$cli" scan --n 10 -v
+check "the short option is named" -- grep -q "unknown option '-v'" "$tmp/err.txt"
 expect 3 "runtime missing, the code named once" -- env WGSCAN_WEBGPU_LIB=/nonexistent.so "$cli" info
 check "WGS_ERROR_RUNTIME_NOT_FOUND once" -- test "$(grep -o WGS_ERROR_RUNTIME_NOT_FOUND "$tmp/err.txt" | wc -l)" -eq 1
 expect 2 "library refusal, the code named once" -- "$cli" reduce --n 10 --op argmin --algorithm atomic
 check "WGS_ERROR_UNSUPPORTED_OPERATOR once" -- test "$(grep -o WGS_ERROR_UNSUPPORTED_OPERATOR "$tmp/err.txt" | wc -l)" -eq 1
+
+# ---- rates in the unit that fits (issue 35, item 7): no "0.000 Gelem/s" ----------------
+expect 0 "a small count's rates" -- "$cli" count --n 1000 --repeat 1
+check "rates below 1 G a second in K or M" -- grep -Eq '[0-9] [KM]elem/s$' "$tmp/out.txt"
+check "no rate printed as 0.xxx of its unit" -- bash -c '! grep -Eq " 0\.[0-9]+ [KMGTP]?elem/s" "$0"' "$tmp/out.txt"
+
+# ---- features by name (issue 35, item 12) -------------------------------------------
+expect 0 "info" -- "$cli" info
+check "info names the features it knows" -- bash -c 'sed -n "/^adapter offers:/,/^limits/p" "$0" | grep -Eq "(depth-clip-control|timestamp-query|subgroups|dawn-native)"' "$tmp/out.txt"
+check "no standard feature as a number" -- bash -c '! sed -n "/^adapter offers:/,/^limits/p" "$0" | grep -Eq "\b0x([1-9a-f]|1[0-2])\b"' "$tmp/out.txt"
+
+# ---- a CPU driver's timings (issue 35, item 13): said to mean nothing for a GPU -------
+expect 0 "info" -- "$cli" info
+if grep -q "cpu adapter" "$tmp/out.txt"; then
+  check "info on a CPU driver says its timings are no GPU's" -- grep -q "^note         : a CPU driver (no GPU in use)" "$tmp/out.txt"
+  if [ -n "${WGSCAN_TEST_LONG:-}" ] && [ "$WGSCAN_TEST_LONG" != 0 ]; then # the demo takes half a minute here
+    expect 0 "demo" -- "$cli" demo
+    check "demo on a CPU driver: the note, and the reminder at the end" -- \
+      bash -c 'grep -q "^note         : a CPU driver" "$0" && tail -1 "$0" | grep -q "the timings do not"' "$tmp/out.txt"
+  fi
+else
+  check "info on a GPU: no CPU driver's note" -- bash -c '! grep -q "^note         : a CPU driver" "$0"' "$tmp/out.txt"
+fi
+
+# ---- one number parser (issue 35, item 9): every operand reads 2^31, 16M, -1.5K ------
+expect 0 "count --predicate lt:2^31" -- "$cli" count --n 1000 --predicate lt:2^31 --repeat 1 --verify
+check "every u32 of 0..99 is below 2^31" -- grep -q "count: 1000 of 1000" "$tmp/out.txt"
+expect 0 "count i32 --predicate range:-2^31:1K" -- "$cli" count --n 1000 --type i32 --predicate range:-2^31:1K --repeat 1 --verify
+expect 0 "histogram --lower -2^31 --upper 2^31" -- "$cli" histogram --n 1000 --type i32 --lower -2^31 --upper 2^31 --repeat 1 --verify
+expect 0 "sort --bits 0:2^4 --value-bytes 2^3" -- "$cli" sort --n 1000 --bits 0:2^4 --pairs --value-bytes 2^3 --repeat 1 --verify
+check "--bits 0:2^4 is bits 0..15" -- grep -q "bits 0..15" "$tmp/out.txt"
+expect 2 "count --predicate lt:2^" -- "$cli" count --n 10 --predicate lt:2^
+expect 2 "count --predicate lt:--5" -- "$cli" count --n 10 --predicate lt:--5
+expect 2 "sort --bits 1.5:20" -- "$cli" sort --n 10 --bits 1.5:20
+
+# ---- the random inputs (issue 35, item 8): documented, chosen by the user ------------
+expect 0 "count --help" -- "$cli" count --help
+check "count --help says what the default input is" -- grep -q "default input (from --seed): u32 uniform in 0..99" "$tmp/out.txt"
+for c in scan reduce histogram segmented-reduce scan-by-key; do
+  expect 0 "$c --help" -- "$cli" $c --help
+  check "$c --help says what the default input is and offers --distribution" -- \
+    bash -c 'grep -q "^  default input (from --seed): " "$0" && grep -q "^  --distribution D" "$0"' "$tmp/out.txt"
+done
+expect 0 "count --distribution uniform:0:2000 --predicate gt:999" -- "$cli" count --n 10000 --distribution uniform:0:2000 --predicate gt:999 --seed 5 --repeat 1 --verify
+check "about half the elements are above 999" -- bash -c 'c=$(sed -n "s/^  count: \([0-9]*\) of 10000/\1/p" "$0"); [ "$c" -gt 4500 ] && [ "$c" -lt 5500 ]' "$tmp/out.txt"
+expect 0 "scan i32 over the whole range" -- "$cli" scan --n 10000 --type i32 --distribution uniform:-2^31:2^31 --repeat 1 --verify
+expect 0 "reduce f32 max of uniform:-1.5:1e3" -- "$cli" reduce --n 10000 --type f32 --op max --distribution uniform:-1.5:1e3 --repeat 1 --verify
+check "the max lies in [-1.5, 1000)" -- bash -c 'v=$(sed -n "s/^  result: \([-0-9.e+]*\).*/\1/p" "$0"); python3 -c "import sys; v = float(sys.argv[1]); assert 990 < v < 1000, v" "$v"' "$tmp/out.txt"
+expect 0 "histogram of a seeded uniform input, twice the same" -- "$cli" histogram --n 1000 --distribution uniform:0:256 --bins 256 --lower 0 --upper 256 --seed 9 --repeat 1 --out "$tmp/h1.bin" --verify
+expect 0 "the same seed" -- "$cli" histogram --n 1000 --distribution uniform:0:256 --bins 256 --lower 0 --upper 256 --seed 9 --repeat 1 --out "$tmp/h2.bin"
+check "one seed, one input" -- cmp -s "$tmp/h1.bin" "$tmp/h2.bin"
+for d in uniform:5:5 uniform:0:2^33 uniform:-1:5 uniform:0.5:3 uniform:: uniform:1 uniform:0:inf uniform:nan:1 unif; do
+  expect 2 "count --distribution $d (u32)" -- "$cli" count --n 10 --distribution "$d"
+done
+expect 2 "--distribution uniform for i32 past 2^31" -- "$cli" scan --n 10 --type i32 --distribution uniform:0:2147483649
+expect 2 "--distribution uniform for f16" -- "$cli" scan --n 10 --type f16 --distribution uniform:0:1
+expect 2 "--distribution with --in" -- "$cli" scan --in "$tmp/ones8.bin" --distribution uniform:0:10
+
+# ---- names and help (issue 35, item 11) ---------------------------------------------
+expect 0 "select (the APIs' name for compact)" -- "$cli" select --n 1000 --predicate lt:50 --repeat 1 --verify
+check "select ran the compaction" -- grep -q "verify: OK" "$tmp/out.txt"
+expect 0 "help select" -- "$cli" help select
+for c in info demo scan reduce count compact select histogram segmented-reduce segmented-scan scan-by-key reduce-by-key sort bench; do
+  "$cli" "$c" --help >"$tmp/help.txt" 2>&1
+  check "$c --help: a description under the usage" -- bash -c 'sed -n 2p "$0" | grep -Eq "^[a-z]"' "$tmp/help.txt"
+  check "$c --help: no option listed twice" -- bash -c '[ -z "$(grep -oE "^  --[a-z0-9-]+" "$0" | sort | uniq -d)" ]' "$tmp/help.txt"
+done
+"$cli" help >"$tmp/help.txt" 2>&1
+check "the command list's descriptions start in one column" -- bash -c '
+  [ "$(sed -n "/^commands:/,/^\$/p" "$0" | grep -E "^  [a-z-]" | sed -E "s/^(  [^ ]+( \[[a-z]+\])? +).*/\1/" | awk "{ print length }" | sort -u | wc -l)" = 1 ]' "$tmp/help.txt"
+expect 0 "segmented-reduce --segments FILE" -- "$cli" segmented-reduce --in "$tmp/ones32.bin" --segments "$tmp/offsets.bin" --out "$tmp/sred.bin" --repeat 1 --verify
+check "segmented-reduce FILE: the sums 10, 0, 480, 400" -- test "$(od -An -tu4 "$tmp/sred.bin" | tr -s ' ' | sed 's/^ //')" = "10 0 480 400"
+expect 2 "segmented-reduce offsets out of order: the GPU's status" -- "$cli" segmented-reduce --n 100 --segments "$tmp/bad_offsets.bin" --repeat 1
+check "segmented-reduce out of order: the status named" -- grep -q "WGS_ERROR_SEGMENTS_UNORDERED" "$tmp/err.txt"
+python3 -c 'import struct, sys; k = [7] * 3 + [2] * 5 + [7] * 2 + [9] * 990; sys.stdout.buffer.write(struct.pack("<1000I", *k))' >"$tmp/keys.bin"
+expect 0 "reduce-by-key --keys FILE" -- "$cli" reduce-by-key --in "$tmp/ones32.bin" --keys "$tmp/keys.bin" --out "$tmp/rbk.bin" --repeat 1 --verify
+check "reduce-by-key --keys: runs 3, 5, 2, 990" -- test "$(od -An -tu4 "$tmp/rbk.bin" | tr -s ' ' | sed 's/^ //')" = "3 5 2 990"
+expect 0 "scan-by-key --keys FILE" -- "$cli" scan-by-key --n 1000 --keys "$tmp/keys.bin" --inclusive --type i32 --op max --repeat 1 --verify
+check "scan-by-key --keys: 4 runs" -- grep -q "runs: 4 (mean length 250.0), 0 elements differ" "$tmp/out.txt"
+expect 2 "--keys of another n" -- "$cli" scan-by-key --n 999 --keys "$tmp/keys.bin"
+expect 2 "--keys and --segments" -- "$cli" reduce-by-key --n 1000 --keys "$tmp/keys.bin" --segments 4
+expect 2 "--keys of a segmented reduce" -- "$cli" segmented-reduce --n 1000 --keys "$tmp/keys.bin"
+
+# ---- progress on a terminal (issue 35, item 6) --------------------------------------
+# Ten scans of 2^20 take seconds on a CPU driver: on a terminal (script gives the command
+# a pty) a progress line shows after 1.5 s and is cleared before the results; piped, or
+# with WGSCAN_PROGRESS=0, nothing. Where the whole run is shorter, there is nothing to see.
+expect 0 "scan, piped: no progress" -- "$cli" scan --n 2^20 --repeat 10 --verify
+check "piped: stderr empty" -- test ! -s "$tmp/err.txt"
+if command -v script >/dev/null; then
+  start=$(date +%s%N)
+  expect 0 "scan on a terminal" -- script -qec "$cli scan --n 2^20 --repeat 10 --verify" /dev/null
+  ms=$(( ($(date +%s%N) - start) / 1000000 ))
+  if [ "$ms" -gt 2500 ]; then
+    check "a progress line on the terminal" -- grep -q "wgscan: scan: .*, [0-9]* s" "$tmp/out.txt"
+    check "the results on lines of their own" -- bash -c 'grep -a "verify: OK" "$0" | grep -vq "wgscan: scan:"' "$tmp/out.txt"
+    expect 0 "scan on a terminal, WGSCAN_PROGRESS=0" -- env WGSCAN_PROGRESS=0 script -qec "$cli scan --n 2^20 --repeat 10" /dev/null
+    check "WGSCAN_PROGRESS=0: no progress" -- bash -c '! grep -q "wgscan: scan:" "$0"' "$tmp/out.txt"
+  else
+    echo "[ SKIP ] progress: the scan took ${ms} ms"
+  fi
+fi
 
 # ---- the examples (beside the CLI in the build tree): --help, unknown options refused --
 ex=$(dirname "$cli")/examples

@@ -47,7 +47,7 @@ TEST(errors_null_arguments) {
     CHECK_RESULT(wgs_scan_encode(plan, enc, &a), WGS_ERROR_INVALID_ARGUMENT); /* NULL buffers */
     CHECK(strstr(wgs_context_last_error(ctx), "input buffer is NULL") != NULL);
     CHECK_RESULT(wgs_submit(ctx, enc), WGS_OK); /* nothing was recorded */
-    CHECK_RESULT(wgs_scan_host(ctx, &d, NULL, NULL, 5), WGS_ERROR_INVALID_ARGUMENT);
+    CHECK_RESULT(wgs_scan_host(ctx, &d, NULL, 5, NULL), WGS_ERROR_INVALID_ARGUMENT);
     CHECK_RESULT(wgs_context_get_info(NULL, NULL), WGS_ERROR_INVALID_ARGUMENT);
     wgs_scan_plan_destroy(plan);
     /* destroy accepts NULL */
@@ -391,7 +391,7 @@ TEST(errors_size_overflow) {
     CHECK_RESULT(wgs_select_plan_create(ctx, &(wgs_select_plan_desc){.capacity = huge}, &sp), WGS_ERROR_TOO_LARGE);
     wgs_scan_plan *scp = NULL;
     CHECK_RESULT(wgs_scan_plan_create(ctx, &(wgs_scan_plan_desc){.capacity = huge}, &scp), WGS_ERROR_TOO_LARGE);
-    CHECK_RESULT(wgs_scan_host(ctx, &(wgs_scan_plan_desc){0}, small, small, huge), WGS_ERROR_TOO_LARGE);
+    CHECK_RESULT(wgs_scan_host(ctx, &(wgs_scan_plan_desc){0}, small, huge, small), WGS_ERROR_TOO_LARGE);
 }
 
 /* A read that cannot copy fails instead of handing back zeros. */

@@ -247,7 +247,7 @@ TEST(operator_scan_deterministic_floats) {
                                 .algorithm = al ? WGS_SCAN_ALGORITHM_SINGLE_PASS : WGS_SCAN_ALGORITHM_MULTILEVEL};
         for (int r = 0; r < 3; r++) {
             runs[r] = malloc(8 * n);
-            CHECK_RESULT(wgs_scan_host(ctx, &d, in, runs[r], n), WGS_OK);
+            CHECK_RESULT(wgs_scan_host(ctx, &d, in, n, runs[r]), WGS_OK);
         }
         CHECK(memcmp(runs[0], runs[1], 8 * n) == 0 && memcmp(runs[0], runs[2], 8 * n) == 0);
         for (int r = 0; r < 3; r++) free(runs[r]);
@@ -304,9 +304,9 @@ TEST(operator_u32_add_equals_builtin) {
         op.commutative = commutes;
         for (int k = 0; k < 2; k++) {
             wgs_scan_kind kind = k ? WGS_SCAN_INCLUSIVE : WGS_SCAN_EXCLUSIVE;
-            CHECK_RESULT(wgs_scan_host(ctx, &(wgs_scan_plan_desc){.kind = kind, .custom = &op}, in, mine, n), WGS_OK);
+            CHECK_RESULT(wgs_scan_host(ctx, &(wgs_scan_plan_desc){.kind = kind, .custom = &op}, in, n, mine), WGS_OK);
             CHECK_RESULT(wgs_scan_host(ctx, &(wgs_scan_plan_desc){.type = WGS_TYPE_U32, .op = WGS_OP_ADD, .kind = kind},
-                                       in, theirs, n),
+                                       in, n, theirs),
                          WGS_OK);
             CHECK(memcmp(mine, theirs, 4 * n) == 0);
         }

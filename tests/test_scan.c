@@ -213,9 +213,9 @@ TEST(scan_deterministic_f32) {
     ref_fill_random(in, WGS_TYPE_F32, WGS_OP_ADD, n, 31);
     wgs_scan_plan_desc d = {.type = WGS_TYPE_F32, .op = WGS_OP_ADD, .kind = WGS_SCAN_INCLUSIVE, .capacity = n,
                             .deterministic = 1};
-    CHECK_RESULT(wgs_scan_host(ctx, &d, in, a, n), WGS_OK);
+    CHECK_RESULT(wgs_scan_host(ctx, &d, in, n, a), WGS_OK);
     for (int run = 0; run < 3; run++) {
-        CHECK_RESULT(wgs_scan_host(ctx, &d, in, b, n), WGS_OK);
+        CHECK_RESULT(wgs_scan_host(ctx, &d, in, n, b), WGS_OK);
         CHECK(memcmp(a, b, n * 4) == 0);
     }
     CHECK(ref_verify(in, a, WGS_TYPE_F32, WGS_OP_ADD, 1, n).mismatches == 0);
@@ -455,22 +455,22 @@ TEST(scan_host_convenience) {
     float *in = malloc(n * 4), *out = malloc(n * 4);
     ref_fill_random(in, WGS_TYPE_F32, WGS_OP_MAX, n, 9);
     wgs_scan_plan_desc d = {.type = WGS_TYPE_F32, .op = WGS_OP_MAX, .kind = WGS_SCAN_EXCLUSIVE};
-    CHECK_RESULT(wgs_scan_host(ctx, &d, in, out, n), WGS_OK);
+    CHECK_RESULT(wgs_scan_host(ctx, &d, in, n, out), WGS_OK);
     CHECK(ref_verify(in, out, WGS_TYPE_F32, WGS_OP_MAX, 0, n).mismatches == 0);
     /* In place through the host call, and n = 0. */
     memcpy(out, in, n * 4);
-    CHECK_RESULT(wgs_scan_host(ctx, &d, out, out, n), WGS_OK);
+    CHECK_RESULT(wgs_scan_host(ctx, &d, out, n, out), WGS_OK);
     CHECK(ref_verify(in, out, WGS_TYPE_F32, WGS_OP_MAX, 0, n).mismatches == 0);
-    CHECK_RESULT(wgs_scan_host(ctx, &d, NULL, NULL, 0), WGS_OK);
+    CHECK_RESULT(wgs_scan_host(ctx, &d, NULL, 0, NULL), WGS_OK);
     /* The single pass forced: it cannot run in place, so the helper scans into a
      * second buffer of its own (it used to fail with WGS_ERROR_ALIASING). */
     d.algorithm = WGS_SCAN_ALGORITHM_SINGLE_PASS;
     d.kind = WGS_SCAN_INCLUSIVE;
     memset(out, 0, n * 4);
-    CHECK_RESULT(wgs_scan_host(ctx, &d, in, out, n), WGS_OK);
+    CHECK_RESULT(wgs_scan_host(ctx, &d, in, n, out), WGS_OK);
     CHECK(ref_verify(in, out, WGS_TYPE_F32, WGS_OP_MAX, 1, n).mismatches == 0);
     memcpy(out, in, n * 4);
-    CHECK_RESULT(wgs_scan_host(ctx, &d, out, out, n), WGS_OK);
+    CHECK_RESULT(wgs_scan_host(ctx, &d, out, n, out), WGS_OK);
     CHECK(ref_verify(in, out, WGS_TYPE_F32, WGS_OP_MAX, 1, n).mismatches == 0);
     free(in);
     free(out);

@@ -408,7 +408,7 @@ TEST(scan_by_key_host) {
     static uint32_t ones[N], got[N];
     for (int i = 0; i < N; i++) flags[i] = i % 7 == 3, ones[i] = 1;
     wgs_scan_by_key_plan_desc d = {.kind = WGS_SCAN_INCLUSIVE, .heads = WGS_HEADS_FLAGS};
-    CHECK_RESULT(wgs_scan_by_key_host(ctx, &d, flags, ones, got, N), WGS_OK);
+    CHECK_RESULT(wgs_scan_by_key_host(ctx, &d, flags, ones, N, got), WGS_OK);
     uint32_t want = 0;
     int bad = 0;
     for (int i = 0; i < N; i++) {
@@ -416,7 +416,7 @@ TEST(scan_by_key_host) {
         bad += got[i] != want;
     }
     CHECK(bad == 0);
-    CHECK_RESULT(wgs_scan_by_key_host(ctx, &d, NULL, ones, got, N), WGS_ERROR_INVALID_ARGUMENT);
+    CHECK_RESULT(wgs_scan_by_key_host(ctx, &d, NULL, ones, N, got), WGS_ERROR_INVALID_ARGUMENT);
 }
 
 /* ---- the carry-in ----------------------------------------------------------------- */

@@ -393,7 +393,7 @@ TEST(segmented_n_zero_and_no_segments) {
     uint32_t ninf_bits;
     memcpy(&ninf_bits, &ninf, 4);
     CHECK_RESULT(wgs_segmented_reduce_host(ctx, &(wgs_segmented_reduce_plan_desc){.type = WGS_TYPE_F32,
-                                               .op = WGS_OP_MAX}, NULL, 0, offs, NULL, 3, res), WGS_OK);
+                                               .op = WGS_OP_MAX}, NULL, offs, NULL, 0, 3, res), WGS_OK);
     CHECK(res[0] == ninf_bits && res[1] == ninf_bits && res[2] == ninf_bits);
 }
 
@@ -426,12 +426,12 @@ TEST(segmented_host_and_deterministic) {
     uint32_t *offsets = csr_of(&l);
     fill_values(WGS_TYPE_F32, values, l.n);
     wgs_segmented_reduce_plan_desc d = {.type = WGS_TYPE_F32};
-    CHECK_RESULT(wgs_segmented_reduce_host(ctx, &d, values, l.n, offsets, NULL, l.segs, a), WGS_OK);
-    CHECK_RESULT(wgs_segmented_reduce_host(ctx, &d, values, l.n, offsets, NULL, l.segs, b), WGS_OK);
+    CHECK_RESULT(wgs_segmented_reduce_host(ctx, &d, values, offsets, NULL, l.n, l.segs, a), WGS_OK);
+    CHECK_RESULT(wgs_segmented_reduce_host(ctx, &d, values, offsets, NULL, l.n, l.segs, b), WGS_OK);
     check_segments("host", WGS_TYPE_F32, WGS_OP_ADD, values, &l, a);
     CHECK(memcmp(a, b, l.segs * 4) == 0);
     d.segments = WGS_SEGMENTS_BEGIN_END;
-    CHECK_RESULT(wgs_segmented_reduce_host(ctx, &d, values, l.n, l.begin, l.end, l.segs, b), WGS_OK);
+    CHECK_RESULT(wgs_segmented_reduce_host(ctx, &d, values, l.begin, l.end, l.n, l.segs, b), WGS_OK);
     CHECK(memcmp(a, b, l.segs * 4) == 0);
     free(values);
     free(a);
@@ -452,44 +452,44 @@ TEST(segmented_bad_offsets) {
     wgs_segmented_reduce_plan_desc csr = {0}, be = {.segments = WGS_SEGMENTS_BEGIN_END};
     {
         uint32_t o[5] = {0, 10, 5, 20, (uint32_t)n}; /* decreasing */
-        CHECK_RESULT(wgs_segmented_reduce_host(ctx, &csr, values, n, o, NULL, 4, res), WGS_ERROR_SEGMENTS_UNORDERED);
+        CHECK_RESULT(wgs_segmented_reduce_host(ctx, &csr, values, o, NULL, n, 4, res), WGS_ERROR_SEGMENTS_UNORDERED);
     }
     {
         uint32_t o[4] = {0, tile + 5, 3 * tile, 2}; /* the last end before its begin, across tiles */
-        CHECK_RESULT(wgs_segmented_reduce_host(ctx, &csr, values, n, o, NULL, 3, res), WGS_ERROR_SEGMENTS_UNORDERED);
+        CHECK_RESULT(wgs_segmented_reduce_host(ctx, &csr, values, o, NULL, n, 3, res), WGS_ERROR_SEGMENTS_UNORDERED);
     }
     {
         uint32_t o[4] = {0, 10, 20, (uint32_t)n + 1}; /* past n */
-        CHECK_RESULT(wgs_segmented_reduce_host(ctx, &csr, values, n, o, NULL, 3, res), WGS_ERROR_SEGMENT_OUT_OF_RANGE);
+        CHECK_RESULT(wgs_segmented_reduce_host(ctx, &csr, values, o, NULL, n, 3, res), WGS_ERROR_SEGMENT_OUT_OF_RANGE);
     }
     {
         uint32_t o[3] = {0, 0xFFFFFFF0u, 5}; /* far past n, then back */
-        CHECK_RESULT(wgs_segmented_reduce_host(ctx, &csr, values, n, o, NULL, 2, res), WGS_ERROR_SEGMENT_OUT_OF_RANGE);
+        CHECK_RESULT(wgs_segmented_reduce_host(ctx, &csr, values, o, NULL, n, 2, res), WGS_ERROR_SEGMENT_OUT_OF_RANGE);
     }
     {
         uint32_t b[3] = {0, 30, 40}, e[3] = {20, 25, 50}; /* a begin/end segment ends before it begins */
-        CHECK_RESULT(wgs_segmented_reduce_host(ctx, &be, values, n, b, e, 3, res), WGS_ERROR_SEGMENTS_UNORDERED);
+        CHECK_RESULT(wgs_segmented_reduce_host(ctx, &be, values, b, e, n, 3, res), WGS_ERROR_SEGMENTS_UNORDERED);
     }
     {
         uint32_t b[3] = {0, 10, 2 * tile}, e[3] = {20, 30, 2 * tile + 1}; /* overlapping */
-        CHECK_RESULT(wgs_segmented_reduce_host(ctx, &be, values, n, b, e, 3, res), WGS_ERROR_SEGMENTS_UNORDERED);
+        CHECK_RESULT(wgs_segmented_reduce_host(ctx, &be, values, b, e, n, 3, res), WGS_ERROR_SEGMENTS_UNORDERED);
     }
     {
         uint32_t b[2] = {3 * tile, 5}, e[2] = {3 * tile + 1, 6}; /* begins not in order */
-        CHECK_RESULT(wgs_segmented_reduce_host(ctx, &be, values, n, b, e, 2, res), WGS_ERROR_SEGMENTS_UNORDERED);
+        CHECK_RESULT(wgs_segmented_reduce_host(ctx, &be, values, b, e, n, 2, res), WGS_ERROR_SEGMENTS_UNORDERED);
     }
     {
         uint32_t b[2] = {0, 5}, e[2] = {5, (uint32_t)n + 7}; /* an end past n */
-        CHECK_RESULT(wgs_segmented_reduce_host(ctx, &be, values, n, b, e, 2, res), WGS_ERROR_SEGMENT_OUT_OF_RANGE);
+        CHECK_RESULT(wgs_segmented_reduce_host(ctx, &be, values, b, e, n, 2, res), WGS_ERROR_SEGMENT_OUT_OF_RANGE);
     }
     {
         uint32_t o[3] = {0, 1, 1}; /* n = 0: any offset above 0 is past n */
-        CHECK_RESULT(wgs_segmented_reduce_host(ctx, &csr, NULL, 0, o, NULL, 2, res), WGS_ERROR_SEGMENT_OUT_OF_RANGE);
+        CHECK_RESULT(wgs_segmented_reduce_host(ctx, &csr, NULL, o, NULL, 0, 2, res), WGS_ERROR_SEGMENT_OUT_OF_RANGE);
     }
     /* And a good run after the bad ones: the status is zeroed by each encode. */
     {
         uint32_t o[3] = {0, 10, (uint32_t)n};
-        CHECK_RESULT(wgs_segmented_reduce_host(ctx, &csr, values, n, o, NULL, 2, res), WGS_OK);
+        CHECK_RESULT(wgs_segmented_reduce_host(ctx, &csr, values, o, NULL, n, 2, res), WGS_OK);
         CHECK(res[0] == 0 && res[1] == 0);
     }
     free(values);
@@ -555,7 +555,7 @@ TEST(segmented_bad_arguments) {
     CHECK_RESULT(wgs_segmented_reduce_encode(plan, enc, &good), WGS_OK);
     CHECK_RESULT(wgs_submit(ctx, enc), WGS_OK);
     CHECK_RESULT(wgs_segmented_reduce_host(ctx, &(wgs_segmented_reduce_plan_desc){.segments = WGS_SEGMENTS_BEGIN_END},
-                                           NULL, 0, NULL, NULL, 2, (uint32_t[2]){0}),
+                                           NULL, NULL, NULL, 0, 2, (uint32_t[2]){0}),
                  WGS_ERROR_INVALID_ARGUMENT);
     wgs_buffer_release(ctx, in);
     wgs_buffer_release(ctx, offs);

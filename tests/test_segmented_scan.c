@@ -564,7 +564,7 @@ TEST(segmented_scan_host) {
     for (int i = 0; i < N; i++) ones[i] = 1;
     for (int s = 0; s < S; s++) begins[s] = (uint32_t)(8 * s + s % 3), ends[s] = (uint32_t)(8 * s + 6);
     wgs_segmented_scan_plan_desc d = {.kind = WGS_SCAN_INCLUSIVE, .segments = WGS_SEGMENTS_BEGIN_END};
-    CHECK_RESULT(wgs_segmented_scan_host(ctx, &d, ones, N, begins, ends, S, got), WGS_OK);
+    CHECK_RESULT(wgs_segmented_scan_host(ctx, &d, ones, begins, ends, N, S, got), WGS_OK);
     int bad = 0;
     for (int i = 0; i < N; i++) {
         int s = i / 8, want = 0;
@@ -573,11 +573,11 @@ TEST(segmented_scan_host) {
     }
     CHECK(bad == 0);
     ends[7] = begins[8] + 1;
-    CHECK_RESULT(wgs_segmented_scan_host(ctx, &d, ones, N, begins, ends, S, got), WGS_ERROR_SEGMENTS_UNORDERED);
+    CHECK_RESULT(wgs_segmented_scan_host(ctx, &d, ones, begins, ends, N, S, got), WGS_ERROR_SEGMENTS_UNORDERED);
     d.segments = WGS_SEGMENTS_OFFSETS;
     uint32_t offs[3] = {0, 5000, N + 1};
-    CHECK_RESULT(wgs_segmented_scan_host(ctx, &d, ones, N, offs, NULL, 2, got), WGS_ERROR_SEGMENT_OUT_OF_RANGE);
-    CHECK_RESULT(wgs_segmented_scan_host(ctx, &d, ones, N, NULL, NULL, 2, got), WGS_ERROR_INVALID_ARGUMENT);
+    CHECK_RESULT(wgs_segmented_scan_host(ctx, &d, ones, offs, NULL, N, 2, got), WGS_ERROR_SEGMENT_OUT_OF_RANGE);
+    CHECK_RESULT(wgs_segmented_scan_host(ctx, &d, ones, NULL, NULL, N, 2, got), WGS_ERROR_INVALID_ARGUMENT);
 }
 
 /* ---- counts on the GPU (args.n_buffer, n_segments_buffer) ---------------------------- */

@@ -334,10 +334,8 @@ TEST(select_host) {
         uint64_t k = ref_select(in, d->type, d->mode, &d->predicate, flags, d->partition, d->payload, pay, n, want,
                                 want_pay);
         memset(got, 0xEE, sizeof got), memset(got_pay, 0xEE, sizeof got_pay);
-        wgs_select_host_args a = {.input = in, .flags = flags, .payload_in = pay, .output = got,
-                                  .payload_out = got_pay, .n = n};
         uint32_t count = 12345;
-        CHECK_RESULT(wgs_select_host(ctx, d, &a, &count), WGS_OK);
+        CHECK_RESULT(wgs_select_host(ctx, d, in, flags, pay, n, got, got_pay, &count), WGS_OK);
         CHECK(count == k);
         uint64_t filled = d->partition ? n : k;
         CHECK(memcmp(got, want, filled * 4) == 0);
@@ -346,12 +344,11 @@ TEST(select_host) {
         CHECK(got[filled < n ? filled : n - 1] == (filled < n ? 0xEEEEEEEEu : want[n - 1])); /* nothing past */
     }
     uint32_t count = 7;
-    wgs_select_host_args empty = {.n = 0};
-    CHECK_RESULT(wgs_select_host(ctx, &(wgs_select_plan_desc){0}, &empty, &count), WGS_OK);
+    CHECK_RESULT(wgs_select_host(ctx, &(wgs_select_plan_desc){0}, NULL, NULL, NULL, 0, NULL, NULL, &count), WGS_OK);
     CHECK(count == 0);
-    wgs_select_host_args no_flags = {.input = in, .output = got, .n = n};
-    CHECK_RESULT(wgs_select_host(ctx, &(wgs_select_plan_desc){0}, &no_flags, &count), WGS_ERROR_INVALID_ARGUMENT);
-    CHECK_RESULT(wgs_select_host(ctx, &cases[0], NULL, &count), WGS_ERROR_INVALID_ARGUMENT);
+    CHECK_RESULT(wgs_select_host(ctx, &(wgs_select_plan_desc){0}, in, NULL, NULL, n, got, NULL, &count),
+                 WGS_ERROR_INVALID_ARGUMENT); /* no flags */
+    CHECK_RESULT(wgs_select_host(ctx, &cases[0], in, flags, pay, n, got, got_pay, NULL), WGS_ERROR_INVALID_ARGUMENT);
 }
 
 /* ---- counts on the GPU (args.n_buffer) --------------------------------------------- */

@@ -12,7 +12,9 @@
 // products are tests/test_sort.c's and the segment tests', natively, on the same drivers;
 // the scan group keeps every operator, so each operator's combine compiles through the
 // page's WebGPU.
-// The outcome is left in window.__wgscanTest for the driver.
+// The outcome is left in globalThis.__wgscanTest for the driver. The same file runs under
+// Node (tests/node/test_node.mjs): there the log goes to the console and the query string
+// comes from globalThis.__wgscanTestSearch.
 import { Wgscan, WgscanError, ErrorCode, NO_INDEX, ALLOC_FAILED } from './package/wgscan.js';
 import { openDevice } from './device.js';
 import {
@@ -21,10 +23,11 @@ import {
   referenceSegmentedReduce,
 } from './reference.js';
 
-const log = document.getElementById('log');
+const log = globalThis.document?.getElementById('log');
 const result = { done: false, passed: 0, failed: 0, skipped: 0, failures: [], info: null, groups: [], ms: {} };
-window.__wgscanTest = result;
-const say = (line) => { log.textContent += `\n${line}`; };
+globalThis.__wgscanTest = result;
+const say = log ? (line) => { log.textContent += `\n${line}`; } : (line) => console.log(line);
+const search = new URLSearchParams(globalThis.__wgscanTestSearch ?? globalThis.location?.search ?? '');
 
 function record(name, ok, detail = '') {
   if (ok) result.passed++;
@@ -67,8 +70,8 @@ function sameArray(got, want, what = '') {
 }
 
 let seed = 1;
-const quick = new URLSearchParams(location.search).get('quick') === '1';
-const quickProduct = quick || new URLSearchParams(location.search).get('full') !== '1';
+const quick = search.get('quick') === '1';
+const quickProduct = quick || search.get('full') !== '1';
 let theAdapterInfo;
 const rng = () => { seed ^= seed << 13; seed >>>= 0; seed ^= seed >>> 17; seed ^= seed << 5; seed >>>= 0; return seed; };
 const TypedArrayOf = { u32: Uint32Array, i32: Int32Array, f32: Float32Array };
@@ -167,6 +170,17 @@ const GROUPS = {
       return;
     }
     await scanMatrix(wg, ['f16']);
+    if (typeof globalThis.Float16Array === 'function') {
+      await check('f16: a Float16Array in, a Float16Array of the same bits out', async () => {
+        const bits = Uint16Array.from({ length: 1000 }, () => f32ToF16(((rng() % 201) - 100) / 8));
+        const want = (await wg.scan(bits, { kind: 'inclusive' })).output;
+        const got = (await wg.scan(new globalThis.Float16Array(bits.buffer), { kind: 'inclusive' })).output;
+        if (!(got instanceof globalThis.Float16Array)) return `output is a ${got?.constructor?.name}`;
+        return sameArray(new Uint16Array(got.buffer, got.byteOffset, got.length), want);
+      });
+    } else {
+      skip('f16: this engine has no Float16Array');
+    }
     const edges = [0x0000, 0x8000, 0x0001, 0x8001, 0x03FF, 0x83FF, 0x0400, 0x7BFF, 0xFBFF, 0x7C00, 0xFC00,
       0x3C00, 0xBC00, 0x3555, 0x7E00, 0x7C01, 0xFE00, 0x7FFF];
     const isNaN16 = (h) => (h & 0x7C00) === 0x7C00 && (h & 0x3FF) !== 0;
@@ -767,6 +781,31 @@ const GROUPS = {
   async plans(wg) {
     const dev = wg.device;
     const U = GPUBufferUsage;
+    await check('prepare: the plans it describes then compile nothing, and compute', async () => {
+      // An instance of its own: its pipeline cache starts empty. n a power of two: the
+      // host helpers' plans then have the prepared capacity.
+      const wg3 = await Wgscan.create(dev, { adapterInfo: theAdapterInfo });
+      try {
+        const n = 4096;
+        const compiled = await wg3.prepare([{ primitive: 'scan', type: 'i32', op: 'max', kind: 'inclusive', capacity: n },
+          { primitive: 'sort', type: 'u32', capacity: n }]);
+        const before = wg3.pipelines;
+        if (!(compiled > 0) || before.prepared !== compiled || before.created !== 0) return `prepare: ${compiled}, ${JSON.stringify(before)}`;
+        const input = randomInput('i32', 'max', n, 7);
+        const scanned = await wg3.scan(input, { op: 'max', kind: 'inclusive' });
+        const v = verifyScan(input, scanned.output, 'i32', 'max', true);
+        if (v.mismatches) return `scan: ${v.mismatches} wrong, first at ${v.firstBad}`;
+        const keys = sortKeys('u32', n, 'random');
+        const bad = sameSort(await wg3.sort(keys), referenceSort(keys, 'u32'));
+        if (bad) return `sort: ${bad}`;
+        const after = wg3.pipelines;
+        return after.created === 0 ? '' : `the plans compiled ${after.created} pipelines after prepare()`;
+      } finally {
+        wg3.destroy();
+      }
+    });
+    await expectCode('prepare: an unknown primitive', ErrorCode.INVALID_ARGUMENT, () => wg.prepare([{ primitive: 'scann' }]));
+    await expectCode('prepare: bad options of a plan', ErrorCode.INVALID_ARGUMENT, () => wg.prepare([{ primitive: 'scan', capacity: -1 }]));
     await check('plans: scan, reduce, count, select, histogram, allocate in one encoder', async () => {
       const n = 10000;
       const input = smallValues('u32', n);
@@ -917,6 +956,15 @@ const GROUPS = {
     await expectCode('allocator arena beyond 32 bits', ErrorCode.INVALID_ARGUMENT, () => al.encode(enc, { sizes: buf, offsets: other, state: small, n: 10, arenaSize: 2 ** 32 }));
     for (const p of [plan, sel, red, al]) p.destroy();
     for (const b of [buf, other, small, noStorage]) b.destroy();
+    await check('a wasm that cannot be loaded is named', async () => {
+      const url = new URL('./no-such-wgscan.wasm', import.meta.url).href;
+      try {
+        await Wgscan.create(dev, { wasm: url });
+        return 'created';
+      } catch (e) {
+        return e.message.includes(url) ? '' : `message: ${e.message}`;
+      }
+    });
     // The instance: destroy releases its plans; calls after it fail with a code.
     const wg2 = await Wgscan.create(dev, { adapterInfo: theAdapterInfo });
     const orphan = wg2.createScanPlan({ capacity: 10 });
@@ -928,8 +976,7 @@ const GROUPS = {
 };
 
 async function main() {
-  const params = new URLSearchParams(location.search);
-  const groups = (params.get('groups') ?? Object.keys(GROUPS).join(',')).split(',');
+  const groups = (search.get('groups') ?? Object.keys(GROUPS).join(',')).split(',');
   const { device, adapterInfo } = await openDevice();
   theAdapterInfo = adapterInfo;
   const wg = await Wgscan.create(device, { adapterInfo });

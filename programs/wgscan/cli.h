@@ -52,6 +52,14 @@ typedef enum cli_command {
 #define CLI_BENCH_PRIMITIVES 23
 #define CLI_SORT_MAX_DISTINCT (1ull << 32) /* --distribution few:K, K up to 2^32 */
 
+/* --distribution uniform:A:B of the commands other than sort: each element drawn
+ * uniformly from [lo, hi) (integers of the type for u32 and i32). on 0: the command's
+ * default input, as its --help states. */
+typedef struct cli_uniform {
+    int on;
+    double lo, hi;
+} cli_uniform;
+
 /* `scan` (and the demo's scans). */
 typedef struct scan_options {
     uint64_t n;
@@ -68,6 +76,7 @@ typedef struct scan_options {
     uint64_t gpu_count; /* --gpu-count: the element count in a GPU buffer, n its bound */
     int have_gpu_count;
     const char *operator_path; /* --operator: a user's operator (cmd_operator.c), read by run_scan_operator */
+    cli_uniform uniform;
 } scan_options;
 
 /* `reduce`, `count`, `compact`, `histogram`, `segmented-reduce`, `scan-by-key`, `reduce-by-key`,
@@ -91,9 +100,11 @@ typedef struct prim_options {
     double lower, upper;
     uint64_t seg_len; /* segmented-*, *-by-key: --segments L (fixed) or random:L (lengths 0..2L) */
     int seg_random;
-    const char *seg_path; /* segmented-scan: --segments FILE, raw u32 CSR offsets (read when run) */
+    const char *seg_path; /* segmented-*: --segments FILE, raw u32 CSR offsets (read when run) */
+    const char *keys_path; /* *-by-key: --keys FILE, n raw u32 keys (read when run) */
     int inclusive; /* scan-by-key, segmented-scan */
     const char *operator_path; /* reduce --operator (cmd_operator.c) */
+    cli_uniform uniform;
 } prim_options;
 
 /* `sort`: how the random keys are drawn (wgscan sort --help describes each). */
@@ -153,9 +164,10 @@ typedef struct cli_options {
 
 /* Parses argv (argv[0] the program, argv[1] the command) into *o. Returns EXIT_OK, or
  * EXIT_USAGE with the reason printed. Reads no file, touches no GPU, allocates nothing:
- * *o points into argv for paths. `--opt value` and `--opt=value` are both accepted; an
- * option given twice, an option of another command or one that does nothing in the
- * chosen mode is refused. `--help`/`-h` anywhere makes the command CLI_HELP. */
+ * *o points into argv for paths. getopt_long scans the words: `--opt value`,
+ * `--opt=value` and an unambiguous prefix of the name are accepted; an option given
+ * twice, an option of another command, a word that is no option, or one that does
+ * nothing in the chosen mode is refused. `--help`/`-h` anywhere makes the command CLI_HELP. */
 int cli_parse(int argc, char **argv, cli_options *o);
 /* Runs what cli_parse produced; returns the exit status. */
 int cli_run(const cli_options *o);
@@ -203,8 +215,10 @@ void cli_print_info(FILE *f, const wgs_context_info *info);
 /* A count: 1000, 1e6, 1.5e3, 2^24, 16M, 1Gi (K M G T: powers of 1000; Ki Mi Gi Ti: of
  * 1024); no sign, no spaces, exact (1.5 is refused, 1.5K is 1500), at most 2^64 - 1. */
 int cli_parse_u64(const char *s, uint64_t *out);
-/* A decimal (or C99 hexadecimal) floating-point number, the whole string; overflow
- * refused; inf, -inf and nan only when allow_nonfinite. */
+/* A number, the whole string: a count as cli_parse_u64 reads it with an optional sign
+ * (-2^31, 16M, 1.5K), else a decimal (or C99 hexadecimal) floating-point number (0.25,
+ * -1e-3); overflow refused; inf, -inf and nan only when allow_nonfinite. Every operand
+ * that is not a count (predicates, bounds, densities) is read by this. */
 int cli_parse_double(const char *s, int allow_nonfinite, double *out);
 int cli_parse_type(const char *s, wgs_type *out);
 /* A sort key type: u32, i32, f32, u64, i64. */
@@ -221,10 +235,29 @@ const char *cli_algorithm_name(wgs_scan_algorithm a);
  * 4x slower after a 1 GiB upload than warm). CPU drivers need one run. */
 double cli_warmup_seconds(const wgs_context_info *info);
 
+/* Progress on stderr (progress.c): cli_run starts it for the commands that run, each
+ * names its stages (index of count, or count 0), and a NULL stage clears the line before
+ * the command prints. Nothing is drawn unless stderr is a terminal or WGSCAN_PROGRESS=1
+ * (WGSCAN_PROGRESS=0: never), nor in a command's first 1.5 seconds. */
+void cli_progress_start(const char *command);
+void cli_progress_stage(const char *stage, int index, int count);
+void cli_progress_stop(void);
+
 /* Wall clock in seconds. */
 double cli_now(void);
 /* Median of n values (sorts the array). */
 double cli_median(double *v, int n);
+/* A rate in the unit that fits it: the number 1 to 999.999 (below 1 only for under one
+ * unit a second) with K, M, G, T or P (powers of 1000) before `unit`, e.g. "  12.345
+ * Melem/s". Writes buf and returns it. */
+const char *cli_format_rate(char *buf, size_t size, double per_second, const char *unit);
+/* One line of timings: label, milliseconds, and n elements per second in the unit that
+ * fits ("-" for no time). */
+void cli_print_time(const char *label, double seconds, uint64_t n);
+
+/* Fills n elements of type (u32, i32, f32) with --distribution uniform:A:B's values from
+ * the seed's own stream. */
+void cli_fill_uniform(void *data, wgs_type type, uint64_t n, uint64_t seed, const cli_uniform *u);
 
 /* Input files: regular files only. cli_input_size checks the file without reading its
  * contents (a directory, device, FIFO or a /proc-style file that holds more than its

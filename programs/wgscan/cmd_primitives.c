@@ -71,6 +71,10 @@ static int is_arg(wgs_op op) { return op == WGS_OP_ARGMIN || op == WGS_OP_ARGMAX
 static void fill_input(const prim_options *o, void *data) {
     uint32_t *w = data;
     int arg = o->op == WGS_OP_ARGMIN || o->op == WGS_OP_ARGMAX;
+    if (o->uniform.on) {
+        cli_fill_uniform(data, o->type, o->n, o->seed, &o->uniform);
+        return;
+    }
     if (o->cmd == CLI_REDUCE || o->cmd == CLI_SEGMENTED || o->cmd == CLI_SCAN_BY_KEY || o->cmd == CLI_REDUCE_BY_KEY ||
         o->cmd == CLI_SEGMENTED_SCAN) {
         ref_fill_random(data, o->type, arg ? WGS_OP_MIN : o->op, o->n, o->seed);
@@ -100,6 +104,22 @@ static int read_segments(prim_run *s) {
     return EXIT_OK;
 }
 
+/* --keys FILE: n raw u32 keys (the size was checked by cmd_primitive); the runs of
+ * equal keys become the offsets the reference checks by. Returns an exit status. */
+static int read_keys(prim_run *s) {
+    const uint64_t n = s->o->n;
+    if (!(s->keys = malloc(n * 4 + 4)) || !(s->offsets = malloc((n + 2) * 4)))
+        return cli_usage_error("cannot allocate %llu bytes", (unsigned long long)(n * 8));
+    if (cli_read_input(s->o->keys_path, s->keys, n * 4) != 0) return EXIT_USAGE;
+    uint64_t k = 0;
+    s->offsets[0] = 0;
+    for (uint64_t i = 1; i < n; i++)
+        if (s->keys[i] != s->keys[i - 1]) s->offsets[++k] = (uint32_t)i;
+    if (n) s->offsets[++k] = (uint32_t)n;
+    s->n_segments = k;
+    return EXIT_OK;
+}
+
 /* The CSR offsets of --segments: fixed lengths, or random ones of 0..2L (seeded). */
 static int make_segments(prim_run *s) {
     const prim_options *o = s->o;
@@ -126,7 +146,7 @@ static int make_segments(prim_run *s) {
 
 static wgs_result make_plan(prim_run *s) {
     const prim_options *o = s->o;
-    if (o->cmd == CLI_SCAN_BY_KEY || o->cmd == CLI_REDUCE_BY_KEY) {
+    if ((o->cmd == CLI_SCAN_BY_KEY || o->cmd == CLI_REDUCE_BY_KEY) && !o->keys_path) {
         /* Keys from the segments: an empty segment adds no run, so adjacent runs differ. */
         if (make_segments(s) != 0 || !(s->keys = malloc(o->n * 4 + 4))) return WGS_ERROR_OUT_OF_HOST_MEMORY;
         for (uint64_t k = 0; k < s->n_segments; k++)
@@ -151,8 +171,8 @@ static wgs_result make_plan(prim_run *s) {
         s->out_bytes = o->n * 4;
         return wgs_segmented_scan_plan_create(s->ctx, &d, &s->ssc);
     }
-    if (o->cmd == CLI_SEGMENTED) {
-        if (make_segments(s) != 0) return WGS_ERROR_OUT_OF_HOST_MEMORY;
+    if (o->cmd == CLI_SEGMENTED) { /* (offsets from a file are read before the plan) */
+        if (!o->seg_path && make_segments(s) != 0) return WGS_ERROR_OUT_OF_HOST_MEMORY;
         wgs_segmented_reduce_plan_desc d = {.type = o->type, .op = o->op, .capacity = o->n,
                                             .segment_capacity = s->n_segments, .label = "wgscan cli"};
         s->out_bytes = s->n_segments * (o->op == WGS_OP_ARGMIN || o->op == WGS_OP_ARGMAX ? 8 : 4);
@@ -370,11 +390,11 @@ static int check(prim_run *s, double *cpu_seconds) {
             ref_reduction want;
             const uint32_t *g = got + runs * words;
             const int same = segment_matches(o, in, b, len, g, &want) && runs < s->selected &&
-                             s->pay_result[runs] == (uint32_t)k;
+                             s->pay_result[runs] == s->keys[b];
             if (!same && bad++ < 3)
-                printf("  run %llu [%u, %u): got key %u value %08x, want key %llu value %08x\n", (unsigned long long)runs, b,
+                printf("  run %llu [%u, %u): got key %u value %08x, want key %u value %08x\n", (unsigned long long)runs, b,
                        b + len, runs < s->selected ? s->pay_result[runs] : 0, runs < s->selected ? g[0] : 0,
-                       (unsigned long long)k, want.bits);
+                       s->keys[b], want.bits);
             runs++;
         }
         *cpu_seconds = cli_now() - t0;
@@ -411,11 +431,6 @@ static int check(prim_run *s, double *cpu_seconds) {
     return ok;
 }
 
-static void print_time(const char *label, double seconds, uint64_t n) {
-    printf("  %-34s %10.3f ms   %8.3f Gelem/s\n", label, seconds * 1e3,
-           seconds > 0 ? (double)n / seconds * 1e-9 : 0.0);
-}
-
 static int run_prim(wgs_context *ctx, const prim_options *o) {
     prim_run s;
     memset(&s, 0, sizeof s);
@@ -424,16 +439,23 @@ static int run_prim(wgs_context *ctx, const prim_options *o) {
     int repeat = o->repeat;
     wgs_context_info info;
     wgs_context_get_info(ctx, &info);
-    if (o->cmd == CLI_SEGMENTED_SCAN) {
+    if (o->cmd == CLI_SEGMENTED_SCAN || (o->cmd == CLI_SEGMENTED && o->seg_path)) {
         int rc = o->seg_path ? read_segments(&s) : make_segments(&s) ? cli_usage_error("out of host memory") : EXIT_OK;
         if (rc != EXIT_OK) return run_free(&s), rc;
     }
+    if (o->keys_path) {
+        int rc = read_keys(&s);
+        if (rc != EXIT_OK) return run_free(&s), rc;
+    }
+    cli_progress_stage("compiling the pipelines", 0, 0);
     wgs_result r = make_plan(&s);
     if (r != WGS_OK) return run_free(&s), cli_gpu_error(ctx, r, "creating the plan");
+    cli_progress_stage(NULL, 0, 0);
     printf("%s: n = %llu, %s, on %s\n", cli_command_name(o->cmd), (unsigned long long)o->n, wgs_type_name(o->type), info.device);
     uint64_t bytes = o->n * 4;
     /* The inputs are read only now that the plan holds n (a file too large for the
      * device is refused before a byte of it is read). */
+    cli_progress_stage("preparing the input", 0, 0);
     s.host_in = malloc(bytes + 4);
     s.flags = calloc(1, o->n + 8);
     s.result = calloc(1, s.out_bytes + 8);
@@ -474,6 +496,7 @@ static int run_prim(wgs_context *ctx, const prim_options *o) {
     if (r == WGS_OK && (s.seg || s.ssc)) r = wgs_buffer_create(ctx, (s.n_segments + 1) * 4, usage, &s.offsets_buf);
     if (r == WGS_OK && s.keys) r = wgs_buffer_create(ctx, bytes ? bytes : 4, usage, &s.keys_buf);
     if (r != WGS_OK) return run_free(&s), cli_gpu_error(ctx, r, "allocating GPU buffers");
+    cli_progress_stage("uploading", 0, 0);
     double t0 = cli_now();
     if (bytes) r = wgs_buffer_write(ctx, s.in, 0, s.host_in, bytes);
     if (r == WGS_OK) r = wgs_buffer_write(ctx, s.flags_buf, 0, s.flags, (o->n + 3) / 4 * 4 + 4);
@@ -493,6 +516,7 @@ static int run_prim(wgs_context *ctx, const prim_options *o) {
     for (int i = -1; r == WGS_OK && i < repeat; i++) {
         if (i == 0 && warmups < 1000 && cli_now() - warm_start < cli_warmup_seconds(&info)) i = -1;
         if (i < 0) warmups++;
+        cli_progress_stage(i < 0 ? "warming up" : "timed run", i + 1, i < 0 ? 0 : repeat);
         WGPUCommandEncoder enc;
         t0 = cli_now();
         r = wgs_encoder_create(ctx, &enc);
@@ -513,6 +537,7 @@ static int run_prim(wgs_context *ctx, const prim_options *o) {
     wgs_timer_destroy(timer);
     if (r != WGS_OK) return run_free(&s), cli_gpu_error(ctx, r, "running");
 
+    cli_progress_stage("downloading", 0, 0);
     t0 = cli_now();
     /* segmented: the status; reduce-by-key: the runs */
     if (s.select || s.seg || s.ssc || s.rbk) r = wgs_buffer_read(ctx, s.count, 0, &s.selected, 4);
@@ -528,22 +553,23 @@ static int run_prim(wgs_context *ctx, const prim_options *o) {
     double download = cli_now() - t0;
     if (r != WGS_OK) return run_free(&s), cli_gpu_error(ctx, r, "downloading the result");
 
-    if (s.ssc && s.selected) { /* only --segments FILE can break the rules */
-        int rc = cli_usage_error("the offsets of '%s' break the rules of wgscan.h (segmented scan): the GPU's status "
-                                 "is %s", o->seg_path ? o->seg_path : "--segments",
-                                 wgs_result_name((wgs_result)s.selected));
+    if ((s.ssc || (s.seg && o->seg_path)) && s.selected) { /* only --segments FILE can break the rules */
+        int rc = cli_usage_error("the offsets of '%s' break the rules of wgscan.h (%s): the GPU's status is %s",
+                                 o->seg_path ? o->seg_path : "--segments",
+                                 s.ssc ? "segmented scan" : "segmented reduce", wgs_result_name((wgs_result)s.selected));
         return run_free(&s), rc;
     }
     double cpu = 0;
+    cli_progress_stage(NULL, 0, 0); /* check() prints what it found */
     int ok = check(&s, &cpu);
     printf("  median of %d runs after %d warm-up run%s; rates count n elements per second\n", repeat, warmups,
            warmups == 1 ? "" : "s");
-    if (timer) print_time("GPU time (timestamp queries)", cli_median(gpu, repeat), o->n);
+    if (timer) cli_print_time("GPU time (timestamp queries)", cli_median(gpu, repeat), o->n);
     else printf("  GPU time                           (no timestamp-query feature)\n");
-    print_time("wall, run only (submit + wait)", cli_median(wall, repeat), o->n);
-    print_time("wall, upload", upload, o->n);
-    print_time("wall, download", download, o->n);
-    print_time("CPU reference, 1 thread", cpu, o->n);
+    cli_print_time("wall, run only (submit + wait)", cli_median(wall, repeat), o->n);
+    cli_print_time("wall, upload", upload, o->n);
+    cli_print_time("wall, download", download, o->n);
+    cli_print_time("CPU reference, 1 thread", cpu, o->n);
     int rc = EXIT_OK;
     if (o->verify) {
         printf("  verify: %s\n", ok ? "OK, equal to the CPU reference (floats: within the documented bound)"
@@ -582,6 +608,11 @@ int cmd_primitive(const prim_options *opt) {
     if (inputs[1] && sizes[1] != o.n)
         return cli_usage_error("'%s' holds %llu flag bytes, not n = %llu", inputs[1], (unsigned long long)sizes[1],
                                (unsigned long long)o.n);
+    uint64_t key_bytes;
+    if (o.keys_path && cli_input_size(o.keys_path, &key_bytes) != 0) return EXIT_USAGE;
+    if (o.keys_path && key_bytes != o.n * 4)
+        return cli_usage_error("'%s' holds %llu bytes, not n = %llu u32 keys", o.keys_path,
+                               (unsigned long long)key_bytes, (unsigned long long)o.n);
     if (o.out_path && cli_check_writable(o.out_path) != 0) return EXIT_USAGE;
     wgs_context *ctx = NULL;
     if (cli_context(&ctx) != WGS_OK) return EXIT_GPU_ERROR;

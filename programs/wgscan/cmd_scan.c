@@ -47,11 +47,6 @@ static wgs_result scan_once(scan_run *s, int pair, double *wall) {
     return r;
 }
 
-static void print_time(const char *label, double seconds, uint64_t n) {
-    printf("  %-34s %10.3f ms   %8.3f Gelem/s\n", label, seconds * 1e3,
-           seconds > 0 ? (double)n / seconds * 1e-9 : 0.0);
-}
-
 int run_scan(wgs_context *ctx, const scan_options *o) {
     scan_run s;
     memset(&s, 0, sizeof s);
@@ -68,8 +63,10 @@ int run_scan(wgs_context *ctx, const scan_options *o) {
                              .kind = o->inclusive ? WGS_SCAN_INCLUSIVE : WGS_SCAN_EXCLUSIVE,
                              .algorithm = o->algorithm, .capacity = n, .label = "wgscan cli",
                              .deterministic = o->deterministic};
+    cli_progress_stage("compiling the pipelines", 0, 0);
     wgs_result r = wgs_scan_plan_create(ctx, &pd, &s.plan);
     if (r != WGS_OK) return run_free(&s), cli_gpu_error(ctx, r, "creating the scan plan");
+    cli_progress_stage(NULL, 0, 0);
     printf("scan: n = %llu, %s %s, %s, %s, on %s\n", (unsigned long long)n,
            wgs_type_name(o->type), wgs_op_name(o->op), o->inclusive ? "inclusive" : "exclusive",
            cli_algorithm_name(wgs_scan_plan_algorithm(s.plan, n, 0)), info.device);
@@ -80,16 +77,20 @@ int run_scan(wgs_context *ctx, const scan_options *o) {
     /* The input is read only now that the plan holds n: a file too large for the device
      * is refused by the plan before a byte of it is read. The padded tail of an odd f16
      * array is zero. */
+    cli_progress_stage("preparing the input", 0, 0);
     s.host_in = calloc(1, padded + 4);
     if (!s.host_in) return run_free(&s), cli_usage_error("cannot allocate %llu bytes", (unsigned long long)padded);
     if (o->in_path) {
         if (cli_read_input(o->in_path, s.host_in, bytes) != 0) return run_free(&s), EXIT_USAGE;
+    } else if (o->uniform.on) {
+        cli_fill_uniform(s.host_in, o->type, n, o->seed, &o->uniform);
     } else {
         ref_fill_random(s.host_in, o->type, o->op, n, o->seed);
     }
     s.host_out = calloc(1, padded + 4);
     if (!s.host_out) return run_free(&s), cli_usage_error("cannot allocate %llu bytes", (unsigned long long)padded);
     if (n == 0) {
+        cli_progress_stage(NULL, 0, 0);
         printf("  n = 0: nothing to scan\n");
         int rc = o->out_path && cli_write_file(o->out_path, s.host_out, 0) ? EXIT_USAGE : EXIT_OK;
         run_free(&s);
@@ -113,6 +114,7 @@ int run_scan(wgs_context *ctx, const scan_options *o) {
 
     /* Upload: write then wait, so the time is the transfer's. The padded tail of an
      * f16 array is host memory we own (allocated with room). */
+    cli_progress_stage("uploading", 0, 0);
     double t0 = cli_now();
     r = wgs_buffer_write(ctx, s.in, 0, s.host_in, padded);
     if (r == WGS_OK) r = wgs_wait(ctx);
@@ -123,11 +125,15 @@ int run_scan(wgs_context *ctx, const scan_options *o) {
     /* warm-up: pipelines, first-use costs, and the GPU's clocks */
     int warmups = 0;
     double warm_start = cli_now();
+    cli_progress_stage("warming up", 0, 0);
     do {
         r = scan_once(&s, -1, &warm);
         warmups++;
     } while (r == WGS_OK && warmups < 1000 && cli_now() - warm_start < cli_warmup_seconds(&info));
-    for (int i = 0; r == WGS_OK && i < repeat; i++) r = scan_once(&s, i, &wall[i]);
+    for (int i = 0; r == WGS_OK && i < repeat; i++) {
+        cli_progress_stage("timed run", i + 1, repeat);
+        r = scan_once(&s, i, &wall[i]);
+    }
     if (r != WGS_OK) return run_free(&s), cli_gpu_error(ctx, r, "running the scan");
     int have_gpu = 0;
     if (s.timer) {
@@ -140,12 +146,14 @@ int run_scan(wgs_context *ctx, const scan_options *o) {
         have_gpu = 1;
     }
 
+    cli_progress_stage("downloading", 0, 0);
     t0 = cli_now();
     r = wgs_buffer_read(ctx, s.out, 0, s.host_out, bytes);
     double download = cli_now() - t0;
     if (r != WGS_OK) return run_free(&s), cli_gpu_error(ctx, r, "downloading the result");
 
     /* CPU baselines on the same data; their output is thrown away. */
+    cli_progress_stage("timing the CPU", 0, 0);
     void *cpu_out = malloc(padded + 4);
     double cpu1 = 0, cpuN = 0;
     if (cpu_out) {
@@ -160,22 +168,24 @@ int run_scan(wgs_context *ctx, const scan_options *o) {
     }
 
     double scan_wall = cli_median(wall, repeat);
+    cli_progress_stage(NULL, 0, 0);
     printf("  median of %d runs after %d warm-up run%s; rates count n elements per second\n", repeat, warmups,
            warmups == 1 ? "" : "s");
     if (have_gpu) {
         double g = cli_median(gpu, repeat);
-        print_time("GPU time (timestamp queries)", g, n);
-        printf("  %-34s %10.1f GB/s (n read + n written)\n", "effective bandwidth",
-               2.0 * (double)bytes / g * 1e-9);
+        cli_print_time("GPU time (timestamp queries)", g, n);
+        char rate[32];
+        printf("  %-34s %s (n read + n written)\n", "effective bandwidth",
+               cli_format_rate(rate, sizeof rate, 2.0 * (double)bytes / g, "B/s"));
     } else {
         printf("  GPU time                           (no timestamp-query feature)\n");
     }
-    print_time("wall, scan only (submit + wait)", scan_wall, n);
-    print_time("wall, upload", upload, n);
-    print_time("wall, download", download, n);
-    print_time("wall, with transfers (sum)", upload + scan_wall + download, n);
-    print_time("CPU, 1 thread", cpu1, n);
-    print_time("CPU, all threads", cpuN, n);
+    cli_print_time("wall, scan only (submit + wait)", scan_wall, n);
+    cli_print_time("wall, upload", upload, n);
+    cli_print_time("wall, download", download, n);
+    cli_print_time("wall, with transfers (sum)", upload + scan_wall + download, n);
+    cli_print_time("CPU, 1 thread", cpu1, n);
+    cli_print_time("CPU, all threads", cpuN, n);
 
     int rc = EXIT_OK;
     uint64_t past = 0; /* bytes past the GPU count that were written */

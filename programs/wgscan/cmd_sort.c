@@ -142,11 +142,6 @@ static void print_key(char *buf, size_t size, wgs_type t, const void *key) {
     }
 }
 
-static void print_time(const char *label, double seconds, uint64_t n) {
-    printf("  %-34s %10.3f ms   %8.3f Gelem/s\n", label, seconds * 1e3,
-           seconds > 0 ? (double)n / seconds * 1e-9 : 0.0);
-}
-
 /* Index of the first of n elements of `size` bytes where a and b differ, and how many
  * differ; n when none does. */
 static uint64_t first_difference(const void *a, const void *b, size_t size, uint64_t n, uint64_t *count) {
@@ -176,6 +171,7 @@ static int verify(sort_run *s, double *cpu_seconds) {
                      o->payload == WGS_PAYLOAD_BUFFER ? o->value_bytes : 0, o->payload == WGS_PAYLOAD_INDEX, n,
                      want, want_values);
     *cpu_seconds = cli_now() - t0;
+    cli_progress_stage(NULL, 0, 0);
     int ok = r == 0;
     if (r != 0) printf("  verify: FAILED, no host memory for the CPU reference\n");
     uint64_t bad_keys = 0, bad_values = 0;
@@ -243,8 +239,10 @@ static int run_sort(wgs_context *ctx, const sort_options *o) {
                              .algorithm = o->algorithm,
                              .value_bytes = o->payload == WGS_PAYLOAD_BUFFER ? o->value_bytes : 0,
                              .capacity = n, .label = "wgscan cli"};
+    cli_progress_stage("compiling the pipelines", 0, 0);
     wgs_result r = wgs_sort_plan_create(ctx, &pd, &s.plan);
     if (r != WGS_OK) return run_free(&s), cli_gpu_error(ctx, r, "creating the sort plan");
+    cli_progress_stage(NULL, 0, 0);
     char bits[32] = "all bits";
     if (o->end_bit) snprintf(bits, sizeof bits, "bits %u..%u", o->begin_bit, o->end_bit - 1);
     char with[40] = "keys only";
@@ -259,6 +257,7 @@ static int run_sort(wgs_context *ctx, const sort_options *o) {
 
     /* The input is read only now that the plan holds n: a file too large for the device
      * is refused by the plan before a byte of it is read. */
+    cli_progress_stage("preparing the input", 0, 0);
     s.keys = malloc(key_bytes + 8);
     s.keys_got = calloc(1, key_bytes + 8);
     s.values = o->payload == WGS_PAYLOAD_BUFFER ? malloc(value_bytes + 8) : NULL;
@@ -285,6 +284,7 @@ static int run_sort(wgs_context *ctx, const sort_options *o) {
         r = wgs_buffer_create(ctx, value_bytes ? value_bytes : 4, usage, &s.values_in);
     if (r == WGS_OK && s.vb) r = wgs_buffer_create(ctx, value_bytes ? value_bytes : 4, usage, &s.values_out);
     if (r != WGS_OK) return run_free(&s), cli_gpu_error(ctx, r, "allocating GPU buffers");
+    cli_progress_stage("uploading", 0, 0);
     double t0 = cli_now();
     if (key_bytes) r = wgs_buffer_write(ctx, s.keys_in, 0, s.keys, key_bytes);
     if (r == WGS_OK && s.values_in && value_bytes) r = wgs_buffer_write(ctx, s.values_in, 0, s.values, value_bytes);
@@ -299,11 +299,15 @@ static int run_sort(wgs_context *ctx, const sort_options *o) {
      * input stays intact (keys_out is another buffer), so every run sorts the same. */
     int warmups = 0;
     double warm_start = cli_now();
+    cli_progress_stage("warming up", 0, 0);
     do {
         r = sort_once(&s, timer, -1, &warm);
         warmups++;
     } while (r == WGS_OK && warmups < 1000 && cli_now() - warm_start < cli_warmup_seconds(&info));
-    for (int i = 0; r == WGS_OK && i < repeat; i++) r = sort_once(&s, timer, i, &wall[i]);
+    for (int i = 0; r == WGS_OK && i < repeat; i++) {
+        cli_progress_stage("timed run", i + 1, repeat);
+        r = sort_once(&s, timer, i, &wall[i]);
+    }
     if (r == WGS_OK && timer) {
         WGPUCommandEncoder enc;
         r = wgs_encoder_create(ctx, &enc);
@@ -315,28 +319,31 @@ static int run_sort(wgs_context *ctx, const sort_options *o) {
     wgs_timer_destroy(timer);
     if (r != WGS_OK) return run_free(&s), cli_gpu_error(ctx, r, "running the sort");
 
+    cli_progress_stage("downloading", 0, 0);
     t0 = cli_now();
     if (key_bytes) r = wgs_buffer_read(ctx, s.keys_out, 0, s.keys_got, key_bytes);
     if (r == WGS_OK && s.vb && value_bytes) r = wgs_buffer_read(ctx, s.values_out, 0, s.values_got, value_bytes);
     double download = cli_now() - t0;
     if (r != WGS_OK) return run_free(&s), cli_gpu_error(ctx, r, "downloading the result");
 
+    cli_progress_stage(NULL, 0, 0);
     printf("  median of %d runs after %d warm-up run%s; rates count n keys per second\n", repeat, warmups,
            warmups == 1 ? "" : "s");
     if (have_gpu) {
         double g = cli_median(gpu, repeat);
-        print_time("GPU time (timestamp queries)", g, n);
+        cli_print_time("GPU time (timestamp queries)", g, n);
     } else {
         printf("  GPU time                           (no timestamp-query feature)\n");
     }
-    print_time("wall, sort only (submit + wait)", cli_median(wall, repeat), n);
-    print_time("wall, upload", upload, n);
-    print_time("wall, download", download, n);
+    cli_print_time("wall, sort only (submit + wait)", cli_median(wall, repeat), n);
+    cli_print_time("wall, upload", upload, n);
+    cli_print_time("wall, download", download, n);
     int rc = EXIT_OK;
     if (o->verify) {
         double cpu = 0;
+        cli_progress_stage("sorting on the CPU to check", 0, 0);
         int ok = verify(&s, &cpu);
-        print_time("CPU reference (qsort), 1 thread", cpu, n);
+        cli_print_time("CPU reference (qsort), 1 thread", cpu, n);
         if (ok)
             printf("  verify: OK, the keys%s equal a stable CPU sort's\n",
                    o->payload == WGS_PAYLOAD_BUFFER ? " and values" : o->payload == WGS_PAYLOAD_INDEX ? " and indices" : "");

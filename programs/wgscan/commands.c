@@ -9,23 +9,25 @@ static const char overview[] =
     "usage: wgscan <command> [options]      (wgscan <command> --help: its options)\n"
     "\n"
     "commands:\n"
-    "  info                 adapter, backend, features, limits, subgroup sizes, runtime\n"
-    "  scan [options]       prefix scan of random data or a raw file, with timings\n"
-    "  demo                 a short tour: device info, a verified 16M scan, GPU vs CPU\n"
-    "  reduce [options]     reduce (sum, min, max, and/or/xor, argmin, argmax)\n"
-    "  count [options]      count the elements that satisfy a predicate\n"
-    "  compact [options]    select by flags or predicate, partition, unique, rle\n"
-    "  histogram [options]  even-bin histogram\n"
-    "  segmented-reduce [options]  one reduction per segment (fixed or random lengths)\n"
-    "  segmented-scan [options]  a scan that starts again at every segment of offsets\n"
-    "  scan-by-key [options]  a scan that starts again at every run of equal keys\n"
-    "  reduce-by-key [options]  one reduction per run of equal keys, and the keys\n"
-    "  sort [options]       stable radix sort of keys, or keys with values\n"
-    "  bench [options]      benchmark sweep against a copy kernel\n"
-    "  help [command]       this text, or a command's options\n"
-    "  --version            the version\n"
+    "  info                        adapter, backend, features, limits, subgroups, runtime\n"
+    "  demo                        a short tour: device info, verified scans, GPU vs CPU\n"
+    "  scan [options]              prefix scan of random data or a raw file, with timings\n"
+    "  reduce [options]            reduce (sum, min, max, and/or/xor, argmin, argmax)\n"
+    "  count [options]             count the elements that satisfy a predicate\n"
+    "  compact [options]           select by flags or predicate, partition, unique, rle\n"
+    "                              (also: select)\n"
+    "  histogram [options]         even-bin histogram\n"
+    "  segmented-reduce [options]  one reduction per segment of offsets\n"
+    "  segmented-scan [options]    a scan that starts again at every segment of offsets\n"
+    "  scan-by-key [options]       a scan that starts again at every run of equal keys\n"
+    "  reduce-by-key [options]     one reduction per run of equal keys, and the keys\n"
+    "  sort [options]              stable radix sort of keys, or keys with values\n"
+    "  bench [options]             benchmark sweep against a copy kernel\n"
+    "  help [command]              this text, or a command's options\n"
+    "  --version                   the version\n"
     "\n"
-    "Options are written --opt value or --opt=value, each at most once.\n";
+    "Options are written --opt value or --opt=value, each at most once; an unambiguous\n"
+    "prefix of an option's name is taken for it (--dist for --distribution).\n";
 
 static const char common[] =
     "  --n N                elements, up to 2^40 (1000, 1e6, 1.5e3, 16M, 1Gi, 2^24); taken\n"
@@ -35,6 +37,22 @@ static const char common[] =
     "  --in FILE            raw little-endian input of the given type (a regular file)\n"
     "  --out FILE           write the raw result\n"
     "  --seed S             seed of the random input (default 1; not with --in)\n";
+
+/* The random inputs (without --in), as cmd_scan.c and cmd_primitives.c draw them. */
+static const char uniform_help[] =
+    "  --distribution D     the random input: default (below), or uniform:A:B, each\n"
+    "                       element uniform in [A, B): integers of the type for u32\n"
+    "                       and i32 (B up to 2^32, or 2^31 for i32), any finite numbers\n"
+    "                       for f32 (not f16); e.g. uniform:0:2^20, uniform:-1.5:1e3\n";
+static const char input_by_op[] =
+    "  default input (from --seed): u32, i32 every bit random (--op and: each bit set\n"
+    "  with chance 7/8; or: 1/8); f32 uniform in [-1, 1); f16 multiples of 1/8 in [-1, 1]\n";
+static const char input_small[] =
+    "  default input (from --seed): u32 uniform in 0..99, i32 in -50..49, f32 in [-1, 1);\n"
+    "  for --mode unique and rle each element repeats the one before with chance 3/4\n"
+    "  (runs); with uniform:A:B runs come only from a narrow range\n";
+static const char input_histogram[] =
+    "  default input (from --seed): u32, i32 every bit random; f32 uniform in [-1, 1)\n";
 
 static const char scan_help[] =
     "usage: wgscan scan (--n N | --in FILE) [options]\n"
@@ -59,6 +77,8 @@ static const char prim_types[] = "  --type T             u32 (default), i32, f32
 
 static const char reduce_help[] =
     "usage: wgscan reduce (--n N | --in FILE) [options]\n"
+    "reduce random data or a raw file to one value (and its index for argmin, argmax),\n"
+    "timed on the GPU\n"
     "  --op OP              add (default), min, max, and, or, xor, argmin, argmax\n"
     "  --algorithm A        tree (default), atomic\n"
     "  --float-sum S        cas (default), fixed: only with --type f32 --op add\n"
@@ -67,70 +87,80 @@ static const char reduce_help[] =
     "  --operator FILE      your own operator, as for 'wgscan scan' (see 'wgscan help scan');\n"
     "                       the result is one element, combined in the input's order\n";
 
+/* --segments of segmented-reduce and segmented-scan */
+static const char segments_help[] =
+    "  --segments S         the segments, as CSR offsets: L, back-to-back segments of L\n"
+    "                       elements (the last one cut at n); random:L, random lengths\n"
+    "                       0..2L (mean L; about 1 in 2L+1 empty), seeded by --seed; or\n"
+    "                       FILE, raw little-endian u32 offsets, n_segments + 1 of them\n"
+    "                       (./256 for a file named 256): elements before the first\n"
+    "                       offset and from the last on are in no segment; offsets out\n"
+    "                       of order or past n: the GPU's status, exit status 2\n";
+
 static const char segmented_help[] =
-    "usage: wgscan segmented-reduce (--n N | --in FILE) --segments L|random:L [options]\n"
+    "usage: wgscan segmented-reduce (--n N | --in FILE) --segments L|random:L|FILE [options]\n"
     "one reduction per segment of the values (segments as CSR offsets), timed on the GPU\n"
-    "  --segments L         back-to-back segments of L elements (the last one cut at n)\n"
-    "  --segments random:L  random lengths 0..2L (mean L; about 1 in 2L+1 empty), seeded\n"
-    "                       by --seed\n"
     "  --op OP              add (default), min, max, and, or, xor, argmin, argmax\n"
-    "  --verify checks every segment against the CPU reference (f32 sums within the\n"
-    "  bound of wgscan.h); --out writes the results (4 bytes a segment, 8 for arg ops:\n"
-    "  value, index). n below 2^31.\n";
+    "  With --verify every segment is checked against the CPU reference (f32 sums within\n"
+    "  the bound of wgscan.h); --out writes the results (4 bytes a segment, 8 for arg\n"
+    "  ops: value, index). n below 2^31.\n";
 
 static const char segmented_scan_help[] =
     "usage: wgscan segmented-scan (--n N | --in FILE) --segments L|random:L|FILE [options]\n"
     "a scan of the values that starts again at every segment (CSR offsets), timed on the GPU\n"
-    "  --segments L         back-to-back segments of L elements (the last one cut at n)\n"
-    "  --segments random:L  random lengths 0..2L (mean L; about 1 in 2L+1 empty), seeded\n"
-    "                       by --seed\n"
-    "  --segments FILE      raw little-endian u32 CSR offsets, n_segments + 1 of them\n"
-    "                       (./256 for a file named 256); elements before the first\n"
-    "                       offset and from the last on are in no segment. Offsets out\n"
-    "                       of order or past n: the GPU's status, exit status 2\n"
     "  --op OP              add (default), min, max, and, or, xor (and/or/xor: integers)\n"
     "  --inclusive          inclusive scan\n"
     "  --exclusive          exclusive scan (the default)\n"
-    "  --verify checks every element against the CPU reference (in no segment: the\n"
-    "  identity; f32 sums within the bound of wgscan.h); --out writes the result (n\n"
+    "  With --verify every element is checked against the CPU reference (in no segment:\n"
+    "  the identity; f32 sums within the bound of wgscan.h); --out writes the result (n\n"
     "  values). n below 2^31.\n";
 
+/* --segments and --keys of the by-key commands */
+static const char runs_help[] =
+    "  --segments S         the runs of equal keys: L, runs of L (the last one cut at n);\n"
+    "                       random:L, random lengths 1..2L (0 draws none), seeded by --seed\n"
+    "  --keys FILE          instead: n raw little-endian u32 keys; each run of equal\n"
+    "                       adjacent keys is one run\n";
+
 static const char scan_by_key_help[] =
-    "usage: wgscan scan-by-key (--n N | --in FILE) --segments L|random:L [options]\n"
+    "usage: wgscan scan-by-key (--n N | --in FILE) (--segments L|random:L | --keys FILE) [options]\n"
     "a scan of the values that starts again at every run of equal keys, timed on the GPU\n"
-    "  --segments L         runs of L equal keys (the last one cut at n)\n"
-    "  --segments random:L  runs of random lengths 1..2L (0 draws none), seeded by --seed\n"
     "  --op OP              add (default), min, max, and, or, xor (and/or/xor: integers)\n"
     "  --inclusive          inclusive scan\n"
     "  --exclusive          exclusive scan (the default)\n"
-    "  --verify checks every element against the CPU reference (f32 sums within the\n"
-    "  bound of wgscan.h); --in gives the values, --out writes the result. n below 2^31.\n";
+    "  With --verify every element is checked against the CPU reference (f32 sums within\n"
+    "  the bound of wgscan.h); --in gives the values, --out writes the result. n below\n"
+    "  2^31.\n";
 
 static const char reduce_by_key_help[] =
-    "usage: wgscan reduce-by-key (--n N | --in FILE) --segments L|random:L [options]\n"
+    "usage: wgscan reduce-by-key (--n N | --in FILE) (--segments L|random:L | --keys FILE) [options]\n"
     "each run of equal keys' first key and the reduction of its values, and the number\n"
     "of runs, timed on the GPU\n"
-    "  --segments L         runs of L equal keys (the last one cut at n)\n"
-    "  --segments random:L  runs of random lengths 1..2L (0 draws none), seeded by --seed\n"
     "  --op OP              add (default), min, max, and, or, xor (and/or/xor: integers),\n"
     "                       argmin, argmax (each run's value and its index)\n"
-    "  --verify checks every run's key and reduction against the CPU reference (f32 sums\n"
-    "  within the bound of wgscan.h); --in gives the values, --out writes the\n"
-    "  reductions (the keys are the runs' numbers). n below 2^31.\n";
+    "  With --verify every run's key and reduction is checked against the CPU reference\n"
+    "  (f32 sums within the bound of wgscan.h); --in gives the values, --out writes the\n"
+    "  reductions (with --segments the keys are the runs' numbers). n below 2^31.\n";
 
 static const char predicate_help[] =
     "  P: nonzero (default), eq:A, ne:A, lt:A, gt:A, range:A:B (A <= v < B, A <= B).\n"
-    "     Operands are integers of the type for u32 and i32; for f32 any number, and\n"
+    "     Operands are written as --n is, with a sign (lt:2^31, range:-1K:1K, gt:0.25);\n"
+    "     integers of the type for u32 and i32; for f32 any number, and\n"
     "     also inf, -inf and nan, compared as wgscan.h states (IEEE: nothing equals nan,\n"
     "     so eq:nan holds for no element and ne:nan for every one).\n";
 
 static const char count_help[] =
     "usage: wgscan count (--n N | --in FILE) [options]\n"
+    "count the elements of random data or a raw file that satisfy a predicate, timed on\n"
+    "the GPU\n"
     "  --predicate P        what to count (see P below)\n"
     "  --algorithm A        tree (default), atomic, per-element\n";
 
 static const char compact_help[] =
-    "usage: wgscan compact (--n N | --in FILE) [options]\n"
+    "usage: wgscan compact (--n N | --in FILE) [options]      (or: wgscan select ...)\n"
+    "keep the elements of random data or a raw file that are flagged or satisfy a\n"
+    "predicate (or partition them; or keep the first of each run, or run lengths), timed\n"
+    "on the GPU\n"
     "  --mode M             flagged (default), if (default with --predicate), unique, rle\n"
     "  --predicate P        --mode if: what to keep (see P below)\n"
     "  --flags FILE         --mode flagged: n bytes, non-zero keeps the element\n"
@@ -142,6 +172,7 @@ static const char compact_help[] =
 
 static const char histogram_help[] =
     "usage: wgscan histogram (--n N | --in FILE) [options]\n"
+    "count random data or a raw file into even bins between two bounds, timed on the GPU\n"
     "  --bins B             1..2^20 (default 256)\n"
     "  --lower L --upper U  finite bounds, L < U; both or neither (default: the type's\n"
     "                       range; f32: -1 .. 1)\n";
@@ -175,8 +206,8 @@ static const char sort_help[] =
     "                         skewed    each bit set with probability 1/8 (the AND of three\n"
     "                                   random words): low entropy, few digits dominate\n"
     "  Order: integers by value, f32 by the bits with the sign flipped (wgscan.h, Sort).\n"
-    "  --verify checks keys (and values or indices) against a stable CPU sort; --out\n"
-    "  writes the sorted keys. n < 2^32, as the library sorts.\n";
+    "  With --verify the keys (and values or indices) are checked against a stable CPU\n"
+    "  sort; --out writes the sorted keys. n < 2^32, as the library sorts.\n";
 
 static const char bench_help[] =
     "usage: wgscan bench [options]\n"
@@ -224,27 +255,41 @@ void cli_help(FILE *f, cli_command c) {
               "                       runtime is looked for, in order\n", f);
         break;
     case CLI_DEMO: fputs("usage: wgscan demo\na short tour: device info, verified scans, GPU against CPU\n", f); break;
-    case CLI_SCAN: fputs(scan_help, f), fputs(common, f); break;
-    case CLI_REDUCE: fputs(reduce_help, f), fputs(prim_types, f), fputs(common, f); break;
-    case CLI_COUNT: fputs(count_help, f), fputs(prim_types, f), fputs(common, f), fputs(predicate_help, f); break;
-    case CLI_COMPACT:
-        fputs(compact_help, f), fputs(prim_types, f), fputs(common, f), fputs(predicate_help, f);
-        fputs("  --seed also seeds the random flags (then it is allowed with --in)\n", f);
+    case CLI_SCAN: fputs(scan_help, f), fputs(common, f), fputs(uniform_help, f), fputs(input_by_op, f); break;
+    case CLI_REDUCE:
+        fputs(reduce_help, f), fputs(prim_types, f), fputs(common, f), fputs(uniform_help, f), fputs(input_by_op, f);
         break;
-    case CLI_HISTOGRAM: fputs(histogram_help, f), fputs(prim_types, f), fputs(common, f); break;
-    case CLI_SEGMENTED: fputs(segmented_help, f), fputs(prim_types, f), fputs(common, f); break;
-    case CLI_SCAN_BY_KEY: fputs(scan_by_key_help, f), fputs(prim_types, f), fputs(common, f); break;
-    case CLI_SEGMENTED_SCAN: fputs(segmented_scan_help, f), fputs(prim_types, f), fputs(common, f); break;
-    case CLI_REDUCE_BY_KEY: fputs(reduce_by_key_help, f), fputs(prim_types, f), fputs(common, f); break;
+    case CLI_COUNT:
+        fputs(count_help, f), fputs(prim_types, f), fputs(common, f), fputs(uniform_help, f), fputs(input_small, f);
+        fputs(predicate_help, f);
+        break;
+    case CLI_COMPACT:
+        fputs(compact_help, f), fputs(prim_types, f), fputs(common, f), fputs(uniform_help, f), fputs(input_small, f);
+        fputs(predicate_help, f);
+        fputs("  The seed also draws the random flags (then --seed is allowed with --in).\n", f);
+        break;
+    case CLI_HISTOGRAM:
+        fputs(histogram_help, f), fputs(prim_types, f), fputs(common, f), fputs(uniform_help, f);
+        fputs(input_histogram, f);
+        break;
+    case CLI_SEGMENTED:
+    case CLI_SCAN_BY_KEY:
+    case CLI_SEGMENTED_SCAN:
+    case CLI_REDUCE_BY_KEY:
+        fputs(c == CLI_SEGMENTED ? segmented_help : c == CLI_SCAN_BY_KEY ? scan_by_key_help
+              : c == CLI_SEGMENTED_SCAN ? segmented_scan_help : reduce_by_key_help, f);
+        fputs(c == CLI_SEGMENTED || c == CLI_SEGMENTED_SCAN ? segments_help : runs_help, f);
+        fputs(prim_types, f), fputs(common, f), fputs(uniform_help, f), fputs(input_by_op, f);
+        break;
     case CLI_SORT:
         fputs(sort_help, f), fputs(common, f);
-        fputs("  --seed also seeds the values of --pairs (then it is allowed with --in)\n", f);
+        fputs("  The seed also draws the values of --pairs (then --seed is allowed with --in).\n", f);
         break;
     case CLI_BENCH: fputs(bench_help, f); break;
     default:
         fputs(overview, f);
-        fputs("\nscan, reduce, count, compact, histogram, segmented-reduce, segmented-scan, scan-by-key, reduce-by-key,\n"
-              "sort share:\n", f);
+        fputs("\nscan, reduce, count, compact, histogram, segmented-reduce, segmented-scan,\n"
+              "scan-by-key, reduce-by-key and sort share:\n", f);
         fputs(common, f);
         break;
     }
@@ -259,8 +304,14 @@ int cli_run(const cli_options *o) {
         printf("wgscan %s (commit %s)\n", wgs_version_string(), WGSCAN_GIT_DESCRIBE);
         return EXIT_OK;
     case CLI_INFO: return cmd_info(o->verbose);
-    case CLI_DEMO: return cmd_demo();
-    case CLI_SCAN: return cmd_scan(&o->scan);
+    case CLI_BENCH: return cmd_bench(&o->bench); /* prints its own progress */
+    default: break;
+    }
+    int rc;
+    cli_progress_start(cli_command_name(o->command));
+    switch (o->command) {
+    case CLI_DEMO: rc = cmd_demo(); break;
+    case CLI_SCAN: rc = cmd_scan(&o->scan); break;
     case CLI_REDUCE:
     case CLI_COUNT:
     case CLI_COMPACT:
@@ -268,11 +319,12 @@ int cli_run(const cli_options *o) {
     case CLI_SEGMENTED:
     case CLI_SCAN_BY_KEY:
     case CLI_REDUCE_BY_KEY:
-    case CLI_SEGMENTED_SCAN: return cmd_primitive(&o->prim);
-    case CLI_SORT: return cmd_sort(&o->sort);
-    case CLI_BENCH: return cmd_bench(&o->bench);
-    default: return cli_usage_error("no command");
+    case CLI_SEGMENTED_SCAN: rc = cmd_primitive(&o->prim); break;
+    case CLI_SORT: rc = cmd_sort(&o->sort); break;
+    default: rc = cli_usage_error("no command"); break;
     }
+    cli_progress_stop();
+    return rc;
 }
 
 int cli_main(int argc, char **argv) {

@@ -5,6 +5,7 @@
 #include "experiment_env.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,6 +22,7 @@ void cli_set_message_stream(FILE *f) {
 FILE *cli_message_stream(void) { return messages_set ? messages : stderr; }
 
 int cli_usage_error(const char *fmt, ...) {
+    cli_progress_stage(NULL, 0, 0); /* the message on a line of its own */
     FILE *f = cli_message_stream();
     if (!f) return EXIT_USAGE;
     va_list ap;
@@ -45,6 +47,7 @@ static const char *without_name(const char *msg, wgs_result r) {
 }
 
 int cli_gpu_error(wgs_context *ctx, wgs_result r, const char *what) {
+    cli_progress_stage(NULL, 0, 0);
     const char *msg = without_name(ctx ? wgs_context_last_error(ctx) : "", r);
     fprintf(stderr, "wgscan: %s failed: %s (%d): %s\n", what, wgs_result_name(r), (int)r,
             msg && *msg ? msg : wgs_result_description(r));
@@ -88,6 +91,58 @@ wgs_result cli_context_verbose(wgs_context **ctx, int verbose) {
     return r;
 }
 
+/* Feature names: WebGPU's standard features by their names in the specification
+ * (numbered as in the webgpu.h of the runtime wgscan ships, wgscan_webgpu.h), and the
+ * first of Dawn's own (0x50000 on), which keep their numbers across Dawn's versions.
+ * Dawn renumbers the rest from one version to the next, so those are shown as numbers
+ * rather than under a name that may be another feature's. */
+static const char *const standard_features[] = {
+    NULL, "depth-clip-control", "depth32float-stencil8", "timestamp-query", "texture-compression-bc",
+    "texture-compression-bc-sliced-3d", "texture-compression-etc2", "texture-compression-astc",
+    "texture-compression-astc-sliced-3d", "indirect-first-instance", "shader-f16",
+    "rg11b10ufloat-renderable", "bgra8unorm-storage", "float32-filterable", "float32-blendable",
+    "clip-distances", "dual-source-blending", "subgroups", "core-features-and-limits"};
+static const char *const dawn_features[] = {
+    "dawn-internal-usages", "dawn-multi-planar-formats", "dawn-native",
+    "chromium-experimental-timestamp-query-inside-passes", "implicit-device-synchronization", NULL,
+    "transient-attachments"};
+
+static const char *feature_name(unsigned long v) {
+    const size_t nstd = sizeof standard_features / sizeof *standard_features;
+    const size_t ndawn = sizeof dawn_features / sizeof *dawn_features;
+    if (v < nstd) return standard_features[v];
+    if (v >= 0x50000 && v - 0x50000 < ndawn) return dawn_features[v - 0x50000];
+    return NULL;
+}
+
+/* The library's list of numbers ("0x3 0x11 ..."): the named ones, then the numbers of
+ * the others, wrapped under a heading. */
+static void print_features(FILE *f, const char *numbers) {
+    int column = fprintf(f, "adapter offers:"), unnamed = 0;
+    for (int pass = 0; pass < 2; pass++) {
+        for (const char *p = numbers; *p;) {
+            char *end;
+            unsigned long v = strtoul(p, &end, 16);
+            if (end == p) break;
+            for (p = end; *p == ' '; p++) {}
+            const char *name = feature_name(v);
+            char number[24];
+            if (!pass && !name) unnamed++;
+            if (pass != !name) continue;
+            if (pass) snprintf(number, sizeof number, "0x%lx", v), name = number;
+            if (column + 1 + (int)strlen(name) > 90) column = fprintf(f, "\n              ");
+            column += fprintf(f, " %s", name);
+        }
+        if (!pass && unnamed) {
+            const char *what = "and Dawn's own, by number:";
+            if (column + 1 + (int)strlen(what) > 90) column = fprintf(f, "\n              ");
+            column += fprintf(f, " %s", what);
+        }
+        if (!unnamed) break;
+    }
+    fputc('\n', f);
+}
+
 void cli_print_info(FILE *f, const wgs_context_info *i) {
     fprintf(f, "adapter      : %s | %s%s%s\n", i->vendor, i->device,
             i->description[0] ? " | " : "", i->description);
@@ -97,7 +152,7 @@ void cli_print_info(FILE *f, const wgs_context_info *i) {
             i->has_subgroups ? "yes" : "no", i->has_timestamp_query ? "yes" : "no",
             i->has_shader_f16 ? "yes" : "no");
     fprintf(f, "subgroups    : size %u..%u\n", i->subgroup_min_size, i->subgroup_max_size);
-    if (i->adapter_features[0]) fprintf(f, "adapter offers: %s (WebGPU feature numbers)\n", i->adapter_features);
+    if (i->adapter_features[0]) print_features(f, i->adapter_features);
     fprintf(f, "limits       : maxBufferSize %llu, maxStorageBufferBindingSize %llu,\n"
                "               maxComputeWorkgroupsPerDimension %u, maxComputeWorkgroupStorageSize %u,\n"
                "               maxComputeInvocationsPerWorkgroup %u, minStorageBufferOffsetAlignment %u\n",
@@ -105,6 +160,36 @@ void cli_print_info(FILE *f, const wgs_context_info *i) {
             i->max_workgroups_per_dimension, i->max_workgroup_storage_size,
             i->max_invocations_per_workgroup, i->min_storage_offset_alignment);
     fprintf(f, "runtime      : %s\n", i->runtime_path[0] ? i->runtime_path : "(caller's device)");
+    /* A CPU driver runs the kernels in software on this machine's cores: its "GPU" times
+     * (often slower than the plain CPU loop) say nothing about any GPU. */
+    if (!strcmp(i->adapter_type, "cpu"))
+        fprintf(f, "note         : a CPU driver (no GPU in use): the kernels run in software on this\n"
+                   "               machine's CPU, so GPU times and rates measured here say nothing\n"
+                   "               about a GPU (results are still checked against the CPU reference)\n");
+}
+
+void cli_fill_uniform(void *data, wgs_type type, uint64_t n, uint64_t seed, const cli_uniform *u) {
+    uint64_t s = seed * 0x9E3779B97F4A7C15ull ^ 0xD1B54A32D192ED03ull;
+    const double width = u->hi - u->lo;
+    for (uint64_t i = 0; i < n; i++) {
+        /* splitmix64: the next word of the seed's stream */
+        uint64_t z = (s += 0x9E3779B97F4A7C15ull);
+        z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+        z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+        z ^= z >> 31;
+        if (type == WGS_TYPE_F32) {
+            float f = (float)(u->lo + width * ((double)(z >> 11) * 0x1p-53));
+            if (f >= (float)u->hi) f = nextafterf((float)u->hi, -INFINITY); /* rounded up onto B */
+            if (f < (float)u->lo) f = (float)u->lo;
+            memcpy((char *)data + 4 * i, &f, 4);
+        } else {
+            /* integers: A + a draw below B - A (at most 2^32 of them; the bias of the
+             * remainder is below 2^-32) */
+            int64_t v = (int64_t)u->lo + (int64_t)(z % (uint64_t)width);
+            uint32_t w = (uint32_t)v;
+            memcpy((char *)data + 4 * i, &w, 4);
+        }
+    }
 }
 
 /* What kind of thing is not a regular file, for the message. */

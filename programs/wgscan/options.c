@@ -1,14 +1,16 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The CLI's arguments: one table of options (which commands take each one), strict
- * parsers for their values, and one validation step per command after all options are
- * read, where defaults are applied and options that would do nothing are refused.
+ * The CLI's arguments: one table of options (which commands take each one), scanned by
+ * getopt_long, strict parsers for their values, and one validation step per command
+ * after all options are read, where defaults are applied and options that would do
+ * nothing are refused.
  * Nothing here reads files or touches the GPU (tests/fuzz/fuzz_cli.c relies on that).
  */
 #include "cli.h"
 #include "count_parse.h"
 
 #include <errno.h>
+#include <getopt.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,6 +22,13 @@ int cli_parse_u64(const char *s, uint64_t *out) { return prog_parse_count(s, out
 
 int cli_parse_double(const char *s, int allow_nonfinite, double *out) {
     if (!s || !*s || *s == ' ' || (*s >= '\t' && *s <= '\r')) return -1;
+    /* a count's forms first (2^31, 16M, 1.5K), with a sign */
+    const int neg = *s == '-', sign = neg || *s == '+';
+    uint64_t u;
+    if (prog_is_digit(s[sign]) && prog_parse_count(s + sign, &u) == 0) {
+        *out = neg ? -(double)u : (double)u;
+        return 0;
+    }
     char *end;
     errno = 0;
     double v = strtod(s, &end);
@@ -70,15 +79,16 @@ const char *cli_distribution_name(cli_distribution d) {
     return d >= CLI_DIST_UNIFORM && d <= CLI_DIST_SKEWED ? distribution_names[d] : "?";
 }
 
-/* "B:E": two decimal bit numbers, 0..64 each (what the key type allows is checked once
- * the type is known). */
+/* "B:E": two counts, 0..64 each (what the key type allows is checked once the type is
+ * known). */
 static int parse_bits(const char *v, uint32_t *begin, uint32_t *end) {
+    const char *colon = strchr(v, ':');
+    char b_text[32];
     uint64_t b, e;
-    unsigned nd;
-    const char *p = prog_read_digits(v, &b, &nd);
-    if (!p || *p != ':' || b > 64) return -1;
-    p = prog_read_digits(p + 1, &e, &nd);
-    if (!p || *p || e > 64) return -1;
+    if (!colon || (size_t)(colon - v) >= sizeof b_text) return -1;
+    memcpy(b_text, v, (size_t)(colon - v));
+    b_text[colon - v] = 0;
+    if (cli_parse_u64(b_text, &b) || b > 64 || cli_parse_u64(colon + 1, &e) || e > 64) return -1;
     *begin = (uint32_t)b, *end = (uint32_t)e;
     return 0;
 }
@@ -107,6 +117,24 @@ const char *cli_algorithm_name(wgs_scan_algorithm a) {
     case WGS_SCAN_ALGORITHM_MULTILEVEL: return "multilevel";
     default: return "auto";
     }
+}
+
+/* "default" or "uniform:A:B" (A < B, finite; whether the type holds them is checked
+ * once it is known). */
+static int parse_uniform(const char *v, cli_uniform *u) {
+    if (!strcmp(v, "default")) return *u = (cli_uniform){0}, 0;
+    if (strncmp(v, "uniform:", 8)) return -1;
+    const char *a = v + 8, *b = strchr(a + (*a == '-'), ':');
+    char a_text[64];
+    cli_uniform w = {.on = 1};
+    if (!b || (size_t)(b - a) >= sizeof a_text) return -1;
+    memcpy(a_text, a, (size_t)(b - a));
+    a_text[b - a] = 0;
+    if (cli_parse_double(a_text, 0, &w.lo) || cli_parse_double(b + 1, 0, &w.hi) || !(w.lo < w.hi) ||
+        !isfinite(w.hi - w.lo))
+        return -1;
+    *u = w;
+    return 0;
 }
 
 /* "nonzero", "eq:A", "ne:A", "lt:A", "gt:A", "range:A:B": operands may be inf or nan
@@ -153,7 +181,7 @@ typedef enum opt_id {
     OPT_PAYLOAD, OPT_FLAGS, OPT_DENSITY, OPT_BINS, OPT_LOWER, OPT_UPPER,
     OPT_MIN, OPT_MAX, OPT_SERIES, OPT_ALGORITHMS, OPT_PRIMITIVES, OPT_RUNS, OPT_JSON, OPT_CSV, OPT_SVG,
     OPT_VERBOSE, OPT_PAIRS, OPT_VALUE_BYTES, OPT_DESCENDING, OPT_BITS, OPT_DISTRIBUTION,
-    OPT_TRANSFERS, OPT_SEGMENTS, OPT_EXCLUSIVE, OPT_GPU_COUNT, OPT_OPERATOR,
+    OPT_TRANSFERS, OPT_SEGMENTS, OPT_EXCLUSIVE, OPT_GPU_COUNT, OPT_KEYS, OPT_OPERATOR,
     OPT_COUNT
 } opt_id;
 
@@ -202,9 +230,12 @@ static const struct opt_def {
     {"--value-bytes", OPT_VALUE_BYTES, CMD(CLI_SORT), 1},
     {"--descending", OPT_DESCENDING, CMD(CLI_SORT), 0},
     {"--bits", OPT_BITS, CMD(CLI_SORT), 1},
-    {"--distribution", OPT_DISTRIBUTION, CMD(CLI_SORT), 1},
+    {"--distribution", OPT_DISTRIBUTION, RUNS, 1},
     {"--segments", OPT_SEGMENTS, SEGMENTS, 1},
+    {"--keys", OPT_KEYS, CMD(CLI_SCAN_BY_KEY) | CMD(CLI_REDUCE_BY_KEY), 1},
 };
+/* getopt_long's value for options[k]: past every character and its 1, ':' and '?'. */
+#define OPT_VAL(k) (0x100 + (int)(k))
 
 static const char *const command_names[CLI_COMMAND_COUNT] = {
     [CLI_NONE] = "", [CLI_HELP] = "help", [CLI_VERSION] = "--version", [CLI_INFO] = "info",
@@ -226,6 +257,7 @@ const char *const cli_bench_primitive_names[CLI_BENCH_PRIMITIVES] = {
     "scan-by-key-16", "scan-by-key-256", "scan-by-key-4096", "reduce-by-key-256"};
 
 static cli_command command_of(const char *s) {
+    if (!strcmp(s, "select")) return CLI_COMPACT; /* the name the C and JS APIs use */
     for (int c = CLI_INFO; c < CLI_COMMAND_COUNT; c++)
         if (!strcmp(s, command_names[c])) return (cli_command)c;
     return CLI_NONE;
@@ -380,19 +412,24 @@ static int set_option(cli_options *o, const struct opt_def *d, const char *v) {
         *f.seed = u;
         return 0;
     case OPT_VALUE_BYTES:
-        if (strcmp(v, "4") && strcmp(v, "8")) return bad(name, v, "4 or 8");
-        so->value_bytes = (uint32_t)(v[0] - '0');
+        if (cli_parse_u64(v, &u) || (u != 4 && u != 8)) return bad(name, v, "4 or 8");
+        so->value_bytes = (uint32_t)u;
         return 0;
     case OPT_BITS:
         if (parse_bits(v, &so->begin_bit, &so->end_bit)) return bad(name, v, "B:E, bits B up to E of the key, e.g. 0:16");
         return 0;
     case OPT_DISTRIBUTION:
-        if (cli_parse_distribution(v, &so->distribution, &so->distinct))
-            return bad(name, v, "uniform, sorted, reversed, equal, few:K (K 1..2^32), skewed");
+        if (sort) {
+            if (cli_parse_distribution(v, &so->distribution, &so->distinct))
+                return bad(name, v, "uniform, sorted, reversed, equal, few:K (K 1..2^32), skewed");
+        } else if (parse_uniform(v, scan ? &s->uniform : &p->uniform)) {
+            return bad(name, v, "default or uniform:A:B, finite A < B");
+        }
         return 0;
     case OPT_IN:
     case OPT_OUT:
     case OPT_FLAGS:
+    case OPT_KEYS:
     case OPT_JSON:
     case OPT_CSV:
     case OPT_SVG:
@@ -400,6 +437,7 @@ static int set_option(cli_options *o, const struct opt_def *d, const char *v) {
         if (d->id == OPT_IN) *f.in_path = v;
         else if (d->id == OPT_OUT) *f.out_path = v;
         else if (d->id == OPT_FLAGS) p->flags_path = v;
+        else if (d->id == OPT_KEYS) p->keys_path = v;
         else if (d->id == OPT_JSON) b->json = v;
         else if (d->id == OPT_CSV) b->csv = v;
         else b->svg = v;
@@ -490,14 +528,15 @@ static int set_option(cli_options *o, const struct opt_def *d, const char *v) {
     case OPT_TRANSFERS: b->transfers = 1; return 0;
     case OPT_SEGMENTS: {
         int rnd = !strncmp(v, "random:", 7);
-        /* segmented-scan: anything but a length is a file (./256 for a file named 256) */
-        if (!rnd && o->command == CLI_SEGMENTED_SCAN && *v && cli_parse_u64(v, &u)) {
+        /* segmented-*: anything but a length is a file (./256 for a file named 256) */
+        const int files = o->command == CLI_SEGMENTED_SCAN || o->command == CLI_SEGMENTED;
+        if (!rnd && files && *v && cli_parse_u64(v, &u)) {
             p->seg_path = v;
             return 0;
         }
         if (cli_parse_u64(rnd ? v + 7 : v, &u) || u < 1 || u > 0xFFFFFFFFu)
-            return bad(name, v, o->command == CLI_SEGMENTED_SCAN ? "L, random:L (a segment length L of 1..2^32-1) or FILE"
-                                                                 : "L or random:L, a segment length L of 1..2^32-1");
+            return bad(name, v, files ? "L, random:L (a segment length L of 1..2^32-1) or FILE"
+                                      : "L or random:L, a segment length L of 1..2^32-1");
         p->seg_len = u, p->seg_random = rnd;
         return 0;
     }
@@ -517,6 +556,20 @@ static int check_operand(const prim_options *p, double a) {
     return 0;
 }
 
+/* uniform:A:B against the type: integers within its range for u32 and i32 (B up to one
+ * past the largest), f32 any finite pair; f16 keeps its exact default input. */
+static int check_uniform(const cli_uniform *u, wgs_type t, const char *in_path) {
+    if (!u->on) return 0;
+    if (in_path) return cli_usage_error("--distribution does nothing with --in (the input is the file)");
+    if (t == WGS_TYPE_F16) return cli_usage_error("--distribution uniform takes u32, i32 or f32 (f16 keeps its default)");
+    if (t == WGS_TYPE_F32) return 0;
+    const double lo = t == WGS_TYPE_I32 ? -2147483648.0 : 0.0, hi = t == WGS_TYPE_I32 ? 2147483648.0 : 4294967296.0;
+    if (u->lo != floor(u->lo) || u->hi != floor(u->hi) || u->lo < lo || u->hi > hi)
+        return cli_usage_error("--distribution uniform:%g:%g: %s takes integers A < B in %.0f..%.0f", u->lo, u->hi,
+                               wgs_type_name(t), lo, hi);
+    return 0;
+}
+
 static int finish_scan(scan_options *s, uint64_t seen) {
     if (SEEN(OPT_INCLUSIVE) && SEEN(OPT_EXCLUSIVE)) return cli_usage_error("--inclusive and --exclusive are exclusive");
     if (!s->have_n && !s->in_path) return cli_usage_error("scan needs --n N or --in FILE");
@@ -526,7 +579,7 @@ static int finish_scan(scan_options *s, uint64_t seen) {
     if (s->operator_path && (SEEN(OPT_TYPE) || SEEN(OPT_OP) || SEEN(OPT_GPU_COUNT) || SEEN(OPT_DETERMINISTIC)))
         return cli_usage_error("--operator takes no --type, --op, --gpu-count or --deterministic (the file says "
                                "the type and operator; its scans are deterministic)");
-    return 0;
+    return check_uniform(&s->uniform, s->type, s->in_path);
 }
 
 static int finish_prim(prim_options *p, uint64_t seen) {
@@ -537,7 +590,8 @@ static int finish_prim(prim_options *p, uint64_t seen) {
     if (!p->have_n && !p->in_path) return cli_usage_error("%s needs --n N or --in FILE", cmd);
     if (SEEN(OPT_INCLUSIVE) && SEEN(OPT_EXCLUSIVE)) return cli_usage_error("--inclusive and --exclusive are exclusive");
     if (p->cmd == CLI_SCAN_BY_KEY || p->cmd == CLI_REDUCE_BY_KEY) {
-        if (!SEEN(OPT_SEGMENTS)) return cli_usage_error("%s needs --segments L or random:L", cmd);
+        if (SEEN(OPT_SEGMENTS) == SEEN(OPT_KEYS))
+            return cli_usage_error("%s needs --segments L or random:L, or --keys FILE (one of them)", cmd);
         if (p->type == WGS_TYPE_F32 && p->op >= WGS_OP_AND && p->op <= WGS_OP_XOR)
             return cli_usage_error("--op %s needs an integer type, not f32", wgs_op_name(p->op));
         if (p->n >= (1ull << 31)) return cli_usage_error("%s takes n below 2^31", cmd);
@@ -549,7 +603,7 @@ static int finish_prim(prim_options *p, uint64_t seen) {
         if (p->n >= (1ull << 31)) return cli_usage_error("segmented-scan takes n below 2^31");
     }
     if (p->cmd == CLI_SEGMENTED) {
-        if (!SEEN(OPT_SEGMENTS)) return cli_usage_error("segmented-reduce needs --segments L or random:L");
+        if (!SEEN(OPT_SEGMENTS)) return cli_usage_error("segmented-reduce needs --segments L, random:L or FILE");
         if (p->type == WGS_TYPE_F32 && p->op >= WGS_OP_AND && p->op <= WGS_OP_XOR)
             return cli_usage_error("--op %s needs an integer type, not f32", wgs_op_name(p->op));
         if (p->n >= (1ull << 31)) return cli_usage_error("segmented-reduce takes n below 2^31");
@@ -570,6 +624,7 @@ static int finish_prim(prim_options *p, uint64_t seen) {
     }
     if (SEEN(OPT_SEED) && p->in_path && !(p->cmd == CLI_COMPACT && p->mode == WGS_SELECT_FLAGGED && !p->flags_path))
         return cli_usage_error("--seed does nothing with --in (the input is the file)");
+    if (check_uniform(&p->uniform, p->type, p->in_path)) return EXIT_USAGE;
     if (p->cmd == CLI_COUNT || (p->cmd == CLI_COMPACT && p->mode == WGS_SELECT_IF)) {
         if (p->pred.kind == WGS_PREDICATE_DEFAULT) p->pred.kind = WGS_PREDICATE_NONZERO;
         if (p->pred.kind != WGS_PREDICATE_NONZERO && check_operand(p, p->pred.a)) return EXIT_USAGE;
@@ -658,6 +713,29 @@ static void defaults(cli_options *o, cli_command c) {
 
 static int is_help(const char *a) { return !strcmp(a, "--help") || !strcmp(a, "-h"); }
 
+/* An option the command does not take: named, and when it is a prefix of more than one
+ * of the command's options (getopt_long takes unambiguous prefixes), those. word: the
+ * argument as written (NULL for a short option, then letter). */
+static int unknown_option(cli_command c, const char *word, int letter) {
+    const char *name = cli_command_name(c);
+    if (c == CLI_DEMO) return cli_usage_error("demo takes no options");
+    if (!word) return cli_usage_error("unknown option '-%c' for %s (see 'wgscan %s --help')", letter, name, name);
+    const char *eq = strchr(word, '=');
+    size_t len = eq ? (size_t)(eq - word) : strlen(word);
+    char matches[256] = "";
+    int nmatch = 0;
+    if (len > 2 && !strncmp(word, "--", 2))
+        for (size_t k = 0; k < sizeof options / sizeof options[0]; k++)
+            if ((options[k].commands & CMD(c)) && !strncmp(options[k].name, word, len)) {
+                size_t used = strlen(matches);
+                snprintf(matches + used, sizeof matches - used, "%s%s", nmatch++ ? ", " : "", options[k].name);
+            }
+    if (nmatch > 1)
+        return cli_usage_error("ambiguous option '%.*s' for %s (%s)", (int)(len > 64 ? 64 : len), word, name, matches);
+    return cli_usage_error("unknown option '%.*s' for %s (see 'wgscan %s --help')", (int)(len > 64 ? 64 : len), word,
+                           name, name);
+}
+
 int cli_parse(int argc, char **argv, cli_options *o) {
     defaults(o, CLI_NONE);
     if (argc < 2 || !argv[1]) return cli_usage_error("no command");
@@ -687,31 +765,43 @@ int cli_parse(int argc, char **argv, cli_options *o) {
             return EXIT_OK;
         }
     }
-    for (int i = 2; i < argc; i++) {
-        const char *a = argv[i];
-        const char *eq = strncmp(a, "--", 2) == 0 ? strchr(a, '=') : NULL;
-        size_t len = eq ? (size_t)(eq - a) : strlen(a);
-        const struct opt_def *d = NULL;
-        for (size_t k = 0; k < sizeof options / sizeof options[0]; k++)
-            if (strlen(options[k].name) == len && !strncmp(options[k].name, a, len)) d = &options[k];
-        if (!d || !(d->commands & CMD(c))) {
-            if (c == CLI_DEMO) return cli_usage_error("%s takes no options ('%s')", name, a);
-            return cli_usage_error("unknown option '%.*s' for %s (see 'wgscan %s --help')",
-                                   (int)(len > 64 ? 64 : len), a, name, name);
+    /* getopt_long scans the words (only the command's own options are offered to it,
+     * so an option of another command reads as unknown); set_option parses values. It
+     * sees argv from the command on, and reports through our messages, not its own. */
+    struct option longs[sizeof options / sizeof options[0] + 1];
+    int nlongs = 0;
+    for (size_t k = 0; k < sizeof options / sizeof options[0]; k++)
+        if (options[k].commands & CMD(c))
+            longs[nlongs++] = (struct option){options[k].name + 2, options[k].takes_value ? required_argument : no_argument,
+                                              NULL, OPT_VAL(k)};
+    longs[nlongs] = (struct option){0};
+    opterr = 0;
+    optind = 0; /* glibc: 0 starts a fresh scan (the fuzzer parses again and again) */
+    /* "-": words that are no option come back in order as 1 (refused, never permuted);
+     * ":": a missing value comes back as ':' */
+    int ch;
+    const char *value = NULL; /* the last value taken, to tell it from an ending "--" */
+    while ((ch = getopt_long(argc - 1, argv + 1, "-:", longs, NULL)) != -1) {
+        if (ch == 1) {
+            if (c == CLI_DEMO) return cli_usage_error("%s takes no options ('%s')", name, optarg);
+            return cli_usage_error("unexpected argument '%.64s' for %s (options start with --; see 'wgscan %s --help')",
+                                   optarg, name, name);
         }
+        const int known = optopt >= OPT_VAL(0) && optopt < OPT_VAL(sizeof options / sizeof options[0]);
+        if (ch == ':' && known) return cli_usage_error("option %s needs a value", options[optopt - OPT_VAL(0)].name);
+        if (ch == '?' && known) return cli_usage_error("option %s takes no value", options[optopt - OPT_VAL(0)].name);
+        if (ch == ':' || ch == '?') /* a long option (optopt 0: getopt_long passed it) or a letter */
+            return unknown_option(c, optopt ? NULL : argv[optind], optopt);
+        const struct opt_def *d = &options[ch - OPT_VAL(0)];
         if (SEEN(d->id)) return cli_usage_error("option %s given twice", d->name);
         seen |= 1ull << d->id;
-        const char *v = NULL;
-        if (d->takes_value) {
-            if (eq) v = eq + 1;
-            else if (i + 1 < argc) v = argv[++i];
-            else return cli_usage_error("option %s needs a value", d->name);
-        } else if (eq) {
-            return cli_usage_error("option %s takes no value", d->name);
-        }
-        int rc = set_option(o, d, v);
+        value = d->takes_value ? optarg : NULL;
+        int rc = set_option(o, d, value);
         if (rc) return rc;
     }
+    /* getopt_long ends the options at "--"; here nothing follows them */
+    if (optind >= 1 && argv[optind] != value && !strcmp(argv[optind], "--"))
+        return cli_usage_error("unexpected argument '--' for %s", name);
     if (c == CLI_SCAN) return finish_scan(&o->scan, seen);
     if (c == CLI_SORT) return finish_sort(&o->sort, seen);
     if (c == CLI_BENCH) {

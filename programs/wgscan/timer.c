@@ -2,9 +2,9 @@
 #define _POSIX_C_SOURCE 200809L /* clock_gettime */
 #include "cli.h"
 
-#include <string.h>
-
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 
 double cli_now(void) {
@@ -26,4 +26,20 @@ double cli_median(double *v, int n) {
 
 double cli_warmup_seconds(const wgs_context_info *info) {
     return strcmp(info->adapter_type, "cpu") == 0 ? 0.0 : 1.0;
+}
+
+const char *cli_format_rate(char *buf, size_t size, double per_second, const char *unit) {
+    static const char prefixes[] = " KMGTP";
+    int k = 0;
+    while (k < 5 && per_second >= 999.9995) per_second /= 1000, k++;
+    if (k) snprintf(buf, size, "%8.3f %c%s", per_second, prefixes[k], unit);
+    else snprintf(buf, size, "%8.3f %s", per_second, unit);
+    return buf;
+}
+
+void cli_print_time(const char *label, double seconds, uint64_t n) {
+    char rate[32];
+    if (seconds > 0) cli_format_rate(rate, sizeof rate, (double)n / seconds, "elem/s");
+    else snprintf(rate, sizeof rate, "%8s", "-");
+    printf("  %-34s %10.3f ms   %s\n", label, seconds * 1e3, rate);
 }

@@ -49,6 +49,13 @@ wgs_result wgs__gpu_scope_pop(gpu_device *dev, char *msg, size_t msglen);
 /* Buffers. */
 WGPUBuffer wgs__gpu_buffer_create(gpu_device *dev, uint64_t size, WGPUBufferUsage usage,
                              const char *label);
+/* Bytes asked of wgs__gpu_buffer_create on this device so far (a running total, never
+ * lowered by releases): what the tests hold the plans' scratch queries to. */
+uint64_t wgs__gpu_buffer_bytes_created(const gpu_device *dev);
+/* While on, wgs__gpu_buffer_create makes nothing, counts nothing and returns NULL (which
+ * wgs__gpu_buffer_release accepts): a plan created so says what it would hold
+ * (measure.c). Only plan creation runs in between; it never uses its buffers. */
+void wgs__gpu_set_measuring(gpu_device *dev, int on);
 void wgs__gpu_buffer_release(gpu_device *dev, WGPUBuffer buffer);
 uint64_t wgs__gpu_buffer_size(gpu_device *dev, WGPUBuffer buffer);
 WGPUBufferUsage wgs__gpu_buffer_usage(gpu_device *dev, WGPUBuffer buffer);

@@ -49,6 +49,8 @@ enum { STR_VENDOR, STR_ARCHITECTURE, STR_DEVICE, STR_DESCRIPTION, STR_BACKEND, S
 
 struct gpu_device {
     gpu_caps caps;
+    uint64_t buffer_bytes_created; /* wgs__gpu_buffer_bytes_created */
+    int measuring;                 /* wgs__gpu_set_measuring */
 };
 
 #define H(x) ((uint32_t)(uintptr_t)(x))
@@ -127,10 +129,14 @@ wgs_result wgs__gpu_scope_pop(gpu_device *d, char *msg, size_t msglen) {
 }
 
 WGPUBuffer wgs__gpu_buffer_create(gpu_device *d, uint64_t size, WGPUBufferUsage usage, const char *label) {
-    (void)d;
     (void)label;
+    if (d->measuring) return NULL;
+    d->buffer_bytes_created += size;
     return P(WGPUBuffer, js_buffer_create((double)size, (double)usage));
 }
+
+uint64_t wgs__gpu_buffer_bytes_created(const gpu_device *d) { return d->buffer_bytes_created; }
+void wgs__gpu_set_measuring(gpu_device *d, int on) { d->measuring = on; }
 
 void wgs__gpu_buffer_release(gpu_device *d, WGPUBuffer b) {
     (void)d;

@@ -4,10 +4,11 @@
 // installs it into an empty folder (offline: the package has no dependencies), type-
 // checks a strict TypeScript consumer (tests/browser/consumer/main.ts) with tsc
 // --noEmit against @webgpu/types, compiles it, and runs it from the installed package
-// in headless Chromium and headless Firefox, every primitive verified.
+// in headless Chromium and headless Firefox, every primitive verified; and runs the
+// README's Node recipe from the installed package on Dawn for Node (npm `webgpu`).
 //   node tests/browser/test_package.mjs --wasm build/web/wgscan.wasm [--engines chromium,firefox]
 import { execFileSync } from 'node:child_process';
-import { cpSync, mkdtempSync, rmSync, writeFileSync, readdirSync, existsSync } from 'node:fs';
+import { cpSync, mkdtempSync, rmSync, writeFileSync, readFileSync, readdirSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -36,13 +37,14 @@ const run = (cmd, args, cwd, env = {}) =>
 const work = mkdtempSync(join(tmpdir(), 'wgscan-package-'));
 const t0 = Date.now();
 try {
-  // Pack a copy, so that the source folder stays as it is.
-  const src = join(work, 'src');
-  cpSync(join(repo, 'web', 'package'), src, { recursive: true, filter: (p) => !/\.tgz$|wgscan\.wasm$/.test(p) });
-  cpSync(join(repo, 'LICENSE'), join(src, 'LICENSE'));
+  // Pack a copy laid out as the repository (the prepack takes the licence from two
+  // folders up), so that the source folder stays as it is.
+  const src = join(work, 'web', 'package');
+  cpSync(join(repo, 'web', 'package'), src, { recursive: true, filter: (p) => !/\.tgz$|wgscan\.wasm$|LICENSE$/.test(p) });
+  cpSync(join(repo, 'LICENSE'), join(work, 'LICENSE'));
   const packed = JSON.parse(run('npm', ['pack', '--json', '--pack-destination', work], src, { WGSCAN_WASM: wasm }));
   const files = packed[0].files.map((f) => f.path).sort();
-  const want = ['LICENSE', 'README.md', 'package.json', 'wgscan.d.ts', 'wgscan.js', 'wgscan.wasm'];
+  const want = ['LICENSE', 'README.md', 'bench.mjs', 'package.json', 'wgscan.d.ts', 'wgscan.js', 'wgscan.wasm'];
   tally(JSON.stringify(files) === JSON.stringify(want), `npm pack: ${packed[0].filename} holds ${files.join(', ')}`);
   const tarball = join(work, packed[0].filename);
 
@@ -64,6 +66,23 @@ try {
     tally(false, `tsc --noEmit:\n${e.stdout}${e.stderr}`);
   }
   run(process.execPath, [tsc, '-p', app], app);
+
+  // Under Node, the package's README recipe as written there, from the installed
+  // package (its wgscan.wasm read from its folder) on Dawn for Node.
+  try {
+    const readme = readFileSync(join(app, 'node_modules', 'wgscan', 'README.md'), 'utf8');
+    const recipe = readme.split('## Node')[1].match(/```js\n([^]*?)```/)[1];
+    writeFileSync(join(app, 'node.mjs'), `${recipe}console.log(JSON.stringify(Array.from(output)));\n`);
+    cpSync(join(repo, 'node_modules', 'webgpu'), join(app, 'node_modules', 'webgpu'), { recursive: true });
+    for (const dep of ['debug', 'ms']) cpSync(join(repo, 'node_modules', dep), join(app, 'node_modules', dep), { recursive: true });
+    const swiftshader = '/usr/lib/chromium/vk_swiftshader_icd.json';
+    const env = process.env.VK_DRIVER_FILES || process.env.VK_ICD_FILENAMES || !existsSync(swiftshader) ? {}
+      : { VK_ADD_DRIVER_FILES: [process.env.VK_ADD_DRIVER_FILES, swiftshader].filter(Boolean).join(':') };
+    const out = run(process.execPath, ['node.mjs'], app, env).trim().split('\n').pop();
+    tally(out === '[0,1,3]', `node ${process.versions.node}: the README's recipe from the installed package printed ${out}`);
+  } catch (e) {
+    tally(false, `node: the README's recipe: ${e.message}\n${e.stdout ?? ''}${e.stderr ?? ''}`);
+  }
 
   // Run it from the installed package (its own wgscan.wasm) in each browser.
   const server = await serve({ root: app, wasm: null });

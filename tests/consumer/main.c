@@ -17,7 +17,7 @@ int main(void) {
     unsigned in[1000], out[1000];
     for (int i = 0; i < 1000; i++) in[i] = 1;
     wgs_scan_plan_desc d = {0};
-    r = wgs_scan_host(ctx, &d, in, out, 1000);
+    r = wgs_scan_host(ctx, &d, in, 1000, out);
     int bad = 0;
     for (int i = 0; r == WGS_OK && i < 1000; i++) bad += out[i] != (unsigned)i;
     printf("consumer: %s, %d wrong\n", wgs_result_name(r), bad);

@@ -57,8 +57,18 @@ static int in_args(const char *p, char **argv, int argc) {
 
 static int integer_operand(double a) { return isfinite(a) && a == floor(a); }
 
+/* --distribution uniform:A:B: a finite, non-empty range within the type, no input file */
+static void check_uniform(const cli_uniform *u, wgs_type t, const char *in_path, char **argv) {
+    if (!u->on) return;
+    CHECK(!in_path && isfinite(u->lo) && isfinite(u->hi) && u->lo < u->hi && t != WGS_TYPE_F16);
+    if (t == WGS_TYPE_U32) CHECK(integer_operand(u->lo) && u->lo >= 0 && integer_operand(u->hi) && u->hi <= 4294967296.0);
+    if (t == WGS_TYPE_I32)
+        CHECK(integer_operand(u->lo) && u->lo >= -2147483648.0 && integer_operand(u->hi) && u->hi <= 2147483648.0);
+}
+
 static void check_prim(const prim_options *p, char **argv, int argc, cli_command c) {
     CHECK(p->cmd == c);
+    check_uniform(&p->uniform, p->type, p->in_path, argv);
     CHECK(p->in_path || (p->have_n && p->n <= CLI_MAX_N));
     CHECK(p->type == WGS_TYPE_U32 || p->type == WGS_TYPE_I32 || p->type == WGS_TYPE_F32);
     CHECK(p->repeat >= 1 && p->repeat <= CLI_MAX_REPEAT);
@@ -109,7 +119,7 @@ static void check_sort(const sort_options *s, char **argv, int argc) {
 }
 
 static void check_bench(const bench_options *b, char **argv, int argc) {
-    CHECK(b->runs >= CLI_BENCH_MIN_RUNS && b->runs <= CLI_BENCH_MAX_RUNS);
+    CHECK(b->runs >= (b->transfers ? CLI_TRANSFER_MIN_RUNS : CLI_BENCH_MIN_RUNS) && b->runs <= CLI_BENCH_MAX_RUNS);
     CHECK(is_pow2(b->nmin) && b->nmin <= CLI_MAX_N);
     CHECK(b->nmax == 0 || (is_pow2(b->nmax) && b->nmax <= CLI_MAX_N && b->nmax >= b->nmin));
     CHECK(b->nseries >= 0 && b->nseries <= CLI_BENCH_MAX_SERIES);
@@ -130,8 +140,9 @@ static void check_bench(const bench_options *b, char **argv, int argc) {
         CHECK(b->prims[i] >= 0 && b->prims[i] < CLI_BENCH_PRIMITIVES);
         for (int j = 0; j < i; j++) CHECK(b->prims[i] != b->prims[j]);
     }
-    CHECK(b->json && b->csv && b->svg && *b->json && *b->csv && *b->svg);
-    CHECK((b->json[0] && in_args(b->json, argv, argc)) || !strcmp(b->json, "bench.json"));
+    /* --transfers writes no chart */
+    CHECK(b->json && b->csv && *b->json && *b->csv && (b->transfers ? !b->svg : b->svg && *b->svg));
+    CHECK((b->json[0] && in_args(b->json, argv, argc)) || !strcmp(b->json, b->transfers ? "transfers.json" : "bench.json"));
     CHECK(memchr(b->command, 0, sizeof b->command) != NULL);
 }
 
@@ -157,6 +168,7 @@ static void parse_and_check(int argc, char **argv) {
         CHECK(s->repeat >= 1 && s->repeat <= CLI_MAX_REPEAT);
         CHECK(s->algorithm <= WGS_SCAN_ALGORITHM_SINGLE_PASS);
         CHECK(in_args(s->in_path, argv, argc) && in_args(s->out_path, argv, argc));
+        check_uniform(&s->uniform, s->type, s->in_path, argv);
         break;
     }
     case CLI_REDUCE:

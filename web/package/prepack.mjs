@@ -13,6 +13,11 @@ if (!existsSync(wasm)) {
   process.exit(1);
 }
 copyFileSync(wasm, join(here, 'wgscan.wasm'));
+// package.json's files list the licence; npm leaves a missing file out without a word.
 const licence = join(here, '..', '..', 'LICENSE');
-if (existsSync(licence)) copyFileSync(licence, join(here, 'LICENSE'));
+if (!existsSync(licence)) {
+  console.error(`prepack: no ${licence}: pack from the repository's web/package`);
+  process.exit(1);
+}
+copyFileSync(licence, join(here, 'LICENSE'));
 console.error(`prepack: ${wasm} -> wgscan.wasm`);

@@ -426,6 +426,20 @@ export interface HostAllocateOptions {
 }
 type Select32 = Uint32Array | Int32Array | Float32Array;
 
+/** A plan for prepare(): the primitive and its create*Plan options. */
+export type PrepareSpec =
+  | ({ primitive: 'scan' } & ScanPlanOptions)
+  | ({ primitive: 'reduce' } & ReducePlanOptions)
+  | ({ primitive: 'count' } & CountPlanOptions)
+  | ({ primitive: 'select' } & SelectPlanOptions)
+  | ({ primitive: 'histogram' } & HistogramPlanOptions)
+  | ({ primitive: 'sort' } & SortPlanOptions)
+  | ({ primitive: 'segmentedReduce' } & SegmentedReducePlanOptions)
+  | ({ primitive: 'scanByKey' } & ScanByKeyPlanOptions)
+  | ({ primitive: 'segmentedScan' } & SegmentedScanPlanOptions)
+  | ({ primitive: 'reduceByKey' } & ReduceByKeyPlanOptions)
+  | ({ primitive: 'alloc' } & AllocPlanOptions);
+
 /** The library on one GPUDevice. */
 export declare class Wgscan {
   /** Loads wgscan.wasm (once per URL) and opens the library on `device`. */
@@ -439,6 +453,13 @@ export declare class Wgscan {
    * with the first error they caught (GPU_VALIDATION, GPU_OUT_OF_MEMORY, GPU_INTERNAL)
    * or DEVICE_LOST. */
   errors(): Promise<void>;
+  /** Compiles the pipelines of the plans `specs` describe without blocking (all at
+   * once, createComputePipelineAsync); plans of those options created afterwards, the
+   * host helpers' included, compile nothing. Resolves to the number compiled; rejects
+   * with INVALID_ARGUMENT for a bad spec, GPU_INTERNAL for a failed compile. */
+  prepare(specs: PrepareSpec[]): Promise<number>;
+  /** Pipelines compiled so far: by plan creation (created) and by prepare(). */
+  readonly pipelines: { created: number; prepared: number };
   /** Destroys the plans still alive and the library's own buffers; the device stays
    * yours. Later calls throw INVALID_ARGUMENT. */
   destroy(): void;

@@ -113,15 +113,19 @@ function typeOfArray(a) {
   if (a instanceof Int32Array) return 'i32';
   if (a instanceof Float32Array) return 'f32';
   if (a instanceof Uint16Array) return 'f16'; // raw IEEE half bits
+  if (isFloat16Array(a)) return 'f16';
   return null;
 }
+
+// Float16Array where the engine has it (not Node 20); its elements are f16 already.
+const isFloat16Array = (a) => typeof globalThis.Float16Array === 'function' && a instanceof globalThis.Float16Array;
 
 // The key type of a sort's typed array: the 32-bit ones as elsewhere, and 64-bit keys
 // as BigUint64Array (u64) and BigInt64Array (i64).
 function sortTypeOfArray(a) {
   if (a instanceof BigUint64Array) return 'u64';
   if (a instanceof BigInt64Array) return 'i64';
-  return a instanceof Uint16Array ? null : typeOfArray(a);
+  return a instanceof Uint16Array || isFloat16Array(a) ? null : typeOfArray(a);
 }
 
 // The values that move with a sort's keys: a typed array of 4- or 8-byte elements.
@@ -129,7 +133,10 @@ function isSortValues(a) {
   return ArrayBuffer.isView(a) && !(a instanceof DataView) && (a.BYTES_PER_ELEMENT === 4 || a.BYTES_PER_ELEMENT === 8);
 }
 
-function arrayFor(type, buffer, n) {
+// The result array of `type`; f16 results come as the input came (Float16Array, or
+// Uint16Array of raw bits).
+function arrayFor(type, buffer, n, like = null) {
+  if (type === 'f16' && isFloat16Array(like)) return new globalThis.Float16Array(buffer, 0, n);
   switch (type) {
     case 'u32': return new Uint32Array(buffer, 0, n);
     case 'i32': return new Int32Array(buffer, 0, n);
@@ -141,7 +148,7 @@ function arrayFor(type, buffer, n) {
 function inputType(input, options, what = 'input') {
   const type = options.type ?? typeOfArray(input);
   if (!type || !ArrayBuffer.isView(input)) {
-    invalid(`${what} must be a Uint32Array, Int32Array, Float32Array or Uint16Array (f16 bits)`);
+    invalid(`${what} must be a Uint32Array, Int32Array, Float32Array, Float16Array or Uint16Array (f16 bits)`);
   }
   if (typeOfArray(input) !== type && !(ELEMENT_SIZE[type] === input.BYTES_PER_ELEMENT)) {
     invalid(`${what} holds ${input.BYTES_PER_ELEMENT}-byte elements, type '${type}' needs ${ELEMENT_SIZE[type] ?? '?'}`);
@@ -321,6 +328,35 @@ export class ReduceByKeyPlan extends Plan {}
 export class AllocPlan extends Plan {}
 
 const HOST_PLANS = 16;
+const PENDING = Symbol('pipeline being compiled');
+const PREPARE = {
+  scan: 'createScanPlan', reduce: 'createReducePlan', count: 'createCountPlan', select: 'createSelectPlan',
+  histogram: 'createHistogramPlan', sort: 'createSortPlan', segmentedReduce: 'createSegmentedReducePlan',
+  scanByKey: 'createScanByKeyPlan', segmentedScan: 'createSegmentedScanPlan', reduceByKey: 'createReduceByKeyPlan',
+  alloc: 'createAllocPlan',
+};
+
+// The wasm's bytes from a URL. Node's fetch refuses file: URLs, which is where the
+// package's own wgscan.wasm lies under Node: read those from the file system. The
+// module name is built at run time so that bundlers for the browser leave it alone.
+async function loadBytes(url) {
+  if (url.startsWith('file:') && globalThis.process?.versions?.node) {
+    const fs = await import(/* @vite-ignore */ /* webpackIgnore: true */ ['node', 'fs/promises'].join(':'));
+    try {
+      return await fs.readFile(new URL(url));
+    } catch (e) {
+      throw new Error(`cannot load ${url}: ${e.message}`);
+    }
+  }
+  let r;
+  try {
+    r = await fetch(url);
+  } catch (e) {
+    throw new Error(`cannot load ${url}: ${e.message} (pass Wgscan.create(device, { wasm }) its URL or bytes)`);
+  }
+  if (!r.ok) throw new Error(`cannot load ${url}: HTTP ${r.status} (pass Wgscan.create(device, { wasm }) its URL or bytes)`);
+  return r.arrayBuffer();
+}
 const modules = new Map(); // compiled wgscan.wasm by URL: instances share the compile
 
 export class Wgscan {
@@ -335,12 +371,7 @@ export class Wgscan {
         module = await WebAssembly.compile(module);
       } else {
         const url = String(module ?? new URL('./wgscan.wasm', import.meta.url));
-        if (!modules.has(url)) {
-          modules.set(url, fetch(url).then((r) => {
-            if (!r.ok) throw new Error(`cannot load ${url}: ${r.status}`);
-            return r.arrayBuffer();
-          }).then((b) => WebAssembly.compile(b)));
-        }
+        if (!modules.has(url)) modules.set(url, loadBytes(url).then((b) => WebAssembly.compile(b)));
         try {
           module = await modules.get(url);
         } catch (e) {
@@ -362,6 +393,8 @@ export class Wgscan {
   #owned = new Set(); // handles of buffers the library created (destroyed on release)
   #pending = [];      // error-scope promises not yet awaited
   #plans = new Set(); // live plans, destroyed with the instance
+  #compiling = null;  // while prepare() creates plans: its pipelines' promises
+  #pipelineCounts = { created: 0, prepared: 0 };
   #lost = false;
   info;
 
@@ -404,6 +437,11 @@ export class Wgscan {
     return h;
   }
   #get(h) { return this.#objects[h]; }
+  #pipeline(h) {
+    const p = this.#objects[h];
+    if (p === PENDING) invalid('a plan was used before the prepare() that compiles its pipelines resolved');
+    return p;
+  }
   #drop(h) {
     if (!h) return;
     if (this.#owned.has(h)) {
@@ -502,9 +540,21 @@ export class Wgscan {
       },
       pipelineCreate: (wgsl, wgslLen, entry, entryLen) => {
         const module = dev.createShaderModule({ code: self.#string(wgsl, wgslLen) });
-        return self.#put(dev.createComputePipeline({
-          layout: 'auto', compute: { module, entryPoint: self.#string(entry, entryLen) },
+        const desc = { layout: 'auto', compute: { module, entryPoint: self.#string(entry, entryLen) } };
+        if (!self.#compiling) {
+          self.#pipelineCounts.created++;
+          return self.#put(dev.createComputePipeline(desc));
+        }
+        // The library keeps only the handle until an encode binds it, so the pipeline
+        // may arrive later: prepare() resolves once every slot is filled.
+        const h = self.#put(PENDING);
+        self.#pipelineCounts.prepared++;
+        self.#compiling.push(dev.createComputePipelineAsync(desc).then((pipe) => { self.#objects[h] = pipe; }, (e) => {
+          // An invalid pipeline in the slot: using it fails validation, reported as ever.
+          self.#objects[h] = dev.createComputePipeline(desc);
+          throw e;
         }));
+        return h;
       },
       bindGroupCreate: (pipeline, idsPtr, rangesPtr, n) => {
         const ids = new Uint32Array(self.#exports.memory.buffer, idsPtr, 2 * n);
@@ -513,7 +563,7 @@ export class Wgscan {
         for (let i = 0; i < n; i++) {
           entries.push({ binding: ids[2 * i], resource: { buffer: self.#get(ids[2 * i + 1]), offset: ranges[2 * i], size: ranges[2 * i + 1] } });
         }
-        return self.#put(dev.createBindGroup({ layout: self.#get(pipeline).getBindGroupLayout(0), entries }));
+        return self.#put(dev.createBindGroup({ layout: self.#pipeline(pipeline).getBindGroupLayout(0), entries }));
       },
       passBegin: (encoder, querySet, begin, end) => {
         const desc = { label: 'wgscan' };
@@ -529,13 +579,13 @@ export class Wgscan {
       },
       passDispatch: (pass, pipeline, group, x, y) => {
         const p = self.#get(pass);
-        p.setPipeline(self.#get(pipeline));
+        p.setPipeline(self.#pipeline(pipeline));
         p.setBindGroup(0, self.#get(group));
         p.dispatchWorkgroups(x, y, 1);
       },
       passDispatchIndirect: (pass, pipeline, group, args, offset) => {
         const p = self.#get(pass);
-        p.setPipeline(self.#get(pipeline));
+        p.setPipeline(self.#pipeline(pipeline));
         p.setBindGroup(0, self.#get(group));
         p.dispatchWorkgroupsIndirect(self.#get(args), offset);
       },
@@ -580,6 +630,48 @@ export class Wgscan {
     const instance = await WebAssembly.instantiate(module, { wgpu, wasi_snapshot_preview1: wasi });
     this.#exports = instance.exports;
   }
+
+  // Compiles the pipelines of the plans that `specs` describe without blocking the
+  // calling thread (createComputePipelineAsync, all at once), so that creating those
+  // plans afterwards compiles nothing: a page awaits this at start-up instead of
+  // stalling at the first call. specs: [{ primitive, ...options }], primitive one of
+  // PREPARE's names below, options those of its create*Plan (capacity matters: plans
+  // pick algorithms by it). Host helpers (wg.scan and its kin) use such plans too.
+  // Resolves to the number of pipelines compiled; rejects on a bad spec (nothing then
+  // compiles) or a failed compile.
+  async prepare(specs) {
+    this.#live();
+    if (!Array.isArray(specs)) invalid('prepare takes an array of { primitive, ...options }');
+    if (this.#compiling) invalid('prepare() is already running on this instance: await it first');
+    const made = [];
+    this.#compiling = [];
+    let compiling;
+    try {
+      for (const spec of specs) {
+        const { primitive, ...options } = spec ?? {};
+        const create = PREPARE[primitive];
+        if (!create) invalid(`prepare: unknown primitive ${primitive} (one of ${Object.keys(PREPARE).join(', ')})`);
+        made.push(this[create](options));
+      }
+    } finally {
+      compiling = this.#compiling;
+      this.#compiling = null;
+    }
+    try {
+      const settled = await Promise.allSettled(compiling);
+      const bad = settled.find((r) => r.status === 'rejected');
+      if (bad) fail(ErrorCode.GPU_INTERNAL, `compiling a pipeline: ${bad.reason?.message ?? bad.reason}`);
+    } finally {
+      for (const p of made) p.destroy();
+    }
+    await this.errors();
+    return compiling.length;
+  }
+
+  // Pipelines this instance compiled: created (synchronously, by plan creation) and
+  // prepared (by prepare()). Plans share compiled pipelines, so a count that stays put
+  // across a plan's creation means it compiled nothing.
+  get pipelines() { return { ...this.#pipelineCounts }; }
 
   // Resolves when the WebGPU error scopes of all calls so far have settled; throws the
   // first error they caught (validation, out-of-memory, internal) as a WgscanError.
@@ -805,7 +897,7 @@ export class Wgscan {
     const n = input.length;
     const plan = this.#hostPlan(this.createScanPlan, { ...options, type }, n);
     const r = await this.#runHost(plan, { input, output: n * ELEMENT_SIZE[type] }, ['output'], { n });
-    return { output: arrayFor(type, r.out.output, n), algorithm: plan.algorithmFor(n, false), gpuMs: r.gpuMs, totalMs: r.totalMs };
+    return { output: arrayFor(type, r.out.output, n, input), algorithm: plan.algorithmFor(n, false), gpuMs: r.gpuMs, totalMs: r.totalMs };
   }
 
   // Reduces a typed array; options as createReducePlan's. Returns { value, index,
@@ -996,7 +1088,7 @@ export class Wgscan {
     }
     const plan = this.#hostPlan(this.createScanByKeyPlan, { ...rest, type, heads, keyType }, n);
     const r = await this.#runHost(plan, uploads, ['output'], { n, initValue });
-    return { output: arrayFor(type, r.out.output, n), gpuMs: r.gpuMs, totalMs: r.totalMs };
+    return { output: arrayFor(type, r.out.output, n, input), gpuMs: r.gpuMs, totalMs: r.totalMs };
   }
 
   // The segmented scan of a typed array (as scan's): options.offsets (a Uint32Array of
@@ -1029,7 +1121,7 @@ export class Wgscan {
     const r = await this.#runHost(plan, uploads, ['output', 'status'], { n, nSegments });
     const status = new Uint32Array(r.out.status)[0];
     if (status) fail(status, `the segments' offsets: ${RESULT_NAMES[status] ?? status}`);
-    return { output: arrayFor(type, r.out.output, n), gpuMs: r.gpuMs, totalMs: r.totalMs };
+    return { output: arrayFor(type, r.out.output, n, input), gpuMs: r.gpuMs, totalMs: r.totalMs };
   }
 
   // One reduction per run of equal keys: keys a Uint32Array or Int32Array, values a

@@ -100,8 +100,13 @@ WGPUBuffer wgs__gpu_buffer_create(gpu_device *d, uint64_t size, WGPUBufferUsage 
     bd.label = sv(label);
     bd.usage = usage;
     bd.size = size;
+    if (d->measuring) return NULL;
+    d->buffer_bytes_created += size;
     return d->p.DeviceCreateBuffer(d->device, &bd);
 }
+
+uint64_t wgs__gpu_buffer_bytes_created(const gpu_device *d) { return d->buffer_bytes_created; }
+void wgs__gpu_set_measuring(gpu_device *d, int on) { d->measuring = on; }
 
 void wgs__gpu_buffer_release(gpu_device *d, WGPUBuffer b) {
     if (b) d->p.BufferRelease(b);

@@ -56,6 +56,8 @@ struct gpu_device {
     int scope_depth;
     double wait_limit_s; /* a wait longer than this fails with WGS_ERROR_TIMEOUT */
     gpu_caps caps;
+    uint64_t buffer_bytes_created; /* wgs__gpu_buffer_bytes_created */
+    int measuring;                 /* wgs__gpu_set_measuring */
     /* Where driver lines go while the device is opened and closed (the loader prints
      * as it unloads layers too); the log callback of the context's desc. */
     wgs_driver_output driver_output;

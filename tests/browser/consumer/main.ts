@@ -5,7 +5,7 @@
 // command encoder, each checked against a few lines of plain TypeScript.
 import {
   Wgscan, WgscanError, ErrorCode, NO_INDEX, ALLOC_FAILED,
-  type ScanPlan, type SortPlan, type ReduceResult, type SortResult, type AdapterInfo, type Predicate,
+  type ScanPlan, type SortPlan, type ReduceResult, type SortResult, type AdapterInfo, type Predicate, type PrepareSpec,
 } from 'wgscan';
 
 interface Outcome { done: boolean; passed: number; failed: number; failures: string[]; info: AdapterInfo | null }
@@ -25,6 +25,10 @@ async function main(): Promise<void> {
   const device: GPUDevice = await adapter.requestDevice();
   const wg: Wgscan = await Wgscan.create(device, { adapterInfo: adapter.info });
   outcome.info = wg.info;
+  // The first calls' pipelines, compiled before them without blocking.
+  const specs: PrepareSpec[] = [{ primitive: 'scan', kind: 'inclusive', capacity: 8192 }];
+  const compiled: number = await wg.prepare(specs);
+  expect('prepare', compiled > 0 && wg.pipelines.prepared === compiled, `${compiled}`);
 
   // Host helpers.
   const data = Uint32Array.from({ length: 5000 }, (_, i) => (i * 7919) % 13);
