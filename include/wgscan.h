@@ -213,7 +213,12 @@ extern "C" {
     X(WGS_ERROR_TIMEOUT, 20, "the GPU did not finish in time")                                   \
     X(WGS_ERROR_WRONG_CONTEXT, 21, "object belongs to another context")                          \
     X(WGS_ERROR_SEGMENTS_UNORDERED, 22, "segment offsets are out of order")                        \
-    X(WGS_ERROR_SEGMENT_OUT_OF_RANGE, 23, "a segment offset lies past the end of the values")
+    X(WGS_ERROR_SEGMENT_OUT_OF_RANGE, 23, "a segment offset lies past the end of the values")      \
+    X(WGS_ERROR_OPERATOR_TYPE, 24, "the operator's element type is not a 32-bit scalar, a vector of them or a struct of such fields") \
+    X(WGS_ERROR_OPERATOR_TOO_LARGE, 25, "the operator's element type is larger than 16 bytes")     \
+    X(WGS_ERROR_OPERATOR_IDENTITY, 26, "the operator's identity is not the element type's size")   \
+    X(WGS_ERROR_OPERATOR_RESERVED_NAME, 27, "the operator's WGSL uses a name or construct reserved to wgscan") \
+    X(WGS_ERROR_OPERATOR_COMPILE, 28, "the operator's WGSL does not compile")
 
 typedef enum wgs_result {
 #define WGS_RESULT_ENUM_(sym, num, msg) sym = num,
@@ -518,6 +523,56 @@ typedef enum wgs_scan_algorithm {
  * from the exact sum by at most 128 rounding steps of the type times the sum of
  * magnitudes up to it, plus 2 (i + 1) smallest normals on devices that flush
  * subnormals (the tests check this bound against a double-precision reference). */
+/* ---------------------------------------------------------------------------
+ * Your own operator: an element type and an associative combining function, in WGSL
+ * ------------------------------------------------------------------------- */
+/* The scans (and, where a primitive says so, others) take it instead of type and op,
+ * which are then left 0. wgscan composes it into its kernels through the prelude, as
+ * it does the built-in operators: `source` comes first in every kernel, unchanged (so
+ * a compiler's message names your own line numbers), then the prelude makes
+ * `element` the kernels' element type and calls `combine` wherever a built-in
+ * operator would combine.
+ *
+ * element: u32, i32, f32; vec2 or vec4 of them (vec2<f32>, vec4u, ...); or the name
+ *   of a struct declared in `source` whose fields are 1 to 4 of u32, i32, f32 with no
+ *   attributes. Buffers hold elements as WGSL lays out array<element>: 4 bytes a field,
+ *   no padding. vec3 (stride 16 for 12 bytes) and f16 are refused
+ *   (WGS_ERROR_OPERATOR_TYPE); more than 16 bytes: WGS_ERROR_OPERATOR_TOO_LARGE.
+ * combine: the name of a function in `source`, fn (a: element, b: element) -> element,
+ *   associative: combine(combine(a, b), c) == combine(a, combine(b, c)) for the
+ *   values you scan. `a` is the earlier part of the input. wgscan never assumes it
+ *   commutes unless `commutative` says so, and keeps the input's order everywhere.
+ * identity: identity_size bytes, the element's size (else WGS_ERROR_OPERATOR_IDENTITY):
+ *   combine(identity, x) == combine(x, identity) == x.
+ * commutative: non-zero lets a primitive combine in another order. Results are the
+ *   same bits run to run either way (custom operators always fold the look-back in
+ *   tile order).
+ *
+ * What `source` may use: its own structs, constants, aliases and functions, WGSL's
+ * built-in value functions, and nothing of wgscan's. It may not declare module-scope
+ * `var` or `override`, bindings, entry points or directives (enable, requires,
+ * diagnostic), nor call barriers, atomics, subgroup or quad operations or textures;
+ * and it may not use a name that any wgscan kernel declares at module scope (T, WG,
+ * combine, params, tile, ...) or any ALL_CAPS name a kernel uses, nor any name
+ * beginning with "wgs". Such text is refused
+ * with WGS_ERROR_OPERATOR_RESERVED_NAME naming the word and its line. So the
+ * function sees only its arguments: it cannot reach wgscan's bindings or state.
+ * Text that does not compile is refused at plan creation with
+ * WGS_ERROR_OPERATOR_COMPILE, the log carrying the compiler's message with the line
+ * in your `source`. All of these are found before any GPU work is recorded.
+ *
+ * Custom operators run on the portable tiles (workgroup memory, no subgroup row
+ * tiles): correct on every device, not yet tuned for speed. The description and its
+ * strings are read during the call that takes it and need not outlive it. */
+typedef struct wgs_operator_desc {
+    const char *source;
+    const char *element;
+    const char *combine;
+    const void *identity;
+    size_t identity_size;
+    int commutative;
+} wgs_operator_desc;
+
 typedef struct wgs_scan_plan_desc {
     wgs_type type;
     wgs_op op;
@@ -529,6 +584,11 @@ typedef struct wgs_scan_plan_desc {
     int deterministic;
     uint64_t capacity; /* largest n this plan will encode; 0 means 1 */
     const char *label; /* for WebGPU object labels; may be NULL */
+    /* Your own operator (above) instead of type and op (both then 0; else
+     * WGS_ERROR_INVALID_ARGUMENT). Buffers, n and the carry-in are then in elements of
+     * its type (init_value: the element's bytes; init_buffer: one element). No count
+     * from the GPU (args.n_buffer: WGS_ERROR_INVALID_ARGUMENT) yet. */
+    const wgs_operator_desc *custom;
 } wgs_scan_plan_desc;
 
 #define WGS_PARAM_RING_RECORDS 1024
@@ -694,6 +754,12 @@ typedef struct wgs_reduce_plan_desc {
     uint32_t fixed_point_bits;   /* FIXED_POINT fraction bits, 1..40; 0 means 24 */
     uint64_t capacity;           /* largest n; 0 means 1 */
     const char *label;
+    /* Your own operator ("Your own operator") instead of type and op (both 0, as
+     * algorithm, float_sum and fixed_point_bits; else WGS_ERROR_INVALID_ARGUMENT). The
+     * input holds its elements and the result is one element (n = 0: the identity),
+     * combined in the input's order by tiles, level after level: the same bits on
+     * every run. No count from the GPU (args.n_buffer) yet. */
+    const wgs_operator_desc *custom;
 } wgs_reduce_plan_desc;
 
 typedef struct wgs_count_plan_desc {

@@ -4,7 +4,7 @@
  */
 #include "chain.h"
 
-uint64_t wgs__chain_state_bytes(uint64_t tiles) { return (1 + 2 * tiles) * 4; }
+uint64_t wgs__chain_state_bytes(uint64_t tiles, uint32_t words) { return (1 + 2 * (uint64_t)words * tiles) * 4; }
 
 int wgs__chain_subgroups(const wgs_context_info *ci, uint32_t wg) {
     return ci->has_subgroups && ci->subgroup_min_size >= 4 && ci->subgroup_max_size <= wg;
@@ -12,7 +12,11 @@ int wgs__chain_subgroups(const wgs_context_info *ci, uint32_t wg) {
 
 void wgs__chain_spec(const wgs_context *ctx, wgs_kernel_spec *spec) {
     spec->chained = 1;
-    spec->subgroups = wgs__chain_subgroups(&ctx->caps.info, spec->wg);
+    /* A user's operator: portable tiles (its T may be a struct, which subgroup
+     * operations do not take), its look-back folded in tile order (deterministic, and
+     * the order a non-commutative operator needs). */
+    spec->subgroups = !spec->custom && wgs__chain_subgroups(&ctx->caps.info, spec->wg);
+    if (spec->custom) spec->ordered_lookback = 1;
     spec->max_spins = ctx->exp.lookback_spins;
     spec->lookback_per_lane = ctx->exp.lookback_per_lane;
     spec->withhold_inclusive = ctx->exp.chain_withhold_inclusive;
@@ -25,10 +29,11 @@ wgs_result wgs__chain_create(wgs_context *ctx, const wgs_kernel_spec *spec, uint
     reset.entry = "reset_state";
     c->max_tiles = max_tiles;
     c->reset_wg = spec->wg;
+    c->value_words = spec->custom ? spec->custom->words : 1;
     wgs_result r = wgs__pipeline(ctx, &reset, &c->reset);
     if (r != WGS_OK) return r;
     wgs__gpu_scope_push(ctx->gpu);
-    c->state = wgs__gpu_buffer_create(ctx->gpu, wgs__chain_state_bytes(max_tiles), WGPUBufferUsage_Storage, label);
+    c->state = wgs__gpu_buffer_create(ctx->gpu, wgs__chain_state_bytes(max_tiles, c->value_words), WGPUBufferUsage_Storage, label);
     return wgs__scope_end(ctx, "allocating tile states");
 }
 
@@ -38,7 +43,7 @@ void wgs__chain_release(wgs_context *ctx, wgs__chain *c) {
 }
 
 gpu_binding wgs__chain_binding(const wgs__chain *c, uint64_t tiles) {
-    return (gpu_binding){3, c->state, 0, wgs__chain_state_bytes(tiles)};
+    return (gpu_binding){3, c->state, 0, wgs__chain_state_bytes(tiles, c->value_words)};
 }
 
 void wgs__chain_reset(wgs_context *ctx, WGPUComputePassEncoder pass, const wgs__chain *c, uint64_t tiles) {

@@ -18,14 +18,15 @@
 #include "internal.h"
 
 typedef struct wgs__chain {
-    WGPUBuffer state;   /* the tile counter, then two words per tile */
+    WGPUBuffer state;   /* the tile counter, then 2 * value_words words per tile */
     uint64_t max_tiles; /* tiles the state buffer holds */
     WGPUComputePipeline reset;
     uint32_t reset_wg;
+    uint32_t value_words; /* 32-bit words of a tile's value (a user's element: up to 4) */
 } wgs__chain;
 
-/* Bytes of tile state for `tiles` tiles. */
-uint64_t wgs__chain_state_bytes(uint64_t tiles);
+/* Bytes of tile state for `tiles` tiles of values of `words` 32-bit words. */
+uint64_t wgs__chain_state_bytes(uint64_t tiles, uint32_t words);
 
 /* Whether a chained kernel of `wg` invocations can use subgroups (row tiles and the
  * one-subgroup look-back): subgroups of 4 lanes or more, none wider than the workgroup. */

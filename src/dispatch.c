@@ -85,6 +85,11 @@ static WGPUBuffer ring_of(const wgs_context *ctx, uint64_t *offset) {
     return NULL;
 }
 
+gpu_binding wgs__param_binding(wgs_context *ctx, uint32_t slot, uint64_t offset) {
+    WGPUBuffer ring = ring_of(ctx, &offset);
+    return (gpu_binding){slot, ring, offset, sizeof(wgs_params)};
+}
+
 WGPUBuffer wgs__dummy(wgs_context *ctx) {
     if (!ctx->dummy)
         ctx->dummy = wgs__gpu_buffer_create(ctx->gpu, 256, WGPUBufferUsage_Storage, "wgscan placeholder");

@@ -180,7 +180,7 @@ wgs_result wgs_scan_host(wgs_context *ctx, const wgs_scan_plan_desc *desc, const
         wgs_scan_plan_destroy(plan);
         return r;
     }
-    size_t es = wgs_type_size(d.type);
+    size_t es = wgs__scan_plan_element_size(plan);
     uint64_t bytes = n * es, padded = wgs__round_up(bytes, 4);
     WGPUBuffer buf = NULL, outb = NULL;
     WGPUCommandEncoder enc = NULL;
@@ -214,13 +214,15 @@ wgs_result wgs_scan_host(wgs_context *ctx, const wgs_scan_plan_desc *desc, const
 
 /* Host convenience shared by reduce and count: upload, encode, read back. */
 static wgs_result run_reduce_host(wgs_context *ctx, wgs_reduce_plan *plan, const void *input, uint64_t n,
-                           void *result, uint64_t result_bytes) {
+                           void *result) {
     const WGPUBufferUsage usage = WGPUBufferUsage_Storage | WGPUBufferUsage_CopyDst | WGPUBufferUsage_CopySrc;
     WGPUBuffer in = NULL, outb = NULL;
     WGPUCommandEncoder enc = NULL;
-    wgs_result r = wgs_buffer_create(ctx, n ? n * 4 : 4, usage, &in);
+    uint32_t es, result_bytes;
+    wgs__reduce_plan_sizes(plan, &es, &result_bytes);
+    wgs_result r = wgs_buffer_create(ctx, n ? n * es : 4, usage, &in);
     if (r == WGS_OK) r = wgs_buffer_create(ctx, 16, usage, &outb);
-    if (r == WGS_OK && n) r = wgs_buffer_write(ctx, in, 0, input, n * 4);
+    if (r == WGS_OK && n) r = wgs_buffer_write(ctx, in, 0, input, n * es);
     if (r == WGS_OK) r = wgs_encoder_create(ctx, &enc);
     if (r == WGS_OK) {
         wgs_reduce_args a = {.input = in, .n = n, .output = outb};
@@ -244,7 +246,7 @@ wgs_result wgs_reduce_host(wgs_context *ctx, const wgs_reduce_plan_desc *desc, c
     wgs_reduce_plan *plan = NULL;
     wgs_result r = wgs_reduce_plan_create(ctx, &d, &plan);
     if (r == WGS_OK)
-        r = run_reduce_host(ctx, plan, input, n, result, d.op == WGS_OP_ARGMIN || d.op == WGS_OP_ARGMAX ? 8 : 4);
+        r = run_reduce_host(ctx, plan, input, n, result);
     wgs_reduce_plan_destroy(plan);
     return r;
 }
@@ -258,7 +260,7 @@ wgs_result wgs_count_host(wgs_context *ctx, const wgs_count_plan_desc *desc, con
     if (d.capacity < n) d.capacity = n;
     wgs_reduce_plan *plan = NULL;
     wgs_result r = wgs_count_plan_create(ctx, &d, &plan);
-    if (r == WGS_OK) r = run_reduce_host(ctx, plan, input, n, count, 4);
+    if (r == WGS_OK) r = run_reduce_host(ctx, plan, input, n, count);
     wgs_reduce_plan_destroy(plan);
     return r;
 }

@@ -20,6 +20,7 @@
 
 typedef struct wgs_pipeline_entry {
     char key[WGS_PIPELINE_KEY_MAX];
+    char *custom_key; /* a user operator's whole key (its hash is in key), or NULL */
     WGPUComputePipeline pipeline;
 } wgs_pipeline_entry;
 
@@ -141,6 +142,9 @@ wgs_result wgs__params_reserve(wgs_context *ctx, uint64_t count);
  * that holds it, should the ring have been replaced since). Never more records than
  * reserved. */
 uint64_t wgs__param_push(wgs_context *ctx, const wgs_params *rec);
+/* A binding (at `slot`) of the record that wgs__param_push placed at `offset`, in the
+ * ring that holds it: a record read by a kernel as a uniform of its own. */
+gpu_binding wgs__param_binding(wgs_context *ctx, uint32_t slot, uint64_t offset);
 /* The context's 256-byte placeholder for unused read-only bindings (created on first
  * use). */
 WGPUBuffer wgs__dummy(wgs_context *ctx);
@@ -313,6 +317,9 @@ typedef struct wgs_kernel_spec {
     int ordered_lookback; /* 1: prefixes folded in tile order, bit-identical run to run (chain.h) */
     int withhold_inclusive; /* the experiment chain_withhold_inclusive */
     int withhold_first;     /* the experiment chain_withhold_first */
+    /* A user's operator (operator.c): its element type and function replace type and op
+     * in the prelude (NULL: the built-in type and op). */
+    const struct wgs__operator *custom;
 } wgs_kernel_spec;
 
 /* The compiled pipeline for `spec`, compiled on first use and cached in the context
@@ -322,6 +329,42 @@ void wgs__pipelines_release(wgs_context *ctx);
 
 /* Embedded WGSL by path under src/wgsl (generated at build time). */
 const char *wgs_wgsl_source(const char *name);
+/* The i-th embedded file's text, NULL past the last. */
+const char *wgs_wgsl_source_at(size_t i);
+
+/* Bytes of one element of the scan plan's type or operator. */
+uint32_t wgs__scan_plan_element_size(const struct wgs_scan_plan *p);
+/* A user's operator's reduce (reduce.c), on a multi-level scan plan of that operator:
+ * its tile totals level after level, the last into args->output (one element). The
+ * encode's common checks (wgs__encode_begin) are the caller's. */
+wgs_result wgs__scan_reduce_encode(struct wgs_scan_plan *p, WGPUCommandEncoder encoder,
+                                   const wgs_reduce_args *args);
+/* Bytes of a reduce plan's input element and of its result. */
+void wgs__reduce_plan_sizes(const struct wgs_reduce_plan *p, uint32_t *element, uint32_t *result);
+
+/* ---- user operators (operator.c) ----------------------------------------------- */
+
+/* A checked wgs_operator_desc, with copies of its text: what the prelude writes for it
+ * and what tells two operators apart in the pipeline cache. */
+typedef struct wgs__operator {
+    char *source, *element, *combine;
+    char *glue;       /* the prelude's lines for this operator: T, combine, the words */
+    char *key;        /* everything that makes the kernels differ, as one string */
+    uint32_t size;    /* bytes of an element */
+    uint32_t words;   /* 32-bit words of an element (size / 4) */
+    uint32_t identity[4];
+    int commutative;
+} wgs__operator;
+
+/* Checks `desc` (before any GPU work: the type's form and size, the identity's size,
+ * reserved names; then a test compilation of the text on its own, whose errors name
+ * the user's lines) and makes the operator. */
+wgs_result wgs__operator_create(wgs_context *ctx, const wgs_operator_desc *desc, wgs__operator **out);
+void wgs__operator_destroy(wgs__operator *op);
+/* The preludes of representative kernels, one after another (kernels.c): with the
+ * embedded files, the text whose module-scope names a user's operator may not use.
+ * Free it; NULL when out of memory. */
+char *wgs__prelude_samples(void);
 
 /* ---- types and operators ------------------------------------------------------- */
 

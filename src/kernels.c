@@ -98,44 +98,67 @@ static int sb_add(strbuf *b, const char *s) { return sb_add_n(b, s, strlen(s)); 
 
 static int write_prelude(strbuf *b, const wgs_kernel_spec *s) {
     char buf[2048];
-    const char *t = wgsl_type(s->type);
+    const wgs__operator *op = s->custom;
+    const char *t = op ? op->element : wgsl_type(s->type);
     int ok = 1;
-    if (s->type == WGS_TYPE_F16) ok &= sb_add(b, "enable f16;\n");
+    /* A user's operator comes first, unchanged, so that a compiler's message names the
+     * user's own lines (its kernels need no directive, which would have to precede it). */
+    if (op) {
+        ok &= sb_add(b, op->source);
+        ok &= sb_add(b, "\n");
+    }
+    if (s->type == WGS_TYPE_F16 && !op) ok &= sb_add(b, "enable f16;\n");
     /* Subgroup sizes are the same on every lane of a subgroup, but WGSL's uniformity
      * analysis cannot know that the subgroup_size builtin is: loops bounded by it
      * around shuffles are correct, so the rule is turned off for these modules. */
     if (s->subgroups) ok &= sb_add(b, "enable subgroups;\ndiagnostic(off, subgroup_uniformity);\n");
     snprintf(buf, sizeof buf,
              "// generated prelude: %s %s, WG %u, ITEMS %u%s\n"
-             "alias T = %s;\n"
              "const WG: u32 = %uu;\n"
              "const ITEMS: u32 = %uu;\n"
              "const MAX_SPINS: u32 = %uu;\n"
              "const LOOKBACK_PER_LANE: u32 = %uu;\n"
              "const LOOKBACK_ORDERED: bool = %s;\n"
              "const WITHHOLD_INCLUSIVE: bool = %s;\n"
-             "const WITHHOLD_FIRST: bool = %s;\n"
-             "fn combine(a: T, b: T) -> T { return %s; }\n",
-             t, wgs_op_name(s->op), s->wg, s->items, s->in_place ? ", in place" : "", t, s->wg,
+             "const WITHHOLD_FIRST: bool = %s;\n",
+             t, op ? op->combine : wgs_op_name(s->op), s->wg, s->items, s->in_place ? ", in place" : "", s->wg,
              s->items, s->max_spins ? s->max_spins : 16u,
              s->lookback_per_lane ? s->lookback_per_lane : 1u, s->ordered_lookback ? "true" : "false",
-             s->withhold_inclusive ? "true" : "false", s->withhold_first ? "true" : "false",
-             wgsl_combine(s->type, s->op));
+             s->withhold_inclusive ? "true" : "false", s->withhold_first ? "true" : "false");
     ok &= sb_add(b, buf);
-    /* order_key: a u32 that orders as T's values (floats: the bits' order, subnormals and
-     * -0 < +0 exact; NaN below every number for min and above for max, so it wins). */
-    if (s->type == WGS_TYPE_F32 || s->type == WGS_TYPE_F16)
+    /* T and combine; ELEMENT_WORDS, the 32-bit words of a T, which to_words and
+     * from_words convert (tile states, carry-ins: up to 4 words, the rest zero);
+     * COMMUTATIVE: a kernel may combine in another order than the input's (the
+     * built-ins: yes, floats' sums then differ in rounding only). A user's operator
+     * brings its own (operator.c). */
+    if (op) {
+        ok &= sb_add(b, op->glue);
+    } else {
         snprintf(buf, sizeof buf,
-                 "fn order_key(v: T) -> u32 {\n"
-                 "    let b = to_bits(v) << %uu;\n"
-                 "    if ((b & 0x7FFFFFFFu) > 0x%Xu) { return 0x%Xu; }\n"
-                 "    return select(b | 0x80000000u, ~b, (b & 0x80000000u) != 0u);\n}\n",
-                 s->type == WGS_TYPE_F16 ? 16u : 0u, s->type == WGS_TYPE_F16 ? 0x7C000000u : 0x7F800000u,
-                 s->op == WGS_OP_MAX ? 0xFFFFFFFFu : 0u);
-    else
-        snprintf(buf, sizeof buf, "fn order_key(v: T) -> u32 { return bitcast<u32>(v)%s; }\n",
-                 s->type == WGS_TYPE_I32 ? " ^ 0x80000000u" : "");
-    ok &= sb_add(b, buf);
+                 "alias T = %s;\n"
+                 "fn combine(a: T, b: T) -> T { return %s; }\n"
+                 "const ELEMENT_WORDS: u32 = 1u;\n"
+                 "const COMMUTATIVE: bool = true;\n"
+                 "fn to_words(v: T) -> vec4<u32> { return vec4<u32>(to_bits(v), 0u, 0u, 0u); }\n"
+                 "fn from_words(w: vec4<u32>) -> T { return from_bits(w.x); }\n"
+                 "fn carry_words() -> vec4<u32> { return vec4<u32>(0u); }\n",
+                 t, wgsl_combine(s->type, s->op));
+        ok &= sb_add(b, buf);
+        /* order_key: a u32 that orders as T's values (floats: the bits' order, subnormals and
+         * -0 < +0 exact; NaN below every number for min and above for max, so it wins). */
+        if (s->type == WGS_TYPE_F32 || s->type == WGS_TYPE_F16)
+            snprintf(buf, sizeof buf,
+                     "fn order_key(v: T) -> u32 {\n"
+                     "    let b = to_bits(v) << %uu;\n"
+                     "    if ((b & 0x7FFFFFFFu) > 0x%Xu) { return 0x%Xu; }\n"
+                     "    return select(b | 0x80000000u, ~b, (b & 0x80000000u) != 0u);\n}\n",
+                     s->type == WGS_TYPE_F16 ? 16u : 0u, s->type == WGS_TYPE_F16 ? 0x7C000000u : 0x7F800000u,
+                     s->op == WGS_OP_MAX ? 0xFFFFFFFFu : 0u);
+        else
+            snprintf(buf, sizeof buf, "fn order_key(v: T) -> u32 { return bitcast<u32>(v)%s; }\n",
+                     s->type == WGS_TYPE_I32 ? " ^ 0x80000000u" : "");
+        ok &= sb_add(b, buf);
+    }
     /* What the plan fixes is constant in the kernel, so that the compiler keeps the
      * other cases out of its registers: the scan kind and the operator's identity (a
      * bit pattern, since inf is no WGSL constant; the conversion is a function call). */
@@ -143,15 +166,16 @@ static int write_prelude(strbuf *b, const wgs_kernel_spec *s) {
      * grouping (a fallback may then reduce a tile in its own order). */
     snprintf(buf, sizeof buf,
              "const SCAN_INCLUSIVE: bool = %s;\nconst IDENTITY_BITS: u32 = 0x%Xu;\nconst COMBINE_EXACT: bool = %s;\n",
-             s->inclusive ? "true" : "false", wgs__identity_bits(s->type, s->op),
-             s->type == WGS_TYPE_U32 || s->type == WGS_TYPE_I32 ? "true" : "false");
+             s->inclusive ? "true" : "false", op ? op->identity[0] : wgs__identity_bits(s->type, s->op),
+             !op && (s->type == WGS_TYPE_U32 || s->type == WGS_TYPE_I32) ? "true" : "false");
     ok &= sb_add(b, buf);
     /* Values as 32-bit patterns (f16 in the low half), for look-back states and the
      * identities given as bits (IDENTITY_BITS, or Params for the primitives). f16 goes
      * through f32 with integer arithmetic on the bits, exact both ways (zeros,
      * subnormals, infinities, NaN kept a NaN): Naga (Firefox) has no bitcast between
      * vec2<f16> and u32, and pack2x16float leaves infinities and NaN undefined. */
-    if (s->type == WGS_TYPE_F16)
+    /* (A user's operator: its glue holds identity_from_bits; its values move as words.) */
+    if (!op && s->type == WGS_TYPE_F16)
         ok &= sb_add(b, "fn to_bits(v: T) -> u32 {\n"
                         "    let f = bitcast<u32>(f32(v));\n"
                         "    let sign = (f >> 16u) & 0x8000u;\n"
@@ -177,10 +201,10 @@ static int write_prelude(strbuf *b, const wgs_kernel_spec *s) {
                         "    }\n"
                         "    return T(bitcast<f32>(f));\n"
                         "}\n");
-    else
+    else if (!op)
         ok &= sb_add(b, "fn to_bits(v: T) -> u32 { return bitcast<u32>(v); }\n"
                         "fn from_bits(b: u32) -> T { return bitcast<T>(b); }\n");
-    ok &= sb_add(b, "fn identity_from_bits(bits: u32) -> T { return from_bits(bits); }\n");
+    if (!op) ok &= sb_add(b, "fn identity_from_bits(bits: u32) -> T { return from_bits(bits); }\n");
     /* Entry points take the per-invocation builtins as one struct, so helpers that need
      * subgroup builtins work with either workgroup-scan variant. The workgroup-uniform
      * builtins stay separate parameters: WGSL's uniformity analysis treats a struct as
@@ -293,7 +317,36 @@ static int spec_key(const wgs_kernel_spec *s, char *key, size_t cap) {
                      s->lookback_per_lane, s->primitive, (int)s->value_type, (int)s->params);
     for (size_t i = 0; i < sizeof s->consts / sizeof s->consts[0] && s->consts[i].name && k > 0 && (size_t)k < cap; i++)
         k += snprintf(key + k, cap - (size_t)k, ":%s=%u", s->consts[i].name, s->consts[i].value);
+    if (s->custom && k > 0 && (size_t)k < cap) { /* FNV-1a of the operator's key; the entry keeps it whole */
+        uint64_t h = 0xcbf29ce484222325ull;
+        for (const char *c = s->custom->key; *c; c++) h = (h ^ (unsigned char)*c) * 0x100000001b3ull;
+        k += snprintf(key + k, cap - (size_t)k, ":op=%016llx", (unsigned long long)h);
+    }
     return k > 0 && (size_t)k < cap;
+}
+
+char *wgs__prelude_samples(void) {
+    static const wgs_kernel_spec samples[] = {
+        {.type = WGS_TYPE_F32, .params = WGS_PARAMS_KIND_SCAN},
+        {.type = WGS_TYPE_F16, .params = WGS_PARAMS_KIND_SCAN, .in_place = 1},
+        {.type = WGS_TYPE_U32, .params = WGS_PARAMS_KIND_SCAN, .subgroups = 1},
+        {.type = WGS_TYPE_U32, .params = WGS_PARAMS_KIND_SCAN, .subgroups = 1, .in_place = 1},
+        {.type = WGS_TYPE_I32, .params = WGS_PARAMS_KIND_REDUCE, .primitive = 1},
+        {.type = WGS_TYPE_U32, .params = WGS_PARAMS_KIND_SELECT, .primitive = 1},
+        {.type = WGS_TYPE_U32, .params = WGS_PARAMS_KIND_HISTOGRAM, .primitive = 1},
+        {.type = WGS_TYPE_U32, .params = WGS_PARAMS_KIND_ALLOC, .primitive = 1},
+        {.type = WGS_TYPE_U32, .params = WGS_PARAMS_KIND_COPY, .primitive = 1},
+        {.type = WGS_TYPE_U32, .params = WGS_PARAMS_KIND_SORT, .primitive = 1},
+        {.type = WGS_TYPE_U32, .params = WGS_PARAMS_KIND_SEGMENTED, .primitive = 1},
+    };
+    strbuf b = {0};
+    int ok = sb_add(&b, "const SG_FIXED: u32 = 0u;\nconst SG_MIN: u32 = 1u;\nconst SG_MAX: u32 = 1u;\n");
+    for (size_t i = 0; i < sizeof samples / sizeof samples[0]; i++) ok &= write_prelude(&b, &samples[i]);
+    if (!ok) {
+        free(b.p);
+        return NULL;
+    }
+    return b.p;
 }
 
 
@@ -301,8 +354,12 @@ wgs_result wgs__pipeline(wgs_context *ctx, const wgs_kernel_spec *spec, WGPUComp
     char key[WGS_PIPELINE_KEY_MAX];
     WGS_FAIL_IF(ctx, !spec_key(spec, key, sizeof key), WGS_ERROR_GPU_INTERNAL,
                 "kernel key of %s:%s longer than %d characters", spec->file, spec->entry, WGS_PIPELINE_KEY_MAX - 1);
+    WGS_FAIL_IF(ctx, spec->custom && spec->subgroups, WGS_ERROR_GPU_INTERNAL,
+                "kernel %s: a user's operator runs on the portable tiles only", spec->file);
     for (size_t i = 0; i < ctx->pipeline_count; i++) {
-        if (strcmp(ctx->pipelines[i].key, key) == 0) {
+        const char *ck = ctx->pipelines[i].custom_key;
+        if (strcmp(ctx->pipelines[i].key, key) == 0 &&
+            (spec->custom ? ck && strcmp(ck, spec->custom->key) == 0 : !ck)) {
             *out = ctx->pipelines[i].pipeline;
             return WGS_OK;
         }
@@ -396,8 +453,19 @@ wgs_result wgs__pipeline(wgs_context *ctx, const wgs_kernel_spec *spec, WGPUComp
         wgs__gpu_pipeline_release(ctx->gpu, pipe);
         return r;
     }
+    char *custom_key = NULL;
+    if (spec->custom) {
+        size_t len = strlen(spec->custom->key) + 1;
+        custom_key = malloc(len);
+        if (!custom_key) {
+            wgs__gpu_pipeline_release(ctx->gpu, pipe);
+            return wgs__fail(ctx, WGS_ERROR_OUT_OF_HOST_MEMORY, "caching kernel %s", key);
+        }
+        memcpy(custom_key, spec->custom->key, len);
+    }
     wgs_pipeline_entry *e = &ctx->pipelines[ctx->pipeline_count++];
     snprintf(e->key, sizeof e->key, "%s", key);
+    e->custom_key = custom_key;
     e->pipeline = pipe;
     *out = pipe;
     return WGS_OK;
@@ -405,7 +473,10 @@ wgs_result wgs__pipeline(wgs_context *ctx, const wgs_kernel_spec *spec, WGPUComp
 
 void wgs__pipelines_release(wgs_context *ctx) {
     for (size_t i = 0; i < ctx->pipeline_count; i++)
+    {
         wgs__gpu_pipeline_release(ctx->gpu, ctx->pipelines[i].pipeline);
+        free(ctx->pipelines[i].custom_key);
+    }
     free(ctx->pipelines);
     ctx->pipelines = NULL;
     ctx->pipeline_count = ctx->pipeline_cap = 0;

@@ -19,7 +19,9 @@
  * single pass's chunk start; segments: the segmented scan's count
  * (workgroup/heads_offsets.wgsl). */
 #define WGS_PARAMS_SCAN(X) X(n) X(tile_base) X(flags) X(words) X(carry_bits) X(claim_base) X(segments)
-#define WGS_CONSTS_SCAN(X) X(FLAG_WRITE_TOTALS, 2u) X(FLAG_SEEDED, 4u) X(FLAG_CARRY, 8u) X(FLAG_CARRY_BUFFER, 16u)
+#define WGS_CONSTS_SCAN(X)                                                                    \
+    X(FLAG_WRITE_TOTALS, 2u) X(FLAG_SEEDED, 4u) X(FLAG_CARRY, 8u) X(FLAG_CARRY_BUFFER, 16u)   \
+    X(FLAG_EMPTY_IDENTITY, 32u)
 
 /* Reduce and count (reduce.wgsl): tile_base is the first partial this dispatch writes,
  * first the index of its first element, groups its grid; the predicate's kind is in

@@ -34,6 +34,10 @@ struct wgs_reduce_plan {
     uint64_t chunk_elems;
     WGPUComputePipeline main, final_, init, finish;
     WGPUBuffer partials, acc;
+    /* A user's operator: its reduce runs on a multi-level scan plan's tile passes
+     * (scan.c), which keep the input's order. */
+    wgs_scan_plan *custom;
+    uint32_t custom_size;
 };
 
 /* Invocations, 16-byte loads in flight per invocation, and the grid (tuning.c). */
@@ -51,6 +55,34 @@ static wgs_result choose_tuning(wgs_context *ctx, wgs_reduce_plan *p) {
 static void plan_release(wgs_reduce_plan *p) {
     wgs__gpu_buffer_release(p->ctx->gpu, p->partials);
     wgs__gpu_buffer_release(p->ctx->gpu, p->acc);
+    if (p->custom) {
+        wgs_scan_plan_destroy(p->custom);
+        p->custom = NULL;
+    }
+}
+
+void wgs__reduce_plan_sizes(const wgs_reduce_plan *p, uint32_t *element, uint32_t *result) {
+    *element = p->custom ? p->custom_size : 4;
+    *result = p->custom ? p->custom_size : p->result_bytes;
+}
+
+/* A user's operator: a multi-level scan plan of it does the work. */
+static wgs_result custom_create(wgs_context *ctx, const wgs_reduce_plan_desc *d, wgs_reduce_plan **out) {
+    WGS_FAIL_IF(ctx, d->type || d->op || d->algorithm > WGS_REDUCE_ALGORITHM_TREE || d->float_sum || d->fixed_point_bits,
+                WGS_ERROR_INVALID_ARGUMENT,
+                "a reduce with its own operator (custom) takes no type, op, atomic algorithm or float_sum");
+    wgs_reduce_plan *p = calloc(1, sizeof *p);
+    WGS_FAIL_IF(ctx, !p, WGS_ERROR_OUT_OF_HOST_MEMORY, "allocating the plan");
+    p->ctx = ctx;
+    p->capacity = d->capacity ? d->capacity : 1;
+    p->algorithm = WGS_REDUCE_ALGORITHM_TREE;
+    wgs_result r = wgs_scan_plan_create(ctx,
+                                        &(wgs_scan_plan_desc){.custom = d->custom,
+                                                              .algorithm = WGS_SCAN_ALGORITHM_MULTILEVEL,
+                                                              .capacity = p->capacity, .label = d->label},
+                                        &p->custom);
+    if (r == WGS_OK) p->custom_size = wgs__scan_plan_element_size(p->custom);
+    WGS_CREATE_END(ctx, r, p, plan_release(p), out);
 }
 
 /* Everything after the description is checked: pipelines and scratch. */
@@ -153,6 +185,7 @@ static wgs_result reduce_desc_validate(wgs_context *ctx, const wgs_reduce_plan_d
 
 wgs_result wgs_reduce_plan_create(wgs_context *ctx, const wgs_reduce_plan_desc *user_desc, wgs_reduce_plan **out) {
     WGS_CREATE_BEGIN(ctx, user_desc, out);
+    if (user_desc->custom) return custom_create(ctx, user_desc, out);
     const wgs_reduce_plan_desc d = reduce_desc_defaults(user_desc), *desc = &d;
     wgs_type type = desc->type;
     wgs_reduce_plan *p = NULL;
@@ -220,6 +253,7 @@ wgs_result wgs_reduce_encode(wgs_reduce_plan *p, WGPUCommandEncoder encoder, con
     wgs_context *ctx = p->ctx;
     wgs_result r = wgs__encode_begin(ctx, encoder, a, a ? a->n : 0, p->capacity, a ? a->timestamp_query_set : NULL);
     if (r != WGS_OK) return r;
+    if (p->custom) return wgs__scan_reduce_encode(p->custom, encoder, a);
     if ((r = wgs__check_buffer(ctx, a->input, a->input_offset, a->n * 4, "input")) != WGS_OK) return r;
     if ((r = wgs__check_buffer(ctx, a->output, a->output_offset, p->result_bytes, "output")) != WGS_OK) return r;
     WGS_FAIL_IF(ctx, a->input == a->output, WGS_ERROR_ALIASING,

@@ -40,6 +40,7 @@ typedef struct tiling {
 
 struct wgs_scan_plan {
     wgs_context *ctx;
+    wgs__operator *custom; /* a user's operator, or NULL for type and op */
     wgs_type type;
     wgs_op op;
     wgs_scan_kind kind;
@@ -113,18 +114,19 @@ static uint64_t tile_storage(uint32_t wg, uint32_t items, uint32_t es, int rows)
 typedef struct storage_arg {
     const wgs_context_info *ci;
     uint32_t es;
+    int custom; /* a user's operator: portable tiles only (chain.c) */
 } storage_arg;
 
 static uint64_t shape_storage(uint32_t wg, uint32_t items, const void *arg) {
     const storage_arg *a = arg;
-    return tile_storage(wg, items, a->es, wgs__chain_subgroups(a->ci, wg));
+    return tile_storage(wg, items, a->es, !a->custom && wgs__chain_subgroups(a->ci, wg));
 }
 
 /* Row tiles (16-byte words) take 4 items or more; the tuning table's shape otherwise. */
-static wgs_result choose_tiling(wgs_context *ctx, uint32_t es, int single_pass, tiling *t) {
+static wgs_result choose_tiling(wgs_context *ctx, uint32_t es, int custom, int single_pass, tiling *t) {
     const wgs_context_info *ci = &ctx->caps.info;
     const wgs__tuning *tu = wgs__tuning_of(ctx);
-    storage_arg arg = {ci, es};
+    storage_arg arg = {ci, es, custom};
     wgs_tile_shape s;
     wgs_result r = single_pass ? wgs__shape(ctx, "scan_single_pass", ctx->exp.scan_single_pass,
                                             tu->scan_single_pass, 4, 256, shape_storage, &arg, &s)
@@ -134,7 +136,7 @@ static wgs_result choose_tiling(wgs_context *ctx, uint32_t es, int single_pass, 
     t->wg = s.wg;
     t->items = s.items;
     t->tile = t->wg * t->items;
-    t->rows = wgs__chain_subgroups(ci, t->wg);
+    t->rows = !custom && wgs__chain_subgroups(ci, t->wg);
     return WGS_OK;
 }
 
@@ -154,13 +156,15 @@ static void plan_release(wgs_scan_plan *p) {
     for (int l = 0; l < MAX_LEVELS; l++) wgs__gpu_buffer_release(g, p->sums[l]);
     wgs__gpu_buffer_release(g, p->dummy);
     wgs__chain_release(p->ctx, &p->chain);
+    wgs__operator_destroy(p->custom);
+    p->custom = NULL;
 }
 
 static wgs_result make_pipelines(wgs_scan_plan *p) {
     wgs_context *ctx = p->ctx;
     wgs_kernel_spec spec = {.file = "device/scan_tiles.wgsl", .entry = "reduce_tiles", .type = p->type,
                             .op = p->op, .wg = p->ml.wg, .items = p->ml.items,
-                            .helper = "element/scan_carry.wgsl"};
+                            .helper = "element/scan_carry.wgsl", .custom = p->custom};
     spec.subgroups = p->ml.rows;
     wgs_result r = wgs__pipeline(ctx, &spec, &p->ml_reduce_copy);
     spec.in_place = 1;
@@ -181,12 +185,12 @@ static wgs_result make_pipelines(wgs_scan_plan *p) {
                           .entry = p->sp.rows ? "scan_persistent" : "scan_single_pass",
                           .type = p->type, .op = p->op, .wg = p->sp.wg, .items = p->sp.items,
                           .helper = "element/scan_carry.wgsl",
-                          .inclusive = p->kind == WGS_SCAN_INCLUSIVE};
+                          .inclusive = p->kind == WGS_SCAN_INCLUSIVE, .custom = p->custom};
     wgs__chain_spec(ctx, &sp);
     r = wgs__pipeline(ctx, &sp, &p->sp_scan);
     if (r == WGS_OK)
         r = wgs__chain_create(ctx, &sp, wgs__div_up(p->capacity, p->sp.tile), "wgscan scan tile states", &p->chain);
-    if (r == WGS_OK) p->scratch_bytes += wgs__chain_state_bytes(p->chain.max_tiles);
+    if (r == WGS_OK) p->scratch_bytes += wgs__chain_state_bytes(p->chain.max_tiles, p->chain.value_words);
     return r;
 }
 
@@ -194,15 +198,17 @@ static wgs_result make_pipelines(wgs_scan_plan *p) {
  * whole (sokol's desc_defaults and validate steps). */
 static wgs_scan_plan_desc desc_defaults(const wgs_scan_plan_desc *d) {
     wgs_scan_plan_desc r = *d;
-    if (r.type == WGS_TYPE_DEFAULT) r.type = WGS_TYPE_U32;
-    if (r.op == WGS_OP_DEFAULT) r.op = WGS_OP_ADD;
+    if (r.type == WGS_TYPE_DEFAULT && !r.custom) r.type = WGS_TYPE_U32;
+    if (r.op == WGS_OP_DEFAULT && !r.custom) r.op = WGS_OP_ADD;
     if (r.kind == WGS_SCAN_DEFAULT) r.kind = WGS_SCAN_EXCLUSIVE;
     if (r.capacity == 0) r.capacity = 1;
     return r;
 }
 
 static wgs_result desc_validate(wgs_context *ctx, const wgs_scan_plan_desc *d) {
-    wgs_result r = wgs__check_type_op(ctx, d->type, d->op);
+    WGS_FAIL_IF(ctx, d->custom && (d->type || d->op), WGS_ERROR_INVALID_ARGUMENT,
+                "a scan with its own operator (custom) takes no type or op; leave them 0");
+    wgs_result r = d->custom ? WGS_OK : wgs__check_type_op(ctx, d->type, d->op);
     if (r != WGS_OK) return r;
     WGS_FAIL_IF(ctx, (unsigned)d->kind > WGS_SCAN_INCLUSIVE, WGS_ERROR_INVALID_ARGUMENT, "unknown scan kind %d",
                 (int)d->kind);
@@ -223,21 +229,26 @@ wgs_result wgs_scan_plan_create(wgs_context *ctx, const wgs_scan_plan_desc *user
     wgs_type type = desc->type;
 
     const wgs_context_info *ci = &ctx->caps.info;
+    wgs__operator *custom = NULL;
+    if (desc->custom && (r = wgs__operator_create(ctx, desc->custom, &custom)) != WGS_OK) return r;
     wgs_scan_plan *p = calloc(1, sizeof *p);
+    if (!p) wgs__operator_destroy(custom);
     WGS_FAIL_IF(ctx, !p, WGS_ERROR_OUT_OF_HOST_MEMORY, "allocating the scan plan");
     p->ctx = ctx;
+    p->custom = custom;
     p->type = type;
     p->op = desc->op;
     p->kind = desc->kind;
     p->algorithm = desc->algorithm;
     p->deterministic = desc->deterministic != 0;
     p->capacity = desc->capacity;
-    p->es = (uint32_t)wgs_type_size(type);
+    p->es = custom ? custom->size : (uint32_t)wgs_type_size(type);
     p->max_dim = ci->max_workgroups_per_dimension;
     p->word_align = ci->min_storage_offset_alignment < 16 ? 16 : ci->min_storage_offset_alignment;
     p->has_sp = p->algorithm != WGS_SCAN_ALGORITHM_MULTILEVEL && !p->deterministic;
-    if ((r = choose_tiling(ctx, p->es, 0, &p->ml)) != WGS_OK ||
-        (p->has_sp && (r = choose_tiling(ctx, p->es, 1, &p->sp)) != WGS_OK)) {
+    if ((r = choose_tiling(ctx, p->es, custom != NULL, 0, &p->ml)) != WGS_OK ||
+        (p->has_sp && (r = choose_tiling(ctx, p->es, custom != NULL, 1, &p->sp)) != WGS_OK)) {
+        wgs__operator_destroy(custom);
         free(p);
         return r;
     }
@@ -258,14 +269,15 @@ wgs_result wgs_scan_plan_create(wgs_context *ctx, const wgs_scan_plan_desc *user
         too_large = L.levels == MAX_LEVELS ||
                     (L.levels && (L.count[0] * p->es > ci->max_storage_binding_size ||
                                   wgs__div_up(L.count[0], p->ml.tile) > per_grid)) ||
-                    wgs__chain_state_bytes(sp_tiles) > ci->max_storage_binding_size;
+                    wgs__chain_state_bytes(sp_tiles, custom ? custom->words : 1) > ci->max_storage_binding_size;
     }
     if (too_large) {
+        wgs__operator_destroy(custom);
         free(p);
         return wgs__fail(ctx, WGS_ERROR_TOO_LARGE,
                          "capacity %llu of %s does not fit this device (max buffer %llu bytes, "
                          "max binding %llu bytes, %u workgroups per dimension)",
-                         (unsigned long long)desc->capacity, wgs_type_name(type),
+                         (unsigned long long)desc->capacity, custom ? "the operator's element" : wgs_type_name(type),
                          (unsigned long long)ci->max_buffer_size,
                          (unsigned long long)ci->max_storage_binding_size, ci->max_workgroups_per_dimension);
     }
@@ -298,6 +310,8 @@ void wgs_scan_plan_destroy(wgs_scan_plan *p) {
     p->ctx->live_plans--;
     free(p);
 }
+
+uint32_t wgs__scan_plan_element_size(const wgs_scan_plan *p) { return p->es; }
 
 uint64_t wgs_scan_plan_scratch_size(const wgs_scan_plan *p) { return p ? p->scratch_bytes : 0; }
 
@@ -393,6 +407,10 @@ typedef struct recorder {
     WGPUComputePassEncoder pass;
     uint64_t param_base; /* the encode's first record in the context's ring */
     gpu_binding carry; /* binding 6 of the kernels that take a carry-in */
+    /* binding 7 of those kernels for a user's element of several words: the carry's
+     * own record (nb_carry 2), else none (1) */
+    gpu_binding carry_record;
+    uint32_t nb_carry;
     const unsigned char *records; /* the encode's records, as the ring holds them */
 } recorder;
 
@@ -441,15 +459,16 @@ static void record_level(recorder *rc, const ml_layout *L, int l) {
     wgs_scan_plan *p = rc->p;
     uint64_t count = L->count[l];
     int has_next = l + 1 < L->levels;
-    gpu_binding b[4];
+    gpu_binding b[5];
     uint32_t nb = bind_data(p, &p->ml, b, 1, 5, p->sums[l], 0, count, 1);
     b[nb++] = (gpu_binding){3, has_next ? p->sums[l + 1] : p->dummy, 0,
                             has_next ? bytes_of(p, L->count[l + 1]) : 16};
     uint64_t param_index = L->chunks + (uint64_t)l;
     uint64_t groups = wgs__div_up(count, p->ml.tile);
     wgs__count_rule rule = level_rule(p, l);
-    b[nb] = rc->carry; /* scan_tiles' binding; add_prefix has none */
-    dispatch(rc, p->ml_scan_levels, b, nb + 1, param_index, groups, &rule);
+    b[nb] = rc->carry; /* scan_tiles' bindings; add_prefix has none */
+    b[nb + 1] = rc->carry_record;
+    dispatch(rc, p->ml_scan_levels, b, nb + rc->nb_carry, param_index, groups, &rule);
     if (!has_next) return;
     record_level(rc, L, l + 1);
     dispatch(rc, p->ml_add, b, nb, param_index, groups, &rule);
@@ -465,7 +484,7 @@ static void record_multilevel(recorder *rc, const wgs_scan_args *a, const ml_lay
     for (int seeded = !L->levels; seeded < 2; seeded++) {
         for (uint64_t c = 0; c < L->chunks; c++) {
             uint64_t off = c * p->ml.chunk_elems * p->es, len = chunk_len(a->n, p->ml.chunk_elems, c);
-            gpu_binding b[6];
+            gpu_binding b[7];
             uint32_t nb = 0;
             if (in_place)
                 nb += bind_data(p, &p->ml, b, 1, 5, a->output, a->output_offset + off, len, 1);
@@ -475,6 +494,7 @@ static void record_multilevel(recorder *rc, const wgs_scan_args *a, const ml_lay
                 nb += bind_data(p, &p->ml, b + nb, 1, 5, a->output, a->output_offset + off, len, 1);
             b[nb++] = (gpu_binding){3, aux0, 0, aux0_size};
             if (seeded) b[nb++] = rc->carry;
+            if (seeded && rc->nb_carry == 2) b[nb++] = rc->carry_record;
             WGPUComputePipeline pipe = seeded ? (in_place ? p->ml_seeded_in_place : p->ml_seeded_copy)
                                               : (in_place ? p->ml_reduce_in_place : p->ml_reduce_copy);
             /* A count of one tile or less has no levels: its tiles are not seeded. */
@@ -493,15 +513,87 @@ static void record_single_pass(recorder *rc, const wgs_scan_args *a) {
     uint64_t chunks = wgs__div_up(a->n, p->sp.chunk_elems);
     for (uint64_t c = 0; c < chunks; c++) {
         uint64_t off = c * p->sp.chunk_elems * p->es, len = chunk_len(a->n, p->sp.chunk_elems, c);
-        gpu_binding b[6];
+        gpu_binding b[7];
         uint32_t nb = bind_data(p, &p->sp, b, 0, 4, a->input, a->input_offset + off, len, 0);
         nb += bind_data(p, &p->sp, b + nb, 1, 5, a->output, a->output_offset + off, len, 1);
         b[nb++] = wgs__chain_binding(&p->chain, tiles);
         b[nb++] = rc->carry;
+        if (rc->nb_carry == 2) b[nb++] = rc->carry_record;
         /* Chunks before the count's last are whole, so claim_base is the bound's. */
         wgs__count_rule rule = wgs__count_follow(c * p->sp.chunk_elems, p->sp.tile);
         dispatch(rc, p->sp_scan, b, nb, c, sp_groups_of(p, wgs__div_up(len, p->sp.tile)), &rule);
     }
+}
+
+static wgs_result check_buffer(wgs_scan_plan *p, WGPUBuffer b, uint64_t offset, uint64_t n, const char *name);
+
+/* A reduction by the multi-level's first passes (a user's operator's reduce): tile
+ * totals level after level, each level's into the next one's sums, the last (one tile)
+ * into the output. Records: the chunks of level 0, then one per level. */
+static void record_reduction(recorder *rc, WGPUBuffer input, uint64_t input_offset, const ml_layout *L,
+                             WGPUBuffer output, uint64_t output_offset) {
+    wgs_scan_plan *p = rc->p;
+    gpu_binding out = {3, output, output_offset, bytes_of(p, 1)};
+    for (uint64_t c = 0; c < L->chunks || c == 0; c++) {
+        uint64_t off = c * p->ml.chunk_elems * p->es, len = L->n ? chunk_len(L->n, p->ml.chunk_elems, c) : 0;
+        gpu_binding b[2];
+        b[0] = wgs__binding_or_dummy(p->ctx, 0, input, input_offset + off, bytes_of(p, len), 0);
+        b[1] = L->levels ? (gpu_binding){3, p->sums[0], 0, bytes_of(p, L->count[0])} : out;
+        dispatch(rc, p->ml_reduce_copy, b, 2, c, len ? wgs__div_up(len, p->ml.tile) : 1, NULL);
+    }
+    for (int l = 0; l < L->levels; l++) {
+        gpu_binding b[2] = {{0, p->sums[l], 0, bytes_of(p, L->count[l])},
+                            l + 1 < L->levels ? (gpu_binding){3, p->sums[l + 1], 0, bytes_of(p, L->count[l + 1])}
+                                              : out};
+        dispatch(rc, p->ml_reduce_copy, b, 2, (L->chunks ? L->chunks : 1) + (uint64_t)l,
+                 wgs__div_up(L->count[l], p->ml.tile), NULL);
+    }
+}
+
+static void fill_reduction(const wgs_scan_plan *p, const void *layout, unsigned char *records) {
+    const ml_layout *L = layout;
+    uint32_t tiles_per_chunk = (uint32_t)(p->ml.chunk_elems / p->ml.tile);
+    if (L->n == 0) put_record(p, &p->ml, records, 0, 0, 0, WGS_FLAG_EMPTY_IDENTITY, 0, 0);
+    for (uint64_t c = 0; c < L->chunks; c++)
+        put_record(p, &p->ml, records, c, (uint32_t)chunk_len(L->n, p->ml.chunk_elems, c),
+                   (uint32_t)(c * tiles_per_chunk), 0, 0, 0);
+    for (int l = 0; l < L->levels; l++)
+        put_record(p, &p->ml, records, (L->chunks ? L->chunks : 1) + (uint64_t)l, (uint32_t)L->count[l], 0, 0, 0, 0);
+}
+
+wgs_result wgs__scan_reduce_encode(wgs_scan_plan *p, WGPUCommandEncoder encoder, const wgs_reduce_args *a) {
+    wgs_context *ctx = p->ctx;
+    wgs_result r;
+    WGS_FAIL_IF(ctx, a->n_buffer != NULL, WGS_ERROR_INVALID_ARGUMENT,
+                "a reduce with the user's own operator takes its count from the host (n), not n_buffer");
+    if ((r = check_buffer(p, a->input, a->input_offset, a->n, "input")) != WGS_OK) return r;
+    if ((r = check_buffer(p, a->output, a->output_offset, 1, "output")) != WGS_OK) return r;
+    WGS_FAIL_IF(ctx, a->input == a->output, WGS_ERROR_ALIASING, "the result must go to another buffer than the input");
+    ml_layout L = ml_layout_for(p, a->n);
+    size_t records = (size_t)((L.chunks ? L.chunks : 1) + (uint64_t)L.levels);
+    unsigned char *buf = calloc(records, p->stride);
+    WGS_FAIL_IF(ctx, !buf, WGS_ERROR_OUT_OF_HOST_MEMORY, "writing parameters");
+    fill_reduction(p, &L, buf);
+    if ((r = wgs__params_reserve(ctx, records)) != WGS_OK) {
+        free(buf);
+        return r;
+    }
+    uint64_t param_base = 0;
+    for (size_t i = 0; i < records; i++) {
+        uint64_t offset = wgs__param_push(ctx, (const wgs_params *)(buf + i * p->stride));
+        if (i == 0) param_base = offset;
+    }
+    wgs__gpu_scope_push(ctx->gpu);
+    recorder rc = {p, NULL, param_base, {0}, {0}, 1, buf};
+    rc.pass = wgs__gpu_pass_begin(ctx->gpu, encoder, a->timestamp_query_set, a->timestamp_begin_index,
+                                  a->timestamp_end_index);
+    wgs__dispatch_begin(ctx, NULL, 0, a->n);
+    record_reduction(&rc, a->input, a->input_offset, &L, a->output, a->output_offset);
+    r = wgs__dispatch_end(ctx, rc.pass);
+    free(buf);
+    wgs__gpu_pass_end(ctx->gpu, rc.pass);
+    wgs_result rs = wgs__scope_end(ctx, "recording the reduction");
+    return r != WGS_OK ? r : rs;
 }
 
 static wgs_result check_buffer(wgs_scan_plan *p, WGPUBuffer b, uint64_t offset, uint64_t n,
@@ -530,12 +622,17 @@ wgs_result wgs_scan_encode(wgs_scan_plan *p, WGPUCommandEncoder encoder, const w
     if (a->init_buffer) {
         if ((r = check_buffer(p, a->init_buffer, a->init_offset, 1, "init")) != WGS_OK) return r;
         carry = (carry_in){WGS_FLAG_CARRY | WGS_FLAG_CARRY_BUFFER, 0};
-        carry_b = (gpu_binding){6, a->init_buffer, a->init_offset, 4};
+        carry_b = (gpu_binding){6, a->init_buffer, a->init_offset, p->es < 4 ? 4 : p->es};
     } else if (a->init_value) {
         carry.flags = WGS_FLAG_CARRY;
-        memcpy(&carry.bits, a->init_value, p->es); /* f16 in the low half (little-endian) */
+        /* f16 in the low half (little-endian); an element of several words goes in a
+         * record of its own (below) */
+        memcpy(&carry.bits, a->init_value, p->es < 4 ? p->es : 4);
     }
+    int carry_record = p->custom && p->custom->words > 1;
     if ((r = wgs__check_count(ctx, a->n_buffer, a->n_offset, "n")) != WGS_OK) return r;
+    WGS_FAIL_IF(ctx, p->custom && a->n_buffer, WGS_ERROR_INVALID_ARGUMENT,
+                "a scan with the user's own operator takes its count from the host (n), not n_buffer");
     if (a->n == 0) return WGS_OK;
 
     ml_layout L;
@@ -559,7 +656,7 @@ wgs_result wgs_scan_encode(wgs_scan_plan *p, WGPUCommandEncoder encoder, const w
     unsigned char *buf = calloc(records, p->stride);
     WGS_FAIL_IF(ctx, !buf, WGS_ERROR_OUT_OF_HOST_MEMORY, "writing parameters");
     fill(p, layout, buf);
-    if ((r = wgs__params_reserve(ctx, records)) != WGS_OK) {
+    if ((r = wgs__params_reserve(ctx, records + (size_t)carry_record)) != WGS_OK) {
         free(buf);
         return r;
     }
@@ -567,9 +664,16 @@ wgs_result wgs_scan_encode(wgs_scan_plan *p, WGPUCommandEncoder encoder, const w
         uint64_t offset = wgs__param_push(ctx, (const wgs_params *)(buf + i * p->stride));
         if (i == 0) param_base = offset;
     }
+    gpu_binding carry_rec_b = {0};
+    if (carry_record) { /* (without a carry the kernels never read it, but it is bound) */
+        wgs_params rec;
+        memset(&rec, 0, sizeof rec);
+        if (a->init_value && !a->init_buffer) memcpy(rec.words, a->init_value, p->es);
+        carry_rec_b = wgs__param_binding(ctx, 7, wgs__param_push(ctx, &rec));
+    }
 
     wgs__gpu_scope_push(ctx->gpu);
-    recorder rc = {p, NULL, param_base, carry_b, buf};
+    recorder rc = {p, NULL, param_base, carry_b, carry_rec_b, carry_record ? 2u : 1u, buf};
     rc.pass = wgs__gpu_pass_begin(ctx->gpu, encoder, a->timestamp_query_set, a->timestamp_begin_index,
                              a->timestamp_end_index);
     wgs__dispatch_begin(ctx, a->n_buffer, a->n_offset, a->n);

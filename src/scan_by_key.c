@@ -192,7 +192,7 @@ void wgs_scan_by_key_plan_destroy(wgs_scan_by_key_plan *p) {
 }
 
 uint64_t wgs_scan_by_key_plan_scratch_size(const wgs_scan_by_key_plan *p) {
-    return p ? wgs__chain_state_bytes(p->chain.max_tiles) + (p->source == SOURCE_OFFSETS ? 256 : 0) : 0;
+    return p ? wgs__chain_state_bytes(p->chain.max_tiles, p->chain.value_words) + (p->source == SOURCE_OFFSETS ? 256 : 0) : 0;
 }
 
 uint32_t wgs_scan_by_key_plan_tile_size(const wgs_scan_by_key_plan *p) { return p ? p->wg * p->items : 0; }

@@ -167,7 +167,7 @@ wgs_result wgs_select_plan_create(wgs_context *ctx, const wgs_select_plan_desc *
     if (r == WGS_OK && !p->single_pass) r = wgs_scan_plan_create(ctx, &sd, &p->scan);
     if (r == WGS_OK) {
         const uint64_t bits = mode == WGS_SELECT_FLAGGED ? wgs__div_up(capacity, 32) * 4 : 256;
-        p->scratch_bytes = (p->single_pass ? wgs__chain_state_bytes(p->chain.max_tiles)
+        p->scratch_bytes = (p->single_pass ? wgs__chain_state_bytes(p->chain.max_tiles, p->chain.value_words)
                                            : wgs_scan_plan_scratch_size(p->scan) + tiles * 4 + bits) +
                            (mode == WGS_SELECT_RUN_LENGTH ? capacity * 4 : 0);
         wgs__gpu_scope_push(ctx->gpu);

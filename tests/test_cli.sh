@@ -56,6 +56,37 @@ check "--gpu-count: the count's elements, nothing past them" -- grep -q "nothing
 expect 0 "scan --gpu-count above n" -- "$cli" scan --n 1000 --gpu-count 5000 --type f32 --repeat 1 --verify
 expect 2 "scan --gpu-count past 32 bits" -- "$cli" scan --n 10 --gpu-count 2^33
 
+# --operator: the shipped operators verified against their CPU references (exact on
+# random input); an operator with no reference cannot be verified; bad files.
+ops=$(dirname "$0")/../examples/operators
+expect 0 "scan --operator affine, inclusive, verified" -- "$cli" scan --operator "$ops/affine.wgsl" --n 5001 --inclusive --repeat 1 --verify
+check "--operator: verify line" -- grep -q "verify: OK, all 5001 elements equal" "$tmp/out.txt"
+expect 0 "scan --operator mat2, multilevel, out" -- "$cli" scan --operator "$ops/mat2.wgsl" --n 3001 --algorithm multilevel --repeat 1 --verify --out "$tmp/mat2.bin"
+check "--operator --out: 16 bytes an element" -- test "$(wc -c <"$tmp/mat2.bin")" -eq 48016
+# A file of 2 affine pairs: (2, 1) then (3, 1): inclusive y from 0 is (2, 1), (6, 4).
+printf '\000\000\000\100\000\000\200\077\000\000\100\100\000\000\200\077' >"$tmp/affine.bin"
+expect 0 "scan --operator --in, --out" -- "$cli" scan --operator "$ops/affine.wgsl" --in "$tmp/affine.bin" --inclusive --verify --out "$tmp/affine_out.bin"
+check "--operator --in: the composed maps" -- test "$(od -An -tf4 "$tmp/affine_out.bin" | tr -s ' ')" = " 2 1 6 4"
+printf '// wgscan-operator: element=u32 combine=plus identity=0\nfn plus(a: u32, b: u32) -> u32 { return a + b; }\n' >"$tmp/plus.wgsl"
+expect 0 "scan --operator without a reference" -- "$cli" scan --operator "$tmp/plus.wgsl" --n 1000 --repeat 1
+expect 2 "scan --operator --verify without a reference" -- "$cli" scan --operator "$tmp/plus.wgsl" --n 1000 --verify
+check "--verify refusal says why" -- grep -q "cannot run WGSL on the CPU" "$tmp/err.txt"
+expect 2 "scan --operator with --type" -- "$cli" scan --operator "$tmp/plus.wgsl" --n 10 --type f32
+printf 'fn plus(a: u32, b: u32) -> u32 { return a + b; }\n' >"$tmp/nohead.wgsl"
+expect 2 "scan --operator without its header line" -- "$cli" scan --operator "$tmp/nohead.wgsl" --n 10
+printf '// wgscan-operator: element=u32 combine=plus identity=0\nfn plus(a: u32, b: u32) -> u32 {\n    return a + ;\n}\n' >"$tmp/broken.wgsl"
+expect 3 "scan --operator that does not compile" -- "$cli" scan --operator "$tmp/broken.wgsl" --n 10
+check "the compiler's message at the file's line" -- grep -q "WGS_ERROR_OPERATOR_COMPILE.*line 3" "$tmp/err.txt"
+expect 0 "reduce --operator mat2, verified" -- "$cli" reduce --operator "$ops/mat2.wgsl" --n 20001 --repeat 1 --verify
+check "reduce --operator: verify line" -- grep -q "verify: OK, all 1 result equal" "$tmp/out.txt"
+expect 0 "reduce --operator --in, --out" -- "$cli" reduce --operator "$ops/affine.wgsl" --in "$tmp/affine.bin" --verify --out "$tmp/affine_r.bin"
+check "reduce --operator --in: the composed map" -- test "$(od -An -tf4 "$tmp/affine_r.bin" | tr -s ' ')" = " 6 4"
+expect 0 "reduce --operator, n = 0: the identity" -- "$cli" reduce --operator "$ops/affine.wgsl" --n 0 --verify --out "$tmp/affine_0.bin"
+check "reduce --operator n = 0 writes the identity" -- test "$(od -An -tf4 "$tmp/affine_0.bin" | tr -s ' ')" = " 1 0"
+expect 2 "reduce --operator with --op" -- "$cli" reduce --operator "$ops/affine.wgsl" --n 10 --op max
+head -c 8 "$tmp/affine.bin" >"$tmp/half.bin"
+expect 2 "scan --operator, a file of a partial element" -- "$cli" scan --operator "$ops/mat2.wgsl" --in "$tmp/half.bin"
+
 # A raw file in, a raw file out: 1000 u32 of ones give 0, 1, 2, ... exclusive.
 head -c 4000 /dev/zero | tr '\0' '\1' >"$tmp/ones8.bin" # bytes 0x01: u32 0x01010101
 expect 0 "scan --in/--out" -- "$cli" scan --in "$tmp/ones8.bin" --out "$tmp/res.bin" --verify --repeat 1

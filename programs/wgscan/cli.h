@@ -77,6 +77,7 @@ typedef struct scan_options {
     int deterministic;
     uint64_t gpu_count; /* --gpu-count: the element count in a GPU buffer, n its bound */
     int have_gpu_count;
+    const char *operator_path; /* --operator: a user's operator (cmd_operator.c), read by run_scan_operator */
     cli_uniform uniform;
 } scan_options;
 
@@ -106,6 +107,7 @@ typedef struct prim_options {
     const char *seg_path; /* segmented-*: --segments FILE, u32 CSR offsets (read when run) */
     const char *keys_path; /* *-by-key: --keys FILE, n u32 keys (read when run) */
     int inclusive; /* scan-by-key, segmented-scan */
+    const char *operator_path; /* reduce --operator (cmd_operator.c) */
     cli_uniform uniform;
 } prim_options;
 
@@ -191,6 +193,10 @@ FILE *cli_message_stream(void);
 int cmd_info(int verbose, const char *json_path);
 int cmd_demo(void);
 int cmd_scan(const scan_options *o);
+/* `scan --operator FILE` and `reduce --operator FILE` (cmd_operator.c): with the
+ * file's operator. */
+int run_scan_operator(wgs_context *ctx, const scan_options *o);
+int run_reduce_operator(wgs_context *ctx, const prim_options *o);
 int cmd_primitive(const prim_options *o);
 int cmd_sort(const sort_options *o);
 int cmd_bench(const bench_options *o);

@@ -627,6 +627,14 @@ static int run_prim(wgs_context *ctx, const prim_options *o) {
 
 int cmd_primitive(const prim_options *opt) {
     prim_options o = *opt;
+    if (o.operator_path) { /* reduce --operator: its own sizes and input (cmd_operator.c) */
+        if (o.out_path && cli_check_writable(o.out_path) != 0) return EXIT_USAGE;
+        wgs_context *ctx = NULL;
+        if (cli_context(&ctx) != WGS_OK) return EXIT_GPU_ERROR;
+        int rc = run_reduce_operator(ctx, &o);
+        wgs_context_destroy(ctx);
+        return rc;
+    }
     const char *flags = o.cmd == CLI_COMPACT && o.mode == WGS_SELECT_FLAGGED ? o.flags_path : NULL;
     cli_array in, fl;
     /* Sizes only: the contents are read once the plan is made for them. */

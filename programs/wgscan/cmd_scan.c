@@ -228,6 +228,14 @@ int run_scan(wgs_context *ctx, const scan_options *o) {
 
 int cmd_scan(const scan_options *opt) {
     scan_options o = *opt;
+    if (o.operator_path) {
+        if (o.out_path && cli_check_writable(o.out_path) != 0) return EXIT_USAGE;
+        wgs_context *ctx = NULL;
+        if (cli_context(&ctx) != WGS_OK) return EXIT_GPU_ERROR;
+        int rc = run_scan_operator(ctx, &o);
+        wgs_context_destroy(ctx);
+        return rc;
+    }
     if (o.in_path) {
         /* The size only: the contents are read once the plan is made for them. */
         cli_array a;

@@ -67,7 +67,14 @@ static const char scan_help[] =
     "  --deterministic      bit-identical float results run to run (multilevel)\n"
     "  --gpu-count C        the element count from a GPU buffer (args.n_buffer): the first\n"
     "                       C of the n elements (C above n reads as n); --verify also checks\n"
-    "                       that nothing past them was written\n";
+    "                       that nothing past them was written\n"
+    "  --operator FILE      your own operator: a WGSL file with a line\n"
+    "                       // wgscan-operator: element=E combine=F identity=W,... [commutative]\n"
+    "                       [reference=affine-f32|mat2-u32] (identity: a word each, 0x hex,\n"
+    "                       an integer, or an f32 like 1.0). --verify needs reference= (the\n"
+    "                       tool cannot run WGSL on the CPU); examples/operators/ has both.\n"
+    "                       --in then holds elements of E; random input keeps the two\n"
+    "                       references exact (other operators: random words 0..15)\n";
 
 static const char prim_types[] = "  --type T             u32 (default), i32, f32\n";
 
@@ -79,7 +86,9 @@ static const char reduce_help[] =
     "  --algorithm A        tree (default), atomic\n"
     "  --float-sum S        cas (default), fixed: only with --type f32 --op add\n"
     "                       --algorithm atomic; fixed sums finite elements only (an\n"
-    "                       --in FILE holding inf or nan is refused)\n";
+    "                       --in FILE holding inf or nan is refused)\n"
+    "  --operator FILE      your own operator, as for 'wgscan scan' (see 'wgscan help scan');\n"
+    "                       the result is one element, combined in the input's order\n";
 
 /* --segments of segmented-reduce and segmented-scan */
 static const char segments_help[] =

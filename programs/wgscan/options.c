@@ -182,7 +182,7 @@ typedef enum opt_id {
     OPT_MIN, OPT_MAX, OPT_SERIES, OPT_ALGORITHMS, OPT_PRIMITIVES, OPT_RUNS, OPT_JSON, OPT_CSV, OPT_SVG,
     OPT_VERBOSE, OPT_PAIRS, OPT_VALUE_BYTES, OPT_DESCENDING, OPT_BITS, OPT_DISTRIBUTION,
     OPT_TRANSFERS, OPT_SEGMENTS, OPT_EXCLUSIVE, OPT_GPU_COUNT, OPT_KEYS,
-    OPT_OUT_VALUES,
+    OPT_OUT_VALUES, OPT_OPERATOR,
     OPT_COUNT
 } opt_id;
 
@@ -205,6 +205,7 @@ static const struct opt_def {
     {"--algorithm", OPT_ALGORITHM, CMD(CLI_SCAN) | CMD(CLI_REDUCE) | CMD(CLI_COUNT) | CMD(CLI_COMPACT) | CMD(CLI_SORT), 1},
     {"--deterministic", OPT_DETERMINISTIC, CMD(CLI_SCAN), 0},
     {"--gpu-count", OPT_GPU_COUNT, CMD(CLI_SCAN), 1},
+    {"--operator", OPT_OPERATOR, CMD(CLI_SCAN) | CMD(CLI_REDUCE), 1},
     {"--float-sum", OPT_FLOAT_SUM, CMD(CLI_REDUCE), 1},
     {"--predicate", OPT_PREDICATE, CMD(CLI_COUNT) | CMD(CLI_COMPACT), 1},
     {"--mode", OPT_MODE, CMD(CLI_COMPACT), 1},
@@ -393,6 +394,11 @@ static int set_option(cli_options *o, const struct opt_def *d, const char *v) {
         else p->inclusive = d->id == OPT_INCLUSIVE;
         return 0;
     case OPT_DETERMINISTIC: s->deterministic = 1; return 0;
+    case OPT_OPERATOR:
+        if (!*v) return bad(name, v, "a WGSL file");
+        if (scan) s->operator_path = v;
+        else p->operator_path = v;
+        return 0;
     case OPT_GPU_COUNT:
         if (cli_parse_u64(v, &u) || u > 0xFFFFFFFFull) return bad(name, v, "a count up to 2^32 - 1: 1000, 1e6, 16M");
         s->gpu_count = u, s->have_gpu_count = 1;
@@ -581,11 +587,17 @@ static int finish_scan(scan_options *s, uint64_t seen) {
     if (is_float_type(s->type) && s->op >= WGS_OP_AND)
         return cli_usage_error("--op %s needs an integer type, not %s", wgs_op_name(s->op), wgs_type_name(s->type));
     if (SEEN(OPT_SEED) && s->in_path) return cli_usage_error("--seed does nothing with --in (the input is the file)");
+    if (s->operator_path && (SEEN(OPT_TYPE) || SEEN(OPT_OP) || SEEN(OPT_GPU_COUNT) || SEEN(OPT_DETERMINISTIC)))
+        return cli_usage_error("--operator takes no --type, --op, --gpu-count or --deterministic (the file says "
+                               "the type and operator; its scans are deterministic)");
     return check_uniform(&s->uniform, s->type, s->in_path);
 }
 
 static int finish_prim(prim_options *p, uint64_t seen) {
     const char *cmd = cli_command_name(p->cmd);
+    if (p->operator_path && (SEEN(OPT_TYPE) || SEEN(OPT_OP) || SEEN(OPT_ALGORITHM) || SEEN(OPT_FLOAT_SUM)))
+        return cli_usage_error("--operator takes no --type, --op, --algorithm or --float-sum (the file says the "
+                               "type and operator)");
     if (!p->have_n && !p->in_path) return cli_usage_error("%s needs --n N or --in FILE", cmd);
     if (SEEN(OPT_INCLUSIVE) && SEEN(OPT_EXCLUSIVE)) return cli_usage_error("--inclusive and --exclusive are exclusive");
     if (p->cmd == CLI_SCAN_BY_KEY || p->cmd == CLI_REDUCE_BY_KEY) {

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // scan_tiles.wgsl: the passes of the multi-level scan (reduce, then scan):
-//   reduce_tiles   level 0: each tile's total to aux[] (reads the data once)
+//   reduce_tiles   level 0: each tile's total to aux[] (reads the data once); also,
+//                  level after level, the reduce of a user's operator (scan.c)
 //   scan_tiles     the levels above: each tile of aux scanned in place, its total to the
 //                  next level's aux[]; then level 0: each tile scanned from its prefix
 //                  (the scanned totals) and stored: the data is read twice, written once
@@ -15,7 +16,12 @@ fn reduce_tiles(ids: Ids, @builtin(workgroup_id) wid: vec3<u32>,
     let t = tile_index(wid, nwg);
     let base = t * TILE;
     if (base >= params.n) {
-        return; // a spare workgroup of a two-dimensional grid
+        // A spare workgroup of a two-dimensional grid; or a reduction of nothing
+        // (FLAG_EMPTY_IDENTITY), whose result is the identity.
+        if (t == 0u && ids.lid == 0u && (params.flags & FLAG_EMPTY_IDENTITY) != 0u) {
+            aux[params.tile_base] = identity_from_bits(IDENTITY_BITS);
+        }
+        return;
     }
     tile_reduce(ids, base, params.n, identity_from_bits(IDENTITY_BITS));
     if (ids.lid == 0u) {

@@ -37,8 +37,8 @@ fn fold_forward(lane: u32, size: u32, c: u32, base: T, t: u32, n: u32, ident: T)
         }
         let m = min(t - k, size);
         let s = read_state(k + min(lane, m - 1u)); // lanes past m read the last one again: no branch
-        let f = s.x;
-        let v = from_bits(s.y);
+        let f = s.flag;
+        let v = s.v;
         var used = m;
         for (var l = 0u; l < m; l++) {
             let fl = subgroupShuffle(f, l);
@@ -79,11 +79,11 @@ fn look_back_subgroup(lane: u32, size: u32, t: u32, aggregate: TileAgg, n: u32, 
             vs[q] = ident;
             if (d <= j && (!narrow || d == 0u)) {
                 let s = read_state(j - d);
-                flags[q] = s.x;
-                vs[q] = from_bits(s.y);
-                if (s.x == INCLUSIVE) {
+                flags[q] = s.flag;
+                vs[q] = s.v;
+                if (s.flag == INCLUSIVE) {
                     my_inc = min(my_inc, d);
-                } else if (s.x == NOT_READY) {
+                } else if (s.flag == NOT_READY) {
                     my_nr = min(my_nr, d);
                 }
             }

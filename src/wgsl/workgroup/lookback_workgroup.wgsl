@@ -42,8 +42,8 @@ fn fold_forward_wg(ids: Ids, c: u32, base: T, t: u32, n: u32, ident: T) -> T {
         let m = min(t - k, LOOKBACK);
         if (lid < m) {
             let s = read_state(k + lid);
-            forward_flags[lid] = s.x;
-            forward_values[lid] = from_bits(s.y);
+            forward_flags[lid] = s.flag;
+            forward_values[lid] = s.v;
         }
         workgroupBarrier();
         if (lid == 0u) {
@@ -55,7 +55,12 @@ fn fold_forward_wg(ids: Ids, c: u32, base: T, t: u32, n: u32, ident: T) -> T {
                     used = l;
                     break;
                 }
-                p = select(combine(p, forward_values[l]), forward_values[l], fl == INCLUSIVE);
+                // (a branch, not select: T may be a user's struct, which select does not take)
+                if (fl == INCLUSIVE) {
+                    p = forward_values[l];
+                } else {
+                    p = combine(p, forward_values[l]);
+                }
             }
             ordered_prefix = p;
             ordered_used = used;
@@ -89,10 +94,10 @@ fn look_back(ids: Ids, t: u32, aggregate: TileAgg, n: u32, ident: T) -> T {
         var v = ident;
         if (lid < LOOKBACK && lid <= j) {
             let s = read_state(j - lid);
-            v = from_bits(s.y);
-            if (s.x == INCLUSIVE) {
+            v = s.v;
+            if (s.flag == INCLUSIVE) {
                 atomicMin(&first_inclusive, lid);
-            } else if (s.x == NOT_READY) {
+            } else if (s.flag == NOT_READY) {
                 atomicMin(&first_not_ready, lid);
             }
         }

@@ -105,11 +105,13 @@ fn tile_add_prefix(ids: Ids, base: u32, n: u32, p: T) {
 }
 
 // The tile's total, left in wg_total (multi-level first pass: reads, writes nothing).
-// Every invocation calls it (barriers).
+// Every invocation calls it (barriers). A commutative operator reads coalesced (each
+// invocation every WG-th element); any other reads each invocation's ITEMS consecutive
+// elements, so that the total keeps the input's order.
 fn tile_reduce(ids: Ids, base: u32, n: u32, ident: T) {
     var acc = ident;
     for (var k = 0u; k < ITEMS; k++) {
-        let i = base + k * WG + ids.lid;
+        let i = select(base + ids.lid * ITEMS + k, base + k * WG + ids.lid, COMMUTATIVE);
         if (i < n) {
             acc = combine(acc, load_in(i));
         }

@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: MIT
 // tile_state.wgsl: the published states of a chained single pass (decoupled look-back),
 // shared by the scan and the single-pass select. State buffer: word 0 is the tile
-// counter, then two words per tile. Each word holds a 2-bit flag over 16 bits of the
-// tile's 32-bit value, since WGSL has no 64-bit atomics: a reader accepts a state only
-// when both halves carry the same flag; flags only grow, so a mixed read is retried.
+// counter, then STATE_STRIDE = 2 * ELEMENT_WORDS words per tile (the prelude's
+// ELEMENT_WORDS: 1 for the built-in types, up to 4 for a user's operator). Each word
+// holds a 2-bit flag over 16 bits of the tile's value, since WGSL has no 64-bit
+// atomics: a reader accepts a state only when every word carries the same flag; flags
+// only grow, so a mixed read is retried.
 //
 // A tile's aggregate travels as a TileAgg (common.wgsl): a closed tile is published
 // inclusive at once, and a look-back or a fallback stops at it.
@@ -21,18 +23,30 @@ const NONE: u32 = 0xFFFFFFFFu;
 
 var<workgroup> claimed_tile: u32;
 
+const STATE_STRIDE: u32 = 2u * ELEMENT_WORDS;
+
+// What read_state found: NOT_READY (v meaningless), AGGREGATE or INCLUSIVE, and v.
+struct TileState {
+    flag: u32,
+    v: T,
+}
+
 fn publish(t: u32, flag: u32, v: T) {
-    let b = to_bits(v);
-    atomicStore(&state[1u + 2u * t], (flag << 30u) | (b & 0xFFFFu));
-    atomicStore(&state[2u + 2u * t], (flag << 30u) | (b >> 16u));
+    let w = to_words(v);
+    for (var k = 0u; k < ELEMENT_WORDS; k++) {
+        atomicStore(&state[1u + STATE_STRIDE * t + 2u * k], (flag << 30u) | (w[k] & 0xFFFFu));
+        atomicStore(&state[2u + STATE_STRIDE * t + 2u * k], (flag << 30u) | (w[k] >> 16u));
+    }
 }
 
 // A helper's publication: atomicMax never lowers a flag the owner already raised, and
 // both writers of an aggregate computed the same bits (same code, same order).
 fn publish_if_higher(t: u32, flag: u32, v: T) {
-    let b = to_bits(v);
-    atomicMax(&state[1u + 2u * t], (flag << 30u) | (b & 0xFFFFu));
-    atomicMax(&state[2u + 2u * t], (flag << 30u) | (b >> 16u));
+    let w = to_words(v);
+    for (var k = 0u; k < ELEMENT_WORDS; k++) {
+        atomicMax(&state[1u + STATE_STRIDE * t + 2u * k], (flag << 30u) | (w[k] & 0xFFFFu));
+        atomicMax(&state[2u + STATE_STRIDE * t + 2u * k], (flag << 30u) | (w[k] >> 16u));
+    }
 }
 
 // The decoupled fallback, shared by both look-backs. A step that found no predecessor
@@ -61,14 +75,27 @@ fn fallback_fold(j: ptr<function, u32>, prefix: ptr<function, T>, spins: ptr<fun
     return false;
 }
 
-// (flag, value bits); NOT_READY while the halves disagree.
-fn read_state(t: u32) -> vec2<u32> {
-    let lo = atomicLoad(&state[1u + 2u * t]);
-    let hi = atomicLoad(&state[2u + 2u * t]);
-    if ((lo >> 30u) != (hi >> 30u)) {
-        return vec2<u32>(NOT_READY, 0u);
+// The flag and value; NOT_READY while the words disagree.
+fn read_state(t: u32) -> TileState {
+    var w = vec4<u32>(0u);
+    var flag = NOT_READY;
+    var same = true;
+    for (var k = 0u; k < ELEMENT_WORDS; k++) {
+        let lo = atomicLoad(&state[1u + STATE_STRIDE * t + 2u * k]);
+        let hi = atomicLoad(&state[2u + STATE_STRIDE * t + 2u * k]);
+        if (k == 0u) {
+            flag = lo >> 30u;
+        }
+        same = same && (lo >> 30u) == flag && (hi >> 30u) == flag;
+        w[k] = (lo & 0xFFFFu) | ((hi & 0xFFFFu) << 16u);
     }
-    return vec2<u32>(lo >> 30u, (lo & 0xFFFFu) | ((hi & 0xFFFFu) << 16u));
+    if (!same) {
+        flag = NOT_READY;
+    }
+    if (flag == NOT_READY) {
+        w = vec4<u32>(0u);
+    }
+    return TileState(flag, from_words(w));
 }
 
 // Zeroes the tile counter and the states (the whole binding); a grid-stride loop, so any grid

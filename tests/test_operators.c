@@ -1,0 +1,478 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * test_operators.c: scans with a user's own operator (wgs_operator_desc) against a CPU
+ * reference that combines in input order: non-commutative operators (affine maps under
+ * composition, 2x2 and unitriangular 3x3 matrix products), structs of 1 to 4 words, at
+ * the size boundaries of small tiles with forced fallbacks, chunks past one binding and
+ * two-dimensional grids; an operator that adds u32 against the built-in add; and each
+ * error a bad operator gets. Inputs are chosen so that the results are exact (integers,
+ * or floats that hold small integers), so every comparison is bit for bit.
+ */
+#include "test_buffers.h"
+#include "test_main.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct op_case {
+    const char *name;
+    wgs_operator_desc desc;
+    uint32_t words;
+    void (*combine)(uint32_t *acc, const uint32_t *x); /* acc = combine(acc, x) */
+    void (*gen)(uint32_t *x, uint32_t *seed);          /* one element */
+} op_case;
+
+static uint32_t rnd(uint32_t *s) {
+    *s ^= *s << 13;
+    *s ^= *s >> 17;
+    *s ^= *s << 5;
+    return *s;
+}
+
+static float f32_of(uint32_t w) {
+    float f;
+    memcpy(&f, &w, 4);
+    return f;
+}
+static uint32_t bits_of(float f) {
+    uint32_t w;
+    memcpy(&w, &f, 4);
+    return w;
+}
+
+/* Affine maps x -> a x + b, (a, b); combine(f, g) applies f, then g. */
+static const char affine_src[] = "struct Affine { a: f32, b: f32 }\n"
+                                 "fn then(f: Affine, g: Affine) -> Affine {\n"
+                                 "    return Affine(g.a * f.a, g.a * f.b + g.b);\n"
+                                 "}\n";
+static const float affine_id[2] = {1.0f, 0.0f};
+static void affine_combine(uint32_t *acc, const uint32_t *x) {
+    float fa = f32_of(acc[0]), fb = f32_of(acc[1]), ga = f32_of(x[0]), gb = f32_of(x[1]);
+    acc[0] = bits_of(ga * fa);
+    acc[1] = bits_of(ga * fb + gb);
+}
+/* a in {-1, 0, 1} (0 rarely), b a small integer: every partial result is an integer
+ * below 2^24, exact in f32 in any grouping. */
+static void affine_gen(uint32_t *x, uint32_t *s) {
+    uint32_t r = rnd(s);
+    x[0] = bits_of(r % 16 == 0 ? 0.0f : (r & 16) ? -1.0f : 1.0f);
+    x[1] = bits_of((float)((int)(rnd(s) % 17) - 8));
+}
+
+/* 2x2 u32 matrices (a b; c d), the product in order, wrapping. */
+static const char mat2_src[] = "struct Mat2 {\n    a: u32,\n    b: u32,\n    c: u32,\n    d: u32,\n}\n"
+                               "fn mul(x: Mat2, y: Mat2) -> Mat2 {\n"
+                               "    return Mat2(x.a * y.a + x.b * y.c, x.a * y.b + x.b * y.d,\n"
+                               "                x.c * y.a + x.d * y.c, x.c * y.b + x.d * y.d);\n"
+                               "}\n";
+static const uint32_t mat2_id[4] = {1, 0, 0, 1};
+static void mat2_combine(uint32_t *m, const uint32_t *y) {
+    uint32_t a = m[0] * y[0] + m[1] * y[2], b = m[0] * y[1] + m[1] * y[3];
+    uint32_t c = m[2] * y[0] + m[3] * y[2], d = m[2] * y[1] + m[3] * y[3];
+    m[0] = a, m[1] = b, m[2] = c, m[3] = d;
+}
+/* a and d odd, b and c even: the determinant is odd, so products never collapse to
+ * zero modulo 2^32 (random small matrices do within a few hundred steps, after which a
+ * wrong order would go unseen). */
+static void mat2_gen(uint32_t *x, uint32_t *s) {
+    for (int i = 0; i < 4; i++) x[i] = 2 * (rnd(s) % 3) + (i == 0 || i == 3);
+}
+
+/* Unitriangular 3x3 matrices (1 a c; 0 1 b; 0 0 1) as (a, b, c): three words. */
+static const char heis_src[] = "struct Heis { a: u32, b: u32, c: u32 }\n"
+                               "fn heis_mul(x: Heis, y: Heis) -> Heis {\n"
+                               "    return Heis(x.a + y.a, x.b + y.b, x.c + y.c + x.a * y.b);\n"
+                               "}\n";
+static const uint32_t heis_id[3] = {0, 0, 0};
+static void heis_combine(uint32_t *m, const uint32_t *y) {
+    m[2] = m[2] + y[2] + m[0] * y[1];
+    m[0] += y[0];
+    m[1] += y[1];
+}
+static void heis_gen(uint32_t *x, uint32_t *s) {
+    for (int i = 0; i < 3; i++) x[i] = rnd(s) % 1000;
+}
+
+/* One word: the last non-zero value so far (0 as the identity). */
+static const char last_src[] = "struct Last { v: u32 }\n"
+                               "fn keep_last(x: Last, y: Last) -> Last { return Last(select(x.v, y.v, y.v != 0u)); }\n";
+static const uint32_t last_id[1] = {0};
+static void last_combine(uint32_t *m, const uint32_t *y) {
+    if (y[0]) m[0] = y[0];
+}
+static void last_gen(uint32_t *x, uint32_t *s) {
+    uint32_t r = rnd(s);
+    x[0] = r % 8 == 0 ? r : 0;
+}
+
+/* A vector: (sum, last non-zero) of i32 pairs. */
+static const char pair_src[] = "fn sum_last(p: vec2<i32>, q: vec2<i32>) -> vec2<i32> {\n"
+                               "    return vec2<i32>(p.x + q.x, select(p.y, q.y, q.y != 0));\n"
+                               "}\n";
+static const int32_t pair_id[2] = {0, 0};
+static void pair_combine(uint32_t *m, const uint32_t *y) {
+    m[0] = (uint32_t)((int32_t)m[0] + (int32_t)y[0]);
+    if (y[1]) m[1] = y[1];
+}
+static void pair_gen(uint32_t *x, uint32_t *s) {
+    x[0] = (uint32_t)((int32_t)(rnd(s) % 2001) - 1000);
+    uint32_t r = rnd(s);
+    x[1] = r % 4 == 0 ? (uint32_t)-(int32_t)(r % 77) : 0;
+}
+
+/* u32 addition, as the built-in add. */
+static const char add_src[] = "fn plus(x: u32, y: u32) -> u32 { return x + y; }\n";
+static const uint32_t add_id[1] = {0};
+static void add_combine(uint32_t *m, const uint32_t *y) { m[0] += y[0]; }
+static void add_gen(uint32_t *x, uint32_t *s) { x[0] = rnd(s); }
+
+static const op_case affine = {"affine", {affine_src, "Affine", "then", affine_id, 8, 0}, 2, affine_combine, affine_gen};
+static const op_case mat2 = {"mat2", {mat2_src, "Mat2", "mul", mat2_id, 16, 0}, 4, mat2_combine, mat2_gen};
+static const op_case heis = {"heis", {heis_src, "Heis", "heis_mul", heis_id, 12, 0}, 3, heis_combine, heis_gen};
+static const op_case last = {"last", {last_src, "Last", "keep_last", last_id, 4, 0}, 1, last_combine, last_gen};
+static const op_case pair = {"pair", {pair_src, " vec2<i32> ", "sum_last", pair_id, 8, 0}, 2, pair_combine, pair_gen};
+static const op_case add = {"add", {add_src, "u32", "plus", add_id, 4, 1}, 1, add_combine, add_gen};
+
+/* The CPU's scan, in input order from the carry (or the identity). */
+static void reference(const op_case *c, int inclusive, const uint32_t *in, uint64_t n, const uint32_t *carry,
+                      uint32_t *out) {
+    uint32_t acc[4];
+    memcpy(acc, carry ? carry : c->desc.identity, 4 * c->words);
+    for (uint64_t i = 0; i < n; i++) {
+        if (!inclusive) memcpy(out + i * c->words, acc, 4 * c->words);
+        c->combine(acc, in + i * c->words);
+        if (inclusive) memcpy(out + i * c->words, acc, 4 * c->words);
+    }
+}
+
+/* carry_mode: 0 none, 1 init_value, 2 init_buffer. Returns 1 when the GPU's result
+ * equals the reference bit for bit (failures recorded). */
+static int check_scan(wgs_context *ctx, const op_case *c, wgs_scan_kind kind, wgs_scan_algorithm algo, uint64_t n,
+                      int carry_mode, uint32_t seed) {
+    uint64_t words = n * c->words, bytes = 4 * (words ? words : 1);
+    uint32_t *in = malloc(bytes), *want = malloc(bytes), *got = malloc(bytes);
+    uint32_t carry[4];
+    c->gen(carry, &seed);
+    for (uint64_t i = 0; i < n; i++) c->gen(in + i * c->words, &seed);
+    reference(c, kind == WGS_SCAN_INCLUSIVE, in, n, carry_mode ? carry : NULL, want);
+    wgs_scan_plan *plan = NULL;
+    wgs_scan_plan_desc d = {.kind = kind, .algorithm = algo, .capacity = n, .custom = &c->desc};
+    wgs_result r = wgs_scan_plan_create(ctx, &d, &plan);
+    CHECK_RESULT(r, WGS_OK);
+    int ok = r == WGS_OK;
+    WGPUBuffer bi = NULL, bo = NULL, bc = NULL;
+    if (ok) {
+        bi = test_upload(ctx, in, bytes);
+        bo = test_buffer(ctx, bytes);
+        if (carry_mode == 2) bc = test_upload(ctx, carry, 4 * c->words);
+        WGPUCommandEncoder enc = NULL;
+        ok = bi && bo && wgs_encoder_create(ctx, &enc) == WGS_OK;
+        wgs_scan_args a = {.input = bi, .output = bo, .n = n};
+        if (carry_mode == 1) a.init_value = carry;
+        if (carry_mode == 2) a.init_buffer = bc;
+        if (ok) {
+            r = wgs_scan_encode(plan, enc, &a);
+            CHECK_RESULT(r, WGS_OK);
+            wgs_result rs = wgs_submit(ctx, enc);
+            CHECK_RESULT(rs, WGS_OK);
+            ok = r == WGS_OK && rs == WGS_OK;
+        }
+        ok = ok && (n == 0 || test_download(ctx, bo, got, 4 * words));
+    }
+    if (ok && n && memcmp(got, want, 4 * words) != 0) {
+        uint64_t i = 0;
+        while (memcmp(got + i * c->words, want + i * c->words, 4 * c->words) == 0) i++;
+        test_fail(__FILE__, __LINE__, "%s %s %s n=%llu carry %d: element %llu: got %08x %08x, want %08x %08x",
+                  c->name, kind == WGS_SCAN_INCLUSIVE ? "inclusive" : "exclusive",
+                  wgs_scan_plan_algorithm(plan, n, 0) == WGS_SCAN_ALGORITHM_SINGLE_PASS ? "single-pass" : "multi-level",
+                  (unsigned long long)n, carry_mode, (unsigned long long)i, got[i * c->words],
+                  c->words > 1 ? got[i * c->words + 1] : 0, want[i * c->words], c->words > 1 ? want[i * c->words + 1] : 0);
+        ok = 0;
+    }
+    wgs_buffer_release(ctx, bi);
+    wgs_buffer_release(ctx, bo);
+    wgs_buffer_release(ctx, bc);
+    wgs_scan_plan_destroy(plan);
+    free(in);
+    free(want);
+    free(got);
+    return ok;
+}
+
+/* Small tiles (128 elements), a fallback after every fruitless look-back step, bindings
+ * of 64 KiB and grids of 3 x 3 (chunks of 9 tiles): every boundary at small n. */
+static wgs_context *small_context(void) {
+    static wgs_context *ctx;
+    if (!ctx) {
+        wgs_experimental e = {.max_workgroups_per_dimension = 3,
+                              .max_storage_binding_size = 65536,
+                              .lookback_spins = 1,
+                              .scan_single_pass = {32, 4},
+                              .scan_multilevel = {32, 4}};
+        ctx = test_context_experimental(&e);
+    }
+    return ctx;
+}
+
+TEST(operator_scan_non_commutative_boundaries) {
+    wgs_context *ctx = small_context();
+    if (!ctx) return;
+    /* 0, 1, a tile +- 1, two tiles + 1, a chunk (9 tiles) + 1, past one binding of
+     * 16-byte elements, a second level of the multi-level (past a tile of tiles). */
+    const uint64_t sizes[] = {0, 1, 127, 128, 129, 257, 1153, 4097, 20001};
+    const op_case *cases[] = {&affine, &mat2};
+    uint32_t seed = 12345;
+    for (int c = 0; c < 2; c++)
+        for (int k = 0; k < 2; k++)
+            for (int al = 0; al < 2; al++)
+                for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++) {
+                    wgs_scan_kind kind = k ? WGS_SCAN_INCLUSIVE : WGS_SCAN_EXCLUSIVE;
+                    wgs_scan_algorithm algo = al ? WGS_SCAN_ALGORITHM_SINGLE_PASS : WGS_SCAN_ALGORITHM_MULTILEVEL;
+                    if (!check_scan(ctx, cases[c], kind, algo, sizes[s], (int)(s % 3), seed++)) return;
+                }
+}
+
+/* Floats that round: the single pass's results are the same bits run to run (its
+ * look-back folds in tile order whatever was ready), and the multi-level's too. */
+TEST(operator_scan_deterministic_floats) {
+    wgs_context *ctx = small_context();
+    if (!ctx) return;
+    const uint64_t n = 20001;
+    float *in = malloc(8 * n);
+    uint32_t *runs[3];
+    uint32_t seed = 2024;
+    for (uint64_t i = 0; i < 2 * n; i++) in[i] = 0.5f + (float)(rnd(&seed) % 1000003) / 1000003.0f;
+    for (int al = 0; al < 2; al++) {
+        wgs_scan_plan_desc d = {.kind = WGS_SCAN_INCLUSIVE, .capacity = n, .custom = &affine.desc,
+                                .algorithm = al ? WGS_SCAN_ALGORITHM_SINGLE_PASS : WGS_SCAN_ALGORITHM_MULTILEVEL};
+        for (int r = 0; r < 3; r++) {
+            runs[r] = malloc(8 * n);
+            CHECK_RESULT(wgs_scan_host(ctx, &d, in, n, runs[r]), WGS_OK);
+        }
+        CHECK(memcmp(runs[0], runs[1], 8 * n) == 0 && memcmp(runs[0], runs[2], 8 * n) == 0);
+        for (int r = 0; r < 3; r++) free(runs[r]);
+    }
+    free(in);
+}
+
+/* A vector element (its name with spaces around it, as a user may write it). */
+TEST(operator_scan_vector) {
+    wgs_context *ctx = small_context();
+    if (!ctx) return;
+    uint32_t seed = 5;
+    check_scan(ctx, &pair, WGS_SCAN_EXCLUSIVE, WGS_SCAN_ALGORITHM_SINGLE_PASS, 1153, 1, seed++);
+    check_scan(ctx, &pair, WGS_SCAN_EXCLUSIVE, WGS_SCAN_ALGORITHM_MULTILEVEL, 4097, 2, seed++);
+}
+
+TEST(operator_scan_structs_of_1_to_4_words) {
+    wgs_context *ctx = small_context();
+    if (!ctx) return;
+    const op_case *cases[] = {&last, &affine, &heis, &mat2};
+    const uint64_t sizes[] = {1, 129, 4097};
+    uint32_t seed = 777;
+    for (int c = 0; c < 4; c++)
+        for (int al = 0; al < 2; al++)
+            for (size_t s = 0; s < 3; s++)
+                if (!check_scan(ctx, cases[c], WGS_SCAN_INCLUSIVE,
+                                al ? WGS_SCAN_ALGORITHM_SINGLE_PASS : WGS_SCAN_ALGORITHM_MULTILEVEL, sizes[s],
+                                (int)((s + (size_t)al) % 3), seed++))
+                    return;
+}
+
+/* The device's own tiles (the tuning table's), with a chain long enough to wait. */
+TEST(operator_scan_default_tiles) {
+    wgs_context *ctx = test_context();
+    if (!ctx) return;
+    uint32_t seed = 99;
+    for (int al = 0; al < 2; al++) {
+        wgs_scan_algorithm algo = al ? WGS_SCAN_ALGORITHM_SINGLE_PASS : WGS_SCAN_ALGORITHM_MULTILEVEL;
+        if (!check_scan(ctx, &affine, WGS_SCAN_EXCLUSIVE, algo, 50001, 1, seed++)) return;
+        if (!check_scan(ctx, &mat2, WGS_SCAN_INCLUSIVE, algo, 30001, 2, seed++)) return;
+    }
+}
+
+/* An operator that is u32 addition gives the built-in add's bits. */
+TEST(operator_u32_add_equals_builtin) {
+    wgs_context *ctx = test_context();
+    if (!ctx) return;
+    const uint64_t n = (1u << 18) + 3;
+    uint32_t *in = malloc(4 * n), *mine = malloc(4 * n), *theirs = malloc(4 * n);
+    uint32_t seed = 4242;
+    for (uint64_t i = 0; i < n; i++) in[i] = rnd(&seed);
+    for (int commutes = 0; commutes < 2; commutes++) {
+        wgs_operator_desc op = add.desc;
+        op.commutative = commutes;
+        for (int k = 0; k < 2; k++) {
+            wgs_scan_kind kind = k ? WGS_SCAN_INCLUSIVE : WGS_SCAN_EXCLUSIVE;
+            CHECK_RESULT(wgs_scan_host(ctx, &(wgs_scan_plan_desc){.kind = kind, .custom = &op}, in, n, mine), WGS_OK);
+            CHECK_RESULT(wgs_scan_host(ctx, &(wgs_scan_plan_desc){.type = WGS_TYPE_U32, .op = WGS_OP_ADD, .kind = kind},
+                                       in, n, theirs),
+                         WGS_OK);
+            CHECK(memcmp(mine, theirs, 4 * n) == 0);
+        }
+        uint32_t r_mine = 1, r_theirs = 2;
+        CHECK_RESULT(wgs_reduce_host(ctx, &(wgs_reduce_plan_desc){.custom = &op}, in, n, &r_mine), WGS_OK);
+        CHECK_RESULT(wgs_reduce_host(ctx, &(wgs_reduce_plan_desc){.type = WGS_TYPE_U32}, in, n, &r_theirs), WGS_OK);
+        CHECK(r_mine == r_theirs);
+    }
+    free(in);
+    free(mine);
+    free(theirs);
+}
+
+/* Reduce: one element, the whole input combined in order (n = 0: the identity). */
+TEST(operator_reduce) {
+    wgs_context *ctx = small_context();
+    if (!ctx) return;
+    const uint64_t sizes[] = {0, 1, 127, 128, 129, 1153, 20001};
+    const op_case *cases[] = {&affine, &mat2, &heis};
+    uint32_t seed = 31337;
+    uint32_t *in = malloc(4 * 4 * 20001);
+    for (int c = 0; c < 3; c++)
+        for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++) {
+            const op_case *oc = cases[c];
+            uint64_t n = sizes[s];
+            for (uint64_t i = 0; i < n; i++) oc->gen(in + i * oc->words, &seed);
+            uint32_t want[4], got[4] = {0xDEAD, 0xDEAD, 0xDEAD, 0xDEAD};
+            memcpy(want, oc->desc.identity, 4 * oc->words);
+            for (uint64_t i = 0; i < n; i++) oc->combine(want, in + i * oc->words);
+            CHECK_RESULT(wgs_reduce_host(ctx, &(wgs_reduce_plan_desc){.custom = &oc->desc}, in, n, got), WGS_OK);
+            if (memcmp(got, want, 4 * oc->words) != 0)
+                test_fail(__FILE__, __LINE__, "%s reduce n=%llu: got %08x %08x, want %08x %08x", oc->name,
+                          (unsigned long long)n, got[0], got[1], want[0], want[1]);
+        }
+    free(in);
+    /* Refused: a type beside the operator, an atomic algorithm, a count from the GPU. */
+    wgs_reduce_plan *plan = NULL;
+    CHECK_RESULT(wgs_reduce_plan_create(ctx, &(wgs_reduce_plan_desc){.custom = &affine.desc,
+                                                                     .algorithm = WGS_REDUCE_ALGORITHM_ATOMIC},
+                                        &plan),
+                 WGS_ERROR_INVALID_ARGUMENT);
+    CHECK(plan == NULL);
+    WGPUBuffer b1 = test_buffer(ctx, 256), b2 = test_buffer(ctx, 256), count = test_count_buffer(ctx, 3, 0);
+    wgs_scan_plan *scan = NULL;
+    CHECK_RESULT(wgs_reduce_plan_create(ctx, &(wgs_reduce_plan_desc){.custom = &affine.desc, .capacity = 10}, &plan),
+                 WGS_OK);
+    CHECK_RESULT(wgs_scan_plan_create(ctx, &(wgs_scan_plan_desc){.custom = &affine.desc, .capacity = 10}, &scan),
+                 WGS_OK);
+    WGPUCommandEncoder enc = NULL;
+    if (plan && scan && b1 && b2 && count && wgs_encoder_create(ctx, &enc) == WGS_OK) {
+        CHECK_RESULT(wgs_reduce_encode(plan, enc, &(wgs_reduce_args){.input = b1, .n = 10, .output = b2, .n_buffer = count}),
+                     WGS_ERROR_INVALID_ARGUMENT);
+        CHECK_RESULT(wgs_scan_encode(scan, enc, &(wgs_scan_args){.input = b1, .output = b2, .n = 10, .n_buffer = count}),
+                     WGS_ERROR_INVALID_ARGUMENT);
+        CHECK_RESULT(wgs_submit(ctx, enc), WGS_OK);
+    }
+    wgs_reduce_plan_destroy(plan);
+    wgs_scan_plan_destroy(scan);
+    wgs_buffer_release(ctx, b1);
+    wgs_buffer_release(ctx, b2);
+    wgs_buffer_release(ctx, count);
+}
+
+static char logged[2048];
+static void keep_log(wgs_log_level level, wgs_result r, const char *m, void *u) {
+    (void)level, (void)r, (void)u;
+    snprintf(logged, sizeof logged, "%s", m);
+}
+
+/* Creates a scan plan with `op`; expects `want`, and `text` in the log when given. */
+static void expect_refused(wgs_context *ctx, const wgs_operator_desc *op, wgs_result want, const char *text) {
+    logged[0] = 0;
+    wgs_scan_plan *plan = (wgs_scan_plan *)&plan;
+    wgs_result r = wgs_scan_plan_create(ctx, &(wgs_scan_plan_desc){.custom = op, .capacity = 100}, &plan);
+    CHECK_RESULT(r, want);
+    CHECK(plan == NULL);
+    if (text && !strstr(logged, text)) test_fail(__FILE__, __LINE__, "log lacks '%s': %s", text, logged);
+    wgs_scan_plan_destroy(plan);
+}
+
+TEST(operator_errors) {
+    wgs_context *ctx = NULL;
+    if (wgs_context_create(&(wgs_context_desc){.log = keep_log}, &ctx) != WGS_OK) {
+        test_skip("no context");
+        return;
+    }
+    const uint32_t id[5] = {0};
+    wgs_operator_desc op = mat2.desc;
+    /* Too large: five 32-bit fields. */
+    op.source = "struct Five { a: u32, b: u32, c: u32, d: u32, e: u32 }\n"
+                "fn f(x: Five, y: Five) -> Five { return x; }\n";
+    op.element = "Five", op.combine = "f", op.identity = id, op.identity_size = 20;
+    expect_refused(ctx, &op, WGS_ERROR_OPERATOR_TOO_LARGE, "16 bytes");
+    /* Types it cannot carry. */
+    op.source = "fn f(x: vec3<f32>, y: vec3<f32>) -> vec3<f32> { return x + y; }\n";
+    op.element = "vec3<f32>", op.identity_size = 12;
+    expect_refused(ctx, &op, WGS_ERROR_OPERATOR_TYPE, "vec3");
+    op.source = "struct H { a: u32, b: vec2<u32> }\nfn f(x: H, y: H) -> H { return x; }\n";
+    op.element = "H";
+    expect_refused(ctx, &op, WGS_ERROR_OPERATOR_TYPE, "field b");
+    op.source = "struct H { @align(16) a: u32 }\nfn f(x: H, y: H) -> H { return x; }\n";
+    op.identity_size = 4;
+    expect_refused(ctx, &op, WGS_ERROR_OPERATOR_RESERVED_NAME, "line 1");
+    op.source = "fn f(x: u32, y: u32) -> u32 { return x; }\n";
+    op.element = "Missing";
+    expect_refused(ctx, &op, WGS_ERROR_OPERATOR_TYPE, "Missing");
+    op.element = "vec2<f32";
+    expect_refused(ctx, &op, WGS_ERROR_OPERATOR_TYPE, "vec2<f32");
+    op.element = "vec2<f16>";
+    expect_refused(ctx, &op, WGS_ERROR_OPERATOR_TYPE, "u32, i32 or f32");
+    op.source = "struct E {}\nfn f(x: E, y: E) -> E { return x; }\n";
+    op.element = "E";
+    expect_refused(ctx, &op, WGS_ERROR_OPERATOR_TYPE, "no fields");
+    op.source = "/* never closed\nfn f(x: u32, y: u32) -> u32 { return x; }\n";
+    op.element = "u32", op.identity_size = 4;
+    expect_refused(ctx, &op, WGS_ERROR_OPERATOR_COMPILE, NULL);
+    /* The identity's size. */
+    op = mat2.desc;
+    op.identity_size = 12;
+    expect_refused(ctx, &op, WGS_ERROR_OPERATOR_IDENTITY, "16");
+    /* Reserved names and constructs, each naming its line. */
+    struct {
+        const char *src, *text;
+    } reserved[] = {
+        {"fn f(x: u32, y: u32) -> u32 {\n    return x + params.n;\n}\n", "line 2"},
+        {"fn combine(x: u32, y: u32) -> u32 { return x + y; }\nfn f(x: u32, y: u32) -> u32 { return x + y; }\n", "'combine'"},
+        {"var<private> total: u32;\nfn f(x: u32, y: u32) -> u32 { return x + y; }\n", "'var'"},
+        {"@group(0) @binding(9) var<storage> leak: array<u32>;\nfn f(x: u32, y: u32) -> u32 { return x + y; }\n", "@group"},
+        {"fn wgs_helper(x: u32) -> u32 { return x; }\nfn f(x: u32, y: u32) -> u32 { return x + y; }\n", "'wgs_helper'"},
+        {"fn f(x: u32, y: u32) -> u32 {\n\n    workgroupBarrier();\n    return x + y;\n}\n", "line 3"},
+        {"fn f(x: u32, y: u32) -> u32 { return x + subgroupAdd(y); }\n", "subgroupAdd"},
+        {"fn f(x: u32, y: u32) -> u32 { return x + dst[0]; }\n", "'dst'"},
+        {"const KEY_KIND: u32 = 1u;\nfn f(x: u32, y: u32) -> u32 { return x + y; }\n", "'KEY_KIND'"},
+        {"fn f(x: u32, y: u32) -> u32 { return x + y + ELEMENT_WORDS; }\n", "'ELEMENT_WORDS'"},
+        {"enable f16;\nfn f(x: u32, y: u32) -> u32 { return x + y; }\n", "'enable'"},
+    };
+    for (size_t i = 0; i < sizeof reserved / sizeof reserved[0]; i++) {
+        op = add.desc;
+        op.source = reserved[i].src, op.combine = "f";
+        expect_refused(ctx, &op, WGS_ERROR_OPERATOR_RESERVED_NAME, reserved[i].text);
+    }
+    /* Variables inside a function are the function's own: accepted. */
+    op = add.desc;
+    op.source = "fn f(x: u32, y: u32) -> u32 {\n    var s = x; // a comment with var<private> in it\n    s += y;\n    return s;\n}\n";
+    op.combine = "f";
+    wgs_scan_plan *plan = NULL;
+    CHECK_RESULT(wgs_scan_plan_create(ctx, &(wgs_scan_plan_desc){.custom = &op, .capacity = 100}, &plan), WGS_OK);
+    wgs_scan_plan_destroy(plan);
+    /* WGSL that does not compile: the compiler's message, at the user's line. */
+    op.source = "fn f(x: u32, y: u32) -> u32 {\n    let z = x +;\n    return z;\n}\n";
+    expect_refused(ctx, &op, WGS_ERROR_OPERATOR_COMPILE, "line 2");
+    op.source = "fn f(x: u32, y: u32) -> u32 {\n    return x + undefined_thing;\n}\n";
+    expect_refused(ctx, &op, WGS_ERROR_OPERATOR_COMPILE, "undefined_thing");
+    /* A function of the wrong signature; a function that is not there. */
+    op.source = "fn f(x: f32, y: f32) -> f32 { return x + y; }\n";
+    expect_refused(ctx, &op, WGS_ERROR_OPERATOR_COMPILE, "must be fn(a: u32, b: u32) -> u32");
+    op.source = "fn g(x: u32, y: u32) -> u32 { return x + y; }\n";
+    expect_refused(ctx, &op, WGS_ERROR_OPERATOR_COMPILE, NULL);
+    /* A description missing its parts, or a type and op beside it. */
+    op = add.desc;
+    op.source = NULL;
+    expect_refused(ctx, &op, WGS_ERROR_INVALID_ARGUMENT, NULL);
+    op = add.desc;
+    plan = NULL;
+    CHECK_RESULT(wgs_scan_plan_create(ctx, &(wgs_scan_plan_desc){.type = WGS_TYPE_U32, .custom = &op}, &plan),
+                 WGS_ERROR_INVALID_ARGUMENT);
+    CHECK(plan == NULL);
+    wgs_context_destroy(ctx);
+}
