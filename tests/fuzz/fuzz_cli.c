@@ -177,7 +177,10 @@ static void parse_and_check(int argc, char **argv) {
     case CLI_HISTOGRAM: check_prim(&o.prim, argv, argc, c); break;
     case CLI_SORT: check_sort(&o.sort, argv, argc); break;
     case CLI_BENCH: check_bench(&o.bench, argv, argc); break;
-    case CLI_INFO: CHECK(argc == 2 + o.verbose); break; /* only --verbose */
+    case CLI_INFO: /* only --verbose and --json FILE (one word with '=', or two) */
+        CHECK(in_args(o.info_json, argv, argc));
+        CHECK(o.info_json ? argc >= 3 + o.verbose && argc <= 4 + o.verbose : argc == 2 + o.verbose);
+        break;
     case CLI_DEMO: CHECK(argc == 2); break;             /* no options */
     default: CHECK(!"a command cli_parse cannot return"); break;
     }
