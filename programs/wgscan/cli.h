@@ -39,6 +39,7 @@ typedef enum cli_command {
     CLI_SCAN_BY_KEY, /* scan-by-key */
     CLI_REDUCE_BY_KEY, /* reduce-by-key */
     CLI_SEGMENTED_SCAN, /* segmented-scan */
+    CLI_TOPK,
     CLI_COMMAND_COUNT
 } cli_command;
 
@@ -130,6 +131,17 @@ typedef struct sort_options {
     wgs_sort_algorithm algorithm;
 } sort_options;
 
+/* `topk`. */
+typedef struct topk_options {
+    uint64_t n, seed;
+    int have_n, verify, repeat;
+    const char *in_path, *out_path; /* in: not taken (always NULL); out: the rows x k keys */
+    wgs_type type;                  /* u32, i32, f32 */
+    uint64_t k, rows;               /* k 1..n (default 1); rows 1..2^32-1 (default 1) */
+    int have_k, smallest, input_order;
+    wgs_payload payload;            /* NONE or INDEX */
+} topk_options;
+
 typedef struct bench_series {
     wgs_type type;
     wgs_op op;
@@ -156,6 +168,7 @@ typedef struct cli_options {
     scan_options scan;
     prim_options prim;
     sort_options sort;
+    topk_options topk;
     bench_options bench;
     int verbose; /* info --verbose */
 } cli_options;
@@ -185,6 +198,7 @@ int cmd_demo(void);
 int cmd_scan(const scan_options *o);
 int cmd_primitive(const prim_options *o);
 int cmd_sort(const sort_options *o);
+int cmd_topk(const topk_options *o);
 int cmd_bench(const bench_options *o);
 
 /* Prints "wgscan: <message>" to the message stream and returns EXIT_USAGE. */
