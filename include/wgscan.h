@@ -1556,16 +1556,19 @@ WGS_API wgs_result wgs_sort_host(wgs_context *ctx, const wgs_sort_plan_desc *des
  * INDEX: values_out receives each key's index within its row (u32). rows x k of them.
  * Layout: row r's keys at keys_in[r * n ..], contiguous rows; outputs rows x k.
  *
- * How (radix select, every count on the GPU, nothing read back): per 8-bit digit of
- * the mapped key from the top, a histogram of the keys of each row that agree with
- * the row's chosen digits so far, and a pick of the digit whose bucket holds the k-th
- * (4 digits); then the keys below the k-th and the ties are counted per tile, the
- * counts scanned per row, and the chosen keys written in input order; SORTED then
- * ranks each row's k (a workgroup compares each key with all k: k^2 per row). Reads
- * the keys 6 times. Records 12 dispatches (13 for SORTED) into one compute pass.
+ * How (radix select, every count on the GPU, nothing read back): per row, a histogram
+ * of the top 8-bit digit of the mapped keys and a pick of the digit whose bucket holds
+ * the k-th; a filter that keeps that bucket's keys as candidates and counts their next
+ * digit; two more digits over the candidates alone (dispatched for their number, which
+ * the GPU counted); each tile's keys below the k-th and its ties counted and scanned per
+ * row; the chosen keys written in input order. SORTED then ranks each row's k (a
+ * workgroup compares each key with all k: k^2 per row). Reads the keys 3 times, and the
+ * candidates 3 times. Records 14 dispatches (15 for SORTED) into one compute pass, one
+ * of them the dispatch layer's, which sizes the candidate passes from their count.
  * Scratch (wgs_topk_plan_scratch_size): 1040 bytes a row, 8 bytes a tile of each row
- * (a tile: 512 keys on CPU drivers, 2048 on GPUs), and for SORTED the rows' unsorted k
- * keys (and values).
+ * (a tile: 512 keys on CPU drivers, 2048 on GPUs), room for every key's place as a
+ * candidate (4 bytes a key: all of them are candidates when all keys are equal), and
+ * for SORTED the rows' unsorted k keys (and values).
  * Limits: 1 <= k <= n; rows x n keys (and values) in one storage binding and below
  * 2^32; n the plan's capacity at most, rows its row_capacity, k its k_capacity.
  * Not yet: n, rows or k from GPU buffers; segments of CSR offsets.

@@ -58,10 +58,10 @@
     X(FLAG_INDEX_VALUES, 1u) X(FLAG_LAST_PASS, 2u) X(SORT_PASSES_MAX, 8u) X(STATE_COUNTERS, 2048u) \
     X(STATE_TILES, 2056u)
 
-/* Top-k (topk.wgsl): n keys a row, rows, k a row; shift: the digit's lowest bit; tiles:
- * tiles a row (topk_rank: groups a row). ROW_WORDS: a row's state (256 digit counts,
- * the prefix, want, two spare words). */
-#define WGS_PARAMS_TOPK(X) X(n) X(rows) X(k) X(shift) X(tiles)
+/* Top-k (topk.wgsl): n the candidates (a count the GPU may set), row_n keys a row, rows,
+ * k a row; shift: the digit's lowest bit; tiles: tiles a row (topk_rank: groups a row).
+ * ROW_WORDS: a row's state (256 digit counts, the prefix, want, two spare words). */
+#define WGS_PARAMS_TOPK(X) X(n) X(row_n) X(rows) X(k) X(shift) X(tiles)
 #define WGS_CONSTS_TOPK(X) X(ROW_WORDS, 260u)
 
 /* Allocate (alloc.wgsl). */

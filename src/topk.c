@@ -1,10 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * topk.c: top-k plans (kernels in wgsl/device/topk.wgsl, which describes the passes).
- * One compute pass per encode: an init, four digits of histogram and pick, a count, a
- * scan and a write per row and tile, and for sorted output a ranking of each row's k.
- * The row's state (digit counts, the prefix of the k-th key, how many of its ties to
- * take) stays on the GPU from pass to pass.
+ * One compute pass per encode: an init; the top digit's histogram and pick; a filter
+ * that keeps the candidates (the keys of the picked digit) and counts their next digit;
+ * two digits over the candidates alone, whose number the GPU counted, so those
+ * dispatches follow it through the dispatch layer's count rule; each tile's counts of
+ * keys below and equal to the k-th, scanned per row; the write; and for sorted output
+ * a ranking of each row's k. Nothing is read back.
  */
 #include "tuning.h"
 
@@ -22,12 +24,12 @@ struct wgs_topk_plan {
     uint64_t capacity;
     uint32_t k_capacity, row_capacity;
     uint32_t wg, tile;
-    WGPUComputePipeline init, histogram, pick, count, scan, write, rank;
-    WGPUBuffer state, tile_counts, keys_tmp, values_tmp;
+    WGPUComputePipeline init, histogram, pick, filter, cand_histogram, cand_tiles, scan, write, rank;
+    WGPUBuffer state, tile_counts, candidates, keys_tmp, values_tmp;
 };
 
 static void plan_release(wgs_topk_plan *p) {
-    WGPUBuffer bufs[] = {p->state, p->tile_counts, p->keys_tmp, p->values_tmp};
+    WGPUBuffer bufs[] = {p->state, p->tile_counts, p->candidates, p->keys_tmp, p->values_tmp};
     for (size_t i = 0; i < sizeof bufs / sizeof bufs[0]; i++) wgs__gpu_buffer_release(p->ctx->gpu, bufs[i]);
 }
 
@@ -73,7 +75,9 @@ wgs_result wgs_topk_plan_create(wgs_context *ctx, const wgs_topk_plan_desc *desc
     if (r != WGS_OK) return r;
     uint64_t tiles = wgs__div_up(capacity, (uint64_t)shape.wg * shape.items);
     uint64_t counts_bytes = wgs__round_up(rows * tiles * 8, 256);
-    uint64_t state_bytes = wgs__round_up((uint64_t)rows * ROW_BYTES, 256);
+    /* The rows' states, then the candidates' counter. */
+    uint64_t state_bytes = wgs__round_up(((uint64_t)rows + 1) * ROW_BYTES, 256);
+    uint64_t candidates_bytes = wgs__round_up(keys * 4, 256);
     WGS_FAIL_IF(ctx, counts_bytes > ci->max_storage_binding_size || state_bytes > ci->max_storage_binding_size,
                 WGS_ERROR_TOO_LARGE, "the top-k's row states do not fit one storage binding");
     wgs_topk_plan *p = calloc(1, sizeof *p);
@@ -96,8 +100,14 @@ wgs_result wgs_topk_plan_create(wgs_context *ctx, const wgs_topk_plan_desc *desc
     struct {
         const char *entry;
         WGPUComputePipeline *pipe;
-    } entries[] = {{"topk_init", &p->init},   {"topk_histogram", &p->histogram}, {"topk_pick", &p->pick},
-                   {"topk_count", &p->count}, {"topk_scan", &p->scan},           {"topk_write", &p->write},
+    } entries[] = {{"topk_init", &p->init},
+                   {"topk_histogram", &p->histogram},
+                   {"topk_pick", &p->pick},
+                   {"topk_filter", &p->filter},
+                   {"topk_cand_histogram", &p->cand_histogram},
+                   {"topk_cand_tiles", &p->cand_tiles},
+                   {"topk_scan", &p->scan},
+                   {"topk_write", &p->write},
                    {"topk_rank", &p->rank}};
     size_t n_entries = sizeof entries / sizeof entries[0] - (sorted ? 0 : 1);
     for (size_t i = 0; i < n_entries && r == WGS_OK; i++) {
@@ -106,11 +116,12 @@ wgs_result wgs_topk_plan_create(wgs_context *ctx, const wgs_topk_plan_desc *desc
     }
     if (r == WGS_OK) {
         uint64_t tmp_bytes = sorted ? wgs__round_up((uint64_t)rows * k_cap * 4, 256) : 0;
-        p->scratch_bytes = state_bytes + counts_bytes + tmp_bytes * (value_mode ? 2 : 1);
+        p->scratch_bytes = state_bytes + counts_bytes + candidates_bytes + tmp_bytes * (value_mode ? 2 : 1);
         wgs__gpu_scope_push(ctx->gpu);
         const WGPUBufferUsage u = WGPUBufferUsage_Storage;
         p->state = wgs__gpu_buffer_create(ctx->gpu, state_bytes, u, "wgscan top-k row states");
         p->tile_counts = wgs__gpu_buffer_create(ctx->gpu, counts_bytes, u, "wgscan top-k tile counts");
+        p->candidates = wgs__gpu_buffer_create(ctx->gpu, candidates_bytes, u, "wgscan top-k candidates");
         if (sorted) p->keys_tmp = wgs__gpu_buffer_create(ctx->gpu, tmp_bytes, u, "wgscan top-k unsorted keys");
         if (sorted && value_mode)
             p->values_tmp = wgs__gpu_buffer_create(ctx->gpu, tmp_bytes, u, "wgscan top-k unsorted values");
@@ -165,11 +176,12 @@ wgs_result wgs_topk_encode(wgs_topk_plan *p, WGPUCommandEncoder encoder, const w
     const uint64_t n = a->n, rows = a->rows, k = a->k;
     const uint64_t tiles = wgs__div_up(n, p->tile), in_bytes = n * rows * 4, out_bytes = k * rows * 4;
     const int vals = p->payload != WGS_PAYLOAD_NONE;
+    /* A record a digit (from the top), n the candidates' bound: every key. */
     wgs_params recs[DIGITS];
     uint64_t at[DIGITS];
     for (uint32_t d = 0; d < DIGITS; d++) {
-        recs[d] = (wgs_params){.topk = {.n = (uint32_t)n, .rows = (uint32_t)rows, .k = (uint32_t)k,
-                                        .shift = 24 - 8 * d, .tiles = (uint32_t)tiles}};
+        recs[d] = (wgs_params){.topk = {.n = (uint32_t)(n * rows), .row_n = (uint32_t)n, .rows = (uint32_t)rows,
+                                        .k = (uint32_t)k, .shift = 24 - 8 * d, .tiles = (uint32_t)tiles}};
         at[d] = wgs__param_push(ctx, &recs[d]);
     }
     /* The ranking's record: its groups a row in place of the tiles. */
@@ -177,8 +189,9 @@ wgs_result wgs_topk_encode(wgs_topk_plan *p, WGPUCommandEncoder encoder, const w
     rank.topk.tiles = (uint32_t)wgs__div_up(k, p->wg);
     uint64_t rank_at = p->sorted ? wgs__param_push(ctx, &rank) : 0;
     const gpu_binding kin = {0, a->keys_in, a->keys_in_offset, in_bytes};
-    const gpu_binding state = {3, p->state, 0, rows * ROW_BYTES};
+    const gpu_binding state = {3, p->state, 0, (rows * WGS_ROW_WORDS + 1) * 4};
     const gpu_binding counts = {4, p->tile_counts, 0, rows * tiles * 8};
+    const gpu_binding cands = {7, p->candidates, 0, in_bytes};
     const gpu_binding vin = wgs__binding_or_dummy(ctx, 5, p->payload == WGS_PAYLOAD_BUFFER ? a->values_in : NULL,
                                                   a->values_in_offset, p->payload == WGS_PAYLOAD_BUFFER ? in_bytes : 0,
                                                   0);
@@ -188,21 +201,31 @@ wgs_result wgs_topk_encode(wgs_topk_plan *p, WGPUCommandEncoder encoder, const w
     const gpu_binding vout = !vals      ? wgs__binding_or_dummy(ctx, 6, NULL, 0, 0, 1)
                              : p->sorted ? (gpu_binding){6, p->values_tmp, 0, out_bytes}
                                          : (gpu_binding){6, a->values_out, a->values_out_offset, out_bytes};
+    const uint64_t row_tiles = rows * tiles, cand_groups = wgs__div_up(n * rows, p->tile);
     wgs__gpu_scope_push(ctx->gpu);
     WGPUComputePassEncoder cp = wgs__gpu_pass_begin(ctx->gpu, encoder, a->timestamp_query_set,
                                                     a->timestamp_begin_index, a->timestamp_end_index);
-    const wgs_params *rec = &recs[0];
-    wgs__dispatch(ctx, cp, p->init, &state, 1, rec, at[0], rows, NULL);
-    for (uint32_t d = 0; d < DIGITS; d++) {
-        gpu_binding hb[2] = {kin, state};
-        wgs__dispatch(ctx, cp, p->histogram, hb, 2, &recs[d], at[d], rows * tiles, NULL);
+    wgs__dispatch(ctx, cp, p->init, &state, 1, &recs[3], at[3], rows, NULL);
+    gpu_binding hb[2] = {kin, state};
+    wgs__dispatch(ctx, cp, p->histogram, hb, 2, &recs[0], at[0], row_tiles, NULL);
+    wgs__dispatch(ctx, cp, p->pick, &state, 1, &recs[0], at[0], wgs__div_up(rows, p->wg), NULL);
+    gpu_binding fb[4] = {kin, state, counts, cands};
+    wgs__dispatch(ctx, cp, p->filter, fb, 4, &recs[1], at[1], row_tiles, NULL);
+    wgs__dispatch(ctx, cp, p->pick, &state, 1, &recs[1], at[1], wgs__div_up(rows, p->wg), NULL);
+    /* The candidates' dispatches follow their count, which the filter left after the
+     * rows' states. */
+    const wgs__count_rule follow = wgs__count_follow(0, p->tile);
+    wgs__dispatch_begin(ctx, p->state, rows * ROW_BYTES, n * rows);
+    gpu_binding cb[3] = {kin, state, cands};
+    for (uint32_t d = 2; d < DIGITS; d++) {
+        wgs__dispatch(ctx, cp, p->cand_histogram, cb, 3, &recs[d], at[d], cand_groups, &follow);
         wgs__dispatch(ctx, cp, p->pick, &state, 1, &recs[d], at[d], wgs__div_up(rows, p->wg), NULL);
     }
-    gpu_binding cb[3] = {kin, state, counts};
-    wgs__dispatch(ctx, cp, p->count, cb, 3, rec, at[0], rows * tiles, NULL);
-    wgs__dispatch(ctx, cp, p->scan, &counts, 1, rec, at[0], rows, NULL);
+    wgs__dispatch(ctx, cp, p->cand_tiles, fb, 4, &recs[3], at[3], cand_groups, &follow);
+    r = wgs__dispatch_end(ctx, cp);
+    wgs__dispatch(ctx, cp, p->scan, &counts, 1, &recs[3], at[3], rows, NULL);
     gpu_binding wb[6] = {kin, kout, state, counts, vin, vout};
-    wgs__dispatch(ctx, cp, p->write, wb, 6, rec, at[0], rows * tiles, NULL);
+    wgs__dispatch(ctx, cp, p->write, wb, 6, &recs[3], at[3], row_tiles, NULL);
     if (p->sorted) {
         gpu_binding rb[4] = {{0, p->keys_tmp, 0, out_bytes}, {1, a->keys_out, a->keys_out_offset, out_bytes},
                              vals ? (gpu_binding){5, p->values_tmp, 0, out_bytes} : wgs__binding_or_dummy(ctx, 5, NULL, 0, 0, 0),
@@ -211,5 +234,6 @@ wgs_result wgs_topk_encode(wgs_topk_plan *p, WGPUCommandEncoder encoder, const w
         wgs__dispatch(ctx, cp, p->rank, rb, 4, &rank, rank_at, rows * rank.topk.tiles, NULL);
     }
     wgs__gpu_pass_end(ctx->gpu, cp);
-    return wgs__scope_end(ctx, "recording the top-k");
+    wgs_result rs = wgs__scope_end(ctx, "recording the top-k");
+    return r != WGS_OK ? r : rs;
 }
