@@ -1550,8 +1550,9 @@ WGS_API wgs_result wgs_sort_host(wgs_context *ctx, const wgs_sort_plan_desc *des
  * among equal keys the lower index wins: the result is fully determined.
  * Output: SORTED (default): row r's k keys best first at keys_out[r * k ..], ties in
  * index order; INPUT_ORDER: the same k keys in their input order (cheaper: no ranking).
- * SORTED takes k <= WGS_TOPK_SORTED_MAX_K (k_capacity past it: WGS_ERROR_TOO_LARGE;
- * take INPUT_ORDER and a sort plan on the k).
+ * SORTED ranks each row's k in a workgroup for k <= WGS_TOPK_SORTED_MAX_K; past it
+ * the plan's own radix sort orders them (one row only: a k_capacity past it with
+ * row_capacity > 1 is WGS_ERROR_TOO_LARGE; take INPUT_ORDER).
  * Payload: NONE; BUFFER: a 4-byte value per key (values_in, rows x n) moves with it;
  * INDEX: values_out receives each key's index within its row (u32). rows x k of them.
  * Layout: row r's keys at keys_in[r * n ..], contiguous rows; outputs rows x k.
@@ -1562,13 +1563,15 @@ WGS_API wgs_result wgs_sort_host(wgs_context *ctx, const wgs_sort_plan_desc *des
  * digit; two more digits over the candidates alone (dispatched for their number, which
  * the GPU counted); each tile's keys below the k-th and its ties counted and scanned per
  * row; the chosen keys written in input order. SORTED then ranks each row's k (a
- * workgroup compares each key with all k: k^2 per row). Reads the keys 3 times, and the
+ * workgroup compares each key with all k: k^2 per row), or for k past
+ * WGS_TOPK_SORTED_MAX_K sorts them with a sort plan. Reads the keys 3 times, and the
  * candidates 3 times. Records 14 dispatches (15 for SORTED) into one compute pass, one
  * of them the dispatch layer's, which sizes the candidate passes from their count.
  * Scratch (wgs_topk_plan_scratch_size): 1040 bytes a row, 8 bytes a tile of each row
  * (a tile: 512 keys on CPU drivers, 2048 on GPUs), room for every key's place as a
  * candidate (4 bytes a key: all of them are candidates when all keys are equal), and
- * for SORTED the rows' unsorted k keys (and values).
+ * for SORTED the rows' unsorted k keys (and values), and past WGS_TOPK_SORTED_MAX_K
+ * the sort plan's scratch.
  * Limits: 1 <= k <= n; rows x n keys (and values) in one storage binding and below
  * 2^32; n the plan's capacity at most, rows its row_capacity, k its k_capacity.
  * Not yet: n, rows or k from GPU buffers; segments of CSR offsets.

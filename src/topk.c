@@ -26,9 +26,11 @@ struct wgs_topk_plan {
     uint32_t wg, tile;
     WGPUComputePipeline init, histogram, pick, filter, cand_histogram, cand_tiles, scan, write, rank;
     WGPUBuffer state, tile_counts, candidates, keys_tmp, values_tmp;
+    wgs_sort_plan *sort; /* SORTED past WGS_TOPK_SORTED_MAX_K (one row): the k sorted */
 };
 
 static void plan_release(wgs_topk_plan *p) {
+    wgs_sort_plan_destroy(p->sort);
     WGPUBuffer bufs[] = {p->state, p->tile_counts, p->candidates, p->keys_tmp, p->values_tmp};
     for (size_t i = 0; i < sizeof bufs / sizeof bufs[0]; i++) wgs__gpu_buffer_release(p->ctx->gpu, bufs[i]);
 }
@@ -61,8 +63,8 @@ wgs_result wgs_topk_plan_create(wgs_context *ctx, const wgs_topk_plan_desc *desc
     WGS_FAIL_IF(ctx, k_cap > capacity, WGS_ERROR_INVALID_ARGUMENT, "k_capacity %llu is past capacity %llu",
                 (unsigned long long)k_cap, (unsigned long long)capacity);
     int sorted = desc->output == WGS_TOPK_SORTED;
-    WGS_FAIL_IF(ctx, sorted && k_cap > WGS_TOPK_SORTED_MAX_K, WGS_ERROR_TOO_LARGE,
-                "sorted top-k takes k <= %u, not %llu (INPUT_ORDER and a sort plan on the k take more)",
+    WGS_FAIL_IF(ctx, sorted && k_cap > WGS_TOPK_SORTED_MAX_K && rows > 1, WGS_ERROR_TOO_LARGE,
+                "sorted top-k of more rows than one takes k <= %u, not %llu (INPUT_ORDER takes any k)",
                 WGS_TOPK_SORTED_MAX_K, (unsigned long long)k_cap);
     uint64_t keys = wgs__mul_sat(capacity, rows);
     WGS_FAIL_IF(ctx, keys >= (1ull << 32) || wgs__mul_sat(keys, 4) > ci->max_storage_binding_size,
@@ -114,9 +116,17 @@ wgs_result wgs_topk_plan_create(wgs_context *ctx, const wgs_topk_plan_desc *desc
         spec.entry = entries[i].entry;
         r = wgs__pipeline(ctx, &spec, entries[i].pipe);
     }
+    if (r == WGS_OK && sorted && k_cap > WGS_TOPK_SORTED_MAX_K) {
+        wgs_sort_plan_desc sd = {.type = type,
+                                 .order = desc->select == WGS_TOPK_LARGEST ? WGS_SORT_DESCENDING : WGS_SORT_ASCENDING,
+                                 .payload = value_mode ? WGS_PAYLOAD_BUFFER : WGS_PAYLOAD_NONE,
+                                 .capacity = k_cap, .label = "wgscan top-k sort"};
+        r = wgs_sort_plan_create(ctx, &sd, &p->sort);
+    }
     if (r == WGS_OK) {
         uint64_t tmp_bytes = sorted ? wgs__round_up((uint64_t)rows * k_cap * 4, 256) : 0;
-        p->scratch_bytes = state_bytes + counts_bytes + candidates_bytes + tmp_bytes * (value_mode ? 2 : 1);
+        p->scratch_bytes = state_bytes + counts_bytes + candidates_bytes + tmp_bytes * (value_mode ? 2 : 1) +
+                           wgs_sort_plan_scratch_size(p->sort);
         wgs__gpu_scope_push(ctx->gpu);
         const WGPUBufferUsage u = WGPUBufferUsage_Storage;
         p->state = wgs__gpu_buffer_create(ctx->gpu, state_bytes, u, "wgscan top-k row states");
@@ -187,7 +197,10 @@ wgs_result wgs_topk_encode(wgs_topk_plan *p, WGPUCommandEncoder encoder, const w
     /* The ranking's record: its groups a row in place of the tiles. */
     wgs_params rank = recs[0];
     rank.topk.tiles = (uint32_t)wgs__div_up(k, p->wg);
-    uint64_t rank_at = p->sorted ? wgs__param_push(ctx, &rank) : 0;
+    /* Past WGS_TOPK_SORTED_MAX_K the plan's sort orders the k (stable: ties stay in
+     * input order), after this compute pass. */
+    const int by_sort = p->sorted && k > WGS_TOPK_SORTED_MAX_K;
+    uint64_t rank_at = p->sorted && !by_sort ? wgs__param_push(ctx, &rank) : 0;
     const gpu_binding kin = {0, a->keys_in, a->keys_in_offset, in_bytes};
     const gpu_binding state = {3, p->state, 0, (rows * WGS_ROW_WORDS + 1) * 4};
     const gpu_binding counts = {4, p->tile_counts, 0, rows * tiles * 8};
@@ -203,8 +216,10 @@ wgs_result wgs_topk_encode(wgs_topk_plan *p, WGPUCommandEncoder encoder, const w
                                          : (gpu_binding){6, a->values_out, a->values_out_offset, out_bytes};
     const uint64_t row_tiles = rows * tiles, cand_groups = wgs__div_up(n * rows, p->tile);
     wgs__gpu_scope_push(ctx->gpu);
+    const uint32_t none = 0xFFFFFFFFu; /* WGPU_QUERY_SET_INDEX_UNDEFINED */
     WGPUComputePassEncoder cp = wgs__gpu_pass_begin(ctx->gpu, encoder, a->timestamp_query_set,
-                                                    a->timestamp_begin_index, a->timestamp_end_index);
+                                                    a->timestamp_begin_index,
+                                                    by_sort ? none : a->timestamp_end_index);
     wgs__dispatch(ctx, cp, p->init, &state, 1, &recs[3], at[3], rows, NULL);
     gpu_binding hb[2] = {kin, state};
     wgs__dispatch(ctx, cp, p->histogram, hb, 2, &recs[0], at[0], row_tiles, NULL);
@@ -226,7 +241,7 @@ wgs_result wgs_topk_encode(wgs_topk_plan *p, WGPUCommandEncoder encoder, const w
     wgs__dispatch(ctx, cp, p->scan, &counts, 1, &recs[3], at[3], rows, NULL);
     gpu_binding wb[6] = {kin, kout, state, counts, vin, vout};
     wgs__dispatch(ctx, cp, p->write, wb, 6, &recs[3], at[3], row_tiles, NULL);
-    if (p->sorted) {
+    if (p->sorted && !by_sort) {
         gpu_binding rb[4] = {{0, p->keys_tmp, 0, out_bytes}, {1, a->keys_out, a->keys_out_offset, out_bytes},
                              vals ? (gpu_binding){5, p->values_tmp, 0, out_bytes} : wgs__binding_or_dummy(ctx, 5, NULL, 0, 0, 0),
                              vals ? (gpu_binding){6, a->values_out, a->values_out_offset, out_bytes}
@@ -235,5 +250,14 @@ wgs_result wgs_topk_encode(wgs_topk_plan *p, WGPUCommandEncoder encoder, const w
     }
     wgs__gpu_pass_end(ctx->gpu, cp);
     wgs_result rs = wgs__scope_end(ctx, "recording the top-k");
-    return r != WGS_OK ? r : rs;
+    if (r == WGS_OK) r = rs;
+    if (r == WGS_OK && by_sort) {
+        wgs_sort_args sa = {.keys_in = p->keys_tmp, .keys_out = a->keys_out, .keys_out_offset = a->keys_out_offset,
+                            .values_in = p->values_tmp, .values_out = vals ? a->values_out : NULL,
+                            .values_out_offset = a->values_out_offset, .n = k,
+                            .timestamp_query_set = a->timestamp_query_set, .timestamp_begin_index = none,
+                            .timestamp_end_index = a->timestamp_end_index};
+        r = wgs_sort_encode(p->sort, encoder, &sa);
+    }
+    return r;
 }

@@ -370,7 +370,7 @@ for v in "--k 0" "--k 101" "--rows 0" "--type f16" "--type u64" "--payload all" 
   # shellcheck disable=SC2086 # the words of $v are the options
   expect 2 "topk $v" -- "$cli" topk --n 100 $v
 done
-expect 2 "topk sorted --k 5000 (k <= 4096 unless --input-order)" -- "$cli" topk --n 10000 --k 5000
+expect 2 "topk sorted --k 5000 of 2 rows (k <= 4096 unless --input-order)" -- "$cli" topk --n 10000 --k 5000 --rows 2
 expect 2 "topk --n 2^31 --rows 2 (2^32 keys)" -- "$cli" topk --n 2^31 --rows 2
 check "topk refusals name the rule" -- grep -q "2^32 keys" "$tmp/err.txt"
 

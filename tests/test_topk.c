@@ -198,6 +198,24 @@ TEST(topk_many_rows) {
     wgs_topk_plan_destroy(plan);
 }
 
+TEST(topk_sorted_past_the_ranking) {
+    wgs_context *ctx = test_context();
+    if (!ctx) return;
+    /* One row, k past WGS_TOPK_SORTED_MAX_K: the plan's sort orders the k (pairs: the
+     * indices move with the keys); the same plan ranks a small k in a workgroup. One
+     * case: the sort's pipelines take most of this test's time on SwiftShader, and
+     * test_sort covers the sort's types and payloads. */
+    const topk_case c = {WGS_TYPE_F32, WGS_TOPK_LARGEST, WGS_TOPK_SORTED, WGS_PAYLOAD_INDEX};
+    wgs_topk_plan_desc d = {.type = c.type, .payload = c.payload, .capacity = 7001, .k_capacity = 7001};
+    wgs_topk_plan *plan = NULL;
+    CHECK_RESULT(wgs_topk_plan_create(ctx, &d, &plan), WGS_OK);
+    if (!plan) return;
+    check_topk(ctx, plan, &c, D_UNIFORM, 7001, 1, WGS_TOPK_SORTED_MAX_K + 1, 21);
+    check_topk(ctx, plan, &c, D_FEW, 7001, 1, 7001, 22);
+    check_topk(ctx, plan, &c, D_FLOAT_EDGES, 7001, 1, 50, 23);
+    wgs_topk_plan_destroy(plan);
+}
+
 TEST(topk_scratch_query) {
     wgs_context *ctx = test_context();
     if (!ctx) return;
@@ -231,7 +249,7 @@ TEST(topk_bad_input) {
     CHECK_RESULT(wgs_topk_plan_create(ctx, &bad, &plan), WGS_ERROR_INVALID_ARGUMENT);
     bad = d, bad.k_capacity = 1001;
     CHECK_RESULT(wgs_topk_plan_create(ctx, &bad, &plan), WGS_ERROR_INVALID_ARGUMENT);
-    bad = d, bad.capacity = 100000, bad.k_capacity = WGS_TOPK_SORTED_MAX_K + 1;
+    bad = d, bad.capacity = 100000, bad.k_capacity = WGS_TOPK_SORTED_MAX_K + 1; /* sorted, 2 rows */
     CHECK_RESULT(wgs_topk_plan_create(ctx, &bad, &plan), WGS_ERROR_TOO_LARGE);
     bad = d, bad.capacity = 1ull << 31, bad.row_capacity = 4;
     CHECK_RESULT(wgs_topk_plan_create(ctx, &bad, &plan), WGS_ERROR_TOO_LARGE);

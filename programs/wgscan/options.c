@@ -681,8 +681,9 @@ static int finish_topk(topk_options *t, uint64_t seen) {
     if (t->rows > 0xFFFFFFFFull / t->n)
         return cli_usage_error("--n %" PRIu64 " x --rows %" PRIu64 " is 2^32 keys or more (topk takes fewer)", t->n,
                                t->rows);
-    if (!t->input_order && t->k > WGS_TOPK_SORTED_MAX_K)
-        return cli_usage_error("sorted top-k takes --k up to %u (--input-order takes any k)", WGS_TOPK_SORTED_MAX_K);
+    if (!t->input_order && t->k > WGS_TOPK_SORTED_MAX_K && t->rows > 1)
+        return cli_usage_error("sorted top-k of several rows takes --k up to %u (--input-order takes any k)",
+                               WGS_TOPK_SORTED_MAX_K);
     (void)seen;
     return 0;
 }

@@ -122,7 +122,7 @@ static void check_topk(const topk_options *t, char **argv, int argc) {
     CHECK(t->have_n && t->n >= 1 && t->n <= CLI_MAX_N && !t->in_path);
     CHECK(t->type == WGS_TYPE_U32 || t->type == WGS_TYPE_I32 || t->type == WGS_TYPE_F32);
     CHECK(t->k >= 1 && t->k <= t->n && t->rows >= 1 && t->rows <= 0xFFFFFFFFull / t->n);
-    CHECK(t->input_order || t->k <= WGS_TOPK_SORTED_MAX_K);
+    CHECK(t->input_order || t->rows == 1 || t->k <= WGS_TOPK_SORTED_MAX_K);
     CHECK(t->payload == WGS_PAYLOAD_NONE || t->payload == WGS_PAYLOAD_INDEX);
     CHECK(t->repeat >= 1 && t->repeat <= CLI_MAX_REPEAT);
     CHECK(in_args(t->out_path, argv, argc));
