@@ -1561,17 +1561,20 @@ WGS_API wgs_result wgs_sort_host(wgs_context *ctx, const wgs_sort_plan_desc *des
  * of the top 8-bit digit of the mapped keys and a pick of the digit whose bucket holds
  * the k-th; a filter that keeps that bucket's keys as candidates and counts their next
  * digit; two more digits over the candidates alone (dispatched for their number, which
- * the GPU counted); each tile's keys below the k-th and its ties counted and scanned per
- * row; the chosen keys written in input order. SORTED then ranks each row's k (a
+ * the GPU counted); each tile's keys below the k-th and its ties counted, and the
+ * counts of all rows scanned by a scan plan of the plan's own; the chosen keys written
+ * in input order. SORTED then ranks each row's k (a
  * workgroup compares each key with all k: k^2 per row), or for k past
  * WGS_TOPK_SORTED_MAX_K sorts them with a sort plan. Reads the keys 3 times, and the
- * candidates 3 times. Records 14 dispatches (15 for SORTED) into one compute pass, one
- * of them the dispatch layer's, which sizes the candidate passes from their count.
+ * candidates 3 times. Records a compute pass of 11 dispatches (one of them the
+ * dispatch layer's, which sizes the candidate passes from their count), the scan plan's
+ * passes, and a compute pass of 1 dispatch (2 for SORTED), then for k past
+ * WGS_TOPK_SORTED_MAX_K the sort plan's passes.
  * Scratch (wgs_topk_plan_scratch_size): 1040 bytes a row, 8 bytes a tile of each row
  * (a tile: 512 keys on CPU drivers, 2048 on GPUs), room for every key's place as a
  * candidate (4 bytes a key: all of them are candidates when all keys are equal), and
- * for SORTED the rows' unsorted k keys (and values), and past WGS_TOPK_SORTED_MAX_K
- * the sort plan's scratch.
+ * for SORTED the rows' unsorted k keys (and values); the tiles' offsets (8 bytes a
+ * tile) and the scan plan's scratch; past WGS_TOPK_SORTED_MAX_K the sort plan's.
  * Limits: 1 <= k <= n; rows x n keys (and values) in one storage binding and below
  * 2^32; n the plan's capacity at most, rows its row_capacity, k its k_capacity.
  * Not yet: n, rows or k from GPU buffers; segments of CSR offsets.

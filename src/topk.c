@@ -1,12 +1,13 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * topk.c: top-k plans (kernels in wgsl/device/topk.wgsl, which describes the passes).
- * One compute pass per encode: an init; the top digit's histogram and pick; a filter
+ * Per encode: a compute pass of an init; the top digit's histogram and pick; a filter
  * that keeps the candidates (the keys of the picked digit) and counts their next digit;
  * two digits over the candidates alone, whose number the GPU counted, so those
  * dispatches follow it through the dispatch layer's count rule; each tile's counts of
- * keys below and equal to the k-th, scanned per row; the write; and for sorted output
- * a ranking of each row's k. Nothing is read back.
+ * keys below and equal to the k-th. Then the plan's scan plan turns the counts of all
+ * rows into offsets, and a second compute pass writes the k (and for sorted output
+ * ranks each row's k, or the plan's sort plan sorts them). Nothing is read back.
  */
 #include "tuning.h"
 
@@ -24,14 +25,16 @@ struct wgs_topk_plan {
     uint64_t capacity;
     uint32_t k_capacity, row_capacity;
     uint32_t wg, tile;
-    WGPUComputePipeline init, histogram, pick, filter, cand_histogram, cand_tiles, scan, write, rank;
-    WGPUBuffer state, tile_counts, candidates, keys_tmp, values_tmp;
+    WGPUComputePipeline init, histogram, pick, filter, cand_histogram, cand_tiles, write, rank;
+    WGPUBuffer state, tile_counts, tile_offsets, candidates, keys_tmp, values_tmp;
+    wgs_scan_plan *scan; /* the tiles' counts of every row into their offsets */
     wgs_sort_plan *sort; /* SORTED past WGS_TOPK_SORTED_MAX_K (one row): the k sorted */
 };
 
 static void plan_release(wgs_topk_plan *p) {
     wgs_sort_plan_destroy(p->sort);
-    WGPUBuffer bufs[] = {p->state, p->tile_counts, p->candidates, p->keys_tmp, p->values_tmp};
+    wgs_scan_plan_destroy(p->scan);
+    WGPUBuffer bufs[] = {p->state, p->tile_counts, p->tile_offsets, p->candidates, p->keys_tmp, p->values_tmp};
     for (size_t i = 0; i < sizeof bufs / sizeof bufs[0]; i++) wgs__gpu_buffer_release(p->ctx->gpu, bufs[i]);
 }
 
@@ -108,13 +111,17 @@ wgs_result wgs_topk_plan_create(wgs_context *ctx, const wgs_topk_plan_desc *desc
                    {"topk_filter", &p->filter},
                    {"topk_cand_histogram", &p->cand_histogram},
                    {"topk_cand_tiles", &p->cand_tiles},
-                   {"topk_scan", &p->scan},
                    {"topk_write", &p->write},
                    {"topk_rank", &p->rank}};
     size_t n_entries = sizeof entries / sizeof entries[0] - (sorted ? 0 : 1);
     for (size_t i = 0; i < n_entries && r == WGS_OK; i++) {
         spec.entry = entries[i].entry;
         r = wgs__pipeline(ctx, &spec, entries[i].pipe);
+    }
+    if (r == WGS_OK) {
+        wgs_scan_plan_desc cd = {.type = WGS_TYPE_U32, .op = WGS_OP_ADD, .kind = WGS_SCAN_EXCLUSIVE,
+                                 .capacity = 2 * rows * tiles, .label = "wgscan top-k tile counts"};
+        r = wgs_scan_plan_create(ctx, &cd, &p->scan);
     }
     if (r == WGS_OK && sorted && k_cap > WGS_TOPK_SORTED_MAX_K) {
         wgs_sort_plan_desc sd = {.type = type,
@@ -125,12 +132,13 @@ wgs_result wgs_topk_plan_create(wgs_context *ctx, const wgs_topk_plan_desc *desc
     }
     if (r == WGS_OK) {
         uint64_t tmp_bytes = sorted ? wgs__round_up((uint64_t)rows * k_cap * 4, 256) : 0;
-        p->scratch_bytes = state_bytes + counts_bytes + candidates_bytes + tmp_bytes * (value_mode ? 2 : 1) +
-                           wgs_sort_plan_scratch_size(p->sort);
+        p->scratch_bytes = state_bytes + 2 * counts_bytes + candidates_bytes + tmp_bytes * (value_mode ? 2 : 1) +
+                           wgs_scan_plan_scratch_size(p->scan) + wgs_sort_plan_scratch_size(p->sort);
         wgs__gpu_scope_push(ctx->gpu);
         const WGPUBufferUsage u = WGPUBufferUsage_Storage;
         p->state = wgs__gpu_buffer_create(ctx->gpu, state_bytes, u, "wgscan top-k row states");
         p->tile_counts = wgs__gpu_buffer_create(ctx->gpu, counts_bytes, u, "wgscan top-k tile counts");
+        p->tile_offsets = wgs__gpu_buffer_create(ctx->gpu, counts_bytes, u, "wgscan top-k tile offsets");
         p->candidates = wgs__gpu_buffer_create(ctx->gpu, candidates_bytes, u, "wgscan top-k candidates");
         if (sorted) p->keys_tmp = wgs__gpu_buffer_create(ctx->gpu, tmp_bytes, u, "wgscan top-k unsorted keys");
         if (sorted && value_mode)
@@ -182,7 +190,7 @@ wgs_result wgs_topk_encode(wgs_topk_plan *p, WGPUCommandEncoder encoder, const w
     wgs_context *ctx = p->ctx;
     wgs_result r = wgs__encode_begin(ctx, encoder, a, a ? a->n : 0, p->capacity, a ? a->timestamp_query_set : NULL);
     if (r != WGS_OK || (r = check_args(p, a)) != WGS_OK) return r;
-    if ((r = wgs__params_reserve(ctx, DIGITS + 1)) != WGS_OK) return r;
+    if ((r = wgs__params_reserve(ctx, DIGITS)) != WGS_OK) return r;
     const uint64_t n = a->n, rows = a->rows, k = a->k;
     const uint64_t tiles = wgs__div_up(n, p->tile), in_bytes = n * rows * 4, out_bytes = k * rows * 4;
     const int vals = p->payload != WGS_PAYLOAD_NONE;
@@ -194,16 +202,13 @@ wgs_result wgs_topk_encode(wgs_topk_plan *p, WGPUCommandEncoder encoder, const w
                                         .k = (uint32_t)k, .shift = 24 - 8 * d, .tiles = (uint32_t)tiles}};
         at[d] = wgs__param_push(ctx, &recs[d]);
     }
-    /* The ranking's record: its groups a row in place of the tiles. */
-    wgs_params rank = recs[0];
-    rank.topk.tiles = (uint32_t)wgs__div_up(k, p->wg);
     /* Past WGS_TOPK_SORTED_MAX_K the plan's sort orders the k (stable: ties stay in
-     * input order), after this compute pass. */
+     * input order), after the write. */
     const int by_sort = p->sorted && k > WGS_TOPK_SORTED_MAX_K;
-    uint64_t rank_at = p->sorted && !by_sort ? wgs__param_push(ctx, &rank) : 0;
     const gpu_binding kin = {0, a->keys_in, a->keys_in_offset, in_bytes};
     const gpu_binding state = {3, p->state, 0, (rows * WGS_ROW_WORDS + 1) * 4};
     const gpu_binding counts = {4, p->tile_counts, 0, rows * tiles * 8};
+    const gpu_binding offsets = {8, p->tile_offsets, 0, rows * tiles * 8};
     const gpu_binding cands = {7, p->candidates, 0, in_bytes};
     const gpu_binding vin = wgs__binding_or_dummy(ctx, 5, p->payload == WGS_PAYLOAD_BUFFER ? a->values_in : NULL,
                                                   a->values_in_offset, p->payload == WGS_PAYLOAD_BUFFER ? in_bytes : 0,
@@ -218,8 +223,7 @@ wgs_result wgs_topk_encode(wgs_topk_plan *p, WGPUCommandEncoder encoder, const w
     wgs__gpu_scope_push(ctx->gpu);
     const uint32_t none = 0xFFFFFFFFu; /* WGPU_QUERY_SET_INDEX_UNDEFINED */
     WGPUComputePassEncoder cp = wgs__gpu_pass_begin(ctx->gpu, encoder, a->timestamp_query_set,
-                                                    a->timestamp_begin_index,
-                                                    by_sort ? none : a->timestamp_end_index);
+                                                    a->timestamp_begin_index, none);
     wgs__dispatch(ctx, cp, p->init, &state, 1, &recs[3], at[3], rows, NULL);
     gpu_binding hb[2] = {kin, state};
     wgs__dispatch(ctx, cp, p->histogram, hb, 2, &recs[0], at[0], row_tiles, NULL);
@@ -238,9 +242,23 @@ wgs_result wgs_topk_encode(wgs_topk_plan *p, WGPUCommandEncoder encoder, const w
     }
     wgs__dispatch(ctx, cp, p->cand_tiles, fb, 4, &recs[3], at[3], cand_groups, &follow);
     r = wgs__dispatch_end(ctx, cp);
-    wgs__dispatch(ctx, cp, p->scan, &counts, 1, &recs[3], at[3], rows, NULL);
-    gpu_binding wb[6] = {kin, kout, state, counts, vin, vout};
-    wgs__dispatch(ctx, cp, p->write, wb, 6, &recs[3], at[3], row_tiles, NULL);
+    wgs__gpu_pass_end(ctx->gpu, cp);
+    wgs_result rs = wgs__scope_end(ctx, "recording the top-k");
+    if (r == WGS_OK) r = rs;
+    wgs_scan_args sa = {.input = p->tile_counts, .output = p->tile_offsets, .n = 2 * rows * tiles};
+    if (r == WGS_OK) r = wgs_scan_encode(p->scan, encoder, &sa);
+    /* The write's and the ranking's records now: the scan wrote its own into the ring. */
+    if (r == WGS_OK) r = wgs__params_reserve(ctx, 2);
+    if (r != WGS_OK) return r;
+    uint64_t write_at = wgs__param_push(ctx, &recs[3]);
+    wgs_params rank = recs[3]; /* its groups a row in place of the tiles */
+    rank.topk.tiles = (uint32_t)wgs__div_up(k, p->wg);
+    uint64_t rank_at = wgs__param_push(ctx, &rank);
+    wgs__gpu_scope_push(ctx->gpu);
+    cp = wgs__gpu_pass_begin(ctx->gpu, encoder, a->timestamp_query_set, none,
+                             by_sort ? none : a->timestamp_end_index);
+    gpu_binding wb[6] = {kin, kout, state, offsets, vin, vout};
+    wgs__dispatch(ctx, cp, p->write, wb, 6, &recs[3], write_at, row_tiles, NULL);
     if (p->sorted && !by_sort) {
         gpu_binding rb[4] = {{0, p->keys_tmp, 0, out_bytes}, {1, a->keys_out, a->keys_out_offset, out_bytes},
                              vals ? (gpu_binding){5, p->values_tmp, 0, out_bytes} : wgs__binding_or_dummy(ctx, 5, NULL, 0, 0, 0),
@@ -249,15 +267,14 @@ wgs_result wgs_topk_encode(wgs_topk_plan *p, WGPUCommandEncoder encoder, const w
         wgs__dispatch(ctx, cp, p->rank, rb, 4, &rank, rank_at, rows * rank.topk.tiles, NULL);
     }
     wgs__gpu_pass_end(ctx->gpu, cp);
-    wgs_result rs = wgs__scope_end(ctx, "recording the top-k");
-    if (r == WGS_OK) r = rs;
+    r = wgs__scope_end(ctx, "recording the top-k");
     if (r == WGS_OK && by_sort) {
-        wgs_sort_args sa = {.keys_in = p->keys_tmp, .keys_out = a->keys_out, .keys_out_offset = a->keys_out_offset,
+        wgs_sort_args so = {.keys_in = p->keys_tmp, .keys_out = a->keys_out, .keys_out_offset = a->keys_out_offset,
                             .values_in = p->values_tmp, .values_out = vals ? a->values_out : NULL,
                             .values_out_offset = a->values_out_offset, .n = k,
                             .timestamp_query_set = a->timestamp_query_set, .timestamp_begin_index = none,
                             .timestamp_end_index = a->timestamp_end_index};
-        r = wgs_sort_encode(p->sort, encoder, &sa);
+        r = wgs_sort_encode(p->sort, encoder, &so);
     }
     return r;
 }

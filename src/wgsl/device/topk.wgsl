@@ -18,7 +18,7 @@
 //   After four picks the prefix is the row's k-th mapped key T, and want is how many
 //   keys equal to T are taken (the first ones by index).
 //   topk_cand_tiles per candidate: its tile's counts of keys below T and equal to it
-//   topk_scan       per row: the tiles' counts into exclusive prefixes, in place
+//   (then the plan's scan plan: the exclusive prefixes of all the counts, in order)
 //   topk_write      per (row, tile) (the third read): a key below T, or one of the first
 //                   `want` equal to it, goes to place less_before + min(equal_before,
 //                   want), which keeps the input order
@@ -30,9 +30,10 @@
 // groups a row).
 // Plan constants: KEY_KIND (sort_key.wgsl), VALUE_MODE (0 none, 1 values, 2 indices).
 // Bindings: 0 keys_in, 1 keys_out, 3 state (ROW_WORDS a row: digit counts, prefix,
-// want; after the rows the candidates' counter), 4 tile_counts (two words a tile: below
-// T, equal to T), 5 values_in, 6 values_out, 7 candidates (a key's place row * row_n +
-// index).
+// want; after the rows the candidates' counter), 4 tile_counts (a word a tile of each
+// row: the keys below T; then as many: those equal to T), 5 values_in, 6 values_out,
+// 7 candidates (a key's place row * row_n + index), 8 tile_offsets (tile_counts'
+// exclusive scan).
 
 @group(0) @binding(0) var<storage, read> keys_in: array<u32>;
 @group(0) @binding(1) var<storage, read_write> keys_out: array<u32>;
@@ -41,6 +42,7 @@
 @group(0) @binding(5) var<storage, read> values_in: array<u32>;
 @group(0) @binding(6) var<storage, read_write> values_out: array<u32>;
 @group(0) @binding(7) var<storage, read_write> candidates: array<u32>;
+@group(0) @binding(8) var<storage, read> tile_offsets: array<u32>;
 
 const PREFIX: u32 = 256u;
 const WANT: u32 = 257u;
@@ -238,9 +240,9 @@ fn topk_filter(ids: Ids, @builtin(workgroup_id) wid: vec3<u32>, @builtin(num_wor
             base = atomicAdd(&state[params.rows * ROW_WORDS], c);
         }
         wg_base = base;
-        let t = 2u * (rt.x * params.tiles + rt.y);
+        let t = rt.x * params.tiles + rt.y;
         atomicStore(&tile_counts[t], atomicLoad(&wg_less));
-        atomicStore(&tile_counts[t + 1u], 0u);
+        atomicStore(&tile_counts[params.rows * params.tiles + t], 0u);
     }
     workgroupBarrier();
     let base = wg_base;
@@ -316,7 +318,7 @@ fn topk_cand_tiles(ids: Ids, @builtin(workgroup_id) wid: vec3<u32>, @builtin(num
                 } else if (tile == lead_tile) {
                     atomicAdd(&wg_count, 1u);
                 } else {
-                    atomicAdd(&tile_counts[2u * tile + w], 1u);
+                    atomicAdd(&tile_counts[w * params.rows * params.tiles + tile], 1u);
                 }
             }
         }
@@ -326,35 +328,11 @@ fn topk_cand_tiles(ids: Ids, @builtin(workgroup_id) wid: vec3<u32>, @builtin(num
         let l = atomicLoad(&wg_less);
         let e = atomicLoad(&wg_count);
         if (l != 0u) {
-            atomicAdd(&tile_counts[2u * lead_tile], l);
+            atomicAdd(&tile_counts[lead_tile], l);
         }
         if (e != 0u) {
-            atomicAdd(&tile_counts[2u * lead_tile + 1u], e);
+            atomicAdd(&tile_counts[params.rows * params.tiles + lead_tile], e);
         }
-    }
-}
-
-@compute @workgroup_size(WG)
-fn topk_scan(ids: Ids, @builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
-    let row = tile_index(wid, nwg);
-    if (row >= params.rows) {
-        return;
-    }
-    let tiles = params.tiles;
-    var carry = vec2<u32>(0u);
-    for (var c = 0u; c < (tiles + WG - 1u) / WG; c++) {
-        let t = c * WG + ids.lid;
-        let at = 2u * (row * tiles + t);
-        var v = vec2<u32>(0u);
-        if (t < tiles) {
-            v = vec2<u32>(atomicLoad(&tile_counts[at]), atomicLoad(&tile_counts[at + 1u]));
-        }
-        let e = wg_exclusive(ids.lid, v);
-        if (t < tiles) {
-            atomicStore(&tile_counts[at], carry.x + e.x);
-            atomicStore(&tile_counts[at + 1u], carry.y + e.y);
-        }
-        carry += e.zw;
     }
 }
 
@@ -389,8 +367,11 @@ fn topk_write(ids: Ids, @builtin(workgroup_id) wid: vec3<u32>, @builtin(num_work
         }
     }
     let e = wg_exclusive(ids.lid, c);
-    let at = 2u * (rt.x * params.tiles + rt.y);
-    var before = vec2<u32>(atomicLoad(&tile_counts[at]), atomicLoad(&tile_counts[at + 1u])) + e.xy;
+    // The scan ran over every row: a row's prefixes start at its first tile's.
+    let t = rt.x * params.tiles;
+    let eq = params.rows * params.tiles;
+    var before = vec2<u32>(tile_offsets[t + rt.y] - tile_offsets[t],
+                           tile_offsets[eq + t + rt.y] - tile_offsets[eq + t]) + e.xy;
     for (var j = 0u; j < ITEMS; j++) {
         let i = first + j;
         if (i < end) {
