@@ -216,6 +216,32 @@ TEST(topk_sorted_past_the_ranking) {
     wgs_topk_plan_destroy(plan);
 }
 
+TEST(topk_folded_grids_and_binding_limit) {
+    /* 16 workgroups a dimension: every grid of 70 rows x 9 tiles, and the candidates',
+     * folds into two dimensions. */
+    wgs_context *ctx = test_context_capped(16, 0);
+    if (!ctx) return;
+    topk_case c = {WGS_TYPE_U32, WGS_TOPK_LARGEST, WGS_TOPK_SORTED, WGS_PAYLOAD_BUFFER};
+    wgs_topk_plan_desc d = {.type = c.type, .payload = c.payload, .capacity = 4099, .k_capacity = 300,
+                            .row_capacity = 70};
+    wgs_topk_plan *plan = NULL;
+    CHECK_RESULT(wgs_topk_plan_create(ctx, &d, &plan), WGS_OK);
+    if (plan) {
+        check_topk(ctx, plan, &c, D_UNIFORM, 4099, 70, 300, 31);
+        check_topk(ctx, plan, &c, D_EQUAL, 4099, 70, 2, 32);
+    }
+    wgs_topk_plan_destroy(plan);
+    /* The keys of every row in one binding: refused at creation past it. */
+    ctx = test_context_capped(0, 65536);
+    if (!ctx) return;
+    wgs_topk_plan_desc big = {.capacity = 8193, .row_capacity = 2, .k_capacity = 10};
+    CHECK_RESULT(wgs_topk_plan_create(ctx, &big, &plan), WGS_ERROR_TOO_LARGE);
+    wgs_topk_plan_destroy(plan); /* NULL unless the check failed */
+    big.row_capacity = 1;
+    CHECK_RESULT(wgs_topk_plan_create(ctx, &big, &plan), WGS_OK);
+    wgs_topk_plan_destroy(plan);
+}
+
 TEST(topk_scratch_query) {
     wgs_context *ctx = test_context();
     if (!ctx) return;
