@@ -247,12 +247,23 @@ TEST(topk_scratch_query) {
     if (!ctx) return;
     wgs_topk_plan_desc d = {.type = WGS_TYPE_U32, .payload = WGS_PAYLOAD_BUFFER, .capacity = 100000,
                             .k_capacity = 100, .row_capacity = 10};
+    /* The query before creation allocates nothing and says what creation then makes
+     * (the inner scan plan's and, past k = 4096, the sort plan's buffers included). */
+    for (int big_k = 0; big_k < 2; big_k++) {
+        d.k_capacity = big_k ? 5000 : 100;
+        d.row_capacity = big_k ? 1 : 10;
+        if (big_k) /* topk_sorted_past_the_ranking's description: its pipelines are cached */
+            d.type = WGS_TYPE_F32, d.payload = WGS_PAYLOAD_INDEX;
+        uint64_t before = 0, made = wgs_experimental_buffer_bytes_created(ctx);
+        CHECK_RESULT(wgs_topk_plan_desc_scratch_size(ctx, &d, &before), WGS_OK);
+        CHECK(wgs_experimental_buffer_bytes_created(ctx) == made);
+        wgs_topk_plan *plan = NULL;
+        CHECK_RESULT(wgs_topk_plan_create(ctx, &d, &plan), WGS_OK);
+        made = wgs_experimental_buffer_bytes_created(ctx) - made;
+        CHECK(before > 0 && before == wgs_topk_plan_scratch_size(plan) && before == made);
+        wgs_topk_plan_destroy(plan);
+    }
     uint64_t before = 0;
-    CHECK_RESULT(wgs_topk_plan_desc_scratch_size(ctx, &d, &before), WGS_OK);
-    wgs_topk_plan *plan = NULL;
-    CHECK_RESULT(wgs_topk_plan_create(ctx, &d, &plan), WGS_OK);
-    CHECK(before > 0 && before == wgs_topk_plan_scratch_size(plan));
-    wgs_topk_plan_destroy(plan);
     d.output = WGS_TOPK_SORTED + 7;
     CHECK_RESULT(wgs_topk_plan_desc_scratch_size(ctx, &d, &before), WGS_ERROR_INVALID_ARGUMENT);
     CHECK(before == 0);
