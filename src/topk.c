@@ -38,11 +38,12 @@ static void plan_release(wgs_topk_plan *p) {
     for (size_t i = 0; i < sizeof bufs / sizeof bufs[0]; i++) wgs__gpu_buffer_release(p->ctx->gpu, bufs[i]);
 }
 
-/* Workgroup memory of the kernels: the digit counts, the scan's pairs, the rank's keys. */
+/* Workgroup memory of the kernels (topk.wgsl declares it all in one module): the digit
+ * counts, the workgroup prefix's pairs, the ranking's keys, three counters. */
 static uint64_t topk_storage(uint32_t wg, uint32_t items, const void *arg) {
     (void)items;
     (void)arg;
-    return 4ull * (256 + 2 * wg + wg);
+    return 4ull * (256 + 2 * wg + wg + 3);
 }
 
 static int key_kind(wgs_type t) { return t == WGS_TYPE_I32 ? 1 : t == WGS_TYPE_F32 ? 2 : 0; }

@@ -100,45 +100,22 @@ fn topk_init(ids: Ids, @builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workg
 
 @compute @workgroup_size(WG)
 fn topk_histogram(ids: Ids, @builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
-    let g = tile_index(wid, nwg);
-    let row = g / params.tiles;
-    if (row >= params.rows) {
+    let rt = row_tile(wid, nwg);
+    if (rt.x >= params.rows) {
         return;
     }
-    let tile = g - row * params.tiles;
-    for (var j = 0u; j < (RADIX + WG - 1u) / WG; j++) {
-        let b = j * WG + ids.lid;
-        if (b < RADIX) {
-            atomicStore(&bins[b], 0u);
-        }
-    }
+    clear_bins(ids.lid);
     workgroupBarrier();
-    let shift = params.shift;
-    let prefix = atomicLoad(&state[row * ROW_WORDS + PREFIX]);
-    // The digits above this one; none for the top digit (a shift by 32 is no WGSL).
-    let high = select(0xFFFFFFFFu << (shift + 8u), 0u, shift >= 24u);
-    let first = tile * TILE;
+    let first = rt.y * TILE;
     let end = min(params.row_n, first + TILE);
-    let row_base = row * params.row_n;
     for (var j = 0u; j < ITEMS; j++) {
         let i = first + j * WG + ids.lid;
         if (i < end) {
-            let u = mapped(keys_in[row_base + i]);
-            if ((u & high) == prefix) {
-                atomicAdd(&bins[(u >> shift) & 255u], 1u);
-            }
+            atomicAdd(&bins[mapped(keys_in[rt.x * params.row_n + i]) >> 24u], 1u);
         }
     }
     workgroupBarrier();
-    for (var j = 0u; j < (RADIX + WG - 1u) / WG; j++) {
-        let b = j * WG + ids.lid;
-        if (b < RADIX) {
-            let c = atomicLoad(&bins[b]);
-            if (c != 0u) {
-                atomicAdd(&state[row * ROW_WORDS + b], c);
-            }
-        }
-    }
+    flush_bins(ids.lid, rt.x);
 }
 
 @compute @workgroup_size(WG)
