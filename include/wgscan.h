@@ -16,7 +16,7 @@
  *   the segmented reduce (one reduction per segment), the scan by key and the segmented
  *   scan (a scan that starts again at every segment: of runs of keys, of head flags or
  *   of offsets), the reduce by key, select (compaction, partition, unique, run-length),
- *   histogram, a bump allocator and a radix sort (sections below).
+ *   histogram, a bump allocator, a radix sort and top-k (sections below).
  *
  * What it does NOT do
  *   - It never submits, waits or reads back in the encode path: wgs_scan_encode
@@ -46,7 +46,7 @@
  *
  * Host-array calls (wgs_*_host)
  *   Each primitive has one; they create a plan and buffers, upload, run, download and
- *   wait. All eleven take their arguments in one order: the context, the plan's
+ *   wait. All twelve take their arguments in one order: the context, the plan's
  *   description, the input arrays, the sizes (n first, then n_segments or arena_size),
  *   then what they write (arrays, and counts written back):
  *     wgs_scan_host(ctx, desc, input, n, output)
@@ -60,6 +60,7 @@
  *     wgs_histogram_host(ctx, desc, input, n, counts)
  *     wgs_alloc_host(ctx, desc, sizes, n, arena_size, top, offsets)   (top: in and out)
  *     wgs_sort_host(ctx, desc, keys, values, n, keys_out, values_out)
+ *     wgs_topk_host(ctx, desc, keys, values, n, rows, k, keys_out, values_out)
  *
  * Errors
  *   Every fallible call returns a wgs_result: WGS_OK (0) or a numbered error. Numbers
@@ -1607,6 +1608,110 @@ WGS_API wgs_result wgs_sort_host(wgs_context *ctx, const wgs_sort_plan_desc *des
                                  const void *values, uint64_t n, void *keys_out, void *values_out);
 
 /* ---------------------------------------------------------------------------
+ * Top-k: the k largest (default) or smallest keys of each row of a rows x n matrix
+ *
+ * Keys: u32, i32, f32, in the radix sort's order (f32 by its bits' total order: see
+ * Sort; largest takes +NaN first, smallest -NaN). The result of a row is the first k
+ * keys of the row's stable sort (descending for LARGEST, ascending for SMALLEST), so
+ * among equal keys the lower index wins: the result is fully determined.
+ * Output: SORTED (default): row r's k keys best first at keys_out[r * k ..], ties in
+ * index order; INPUT_ORDER: the same k keys in their input order (cheaper: no ranking).
+ * SORTED ranks each row's k in a workgroup for k <= WGS_TOPK_SORTED_MAX_K; past it
+ * the plan's own radix sort orders them (one row only: a k_capacity past it with
+ * row_capacity > 1 is WGS_ERROR_TOO_LARGE; take INPUT_ORDER).
+ * Payload: NONE; BUFFER: a 4-byte value per key (values_in, rows x n) moves with it;
+ * INDEX: values_out receives each key's index within its row (u32). rows x k of them.
+ * Layout: row r's keys at keys_in[r * n ..], contiguous rows; outputs rows x k.
+ *
+ * How (radix select, every count on the GPU, nothing read back): per row, a histogram
+ * of the top 8-bit digit of the mapped keys and a pick of the digit whose bucket holds
+ * the k-th; a filter that keeps that bucket's keys as candidates and counts their next
+ * digit; two more digits over the candidates alone (dispatched for their number, which
+ * the GPU counted); each tile's keys below the k-th and its ties counted, and the
+ * counts of all rows scanned by a scan plan of the plan's own; the chosen keys written
+ * in input order. SORTED then ranks each row's k (a
+ * workgroup compares each key with all k: k^2 per row), or for k past
+ * WGS_TOPK_SORTED_MAX_K sorts them with a sort plan. Reads the keys 3 times, and the
+ * candidates 3 times. Records a compute pass of 11 dispatches (one of them the
+ * dispatch layer's, which sizes the candidate passes from their count), the scan plan's
+ * passes, and a compute pass of 1 dispatch (2 for SORTED), then for k past
+ * WGS_TOPK_SORTED_MAX_K the sort plan's passes.
+ * Scratch (wgs_topk_plan_scratch_size): 1040 bytes a row, 8 bytes a tile of each row
+ * (a tile: 512 keys on CPU drivers, 2048 on GPUs), room for every key's place as a
+ * candidate (4 bytes a key: all of them are candidates when all keys are equal), and
+ * for SORTED the rows' unsorted k keys (and values); the tiles' offsets (8 bytes a
+ * tile) and the scan plan's scratch; past WGS_TOPK_SORTED_MAX_K the sort plan's.
+ * Limits: 1 <= k <= n; rows x n keys (and values) in one storage binding and below
+ * 2^32; n the plan's capacity at most, rows its row_capacity, k its k_capacity.
+ * Not yet: n, rows or k from GPU buffers; segments of CSR offsets.
+ * ------------------------------------------------------------------------- */
+typedef struct wgs_topk_plan wgs_topk_plan;
+
+#define WGS_TOPK_SORTED_MAX_K 4096u
+
+typedef enum wgs_topk_select {
+    WGS_TOPK_LARGEST = 0,
+    WGS_TOPK_SMALLEST = 1,
+    WGS_TOPK_SELECT_FORCE32 = 0x7FFFFFFF
+} wgs_topk_select;
+
+typedef enum wgs_topk_output {
+    WGS_TOPK_SORTED = 0,      /* best first (default) */
+    WGS_TOPK_INPUT_ORDER = 1, /* the k in their input order */
+    WGS_TOPK_OUTPUT_FORCE32 = 0x7FFFFFFF
+} wgs_topk_output;
+
+typedef struct wgs_topk_plan_desc {
+    wgs_type type;          /* the key type: u32 (default), i32, f32 */
+    wgs_topk_select select; /* LARGEST (default) or SMALLEST */
+    wgs_topk_output output; /* SORTED (default) or INPUT_ORDER */
+    wgs_payload payload;    /* NONE, BUFFER (4-byte values) or INDEX */
+    uint64_t capacity;      /* largest n (keys a row); 0 means 1 */
+    uint32_t k_capacity;    /* largest k; 0 means min(capacity, WGS_TOPK_SORTED_MAX_K) */
+    uint32_t row_capacity;  /* most rows; 0 means 1 */
+    const char *label;
+} wgs_topk_plan_desc;
+
+typedef struct wgs_topk_args {
+    WGPUBuffer keys_in; /* rows x n keys */
+    uint64_t keys_in_offset;
+    WGPUBuffer keys_out; /* rows x k keys; another buffer than the inputs */
+    uint64_t keys_out_offset;
+    WGPUBuffer values_in; /* payload BUFFER: rows x n values */
+    uint64_t values_in_offset;
+    WGPUBuffer values_out; /* payload BUFFER and INDEX: rows x k */
+    uint64_t values_out_offset;
+    uint64_t n;    /* keys a row, 1 .. capacity */
+    uint32_t rows; /* 1 .. row_capacity */
+    uint32_t k;    /* 1 .. min(n, k_capacity) */
+    WGPUQuerySet timestamp_query_set; /* optional: begin and end of its compute pass */
+    uint32_t timestamp_begin_index;
+    uint32_t timestamp_end_index;
+} wgs_topk_args;
+
+/* Checks the description (WGS_ERROR_UNSUPPORTED_TYPE for another key type,
+ * WGS_ERROR_INVALID_ARGUMENT for an unknown select, output or payload, or k_capacity
+ * past capacity, WGS_ERROR_TOO_LARGE past the limits above), compiles the pipelines
+ * and allocates the scratch. */
+WGS_API wgs_result wgs_topk_plan_create(wgs_context *ctx, const wgs_topk_plan_desc *desc, wgs_topk_plan **out);
+WGS_API void wgs_topk_plan_destroy(wgs_topk_plan *plan);
+/* Bytes of GPU memory the plan holds (0 for NULL): see Scratch above. */
+WGS_API uint64_t wgs_topk_plan_scratch_size(const wgs_topk_plan *plan);
+/* Records the top-k of every row (see How above) into one compute pass. Refused before
+ * any GPU work: n of 0 or past capacity (WGS_ERROR_CAPACITY_EXCEEDED past it), rows
+ * of 0 or past row_capacity, k of 0, past n or past k_capacity
+ * (WGS_ERROR_INVALID_ARGUMENT, or _CAPACITY_EXCEEDED past a capacity), a missing
+ * buffer or one too small (the checks of "Buffers passed to encodes"), an output
+ * sharing a buffer with an input (WGS_ERROR_ALIASING). */
+WGS_API wgs_result wgs_topk_encode(wgs_topk_plan *plan, WGPUCommandEncoder encoder, const wgs_topk_args *args);
+/* Convenience: the top k of each of `rows` rows of n host keys (values: rows x n for
+ * BUFFER, else NULL) into keys_out[rows x k] and values_out[rows x k] (NULL for NONE).
+ * Waits. */
+WGS_API wgs_result wgs_topk_host(wgs_context *ctx, const wgs_topk_plan_desc *desc, const void *keys,
+                                 const uint32_t *values, uint64_t n, uint32_t rows, uint32_t k, void *keys_out,
+                                 uint32_t *values_out);
+
+/* ---------------------------------------------------------------------------
  * GPU memory before creation: what a plan of this description would hold, the number
  * its wgs_<kind>_plan_scratch_size would give, without allocating it. The description
  * is checked as by the plan's creation, whose results they return (an unsupported
@@ -1637,6 +1742,8 @@ WGS_API wgs_result wgs_histogram_plan_desc_scratch_size(wgs_context *ctx, const 
 WGS_API wgs_result wgs_alloc_plan_desc_scratch_size(wgs_context *ctx, const wgs_alloc_plan_desc *desc,
                                                     uint64_t *bytes);
 WGS_API wgs_result wgs_sort_plan_desc_scratch_size(wgs_context *ctx, const wgs_sort_plan_desc *desc,
+                                                   uint64_t *bytes);
+WGS_API wgs_result wgs_topk_plan_desc_scratch_size(wgs_context *ctx, const wgs_topk_plan_desc *desc,
                                                    uint64_t *bytes);
 
 /* ---------------------------------------------------------------------------

@@ -125,5 +125,11 @@ int ref_sort(wgs_type type, int descending, uint32_t begin_bit, uint32_t end_bit
              void *values_out);
 /* A key as the unsigned number whose order is the sort's ascending order. */
 uint64_t ref_sort_order(wgs_type type, const void *key);
+/* Top-k of rows x n 32-bit keys (wgscan.h "Top-k"): per row the first k of the stable
+ * sort (descending when largest), best first when sorted, else in input order; values:
+ * rows x n (or NULL), or the row's indices when index_payload; values_out may be NULL.
+ * Returns 0, or -1 for k outside 1..n or no memory. */
+int ref_topk(wgs_type type, int largest, int sorted, const uint32_t *keys, const uint32_t *values,
+             int index_payload, uint64_t n, uint32_t rows, uint32_t k, uint32_t *keys_out, uint32_t *values_out);
 
 #endif

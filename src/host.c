@@ -595,3 +595,44 @@ wgs_result wgs_sort_host(wgs_context *ctx, const wgs_sort_plan_desc *desc, const
     wgs_sort_plan_destroy(plan);
     return r;
 }
+
+wgs_result wgs_topk_host(wgs_context *ctx, const wgs_topk_plan_desc *desc, const void *keys, const uint32_t *values,
+                         uint64_t n, uint32_t rows, uint32_t k, void *keys_out, uint32_t *values_out) {
+    if (!ctx) return WGS_ERROR_INVALID_ARGUMENT;
+    WGS_FAIL_IF(ctx, !desc || !keys || !keys_out, WGS_ERROR_INVALID_ARGUMENT, "desc, keys and keys_out are required");
+    WGS_FAIL_IF(ctx, (desc->payload == WGS_PAYLOAD_BUFFER && !values) ||
+                         (desc->payload != WGS_PAYLOAD_NONE && !values_out),
+                WGS_ERROR_INVALID_ARGUMENT, "values (payload BUFFER) and values_out (BUFFER, INDEX) are required");
+    /* The encode's own checks refuse these; the buffers' sizes need them sane first. */
+    WGS_FAIL_IF(ctx, n == 0 || rows == 0 || k == 0 || k > n, WGS_ERROR_INVALID_ARGUMENT,
+                "top-k needs n >= 1, rows >= 1 and 1 <= k <= n (n %llu, rows %u, k %u)", (unsigned long long)n, rows,
+                k);
+    wgs_topk_plan_desc d = *desc;
+    if (d.capacity < n) d.capacity = n;
+    if (d.row_capacity < rows) d.row_capacity = rows;
+    if (d.k_capacity < k) d.k_capacity = k;
+    wgs_topk_plan *plan = NULL;
+    wgs_result r = wgs_topk_plan_create(ctx, &d, &plan);
+    if (r != WGS_OK) return r;
+    uint64_t in_bytes = n * rows * 4, out_bytes = (uint64_t)k * rows * 4;
+    WGPUBuffer kin = NULL, kout = NULL, vin = NULL, vout = NULL;
+    WGPUCommandEncoder enc = NULL;
+    r = host_upload(ctx, keys, in_bytes, &kin);
+    if (r == WGS_OK) r = host_upload(ctx, NULL, out_bytes, &kout);
+    if (r == WGS_OK && d.payload == WGS_PAYLOAD_BUFFER) r = host_upload(ctx, values, in_bytes, &vin);
+    if (r == WGS_OK && d.payload != WGS_PAYLOAD_NONE) r = host_upload(ctx, NULL, out_bytes, &vout);
+    if (r == WGS_OK) r = wgs_encoder_create(ctx, &enc);
+    if (r == WGS_OK) {
+        wgs_topk_args a = {.keys_in = kin, .keys_out = kout, .values_in = vin, .values_out = vout, .n = n,
+                           .rows = rows, .k = k};
+        r = wgs_topk_encode(plan, enc, &a);
+        wgs_result s = wgs_submit(ctx, enc);
+        if (r == WGS_OK) r = s;
+    }
+    if (r == WGS_OK) r = wgs_buffer_read(ctx, kout, 0, keys_out, out_bytes);
+    if (r == WGS_OK && vout) r = wgs_buffer_read(ctx, vout, 0, values_out, out_bytes);
+    WGPUBuffer all[] = {kin, kout, vin, vout};
+    for (size_t i = 0; i < sizeof all / sizeof all[0]; i++) wgs_buffer_release(ctx, all[i]);
+    wgs_topk_plan_destroy(plan);
+    return r;
+}

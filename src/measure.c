@@ -46,3 +46,5 @@ WGS_DESC_SCRATCH_SIZE(alloc, wgs_alloc_plan_create, wgs_alloc_plan_desc, wgs_all
                       wgs_alloc_plan_scratch_size)
 WGS_DESC_SCRATCH_SIZE(sort, wgs_sort_plan_create, wgs_sort_plan_desc, wgs_sort_plan, wgs_sort_plan_destroy,
                       wgs_sort_plan_scratch_size)
+WGS_DESC_SCRATCH_SIZE(topk, wgs_topk_plan_create, wgs_topk_plan_desc, wgs_topk_plan, wgs_topk_plan_destroy,
+                      wgs_topk_plan_scratch_size)

@@ -60,6 +60,12 @@
     X(FLAG_INDEX_VALUES, 1u) X(FLAG_LAST_PASS, 2u) X(SORT_PASSES_MAX, 8u) X(STATE_COUNTERS, 2048u) \
     X(STATE_TILES, 2056u)
 
+/* Top-k (topk.wgsl): n the candidates (a count the GPU may set), row_n keys a row, rows,
+ * k a row; shift: the digit's lowest bit; tiles: tiles a row (topk_rank: groups a row).
+ * ROW_WORDS: a row's state (256 digit counts, the prefix, want, two spare words). */
+#define WGS_PARAMS_TOPK(X) X(n) X(row_n) X(rows) X(k) X(shift) X(tiles)
+#define WGS_CONSTS_TOPK(X) X(ROW_WORDS, 260u)
+
 /* Allocate (alloc.wgsl). */
 #define WGS_PARAMS_ALLOC(X) X(n) X(arena)
 /* Copy (copy.wgsl): n in 16-byte words. */
@@ -82,6 +88,7 @@ typedef struct wgs_histogram_params { WGS_PARAMS_HISTOGRAM(WGS_PARAM_FIELD_) } w
 typedef struct wgs_sort_params { WGS_PARAMS_SORT(WGS_PARAM_FIELD_) } wgs_sort_params;
 typedef struct wgs_alloc_params { WGS_PARAMS_ALLOC(WGS_PARAM_FIELD_) } wgs_alloc_params;
 typedef struct wgs_copy_params { WGS_PARAMS_COPY(WGS_PARAM_FIELD_) } wgs_copy_params;
+typedef struct wgs_topk_params { WGS_PARAMS_TOPK(WGS_PARAM_FIELD_) } wgs_topk_params;
 
 /* One record of any family: what the parameter ring and slots hold (32 bytes). */
 typedef union wgs_params {
@@ -94,6 +101,7 @@ typedef union wgs_params {
     wgs_sort_params sort;
     wgs_alloc_params alloc;
     wgs_copy_params copy;
+    wgs_topk_params topk;
 } wgs_params;
 
 enum { WGS_CONSTS_SCAN(WGS_CONST_ENUM_) WGS_CONSTS_REDUCE(WGS_CONST_ENUM_) };
@@ -101,6 +109,7 @@ enum { WGS_CONSTS_SELECT(WGS_CONST_ENUM_) };
 enum { WGS_CONSTS_SEGMENTED(WGS_CONST_ENUM_) };
 enum { WGS_CONSTS_HISTOGRAM(WGS_CONST_ENUM_) };
 enum { WGS_CONSTS_SORT(WGS_CONST_ENUM_) };
+enum { WGS_CONSTS_TOPK(WGS_CONST_ENUM_) };
 
 /* Which interface a kernel has (wgs_kernel_spec.params). */
 typedef enum wgs_params_kind {
@@ -112,6 +121,7 @@ typedef enum wgs_params_kind {
     WGS_PARAMS_KIND_COPY,
     WGS_PARAMS_KIND_SORT,
     WGS_PARAMS_KIND_SEGMENTED,
+    WGS_PARAMS_KIND_TOPK,
 } wgs_params_kind;
 
 #endif

@@ -40,6 +40,8 @@ static const wgs__tuning table[WGS__CLASS_COUNT] = {
         .sort_onesweep_default = 0, /* SwiftShader, 2^18 u32 keys: 132 ms against 138, a tie */
         .sort_spins = 64,
         .sort_lookback = 4,
+        /* Top-k: few invocations, as the histogram; not measured beyond correctness. */
+        .topk = {64, 8},
     },
     [WGS__CLASS_GPU_SG32] = {
         .name = "gpu-sg32",
@@ -92,6 +94,7 @@ static const wgs__tuning table[WGS__CLASS_COUNT] = {
         .sort_onesweep_default = 0,
         .sort_spins = 256,
         .sort_lookback = 8,
+        .topk = {256, 8}, /* not yet measured on a GPU */
     },
     [WGS__CLASS_GPU] = {
         .name = "gpu",
@@ -119,6 +122,7 @@ static const wgs__tuning table[WGS__CLASS_COUNT] = {
         .sort_onesweep_default = 0, /* as gpu-sg32 */
         .sort_spins = 256,
         .sort_lookback = 8,
+        .topk = {256, 8}, /* not yet measured on a GPU */
     },
 };
 

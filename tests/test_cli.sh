@@ -388,8 +388,29 @@ check "no sort ran" -- bash -c '! grep -q "sort: n =" "$0"' "$tmp/out.txt"
 expect 2 "bench --primitives sort-keys twice" -- "$cli" bench --series none --primitives sort-keys,sort-keys
 expect 2 "bench --primitives sort-i64 (no such row)" -- "$cli" bench --series none --primitives sort-i64
 
+# ---- topk (issue 36): rows of random keys against the stable CPU sort's first k ------
+expect 0 "topk f32 5 rows k 50 with indices" -- "$cli" topk --n 3000 --k 50 --rows 5 --type f32 --payload index --repeat 1 --verify
+check "topk f32 says OK with indices" -- grep -q "verify: OK, every row's keys and indices" "$tmp/out.txt"
+expect 0 "topk i32 --smallest --input-order, k = n" -- "$cli" topk --n 1500 --k 1500 --type i32 --smallest --input-order --repeat 1 --verify
+check "topk i32 says OK" -- grep -q "verify: OK" "$tmp/out.txt"
+expect 0 "topk n=1 k=1 --out" -- "$cli" topk --n 1 --rows 3 --out "$tmp/topk1.bin" --repeat 1 --verify
+check "topk --out holds rows x k keys" -- test "$(wc -c <"$tmp/topk1.bin")" -eq 12
+expect 0 "bench --primitives topk-1024,topk-rows-50" -- "$cli" bench --series none --primitives topk-1024,topk-rows-50 \
+  --min 1024 --max 1024 --runs 20 --json "$tmp/tk.json" --csv "$tmp/tk.csv" --svg "$tmp/tk.svg"
+check "bench CSV: a row of each top-k with its key type" -- \
+  bash -c 'grep -q "^u32,add,topk-1024,1024," "$0" && grep -q "^f32,add,topk-rows-50,1024," "$0"' "$tmp/tk.csv"
+expect 2 "topk without n" -- "$cli" topk --k 5
+for v in "--k 0" "--k 101" "--rows 0" "--type f16" "--type u64" "--payload all" "--payload buffer" "--smallest=yes" \
+         "--in $tmp/keys_up.bin" "--descending" "--k 1.5"; do
+  # shellcheck disable=SC2086 # the words of $v are the options
+  expect 2 "topk $v" -- "$cli" topk --n 100 $v
+done
+expect 2 "topk sorted --k 5000 of 2 rows (k <= 4096 unless --input-order)" -- "$cli" topk --n 10000 --k 5000 --rows 2
+expect 2 "topk --n 2^31 --rows 2 (2^32 keys)" -- "$cli" topk --n 2^31 --rows 2
+check "topk refusals name the rule" -- grep -q "2^32 keys" "$tmp/err.txt"
+
 # ---- conventions (issue 14): --help per command, --version, --opt=value -------------
-for c in info scan demo reduce count compact histogram segmented-reduce segmented-scan scan-by-key reduce-by-key sort bench; do
+for c in info scan demo reduce count compact histogram segmented-reduce segmented-scan scan-by-key reduce-by-key sort topk bench; do
   expect 0 "$c --help" -- "$cli" "$c" --help
   check "$c --help shows its usage" -- grep -q "usage: wgscan $c" "$tmp/out.txt"
   expect 0 "$c -h" -- "$cli" "$c" -h
@@ -487,7 +508,7 @@ expect 2 "--distribution with --in" -- "$cli" scan --in "$tmp/ones8.bin" --distr
 expect 0 "select (the APIs' name for compact)" -- "$cli" select --n 1000 --predicate lt:50 --repeat 1 --verify
 check "select ran the compaction" -- grep -q "verify: OK" "$tmp/out.txt"
 expect 0 "help select" -- "$cli" help select
-for c in info demo scan reduce count compact select histogram segmented-reduce segmented-scan scan-by-key reduce-by-key sort bench; do
+for c in info demo scan reduce count compact select histogram segmented-reduce segmented-scan scan-by-key reduce-by-key sort topk bench; do
   "$cli" "$c" --help >"$tmp/help.txt" 2>&1
   check "$c --help: a description under the usage" -- bash -c 'sed -n 2p "$0" | grep -Eq "^[a-z]"' "$tmp/help.txt"
   check "$c --help: no option listed twice" -- bash -c '[ -z "$(grep -oE "^  --[a-z0-9-]+" "$0" | sort | uniq -d)" ]' "$tmp/help.txt"

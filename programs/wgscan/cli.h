@@ -39,6 +39,7 @@ typedef enum cli_command {
     CLI_SCAN_BY_KEY, /* scan-by-key */
     CLI_REDUCE_BY_KEY, /* reduce-by-key */
     CLI_SEGMENTED_SCAN, /* segmented-scan */
+    CLI_TOPK,
     CLI_COMMAND_COUNT
 } cli_command;
 
@@ -49,7 +50,7 @@ typedef enum cli_command {
 #define CLI_TRANSFER_MIN_RUNS 3
 #define CLI_BENCH_MAX_RUNS 1000
 #define CLI_BENCH_MAX_SERIES 8
-#define CLI_BENCH_PRIMITIVES 23
+#define CLI_BENCH_PRIMITIVES 25
 #define CLI_SORT_MAX_DISTINCT (1ull << 32) /* --distribution few:K, K up to 2^32 */
 
 /* --distribution uniform:A:B of the commands other than sort: each element drawn
@@ -139,6 +140,18 @@ typedef struct sort_options {
     wgs_sort_algorithm algorithm;
 } sort_options;
 
+/* `topk`. */
+typedef struct topk_options {
+    uint64_t n, seed;
+    int have_n, verify, repeat;
+    const char *in_path, *out_path; /* in: not taken (always NULL); out: the rows x k keys */
+    const char *json_path;          /* not taken (always NULL) */
+    wgs_type type;                  /* u32, i32, f32 */
+    uint64_t k, rows;               /* k 1..n (default 1); rows 1..2^32-1 (default 1) */
+    int have_k, smallest, input_order;
+    wgs_payload payload;            /* NONE or INDEX */
+} topk_options;
+
 typedef struct bench_series {
     wgs_type type;
     wgs_op op;
@@ -165,6 +178,7 @@ typedef struct cli_options {
     scan_options scan;
     prim_options prim;
     sort_options sort;
+    topk_options topk;
     bench_options bench;
     int verbose; /* info --verbose */
     const char *info_json; /* info --json FILE */
@@ -199,6 +213,7 @@ int run_scan_operator(wgs_context *ctx, const scan_options *o);
 int run_reduce_operator(wgs_context *ctx, const prim_options *o);
 int cmd_primitive(const prim_options *o);
 int cmd_sort(const sort_options *o);
+int cmd_topk(const topk_options *o);
 int cmd_bench(const bench_options *o);
 
 /* Prints "wgscan: <message>" to the message stream and returns EXIT_USAGE. */

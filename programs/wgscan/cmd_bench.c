@@ -293,7 +293,12 @@ static void print_point(const point *p) {
 static uint64_t div_up_u64(uint64_t a, uint64_t b) { return a / b + (a % b != 0); }
 #define NPRIMS CLI_BENCH_PRIMITIVES
 enum { PRIM_SORT_KEYS = 9, PRIM_SORT_PAIRS, PRIM_SORT_U64, PRIM_SORT_F32, PRIM_SEG_16, PRIM_SEG_256, PRIM_SEG_4096,
-       PRIM_SSC_16, PRIM_SSC_256, PRIM_SSC_4096, PRIM_SBK_16, PRIM_SBK_256, PRIM_SBK_4096, PRIM_RBK_256 };
+       PRIM_SSC_16, PRIM_SSC_256, PRIM_SSC_4096, PRIM_SBK_16, PRIM_SBK_256, PRIM_SBK_4096, PRIM_RBK_256,
+       PRIM_TOPK_1024, PRIM_TOPK_ROWS };
+/* Top-k: topk-1024 one row, k 1024, u32, input order; topk-rows-50 rows of TOPK_ROW (one
+ * row of n below it), k 50, f32 with indices, best first (issue 36's two figures). */
+#define IS_TOPK(prim) ((prim) == PRIM_TOPK_1024 || (prim) == PRIM_TOPK_ROWS)
+#define TOPK_ROW 131072ull
 #define IS_SORT(prim) ((prim) >= PRIM_SORT_KEYS && (prim) <= PRIM_SORT_F32)
 /* The segmented reduces and scans (exclusive): u32 add over back-to-back segments of 16,
  * 256, 4096 elements as CSR offsets. */
@@ -321,6 +326,8 @@ typedef struct prim_job {
     wgs_reduce_by_key_plan *rbk;
     WGPUBuffer sbk_keys; /* the point's keys: i / run length */
     WGPUBuffer rbk_unique; /* reduce-by-key's unique keys (its aggregates go to the output pool) */
+    wgs_topk_plan *topk;
+    WGPUBuffer topk_ids; /* topk-rows-50's indices (the keys go to the output pool) */
     uint64_t segs;
     WGPUBuffer flags_pool, small; /* flags: n bytes a slot; small: results */
     WGPUBuffer values_in, values_out; /* sort-pairs: value pools laid out as the keys' */
@@ -348,6 +355,16 @@ static wgs_result record_prim(bench *b, void *user, WGPUCommandEncoder enc, int 
             a.values_out = pj->values_out, a.values_out_offset = out_off;
         }
         return wgs_sort_encode(pj->sort, enc, &a);
+    }
+    if (pj->topk) {
+        const int rows = pj->prim == PRIM_TOPK_ROWS;
+        uint64_t row_n = rows && j->n >= TOPK_ROW ? TOPK_ROW : j->n;
+        wgs_topk_args a = {.keys_in = b->in_pool, .keys_in_offset = in_off, .keys_out = b->out_pool,
+                           .keys_out_offset = out_off, .values_out = rows ? pj->topk_ids : NULL, .n = row_n,
+                           .rows = (uint32_t)(j->n / row_n), .k = (uint32_t)(row_n < (rows ? 50 : 1024) ? row_n
+                                                                              : rows ? 50 : 1024),
+                           .timestamp_query_set = qs, .timestamp_begin_index = tb, .timestamp_end_index = te};
+        return wgs_topk_encode(pj->topk, enc, &a);
     }
     if (pj->rbk) {
         wgs_reduce_by_key_args a = {.keys = pj->sbk_keys, .input = b->in_pool, .input_offset = in_off, .n = j->n,
@@ -459,6 +476,17 @@ static wgs_result prim_plan(bench *b, prim_job *pj, uint64_t cap) {
         wgs_reduce_by_key_plan_desc d = {.capacity = cap, .label = "bench"};
         return wgs_reduce_by_key_plan_create(b->ctx, &d, &pj->rbk);
     }
+    case PRIM_TOPK_1024:
+    case PRIM_TOPK_ROWS: {
+        const int rows = pj->prim == PRIM_TOPK_ROWS;
+        uint64_t row_n = rows && cap > TOPK_ROW ? TOPK_ROW : cap;
+        wgs_topk_plan_desc d = {.type = rows ? WGS_TYPE_F32 : WGS_TYPE_U32,
+                                .output = rows ? WGS_TOPK_SORTED : WGS_TOPK_INPUT_ORDER,
+                                .payload = rows ? WGS_PAYLOAD_INDEX : WGS_PAYLOAD_NONE, .capacity = row_n,
+                                .k_capacity = (uint32_t)(row_n < 1024 ? row_n : 1024),
+                                .row_capacity = (uint32_t)(cap / row_n), .label = "bench"};
+        return wgs_topk_plan_create(b->ctx, &d, &pj->topk);
+    }
     default: {
         wgs_histogram_plan_desc d = {.type = WGS_TYPE_U32, .bins = 256, .upper = 4294967296.0,
                                      .capacity = cap, .label = "bench"};
@@ -474,6 +502,7 @@ static wgs_result prim_plan(bench *b, prim_job *pj, uint64_t cap) {
  * against the copy's 8, so its copies of traffic are its time / copy / 1.5; reduce by
  * key: keys and values in, a key and a value a run out). */
 static double prim_bytes(int prim, uint64_t n) {
+    if (IS_TOPK(prim)) return 4.0 * n; /* the keys read once; so copies of traffic = time / (copy / 2) */
     if (IS_SBK(prim)) return 12.0 * n;
     if (prim == PRIM_RBK_256) return 8.0 * n + 8.0 * (double)div_up_u64(n, 256); /* keys, values in; a key and a value a run out */
     if (IS_SEG(prim)) return 4.0 * n + 8.0 * (double)div_up_u64(n, SEG_LEN(prim));
@@ -491,7 +520,9 @@ static void prim_title(int prim, char *title, size_t size, const char **op) {
         [3] = "count u32 (atomic)", [4] = "count u32 (atomic per element)", [5] = "select u32 by flags",
         [6] = "select u32 if < 2^31", [7] = "histogram u32, 256 bins", [8] = "select u32 by flags (one pass)",
         [PRIM_SORT_KEYS] = "sort u32 keys", [PRIM_SORT_PAIRS] = "sort u32 keys + u32 values",
-        [PRIM_SORT_U64] = "sort u64 keys", [PRIM_SORT_F32] = "sort f32 keys", [PRIM_RBK_256] = "reduce by key u32 add, runs of 256"};
+        [PRIM_SORT_U64] = "sort u64 keys", [PRIM_SORT_F32] = "sort f32 keys", [PRIM_RBK_256] = "reduce by key u32 add, runs of 256",
+        [PRIM_TOPK_1024] = "top 1024 of u32 keys (input order)",
+        [PRIM_TOPK_ROWS] = "top 50 f32 with indices, rows of 128K"};
     *op = prim <= 1 || IS_SEG(prim) || IS_SSC(prim) || HAS_KEYS(prim) ? "add" : NULL;
     if (IS_SEG(prim) || IS_SSC(prim))
         snprintf(title, size, "segmented %s u32 add, segments of %llu", IS_SEG(prim) ? "reduce" : "scan",
@@ -578,7 +609,7 @@ static int bench_primitives(bench *b, const int *prims, int nprims, int kmin, in
         const size_t es = sort ? wgs_type_size(sort_key_type(pj.prim)) : 4;
         /* A sort takes n < 2^32 keys that fit one binding: past what the device holds,
          * the sizes it cannot sort are left out (said on stderr), not the whole run. */
-        const int seg = IS_SEG(pj.prim) || IS_SSC(pj.prim) || HAS_KEYS(pj.prim);
+        const int seg = IS_SEG(pj.prim) || IS_SSC(pj.prim) || HAS_KEYS(pj.prim) || IS_TOPK(pj.prim);
         int kcap = sort && kmax > 31 ? 31 : seg && kmax > 30 ? 30 : kmax;
         r = prim_plan(b, &pj, 1ull << kcap);
         while ((sort || seg) && r == WGS_ERROR_TOO_LARGE && kcap > kmin) r = prim_plan(b, &pj, 1ull << --kcap);
@@ -586,7 +617,8 @@ static int bench_primitives(bench *b, const int *prims, int nprims, int kmin, in
             fprintf(stderr, "bench: %s stops at n = 2^%d (the largest the device takes)\n", prim_names[pj.prim], kcap);
         for (int k = kmin; r == WGS_OK && k <= kcap; k++) {
             point *p = &pts[np];
-            p->s = (series){sort ? sort_key_type(pj.prim) : WGS_TYPE_U32, WGS_OP_ADD};
+            p->s = (series){sort ? sort_key_type(pj.prim) : pj.prim == PRIM_TOPK_ROWS ? WGS_TYPE_F32 : WGS_TYPE_U32,
+                            WGS_OP_ADD};
             snprintf(p->label, sizeof p->label, "%s", prim_names[pj.prim]);
             prim_title(pj.prim, p->title, sizeof p->title, &p->op);
             if (!p->op) p->op = "none";
@@ -616,6 +648,10 @@ static int bench_primitives(bench *b, const int *prims, int nprims, int kmin, in
             pj.rbk_unique = NULL;
             if (r == WGS_OK && pj.rbk)
                 r = wgs_buffer_create(b->ctx, p->n * 4, WGPUBufferUsage_Storage, &pj.rbk_unique);
+            wgs_buffer_release(b->ctx, pj.topk_ids);
+            pj.topk_ids = NULL;
+            if (r == WGS_OK && pj.prim == PRIM_TOPK_ROWS) /* 50 of each row (rows of 128K, or one) */
+                r = wgs_buffer_create(b->ctx, (p->n / TOPK_ROW + 1) * 50 * 4, WGPUBufferUsage_Storage, &pj.topk_ids);
             if (r == WGS_OK) r = time_runs(b, record_prim, &pj, &p->median, &p->min, &p->max);
             if (r == WGS_OK) r = time_runs(b, record_copy, &pj.copy, &p->copy_median, &cmin, NULL);
             p->copy_bytes = copy_size(&pj.copy);
@@ -632,6 +668,8 @@ static int bench_primitives(bench *b, const int *prims, int nprims, int kmin, in
         wgs_reduce_by_key_plan_destroy(pj.rbk);
         wgs_buffer_release(b->ctx, pj.sbk_keys);
         wgs_buffer_release(b->ctx, pj.rbk_unique);
+        wgs_topk_plan_destroy(pj.topk);
+        wgs_buffer_release(b->ctx, pj.topk_ids);
     }
     wgs_buffer_release(b->ctx, flags_pool);
     wgs_buffer_release(b->ctx, small);

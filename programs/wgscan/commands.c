@@ -22,6 +22,7 @@ static const char overview[] =
     "  scan-by-key [options]       a scan that starts again at every run of equal keys\n"
     "  reduce-by-key [options]     one reduction per run of equal keys, and the keys\n"
     "  sort [options]              stable radix sort of keys, or keys with values\n"
+    "  topk [options]              the k largest (or smallest) keys of each row\n"
     "  bench [options]             benchmark sweep against a copy kernel\n"
     "  help [command]              this text, or a command's options\n"
     "  --version                   the version\n"
@@ -215,6 +216,26 @@ static const char sort_help[] =
     "  With --verify the keys (and values or indices) are checked against a stable CPU\n"
     "  sort; --out writes the sorted keys. n < 2^32, as the library sorts.\n";
 
+static const char topk_help[] =
+    "usage: wgscan topk --n N [--k K] [--rows R] [options]\n"
+    "the k largest (or smallest) of each row of a rows x n matrix of random keys, timed on\n"
+    "the GPU\n"
+    "  --n N                keys a row (1000, 128K, 2^17); rows x n below 2^32\n"
+    "  --k K                how many a row, 1..n (default 1); with several rows up to\n"
+    "                       4096 unless --input-order\n"
+    "  --rows R             rows (default 1), each its own top-k\n"
+    "  --type T             u32 (default), i32, f32\n"
+    "  --smallest           the k smallest (default: the largest)\n"
+    "  --input-order        the k of a row in their input order (default: best first)\n"
+    "  --payload none|index index: also write each key's index in its row\n"
+    "  --verify             check every row against a CPU reference (a stable sort)\n"
+    "  --repeat K           timed runs after warm-up, 1..2048 (default 10)\n"
+    "  --out FILE           write the raw rows x k keys\n"
+    "  --seed S             seed of the random keys (default 1)\n"
+    "  default input (from --seed): u32, i32 every bit random; f32 uniform in [-1, 1)\n"
+    "  Order: the sort's (wgscan.h, Sort; f32 by its bits, NaN included); ties go to the\n"
+    "  lower index.\n";
+
 static const char bench_help[] =
     "usage: wgscan bench [options]\n"
     "benchmark sweep of the scans (and primitives) against a copy kernel of the same bytes\n"
@@ -234,7 +255,10 @@ static const char bench_help[] =
     "                       same segments),\n"
     "                       scan-by-key-16, -256, -4096 (u32 add, exclusive, runs of\n"
     "                       16, 256, 4096 equal keys), reduce-by-key-256\n"
-    "                       (u32 add, runs of 256 equal keys),\n"
+    "                       (u32 add, runs of 256 equal keys), topk-1024 (the 1024\n"
+    "                       largest of n u32 keys, in input order), topk-rows-50 (the\n"
+    "                       50 largest f32 with their indices, best first, of each row\n"
+    "                       of 128K: n / 128K rows; one row of n below 128K),\n"
     "                       or all (uniform random words, half the flags set)\n"
     "  Each point is timed beside a copy that reads and writes as many bytes as it must\n"
     "  move (a scan: n elements in and out; copy_bytes in the files); the chart draws\n"
@@ -295,6 +319,7 @@ void cli_help(FILE *f, cli_command c) {
         fputs(sort_help, f), fputs(common, f);
         fputs("  The seed also draws the values of --pairs (then --seed is allowed with --in).\n", f);
         break;
+    case CLI_TOPK: fputs(topk_help, f); break;
     case CLI_BENCH: fputs(bench_help, f); break;
     default:
         fputs(overview, f);
@@ -331,6 +356,7 @@ int cli_run(const cli_options *o) {
     case CLI_REDUCE_BY_KEY:
     case CLI_SEGMENTED_SCAN: rc = cmd_primitive(&o->prim); break;
     case CLI_SORT: rc = cmd_sort(&o->sort); break;
+    case CLI_TOPK: rc = cmd_topk(&o->topk); break;
     default: rc = cli_usage_error("no command"); break;
     }
     cli_progress_stop();

@@ -10,6 +10,7 @@
 #include "count_parse.h"
 
 #include <errno.h>
+#include <inttypes.h>
 #include <getopt.h>
 #include <math.h>
 #include <stdlib.h>
@@ -174,6 +175,7 @@ static int parse_predicate(const char *v, wgs_predicate *p) {
 #define SEGMENTS (CMD(CLI_SEGMENTED) | CMD(CLI_SCAN_BY_KEY) | CMD(CLI_REDUCE_BY_KEY) | CMD(CLI_SEGMENTED_SCAN))
 #define PRIMS (CMD(CLI_REDUCE) | CMD(CLI_COUNT) | CMD(CLI_COMPACT) | CMD(CLI_HISTOGRAM) | SEGMENTS)
 #define RUNS (CMD(CLI_SCAN) | PRIMS | CMD(CLI_SORT)) /* the commands that run one configuration */
+#define TOPK CMD(CLI_TOPK)
 
 typedef enum opt_id {
     OPT_N, OPT_TYPE, OPT_OP, OPT_INCLUSIVE, OPT_VERIFY, OPT_REPEAT, OPT_IN, OPT_OUT, OPT_SEED,
@@ -182,7 +184,7 @@ typedef enum opt_id {
     OPT_MIN, OPT_MAX, OPT_SERIES, OPT_ALGORITHMS, OPT_PRIMITIVES, OPT_RUNS, OPT_JSON, OPT_CSV, OPT_SVG,
     OPT_VERBOSE, OPT_PAIRS, OPT_VALUE_BYTES, OPT_DESCENDING, OPT_BITS, OPT_DISTRIBUTION,
     OPT_TRANSFERS, OPT_SEGMENTS, OPT_EXCLUSIVE, OPT_GPU_COUNT, OPT_KEYS,
-    OPT_OUT_VALUES, OPT_OPERATOR,
+    OPT_OUT_VALUES, OPT_OPERATOR, OPT_K, OPT_ROWS, OPT_SMALLEST, OPT_INPUT_ORDER,
     OPT_COUNT
 } opt_id;
 
@@ -192,16 +194,16 @@ static const struct opt_def {
     unsigned commands;
     int takes_value;
 } options[] = {
-    {"--n", OPT_N, RUNS, 1},
-    {"--type", OPT_TYPE, RUNS, 1},
+    {"--n", OPT_N, RUNS | TOPK, 1},
+    {"--type", OPT_TYPE, RUNS | TOPK, 1},
     {"--op", OPT_OP, CMD(CLI_SCAN) | CMD(CLI_REDUCE) | SEGMENTS, 1},
     {"--inclusive", OPT_INCLUSIVE, CMD(CLI_SCAN) | CMD(CLI_SCAN_BY_KEY) | CMD(CLI_SEGMENTED_SCAN), 0},
     {"--exclusive", OPT_EXCLUSIVE, CMD(CLI_SCAN) | CMD(CLI_SCAN_BY_KEY) | CMD(CLI_SEGMENTED_SCAN), 0},
-    {"--verify", OPT_VERIFY, RUNS, 0},
-    {"--repeat", OPT_REPEAT, RUNS, 1},
+    {"--verify", OPT_VERIFY, RUNS | TOPK, 0},
+    {"--repeat", OPT_REPEAT, RUNS | TOPK, 1},
     {"--in", OPT_IN, RUNS, 1},
-    {"--out", OPT_OUT, RUNS, 1},
-    {"--seed", OPT_SEED, RUNS, 1},
+    {"--out", OPT_OUT, RUNS | TOPK, 1},
+    {"--seed", OPT_SEED, RUNS | TOPK, 1},
     {"--algorithm", OPT_ALGORITHM, CMD(CLI_SCAN) | CMD(CLI_REDUCE) | CMD(CLI_COUNT) | CMD(CLI_COMPACT) | CMD(CLI_SORT), 1},
     {"--deterministic", OPT_DETERMINISTIC, CMD(CLI_SCAN), 0},
     {"--gpu-count", OPT_GPU_COUNT, CMD(CLI_SCAN), 1},
@@ -210,7 +212,7 @@ static const struct opt_def {
     {"--predicate", OPT_PREDICATE, CMD(CLI_COUNT) | CMD(CLI_COMPACT), 1},
     {"--mode", OPT_MODE, CMD(CLI_COMPACT), 1},
     {"--partition", OPT_PARTITION, CMD(CLI_COMPACT), 0},
-    {"--payload", OPT_PAYLOAD, CMD(CLI_COMPACT) | CMD(CLI_SORT), 1},
+    {"--payload", OPT_PAYLOAD, CMD(CLI_COMPACT) | CMD(CLI_SORT) | TOPK, 1},
     {"--flags", OPT_FLAGS, CMD(CLI_COMPACT), 1},
     {"--density", OPT_DENSITY, CMD(CLI_COMPACT), 1},
     {"--bins", OPT_BINS, CMD(CLI_HISTOGRAM), 1},
@@ -235,6 +237,10 @@ static const struct opt_def {
     {"--segments", OPT_SEGMENTS, SEGMENTS, 1},
     {"--keys", OPT_KEYS, CMD(CLI_SCAN_BY_KEY) | CMD(CLI_REDUCE_BY_KEY), 1},
     {"--out-values", OPT_OUT_VALUES, CMD(CLI_SORT), 1},
+    {"--k", OPT_K, TOPK, 1},
+    {"--rows", OPT_ROWS, TOPK, 1},
+    {"--smallest", OPT_SMALLEST, TOPK, 0},
+    {"--input-order", OPT_INPUT_ORDER, TOPK, 0},
 };
 /* getopt_long's value for options[k]: past every character and its 1, ':' and '?'. */
 #define OPT_VAL(k) (0x100 + (int)(k))
@@ -244,7 +250,7 @@ static const char *const command_names[CLI_COMMAND_COUNT] = {
     [CLI_DEMO] = "demo", [CLI_SCAN] = "scan", [CLI_REDUCE] = "reduce", [CLI_COUNT] = "count",
     [CLI_COMPACT] = "compact", [CLI_HISTOGRAM] = "histogram", [CLI_SORT] = "sort",
     [CLI_BENCH] = "bench", [CLI_SEGMENTED] = "segmented-reduce", [CLI_SCAN_BY_KEY] = "scan-by-key",
-    [CLI_REDUCE_BY_KEY] = "reduce-by-key", [CLI_SEGMENTED_SCAN] = "segmented-scan"};
+    [CLI_REDUCE_BY_KEY] = "reduce-by-key", [CLI_SEGMENTED_SCAN] = "segmented-scan", [CLI_TOPK] = "topk"};
 
 const char *cli_command_name(cli_command c) {
     return c > CLI_NONE && c < CLI_COMMAND_COUNT ? command_names[c] : "";
@@ -256,7 +262,7 @@ const char *const cli_bench_primitive_names[CLI_BENCH_PRIMITIVES] = {
     "sort-keys", "sort-pairs", "sort-u64", "sort-f32",
     "segmented-reduce-16", "segmented-reduce-256", "segmented-reduce-4096",
     "segmented-scan-16", "segmented-scan-256", "segmented-scan-4096",
-    "scan-by-key-16", "scan-by-key-256", "scan-by-key-4096", "reduce-by-key-256"};
+    "scan-by-key-16", "scan-by-key-256", "scan-by-key-4096", "reduce-by-key-256", "topk-1024", "topk-rows-50"};
 
 static cli_command command_of(const char *s) {
     if (!strcmp(s, "select")) return CLI_COMPACT; /* the name the C and JS APIs use */
@@ -349,6 +355,11 @@ static run_fields run_fields_of(cli_options *o) {
         return (run_fields){&s->n, &s->seed, &s->have_n, &s->verify, &s->repeat, &s->in_path, &s->out_path,
                             &s->json_path, &s->type};
     }
+    if (o->command == CLI_TOPK) {
+        topk_options *t = &o->topk;
+        return (run_fields){&t->n, &t->seed, &t->have_n, &t->verify, &t->repeat, &t->in_path, &t->out_path,
+                            &t->json_path, &t->type};
+    }
     prim_options *p = &o->prim;
     return (run_fields){&p->n, &p->seed, &p->have_n, &p->verify, &p->repeat, &p->in_path, &p->out_path,
                         &p->json_path, &p->type};
@@ -411,6 +422,16 @@ static int set_option(cli_options *o, const struct opt_def *d, const char *v) {
     case OPT_PARTITION: p->partition = 1; return 0;
     case OPT_PAIRS: so->payload = WGS_PAYLOAD_BUFFER; return 0;
     case OPT_DESCENDING: so->descending = 1; return 0;
+    case OPT_SMALLEST: o->topk.smallest = 1; return 0;
+    case OPT_INPUT_ORDER: o->topk.input_order = 1; return 0;
+    case OPT_K:
+        if (cli_parse_u64(v, &u) || u < 1 || u > 0xFFFFFFFFull) return bad(name, v, "a count 1..2^32-1: 50, 1K, 2^10");
+        o->topk.k = u, o->topk.have_k = 1;
+        return 0;
+    case OPT_ROWS:
+        if (cli_parse_u64(v, &u) || u < 1 || u > 0xFFFFFFFFull) return bad(name, v, "a count 1..2^32-1: 64, 1K");
+        o->topk.rows = u;
+        return 0;
     case OPT_VERIFY: *f.verify = 1; return 0;
     case OPT_REPEAT:
         if (cli_parse_u64(v, &u) || u < 1 || u > CLI_MAX_REPEAT) return bad(name, v, "1..2048");
@@ -494,7 +515,7 @@ static int set_option(cli_options *o, const struct opt_def *d, const char *v) {
         if (!strcmp(v, "none")) pl = WGS_PAYLOAD_NONE;
         else if (!strcmp(v, "index")) pl = WGS_PAYLOAD_INDEX;
         else return bad(name, v, "none, index");
-        *(sort ? &so->payload : &p->payload) = pl;
+        *(sort ? &so->payload : o->command == CLI_TOPK ? &o->topk.payload : &p->payload) = pl;
         return 0;
     }
     case OPT_DENSITY:
@@ -678,6 +699,20 @@ static int finish_sort(sort_options *s, uint64_t seen) {
     return 0;
 }
 
+static int finish_topk(topk_options *t, uint64_t seen) {
+    if (!t->have_n) return cli_usage_error("topk needs --n N (keys a row)");
+    if (t->n < 1) return cli_usage_error("topk needs --n of 1 or more");
+    if (t->k > t->n) return cli_usage_error("--k %" PRIu64 " is past --n %" PRIu64 " (k is 1..n)", t->k, t->n);
+    if (t->rows > 0xFFFFFFFFull / t->n)
+        return cli_usage_error("--n %" PRIu64 " x --rows %" PRIu64 " is 2^32 keys or more (topk takes fewer)", t->n,
+                               t->rows);
+    if (!t->input_order && t->k > WGS_TOPK_SORTED_MAX_K && t->rows > 1)
+        return cli_usage_error("sorted top-k of several rows takes --k up to %u (--input-order takes any k)",
+                               WGS_TOPK_SORTED_MAX_K);
+    (void)seen;
+    return 0;
+}
+
 static int finish_bench(bench_options *b, uint64_t seen) {
     if (!b->transfers && b->runs < CLI_BENCH_MIN_RUNS)
         return cli_usage_error("bad --runs '%d' (20..1000; 3..1000 with --transfers)", b->runs);
@@ -709,6 +744,7 @@ static void defaults(cli_options *o, cli_command c) {
     o->prim = (prim_options){.cmd = c, .type = WGS_TYPE_U32, .repeat = 10, .seed = 1, .op = WGS_OP_ADD,
                              .mode = WGS_SELECT_FLAGGED, .density = 0.5, .bins = 256};
     o->sort = (sort_options){.type = WGS_TYPE_U32, .repeat = 10, .seed = 1, .distribution = CLI_DIST_UNIFORM};
+    o->topk = (topk_options){.type = WGS_TYPE_U32, .repeat = 10, .seed = 1, .k = 1, .rows = 1};
     bench_options *b = &o->bench;
     b->nmin = 1u << 10;
     b->runs = 30;
@@ -817,6 +853,7 @@ int cli_parse(int argc, char **argv, cli_options *o) {
         return cli_usage_error("unexpected argument '--' for %s", name);
     if (c == CLI_SCAN) return finish_scan(&o->scan, seen);
     if (c == CLI_SORT) return finish_sort(&o->sort, seen);
+    if (c == CLI_TOPK) return finish_topk(&o->topk, seen);
     if (c == CLI_BENCH) {
         /* the command line, for the JSON file */
         snprintf(o->bench.command, sizeof o->bench.command, "wgscan");

@@ -118,6 +118,16 @@ static void check_sort(const sort_options *s, char **argv, int argc) {
     CHECK(!s->in_path || s->distribution == CLI_DIST_UNIFORM); /* a distribution would do nothing */
 }
 
+static void check_topk(const topk_options *t, char **argv, int argc) {
+    CHECK(t->have_n && t->n >= 1 && t->n <= CLI_MAX_N && !t->in_path);
+    CHECK(t->type == WGS_TYPE_U32 || t->type == WGS_TYPE_I32 || t->type == WGS_TYPE_F32);
+    CHECK(t->k >= 1 && t->k <= t->n && t->rows >= 1 && t->rows <= 0xFFFFFFFFull / t->n);
+    CHECK(t->input_order || t->rows == 1 || t->k <= WGS_TOPK_SORTED_MAX_K);
+    CHECK(t->payload == WGS_PAYLOAD_NONE || t->payload == WGS_PAYLOAD_INDEX);
+    CHECK(t->repeat >= 1 && t->repeat <= CLI_MAX_REPEAT);
+    CHECK(in_args(t->out_path, argv, argc));
+}
+
 static void check_bench(const bench_options *b, char **argv, int argc) {
     CHECK(b->runs >= (b->transfers ? CLI_TRANSFER_MIN_RUNS : CLI_BENCH_MIN_RUNS) && b->runs <= CLI_BENCH_MAX_RUNS);
     CHECK(is_pow2(b->nmin) && b->nmin <= CLI_MAX_N);
@@ -176,6 +186,7 @@ static void parse_and_check(int argc, char **argv) {
     case CLI_COMPACT:
     case CLI_HISTOGRAM: check_prim(&o.prim, argv, argc, c); break;
     case CLI_SORT: check_sort(&o.sort, argv, argc); break;
+    case CLI_TOPK: check_topk(&o.topk, argv, argc); break;
     case CLI_BENCH: check_bench(&o.bench, argv, argc); break;
     case CLI_INFO: /* only --verbose and --json FILE (one word with '=', or two) */
         CHECK(in_args(o.info_json, argv, argc));
@@ -213,7 +224,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *bytes, size_t size) {
     }
 
     static char program[] = "wgscan";
-    static char names[][12] = {"scan", "reduce", "count", "compact", "histogram", "sort", "bench",
+    static char names[][12] = {"scan", "reduce", "count", "compact", "histogram", "sort", "topk", "bench",
                                "info", "demo", "help", "--version"};
     argv[0] = program;
     for (size_t k = 0; k < sizeof names / sizeof names[0]; k++) {
