@@ -398,7 +398,7 @@ check "topk --out holds rows x k keys" -- test "$(wc -c <"$tmp/topk1.bin")" -eq 
 expect 0 "bench --primitives topk-1024,topk-rows-50" -- "$cli" bench --series none --primitives topk-1024,topk-rows-50 \
   --min 1024 --max 1024 --runs 20 --json "$tmp/tk.json" --csv "$tmp/tk.csv" --svg "$tmp/tk.svg"
 check "bench CSV: a row of each top-k with its key type" -- \
-  bash -c 'grep -q "^u32,add,topk-1024,1024," "$0" && grep -q "^f32,add,topk-rows-50,1024," "$0"' "$tmp/tk.csv"
+  bash -c 'grep -q "^u32,none,topk-1024,1024," "$0" && grep -q "^f32,none,topk-rows-50,1024," "$0"' "$tmp/tk.csv"
 expect 2 "topk without n" -- "$cli" topk --k 5
 for v in "--k 0" "--k 101" "--rows 0" "--type f16" "--type u64" "--payload all" "--payload buffer" "--smallest=yes" \
          "--in $tmp/keys_up.bin" "--descending" "--k 1.5"; do
