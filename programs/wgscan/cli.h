@@ -321,6 +321,8 @@ typedef struct cli_report {
     int nvalues;
 } cli_report;
 void cli_report_value(cli_report *r, const char *name, double value);
+/* A JSON string: quotes, backslashes and control characters escaped (report.c). */
+void cli_json_string(FILE *f, const char *s);
 /* Writes the report as JSON; 0, or -1 with the reason printed. */
 int cli_write_report(const char *path, const cli_report *r, const wgs_context_info *info);
 /* `info --json`: the device's description and limits as JSON. */

@@ -142,18 +142,6 @@ static int close_out(FILE *f, const char *path) {
     return 0;
 }
 
-/* A JSON string: quotes, backslashes and control characters escaped. */
-static void json_string(FILE *f, const char *s) {
-    fputc('"', f);
-    for (; *s; s++) {
-        unsigned char c = (unsigned char)*s;
-        if (c == '"' || c == '\\') fprintf(f, "\\%c", c);
-        else if (c < 0x20) fprintf(f, "\\u%04x", c);
-        else fputc(c, f);
-    }
-    fputc('"', f);
-}
-
 /* Returns 0 when all three files were written. */
 static int write_outputs(const bench *b, const point *pts, int np, const char *json, const char *csv,
                          const char *svg, const char *command) {
@@ -179,7 +167,7 @@ static int write_outputs(const bench *b, const point *pts, int np, const char *j
     }
     if (!(f = open_out(json))) failed = 1;
     else {
-        /* Strings from the command line and the driver go through json_string. */
+        /* Strings from the command line and the driver go through cli_json_string. */
         /* Provenance: what ran (version, commit, command line), where (adapter, driver
          * backend, the runtime loaded) and when. */
         const char *keys[] = {"date", "command", "wgscan_version", "commit", "device", "vendor", "architecture",
@@ -190,7 +178,7 @@ static int write_outputs(const bench *b, const point *pts, int np, const char *j
         fputs("{\n", f);
         for (int k = 0; k < (int)(sizeof keys / sizeof *keys); k++) {
             fprintf(f, "  \"%s\": ", keys[k]);
-            json_string(f, values[k]);
+            cli_json_string(f, values[k]);
             fputs(",\n", f);
         }
         fprintf(f, "  \"runs\": %d,\n  \"warmup\": %d,\n  \"results\": [\n", b->runs, b->warmup);
@@ -206,7 +194,7 @@ static int write_outputs(const bench *b, const point *pts, int np, const char *j
                     bytes / p->median * 1e-9, p->copy_median * 1e6, p->median / p->copy_median,
                     p->max * 1e6, p->copy_over_first, p->pace_changed ? "true" : "false",
                     (unsigned long long)p->copy_bytes);
-            json_string(f, p->title);
+            cli_json_string(f, p->title);
             fprintf(f, "}%s\n", i + 1 < np ? "," : "");
         }
         fprintf(f, "  ]\n}\n");
@@ -724,7 +712,7 @@ static int xfer_outputs(const bench_options *o, const wgs_context_info *info, co
     fputs("{\n", f);
     for (int k = 0; k < (int)(sizeof keys / sizeof *keys); k++) {
         fprintf(f, "  \"%s\": ", keys[k]);
-        json_string(f, values[k]);
+        cli_json_string(f, values[k]);
         fputs(",\n", f);
     }
     fprintf(f, "  \"warmup\": %d,\n  \"results\": [\n", XFER_WARMUP);

@@ -13,7 +13,7 @@ void cli_report_value(cli_report *r, const char *name, double value) {
     if (r->nvalues < CLI_REPORT_VALUES) r->values[r->nvalues].name = name, r->values[r->nvalues++].value = value;
 }
 
-static void json_string(FILE *f, const char *s) {
+void cli_json_string(FILE *f, const char *s) {
     fputc('"', f);
     for (; *s; s++) {
         unsigned char c = (unsigned char)*s;
@@ -51,10 +51,10 @@ int cli_write_info_json(const char *path, const wgs_context_info *i) {
     const char *values[] = {i->device, i->vendor, i->architecture, i->description, i->backend, i->adapter_type,
                             i->runtime_path, i->adapter_features};
     fprintf(f, "{\n  \"wgscan_version\": \"%s\",\n  \"commit\": ", wgs_version_string());
-    json_string(f, WGSCAN_GIT_DESCRIBE);
+    cli_json_string(f, WGSCAN_GIT_DESCRIBE);
     for (int k = 0; k < (int)(sizeof keys / sizeof *keys); k++) {
         fprintf(f, ",\n  \"%s\": ", keys[k]);
-        json_string(f, values[k]);
+        cli_json_string(f, values[k]);
     }
     fprintf(f, ",\n  \"vendor_id\": %u,\n  \"device_id\": %u,\n  \"subgroups\": %s,\n  \"subgroup_min_size\": %u,\n"
                "  \"subgroup_max_size\": %u,\n  \"timestamp_query\": %s,\n  \"shader_f16\": %s,\n"
@@ -82,7 +82,7 @@ int cli_write_report(const char *path, const cli_report *r, const wgs_context_in
     fputs("{\n", f);
     for (int k = 0; k < (int)(sizeof keys / sizeof *keys); k++) {
         fprintf(f, "  \"%s\": ", keys[k]);
-        json_string(f, values[k]);
+        cli_json_string(f, values[k]);
         fputs(",\n", f);
     }
     fprintf(f, "  \"n\": %llu,\n  \"repeat\": %d,\n  \"warmup_runs\": %d,\n", (unsigned long long)r->n, r->repeat,
