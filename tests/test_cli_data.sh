@@ -169,7 +169,7 @@ unset WGSCAN_BENCH_POOL_MIB
 bench=(bench --min 2^10 --max 2^14 --series u32:add --algorithms single-pass --runs 20
        --primitives sort-pairs,sort-u64,segmented-reduce-4096,scan-by-key-16
        --json "$tmp/b.json" --csv "$tmp/b.csv" --svg "$tmp/b.svg")
-if [ -x /usr/bin/time ]; then
+if [ -x /usr/bin/time ] && [ -z "${WGSCAN_SANITIZED:-}" ]; then
   expect 0 "bench 2^10..2^14 (peak memory measured)" -- /usr/bin/time -f "peak_rss_kb %M" "$cli" "${bench[@]}"
   rss=$(sed -n 's/^peak_rss_kb \([0-9]*\)$/\1/p' "$tmp/err.txt")
   echo "  peak RSS: ${rss:-?} kB"
