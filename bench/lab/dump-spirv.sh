@@ -2,7 +2,9 @@
 # SPDX-License-Identifier: MIT
 # The SPIR-V that Dawn made of wgscan's kernels, as binaries for wgscan-vkstats. Usage:
 #   bench/lab/dump-spirv.sh OUTDIR [WGSCAN COMMAND AND OPTIONS]   (default: sort --n 65536 --repeat 1)
-# Runs build/wgscan with the Dawn toggle dump_shaders (added to $WGSCAN_DAWN_TOGGLES),
+#   PROGRAM=build/wgscan-lab bench/lab/dump-spirv.sh OUTDIR FILE.wgsl --n N --runs 1 --pass ENTRY:GROUPS
+# Runs build/wgscan (or $PROGRAM, any program that loads its WebGPU runtime from
+# $WGSCAN_WEBGPU_LIB, as wgscan-lab does) with the Dawn toggle dump_shaders (added to $WGSCAN_DAWN_TOGGLES),
 # through bench/lab/dawn_log_shim.c, which hands Dawn's device log to OUTDIR/dawn.log
 # (the library sets no logging callback; the shim's comment says how). Each pipeline's
 # SPIR-V disassembly becomes OUTDIR/NN-ENTRY.spvasm and, by spirv-as, NN-ENTRY.spv,
@@ -11,13 +13,15 @@
 # where build/wgscan-vkstats exists, it is run on them all (statistics to stdout,
 # internal representations into OUTDIR/ir). The driver is Vulkan's usual choice for
 # wgscan-vkstats (set VK_ICD_FILENAMES) and wgscan's own for the dump.
-# Environment: BUILD (build), CC (cc), SPIRV_AS, SPIRV_VAL (from PATH), VKSTATS=0 to skip.
+# Environment: BUILD (build), PROGRAM ($BUILD/wgscan), CC (cc), SPIRV_AS, SPIRV_VAL (from
+# PATH), VKSTATS=0 to skip.
 set -eu
-[ $# -ge 1 ] || { sed -n 3,4p "$0" >&2; exit 2; }
+[ $# -ge 1 ] || { sed -n 3,5p "$0" >&2; exit 2; }
 OUT=$1; shift
 [ $# -ge 1 ] || set -- sort --n 65536 --repeat 1
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 BUILD=${BUILD:-$ROOT/build}
+PROGRAM=${PROGRAM:-$BUILD/wgscan}
 SPIRV_AS=${SPIRV_AS:-spirv-as}
 SPIRV_VAL=${SPIRV_VAL:-spirv-val}
 DAWN_DIR=$(sed -n 's/^WGSCAN_DAWN_LIB:FILEPATH=\(.*\)\/[^/]*$/\1/p' "$BUILD/CMakeCache.txt" 2>/dev/null || true)
@@ -39,7 +43,7 @@ mkdir -p "$OUT"
 rm -f "$OUT"/dawn.log "$OUT"/[0-9][0-9]-*.spv "$OUT"/[0-9][0-9]-*.spvasm "$OUT"/index.txt
 WGSCAN_WEBGPU_LIB=$SHIM LD_LIBRARY_PATH=$DAWN_DIR${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH} \
 WGSCAN_DAWN_LOG=$OUT/dawn.log WGSCAN_DAWN_TOGGLES=dump_shaders${WGSCAN_DAWN_TOGGLES:+,$WGSCAN_DAWN_TOGGLES} \
-  "$BUILD/wgscan" "$@" > "$OUT/wgscan.out"
+  "$PROGRAM" "$@" > "$OUT/wgscan.out"
 [ -s "$OUT/dawn.log" ] || { echo "dump-spirv: Dawn logged nothing (is dump_shaders known to this Dawn?)" >&2; exit 3; }
 
 # A pipeline's SPIR-V follows its marker (Dawn compiles during the create call); a
