@@ -5,8 +5,8 @@
  * glslangValidator's) straight to the driver, without WebGPU in between.
  *
  *   wgscan-vkstats [--entry NAME] [--ir DIR] [--no-robust] [--no-validate] FILE.spv ...
- *   wgscan-vkstats --time --groups X[,Y[,Z]] [--runs R] [--buffer B=BYTES[:FILL]]...
- *                  [--uniform B=W0,W1,...]... FILE.spv ...
+ *   wgscan-vkstats --time --groups X[,Y[,Z]] [--runs R] [--buffer B=BYTES[:FILL]|B=@FILE]...
+ *                  [--uniform B=W0,W1,...]... [--dump B=FILE]... FILE.spv ...
  *   wgscan-vkstats --copy BYTES [--runs R]
  *
  * For each file: the descriptor bindings are read from the SPIR-V itself (storage and
@@ -18,9 +18,11 @@
  * representation to DIR/FILE.EXECUTABLE.NAME.txt; elsewhere one line says so.
  *
  * --time binds a device-local buffer to every binding of set 0 (--buffer: BYTES with an
- * optional K, M, G or 2^N form, FILL zero (default), random (u32 xorshift) or iota;
- * --uniform: 32-bit words), dispatches the groups R times (default 20) after 3 warm-ups,
- * each dispatch between two timestamps, and prints the median and minimum GPU time.
+ * optional K, M, G or 2^N form, FILL zero (default), random (u32 xorshift) or iota, or
+ * @FILE: the file's bytes; --uniform: 32-bit words), dispatches the groups R times
+ * (default 20) after 3 warm-ups, each dispatch between two timestamps, and prints the
+ * median and minimum GPU time. --dump B=FILE then writes binding B's buffer to FILE (one
+ * module only), so the output of two modules can be compared.
  * --copy times vkCmdCopyBuffer of BYTES the same way, the memory reference.
  *
  * The device: the first discrete GPU, else the first one. Every feature it offers is
@@ -506,6 +508,7 @@ typedef struct buffer_spec {
     uint64_t bytes;
     fill fill;
     uint32_t *words; /* FILL_WORDS: bytes / 4 of them */
+    const char *dump; /* written here after the timed runs (--dump) */
 } buffer_spec;
 
 typedef struct buffer {
@@ -580,6 +583,38 @@ static int upload(const gpu *g, const buffer_spec *s, buffer *dst) {
     if (!rc) rc = submit_wait(g, cb);
     buffer_destroy(g, &stage);
     vkFreeCommandBuffers(g->dev, g->pool, 1, &cb);
+    return rc;
+}
+
+/* A buffer's contents after the work submitted before, through a host-visible copy. */
+static int download(const gpu *g, const buffer *src, uint64_t bytes, const char *path) {
+    buffer stage = {0};
+    VkCommandBuffer cb;
+    int rc = buffer_create(g, bytes, VK_BUFFER_USAGE_TRANSFER_DST_BIT,
+                           VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT, &stage);
+    if (rc) return rc;
+    rc = begin(g, &cb);
+    if (!rc) {
+        VkMemoryBarrier in = {.sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER, .srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT,
+                              .dstAccessMask = VK_ACCESS_TRANSFER_READ_BIT};
+        VkMemoryBarrier out = {.sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER, .srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT,
+                               .dstAccessMask = VK_ACCESS_HOST_READ_BIT};
+        vkCmdPipelineBarrier(cb, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT, 0, 1, &in, 0, NULL, 0, NULL);
+        vkCmdCopyBuffer(cb, src->buf, stage.buf, 1, &(VkBufferCopy){0, 0, bytes});
+        vkCmdPipelineBarrier(cb, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_HOST_BIT, 0, 1, &out, 0, NULL, 0, NULL);
+        if (vkEndCommandBuffer(cb) < 0) rc = msg(EXIT_VULKAN, "vkEndCommandBuffer failed");
+        if (!rc) rc = submit_wait(g, cb);
+        vkFreeCommandBuffers(g->dev, g->pool, 1, &cb);
+    }
+    void *w = NULL;
+    if (!rc && vkMapMemory(g->dev, stage.mem, 0, VK_WHOLE_SIZE, 0, &w) < 0) rc = msg(EXIT_VULKAN, "vkMapMemory failed");
+    if (!rc) {
+        FILE *f = fopen(path, "wb");
+        if (!f || fwrite(w, 1, bytes, f) != bytes) rc = msg(EXIT_USAGE, "%s: cannot write: %s", path, strerror(errno));
+        if (f && fclose(f) != 0 && !rc) rc = msg(EXIT_USAGE, "%s: cannot write: %s", path, strerror(errno));
+        vkUnmapMemory(g->dev, stage.mem);
+    }
+    buffer_destroy(g, &stage);
     return rc;
 }
 
@@ -716,6 +751,13 @@ static int time_module(const gpu *g, const module *m, const pipeline *p, const b
     if (!rc)
         printf("  time: median %.3f us, min %.3f us (%d runs after %d warm-ups, groups %u,%u,%u)\n", med, min, runs, WARMUPS,
                groups[0], groups[1], groups[2]);
+    for (uint32_t k = 0; !rc && k < m->nb; k++) {
+        const buffer_spec *s = NULL;
+        for (int i = 0; i < n_specs; i++)
+            if (specs[i].binding == m->b[k].binding) s = &specs[i];
+        if (s->dump && !(rc = download(g, &bufs[k], s->bytes, s->dump)))
+            printf("  binding %u: %llu bytes written to %s\n", s->binding, (unsigned long long)s->bytes, s->dump);
+    }
     if (pool) vkDestroyDescriptorPool(g->dev, pool, NULL);
     for (uint32_t k = 0; k < m->nb; k++) buffer_destroy(g, &bufs[k]);
     return rc;
@@ -778,6 +820,19 @@ static int parse_spec(const char *arg, int words, buffer_spec *s) {
         }
         return 0;
     }
+    if (*v == '@') {
+        FILE *f = fopen(v + 1, "rb");
+        if (!f) return msg(EXIT_USAGE, "'%s': cannot open %s: %s", arg, v + 1, strerror(errno));
+        long len = fseek(f, 0, SEEK_END) == 0 ? ftell(f) : -1;
+        int ok = len > 0 && len % 4 == 0 && len <= (1L << 32) && fseek(f, 0, SEEK_SET) == 0;
+        s->words = ok ? malloc((size_t)len) : NULL;
+        ok = s->words && fread(s->words, 1, (size_t)len, f) == (size_t)len;
+        fclose(f);
+        if (!ok) return msg(EXIT_USAGE, "'%s': not a readable file of a positive multiple of 4 bytes (at most 4 GiB)", arg);
+        s->bytes = (uint64_t)len;
+        s->fill = FILL_WORDS;
+        return 0;
+    }
     const char *rest;
     s->bytes = parse_size(v, &rest);
     if (!s->bytes || s->bytes % 4) return msg(EXIT_USAGE, "'%s': BYTES must be a positive multiple of 4", arg);
@@ -795,10 +850,11 @@ static int parse_spec(const char *arg, int words, buffer_spec *s) {
 
 static int usage(void) {
     fputs("usage: wgscan-vkstats [--entry NAME] [--ir DIR] [--no-robust] [--no-validate] FILE.spv ...\n"
-          "       wgscan-vkstats --time --groups X[,Y[,Z]] [--runs R] [--buffer B=BYTES[:zero|random|iota]]...\n"
-          "                      [--uniform B=W0,W1,...]... FILE.spv ...\n"
+          "       wgscan-vkstats --time --groups X[,Y[,Z]] [--runs R] [--buffer B=BYTES[:zero|random|iota]|B=@FILE]...\n"
+          "                      [--uniform B=W0,W1,...]... [--dump B=FILE]... FILE.spv ...\n"
           "       wgscan-vkstats --copy BYTES [--runs R]\n"
-          "BYTES: 4096, 64K, 256M, 1G or 2^28. Exit status: 0 ok, 2 bad usage or input, 3 Vulkan error.\n",
+          "BYTES: 4096, 64K, 256M, 1G or 2^28; B=@FILE fills binding B with FILE. --dump B=FILE writes binding B\n"
+          "after the last run (one FILE.spv only). Exit status: 0 ok, 2 bad usage or input, 3 Vulkan error.\n",
           stderr);
     return EXIT_USAGE;
 }
@@ -809,12 +865,15 @@ int main(int argc, char **argv) {
     uint64_t copy_bytes = 0;
     uint32_t groups[3] = {0, 1, 1};
     buffer_spec specs[MAX_SPECS];
+    const char *dumps[MAX_SPECS];
+    int n_dumps = 0;
     module *mods = calloc((size_t)argc, sizeof *mods);
     if (!mods) return msg(EXIT_USAGE, "out of memory");
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         int takes = strcmp(a, "--entry") == 0 || strcmp(a, "--ir") == 0 || strcmp(a, "--runs") == 0 || strcmp(a, "--groups") == 0 ||
-                    strcmp(a, "--buffer") == 0 || strcmp(a, "--uniform") == 0 || strcmp(a, "--copy") == 0;
+                    strcmp(a, "--buffer") == 0 || strcmp(a, "--uniform") == 0 || strcmp(a, "--copy") == 0 ||
+                    strcmp(a, "--dump") == 0;
         if (takes && !v) return msg(EXIT_USAGE, "%s needs a value", a);
         if (strcmp(a, "--entry") == 0) entry = v;
         else if (strcmp(a, "--ir") == 0) ir_dir = v;
@@ -836,6 +895,12 @@ int main(int argc, char **argv) {
             for (int k = 0; k < n_specs; k++)
                 if (specs[k].binding == specs[n_specs].binding) return msg(EXIT_USAGE, "binding %u given twice", specs[k].binding);
             n_specs++;
+        } else if (strcmp(a, "--dump") == 0) {
+            if (n_dumps == MAX_SPECS) return msg(EXIT_USAGE, "at most %d dumps", MAX_SPECS);
+            char *e;
+            strtoul(v, &e, 10);
+            if (e == v || *e != '=' || !e[1]) return msg(EXIT_USAGE, "--dump B=FILE: '%s'", v);
+            dumps[n_dumps++] = v;
         } else if (strcmp(a, "--copy") == 0) {
             if (!(copy_bytes = parse_size(v, NULL)) || copy_bytes % 4) return msg(EXIT_USAGE, "--copy BYTES: a positive multiple of 4");
         } else if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
@@ -852,6 +917,16 @@ int main(int argc, char **argv) {
     if (copy_bytes && (n_mods || timing)) return msg(EXIT_USAGE, "--copy runs alone: no files, no --time");
     if (!copy_bytes && !n_mods) return usage();
     if (timing && !groups[0]) return msg(EXIT_USAGE, "--time needs --groups X[,Y[,Z]]");
+    if (n_dumps && (!timing || n_mods != 1)) return msg(EXIT_USAGE, "--dump goes with --time and one FILE.spv");
+    for (int i = 0; i < n_dumps; i++) {
+        char *e;
+        uint32_t b = (uint32_t)strtoul(dumps[i], &e, 10);
+        int k = 0;
+        while (k < n_specs && specs[k].binding != b) k++;
+        if (k == n_specs) return msg(EXIT_USAGE, "--dump %s: binding %u has no --buffer or --uniform", dumps[i], b);
+        if (specs[k].dump) return msg(EXIT_USAGE, "binding %u dumped twice", b);
+        specs[k].dump = e + 1;
+    }
 
     int rc = 0;
     for (int i = 0; i < n_mods; i++)
