@@ -4,8 +4,9 @@
 // the key's low byte; the run of each (group, digit) starts where a uniform key
 // distribution would put it, so the writes have the real pass's shape (runs of about
 // TILE / 256 keys) without a count pass (the output is a timing artefact, not sorted).
-// Each workgroup takes GT tiles of WG * ITEMS keys in turn, subgroups of 32 own strips
-// of ITEMS rows as workgroup/sort_tile.wgsl's owners do. STAGE sets how much is done:
+// Each workgroup takes GT tiles of WG * ITEMS keys in turn, subgroups of SGW (32) own
+// strips of ITEMS rows as workgroup/sort_tile.wgsl's owners do. STAGE sets how much is
+// done:
 //   1  the keys into registers and out again (the access pattern's copy)
 //   2  + through workgroup memory in tile order (a barrier, no ranking)
 //   3  + ranked by ballots, digit totals, owners' starts, placed in digit order, written
@@ -17,7 +18,10 @@
 // or owners' starts (timing only). RANK 5 and 6: RANK 4's sweeps in a function, the keys
 // passed by pointer to a struct (5) or in module-scope private arrays (6). PEERS 1: their
 // peers as the complement of an OR of (ballot XOR the lane's bit spread to a word).
-// SGC 1: the subgroup size is the constant 32 (0: the builtin, as the library's code).
+// SGC 1: the subgroup size is the constant SGW (0: the builtin, as the library's code);
+// SGW (32) also sets the owners' strips and the scan's subgroup sums, so SGW 4 with
+// WG 32 runs the same pass on SwiftShader (bench/lab/tint-vs-glslang.sh; bench/lab/
+// sort_tile.comp is this pass's default path in GLSL).
 // n must be a multiple of WG * ITEMS; WG divides 256.
 enable subgroups;
 //DEFINES
@@ -26,6 +30,7 @@ enable subgroups;
 //DEFAULT GT=16
 //DEFAULT STAGE=4
 //DEFAULT SGC=1
+//DEFAULT SGW=32
 //DEFAULT RANK=1
 //DEFAULT TOT=1
 //DEFAULT PEERS=0
@@ -37,7 +42,7 @@ struct Params { n: u32, a: u32, b: u32, c: u32, d: u32, e: u32, f: u32, g: u32 }
 @group(0) @binding(3) var<storage, read_write> aux: array<u32>;
 
 const TILE: u32 = WG * ITEMS;
-const OWNERS: u32 = WG / 32u;
+const OWNERS: u32 = WG / SGW;
 const DPI: u32 = 256u / WG; // digits an invocation sums and scans
 
 var<workgroup> counts: array<atomic<u32>, OWNERS * 256u>; // per owner and digit
@@ -47,16 +52,16 @@ var<workgroup> run_base: array<u32, 256>;
 var<workgroup> tile_keys: array<u32, TILE>;
 var<workgroup> sg_sums: array<u32, OWNERS>;
 
-// Exclusive sum over the workgroup (subgroups of 32); a barrier is due before the next
+// Exclusive sum over the workgroup (subgroups of SGW); a barrier is due before the next
 // call.
 fn wg_exclusive(lid: u32, lane: u32, x: u32) -> u32 {
     let incl = subgroupInclusiveAdd(x);
-    if (lane == 31u) {
-        sg_sums[lid / 32u] = incl;
+    if (lane == SGW - 1u) {
+        sg_sums[lid / SGW] = incl;
     }
     workgroupBarrier();
     var base = 0u;
-    for (var i = 0u; i < lid / 32u; i++) {
+    for (var i = 0u; i < lid / SGW; i++) {
         base += sg_sums[i];
     }
     return base + incl - x;
@@ -137,9 +142,9 @@ fn tile_pass(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) w
     if (n == 0xFFFFFFFFu) { // never: aux is bound and must be used
         aux[0] = 1u;
     }
-    let osz = select(sgs, 32u, SGC == 1u);
+    let osz = select(sgs, SGW, SGC == 1u);
     let owner = lid / osz;
-    let lane = select(lane_in, lid & 31u, SGC == 1u);
+    let lane = select(lane_in, lid & (SGW - 1u), SGC == 1u);
     for (var d = lid; d < 256u; d += WG) {
         run_base[d] = d * (n / 256u) + g * GT * (TILE / 256u);
     }
