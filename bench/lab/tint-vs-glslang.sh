@@ -6,13 +6,13 @@
 # to the Vulkan driver by wgscan-vkstats: the driver's statistics, a check that both write
 # the same output, and the time of one dispatch on the same buffers. Usage, from the
 # repository root:
-#   bash bench/lab/tint-vs-glslang.sh prepare      here (glslangValidator, spirv-tools, cc)
+#   bash bench/lab/tint-vs-glslang.sh prepare      here (glslang, spirv-tools, python3, cc)
 #   bash bench/lab/tint-vs-glslang.sh run [N]      on the GPU machine, BUILD carried (N: 2^28)
-# prepare compiles sort_tile.comp for subgroups of 32 (WG 256, the lab's tile) and of 4
-# (WG 32, as SwiftShader runs it: the WGSL's owners' counters of 4-lane subgroups at WG
-# 256 would not fit WebGPU's 16 KiB of workgroup memory), with and without its [[unroll]]
-# hints, into $BUILD/lab/tvg/; writes the check's keys and their expected output for
-# both; copies spirv-as and spirv-val into $BUILD/lab (the GPU machine has neither) and
+# prepare compiles sort_tile.comp for subgroups of 32 (WG 256, the lab's tile), 8 (WG
+# 64, llvmpipe's) and 4 (WG 32, SwiftShader's): eight owners a workgroup, as the lab's
+# (the WGSL's owners' counters of 4-lane subgroups at WG 256 would not fit WebGPU's 16 KiB
+# of workgroup memory), with and without its [[unroll]] hints, into $BUILD/lab/tvg/;
+# writes the check's keys and their expected output for each; copies spirv-as and spirv-val into $BUILD/lab (the GPU machine has neither) and
 # builds the Dawn logging shim (dump-spirv.sh). Tint's SPIR-V is not made here: Dawn's
 # output depends on the adapter, so run dumps it on the machine it times, through
 # wgscan-lab (Dawn's robustness on, as the library runs, and off: toggle
@@ -20,15 +20,20 @@
 # once on the check's keys and compares its output with cmp, and times it on N random
 # keys (--time, median of RUNS after 3 warm-ups; groups: N / (GT * WG * ITEMS)).
 # The table: registers a thread, shared memory bytes, local memory bytes (spills and
-# arrays the driver did not keep in registers; NVIDIA's 'Local Memory Size' less its
-# bit 36, which its driver sets), median µs. Devices without
-# VK_KHR_pipeline_executable_properties (SwiftShader, llvmpipe) print '-' there.
-# Here, on SwiftShader (subgroups of 4; llvmpipe's are 8 and no variant is built for it),
-# without the unrolled GLSL, which SwiftShader's compiler had not compiled in 5 minutes
-# (it compiles in 1 s with either of the ranking's two nested loops left rolled):
-#   SG=4 VK_ICD_FILENAMES=/usr/lib/chromium/vk_swiftshader_icd.json \
-#     VARIANTS="tint-robust-on tint-robust-off glslang-plain" bash bench/lab/tint-vs-glslang.sh run 2^16
-# Environment: BUILD (build), SG (32: the target's subgroup size, 32 or 4), RUNS (20),
+# arrays the driver did not keep in registers: the low 32 bits of NVIDIA's 'Local Memory
+# Size', which read 2^36 more than that on the H200 on 2026-12-05), median µs. Devices
+# without VK_KHR_pipeline_executable_properties (SwiftShader, llvmpipe) print '-' there.
+# Here: on llvmpipe (Mesa's Vulkan, subgroups of 8; Tint's SPIR-V still from Dawn's
+# SwiftShader, which is the same for any adapter at SGC 1 but for its subgroup size):
+#   SG=8 VKSTATS_ICD=/usr/share/vulkan/icd.d/lvp_icd.x86_64.json \
+#     bash bench/lab/tint-vs-glslang.sh run 2^18
+# and on SwiftShader, without the unrolled GLSL, which SwiftShader's compiler had not
+# compiled in 5 minutes (1 s with either of the ranking's two nested loops left rolled):
+#   SG=4 VKSTATS_ICD=/usr/lib/chromium/vk_swiftshader_icd.json \
+#     VARIANTS="tint-robust-on tint-robust-off glslang-plain" bash bench/lab/tint-vs-glslang.sh run 2^18
+# Environment: BUILD (build), SG (32: the target's subgroup size, 32, 8 or 4), RUNS (20),
+# VKSTATS_ICD (a Vulkan ICD's .json for wgscan-vkstats alone, as its VK_ICD_FILENAMES:
+# Dawn keeps its own choice, which that variable would change),
 # VARIANTS (all four: tint-robust-on tint-robust-off glslang-unroll glslang-plain),
 # CHECK_N (prepare: keys of the check, 2^18), GLSLANG (glslangValidator), RESULTS (run's
 # files: dumps, statistics, internal representations, outputs; $BUILD/lab/tvg/run-sgSG).
@@ -43,9 +48,10 @@ BUILD=${BUILD:-build}
 case $BUILD in /*) ;; *) BUILD=$ROOT/$BUILD ;; esac
 TVG=$BUILD/lab/tvg
 VKSTATS=$BUILD/wgscan-vkstats
+vkstats() { if [ -n "${VKSTATS_ICD:-}" ]; then VK_ICD_FILENAMES=$VKSTATS_ICD "$VKSTATS" "$@"; else "$VKSTATS" "$@"; fi; }
 GT=16 ITEMS=8
 VARIANTS=${VARIANTS:-tint-robust-on tint-robust-off glslang-unroll glslang-plain}
-wg_of() { [ "$1" = 32 ] && echo 256 || echo 32; }
+wg_of() { echo $((8 * $1)); }
 pow() { case $1 in 2^*) echo $((1 << ${1#2^})) ;; *) echo $(($1)) ;; esac; }
 die() { echo "tint-vs-glslang: $*" >&2; exit 2; }
 
@@ -55,7 +61,7 @@ prepare() {
   command -v python3 >/dev/null || die "no python3 (the check's keys)"
   n=$(pow "${CHECK_N:-2^18}")
   mkdir -p "$TVG"
-  for sg in 32 4; do
+  for sg in 32 8 4; do
     wg=$(wg_of $sg)
     for u in 1 0; do
       "$glslang" -V --target-env vulkan1.1 -DSG=$sg -DWG=$wg -DITEMS=$ITEMS -DGT=$GT -DUNROLL=$u \
@@ -103,10 +109,11 @@ statistic() { awk -v k="$1" '$0 ~ "^    " k " " { v = $NF } END { print v == "" 
 
 run() {
   local n sg=${SG:-32} wg tile groups v spv out
+  case $sg in 32 | 8 | 4) ;; *) die "SG is 32, 8 or 4" ;; esac
+  case ${1:-2^28} in 2^[0-9] | 2^[1-3][0-9] | [1-9] | [1-9]*[0-9]) ;; *) die "N is a number or 2^K" ;; esac
   n=$(pow "${1:-2^28}")
   wg=$(wg_of "$sg")
   tile=$((wg * ITEMS))
-  [ "$sg" = 32 ] || [ "$sg" = 4 ] || die "SG is 32 or 4"
   [ -x "$VKSTATS" ] || die "no $VKSTATS (built where the Vulkan headers are)"
   [ -f "$TVG/glslang-sg$sg-unroll1.spv" ] || die "no $TVG/glslang-sg$sg-unroll1.spv: run prepare first"
   [ $((n % tile)) = 0 ] && [ "$n" -ge $tile ] || die "N must be a positive multiple of $tile"
@@ -133,19 +140,19 @@ run() {
   for v in $VARIANTS; do
     spv=$out_dir/$v.spv
     out=$out_dir/$v
-    "$VKSTATS" --ir "$out_dir" "$spv" > "$out.stats.txt" 2>&1 || { cat "$out.stats.txt"; die "$v: wgscan-vkstats failed"; }
-    "$VKSTATS" --time --groups $cgroups --runs 1 --buffer 0=@"$TVG/check-sg$sg-keys.bin" --buffer 1=$((cn * 4)) \
+    vkstats --ir "$out_dir" "$spv" > "$out.stats.txt" 2>&1 || { cat "$out.stats.txt"; die "$v: wgscan-vkstats failed"; }
+    vkstats --time --groups $cgroups --runs 1 --buffer 0=@"$TVG/check-sg$sg-keys.bin" --buffer 1=$((cn * 4)) \
       --uniform 2=$cn,0,0,0,0,0,0,0 --buffer 3=64 --dump 1="$out.check.bin" "$spv" > "$out.check.txt" 2>&1 ||
       { cat "$out.check.txt"; die "$v: the check's run failed"; }
     if cmp -s "$out.check.bin" "$TVG/check-sg$sg-want.bin"; then echo "$v: check of $cn keys: same output as the CPU's"
     else echo "$v: check of $cn keys: WRONG output ($(cmp "$out.check.bin" "$TVG/check-sg$sg-want.bin" 2>&1 | head -1))"; status=1
     fi
-    "$VKSTATS" --time --groups $groups --runs "${RUNS:-20}" --buffer 0=$((n * 4)):random --buffer 1=$((n * 4)) \
+    vkstats --time --groups $groups --runs "${RUNS:-20}" --buffer 0=$((n * 4)):random --buffer 1=$((n * 4)) \
       --uniform 2=$n,0,0,0,0,0,0,0 --buffer 3=64 "$spv" > "$out.time.txt" 2>&1 ||
       { cat "$out.time.txt"; die "$v: the timed run failed"; }
   done
   head -1 "$out_dir/$v.time.txt"
-  "$VKSTATS" --copy $((n * 4)) --runs "${RUNS:-20}" | grep "^copy" || die "the copy's timing failed"
+  vkstats --copy $((n * 4)) --runs "${RUNS:-20}" | grep "^copy" || die "the copy's timing failed"
   grep -q "no VK_KHR_pipeline_executable_properties" "$out_dir/$v.stats.txt" &&
     echo "(this device gives no pipeline statistics)"
   printf '%-16s %9s %13s %12s %11s\n' variant registers shared_bytes local_bytes median_us
