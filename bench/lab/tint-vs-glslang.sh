@@ -8,13 +8,18 @@
 # repository root:
 #   bash bench/lab/tint-vs-glslang.sh prepare      here (glslang, spirv-tools, python3, cc)
 #   bash bench/lab/tint-vs-glslang.sh run [N]      on the GPU machine, BUILD carried (N: 2^28)
+# The GPU machine's call (carry build, .gl, node_modules/bun-webgpu-linux-x64; the .deb
+# files give it the Vulkan loader, as in bench/results/h200-2026-12-05-sort/run2.sh):
+#   for f in .gl/*.deb; do dpkg -x $f /; done; ldconfig
+#   RESULTS=$OUT/tvg bash bench/lab/tint-vs-glslang.sh run 2^28 2>&1 | tee $OUT/tvg.log
 # prepare compiles sort_tile.comp for subgroups of 32 (WG 256, the lab's tile), 8 (WG
 # 64, llvmpipe's) and 4 (WG 32, SwiftShader's): eight owners a workgroup, as the lab's
 # (the WGSL's owners' counters of 4-lane subgroups at WG 256 would not fit WebGPU's 16 KiB
 # of workgroup memory), with and without its [[unroll]] hints, into $BUILD/lab/tvg/;
-# writes the check's keys and their expected output for each; copies spirv-as and spirv-val into $BUILD/lab (the GPU machine has neither) and
-# builds the Dawn logging shim (dump-spirv.sh). Tint's SPIR-V is not made here: Dawn's
-# output depends on the adapter, so run dumps it on the machine it times, through
+# writes the check's keys and their expected output for each; copies spirv-as and
+# spirv-val into $BUILD/lab (the GPU machine has neither) and builds the Dawn logging
+# shim (dump-spirv.sh). Tint's SPIR-V is not made here: Dawn's output depends on the
+# adapter, so run dumps it on the machine it times, through
 # wgscan-lab (Dawn's robustness on, as the library runs, and off: toggle
 # disable_robustness), then for each variant prints wgscan-vkstats' statistics, runs it
 # once on the check's keys and compares its output with cmp, and times it on N random
@@ -46,6 +51,7 @@ ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$ROOT"
 BUILD=${BUILD:-build}
 case $BUILD in /*) ;; *) BUILD=$ROOT/$BUILD ;; esac
+export BUILD # dump-spirv.sh reads it
 TVG=$BUILD/lab/tvg
 VKSTATS=$BUILD/wgscan-vkstats
 vkstats() { if [ -n "${VKSTATS_ICD:-}" ]; then VK_ICD_FILENAMES=$VKSTATS_ICD "$VKSTATS" "$@"; else "$VKSTATS" "$@"; fi; }
@@ -97,7 +103,7 @@ EOF
   done
   # The shim, built by dump-spirv.sh; its dump of the 4-lane variant also shows here that
   # wgscan-lab compiles the pass.
-  SPIRV_AS=$BUILD/lab/spirv-as SPIRV_VAL=$BUILD/lab/spirv-val BUILD=$BUILD PROGRAM=$BUILD/wgscan-lab VKSTATS=0 \
+  SPIRV_AS=$BUILD/lab/spirv-as SPIRV_VAL=$BUILD/lab/spirv-val PROGRAM=$BUILD/wgscan-lab VKSTATS=0 \
     bash bench/lab/dump-spirv.sh "$TVG/prepare-dump" bench/lab/sort_lab.wgsl --n $((GT * 32 * ITEMS)) --runs 1 \
     -D WG=32 -D SGW=4 --pass tile_pass:1 > "$TVG/prepare-dump.txt" || die "dump-spirv failed ($TVG/prepare-dump.txt)"
   echo "tint-vs-glslang: prepared $TVG:"
@@ -125,7 +131,7 @@ run() {
   for robust in on off; do
     local toggles=
     [ $robust = off ] && toggles=disable_robustness
-    WGSCAN_DAWN_TOGGLES=$toggles SPIRV_AS=$BUILD/lab/spirv-as BUILD=$BUILD PROGRAM=$BUILD/wgscan-lab VKSTATS=0 \
+    WGSCAN_DAWN_TOGGLES=$toggles SPIRV_AS=$BUILD/lab/spirv-as PROGRAM=$BUILD/wgscan-lab VKSTATS=0 \
       bash bench/lab/dump-spirv.sh "$out_dir/dump-robust-$robust" bench/lab/sort_lab.wgsl --n $tile --runs 1 \
       -D WG=$wg -D SGW=$sg --pass tile_pass:1 > "$out_dir/dump-robust-$robust.txt" ||
       die "dump-spirv failed ($out_dir/dump-robust-$robust.txt)"
