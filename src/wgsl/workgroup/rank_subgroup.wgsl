@@ -21,14 +21,11 @@ fn owner_lane(ids: Ids) -> u32 { return select(ids.sg_lane, ids.lid % max(SG_FIX
 fn lanes_below(lane: u32) -> vec4<u32> {
     var m = vec4<u32>(0u);
     for (var c = 0u; c < SG_WORDS; c++) {
+        // Selects, not branches: it runs once a key (valid_lanes), where branches cost
+        // CPU drivers' compilers dearly.
         let first = c * 32u;
-        if (lane >= first + 32u) {
-            m[c] = 0xFFFFFFFFu;
-        } else if (lane <= first) {
-            m[c] = 0u;
-        } else {
-            m[c] = (1u << (lane - first)) - 1u;
-        }
+        let part = select((1u << ((lane - first) & 31u)) - 1u, 0u, lane <= first);
+        m[c] = select(part, 0xFFFFFFFFu, lane >= first + 32u);
     }
     return m;
 }
@@ -50,12 +47,19 @@ fn lowest_lane(m: vec4<u32>) -> u32 {
     return 0u;
 }
 
-// The lanes whose key has the same digit as this lane's (valid keys only): eight
-// ballots, one per digit bit. On a device whose subgroups have at most 32 lanes only the
+// The lanes of round r that hold a key: the first ones, as many as the tile has left at
+// the owner's strip. Counted, not balloted: a ballot a round fewer.
+fn valid_lanes(ids: Ids, r: u32, tile_n: u32) -> vec4<u32> {
+    let first = owner_of(ids) * owner_size(ids) * ITEMS + r * owner_size(ids);
+    return lanes_below(select(0u, min(tile_n - first, owner_size(ids)), tile_n > first));
+}
+
+// The lanes whose key has the same digit as this lane's, among `valid`: eight ballots,
+// one per digit bit. On a device whose subgroups have at most 32 lanes only the
 // ballot's first word is computed.
-fn peers_of(valid: bool, digit: u32) -> vec4<u32> {
+fn peers_of(valid: vec4<u32>, digit: u32) -> vec4<u32> {
     if (SG_WORDS == 1u) {
-        var m = subgroupBallot(valid).x;
+        var m = valid.x;
         for (var b = 0u; b < 8u; b++) {
             let one = ((digit >> b) & 1u) != 0u;
             let ballot = subgroupBallot(one).x;
@@ -63,7 +67,7 @@ fn peers_of(valid: bool, digit: u32) -> vec4<u32> {
         }
         return vec4<u32>(m, 0u, 0u, 0u);
     }
-    var peers = subgroupBallot(valid);
+    var peers = valid;
     for (var b = 0u; b < 8u; b++) {
         let one = ((digit >> b) & 1u) != 0u;
         let ballot = subgroupBallot(one);
@@ -84,7 +88,7 @@ fn rank_keys(ids: Ids, owner: u32, tile_n: u32) {
     let below = lanes_below(lane);
     // @each item
     let valid# = tile_place_of(ids, #u) < tile_n;
-    let peers# = peers_of(valid#, key_digit#);
+    let peers# = peers_of(valid_lanes(ids, #u, tile_n), key_digit#);
     // A key past the tile's end is never placed, so its rank is free to say it: not
     // 0, which is how sweep 2 tells the leaders.
     key_rank# = select(1u, bits_in(peers# & below), valid#);
