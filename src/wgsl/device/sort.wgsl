@@ -27,14 +27,6 @@
 
 var<workgroup> group_digits: array<atomic<u32>, RADIX>;
 
-fn digit_of(i: u32) -> u32 {
-    var hi = 0u;
-    if (KEY_WORDS == 2u) {
-        hi = keys_in[i * KEY_WORDS + 1u];
-    }
-    return digit_at(keys_in[i * KEY_WORDS], hi, params.shift, params.bits);
-}
-
 @compute @workgroup_size(WG)
 fn sort_count(ids: Ids, @builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
     let g = tile_index(wid, nwg);
@@ -45,17 +37,33 @@ fn sort_count(ids: Ids, @builtin(workgroup_id) wid: vec3<u32>, @builtin(num_work
         atomicStore(&group_digits[k * WG + ids.lid], 0u);
     }
     workgroupBarrier();
+    // Tile by tile, as the scatter takes them: a tile's keys (ITEMS rows of WG) loaded
+    // first, so that the loads overlap, then counted (one-sweep's histogram does the
+    // same). Counted loops, not strided ones: Dawn's robustness gives every loop it
+    // cannot see end a 64-bit iteration counter (docs/design.md, 3).
     let n = params.n;
-    let first = g * params.group_tiles * TILE;
-    let end = min(n, first + params.group_tiles * TILE);
-    // Counted loops, not strided ones: Dawn's robustness gives every loop it cannot see
-    // end a 64-bit iteration counter (docs/design.md, 3), and this one runs once a key.
-    let rounds = (end - first + WG - 1u) / WG;
-    for (var k = 0u; k < rounds; k++) {
-        let i = first + k * WG + ids.lid;
-        if (i < end) {
-            atomicAdd(&group_digits[digit_of(i)], 1u);
+    let group_tiles = params.group_tiles;
+    for (var t = 0u; t < group_tiles; t++) {
+        let tile_first = (g * group_tiles + t) * TILE;
+        if (tile_first >= n) { // uniform: the group's last tiles may be past the end
+            break;
         }
+        let tile_n = min(TILE, n - tile_first);
+        // @each item
+        var count_lo# = 0u;
+        var count_hi# = 0u;
+        if (#u * WG + ids.lid < tile_n) {
+            count_lo# = keys_in[(tile_first + #u * WG + ids.lid) * KEY_WORDS];
+            if (KEY_WORDS == 2u) {
+                count_hi# = keys_in[(tile_first + #u * WG + ids.lid) * KEY_WORDS + 1u];
+            }
+        }
+        // @end
+        // @each item
+        if (#u * WG + ids.lid < tile_n) {
+            atomicAdd(&group_digits[digit_at(count_lo#, count_hi#, params.shift, params.bits)], 1u);
+        }
+        // @end
     }
     workgroupBarrier();
     for (var k = 0u; k < RADIX / WG; k++) {
