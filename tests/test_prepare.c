@@ -163,3 +163,42 @@ TEST(prepare_refuses_bad_items_before_compiling) {
     CHECK(memcmp(counts, want, sizeof want) == 0);
     CHECK(same_counts(wgs_experimental_pipelines(ctx), c1));
 }
+
+/* A compile that fails: a user's operator whose text passes its own check but declares
+ * select, which WGSL lets a module declaration shadow, so the kernels' own calls of
+ * select on u32 no longer compile (the first of the scan's pipelines already). */
+TEST(prepare_reports_a_failed_compile_as_creation_does) {
+    static const char src[] = "struct P { a: f32, b: f32 }\n"
+                              "fn then(f: P, g: P) -> P { return P(f.a + g.a, f.b + g.b); }\n"
+                              "fn select(a: f32, b: f32, c: bool) -> f32 { return a; }\n";
+    const float identity[2] = {0, 0};
+    const wgs_operator_desc op = {.source = src, .element = "P", .combine = "then", .identity = identity,
+                                  .identity_size = 8};
+    const wgs_scan_plan_desc d = {.kind = WGS_SCAN_INCLUSIVE, .capacity = 4096, .custom = &op};
+    char sync_msg[1024] = "";
+    wgs_context *ctx = fresh_context();
+    if (!ctx) return;
+    wgs_scan_plan *plan = NULL;
+    wgs_result sync = wgs_scan_plan_create(ctx, &d, &plan);
+    snprintf(sync_msg, sizeof sync_msg, "%s", wgs_context_last_error(ctx));
+    wgs_scan_plan_destroy(plan);
+    CHECK(sync != WGS_OK && sync != WGS_ERROR_OPERATOR_COMPILE); /* the kernel's failure, not the check's */
+    CHECK(strstr(sync_msg, "compiling kernel") != NULL);
+
+    ctx = fresh_context();
+    if (!ctx) return;
+    const wgs_histogram_plan_desc hist = {.type = WGS_TYPE_U32, .bins = 4, .upper = 4, .capacity = 64};
+    const wgs_prepare_desc items[] = {{.kind = WGS_PLAN_HISTOGRAM, .histogram = &hist},
+                                      {.kind = WGS_PLAN_SCAN, .scan = &d}};
+    CHECK_RESULT(wgs_prepare(ctx, items, 2), sync);
+    const char *msg = wgs_context_last_error(ctx);
+    if (!strstr(msg, "compiling kernel") || strncmp(msg, sync_msg, strcspn(sync_msg, "\n")) != 0)
+        test_fail(__FILE__, __LINE__, "prepare said '%.300s'; creation said '%.300s'", msg, sync_msg);
+    /* The histogram's pipelines, requested before the failure, were waited for and kept. */
+    wgs_experimental_pipeline_counts c = wgs_experimental_pipelines(ctx);
+    CHECK(c.prepared > 0 && c.created == 0);
+    wgs_histogram_plan *h = NULL;
+    CHECK_RESULT(wgs_histogram_plan_create(ctx, &hist, &h), WGS_OK);
+    CHECK(same_counts(wgs_experimental_pipelines(ctx), c));
+    wgs_histogram_plan_destroy(h);
+}
