@@ -336,8 +336,9 @@ typedef struct wgs_kernel_spec {
  * (the context owns it). */
 wgs_result wgs__pipeline(wgs_context *ctx, const wgs_kernel_spec *spec, WGPUComputePipeline *out);
 /* Waits for every pipeline requested under WGS__COMPILE_LATER and fills its cache entry;
- * those that failed leave the cache. The first failure, with the compiler's message. */
-wgs_result wgs__pipelines_collect(wgs_context *ctx);
+ * those that failed leave the cache. The first failure, recorded with the compiler's
+ * message where `report` (0: an earlier failure is the one the caller returns). */
+wgs_result wgs__pipelines_collect(wgs_context *ctx, int report);
 void wgs__pipelines_release(wgs_context *ctx);
 
 /* Embedded WGSL by path under src/wgsl (generated at build time). */

@@ -493,7 +493,7 @@ wgs_result wgs__pipeline(wgs_context *ctx, const wgs_kernel_spec *spec, WGPUComp
     return WGS_OK;
 }
 
-wgs_result wgs__pipelines_collect(wgs_context *ctx) {
+wgs_result wgs__pipelines_collect(wgs_context *ctx, int report) {
     wgs_result first = WGS_OK;
     size_t kept = 0;
     for (size_t i = 0; i < ctx->pipeline_count; i++) {
@@ -503,7 +503,7 @@ wgs_result wgs__pipelines_collect(wgs_context *ctx) {
             wgs_result r = wgs__gpu_pipeline_wait(ctx->gpu, e.request, &e.pipeline, msg, sizeof msg);
             e.request = NULL;
             if (r != WGS_OK) {
-                if (first == WGS_OK) first = wgs__fail(ctx, r, "compiling kernel %s: %s", e.key, msg);
+                if (first == WGS_OK) first = report ? wgs__fail(ctx, r, "compiling kernel %s: %s", e.key, msg) : r;
                 free(e.custom_key);
                 continue;
             }

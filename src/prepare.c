@@ -72,6 +72,6 @@ wgs_result wgs_prepare(wgs_context *ctx, const wgs_prepare_desc *items, size_t n
     wgs__gpu_set_measuring(ctx->gpu, 0);
     /* Also after a failure: requests already made are waited for, and kept when they
      * compiled (the cache then holds what the next call would compile anyway). */
-    wgs_result c = wgs__pipelines_collect(ctx);
+    wgs_result c = wgs__pipelines_collect(ctx, r == WGS_OK);
     return r != WGS_OK ? r : c;
 }
