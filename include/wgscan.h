@@ -38,7 +38,9 @@
  *   2. wgs_scan_plan_create(ctx, &(wgs_scan_plan_desc){.type = WGS_TYPE_F32,
  *        .op = WGS_OP_ADD, .kind = WGS_SCAN_INCLUSIVE, .capacity = n}, &plan)
  *        compiles the pipelines (cached in the context) and allocates the plan's
- *        scratch memory for up to `capacity` elements.
+ *        scratch memory for up to `capacity` elements. To compile ahead instead, the
+ *        pipelines of several plans at once, wgs_prepare() them first (section
+ *        "Compiling ahead"): the creation then only allocates.
  *   3. wgs_scan_encode(plan, encoder, &(wgs_scan_args){.input = buf, .output = buf2,
  *        .n = n}) records the scan into your encoder; submit it when you like.
  *   4. wgs_scan_plan_destroy(plan); wgs_context_destroy(ctx).
