@@ -1816,9 +1816,11 @@ typedef struct wgs_prepare_desc {
  * anything compiles; a pipeline that fails to compile returns the error with the
  * compiler's message, as creation does, after the others were waited for (those stay
  * in the cache).
- * Cost: waits for the slowest pipeline rather than for their sum where the runtime
- * compiles on several threads (Dawn does); pipelines already cached cost nothing, so a
- * second call with the same items returns at once. A user's operator is still checked
+ * Cost: Dawn compiles the requests on threads of its own, so where the driver's
+ * compiler runs in parallel the wait is for the slowest pipeline rather than for their
+ * sum (SwiftShader's does not: there it takes as long as creating the plans in turn);
+ * pipelines already cached cost nothing, so a second call with the same items returns
+ * at once. A user's operator is still checked
  * at each plan creation (a small compilation of its own; see "Your own operator"). In
  * the browser the JavaScript package's wg.prepare(specs) is the way: this call compiles
  * there synchronously. */
