@@ -427,6 +427,19 @@ wgs_result wgs__pipeline(wgs_context *ctx, const wgs_kernel_spec *spec, WGPUComp
         free(sb.p);
         return wgs__fail(ctx, WGS_ERROR_OUT_OF_HOST_MEMORY, "building WGSL for %s", spec->file);
     }
+    strbuf code = {0};
+    if (!expand_items(&code, sb.p, spec->items)) {
+        free(sb.p);
+        free(code.p);
+        return wgs__fail(ctx, WGS_ERROR_OUT_OF_HOST_MEMORY, "building WGSL for %s", spec->file);
+    }
+    free(sb.p);
+    sb = code;
+    if (ctx->compile == WGS__COMPILE_NONE) {
+        free(sb.p);
+        *out = NULL;
+        return WGS_OK;
+    }
     if (ctx->pipeline_count == ctx->pipeline_cap) {
         size_t cap = ctx->pipeline_cap ? ctx->pipeline_cap * 2 : 16;
         wgs_pipeline_entry *p = realloc(ctx->pipelines, cap * sizeof *p);
@@ -437,41 +450,69 @@ wgs_result wgs__pipeline(wgs_context *ctx, const wgs_kernel_spec *spec, WGPUComp
         ctx->pipelines = p;
         ctx->pipeline_cap = cap;
     }
-    strbuf code = {0};
-    if (!expand_items(&code, sb.p, spec->items)) {
-        free(sb.p);
-        free(code.p);
-        return wgs__fail(ctx, WGS_ERROR_OUT_OF_HOST_MEMORY, "building WGSL for %s", spec->file);
-    }
-    free(sb.p);
-    sb = code;
+    const int later = ctx->compile == WGS__COMPILE_LATER;
+    WGPUComputePipeline pipe = NULL;
+    gpu_pipeline_request *req = NULL;
     wgs__gpu_scope_push(ctx->gpu);
-    WGPUComputePipeline pipe = wgs__gpu_pipeline_create(ctx->gpu, sb.p, spec->entry, key);
+    if (later)
+        req = wgs__gpu_pipeline_request(ctx->gpu, sb.p, spec->entry, key);
+    else
+        pipe = wgs__gpu_pipeline_create(ctx->gpu, sb.p, spec->entry, key);
     char what[WGS_PIPELINE_KEY_MAX + 32];
     snprintf(what, sizeof what, "compiling kernel %s", key);
     wgs_result r = wgs__scope_end(ctx, what);
     free(sb.p);
-    if (r == WGS_OK && !pipe) r = wgs__fail(ctx, WGS_ERROR_GPU_INTERNAL, "%s: no pipeline", what);
-    if (r != WGS_OK) {
-        wgs__gpu_pipeline_release(ctx->gpu, pipe);
-        return r;
-    }
+    if (r == WGS_OK && !later && !pipe) r = wgs__fail(ctx, WGS_ERROR_GPU_INTERNAL, "%s: no pipeline", what);
+    if (r == WGS_OK && later && !req) r = wgs__fail(ctx, WGS_ERROR_OUT_OF_HOST_MEMORY, "%s: no request", what);
     char *custom_key = NULL;
-    if (spec->custom) {
+    if (r == WGS_OK && spec->custom) {
         size_t len = strlen(spec->custom->key) + 1;
         custom_key = malloc(len);
-        if (!custom_key) {
-            wgs__gpu_pipeline_release(ctx->gpu, pipe);
-            return wgs__fail(ctx, WGS_ERROR_OUT_OF_HOST_MEMORY, "caching kernel %s", key);
+        if (custom_key)
+            memcpy(custom_key, spec->custom->key, len);
+        else
+            r = wgs__fail(ctx, WGS_ERROR_OUT_OF_HOST_MEMORY, "caching kernel %s", key);
+    }
+    if (r != WGS_OK) {
+        if (req) { /* every request is waited for; its pipeline, if any, goes */
+            char msg[8];
+            WGPUComputePipeline late = NULL;
+            if (wgs__gpu_pipeline_wait(ctx->gpu, req, &late, msg, sizeof msg) == WGS_OK)
+                wgs__gpu_pipeline_release(ctx->gpu, late);
         }
-        memcpy(custom_key, spec->custom->key, len);
+        wgs__gpu_pipeline_release(ctx->gpu, pipe);
+        return r;
     }
     wgs_pipeline_entry *e = &ctx->pipelines[ctx->pipeline_count++];
     snprintf(e->key, sizeof e->key, "%s", key);
     e->custom_key = custom_key;
     e->pipeline = pipe;
+    e->request = req;
+    if (!later) ctx->pipelines_created++;
     *out = pipe;
     return WGS_OK;
+}
+
+wgs_result wgs__pipelines_collect(wgs_context *ctx, int report) {
+    wgs_result first = WGS_OK;
+    size_t kept = 0;
+    for (size_t i = 0; i < ctx->pipeline_count; i++) {
+        wgs_pipeline_entry e = ctx->pipelines[i];
+        if (e.request) {
+            char msg[1024] = "";
+            wgs_result r = wgs__gpu_pipeline_wait(ctx->gpu, e.request, &e.pipeline, msg, sizeof msg);
+            e.request = NULL;
+            if (r != WGS_OK) {
+                if (first == WGS_OK) first = report ? wgs__fail(ctx, r, "compiling kernel %s: %s", e.key, msg) : r;
+                free(e.custom_key);
+                continue;
+            }
+            ctx->pipelines_prepared++;
+        }
+        ctx->pipelines[kept++] = e;
+    }
+    ctx->pipeline_count = kept;
+    return first;
 }
 
 void wgs__pipelines_release(wgs_context *ctx) {

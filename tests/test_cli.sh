@@ -209,6 +209,9 @@ expect 2 "bench --runs 5 without --transfers" -- "$cli" bench --runs 5
 expect 2 "bench --transfers with --series" -- "$cli" bench --transfers --series u32:add
 expect 2 "bench --transfers with --svg" -- "$cli" bench --transfers --svg "$tmp/t.svg"
 expect 2 "bench --transfers of 2 bytes" -- "$cli" bench --transfers --min 2 --max 4
+expect 2 "bench --creation with --series" -- "$cli" bench --creation --series u32:add
+expect 2 "bench --creation with --min" -- "$cli" bench --creation --min 2^10
+expect 2 "bench --creation with --transfers" -- "$cli" bench --creation --transfers
 expect 3 "bench --transfers with a bad WGSCAN_TRANSFER" -- env WGSCAN_TRANSFER=64,4 "$cli" bench --transfers --min 4 --max 4096
 check "the variable's form is said" -- grep -q "chunk_kib,slots,threads" "$tmp/err.txt"
 expect 3 "bench --transfers with a shape no device runs" -- env WGSCAN_TRANSFER=100,4,4 "$cli" bench --transfers --min 4 --max 4096

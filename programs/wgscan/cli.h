@@ -168,6 +168,7 @@ typedef struct bench_options {
     int nprims;
     int runs;
     int transfers; /* --transfers: host <-> GPU copies instead of kernels (sizes in bytes) */
+    int creation;  /* --creation: plan creation, cold and warm, and wgs_prepare of all */
     const char *json, *csv, *svg;
     char command[512]; /* the command line, for the JSON file */
 } bench_options;

@@ -273,7 +273,14 @@ static const char bench_help[] =
     "                       within the device's largest buffer), wall-clock GB/s (10^9 bytes),\n"
     "                       the median of up to --runs runs after 2 warm-up (fewer past\n"
     "                       512 MiB: 5 at least), each size checked; writes transfers.json\n"
-    "                       and transfers.csv unless --json/--csv say otherwise\n";
+    "                       and transfers.csv unless --json/--csv say otherwise\n"
+    "  --creation           instead: each primitive's default plan for up to --max elements\n"
+    "                       (default 2^20) created cold (a fresh context: its pipelines\n"
+    "                       compiled) and warm (the median of --runs, default 10), then\n"
+    "                       all of them created in turn on one context, against one\n"
+    "                       wgs_prepare of all of them on another; wall clock; writes\n"
+    "                       creation.json and creation.csv unless --json/--csv say\n"
+    "                       otherwise\n";
 
 static const char exit_help[] =
     "\n"
