@@ -36,6 +36,3 @@ for a in reduce-scan onesweep; do
   grep -iE "^[0-9][0-9]-|regist|local|shared|executable" $d.txt | head -40 >> $L
 done
 (cd $OUT && tar czf spirv.tgz spirv-* tvg && rm -rf spirv-reduce-scan spirv-onesweep tvg)
-nvidia-smi --query-gpu=name --format=csv,noheader >> $L
-timeout 170 bash bench/cub/run_primitives.sh 20 28 > $OUT/cub_primitives.csv 2>> $L; echo "cub rc=$?" >> $L
-grep -i -E "sort|primitive" $OUT/cub_primitives.csv >> $L
