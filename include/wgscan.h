@@ -1011,7 +1011,8 @@ typedef struct wgs_scan_by_key_plan_desc {
     /* Your own operator ("Your own operator") instead of type and op (both 0; else
      * WGS_ERROR_INVALID_ARGUMENT): values, output and the carry-in (init_value: the
      * element's bytes; init_buffer: one element) are in its elements, each segment
-     * scanned in input order, look-back included. */
+     * scanned in input order, look-back included; tile states take 8 bytes a tile for
+     * each word of the element. */
     const wgs_operator_desc *custom;
 } wgs_scan_by_key_plan_desc;
 
@@ -1130,7 +1131,8 @@ typedef struct wgs_segmented_scan_plan_desc {
     const char *label;
     /* Your own operator ("Your own operator") instead of type and op (both 0; else
      * WGS_ERROR_INVALID_ARGUMENT): values and output in its elements (gaps: the
-     * identity), each segment scanned in input order, look-back included. */
+     * identity), each segment scanned in input order, look-back included; tile states
+     * take 8 bytes a tile for each word of the element. */
     const wgs_operator_desc *custom;
 } wgs_segmented_scan_plan_desc;
 
