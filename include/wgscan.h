@@ -588,8 +588,8 @@ typedef struct wgs_scan_plan_desc {
     const char *label; /* for WebGPU object labels; may be NULL */
     /* Your own operator (above) instead of type and op (both then 0; else
      * WGS_ERROR_INVALID_ARGUMENT). Buffers, n and the carry-in are then in elements of
-     * its type (init_value: the element's bytes; init_buffer: one element). No count
-     * from the GPU (args.n_buffer: WGS_ERROR_INVALID_ARGUMENT) yet. */
+     * its type (init_value: the element's bytes; init_buffer: one element). A count
+     * from the GPU (args.n_buffer) works as for the built-ins. */
     const wgs_operator_desc *custom;
 } wgs_scan_plan_desc;
 
@@ -760,7 +760,8 @@ typedef struct wgs_reduce_plan_desc {
      * algorithm, float_sum and fixed_point_bits; else WGS_ERROR_INVALID_ARGUMENT). The
      * input holds its elements and the result is one element (n = 0: the identity),
      * combined in the input's order by tiles, level after level: the same bits on
-     * every run. No count from the GPU (args.n_buffer) yet. */
+     * every run; a count from the GPU (args.n_buffer) as for the built-ins (a count
+     * of 0: the identity). */
     const wgs_operator_desc *custom;
 } wgs_reduce_plan_desc;
 

@@ -325,7 +325,10 @@ TEST(operator_u32_add_equals_builtin) {
     free(theirs);
 }
 
-/* Reduce: one element, the whole input combined in order (n = 0: the identity). */
+static void fold(const op_case *c, const uint32_t *in, uint64_t b, uint64_t e, uint32_t *acc);
+
+/* Reduce: one element, the whole input combined in order (n = 0: the identity); with a
+ * count from the GPU too. */
 TEST(operator_reduce) {
     wgs_context *ctx = small_context();
     if (!ctx) return;
@@ -347,32 +350,83 @@ TEST(operator_reduce) {
                           (unsigned long long)n, got[0], got[1], want[0], want[1]);
         }
     free(in);
-    /* Refused: a type beside the operator, an atomic algorithm, a count from the GPU. */
+    /* Refused: a type beside the operator, an atomic algorithm. */
     wgs_reduce_plan *plan = NULL;
     CHECK_RESULT(wgs_reduce_plan_create(ctx, &(wgs_reduce_plan_desc){.custom = &affine.desc,
                                                                      .algorithm = WGS_REDUCE_ALGORITHM_ATOMIC},
                                         &plan),
                  WGS_ERROR_INVALID_ARGUMENT);
     CHECK(plan == NULL);
-    WGPUBuffer b1 = test_buffer(ctx, 256), b2 = test_buffer(ctx, 256), count = test_count_buffer(ctx, 3, 0);
-    wgs_scan_plan *scan = NULL;
-    CHECK_RESULT(wgs_reduce_plan_create(ctx, &(wgs_reduce_plan_desc){.custom = &affine.desc, .capacity = 10}, &plan),
+    /* A count from the GPU: the first `count` of n (20001: five chunks, two levels). */
+    const uint64_t n = 20001, counts[] = {0, 1, 128, 129, 16385, 20001, 30000};
+    uint32_t *mats = malloc(16 * n);
+    for (uint64_t i = 0; i < n; i++) mat2.gen(mats + 4 * i, &seed);
+    CHECK_RESULT(wgs_reduce_plan_create(ctx, &(wgs_reduce_plan_desc){.custom = &mat2.desc, .capacity = n}, &plan),
                  WGS_OK);
-    CHECK_RESULT(wgs_scan_plan_create(ctx, &(wgs_scan_plan_desc){.custom = &affine.desc, .capacity = 10}, &scan),
-                 WGS_OK);
-    WGPUCommandEncoder enc = NULL;
-    if (plan && scan && b1 && b2 && count && wgs_encoder_create(ctx, &enc) == WGS_OK) {
-        CHECK_RESULT(wgs_reduce_encode(plan, enc, &(wgs_reduce_args){.input = b1, .n = 10, .output = b2, .n_buffer = count}),
-                     WGS_ERROR_INVALID_ARGUMENT);
-        CHECK_RESULT(wgs_scan_encode(scan, enc, &(wgs_scan_args){.input = b1, .output = b2, .n = 10, .n_buffer = count}),
-                     WGS_ERROR_INVALID_ARGUMENT);
+    WGPUBuffer bi = test_upload(ctx, mats, 16 * n);
+    for (size_t k = 0; plan && bi && k < sizeof counts / sizeof counts[0]; k++) {
+        uint32_t want[4], got[4];
+        fold(&mat2, mats, 0, counts[k] < n ? counts[k] : n, want);
+        WGPUBuffer bo = test_upload(ctx, (uint32_t[4]){7, 7, 7, 7}, 16), bn = test_count_buffer(ctx, (uint32_t)counts[k], 0);
+        WGPUCommandEncoder enc = NULL;
+        if (!bo || !bn || wgs_encoder_create(ctx, &enc) != WGS_OK) break;
+        wgs_result r = wgs_reduce_encode(plan, enc, &(wgs_reduce_args){.input = bi, .n = n, .output = bo, .n_buffer = bn});
+        CHECK_RESULT(r, WGS_OK);
         CHECK_RESULT(wgs_submit(ctx, enc), WGS_OK);
+        if (r == WGS_OK && test_download(ctx, bo, got, 16) && memcmp(got, want, 16) != 0)
+            test_fail(__FILE__, __LINE__, "mat2 reduce, count %llu of %llu: got %08x %08x, want %08x %08x",
+                      (unsigned long long)counts[k], (unsigned long long)n, got[0], got[1], want[0], want[1]);
+        wgs_buffer_release(ctx, bo);
+        wgs_buffer_release(ctx, bn);
     }
+    wgs_buffer_release(ctx, bi);
     wgs_reduce_plan_destroy(plan);
-    wgs_scan_plan_destroy(scan);
-    wgs_buffer_release(ctx, b1);
-    wgs_buffer_release(ctx, b2);
-    wgs_buffer_release(ctx, count);
+    free(mats);
+}
+
+/* A count from the GPU: the first `count` of n elements scanned, nothing past them
+ * written (the output starts as a pattern), in both algorithms, with a carry. */
+TEST(operator_scan_count_from_gpu) {
+    wgs_context *ctx = small_context();
+    if (!ctx) return;
+    const uint64_t n = 4097, counts[] = {0, 1, 129, 2000, 4097, 9000};
+    const uint32_t w = mat2.words;
+    uint32_t *in = malloc(16 * n), *want = malloc(16 * n), *got = malloc(16 * n), *pattern = malloc(16 * n);
+    uint32_t seed = 4040, carry[4];
+    for (uint64_t i = 0; i < n; i++) mat2.gen(in + i * w, &seed);
+    mat2.gen(carry, &seed);
+    for (uint64_t i = 0; i < 4 * n; i++) pattern[i] = 0xA5A5A5A5u;
+    WGPUBuffer bi = test_upload(ctx, in, 16 * n);
+    for (int al = 0; al < 2; al++) {
+        wgs_scan_plan *plan = NULL;
+        wgs_scan_plan_desc d = {.kind = WGS_SCAN_INCLUSIVE, .capacity = n, .custom = &mat2.desc,
+                                .algorithm = al ? WGS_SCAN_ALGORITHM_SINGLE_PASS : WGS_SCAN_ALGORITHM_MULTILEVEL};
+        CHECK_RESULT(wgs_scan_plan_create(ctx, &d, &plan), WGS_OK);
+        for (size_t k = 0; plan && bi && k < sizeof counts / sizeof counts[0]; k++) {
+            const uint64_t c = counts[k] < n ? counts[k] : n;
+            reference(&mat2, 1, in, c, carry, want);
+            memcpy(want + c * w, pattern, 16 * (n - c));
+            WGPUBuffer bo = test_upload(ctx, pattern, 16 * n), bn = test_count_buffer(ctx, (uint32_t)counts[k], 0);
+            WGPUCommandEncoder enc = NULL;
+            if (!bo || !bn || wgs_encoder_create(ctx, &enc) != WGS_OK) break;
+            wgs_result r = wgs_scan_encode(plan, enc, &(wgs_scan_args){.input = bi, .output = bo, .n = n,
+                                                                       .init_value = carry, .n_buffer = bn});
+            CHECK_RESULT(r, WGS_OK);
+            CHECK_RESULT(wgs_submit(ctx, enc), WGS_OK);
+            if (r == WGS_OK && test_download(ctx, bo, got, 16 * n) && memcmp(got, want, 16 * n) != 0) {
+                uint64_t i = 0;
+                while (memcmp(got + i * w, want + i * w, 16) == 0) i++;
+                test_fail(__FILE__, __LINE__, "mat2 scan, %s, count %llu of %llu: element %llu: got %08x, want %08x",
+                          al ? "single-pass" : "multi-level", (unsigned long long)counts[k], (unsigned long long)n,
+                          (unsigned long long)i, got[i * w], want[i * w]);
+            }
+            wgs_buffer_release(ctx, bo);
+            wgs_buffer_release(ctx, bn);
+        }
+        wgs_scan_plan_destroy(plan);
+    }
+    wgs_buffer_release(ctx, bi);
+    free(in), free(want), free(got), free(pattern);
 }
 
 /* ---- the segmented primitives ------------------------------------------------------ */
