@@ -79,6 +79,23 @@ const SORT_KEY_SIZE = { u32: 4, i32: 4, f32: 4, u64: 8, i64: 8 };
 const ELEMENT_SIZE = { u32: 4, i32: 4, f32: 4, f16: 2 };
 
 // The options over the defaults; an option given as undefined keeps its default.
+// A user's operator's identity as bytes (an ArrayBuffer or a typed array): its length is
+// the element's size, which the library checks against the element's type.
+function operatorIdentity(op) {
+  const id = op?.identity;
+  if (id instanceof ArrayBuffer) return new Uint8Array(id);
+  if (ArrayBuffer.isView(id)) return new Uint8Array(id.buffer, id.byteOffset, id.byteLength);
+  return invalid("operator.identity must be an ArrayBuffer or a typed array holding the element's bytes");
+}
+
+// Options of a plan with a user's operator: no type or op beside it (the operator says
+// both); the plan's type reads 'operator'.
+function withOperator(o, options) {
+  if (options.operator === undefined) return o;
+  if (options.type !== undefined || options.op !== undefined) invalid('operator takes no type or op (it says both)');
+  return { ...o, type: 'operator', op: 'operator' };
+}
+
 function withDefaults(defaults, options) {
   const o = { ...defaults };
   for (const [k, v] of Object.entries(options ?? {})) if (v !== undefined) o[k] = v;
@@ -154,6 +171,16 @@ function inputType(input, options, what = 'input') {
     invalid(`${what} holds ${input.BYTES_PER_ELEMENT}-byte elements, type '${type}' needs ${ELEMENT_SIZE[type] ?? '?'}`);
   }
   return type;
+}
+
+// A host helper's input with a user's operator: n elements of the identity's size.
+function operatorInput(input, op) {
+  const size = operatorIdentity(op).length;
+  if (!ArrayBuffer.isView(input) || input instanceof DataView || !size || input.byteLength % size ||
+      size % input.BYTES_PER_ELEMENT) {
+    invalid(`input must be a typed array of whole ${size}-byte elements of the operator`);
+  }
+  return { n: input.byteLength / size, size };
 }
 
 // One element of `type` as the 32-bit pattern the library takes (f16: its 16 bits, as
@@ -485,9 +512,47 @@ export class Wgscan {
     }
   }
 
+  // A user's operator (wgscan.h, "Your own operator") for the next create: its strings
+  // and identity copied into the module's memory, named by wgs_web_operator_set. Returns
+  // what frees them (the create copies what it keeps).
+  #setOperator(op) {
+    const e = this.#live();
+    if (typeof op !== 'object' || op === null) invalid('operator must be { source, element, combine, identity, commutative }');
+    for (const k of ['source', 'element', 'combine']) if (typeof op[k] !== 'string') invalid(`operator.${k} must be a string`);
+    const identity = operatorIdentity(op);
+    const ptrs = [];
+    const put = (bytes, nul) => {
+      const p = e.wgs_web_alloc(bytes.length + nul);
+      ptrs.push(p);
+      const mem = new Uint8Array(e.memory.buffer); // (after the allocation, which may grow the memory)
+      mem.set(bytes, p);
+      if (nul) mem[p + bytes.length] = 0;
+      return p;
+    };
+    try {
+      const text = new TextEncoder();
+      const [source, element, combine] = [op.source, op.element, op.combine].map((t) => put(text.encode(t), 1));
+      e.wgs_web_operator_set(source, element, combine, put(identity, 0), identity.length, op.commutative ? 1 : 0);
+    } catch (err) {
+      for (const p of ptrs) e.wgs_web_free(p);
+      throw err;
+    }
+    return () => { for (const p of ptrs) e.wgs_web_free(p); };
+  }
+
   #plan(primitive, Cls, create, argsOf, options) {
     const e = this.#live();
-    this.#check(e[create](...argsOf()));
+    const args = argsOf();
+    const custom = options.operator !== undefined;
+    if (custom && primitive !== 'scan' && primitive !== 'reduce') {
+      invalid('operator: createScanPlan and createReducePlan take one (the other factories do not yet)');
+    }
+    const release = custom ? this.#setOperator(options.operator) : null;
+    try {
+      this.#check(e[create](...args));
+    } finally {
+      release?.();
+    }
     const plan = new Cls(this, primitive, e.wgs_web_plan_take(), options);
     this.#plans.add(plan);
     return plan;
@@ -698,21 +763,32 @@ export class Wgscan {
   // Scans of up to `capacity` elements. Options: type (u32, i32, f32, f16), op (add,
   // min, max, and, or, xor), kind (exclusive, inclusive), algorithm (auto,
   // single-pass, multilevel), capacity, deterministic.
+  // operator: a user's operator instead of type and op, { source, element, combine,
+  // identity, commutative } as wgscan.h's wgs_operator_desc (identity: the element's
+  // bytes, an ArrayBuffer or a typed array); compiled through the same C code. Its
+  // WGSL's compile errors arrive through errors() (or prepare()), as GPU validation
+  // errors with the compiler's message; the checks before (names, type, identity)
+  // throw here.
   createScanPlan(options = {}) {
-    const o = withDefaults({ type: 'u32', op: 'add', kind: 'exclusive', algorithm: 'auto', capacity: 1, deterministic: false }, options);
+    const o = withOperator(withDefaults({ type: 'u32', op: 'add', kind: 'exclusive', algorithm: 'auto', capacity: 1, deterministic: false }, options), options);
+    const custom = o.operator !== undefined;
     return this.#plan('scan', ScanPlan, 'wgs_web_scan_plan_create', () => [
-      lookup(TYPES, o.type, 'type'), lookup(OPS, o.op, 'operator'), lookup(SCAN_KINDS, o.kind, 'kind'),
+      custom ? 0 : lookup(TYPES, o.type, 'type'), custom ? 0 : lookup(OPS, o.op, 'operator'), lookup(SCAN_KINDS, o.kind, 'kind'),
       lookup(SCAN_ALGORITHMS, o.algorithm, 'algorithm'), count(o.capacity, 'capacity'), o.deterministic ? 1 : 0], o);
   }
 
   // Reductions: op add, min, max, and/or/xor (integers), argmin, argmax; algorithm
   // auto (tree), tree, atomic; floatSum (f32 add, atomic) auto, cas, fixed-point;
-  // fixedPointBits. The result: 4 bytes (8 with the index for arg ops).
+  // fixedPointBits. The result: 4 bytes (8 with the index for arg ops). operator: as
+  // createScanPlan's (no algorithm, floatSum or fixedPointBits beside it); the result
+  // is one element.
   createReducePlan(options = {}) {
-    const o = withDefaults({ type: 'u32', op: 'add', algorithm: 'auto', floatSum: 'auto', fixedPointBits: 0, capacity: 1 }, options);
+    const o = withOperator(withDefaults({ type: 'u32', op: 'add', algorithm: 'auto', floatSum: 'auto', fixedPointBits: 0, capacity: 1 }, options), options);
+    const custom = o.operator !== undefined;
     return this.#plan('reduce', ReducePlan, 'wgs_web_reduce_plan_create', () => [
-      lookup(TYPES, o.type, 'type'), lookup(OPS, o.op, 'operator'), lookup(REDUCE_ALGORITHMS, o.algorithm, 'algorithm'),
-      lookup(FLOAT_SUMS, o.floatSum, 'float sum'), count(o.fixedPointBits, 'fixedPointBits'), count(o.capacity, 'capacity')], o);
+      custom ? 0 : lookup(TYPES, o.type, 'type'), custom ? 0 : lookup(OPS, o.op, 'operator'),
+      lookup(REDUCE_ALGORITHMS, o.algorithm, 'algorithm'), lookup(FLOAT_SUMS, o.floatSum, 'float sum'),
+      count(o.fixedPointBits, 'fixedPointBits'), count(o.capacity, 'capacity')], o);
   }
 
   // Counts of the elements that meet `predicate` ({ kind, a, b }); the result: a u32.
@@ -872,7 +948,10 @@ export class Wgscan {
   // HOST_PLANS, the least recently used dropped): a plan compiles its pipelines once.
   #hostPlans = new Map();
   #hostPlan(create, options, n) {
-    const key = `${create.name}:${JSON.stringify(options, (k, v) => (ArrayBuffer.isView(v) ? undefined : v))}`;
+    // (Arrays of data stay out of the key; an operator's identity is part of it.)
+    const bytes = (v) => Array.from(v instanceof ArrayBuffer ? new Uint8Array(v) : new Uint8Array(v.buffer, v.byteOffset, v.byteLength));
+    const key = `${create.name}:${JSON.stringify(options, (k, v) => (k === 'identity' && (ArrayBuffer.isView(v) || v instanceof ArrayBuffer) ? bytes(v)
+      : ArrayBuffer.isView(v) ? undefined : v))}`;
     let plan = this.#hostPlans.get(key);
     this.#hostPlans.delete(key);
     if (plan && (plan.destroyed || plan.capacity < n)) {
@@ -892,7 +971,16 @@ export class Wgscan {
 
   // Scans a typed array (Uint32Array, Int32Array, Float32Array, or Uint16Array holding
   // f16 bits); options as createScanPlan's. Returns { output, algorithm, gpuMs, totalMs }.
+  // With options.operator, input is any typed array whose bytes are whole elements of
+  // the operator (n = bytes / the identity's bytes), and output the same kind of array.
   async scan(input, options = {}) {
+    if (options.operator !== undefined) {
+      const { n, size } = operatorInput(input, options.operator);
+      const plan = this.#hostPlan(this.createScanPlan, options, n);
+      const r = await this.#runHost(plan, { input, output: n * size }, ['output'], { n });
+      return { output: new input.constructor(r.out.output, 0, (n * size) / input.BYTES_PER_ELEMENT),
+        algorithm: plan.algorithmFor(n, false), gpuMs: r.gpuMs, totalMs: r.totalMs };
+    }
     const type = inputType(input, options);
     const n = input.length;
     const plan = this.#hostPlan(this.createScanPlan, { ...options, type }, n);
@@ -902,7 +990,16 @@ export class Wgscan {
 
   // Reduces a typed array; options as createReducePlan's. Returns { value, index,
   // gpuMs, totalMs }: index for argmin/argmax (NO_INDEX for no elements), else undefined.
+  // With options.operator, input as for scan's and value the element, an array of the
+  // input's kind (the identity for no elements).
   async reduce(input, options = {}) {
+    if (options.operator !== undefined) {
+      const { n, size } = operatorInput(input, options.operator);
+      const plan = this.#hostPlan(this.createReducePlan, options, n);
+      const r = await this.#runHost(plan, { input, output: size }, ['output'], { n });
+      return { value: new input.constructor(r.out.output, 0, size / input.BYTES_PER_ELEMENT), index: undefined,
+        gpuMs: r.gpuMs, totalMs: r.totalMs };
+    }
     const type = inputType(input, options);
     const n = input.length;
     const plan = this.#hostPlan(this.createReducePlan, { ...options, type }, n);
