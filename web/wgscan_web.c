@@ -68,8 +68,9 @@ static wgs_predicate predicate(int kind, double a, double b) {
 /* ---- a user's operator (wgs_operator_desc) ---------------------------------------- */
 /* wgscan.js writes the operator's strings and identity into memory of the module's own
  * (wgs_web_alloc, NUL-terminated strings), names them with wgs_web_operator_set, and the
- * next plan create (scan, reduce) takes it instead of type and op; the create copies it
- * and clears it, so it never outlives one create. */
+ * next plan create (scan, reduce, segmented reduce and scan, scan and reduce by key)
+ * takes it instead of type and op; the create copies it and clears it, so it never
+ * outlives one create. */
 static wgs_operator_desc pending_operator;
 static int has_operator;
 
@@ -305,6 +306,7 @@ int wgs_web_segmented_reduce_plan_create(int type, int op, int segments, double 
     d.segments = (wgs_segments_form)segments;
     d.capacity = (uint64_t)capacity;
     d.segment_capacity = (uint64_t)segment_capacity;
+    d.custom = take_operator();
     last_plan = NULL;
     if (!ctx) return WGS_ERROR_INVALID_ARGUMENT;
     return wgs_segmented_reduce_plan_create(ctx, &d, (wgs_segmented_reduce_plan **)&last_plan);
@@ -361,6 +363,7 @@ int wgs_web_scan_by_key_plan_create(int type, int op, int kind, int heads, int k
     d.heads = (wgs_segment_heads)heads;
     d.key_type = (wgs_type)key_type;
     d.capacity = (uint64_t)capacity;
+    d.custom = take_operator();
     last_plan = NULL;
     if (!ctx) return WGS_ERROR_INVALID_ARGUMENT;
     return wgs_scan_by_key_plan_create(ctx, &d, (wgs_scan_by_key_plan **)&last_plan);
@@ -412,6 +415,7 @@ int wgs_web_segmented_scan_plan_create(int type, int op, int kind, int segments,
     d.segments = (wgs_segments_form)segments;
     d.capacity = (uint64_t)capacity;
     d.segment_capacity = (uint64_t)segment_capacity;
+    d.custom = take_operator();
     last_plan = NULL;
     if (!ctx) return WGS_ERROR_INVALID_ARGUMENT;
     return wgs_segmented_scan_plan_create(ctx, &d, (wgs_segmented_scan_plan **)&last_plan);
@@ -462,6 +466,7 @@ int wgs_web_reduce_by_key_plan_create(int type, int op, int key_type, double cap
     d.op = (wgs_op)op;
     d.key_type = (wgs_type)key_type;
     d.capacity = (uint64_t)capacity;
+    d.custom = take_operator();
     last_plan = NULL;
     if (!ctx) return WGS_ERROR_INVALID_ARGUMENT;
     return wgs_reduce_by_key_plan_create(ctx, &d, (wgs_reduce_by_key_plan **)&last_plan);

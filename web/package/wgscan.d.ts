@@ -90,7 +90,7 @@ interface PlanOptionsBase {
  * WGSL function, composed into the kernels by the same C code as the built-ins. The
  * checks before compiling (names, type, identity) throw WgscanError at creation; WGSL
  * that does not compile arrives through errors() (or prepare()) as GPU_VALIDATION with
- * the compiler's message at the line of `source`. */
+ * the browser's message (Dawn's names the line of `source`). */
 export interface OperatorDescription {
   /** WGSL: the element's struct (if any), constants and functions; no bindings. */
   source: string;
@@ -147,6 +147,8 @@ export interface HistogramPlanOptions extends PlanOptionsBase {
   upper: number;
 }
 export interface SegmentedReducePlanOptions extends PlanOptionsBase {
+  /** Instead of type and op (neither beside it): values and results are its elements. */
+  operator?: OperatorDescription;
   type?: Exclude<ElementType, 'f16'>; // default 'u32'
   op?: ReduceOp;        // default 'add'
   /** 'offsets' (CSR: nSegments + 1 u32, the default) or 'begin-end' (two arrays of
@@ -156,6 +158,8 @@ export interface SegmentedReducePlanOptions extends PlanOptionsBase {
   segmentCapacity?: number;
 }
 export interface ScanByKeyPlanOptions extends PlanOptionsBase {
+  /** Instead of type and op (neither beside it): values and results are its elements. */
+  operator?: OperatorDescription;
   type?: ElementType;   // default 'u32'
   op?: ScanOp;          // default 'add'; and/or/xor for integers only
   kind?: 'exclusive' | 'inclusive'; // default 'exclusive'
@@ -165,6 +169,8 @@ export interface ScanByKeyPlanOptions extends PlanOptionsBase {
   keyType?: 'u32' | 'i32'; // default 'u32'; compared bit for bit
 }
 export interface SegmentedScanPlanOptions extends PlanOptionsBase {
+  /** Instead of type and op (neither beside it): values and results are its elements. */
+  operator?: OperatorDescription;
   type?: ElementType;   // default 'u32'
   op?: ScanOp;          // default 'add'; and/or/xor for integers only
   kind?: 'exclusive' | 'inclusive'; // default 'exclusive'
@@ -176,6 +182,8 @@ export interface SegmentedScanPlanOptions extends PlanOptionsBase {
   segmentCapacity?: number;
 }
 export interface ReduceByKeyPlanOptions extends PlanOptionsBase {
+  /** Instead of type and op (neither beside it): values and results are its elements. */
+  operator?: OperatorDescription;
   type?: Exclude<ElementType, 'f16'>; // default 'u32'
   op?: ReduceOp;        // default 'add'
   keyType?: 'u32' | 'i32';

@@ -173,6 +173,19 @@ function inputType(input, options, what = 'input') {
   return type;
 }
 
+// A host helper's values: a typed array of a built-in type, or with options.operator any
+// typed array of whole elements of the operator; n elements of `size` bytes, and `wrap`
+// makes `count` results of a buffer an array of the input's kind.
+function hostValues(input, options) {
+  if (options.operator === undefined) {
+    const type = inputType(input, options);
+    return { type, n: input.length, size: ELEMENT_SIZE[type], custom: false };
+  }
+  const { n, size } = operatorInput(input, options.operator);
+  return { type: undefined, n, size, custom: true,
+    wrap: (buffer, count) => new input.constructor(buffer, 0, (count * size) / input.BYTES_PER_ELEMENT) };
+}
+
 // A host helper's input with a user's operator: n elements of the identity's size.
 function operatorInput(input, op) {
   const size = operatorIdentity(op).length;
@@ -300,6 +313,7 @@ export class Plan {
           values.push(v);
           break;
         case 'value':
+          if (v != null && this.operator !== undefined) invalid(`${name} with an operator: give initBuffer (one element) instead`);
           values.push(v == null ? 0 : 1, v == null ? 0 : elementBits(this.type, v, name));
           break;
         default: // predicate
@@ -355,6 +369,8 @@ export class ReduceByKeyPlan extends Plan {}
 export class AllocPlan extends Plan {}
 
 const HOST_PLANS = 16;
+// The factories that take a user's operator.
+const OPERATOR_PRIMITIVES = new Set(['scan', 'reduce', 'segmentedReduce', 'scanByKey', 'segmentedScan', 'reduceByKey']);
 const PENDING = Symbol('pipeline being compiled');
 const PREPARE = {
   scan: 'createScanPlan', reduce: 'createReducePlan', count: 'createCountPlan', select: 'createSelectPlan',
@@ -544,9 +560,7 @@ export class Wgscan {
     const e = this.#live();
     const args = argsOf();
     const custom = options.operator !== undefined;
-    if (custom && primitive !== 'scan' && primitive !== 'reduce') {
-      invalid('operator: createScanPlan and createReducePlan take one (the other factories do not yet)');
-    }
+    if (custom && !OPERATOR_PRIMITIVES.has(primitive)) invalid(`operator: the ${primitive} plan takes none`);
     const release = custom ? this.#setOperator(options.operator) : null;
     try {
       this.#check(e[create](...args));
@@ -767,7 +781,7 @@ export class Wgscan {
   // identity, commutative } as wgscan.h's wgs_operator_desc (identity: the element's
   // bytes, an ArrayBuffer or a typed array); compiled through the same C code. Its
   // WGSL's compile errors arrive through errors() (or prepare()), as GPU validation
-  // errors with the compiler's message; the checks before (names, type, identity)
+  // errors with the browser's message; the checks before (names, type, identity)
   // throw here.
   createScanPlan(options = {}) {
     const o = withOperator(withDefaults({ type: 'u32', op: 'add', kind: 'exclusive', algorithm: 'auto', capacity: 1, deterministic: false }, options), options);
@@ -836,9 +850,10 @@ export class Wgscan {
   // 'offsets' (CSR: nSegments + 1 u32) or 'begin-end' (two arrays of nSegments u32);
   // capacity in values, segmentCapacity in segments.
   createSegmentedReducePlan(options = {}) {
-    const o = withDefaults({ type: 'u32', op: 'add', segments: 'offsets', capacity: 1, segmentCapacity: 1 }, options);
+    const o = withOperator(withDefaults({ type: 'u32', op: 'add', segments: 'offsets', capacity: 1, segmentCapacity: 1 }, options), options);
+    const custom = o.operator !== undefined;
     return this.#plan('segmentedReduce', SegmentedReducePlan, 'wgs_web_segmented_reduce_plan_create', () => [
-      lookup(TYPES, o.type, 'type'), lookup(OPS, o.op, 'op'), lookup(SEGMENT_FORMS, o.segments, 'segments'),
+      custom ? 0 : lookup(TYPES, o.type, 'type'), custom ? 0 : lookup(OPS, o.op, 'op'), lookup(SEGMENT_FORMS, o.segments, 'segments'),
       count(o.capacity, 'capacity'), count(o.segmentCapacity, 'segmentCapacity')], o);
   }
 
@@ -846,9 +861,10 @@ export class Wgscan {
   // exclusive or inclusive; heads 'keys' (runs of equal keys, keyType u32 or i32) or
   // 'flags' (one byte an element, a segment starts where it is not zero).
   createScanByKeyPlan(options = {}) {
-    const o = withDefaults({ type: 'u32', op: 'add', kind: 'exclusive', heads: 'keys', keyType: 'u32', capacity: 1 }, options);
+    const o = withOperator(withDefaults({ type: 'u32', op: 'add', kind: 'exclusive', heads: 'keys', keyType: 'u32', capacity: 1 }, options), options);
+    const custom = o.operator !== undefined;
     return this.#plan('scanByKey', ScanByKeyPlan, 'wgs_web_scan_by_key_plan_create', () => [
-      lookup(TYPES, o.type, 'type'), lookup(OPS, o.op, 'operator'), lookup(SCAN_KINDS, o.kind, 'kind'),
+      custom ? 0 : lookup(TYPES, o.type, 'type'), custom ? 0 : lookup(OPS, o.op, 'operator'), lookup(SCAN_KINDS, o.kind, 'kind'),
       lookup(SEGMENT_HEADS, o.heads, 'heads'), lookup(KEY_TYPES, o.keyType, 'keyType'), count(o.capacity, 'capacity')], o);
   }
 
@@ -857,9 +873,10 @@ export class Wgscan {
   // (two arrays of nSegments u32, gaps allowed); capacity in values, segmentCapacity in
   // segments. Elements in no segment get the operator's identity.
   createSegmentedScanPlan(options = {}) {
-    const o = withDefaults({ type: 'u32', op: 'add', kind: 'exclusive', segments: 'offsets', capacity: 1, segmentCapacity: 1 }, options);
+    const o = withOperator(withDefaults({ type: 'u32', op: 'add', kind: 'exclusive', segments: 'offsets', capacity: 1, segmentCapacity: 1 }, options), options);
+    const custom = o.operator !== undefined;
     return this.#plan('segmentedScan', SegmentedScanPlan, 'wgs_web_segmented_scan_plan_create', () => [
-      lookup(TYPES, o.type, 'type'), lookup(OPS, o.op, 'operator'), lookup(SCAN_KINDS, o.kind, 'kind'),
+      custom ? 0 : lookup(TYPES, o.type, 'type'), custom ? 0 : lookup(OPS, o.op, 'operator'), lookup(SCAN_KINDS, o.kind, 'kind'),
       lookup(SEGMENT_FORMS, o.segments, 'segments'), count(o.capacity, 'capacity'),
       count(o.segmentCapacity, 'segmentCapacity')], o);
   }
@@ -867,9 +884,10 @@ export class Wgscan {
   // One reduction per run of equal keys: type and op as createScanPlan's, keyType u32
   // or i32; the number of runs lands in a GPU buffer (numRuns).
   createReduceByKeyPlan(options = {}) {
-    const o = withDefaults({ type: 'u32', op: 'add', keyType: 'u32', capacity: 1 }, options);
+    const o = withOperator(withDefaults({ type: 'u32', op: 'add', keyType: 'u32', capacity: 1 }, options), options);
+    const custom = o.operator !== undefined;
     return this.#plan('reduceByKey', ReduceByKeyPlan, 'wgs_web_reduce_by_key_plan_create', () => [
-      lookup(TYPES, o.type, 'type'), lookup(OPS, o.op, 'operator'), lookup(KEY_TYPES, o.keyType, 'keyType'),
+      custom ? 0 : lookup(TYPES, o.type, 'type'), custom ? 0 : lookup(OPS, o.op, 'operator'), lookup(KEY_TYPES, o.keyType, 'keyType'),
       count(o.capacity, 'capacity')], o);
   }
 
@@ -1123,11 +1141,12 @@ export class Wgscan {
   // segment). Offsets out of order or past n throw WgscanError with the GPU's code
   // (SEGMENTS_UNORDERED, SEGMENT_OUT_OF_RANGE).
   async segmentedReduce(input, options = {}) {
-    const type = inputType(input, options);
+    const v = hostValues(input, options);
+    const type = v.type;
     if (type === 'f16') invalid('the segmented reduce takes u32, i32 or f32 values');
     const { offsets, begin, end, ...rest } = options;
     const u32s = (a, what) => (a instanceof Uint32Array ? a : invalid(`${what} must be a Uint32Array`));
-    const n = input.length;
+    const n = v.n;
     let nSegments, segments;
     const uploads = { input, status: 4 };
     if (offsets != null) {
@@ -1144,12 +1163,13 @@ export class Wgscan {
       uploads.endOffsets = end;
     }
     const arg = rest.op === 'argmin' || rest.op === 'argmax';
-    uploads.output = nSegments * (arg ? 8 : 4);
+    uploads.output = nSegments * (arg ? 8 : v.size);
     const segmentCapacity = 2 ** Math.ceil(Math.log2(Math.max(1, nSegments)));
-    const plan = this.#hostPlan(this.createSegmentedReducePlan, { ...rest, type, segments, segmentCapacity }, n);
+    const plan = this.#hostPlan(this.createSegmentedReducePlan, { ...rest, ...(v.custom ? {} : { type }), segments, segmentCapacity }, n);
     const r = await this.#runHost(plan, uploads, ['output', 'status'], { n, nSegments });
     const status = new Uint32Array(r.out.status)[0];
     if (status) fail(status, `the segments' offsets: ${RESULT_NAMES[status] ?? status}`);
+    if (v.custom) return { output: v.wrap(r.out.output, nSegments), index: undefined, gpuMs: r.gpuMs, totalMs: r.totalMs };
     const words = new Uint32Array(r.out.output, 0, nSegments * (arg ? 2 : 1));
     let output = arrayFor(type, r.out.output, nSegments), index;
     if (arg) {
@@ -1167,10 +1187,12 @@ export class Wgscan {
   // scan's; initValue (optional) a carry-in that joins the first segment (f16: its
   // bits). Returns { output, gpuMs, totalMs }.
   async scanByKey(input, options = {}) {
-    const type = inputType(input, options);
-    const n = input.length;
+    const v = hostValues(input, options);
+    const type = v.type;
+    const n = v.n;
     const { keys, flags, initValue, ...rest } = options;
-    const uploads = { input, output: n * ELEMENT_SIZE[type] };
+    if (v.custom && initValue !== undefined) invalid('initValue with an operator: use a plan and initBuffer (one element)');
+    const uploads = { input, output: n * v.size };
     let heads, keyType = 'u32';
     if (keys != null) {
       if (flags != null) invalid('give keys or flags, not both');
@@ -1183,9 +1205,10 @@ export class Wgscan {
       heads = 'flags';
       uploads.flags = flags.subarray(0, n);
     }
-    const plan = this.#hostPlan(this.createScanByKeyPlan, { ...rest, type, heads, keyType }, n);
+    const plan = this.#hostPlan(this.createScanByKeyPlan, { ...rest, ...(v.custom ? {} : { type }), heads, keyType }, n);
     const r = await this.#runHost(plan, uploads, ['output'], { n, initValue });
-    return { output: arrayFor(type, r.out.output, n, input), gpuMs: r.gpuMs, totalMs: r.totalMs };
+    const output = v.custom ? v.wrap(r.out.output, n) : arrayFor(type, r.out.output, n, input);
+    return { output, gpuMs: r.gpuMs, totalMs: r.totalMs };
   }
 
   // The segmented scan of a typed array (as scan's): options.offsets (a Uint32Array of
@@ -1194,11 +1217,12 @@ export class Wgscan {
   // totalMs }: n values, the identity in no segment. Offsets out of order or past n
   // throw WgscanError with the GPU's code (SEGMENTS_UNORDERED, SEGMENT_OUT_OF_RANGE).
   async segmentedScan(input, options = {}) {
-    const type = inputType(input, options);
-    const n = input.length;
+    const v = hostValues(input, options);
+    const type = v.type;
+    const n = v.n;
     const { offsets, begin, end, ...rest } = options;
     const u32s = (a, what) => (a instanceof Uint32Array ? a : invalid(`${what} must be a Uint32Array`));
-    const uploads = { input, output: n * ELEMENT_SIZE[type], status: 4 };
+    const uploads = { input, output: n * v.size, status: 4 };
     let nSegments, segments;
     if (offsets != null) {
       if (begin != null || end != null) invalid('give offsets, or begin and end, not both');
@@ -1214,11 +1238,12 @@ export class Wgscan {
       uploads.endOffsets = end;
     }
     const segmentCapacity = 2 ** Math.ceil(Math.log2(Math.max(1, nSegments)));
-    const plan = this.#hostPlan(this.createSegmentedScanPlan, { ...rest, type, segments, segmentCapacity }, n);
+    const plan = this.#hostPlan(this.createSegmentedScanPlan, { ...rest, ...(v.custom ? {} : { type }), segments, segmentCapacity }, n);
     const r = await this.#runHost(plan, uploads, ['output', 'status'], { n, nSegments });
     const status = new Uint32Array(r.out.status)[0];
     if (status) fail(status, `the segments' offsets: ${RESULT_NAMES[status] ?? status}`);
-    return { output: arrayFor(type, r.out.output, n, input), gpuMs: r.gpuMs, totalMs: r.totalMs };
+    const output = v.custom ? v.wrap(r.out.output, n) : arrayFor(type, r.out.output, n, input);
+    return { output, gpuMs: r.gpuMs, totalMs: r.totalMs };
   }
 
   // One reduction per run of equal keys: keys a Uint32Array or Int32Array, values a
@@ -1228,17 +1253,18 @@ export class Wgscan {
   // its extreme value (else undefined), numRuns of each.
   async reduceByKey(keys, values, options = {}) {
     if (!(keys instanceof Uint32Array || keys instanceof Int32Array)) invalid('keys must be a Uint32Array or Int32Array');
-    const type = inputType(values, options);
+    const v = hostValues(values, options);
+    const type = v.type;
     if (type === 'f16') invalid('the reduce by key takes u32, i32 or f32 values');
     const n = keys.length;
-    if (values.length !== n) invalid('keys and values must be of one length');
+    if (v.n !== n) invalid('keys and values must be of one length');
     const keyType = keys instanceof Int32Array ? 'i32' : 'u32';
     const arg = options.op === 'argmin' || options.op === 'argmax';
-    const plan = this.#hostPlan(this.createReduceByKeyPlan, { ...options, type, keyType }, n);
-    const uploads = { keys, input: values, uniqueKeys: n * 4, aggregates: n * (arg ? 8 : 4), numRuns: 4 };
+    const plan = this.#hostPlan(this.createReduceByKeyPlan, { ...options, ...(v.custom ? {} : { type }), keyType }, n);
+    const uploads = { keys, input: values, uniqueKeys: n * 4, aggregates: n * (arg ? 8 : v.size), numRuns: 4 };
     const r = await this.#runHost(plan, uploads, ['uniqueKeys', 'aggregates', 'numRuns'], { n });
     const runs = new Uint32Array(r.out.numRuns)[0];
-    let aggregates = arrayFor(type, r.out.aggregates, runs), index;
+    let aggregates = v.custom ? v.wrap(r.out.aggregates, runs) : arrayFor(type, r.out.aggregates, runs), index;
     if (arg) {
       const words = new Uint32Array(r.out.aggregates, 0, 2 * runs), bits = new Uint32Array(runs);
       index = new Uint32Array(runs);
