@@ -44,8 +44,9 @@ typedef struct storage_arg {
  * (its run's first non-empty segment and that begin, the code it hands on), and the
  * segmented scan's arrays (es + 8 bytes an entry): per invocation without subgroups,
  * per (row, subgroup of the device's smallest size) with them (the helper's arrays are
- * sized for row tiles; the reduce uses the first row); the spans' tree (es + 4 bytes an
- * invocation) where the values are wider than a word. */
+ * sized for row tiles; the reduce uses the first row); for values wider than a word the
+ * spans' tree too (es + 4 bytes an invocation: the one-word tree, 8 bytes, was left out
+ * of this sum before a user's operator, and the built-ins' shapes stay as they were). */
 static uint64_t tile_storage(uint32_t wg, uint32_t items, const void *arg) {
     const storage_arg *a = arg;
     uint64_t tile = (uint64_t)wg * items, rows = items / 4, entry = a->es + 8ull;
