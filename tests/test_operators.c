@@ -558,6 +558,18 @@ TEST(operator_segmented_reduce) {
         if (plan) check_segmented_reduce(ctx, plan, cases[c], 0, 2, 2000, 1000, seed++);
         wgs_segmented_reduce_plan_destroy(plan);
     }
+    /* Three words (the partials' stride between one word's and four's). */
+    wgs_segmented_reduce_plan *heis_plan = NULL;
+    CHECK_RESULT(wgs_segmented_reduce_plan_create(ctx, &(wgs_segmented_reduce_plan_desc){.capacity = 3001,
+                                                                                         .segment_capacity = 3001,
+                                                                                         .custom = &heis.desc},
+                                                  &heis_plan),
+                 WGS_OK);
+    if (heis_plan) {
+        check_segmented_reduce(ctx, heis_plan, &heis, 0, 2, 2000, 0, seed++);
+        check_segmented_reduce(ctx, heis_plan, &heis, 0, 0, 3001, 0, seed++);
+    }
+    wgs_segmented_reduce_plan_destroy(heis_plan);
     /* Begin and end offsets with gaps (another form, other pipelines: one operator). */
     wgs_segmented_reduce_plan *plan = NULL;
     wgs_segmented_reduce_plan_desc d = {.segments = WGS_SEGMENTS_BEGIN_END, .capacity = 3001,
@@ -627,11 +639,12 @@ static int check_segmented_scan(wgs_context *ctx, wgs_segmented_scan_plan *plan,
 TEST(operator_segmented_scan) {
     wgs_context *ctx = small_context();
     if (!ctx) return;
-    /* affine exclusive and mat2 inclusive with offsets; mat2 exclusive with gaps. */
+    /* affine exclusive and mat2 inclusive with offsets; mat2 exclusive with gaps; a
+     * struct of one word. */
     const struct {
         const op_case *c;
         int inclusive, begin_end;
-    } plans[] = {{&affine, 0, 0}, {&mat2, 1, 0}, {&mat2, 0, 1}};
+    } plans[] = {{&affine, 0, 0}, {&mat2, 1, 0}, {&mat2, 0, 1}, {&last, 1, 0}};
     uint32_t seed = 9090;
     for (size_t p = 0; p < sizeof plans / sizeof plans[0]; p++) {
         wgs_segmented_scan_plan *plan = NULL;
@@ -643,6 +656,8 @@ TEST(operator_segmented_scan) {
         if (plans[p].begin_end) {
             for (int style = 0; style < 6; style++)
                 if (!check_segmented_scan(ctx, plan, plans[p].c, 0, 1, style, style == 3 ? 0 : 1153, seed++)) break;
+        } else if (plans[p].c == &last) {
+            check_segmented_scan(ctx, plan, plans[p].c, 1, 0, 2, 2000, seed++);
         } else {
             for (size_t k = 0; k < sizeof seg_cases / sizeof seg_cases[0]; k++)
                 if (!check_segmented_scan(ctx, plan, plans[p].c, plans[p].inclusive, 0, seg_cases[k].style,
@@ -730,6 +745,15 @@ TEST(operator_scan_by_key) {
         if (plan) check_scan_by_key(ctx, plan, cases[c], c, 2, 2000, 1000, 1, seed++);
         wgs_scan_by_key_plan_destroy(plan);
     }
+    /* Three words: the output's word view ends where 12-byte elements meet the offset
+     * alignment (64 elements for 256 bytes), not at alignment / 12; n = 64, 1064, 2064. */
+    wgs_scan_by_key_plan *plan = NULL;
+    CHECK_RESULT(wgs_scan_by_key_plan_create(ctx, &(wgs_scan_by_key_plan_desc){.kind = WGS_SCAN_INCLUSIVE,
+                                                                               .capacity = 3001, .custom = &heis.desc},
+                                             &plan),
+                 WGS_OK);
+    for (uint64_t n = 1; plan && n <= 2001; n += 1000) check_scan_by_key(ctx, plan, &heis, 1, 2, n + 63, 0, 2, seed++);
+    wgs_scan_by_key_plan_destroy(plan);
 }
 
 /* One reduce by key (the host helper) against the CPU: each run's values combined in
