@@ -539,7 +539,8 @@ typedef enum wgs_scan_algorithm {
 /* ---------------------------------------------------------------------------
  * Your own operator: an element type and an associative combining function, in WGSL
  * ------------------------------------------------------------------------- */
-/* The scans (and, where a primitive says so, others) take it instead of type and op,
+/* The scans, the reduce, the segmented reduce and scan, the scan by key and the reduce
+ * by key take it (their descriptions' `custom`) instead of type and op,
  * which are then left 0. wgscan composes it into its kernels through the prelude, as
  * it does the built-in operators: `source` comes first in every kernel, unchanged (so
  * a compiler's message names your own line numbers), then the prelude makes
@@ -599,8 +600,8 @@ typedef struct wgs_scan_plan_desc {
     const char *label; /* for WebGPU object labels; may be NULL */
     /* Your own operator (above) instead of type and op (both then 0; else
      * WGS_ERROR_INVALID_ARGUMENT). Buffers, n and the carry-in are then in elements of
-     * its type (init_value: the element's bytes; init_buffer: one element). No count
-     * from the GPU (args.n_buffer: WGS_ERROR_INVALID_ARGUMENT) yet. */
+     * its type (init_value: the element's bytes; init_buffer: one element). A count
+     * from the GPU (args.n_buffer) works as for the built-ins. */
     const wgs_operator_desc *custom;
 } wgs_scan_plan_desc;
 
@@ -771,7 +772,8 @@ typedef struct wgs_reduce_plan_desc {
      * algorithm, float_sum and fixed_point_bits; else WGS_ERROR_INVALID_ARGUMENT). The
      * input holds its elements and the result is one element (n = 0: the identity),
      * combined in the input's order by tiles, level after level: the same bits on
-     * every run. No count from the GPU (args.n_buffer) yet. */
+     * every run; a count from the GPU (args.n_buffer) as for the built-ins (a count
+     * of 0: the identity). */
     const wgs_operator_desc *custom;
 } wgs_reduce_plan_desc;
 
@@ -886,6 +888,11 @@ typedef struct wgs_segmented_reduce_plan_desc {
     uint64_t capacity;          /* largest n, in elements; 0 means 1 */
     uint64_t segment_capacity;  /* largest n_segments; 0 means 1 */
     const char *label;
+    /* Your own operator ("Your own operator") instead of type and op (both 0; else
+     * WGS_ERROR_INVALID_ARGUMENT): the values are its elements and each result is one
+     * element (an empty segment: the identity), the segment's values combined in input
+     * order; the scratch grows by 8 bytes a tile for each word past the first. */
+    const wgs_operator_desc *custom;
 } wgs_segmented_reduce_plan_desc;
 
 typedef struct wgs_segmented_reduce_args {
@@ -1014,6 +1021,12 @@ typedef struct wgs_scan_by_key_plan_desc {
     wgs_type key_type;       /* KEYS: u32 (default) or i32 */
     uint64_t capacity;       /* largest n; 0 means 1 */
     const char *label;
+    /* Your own operator ("Your own operator") instead of type and op (both 0; else
+     * WGS_ERROR_INVALID_ARGUMENT): values, output and the carry-in (init_value: the
+     * element's bytes; init_buffer: one element) are in its elements, each segment
+     * scanned in input order, look-back included; tile states take 8 bytes a tile for
+     * each word of the element. */
+    const wgs_operator_desc *custom;
 } wgs_scan_by_key_plan_desc;
 
 typedef struct wgs_scan_by_key_args {
@@ -1129,6 +1142,11 @@ typedef struct wgs_segmented_scan_plan_desc {
     uint64_t capacity;          /* largest n, in elements; 0 means 1 */
     uint64_t segment_capacity;  /* largest n_segments; 0 means 1 */
     const char *label;
+    /* Your own operator ("Your own operator") instead of type and op (both 0; else
+     * WGS_ERROR_INVALID_ARGUMENT): values and output in its elements (gaps: the
+     * identity), each segment scanned in input order, look-back included; tile states
+     * take 8 bytes a tile for each word of the element. */
+    const wgs_operator_desc *custom;
 } wgs_segmented_scan_plan_desc;
 
 typedef struct wgs_segmented_scan_args {
@@ -1223,6 +1241,10 @@ typedef struct wgs_reduce_by_key_plan_desc {
     wgs_type key_type; /* u32 (default) or i32 */
     uint64_t capacity; /* largest n; 0 means 1 */
     const char *label;
+    /* Your own operator ("Your own operator") instead of type and op (both 0; else
+     * WGS_ERROR_INVALID_ARGUMENT): values and aggregates in its elements, each run
+     * combined in input order (the segmented reduce's). */
+    const wgs_operator_desc *custom;
 } wgs_reduce_by_key_plan_desc;
 
 typedef struct wgs_reduce_by_key_args {

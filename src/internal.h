@@ -196,8 +196,16 @@ void wgs__dispatch_release(wgs_context *ctx);
  * number of runs from one u32 at count_offset in `count` (at most n). The args'
  * input, n, output and timestamps are used; the plan is destroyed as any segmented
  * reduce plan. */
-wgs_result wgs__segmented_runs_plan_create(wgs_context *ctx, wgs_type type, wgs_op op, uint64_t capacity,
-                                           const char *label, wgs_segmented_reduce_plan **out);
+wgs_result wgs__segmented_runs_plan_create(wgs_context *ctx, wgs_type type, wgs_op op,
+                                           const wgs_operator_desc *custom, uint64_t capacity, const char *label,
+                                           wgs_segmented_reduce_plan **out);
+/* Bytes of one segment's result: the operator's element, or 4 (8 for the arg ops). */
+uint32_t wgs__segmented_reduce_plan_result_size(const wgs_segmented_reduce_plan *p);
+/* Bytes of a value of the scan by key's and segmented scan's plans (the host helpers'). */
+uint32_t wgs__scan_by_key_plan_element_size(const wgs_scan_by_key_plan *p);
+uint32_t wgs__segmented_scan_plan_element_size(const wgs_segmented_scan_plan *p);
+/* Bytes of a value and of an aggregate of a reduce by key plan. */
+void wgs__reduce_by_key_plan_sizes(const wgs_reduce_by_key_plan *p, uint32_t *element, uint32_t *result);
 wgs_result wgs__segmented_runs_encode(wgs_segmented_reduce_plan *p, WGPUCommandEncoder encoder,
                                       const wgs_segmented_reduce_args *a, WGPUBuffer starts, WGPUBuffer count,
                                       uint64_t count_offset);

@@ -132,8 +132,11 @@ static int write_prelude(strbuf *b, const wgs_kernel_spec *s) {
     /* T and combine; ELEMENT_WORDS, the 32-bit words of a T, which to_words and
      * from_words convert (tile states, carry-ins: up to 4 words, the rest zero);
      * COMMUTATIVE: a kernel may combine in another order than the input's (the
-     * built-ins: yes, floats' sums then differ in rounding only). A user's operator
-     * brings its own (operator.c). */
+     * built-ins: yes, floats' sums then differ in rounding only); T4, four consecutive
+     * elements indexed [0] to [3], and select_t, WGSL's select over T (a vector for the
+     * built-ins; a user's struct, which neither a vector nor select takes, is moved as
+     * an array and picked through its words). A user's operator brings its own
+     * (operator.c). */
     if (op) {
         ok &= sb_add(b, op->glue);
     } else {
@@ -144,7 +147,9 @@ static int write_prelude(strbuf *b, const wgs_kernel_spec *s) {
                  "const COMMUTATIVE: bool = true;\n"
                  "fn to_words(v: T) -> vec4<u32> { return vec4<u32>(to_bits(v), 0u, 0u, 0u); }\n"
                  "fn from_words(w: vec4<u32>) -> T { return from_bits(w.x); }\n"
-                 "fn carry_words() -> vec4<u32> { return vec4<u32>(0u); }\n",
+                 "fn carry_words() -> vec4<u32> { return vec4<u32>(0u); }\n"
+                 "alias T4 = vec4<T>;\n"
+                 "fn select_t(f: T, t: T, c: bool) -> T { return select(f, t, c); }\n",
                  t, wgsl_combine(s->type, s->op));
         ok &= sb_add(b, buf);
         /* order_key: a u32 that orders as T's values (floats: the bits' order, subnormals and
@@ -236,10 +241,12 @@ static int write_prelude(strbuf *b, const wgs_kernel_spec *s) {
     if (s->primitive) {
         /* OP and the type kinds (0 u32, 1 i32, 2 f32) let one kernel file choose its
          * atomic per operator at compile time. */
+        /* V4: four values, as T4 (a user's operator: its elements are the values). */
         snprintf(buf, sizeof buf,
-                 "alias V = %s;\nconst OP: u32 = %uu;\nconst TKIND: u32 = %uu;\nconst VKIND: u32 = %uu;\n",
-                 wgsl_type(s->value_type), (unsigned)s->op, (unsigned)s->type - 1u,
-                 (unsigned)s->value_type - 1u);
+                 "alias V = %s;\nalias V4 = %s;\nconst OP: u32 = %uu;\nconst TKIND: u32 = %uu;\n"
+                 "const VKIND: u32 = %uu;\n",
+                 op ? "T" : wgsl_type(s->value_type), op ? "T4" : "vec4<V>", (unsigned)s->op,
+                 (unsigned)s->type - 1u, (unsigned)s->value_type - 1u);
         ok &= sb_add(b, buf);
         return ok;
     }

@@ -105,6 +105,8 @@ static const char segmented_help[] =
     "usage: wgscan segmented-reduce (--n N | --in FILE) --segments L|random:L|FILE [options]\n"
     "one reduction per segment of the values (segments as CSR offsets), timed on the GPU\n"
     "  --op OP              add (default), min, max, and, or, xor, argmin, argmax\n"
+    "  --operator FILE      your own operator, as for 'wgscan scan' (see 'wgscan help scan');\n"
+    "                       one element a segment, its values combined in input order\n"
     "  With --verify every segment is checked against the CPU reference (f32 sums within\n"
     "  the bound of wgscan.h); --out writes the results (4 bytes a segment, 8 for arg\n"
     "  ops: value, index). n below 2^31.\n";
@@ -115,6 +117,8 @@ static const char segmented_scan_help[] =
     "  --op OP              add (default), min, max, and, or, xor (and/or/xor: integers)\n"
     "  --inclusive          inclusive scan\n"
     "  --exclusive          exclusive scan (the default)\n"
+    "  --operator FILE      your own operator, as for 'wgscan scan' (see 'wgscan help scan');\n"
+    "                       each segment scanned in input order (in no segment: its identity)\n"
     "  With --verify every element is checked against the CPU reference (in no segment:\n"
     "  the identity; f32 sums within the bound of wgscan.h); --out writes the result (n\n"
     "  values). n below 2^31.\n";
@@ -132,6 +136,8 @@ static const char scan_by_key_help[] =
     "  --op OP              add (default), min, max, and, or, xor (and/or/xor: integers)\n"
     "  --inclusive          inclusive scan\n"
     "  --exclusive          exclusive scan (the default)\n"
+    "  --operator FILE      your own operator, as for 'wgscan scan' (see 'wgscan help scan');\n"
+    "                       each run scanned in input order\n"
     "  With --verify every element is checked against the CPU reference (f32 sums within\n"
     "  the bound of wgscan.h); --in gives the values, --out writes the result. n below\n"
     "  2^31.\n";
@@ -142,6 +148,8 @@ static const char reduce_by_key_help[] =
     "of runs, timed on the GPU\n"
     "  --op OP              add (default), min, max, and, or, xor (and/or/xor: integers),\n"
     "                       argmin, argmax (each run's value and its index)\n"
+    "  --operator FILE      your own operator, as for 'wgscan scan' (see 'wgscan help scan');\n"
+    "                       one element a run, its values combined in input order\n"
     "  With --verify every run's key and reduction is checked against the CPU reference\n"
     "  (f32 sums within the bound of wgscan.h); --in gives the values, --out writes the\n"
     "  reductions (with --segments the keys are the runs' numbers). n below 2^31.\n";

@@ -207,7 +207,7 @@ static const struct opt_def {
     {"--algorithm", OPT_ALGORITHM, CMD(CLI_SCAN) | CMD(CLI_REDUCE) | CMD(CLI_COUNT) | CMD(CLI_COMPACT) | CMD(CLI_SORT), 1},
     {"--deterministic", OPT_DETERMINISTIC, CMD(CLI_SCAN), 0},
     {"--gpu-count", OPT_GPU_COUNT, CMD(CLI_SCAN), 1},
-    {"--operator", OPT_OPERATOR, CMD(CLI_SCAN) | CMD(CLI_REDUCE), 1},
+    {"--operator", OPT_OPERATOR, CMD(CLI_SCAN) | CMD(CLI_REDUCE) | SEGMENTS, 1},
     {"--float-sum", OPT_FLOAT_SUM, CMD(CLI_REDUCE), 1},
     {"--predicate", OPT_PREDICATE, CMD(CLI_COUNT) | CMD(CLI_COMPACT), 1},
     {"--mode", OPT_MODE, CMD(CLI_COMPACT), 1},
