@@ -270,6 +270,20 @@ const char *cli_algorithm_name(wgs_scan_algorithm a);
  * 4x slower after a 1 GiB upload than warm). CPU drivers need one run. */
 double cli_warmup_seconds(const wgs_context_info *info);
 
+/* A command's GPU work, timed: encode records one run into enc, with its timestamps at
+ * the query set's indices 2 pair and 2 pair + 1 when timestamps is not NULL (warm-up runs
+ * get none). cli_time_runs warms up for cli_warmup_seconds (at least one run, at most
+ * 1000), then makes `repeat` timed runs, each its own submit and wait, naming the stages
+ * to the progress line; the timestamps are read where the device has them. */
+typedef wgs_result (*cli_encode_fn)(void *state, WGPUCommandEncoder enc, WGPUQuerySet timestamps, uint32_t pair);
+typedef struct cli_timing {
+    int warmups;
+    int have_gpu;               /* gpu[] holds the timestamps' times */
+    double wall[CLI_MAX_REPEAT]; /* seconds of each timed run, submit and wait */
+    double gpu[CLI_MAX_REPEAT];
+} cli_timing;
+wgs_result cli_time_runs(wgs_context *ctx, int repeat, cli_encode_fn encode, void *state, cli_timing *t);
+
 /* Progress on stderr (progress.c): cli_run starts it for the commands that run, each
  * names its stages (index of count, or count 0), and a NULL stage clears the line before
  * the command prints. Nothing is drawn unless stderr is a terminal or WGSCAN_PROGRESS=1

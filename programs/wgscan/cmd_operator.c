@@ -217,16 +217,18 @@ static wgs_result make_plan(wgs_context *ctx, const operator_run *o, const wgs_o
     }
 }
 
-/* One encode of the command (timestamps as pair `pair` of the timer when given), submitted
- * and waited for. */
-static wgs_result run_once(wgs_context *ctx, const operator_plans *p, uint64_t n, wgs_timer *timer, int pair,
-                           double *wall) {
-    WGPUCommandEncoder enc;
-    double t0 = cli_now();
-    wgs_result r = wgs_encoder_create(ctx, &enc);
-    if (r != WGS_OK) return r;
-    WGPUQuerySet qs = timer && pair >= 0 ? wgs_timer_query_set(timer) : NULL;
-    const uint32_t tb = qs ? 2u * (uint32_t)pair : 0, te = qs ? 2u * (uint32_t)pair + 1u : 0;
+/* The plans and n that one encode of the command works on. */
+typedef struct operator_encode {
+    const operator_plans *p;
+    uint64_t n;
+} operator_encode;
+
+/* One encode of the command into enc (cli_time_runs submits and times it). */
+static wgs_result encode_once(void *state, WGPUCommandEncoder enc, WGPUQuerySet qs, uint32_t pair) {
+    const operator_plans *p = ((const operator_encode *)state)->p;
+    const uint64_t n = ((const operator_encode *)state)->n;
+    const uint32_t tb = 2u * pair, te = 2u * pair + 1u;
+    wgs_result r;
     const uint64_t segs = p->segs.n_segments;
     if (p->reduce)
         r = wgs_reduce_encode(p->reduce, enc, &(wgs_reduce_args){.input = p->in, .output = p->out, .n = n,
@@ -260,10 +262,6 @@ static wgs_result run_once(wgs_context *ctx, const operator_plans *p, uint64_t n
         r = wgs_scan_encode(p->scan, enc, &(wgs_scan_args){.input = p->in, .output = p->out, .n = n,
                                                            .timestamp_query_set = qs, .timestamp_begin_index = tb,
                                                            .timestamp_end_index = te});
-    wgs_result sr = wgs_submit(ctx, enc);
-    if (r == WGS_OK) r = sr;
-    if (r == WGS_OK) r = wgs_wait(ctx);
-    *wall = cli_now() - t0;
     return r;
 }
 
@@ -359,7 +357,6 @@ static int run_operator(wgs_context *ctx, const operator_run *o) {
     const int reduce = o->cmd == CLI_REDUCE;
     wgs_result r = make_plan(ctx, o, &desc, n, &p);
     uint32_t *in = NULL, *out = NULL, *want = NULL, *unique = NULL;
-    wgs_timer *timer = NULL;
     if (r != WGS_OK) {
         rc = cli_gpu_error(ctx, r, "creating the plan");
         goto done;
@@ -382,7 +379,8 @@ static int run_operator(wgs_context *ctx, const operator_run *o) {
     in = calloc(n ? n : 1, es), out = calloc(out_elems ? out_elems : 1, es);
     want = calloc(out_elems ? out_elems : 1, es), unique = calloc(n ? n : 1, 4);
     const int repeat = o->repeat < 1 ? 1 : o->repeat > CLI_MAX_REPEAT ? CLI_MAX_REPEAT : o->repeat;
-    double wall[CLI_MAX_REPEAT], gpu[CLI_MAX_REPEAT], warm;
+    cli_timing tm = {0};
+    double *wall = tm.wall, *gpu = tm.gpu;
     uint64_t got_elems = out_elems; /* reduce-by-key: the runs it found */
     uint32_t status = 0;
     if (!in || !out || !want || !unique) {
@@ -408,17 +406,7 @@ static int run_operator(wgs_context *ctx, const operator_run *o) {
         if (r == WGS_OK && n) r = wgs_buffer_write(ctx, p.in, 0, in, n * es);
         if (r == WGS_OK && p.offsets) r = wgs_buffer_write(ctx, p.offsets, 0, p.segs.offsets, (segs + 1) * 4);
         if (r == WGS_OK && p.keys && n) r = wgs_buffer_write(ctx, p.keys, 0, p.segs.keys, n * 4);
-        if (r == WGS_OK && info.has_timestamp_query && wgs_timer_create(ctx, (uint32_t)repeat, &timer) != WGS_OK)
-            timer = NULL;
-        for (int i = -1; r == WGS_OK && i < repeat; i++) /* -1: the warm-up */
-            r = run_once(ctx, &p, n, timer, i, i < 0 ? &warm : &wall[i]);
-        if (r == WGS_OK && timer) {
-            WGPUCommandEncoder enc;
-            r = wgs_encoder_create(ctx, &enc);
-            if (r == WGS_OK) r = wgs_timer_resolve(timer, enc);
-            if (r == WGS_OK) r = wgs_submit(ctx, enc);
-            if (r == WGS_OK) r = wgs_timer_read(timer, gpu, (uint32_t)repeat);
-        }
+        if (r == WGS_OK) r = cli_time_runs(ctx, repeat, encode_once, &(operator_encode){&p, n}, &tm);
         /* the status word (segmented), the number of runs (reduce-by-key) */
         if (r == WGS_OK && (p.seg || p.ssc || p.rbk)) r = wgs_buffer_read(ctx, p.status, 0, &status, 4);
         if (p.rbk) got_elems = status < n ? status : n;
@@ -433,9 +421,9 @@ static int run_operator(wgs_context *ctx, const operator_run *o) {
                                  segopt.seg_path ? segopt.seg_path : "--segments", wgs_result_name((wgs_result)status));
             goto done;
         }
-        printf("  median of %d runs: wall %.3f ms%s", repeat, cli_median(wall, repeat) * 1e3, timer ? "" : "\n");
+        printf("  median of %d runs: wall %.3f ms%s", repeat, cli_median(wall, repeat) * 1e3, tm.have_gpu ? "" : "\n");
         const int reads = reduce || o->cmd == CLI_SEGMENTED || o->cmd == CLI_REDUCE_BY_KEY; /* writes little */
-        if (timer) printf(", GPU %.3f ms (%.1f GB/s, %s)\n", cli_median(gpu, repeat) * 1e3,
+        if (tm.have_gpu) printf(", GPU %.3f ms (%.1f GB/s, %s)\n", cli_median(gpu, repeat) * 1e3,
                           (reads ? 1.0 : 2.0) * (double)(n * es) / cli_median(gpu, repeat) * 1e-9,
                           reads ? "n read" : "n read + n written");
         if (reduce) {
@@ -487,7 +475,6 @@ static int run_operator(wgs_context *ctx, const operator_run *o) {
     }
     if (rc == EXIT_OK && o->out_path && cli_write_file(o->out_path, out, got_elems * es) != 0) rc = EXIT_USAGE;
 done:
-    wgs_timer_destroy(timer);
     WGPUBuffer all[] = {p.in, p.out, p.offsets, p.keys, p.status, p.unique};
     for (size_t i = 0; i < sizeof all / sizeof all[0]; i++) wgs_buffer_release(ctx, all[i]);
     wgs_scan_plan_destroy(p.scan);

@@ -206,7 +206,8 @@ static wgs_result make_plan(prim_run *s) {
     return wgs_histogram_plan_create(s->ctx, &d, &s->hist);
 }
 
-static wgs_result encode(prim_run *s, WGPUCommandEncoder enc, WGPUQuerySet qs, uint32_t pair) {
+static wgs_result encode(void *state, WGPUCommandEncoder enc, WGPUQuerySet qs, uint32_t pair) {
+    prim_run *s = state;
     uint64_t n = s->o->n;
     if (s->reduce) {
         wgs_reduce_args a = {.input = s->in, .n = n, .output = s->out, .timestamp_query_set = qs,
@@ -540,35 +541,10 @@ static int run_prim(wgs_context *ctx, const prim_options *o) {
     double upload = cli_now() - t0;
     if (r != WGS_OK) return run_free(&s), cli_gpu_error(ctx, r, "uploading the input");
 
-    wgs_timer *timer = NULL;
-    if (info.has_timestamp_query && wgs_timer_create(ctx, (uint32_t)repeat, &timer) != WGS_OK) timer = NULL;
-    double wall[MAX_REPEAT], gpu[MAX_REPEAT];
-    /* Runs below 0 warm up (pipelines, first-use costs, the GPU's clocks): as many as
-     * fit in cli_warmup_seconds, at least one. */
-    int warmups = 0;
-    double warm_start = cli_now();
-    for (int i = -1; r == WGS_OK && i < repeat; i++) {
-        if (i == 0 && warmups < 1000 && cli_now() - warm_start < cli_warmup_seconds(&info)) i = -1;
-        if (i < 0) warmups++;
-        cli_progress_stage(i < 0 ? "warming up" : "timed run", i + 1, i < 0 ? 0 : repeat);
-        WGPUCommandEncoder enc;
-        t0 = cli_now();
-        r = wgs_encoder_create(ctx, &enc);
-        if (r != WGS_OK) break;
-        r = encode(&s, enc, i >= 0 && timer ? wgs_timer_query_set(timer) : NULL, (uint32_t)(i < 0 ? 0 : i));
-        wgs_result sr = wgs_submit(ctx, enc);
-        if (r == WGS_OK) r = sr;
-        if (r == WGS_OK) r = wgs_wait(ctx);
-        if (i >= 0) wall[i] = cli_now() - t0;
-    }
-    if (r == WGS_OK && timer) {
-        WGPUCommandEncoder enc;
-        r = wgs_encoder_create(ctx, &enc);
-        if (r == WGS_OK) r = wgs_timer_resolve(timer, enc);
-        if (r == WGS_OK) r = wgs_submit(ctx, enc);
-        if (r == WGS_OK) r = wgs_timer_read(timer, gpu, (uint32_t)repeat);
-    }
-    wgs_timer_destroy(timer);
+    cli_timing tm;
+    r = cli_time_runs(ctx, repeat, encode, &s, &tm);
+    double *wall = tm.wall, *gpu = tm.gpu;
+    const int warmups = tm.warmups, have_gpu = tm.have_gpu;
     if (r != WGS_OK) return run_free(&s), cli_gpu_error(ctx, r, "running");
 
     cli_progress_stage("downloading", 0, 0);
@@ -598,7 +574,7 @@ static int run_prim(wgs_context *ctx, const prim_options *o) {
     int ok = check(&s, &cpu);
     printf("  median of %d runs after %d warm-up run%s; rates count n elements per second\n", repeat, warmups,
            warmups == 1 ? "" : "s");
-    if (timer) cli_print_time("GPU time (timestamp queries)", cli_median(gpu, repeat), o->n);
+    if (have_gpu) cli_print_time("GPU time (timestamp queries)", cli_median(gpu, repeat), o->n);
     else printf("  GPU time                           (no timestamp-query feature)\n");
     cli_print_time("wall, run only (submit + wait)", cli_median(wall, repeat), o->n);
     cli_print_time("wall, upload", upload, o->n);
@@ -614,7 +590,7 @@ static int run_prim(wgs_context *ctx, const prim_options *o) {
     if (o->out_path && write_result(o, s.result, keep) != 0) rc = EXIT_USAGE;
     if (o->json_path) {
         cli_report rep = {.command = cli_command_name(o->cmd), .type_name = wgs_type_name(o->type), .n = o->n,
-                          .repeat = repeat, .warmups = warmups, .gpu_s = timer ? cli_median(gpu, repeat) : -1,
+                          .repeat = repeat, .warmups = warmups, .gpu_s = have_gpu ? cli_median(gpu, repeat) : -1,
                           .wall_s = cli_median(wall, repeat), .upload_s = upload, .download_s = download,
                           .cpu_s = cpu, .verified = verdict};
         report_values(&s, &rep);

@@ -13,12 +13,10 @@ typedef struct scan_run {
     const scan_options *o;
     wgs_scan_plan *plan;
     WGPUBuffer in, out, count; /* count: --gpu-count's buffer */
-    wgs_timer *timer;
     void *host_in, *host_out;
 } scan_run;
 
 static void run_free(scan_run *s) {
-    wgs_timer_destroy(s->timer);
     wgs_buffer_release(s->ctx, s->in);
     wgs_buffer_release(s->ctx, s->out);
     wgs_buffer_release(s->ctx, s->count);
@@ -27,24 +25,13 @@ static void run_free(scan_run *s) {
     free(s->host_out);
 }
 
-/* One scan: encode (with timestamps when `pair` >= 0), submit, wait. */
-static wgs_result scan_once(scan_run *s, int pair, double *wall) {
-    WGPUCommandEncoder enc;
-    double t0 = cli_now();
-    wgs_result r = wgs_encoder_create(s->ctx, &enc);
-    if (r != WGS_OK) return r;
-    wgs_scan_args a = {.input = s->in, .output = s->out, .n = s->o->n, .n_buffer = s->count};
-    if (s->timer && pair >= 0) {
-        a.timestamp_query_set = wgs_timer_query_set(s->timer);
-        a.timestamp_begin_index = 2u * (uint32_t)pair;
-        a.timestamp_end_index = 2u * (uint32_t)pair + 1u;
-    }
-    r = wgs_scan_encode(s->plan, enc, &a);
-    wgs_result sr = wgs_submit(s->ctx, enc);
-    if (r == WGS_OK) r = sr;
-    if (r == WGS_OK) r = wgs_wait(s->ctx);
-    *wall = cli_now() - t0;
-    return r;
+/* One scan into enc (cli_time_runs submits and times it). */
+static wgs_result scan_encode(void *state, WGPUCommandEncoder enc, WGPUQuerySet qs, uint32_t pair) {
+    const scan_run *s = state;
+    wgs_scan_args a = {.input = s->in, .output = s->out, .n = s->o->n, .n_buffer = s->count,
+                       .timestamp_query_set = qs, .timestamp_begin_index = 2u * pair,
+                       .timestamp_end_index = 2u * pair + 1u};
+    return wgs_scan_encode(s->plan, enc, &a);
 }
 
 int run_scan(wgs_context *ctx, const scan_options *o) {
@@ -113,8 +100,6 @@ int run_scan(wgs_context *ctx, const scan_options *o) {
         if (r == WGS_OK) r = wgs_buffer_write(ctx, s.out, 0, s.host_out, padded);
     }
     if (r != WGS_OK) return run_free(&s), cli_gpu_error(ctx, r, "allocating GPU buffers");
-    if (info.has_timestamp_query && wgs_timer_create(ctx, (uint32_t)repeat, &s.timer) != WGS_OK)
-        s.timer = NULL; /* timing falls back to wall clock */
 
     /* Upload: write then wait, so the time is the transfer's. The padded tail of an
      * f16 array is host memory we own (allocated with room). */
@@ -125,30 +110,11 @@ int run_scan(wgs_context *ctx, const scan_options *o) {
     double upload = cli_now() - t0;
     if (r != WGS_OK) return run_free(&s), cli_gpu_error(ctx, r, "uploading the input");
 
-    double wall[MAX_REPEAT], gpu[MAX_REPEAT], warm;
-    /* warm-up: pipelines, first-use costs, and the GPU's clocks */
-    int warmups = 0;
-    double warm_start = cli_now();
-    cli_progress_stage("warming up", 0, 0);
-    do {
-        r = scan_once(&s, -1, &warm);
-        warmups++;
-    } while (r == WGS_OK && warmups < 1000 && cli_now() - warm_start < cli_warmup_seconds(&info));
-    for (int i = 0; r == WGS_OK && i < repeat; i++) {
-        cli_progress_stage("timed run", i + 1, repeat);
-        r = scan_once(&s, i, &wall[i]);
-    }
+    cli_timing tm;
+    r = cli_time_runs(ctx, repeat, scan_encode, &s, &tm);
     if (r != WGS_OK) return run_free(&s), cli_gpu_error(ctx, r, "running the scan");
-    int have_gpu = 0;
-    if (s.timer) {
-        WGPUCommandEncoder enc;
-        r = wgs_encoder_create(ctx, &enc);
-        if (r == WGS_OK) r = wgs_timer_resolve(s.timer, enc);
-        if (r == WGS_OK) r = wgs_submit(ctx, enc);
-        if (r == WGS_OK) r = wgs_timer_read(s.timer, gpu, (uint32_t)repeat);
-        if (r != WGS_OK) return run_free(&s), cli_gpu_error(ctx, r, "reading timestamps");
-        have_gpu = 1;
-    }
+    double *wall = tm.wall, *gpu = tm.gpu;
+    const int warmups = tm.warmups, have_gpu = tm.have_gpu;
 
     cli_progress_stage("downloading", 0, 0);
     t0 = cli_now();

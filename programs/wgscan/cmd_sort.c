@@ -202,25 +202,13 @@ static int verify(sort_run *s, double *cpu_seconds) {
 
 /* ---- the run ------------------------------------------------------------------------ */
 
-static wgs_result sort_once(sort_run *s, wgs_timer *timer, int pair, double *wall) {
-    WGPUCommandEncoder enc;
-    double t0 = cli_now();
-    wgs_result r = wgs_encoder_create(s->ctx, &enc);
-    if (r != WGS_OK) return r;
-    wgs_sort_args a = {.keys_in = s->keys_in, .keys_out = s->keys_out, .n = s->o->n};
+static wgs_result sort_encode(void *state, WGPUCommandEncoder enc, WGPUQuerySet qs, uint32_t pair) {
+    const sort_run *s = state;
+    wgs_sort_args a = {.keys_in = s->keys_in, .keys_out = s->keys_out, .n = s->o->n, .timestamp_query_set = qs,
+                       .timestamp_begin_index = 2u * pair, .timestamp_end_index = 2u * pair + 1u};
     if (s->o->payload == WGS_PAYLOAD_BUFFER) a.values_in = s->values_in;
     if (s->o->payload != WGS_PAYLOAD_NONE) a.values_out = s->values_out;
-    if (timer && pair >= 0) {
-        a.timestamp_query_set = wgs_timer_query_set(timer);
-        a.timestamp_begin_index = 2u * (uint32_t)pair;
-        a.timestamp_end_index = 2u * (uint32_t)pair + 1u;
-    }
-    r = wgs_sort_encode(s->plan, enc, &a);
-    wgs_result sr = wgs_submit(s->ctx, enc);
-    if (r == WGS_OK) r = sr;
-    if (r == WGS_OK) r = wgs_wait(s->ctx);
-    *wall = cli_now() - t0;
-    return r;
+    return wgs_sort_encode(s->plan, enc, &a);
 }
 
 static int run_sort(wgs_context *ctx, const sort_options *o) {
@@ -292,31 +280,11 @@ static int run_sort(wgs_context *ctx, const sort_options *o) {
     double upload = cli_now() - t0;
     if (r != WGS_OK) return run_free(&s), cli_gpu_error(ctx, r, "uploading the input");
 
-    wgs_timer *timer = NULL;
-    if (info.has_timestamp_query && wgs_timer_create(ctx, (uint32_t)repeat, &timer) != WGS_OK) timer = NULL;
-    double wall[MAX_REPEAT], gpu[MAX_REPEAT], warm;
-    /* warm-up: pipelines, first-use costs, the GPU's clocks; at least one run. The
-     * input stays intact (keys_out is another buffer), so every run sorts the same. */
-    int warmups = 0;
-    double warm_start = cli_now();
-    cli_progress_stage("warming up", 0, 0);
-    do {
-        r = sort_once(&s, timer, -1, &warm);
-        warmups++;
-    } while (r == WGS_OK && warmups < 1000 && cli_now() - warm_start < cli_warmup_seconds(&info));
-    for (int i = 0; r == WGS_OK && i < repeat; i++) {
-        cli_progress_stage("timed run", i + 1, repeat);
-        r = sort_once(&s, timer, i, &wall[i]);
-    }
-    if (r == WGS_OK && timer) {
-        WGPUCommandEncoder enc;
-        r = wgs_encoder_create(ctx, &enc);
-        if (r == WGS_OK) r = wgs_timer_resolve(timer, enc);
-        if (r == WGS_OK) r = wgs_submit(ctx, enc);
-        if (r == WGS_OK) r = wgs_timer_read(timer, gpu, (uint32_t)repeat);
-    }
-    int have_gpu = timer != NULL;
-    wgs_timer_destroy(timer);
+    /* The input stays intact (keys_out is another buffer), so every run sorts the same. */
+    cli_timing tm;
+    r = cli_time_runs(ctx, repeat, sort_encode, &s, &tm);
+    double *wall = tm.wall, *gpu = tm.gpu;
+    const int warmups = tm.warmups, have_gpu = tm.have_gpu;
     if (r != WGS_OK) return run_free(&s), cli_gpu_error(ctx, r, "running the sort");
 
     cli_progress_stage("downloading", 0, 0);

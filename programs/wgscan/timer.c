@@ -28,6 +28,52 @@ double cli_warmup_seconds(const wgs_context_info *info) {
     return strcmp(info->adapter_type, "cpu") == 0 ? 0.0 : 1.0;
 }
 
+static wgs_result run_once(wgs_context *ctx, cli_encode_fn encode, void *state, WGPUQuerySet qs, uint32_t pair,
+                           double *wall) {
+    WGPUCommandEncoder enc;
+    double t0 = cli_now();
+    wgs_result r = wgs_encoder_create(ctx, &enc);
+    if (r != WGS_OK) return r;
+    r = encode(state, enc, qs, pair);
+    wgs_result sr = wgs_submit(ctx, enc);
+    if (r == WGS_OK) r = sr;
+    if (r == WGS_OK) r = wgs_wait(ctx);
+    *wall = cli_now() - t0;
+    return r;
+}
+
+wgs_result cli_time_runs(wgs_context *ctx, int repeat, cli_encode_fn encode, void *state, cli_timing *t) {
+    wgs_context_info info;
+    wgs_context_get_info(ctx, &info);
+    if (repeat < 1) repeat = 1;
+    if (repeat > CLI_MAX_REPEAT) repeat = CLI_MAX_REPEAT;
+    wgs_timer *timer = NULL;
+    if (info.has_timestamp_query && wgs_timer_create(ctx, (uint32_t)repeat, &timer) != WGS_OK)
+        timer = NULL; /* timing falls back to the wall clock */
+    wgs_result r = WGS_OK;
+    double warm, warm_start = cli_now();
+    t->warmups = 0;
+    cli_progress_stage("warming up", 0, 0);
+    do {
+        r = run_once(ctx, encode, state, NULL, 0, &warm);
+        t->warmups++;
+    } while (r == WGS_OK && t->warmups < 1000 && cli_now() - warm_start < cli_warmup_seconds(&info));
+    for (int i = 0; r == WGS_OK && i < repeat; i++) {
+        cli_progress_stage("timed run", i + 1, repeat);
+        r = run_once(ctx, encode, state, timer ? wgs_timer_query_set(timer) : NULL, (uint32_t)i, &t->wall[i]);
+    }
+    if (r == WGS_OK && timer) {
+        WGPUCommandEncoder enc;
+        r = wgs_encoder_create(ctx, &enc);
+        if (r == WGS_OK) r = wgs_timer_resolve(timer, enc);
+        if (r == WGS_OK) r = wgs_submit(ctx, enc);
+        if (r == WGS_OK) r = wgs_timer_read(timer, t->gpu, (uint32_t)repeat);
+    }
+    t->have_gpu = timer != NULL;
+    wgs_timer_destroy(timer);
+    return r;
+}
+
 const char *cli_format_rate(char *buf, size_t size, double per_second, const char *unit) {
     static const char prefixes[] = " KMGTP";
     int k = 0;
