@@ -165,12 +165,14 @@ TEST(prepare_refuses_bad_items_before_compiling) {
 }
 
 /* A compile that fails: a user's operator whose text passes its own check but declares
- * select, which WGSL lets a module declaration shadow, so the kernels' own calls of
- * select on u32 no longer compile (the first of the scan's pipelines already). */
+ * min on f32, which WGSL lets a module declaration shadow, so the kernels' own calls of
+ * min on u32 no longer compile (the first of the scan's pipelines already), while the
+ * operator's check, which calls no min, does. (Shadowing select no longer serves: the
+ * check's glue calls select since user elements reached the segmented kernels.) */
 TEST(prepare_reports_a_failed_compile_as_creation_does) {
     static const char src[] = "struct P { a: f32, b: f32 }\n"
                               "fn then(f: P, g: P) -> P { return P(f.a + g.a, f.b + g.b); }\n"
-                              "fn select(a: f32, b: f32, c: bool) -> f32 { return a; }\n";
+                              "fn min(a: f32, b: f32) -> f32 { return a; }\n";
     const float identity[2] = {0, 0};
     const wgs_operator_desc op = {.source = src, .element = "P", .combine = "then", .identity = identity,
                                   .identity_size = 8};
