@@ -42,6 +42,7 @@ static const wgs__tuning table[WGS__CLASS_COUNT] = {
         .sort_lookback = 4,
         /* Top-k: few invocations, as the histogram; not measured beyond correctness. */
         .topk = {64, 8},
+        .segmented_sort = {64, 4},
     },
     [WGS__CLASS_GPU_SG32] = {
         .name = "gpu-sg32",
@@ -95,6 +96,7 @@ static const wgs__tuning table[WGS__CLASS_COUNT] = {
         .sort_spins = 256,
         .sort_lookback = 8,
         .topk = {256, 8}, /* not yet measured on a GPU */
+        .segmented_sort = {256, 8}, /* not yet measured on a GPU */
     },
     [WGS__CLASS_GPU] = {
         .name = "gpu",
@@ -123,6 +125,7 @@ static const wgs__tuning table[WGS__CLASS_COUNT] = {
         .sort_spins = 256,
         .sort_lookback = 8,
         .topk = {256, 8}, /* not yet measured on a GPU */
+        .segmented_sort = {256, 8}, /* not yet measured on a GPU */
     },
 };
 
