@@ -40,6 +40,7 @@ typedef enum cli_command {
     CLI_REDUCE_BY_KEY, /* reduce-by-key */
     CLI_SEGMENTED_SCAN, /* segmented-scan */
     CLI_TOPK,
+    CLI_SEGMENTED_SORT, /* segmented-sort */
     CLI_COMMAND_COUNT
 } cli_command;
 
@@ -152,6 +153,20 @@ typedef struct topk_options {
     wgs_payload payload;            /* NONE or INDEX */
 } topk_options;
 
+/* `segmented-sort`. */
+typedef struct segsort_options {
+    uint64_t n, seed;
+    int have_n, verify, repeat;
+    const char *in_path, *out_path; /* in: not taken (always NULL); out: the sorted keys */
+    const char *json_path;
+    wgs_type type;                  /* u32, i32, f32, u64, i64 */
+    int descending;
+    wgs_payload payload;            /* NONE or INDEX */
+    uint64_t seg_len;               /* --segments L (fixed) or random:L (lengths 0..2L) */
+    int seg_random;
+    const char *seg_path;           /* --segments FILE, u32 CSR offsets (read when run) */
+} segsort_options;
+
 typedef struct bench_series {
     wgs_type type;
     wgs_op op;
@@ -179,6 +194,7 @@ typedef struct cli_options {
     prim_options prim;
     sort_options sort;
     topk_options topk;
+    segsort_options segsort;
     bench_options bench;
     int verbose; /* info --verbose */
     const char *info_json; /* info --json FILE */
@@ -214,6 +230,7 @@ int run_reduce_operator(wgs_context *ctx, const prim_options *o);
 int cmd_primitive(const prim_options *o);
 int cmd_sort(const sort_options *o);
 int cmd_topk(const topk_options *o);
+int cmd_segmented_sort(const segsort_options *o);
 int cmd_bench(const bench_options *o);
 
 /* Prints "wgscan: <message>" to the message stream and returns EXIT_USAGE. */
