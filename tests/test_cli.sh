@@ -182,6 +182,11 @@ done
 expect 2 "segmented-sort --segments 0" -- "$cli" segmented-sort --n 100 --segments 0
 expect 2 "segmented-sort --n 2^31" -- "$cli" segmented-sort --n 2^31 --segments 16
 check "segmented-sort refusals name the rule" -- grep -q "n below 2^31" "$tmp/err.txt"
+expect 0 "bench --primitives segmented-sort-16,segmented-sort-65536" -- "$cli" bench --series none \
+  --primitives segmented-sort-16,segmented-sort-65536 --min 1024 --max 1024 --runs 20 --json "$tmp/ssb.json" \
+  --csv "$tmp/ssb.csv" --svg "$tmp/ssb.svg"
+check "bench CSV: a row of each segmented sort" -- \
+  bash -c 'grep -q "^u32,none,segmented-sort-16,1024," "$0" && grep -q "^u32,none,segmented-sort-65536,1024," "$0"' "$tmp/ssb.csv"
 expect 2 "reduce-by-key without --segments" -- "$cli" reduce-by-key --n 10
 expect 2 "reduce-by-key --inclusive (a scan's)" -- "$cli" reduce-by-key --n 10 --segments 4 --inclusive
 expect 2 "reduce bad op" -- "$cli" reduce --n 10 --op mul

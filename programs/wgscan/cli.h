@@ -51,7 +51,7 @@ typedef enum cli_command {
 #define CLI_TRANSFER_MIN_RUNS 3
 #define CLI_BENCH_MAX_RUNS 1000
 #define CLI_BENCH_MAX_SERIES 8
-#define CLI_BENCH_PRIMITIVES 25
+#define CLI_BENCH_PRIMITIVES 29
 #define CLI_SORT_MAX_DISTINCT (1ull << 32) /* --distribution few:K, K up to 2^32 */
 
 /* --distribution uniform:A:B of the commands other than sort: each element drawn

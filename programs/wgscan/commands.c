@@ -279,6 +279,8 @@ static const char bench_help[] =
     "                       largest of n u32 keys, in input order), topk-rows-50 (the\n"
     "                       50 largest f32 with their indices, best first, of each row\n"
     "                       of 128K: n / 128K rows; one row of n below 128K),\n"
+    "                       segmented-sort-16, -256, -4096, -65536 (u32 keys, ascending,\n"
+    "                       in segments of that many as CSR offsets),\n"
     "                       or all (uniform random words, half the flags set)\n"
     "  Each point is timed beside a copy that reads and writes as many bytes as it must\n"
     "  move (a scan: n elements in and out; copy_bytes in the files); the chart draws\n"

@@ -264,7 +264,8 @@ const char *const cli_bench_primitive_names[CLI_BENCH_PRIMITIVES] = {
     "sort-keys", "sort-pairs", "sort-u64", "sort-f32",
     "segmented-reduce-16", "segmented-reduce-256", "segmented-reduce-4096",
     "segmented-scan-16", "segmented-scan-256", "segmented-scan-4096",
-    "scan-by-key-16", "scan-by-key-256", "scan-by-key-4096", "reduce-by-key-256", "topk-1024", "topk-rows-50"};
+    "scan-by-key-16", "scan-by-key-256", "scan-by-key-4096", "reduce-by-key-256", "topk-1024", "topk-rows-50",
+    "segmented-sort-16", "segmented-sort-256", "segmented-sort-4096", "segmented-sort-65536"};
 
 static cli_command command_of(const char *s) {
     if (!strcmp(s, "select")) return CLI_COMPACT; /* the name the C and JS APIs use */
