@@ -1736,13 +1736,15 @@ WGS_API wgs_result wgs_topk_host(wgs_context *ctx, const wgs_topk_plan_desc *des
  * values_out[0, n), and the kernels finish. wgs_segmented_sort_host returns the status.
  *
  * How (nothing read back; which segment takes which path is decided on the GPU from
- * the offsets): a first compute pass zeroes the status, checks each segment's offsets
- * and gives each segment longer than the tile (wgs_segmented_sort_plan_tile_size: 256
- * keys on CPU drivers, 2048 on GPUs) its length for the large path, and a workgroup
- * per segment sorts each segment of at most a tile in workgroup memory (mapped keys
- * and places loaded once, runs merged in pairs with a binary search a key, the keys and
- * values then moved from the input to their ranks: one read and one write). Segments
- * longer than a tile take the large path: the plan's scan plan turns their lengths
+ * the offsets): a first compute pass zeroes the status, checks each segment's offsets,
+ * lists the segments of 33 keys up to the tile (wgs_segmented_sort_plan_tile_size: 256
+ * keys on CPU drivers, 4096 on GPUs) and gives each segment longer than the tile its
+ * length for the large path; in the same pass an invocation a segment sorts each one
+ * of at most 32 keys alone (an insertion sort). A second pass, dispatched for the
+ * listed count on the GPU, sorts each listed segment in a workgroup's memory (mapped
+ * keys and places loaded once, runs merged in pairs with a binary search a key, the
+ * keys and values then moved from the input to their ranks: one read and one write).
+ * Segments longer than a tile take the large path: the plan's scan plan turns their lengths
  * into places, a workgroup per large segment copies its keys to a compacted array with
  * their segment and position, the plan's first radix sort plan sorts them stably by
  * key carrying their compacted index, a relabel gives each its segment and position,
@@ -1750,23 +1752,25 @@ WGS_API wgs_result wgs_topk_host(wgs_context *ctx, const wgs_topk_plan_desc *des
  * needs) carrying the position, and a scatter writes the i-th key of that order to the
  * i-th compacted position. The compacted count stays on the GPU: the sorts take it as
  * their n_buffer, and the relabel and scatter follow it by the dispatch layer's count
- * rule. Records a compute pass of 3 dispatches, then where large segments can occur
- * (capacity past the tile) the scan plan's passes, a pass of 1 dispatch, the first
- * sort's passes, a pass of 2 (the count's and the relabel), the second sort's passes
- * and a pass of 2 (the count's and the scatter).
- * Scratch (wgs_segmented_sort_plan_scratch_size): none where no segment can be past a
- * tile (capacity <= tile, or PATH_SMALL); else 4 bytes a segment twice, the compacted
- * keys (key bytes a key) and five u32 arrays of capacity, the scan plan's and the two
- * sort plans' scratch (each a copy of capacity keys and values).
+ * rule. Records a compute pass of 3 dispatches (2 under PATH_LARGE) and a pass of 2
+ * (the count's and the listed segments' sort; not under PATH_LARGE), then where large
+ * segments can occur (capacity past the tile) the scan plan's passes, a pass of 1
+ * dispatch, the first sort's passes, a pass of 2 (the count's and the relabel), the
+ * second sort's passes and a pass of 2 (the count's and the scatter).
+ * Scratch (wgs_segmented_sort_plan_scratch_size): the list, 4 bytes a segment and one
+ * more; where a segment can be past a tile (capacity past it, not PATH_SMALL) also 4
+ * bytes a segment twice, the compacted keys (key bytes a key) and five u32 arrays of
+ * capacity, the scan plan's and the two sort plans' scratch (each a copy of capacity
+ * keys and values).
  * Limits: n keys (and values) in one storage binding and n < 2^31; n_segments <
  * 2^31. The outputs are buffers of their own, apart from every input.
- * Not yet: n or n_segments from GPU buffers; several tiny segments to a workgroup.
+ * Not yet: n or n_segments from GPU buffers.
  * ------------------------------------------------------------------------- */
 typedef struct wgs_segmented_sort_plan wgs_segmented_sort_plan;
 
 typedef enum wgs_segmented_sort_path {
     WGS_SEGMENTED_SORT_PATH_DEFAULT = 0, /* a tile or less: a workgroup; longer: the radix sorts */
-    WGS_SEGMENTED_SORT_PATH_SMALL = 1,   /* every segment in a workgroup; longer ones refused (status) */
+    WGS_SEGMENTED_SORT_PATH_SMALL = 1,   /* no large path: longer ones refused (status); little scratch */
     WGS_SEGMENTED_SORT_PATH_LARGE = 2,   /* every segment by the radix sorts (tests, comparisons) */
     WGS_SEGMENTED_SORT_PATH_FORCE32 = 0x7FFFFFFF
 } wgs_segmented_sort_path;

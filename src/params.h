@@ -69,12 +69,14 @@
 /* Segmented sort (segmented_sort.wgsl): n the keys (the large path's relabel and
  * scatter: the compacted keys, a count the GPU may set), segments, flags (the SS_FLAG_
  * constants), small_max (the longest segment a workgroup sorts; longer ones go to the
- * large path, or are refused in the status without it). */
+ * large path, or are refused in the status without it). SS_TINY_MAX: the longest one
+ * an invocation sorts alone. */
 #define WGS_PARAMS_SEGSORT(X) X(n) X(segments) X(flags) X(small_max)
 #define WGS_CONSTS_SEGSORT(X)                                                                 \
     X(SS_FLAG_CSR, 1u) X(SS_FLAG_LARGE, 2u) X(SS_FLAG_VALUES, 4u) X(SS_FLAG_VALUES8, 8u)      \
     X(SS_FLAG_INDEX, 16u) X(SS_STATUS_UNORDERED, WGS_ERROR_SEGMENTS_UNORDERED)                 \
-    X(SS_STATUS_OUT_OF_RANGE, WGS_ERROR_SEGMENT_OUT_OF_RANGE) X(SS_STATUS_TOO_LARGE, WGS_ERROR_TOO_LARGE)
+    X(SS_STATUS_OUT_OF_RANGE, WGS_ERROR_SEGMENT_OUT_OF_RANGE) X(SS_STATUS_TOO_LARGE, WGS_ERROR_TOO_LARGE)   \
+    X(SS_TINY_MAX, 32u)
 
 /* Allocate (alloc.wgsl). */
 #define WGS_PARAMS_ALLOC(X) X(n) X(arena)

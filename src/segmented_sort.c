@@ -2,7 +2,9 @@
 /*
  * segmented_sort.c: segmented sort plans (kernels in wgsl/device/segmented_sort.wgsl,
  * which describes them). Per encode: a compute pass of the status's zeroing, the
- * offsets' check and the small segments' sort, a workgroup a segment. Where a segment
+ * offsets' check (which lists the segments a workgroup sorts) and the tiny segments'
+ * sort, an invocation a segment; a compute pass of the listed segments' sort, a
+ * workgroup a segment, dispatched for their count on the GPU. Where a segment
  * can be longer than the tile, the large path follows: the plan's scan plan places the
  * large segments, a gather compacts their keys, the plan's two sort plans order them
  * by key then by segment, and a relabel between them and a scatter after them follow
@@ -23,7 +25,8 @@ struct wgs_segmented_sort_plan {
     uint64_t capacity, segment_capacity;
     uint32_t wg, tile, small_max;
     uint64_t scratch_bytes;
-    WGPUComputePipeline clear, check, sort_small, gather, relabel, scatter;
+    WGPUComputePipeline clear, check, tiny, sort_small, gather, relabel, scatter;
+    WGPUBuffer small_list; /* the count of segments a workgroup sorts, then their numbers */
     /* The large path: per segment its length past the tile and their inclusive scan;
      * per compacted key its segment, position, key, the first sort's index and the
      * second sort's segment and position. */
@@ -36,7 +39,7 @@ static void plan_release(wgs_segmented_sort_plan *p) {
     wgs_sort_plan_destroy(p->by_segment);
     wgs_sort_plan_destroy(p->by_key);
     wgs_scan_plan_destroy(p->scan);
-    WGPUBuffer bufs[] = {p->large_len, p->large_end, p->cseg, p->cpos, p->ckeys, p->idx, p->seg2, p->pos2};
+    WGPUBuffer bufs[] = {p->small_list, p->large_len, p->large_end, p->cseg, p->cpos, p->ckeys, p->idx, p->seg2, p->pos2};
     for (size_t i = 0; i < sizeof bufs / sizeof bufs[0]; i++) wgs__gpu_buffer_release(p->ctx->gpu, bufs[i]);
 }
 
@@ -122,7 +125,8 @@ wgs_result wgs_segmented_sort_plan_create(wgs_context *ctx, const wgs_segmented_
         WGPUComputePipeline *pipe;
         int want;
     } entries[] = {{"ss_clear", &p->clear, 1},          {"ss_check", &p->check, 1},
-                   {"ss_small", &p->sort_small, p->small}, {"ss_gather", &p->gather, p->large},
+                   {"ss_tiny", &p->tiny, p->small},        {"ss_small", &p->sort_small, p->small},
+                   {"ss_gather", &p->gather, p->large},
                    {"ss_relabel", &p->relabel, p->large},  {"ss_scatter", &p->scatter, p->large}};
     for (size_t i = 0; i < sizeof entries / sizeof entries[0] && r == WGS_OK; i++) {
         if (!entries[i].want) continue;
@@ -146,11 +150,19 @@ wgs_result wgs_segmented_sort_plan_create(wgs_context *ctx, const wgs_segmented_
                                  .capacity = d.capacity, .label = "wgscan segmented sort by segment"};
         r = wgs_sort_plan_create(ctx, &sd, &p->by_segment);
     }
+    const uint64_t list_bytes = wgs__round_up((d.segment_capacity + 1) * 4, 256);
+    if (r == WGS_OK) {
+        p->scratch_bytes = list_bytes;
+        wgs__gpu_scope_push(ctx->gpu);
+        p->small_list = wgs__gpu_buffer_create(ctx->gpu, list_bytes, WGPUBufferUsage_Storage,
+                                               "wgscan segmented sort small segments");
+        r = wgs__scope_end(ctx, "allocating the segmented sort plan's scratch");
+    }
     if (r == WGS_OK && p->large) {
         const uint64_t seg_bytes = wgs__round_up(d.segment_capacity * 4, 256);
         const uint64_t elem_bytes = wgs__round_up(d.capacity * 4, 256);
         const uint64_t key_bytes_all = wgs__round_up(d.capacity * key_bytes, 256);
-        p->scratch_bytes = 2 * seg_bytes + 5 * elem_bytes + key_bytes_all + wgs_scan_plan_scratch_size(p->scan) +
+        p->scratch_bytes += 2 * seg_bytes + 5 * elem_bytes + key_bytes_all + wgs_scan_plan_scratch_size(p->scan) +
                            wgs_sort_plan_scratch_size(p->by_key) + wgs_sort_plan_scratch_size(p->by_segment);
         wgs__gpu_scope_push(ctx->gpu);
         const WGPUBufferUsage u = WGPUBufferUsage_Storage;
@@ -231,8 +243,13 @@ wgs_result wgs_segmented_sort_encode(wgs_segmented_sort_plan *p, WGPUCommandEnco
     if (p->payload == WGS_PAYLOAD_INDEX) flags |= WGS_SS_FLAG_INDEX;
     const wgs_params rec = {.segsort = {.n = (uint32_t)n, .segments = (uint32_t)segs, .flags = flags,
                                         .small_max = p->small_max}};
-    if ((r = wgs__params_reserve(ctx, 1)) != WGS_OK) return r;
+    /* ss_small's record: n is the bound of the listed segments, which the count
+     * replaces. */
+    wgs_params rec_small = rec;
+    rec_small.segsort.n = (uint32_t)segs;
+    if ((r = wgs__params_reserve(ctx, 2)) != WGS_OK) return r;
     const uint64_t rec_at = wgs__param_push(ctx, &rec);
+    const uint64_t rec_small_at = wgs__param_push(ctx, &rec_small);
     const uint32_t none = 0xFFFFFFFFu; /* WGPU_QUERY_SET_INDEX_UNDEFINED */
     const uint64_t kb = n * p->key_bytes, vb = n * p->value_bytes;
     WGPUBuffer begins = p->csr ? a->offsets : a->begin_offsets;
@@ -247,21 +264,38 @@ wgs_result wgs_segmented_sort_encode(wgs_segmented_sort_plan *p, WGPUCommandEnco
     const gpu_binding vout = wgs__binding_or_dummy(ctx, 7, a->values_out, a->values_out_offset,
                                                    p->payload != WGS_PAYLOAD_NONE ? vb : 0, 1);
     const gpu_binding llen = wgs__binding_or_dummy(ctx, 8, p->large_len, 0, large ? segs * 4 : 0, 1);
+    const gpu_binding list = {16, p->small_list, 0, (segs + 1) * 4};
 
+    const int listed = p->small && segs > 0;
     wgs__gpu_scope_push(ctx->gpu);
     WGPUComputePassEncoder cp = wgs__gpu_pass_begin(ctx->gpu, encoder, a->timestamp_query_set,
-                                                    a->timestamp_begin_index, large ? none : a->timestamp_end_index);
-    wgs__dispatch(ctx, cp, p->clear, &status, 1, NULL, 0, 1, NULL);
+                                                    a->timestamp_begin_index,
+                                                    large || listed ? none : a->timestamp_end_index);
+    gpu_binding clb[2] = {status, list};
+    wgs__dispatch(ctx, cp, p->clear, clb, 2, NULL, 0, 1, NULL);
     if (segs > 0) {
-        gpu_binding cb[4] = {status, bb, eb, llen};
-        wgs__dispatch(ctx, cp, p->check, cb, 4, &rec, rec_at, wgs__div_up(segs, p->wg), NULL);
+        gpu_binding cb[5] = {status, bb, eb, llen, list};
+        wgs__dispatch(ctx, cp, p->check, cb, 5, &rec, rec_at, wgs__div_up(segs, p->wg), NULL);
     }
-    if (segs > 0 && p->small) {
-        gpu_binding sb[6] = {kin, kout, bb, eb, vin, vout};
-        wgs__dispatch(ctx, cp, p->sort_small, sb, 6, &rec, rec_at, segs, NULL);
+    if (listed) {
+        gpu_binding tb[6] = {kin, kout, bb, eb, vin, vout};
+        wgs__dispatch(ctx, cp, p->tiny, tb, 6, &rec, rec_at, wgs__div_up(segs, p->wg), NULL);
     }
     wgs__gpu_pass_end(ctx->gpu, cp);
     r = wgs__scope_end(ctx, "recording the segmented sort");
+    if (r == WGS_OK && listed) {
+        /* A workgroup a listed segment: the check counted them at the list's head. */
+        const wgs__count_rule one_each = wgs__count_follow(0, 1);
+        wgs__gpu_scope_push(ctx->gpu);
+        cp = wgs__gpu_pass_begin(ctx->gpu, encoder, a->timestamp_query_set, none, large ? none : a->timestamp_end_index);
+        wgs__dispatch_begin(ctx, p->small_list, 0, segs);
+        gpu_binding sb[7] = {kin, kout, bb, eb, vin, vout, list};
+        wgs__dispatch(ctx, cp, p->sort_small, sb, 7, &rec_small, rec_small_at, segs, &one_each);
+        r = wgs__dispatch_end(ctx, cp);
+        wgs__gpu_pass_end(ctx->gpu, cp);
+        wgs_result rs = wgs__scope_end(ctx, "recording the segmented sort");
+        if (r == WGS_OK) r = rs;
+    }
     if (r != WGS_OK || !large) return r;
 
     /* The large path. The compacted count is large_end's last word. */

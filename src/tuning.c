@@ -96,7 +96,7 @@ static const wgs__tuning table[WGS__CLASS_COUNT] = {
         .sort_spins = 256,
         .sort_lookback = 8,
         .topk = {256, 8}, /* not yet measured on a GPU */
-        .segmented_sort = {256, 8}, /* not yet measured on a GPU */
+        .segmented_sort = {256, 16}, /* 4096 keys: segments of 4096 in a workgroup; not yet measured */
     },
     [WGS__CLASS_GPU] = {
         .name = "gpu",

@@ -112,9 +112,10 @@ out_early:
     free(begins), free(ends);
 }
 
-/* Lengths around the tile (256 on CPU drivers), empty and single segments among them. */
+/* Lengths around the tile (256 on CPU drivers) and around the longest segment an
+ * invocation sorts alone (32), empty and single segments among them. */
 static uint64_t boundary_lengths(uint32_t tile, uint32_t *lens) {
-    const uint32_t l[] = {0, 1, 2, 0, tile - 1, tile, 3, 0, 1, tile / 2 + 1, tile, 17, 0};
+    const uint32_t l[] = {0, 1, 2, 0, tile - 1, tile, 3, 0, 1, tile / 2 + 1, tile, 17, 0, 32, 33, 31};
     memcpy(lens, l, sizeof l);
     return sizeof l / sizeof l[0];
 }
@@ -134,9 +135,9 @@ TEST(segmented_sort_small_every_type) {
             CHECK_RESULT(wgs_segmented_sort_plan_create(ctx, &d, &plan), WGS_OK);
             uint32_t tile = wgs_segmented_sort_plan_tile_size(plan);
             CHECK(tile >= 32);
-            CHECK(wgs_segmented_sort_plan_scratch_size(plan) == 0);
+            CHECK(wgs_segmented_sort_plan_scratch_size(plan) == 256); /* the list of one segment */
             wgs_segmented_sort_plan_destroy(plan);
-            uint32_t lens[16];
+            uint32_t lens[20];
             uint64_t segs = boundary_lengths(tile, lens);
             check_case(ctx, &d, lens, segs, (uint64_t)turn, "small path");
         }
@@ -152,7 +153,7 @@ TEST(segmented_sort_large_path_alone) {
         {.type = WGS_TYPE_F32, .order = WGS_SORT_DESCENDING, .payload = WGS_PAYLOAD_BUFFER, .value_bytes = 8,
          .path = WGS_SEGMENTED_SORT_PATH_LARGE, .segments = WGS_SEGMENTS_BEGIN_END}};
     for (int i = 0; i < 2; i++) {
-        uint32_t lens[16];
+        uint32_t lens[20];
         uint64_t segs = boundary_lengths(256, lens);
         check_case(ctx, &ds[i], lens, segs, 100u + (uint64_t)i, "large path");
         uint32_t one[1] = {3000};

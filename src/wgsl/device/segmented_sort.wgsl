@@ -3,12 +3,16 @@
 // the passes). Keys are compared as element/sort_key.wgsl orders them, inverted for a
 // descending sort, so that every pass sorts ascending; equal keys keep their order.
 //
-//   ss_clear    one invocation: the status word zeroed
+//   ss_clear    one invocation: the status word and the small segments' count zeroed
 //   ss_check    per segment: its offsets checked (begin <= end <= the next begin, both
-//               <= n; a code into the status by atomicMax); for the large path its
-//               length if it is past small_max, else 0 (large_len, which the plan's
-//               scan turns into the large segments' places)
-//   ss_small    a workgroup a segment of at most small_max (<= TILE) keys: the mapped
+//               <= n; a code into the status by atomicMax); a valid segment longer
+//               than SS_TINY_MAX and at most small_max appended to small_list; for the
+//               large path its length if it is past small_max, else 0 (large_len,
+//               which the plan's scan turns into the large segments' places)
+//   ss_tiny     an invocation a segment of at most SS_TINY_MAX keys: an insertion
+//               sort of its mapped keys in registers, then the moves
+//   ss_small    (n: the listed segments, a count from the GPU) a workgroup a listed
+//               segment of at most small_max (<= TILE) keys: the mapped
 //               keys and their places in workgroup memory, sorted there by merging
 //               runs of 1, 2, 4, ... (each key finds its place in the partner run by a
 //               binary search: below the left run's equals, after the right one's),
@@ -28,7 +32,8 @@
 // Bindings: 0 keys_in, 1 keys_out, 3 status, 4 begins (CSR: the n_segments + 1
 // offsets), 5 ends (BEGIN_END), 6 values_in, 7 values_out, 8 large_len, 9 large_end
 // (large_len's inclusive scan), 10 cseg, 11 cpos, 12 ckeys, 13 sorted_idx, 14 seg2,
-// 15 pos2 (the large path's compacted arrays).
+// 15 pos2 (the large path's compacted arrays), 16 small_list (the count, then the
+// segments ss_small sorts, in no particular order).
 
 @group(0) @binding(0) var<storage, read> keys_in: array<u32>;
 @group(0) @binding(1) var<storage, read_write> keys_out: array<u32>;
@@ -45,6 +50,7 @@
 @group(0) @binding(13) var<storage, read> sorted_idx: array<u32>;
 @group(0) @binding(14) var<storage, read_write> seg2: array<u32>;
 @group(0) @binding(15) var<storage, read_write> pos2: array<u32>;
+@group(0) @binding(16) var<storage, read_write> small_list: array<atomic<u32>>;
 
 // The mapped keys (low words, then for 64-bit keys the high words) and each one's
 // place in the segment.
@@ -97,6 +103,7 @@ fn move_element(i: u32, o: u32) {
 @compute @workgroup_size(1)
 fn ss_clear() {
     atomicStore(&status[0], 0u);
+    atomicStore(&small_list[0], 0u);
 }
 
 @compute @workgroup_size(WG)
@@ -123,21 +130,63 @@ fn ss_check(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg:
     if (code != 0u) {
         atomicMax(&status[0], code);
     }
+    if (len > SS_TINY_MAX && len <= params.small_max) {
+        atomicStore(&small_list[1u + atomicAdd(&small_list[0], 1u)], s);
+    }
     if (large) {
         large_len[s] = select(0u, len, len > params.small_max);
     }
 }
 
 @compute @workgroup_size(WG)
-fn ss_small(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
-            @builtin(local_invocation_index) lid: u32) {
-    let s = tile_index(wid, nwg);
+fn ss_tiny(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
+           @builtin(local_invocation_index) lid: u32) {
+    let s = tile_index(wid, nwg) * WG + lid;
     if (s >= params.segments) {
         return;
     }
+    let r = seg_range(s);
+    if (r.x > r.y || r.y > params.n || r.y - r.x > min(SS_TINY_MAX, params.small_max)) {
+        return;
+    }
+    let len = r.y - r.x;
+    var key: array<vec2<u32>, SS_TINY_MAX>;
+    var place: array<u32, SS_TINY_MAX>;
+    for (var i = 0u; i < len; i++) {
+        let g = r.x + i;
+        var x: vec2<u32>;
+        if (KEY_WORDS == 2u) {
+            x = mapped(keys_in[2u * g], keys_in[2u * g + 1u]);
+        } else {
+            x = mapped(keys_in[g], 0u);
+        }
+        // Past the keys below or equal to it: equal keys stay in input order.
+        var j = i;
+        while (j > 0u && key_less(x, key[j - 1u])) {
+            key[j] = key[j - 1u];
+            place[j] = place[j - 1u];
+            j--;
+        }
+        key[j] = x;
+        place[j] = i;
+    }
+    for (var i = 0u; i < len; i++) {
+        move_element(r.x + place[i], r.x + i);
+    }
+}
+
+@compute @workgroup_size(WG)
+fn ss_small(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
+            @builtin(local_invocation_index) lid: u32) {
+    let w = tile_index(wid, nwg);
+    if (w >= params.n) {
+        return;
+    }
+    // ss_check listed only valid segments of at most small_max keys; the test keeps
+    // workgroup memory safe whatever the list holds.
     if (lid == 0u) {
-        let r = seg_range(s);
-        let ok = r.x <= r.y && r.y <= params.n && r.y - r.x <= params.small_max;
+        let r = seg_range(atomicLoad(&small_list[1u + w]));
+        let ok = r.x <= r.y && r.y - r.x <= params.small_max;
         wrange = select(vec2<u32>(0u), r, ok);
     }
     let r = workgroupUniformLoad(&wrange);
