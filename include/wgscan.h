@@ -1764,7 +1764,9 @@ WGS_API wgs_result wgs_topk_host(wgs_context *ctx, const wgs_topk_plan_desc *des
  * keys and values).
  * Limits: n keys (and values) in one storage binding and n < 2^31; n_segments <
  * 2^31. The outputs are buffers of their own, apart from every input.
- * Not yet: n or n_segments from GPU buffers.
+ * Counts from the GPU (n_buffer, n_segments_buffer) are followed by the dispatch layer
+ * (docs/design.md, section 12b): the passes are the bounds', each with its small count
+ * dispatch first.
  * ------------------------------------------------------------------------- */
 typedef struct wgs_segmented_sort_plan wgs_segmented_sort_plan;
 
@@ -1809,6 +1811,16 @@ typedef struct wgs_segmented_sort_args {
     WGPUQuerySet timestamp_query_set; /* optional: begin of the first pass, end of the last */
     uint32_t timestamp_begin_index;
     uint32_t timestamp_end_index;
+    /* Optional: the key count from the GPU, as in wgs_scan_args (n the bound): the keys
+     * are the first min(count, n); an offset past them is out of range. */
+    WGPUBuffer n_buffer;
+    uint64_t n_offset;
+    /* Optional: the segment count from the GPU (one u32 at n_segments_offset, a
+     * multiple of 4; Storage usage), as in wgs_segmented_reduce_args: the first
+     * min(count, n_segments) segments are sorted, nothing of the others is written.
+     * n_segments is the bound, checked and sized as without it. */
+    WGPUBuffer n_segments_buffer;
+    uint64_t n_segments_offset;
 } wgs_segmented_sort_args;
 
 /* Checks the description (WGS_ERROR_UNSUPPORTED_TYPE for another key type,

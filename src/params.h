@@ -69,9 +69,10 @@
 /* Segmented sort (segmented_sort.wgsl): n the keys (the large path's relabel and
  * scatter: the compacted keys, a count the GPU may set), segments, flags (the SS_FLAG_
  * constants), small_max (the longest segment a workgroup sorts; longer ones go to the
- * large path, or are refused in the status without it). SS_TINY_MAX: the longest one
+ * large path, or are refused in the status without it), segment_bound (n_segments of
+ * the host: segments may be a count from the GPU). SS_TINY_MAX: the longest segment
  * an invocation sorts alone. */
-#define WGS_PARAMS_SEGSORT(X) X(n) X(segments) X(flags) X(small_max)
+#define WGS_PARAMS_SEGSORT(X) X(n) X(segments) X(flags) X(small_max) X(segment_bound)
 #define WGS_CONSTS_SEGSORT(X)                                                                 \
     X(SS_FLAG_CSR, 1u) X(SS_FLAG_LARGE, 2u) X(SS_FLAG_VALUES, 4u) X(SS_FLAG_VALUES8, 8u)      \
     X(SS_FLAG_INDEX, 16u) X(SS_STATUS_UNORDERED, WGS_ERROR_SEGMENTS_UNORDERED)                 \

@@ -213,6 +213,9 @@ static wgs_result check_args(wgs_segmented_sort_plan *p, const wgs_segmented_sor
         (r = wgs__check_buffer(ctx, a->values_out, a->values_out_offset, n * p->value_bytes, "values_out")) != WGS_OK)
         return r;
     if (a->status && (r = wgs__check_buffer(ctx, a->status, a->status_offset, 4, "status")) != WGS_OK) return r;
+    if ((r = wgs__check_count(ctx, a->n_buffer, a->n_offset, "n")) != WGS_OK ||
+        (r = wgs__check_count(ctx, a->n_segments_buffer, a->n_segments_offset, "n_segments")) != WGS_OK)
+        return r;
     WGPUBuffer vin = p->payload == WGS_PAYLOAD_BUFFER ? a->values_in : NULL;
     WGPUBuffer vout = p->payload != WGS_PAYLOAD_NONE ? a->values_out : NULL;
     WGPUBuffer ends = p->csr ? NULL : a->end_offsets;
@@ -242,7 +245,7 @@ wgs_result wgs_segmented_sort_encode(wgs_segmented_sort_plan *p, WGPUCommandEnco
     if (p->payload == WGS_PAYLOAD_BUFFER) flags |= p->value_bytes == 8 ? WGS_SS_FLAG_VALUES8 : WGS_SS_FLAG_VALUES;
     if (p->payload == WGS_PAYLOAD_INDEX) flags |= WGS_SS_FLAG_INDEX;
     const wgs_params rec = {.segsort = {.n = (uint32_t)n, .segments = (uint32_t)segs, .flags = flags,
-                                        .small_max = p->small_max}};
+                                        .small_max = p->small_max, .segment_bound = (uint32_t)segs}};
     /* ss_small's record: n is the bound of the listed segments, which the count
      * replaces. */
     wgs_params rec_small = rec;
@@ -271,18 +274,25 @@ wgs_result wgs_segmented_sort_encode(wgs_segmented_sort_plan *p, WGPUCommandEnco
     WGPUComputePassEncoder cp = wgs__gpu_pass_begin(ctx->gpu, encoder, a->timestamp_query_set,
                                                     a->timestamp_begin_index,
                                                     large || listed ? none : a->timestamp_end_index);
+    /* Counts on the GPU: n follows the key count, segments the segment count; the
+     * grids stay the bound's (spare invocations return, or zero their lengths). */
+    wgs__count_rule counted = wgs__count_follow(0, 0);
+    counted.ops[0] = (wgs__count_op){WGS_COUNT_OP_SECOND, 1, 0, 0};
+    wgs__dispatch_begin2(ctx, a->n_buffer, a->n_offset, n, a->n_segments_buffer, a->n_segments_offset, segs);
     gpu_binding clb[2] = {status, list};
     wgs__dispatch(ctx, cp, p->clear, clb, 2, NULL, 0, 1, NULL);
     if (segs > 0) {
         gpu_binding cb[5] = {status, bb, eb, llen, list};
-        wgs__dispatch(ctx, cp, p->check, cb, 5, &rec, rec_at, wgs__div_up(segs, p->wg), NULL);
+        wgs__dispatch(ctx, cp, p->check, cb, 5, &rec, rec_at, wgs__div_up(segs, p->wg), &counted);
     }
     if (listed) {
         gpu_binding tb[6] = {kin, kout, bb, eb, vin, vout};
-        wgs__dispatch(ctx, cp, p->tiny, tb, 6, &rec, rec_at, wgs__div_up(segs, p->wg), NULL);
+        wgs__dispatch(ctx, cp, p->tiny, tb, 6, &rec, rec_at, wgs__div_up(segs, p->wg), &counted);
     }
+    r = wgs__dispatch_end(ctx, cp);
     wgs__gpu_pass_end(ctx->gpu, cp);
-    r = wgs__scope_end(ctx, "recording the segmented sort");
+    wgs_result rs0 = wgs__scope_end(ctx, "recording the segmented sort");
+    if (r == WGS_OK) r = rs0;
     if (r == WGS_OK && listed) {
         /* A workgroup a listed segment: the check counted them at the list's head. */
         const wgs__count_rule one_each = wgs__count_follow(0, 1);

@@ -329,3 +329,84 @@ TEST(segmented_sort_bad_input) {
     wgs_segmented_sort_plan_destroy(plan);
     wgs_segmented_sort_plan_destroy(NULL);
 }
+
+/* One encode with the key and segment counts on the GPU (n and n_segments the bounds):
+ * the first min(count, bound) of each sorted, nothing past them written; returns the
+ * status. The outputs start as a pattern that the reference keeps too. */
+static uint32_t run_counted(wgs_context *ctx, wgs_segmented_sort_plan *plan, const uint32_t *offs, uint64_t n,
+                            uint64_t segs, uint32_t n_count, uint32_t seg_count, int check) {
+    uint32_t *keys = malloc(n * 4), *want = malloc(n * 4), *want_v = malloc(n * 4), *got = malloc(n * 4),
+             *got_v = malloc(n * 4), status = 99;
+    if (!keys || !want || !want_v || !got || !got_v) goto done;
+    fill_keys(keys, WGS_TYPE_U32, n, n_count + 31u * seg_count);
+    for (uint64_t i = 0; i < n; i++) want[i] = 0xA5A5A5A5u, want_v[i] = 0x5A5A5A5Au;
+    WGPUBuffer bk = test_upload(ctx, keys, n * 4), bko = test_upload(ctx, want, n * 4);
+    WGPUBuffer bvo = test_upload(ctx, want_v, n * 4), bo = test_upload(ctx, offs, (segs + 1) * 4);
+    WGPUBuffer st = test_buffer(ctx, 4), cn = test_count_buffer(ctx, n_count, 4);
+    WGPUBuffer cs = test_count_buffer(ctx, seg_count, 256);
+    WGPUCommandEncoder enc;
+    CHECK_RESULT(wgs_encoder_create(ctx, &enc), WGS_OK);
+    wgs_segmented_sort_args a = {.keys_in = bk, .keys_out = bko, .values_out = bvo, .n = n, .offsets = bo,
+                                 .n_segments = segs, .status = st, .n_buffer = cn, .n_offset = 4,
+                                 .n_segments_buffer = cs, .n_segments_offset = 256};
+    CHECK_RESULT(wgs_segmented_sort_encode(plan, enc, &a), WGS_OK);
+    CHECK_RESULT(wgs_submit(ctx, enc), WGS_OK);
+    CHECK_RESULT(wgs_buffer_read(ctx, st, 0, &status, 4), WGS_OK);
+    if (check) {
+        uint64_t nn = n_count < n ? n_count : n, ss = seg_count < segs ? seg_count : segs;
+        CHECK(ref_segmented_sort(WGS_TYPE_U32, 0, keys, NULL, 0, 1, offs, NULL, nn, ss, want, want_v) == 0);
+        CHECK(test_download(ctx, bko, got, n * 4) && test_download(ctx, bvo, got_v, n * 4));
+        for (uint64_t i = 0; i < n; i++)
+            if (got[i] != want[i] || got_v[i] != want_v[i]) {
+                test_fail(__FILE__, __LINE__, "counts n %u segments %u: place %llu holds 0x%x (index %u), want 0x%x "
+                          "(%u)", n_count, seg_count, (unsigned long long)i, got[i], got_v[i], want[i], want_v[i]);
+                break;
+            }
+    }
+    WGPUBuffer all[] = {bk, bko, bvo, bo, st, cn, cs};
+    for (size_t i = 0; i < sizeof all / sizeof all[0]; i++) wgs_buffer_release(ctx, all[i]);
+done:
+    free(keys), free(want), free(want_v), free(got), free(got_v);
+    return status;
+}
+
+TEST(segmented_sort_counts_on_the_gpu) {
+    wgs_context *ctx = test_context();
+    if (!ctx) return;
+    /* Tiny, listed and large segments (the CPU tile is 256), CSR. */
+    const uint32_t lens[12] = {5, 300, 0, 40, 1, 700, 33, 256, 2, 900, 17, 64};
+    uint32_t offs[13] = {0};
+    for (int i = 0; i < 12; i++) offs[i + 1] = offs[i] + lens[i];
+    const uint64_t n = offs[12];
+    wgs_segmented_sort_plan_desc d = {.payload = WGS_PAYLOAD_INDEX, .capacity = n, .segment_capacity = 12};
+    wgs_segmented_sort_plan *plan = NULL;
+    CHECK_RESULT(wgs_segmented_sort_plan_create(ctx, &d, &plan), WGS_OK);
+    if (!plan) return;
+    /* Every segment count, the key count the end of the counted segments: valid, and
+     * what lies past them keeps the pattern. Falling, so that what an encode of more
+     * segments left in the plan's scratch is there to be misread. */
+    for (int s = 12; s >= 0; s--) CHECK(run_counted(ctx, plan, offs, n, 12, offs[s], (uint32_t)s, 1) == 0);
+    /* Counts above their bounds read as the bounds. */
+    CHECK(run_counted(ctx, plan, offs, n, 12, (uint32_t)n + 7, 40, 1) == 0);
+    /* Keys fewer than the counted segments need: an offset past n. */
+    CHECK(run_counted(ctx, plan, offs, n, 12, offs[6] - 1, 6, 0) == WGS_ERROR_SEGMENT_OUT_OF_RANGE);
+    CHECK(run_counted(ctx, plan, offs, n, 12, 0, 12, 0) == WGS_ERROR_SEGMENT_OUT_OF_RANGE);
+    /* A count buffer that cannot hold the count: refused before any GPU work. */
+    WGPUBuffer small = test_buffer(ctx, 4), k = test_buffer(ctx, n * 4), ko = test_buffer(ctx, n * 4);
+    WGPUBuffer vo = test_buffer(ctx, n * 4), bo = test_upload(ctx, offs, sizeof offs);
+    WGPUCommandEncoder enc;
+    CHECK_RESULT(wgs_encoder_create(ctx, &enc), WGS_OK);
+    wgs_segmented_sort_args a = {.keys_in = k, .keys_out = ko, .values_out = vo, .n = n, .offsets = bo,
+                                 .n_segments = 12, .n_segments_buffer = small, .n_segments_offset = 4};
+    CHECK_RESULT(wgs_segmented_sort_encode(plan, enc, &a), WGS_ERROR_BUFFER_TOO_SMALL);
+    a.n_segments_offset = 2;
+    CHECK_RESULT(wgs_segmented_sort_encode(plan, enc, &a), WGS_ERROR_MISALIGNED_OFFSET);
+    a.n_segments_buffer = NULL, a.n_buffer = small, a.n_offset = 8;
+    CHECK_RESULT(wgs_segmented_sort_encode(plan, enc, &a), WGS_ERROR_BUFFER_TOO_SMALL);
+    a.n_buffer = NULL;
+    CHECK_RESULT(wgs_segmented_sort_encode(plan, enc, &a), WGS_OK);
+    CHECK_RESULT(wgs_submit(ctx, enc), WGS_OK);
+    WGPUBuffer all[] = {small, k, ko, vo, bo};
+    for (size_t i = 0; i < sizeof all / sizeof all[0]; i++) wgs_buffer_release(ctx, all[i]);
+    wgs_segmented_sort_plan_destroy(plan);
+}

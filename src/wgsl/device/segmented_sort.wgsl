@@ -27,7 +27,9 @@
 //               compacted position (segments and positions in input order), its key and
 //               value read from the input
 //
-// Params (src/params.h): n, segments, flags (SS_FLAG_*), small_max.
+// Params (src/params.h): n, segments, flags (SS_FLAG_*), small_max, segment_bound
+// (segments as the host gave it; n and segments may be counts from the GPU, at most
+// their bounds).
 // Plan constants: KEY_KIND (sort_key.wgsl).
 // Bindings: 0 keys_in, 1 keys_out, 3 status, 4 begins (CSR: the n_segments + 1
 // offsets), 5 ends (BEGIN_END), 6 values_in, 7 values_out, 8 large_len, 9 large_end
@@ -110,7 +112,13 @@ fn ss_clear() {
 fn ss_check(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
             @builtin(local_invocation_index) lid: u32) {
     let s = tile_index(wid, nwg) * WG + lid;
+    let large = (params.flags & SS_FLAG_LARGE) != 0u;
     if (s >= params.segments) {
+        // Past a count from the GPU: no length, so that the scan of the bound's lengths
+        // ends at the large keys' count.
+        if (large && s < params.segment_bound) {
+            large_len[s] = 0u;
+        }
         return;
     }
     let r = seg_range(s);
@@ -123,7 +131,6 @@ fn ss_check(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg:
         code = SS_STATUS_UNORDERED;
     }
     let len = select(0u, r.y - r.x, code == 0u);
-    let large = (params.flags & SS_FLAG_LARGE) != 0u;
     if (code == 0u && !large && len > params.small_max) {
         code = SS_STATUS_TOO_LARGE;
     }
