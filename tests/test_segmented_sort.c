@@ -146,13 +146,16 @@ TEST(segmented_sort_small_every_type) {
 TEST(segmented_sort_large_path_alone) {
     wgs_context *ctx = test_context();
     if (!ctx) return;
-    /* u32 ascending with indices, f32 descending with 8-byte values: every non-empty
-     * segment through the radix sorts, one element ones included. */
-    wgs_segmented_sort_plan_desc ds[2] = {
+    /* u32 ascending with indices, f32 descending with 8-byte values, i64 descending
+     * with 4-byte values (two words a compacted key): every non-empty segment through
+     * the radix sorts, one element ones included. */
+    wgs_segmented_sort_plan_desc ds[3] = {
         {.type = WGS_TYPE_U32, .payload = WGS_PAYLOAD_INDEX, .path = WGS_SEGMENTED_SORT_PATH_LARGE},
         {.type = WGS_TYPE_F32, .order = WGS_SORT_DESCENDING, .payload = WGS_PAYLOAD_BUFFER, .value_bytes = 8,
-         .path = WGS_SEGMENTED_SORT_PATH_LARGE, .segments = WGS_SEGMENTS_BEGIN_END}};
-    for (int i = 0; i < 2; i++) {
+         .path = WGS_SEGMENTED_SORT_PATH_LARGE, .segments = WGS_SEGMENTS_BEGIN_END},
+        {.type = WGS_TYPE_I64, .order = WGS_SORT_DESCENDING, .payload = WGS_PAYLOAD_BUFFER,
+         .path = WGS_SEGMENTED_SORT_PATH_LARGE}};
+    for (int i = 0; i < 3; i++) {
         uint32_t lens[20];
         uint64_t segs = boundary_lengths(256, lens);
         check_case(ctx, &ds[i], lens, segs, 100u + (uint64_t)i, "large path");
