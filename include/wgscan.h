@@ -1738,10 +1738,12 @@ WGS_API wgs_result wgs_topk_host(wgs_context *ctx, const wgs_topk_plan_desc *des
  * How (nothing read back; which segment takes which path is decided on the GPU from
  * the offsets): a first compute pass zeroes the status, checks each segment's offsets,
  * lists the segments of 33 keys up to the tile (wgs_segmented_sort_plan_tile_size: 256
- * keys on CPU drivers, 4096 on GPUs) and gives each segment longer than the tile its
- * length for the large path; in the same pass an invocation a segment sorts each one
- * of at most 32 keys alone (an insertion sort). A second pass, dispatched for the
- * listed count on the GPU, sorts each listed segment in a workgroup's memory (mapped
+ * keys on CPU drivers, 4096 on GPUs) in two lists, those up to a medium tile (64 keys
+ * on CPU drivers, 512 on GPUs) and the longer ones, and gives each segment longer than
+ * the tile its length for the large path; in the same pass an invocation a segment
+ * sorts each one of at most 32 keys alone (an insertion sort). A pass a list,
+ * dispatched for its count on the GPU, sorts each listed segment in the memory of a
+ * workgroup of that list's size (mapped
  * keys and places loaded once, runs merged in pairs with a binary search a key, the
  * keys and values then moved from the input to their ranks: one read and one write).
  * Segments longer than a tile take the large path: the plan's scan plan turns their lengths
@@ -1752,12 +1754,12 @@ WGS_API wgs_result wgs_topk_host(wgs_context *ctx, const wgs_topk_plan_desc *des
  * needs) carrying the position, and a scatter writes the i-th key of that order to the
  * i-th compacted position. The compacted count stays on the GPU: the sorts take it as
  * their n_buffer, and the relabel and scatter follow it by the dispatch layer's count
- * rule. Records a compute pass of 3 dispatches (2 under PATH_LARGE) and a pass of 2
- * (the count's and the listed segments' sort; not under PATH_LARGE), then where large
+ * rule. Records a compute pass of 3 dispatches (2 under PATH_LARGE) and two passes of 2
+ * (the count's and a list's sort; not under PATH_LARGE), then where large
  * segments can occur (capacity past the tile) the scan plan's passes, a pass of 1
  * dispatch, the first sort's passes, a pass of 2 (the count's and the relabel), the
  * second sort's passes and a pass of 2 (the count's and the scatter).
- * Scratch (wgs_segmented_sort_plan_scratch_size): the list, 4 bytes a segment and one
+ * Scratch (wgs_segmented_sort_plan_scratch_size): the lists, 8 bytes a segment and 8
  * more; where a segment can be past a tile (capacity past it, not PATH_SMALL) also 4
  * bytes a segment twice, the compacted keys (key bytes a key) and five u32 arrays of
  * capacity, the scan plan's and the two sort plans' scratch (each a copy of capacity

@@ -70,9 +70,10 @@
  * scatter: the compacted keys, a count the GPU may set), segments, flags (the SS_FLAG_
  * constants), small_max (the longest segment a workgroup sorts; longer ones go to the
  * large path, or are refused in the status without it), segment_bound (n_segments of
- * the host: segments may be a count from the GPU). SS_TINY_MAX: the longest segment
- * an invocation sorts alone. */
-#define WGS_PARAMS_SEGSORT(X) X(n) X(segments) X(flags) X(small_max) X(segment_bound)
+ * the host: segments may be a count from the GPU), medium_max (the longest segment the
+ * medium workgroups sort), list_base (ss_small: where its list's numbers begin).
+ * SS_TINY_MAX: the longest segment an invocation sorts alone. */
+#define WGS_PARAMS_SEGSORT(X) X(n) X(segments) X(flags) X(small_max) X(segment_bound) X(medium_max) X(list_base)
 #define WGS_CONSTS_SEGSORT(X)                                                                 \
     X(SS_FLAG_CSR, 1u) X(SS_FLAG_LARGE, 2u) X(SS_FLAG_VALUES, 4u) X(SS_FLAG_VALUES8, 8u)      \
     X(SS_FLAG_INDEX, 16u) X(SS_STATUS_UNORDERED, WGS_ERROR_SEGMENTS_UNORDERED)                 \

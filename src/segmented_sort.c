@@ -23,10 +23,12 @@ struct wgs_segmented_sort_plan {
     uint32_t key_bytes, value_bytes; /* value_bytes: 0 for NONE, 4 for INDEX */
     int csr, small, large;           /* the form; which paths the plan records */
     uint64_t capacity, segment_capacity;
-    uint32_t wg, tile, small_max;
+    uint32_t wg, tile, small_max, medium_max;
     uint64_t scratch_bytes;
-    WGPUComputePipeline clear, check, tiny, sort_small, gather, relabel, scatter;
-    WGPUBuffer small_list; /* the count of segments a workgroup sorts, then their numbers */
+    WGPUComputePipeline clear, check, tiny, sort_medium, sort_small, gather, relabel, scatter;
+    /* The counts of the segments the medium and the full workgroups sort, then their
+     * numbers (segment_capacity words each). */
+    WGPUBuffer small_list;
     /* The large path: per segment its length past the tile and their inclusive scan;
      * per compacted key its segment, position, key, the first sort's index and the
      * second sort's segment and position. */
@@ -100,6 +102,10 @@ wgs_result wgs_segmented_sort_plan_create(wgs_context *ctx, const wgs_segmented_
     wgs_result r = wgs__shape(ctx, "segmented sort", (wgs_tile_shape){0, 0}, wgs__tuning_of(ctx)->segmented_sort, 1,
                               64, small_storage, &key_words, &shape);
     if (r != WGS_OK) return r;
+    wgs_tile_shape medium;
+    r = wgs__shape(ctx, "segmented sort", (wgs_tile_shape){0, 0}, wgs__tuning_of(ctx)->segmented_sort_medium, 1, 64,
+                   small_storage, &key_words, &medium);
+    if (r != WGS_OK) return r;
     wgs_segmented_sort_plan *p = calloc(1, sizeof *p);
     WGS_FAIL_IF(ctx, !p, WGS_ERROR_OUT_OF_HOST_MEMORY, "allocating the segmented sort plan");
     p->ctx = ctx;
@@ -116,6 +122,8 @@ wgs_result wgs_segmented_sort_plan_create(wgs_context *ctx, const wgs_segmented_
     p->large = d.path == WGS_SEGMENTED_SORT_PATH_LARGE ||
                (d.path == WGS_SEGMENTED_SORT_PATH_DEFAULT && d.capacity > p->tile);
     p->small_max = p->small ? p->tile : 0;
+    const uint32_t medium_tile = medium.wg * medium.items;
+    p->medium_max = medium_tile < p->small_max ? medium_tile : p->small_max;
     wgs_kernel_spec spec = {.file = "device/segmented_sort.wgsl", .helper = "element/sort_key.wgsl",
                             .primitive = 1, .value_type = WGS_TYPE_U32, .type = WGS_TYPE_U32, .op = WGS_OP_ADD,
                             .wg = shape.wg, .items = shape.items, .params = WGS_PARAMS_KIND_SEGSORT,
@@ -132,6 +140,12 @@ wgs_result wgs_segmented_sort_plan_create(wgs_context *ctx, const wgs_segmented_
         if (!entries[i].want) continue;
         spec.entry = entries[i].entry;
         r = wgs__pipeline(ctx, &spec, entries[i].pipe);
+    }
+    if (r == WGS_OK && p->small) { /* ss_small again on the medium tile */
+        spec.entry = "ss_small";
+        spec.wg = medium.wg;
+        spec.items = medium.items;
+        r = wgs__pipeline(ctx, &spec, &p->sort_medium);
     }
     if (r == WGS_OK && p->large) {
         wgs_scan_plan_desc cd = {.type = WGS_TYPE_U32, .op = WGS_OP_ADD, .kind = WGS_SCAN_INCLUSIVE,
@@ -150,7 +164,7 @@ wgs_result wgs_segmented_sort_plan_create(wgs_context *ctx, const wgs_segmented_
                                  .capacity = d.capacity, .label = "wgscan segmented sort by segment"};
         r = wgs_sort_plan_create(ctx, &sd, &p->by_segment);
     }
-    const uint64_t list_bytes = wgs__round_up((d.segment_capacity + 1) * 4, 256);
+    const uint64_t list_bytes = wgs__round_up((2 * d.segment_capacity + 2) * 4, 256);
     if (r == WGS_OK) {
         p->scratch_bytes = list_bytes;
         wgs__gpu_scope_push(ctx->gpu);
@@ -245,14 +259,18 @@ wgs_result wgs_segmented_sort_encode(wgs_segmented_sort_plan *p, WGPUCommandEnco
     if (p->payload == WGS_PAYLOAD_BUFFER) flags |= p->value_bytes == 8 ? WGS_SS_FLAG_VALUES8 : WGS_SS_FLAG_VALUES;
     if (p->payload == WGS_PAYLOAD_INDEX) flags |= WGS_SS_FLAG_INDEX;
     const wgs_params rec = {.segsort = {.n = (uint32_t)n, .segments = (uint32_t)segs, .flags = flags,
-                                        .small_max = p->small_max, .segment_bound = (uint32_t)segs}};
-    /* ss_small's record: n is the bound of the listed segments, which the count
-     * replaces. */
-    wgs_params rec_small = rec;
-    rec_small.segsort.n = (uint32_t)segs;
-    if ((r = wgs__params_reserve(ctx, 2)) != WGS_OK) return r;
+                                        .small_max = p->small_max, .segment_bound = (uint32_t)segs,
+                                        .medium_max = p->medium_max}};
+    /* ss_small's records: n is the bound of a list's segments, which its count
+     * replaces; the medium list's numbers begin after the two counts, the other's
+     * after the medium list. */
+    wgs_params rec_list[2] = {rec, rec};
+    rec_list[0].segsort.n = rec_list[1].segsort.n = (uint32_t)segs;
+    rec_list[0].segsort.list_base = 2;
+    rec_list[1].segsort.list_base = 2 + (uint32_t)segs;
+    if ((r = wgs__params_reserve(ctx, 3)) != WGS_OK) return r;
     const uint64_t rec_at = wgs__param_push(ctx, &rec);
-    const uint64_t rec_small_at = wgs__param_push(ctx, &rec_small);
+    const uint64_t rec_list_at[2] = {wgs__param_push(ctx, &rec_list[0]), wgs__param_push(ctx, &rec_list[1])};
     const uint32_t none = 0xFFFFFFFFu; /* WGPU_QUERY_SET_INDEX_UNDEFINED */
     const uint64_t kb = n * p->key_bytes, vb = n * p->value_bytes;
     WGPUBuffer begins = p->csr ? a->offsets : a->begin_offsets;
@@ -267,7 +285,7 @@ wgs_result wgs_segmented_sort_encode(wgs_segmented_sort_plan *p, WGPUCommandEnco
     const gpu_binding vout = wgs__binding_or_dummy(ctx, 7, a->values_out, a->values_out_offset,
                                                    p->payload != WGS_PAYLOAD_NONE ? vb : 0, 1);
     const gpu_binding llen = wgs__binding_or_dummy(ctx, 8, p->large_len, 0, large ? segs * 4 : 0, 1);
-    const gpu_binding list = {16, p->small_list, 0, (segs + 1) * 4};
+    const gpu_binding list = {16, p->small_list, 0, (2 * segs + 2) * 4};
 
     const int listed = p->small && segs > 0;
     wgs__gpu_scope_push(ctx->gpu);
@@ -293,14 +311,17 @@ wgs_result wgs_segmented_sort_encode(wgs_segmented_sort_plan *p, WGPUCommandEnco
     wgs__gpu_pass_end(ctx->gpu, cp);
     wgs_result rs0 = wgs__scope_end(ctx, "recording the segmented sort");
     if (r == WGS_OK) r = rs0;
-    if (r == WGS_OK && listed) {
-        /* A workgroup a listed segment: the check counted them at the list's head. */
+    /* A workgroup a listed segment, a pass a list: the check counted each list at the
+     * buffer's head. */
+    const WGPUComputePipeline list_pipes[2] = {p->sort_medium, p->sort_small};
+    for (int l = 0; r == WGS_OK && listed && l < 2; l++) {
         const wgs__count_rule one_each = wgs__count_follow(0, 1);
         wgs__gpu_scope_push(ctx->gpu);
-        cp = wgs__gpu_pass_begin(ctx->gpu, encoder, a->timestamp_query_set, none, large ? none : a->timestamp_end_index);
-        wgs__dispatch_begin(ctx, p->small_list, 0, segs);
+        cp = wgs__gpu_pass_begin(ctx->gpu, encoder, a->timestamp_query_set, none,
+                                 large || l == 0 ? none : a->timestamp_end_index);
+        wgs__dispatch_begin(ctx, p->small_list, 4u * (uint32_t)l, segs);
         gpu_binding sb[7] = {kin, kout, bb, eb, vin, vout, list};
-        wgs__dispatch(ctx, cp, p->sort_small, sb, 7, &rec_small, rec_small_at, segs, &one_each);
+        wgs__dispatch(ctx, cp, list_pipes[l], sb, 7, &rec_list[l], rec_list_at[l], segs, &one_each);
         r = wgs__dispatch_end(ctx, cp);
         wgs__gpu_pass_end(ctx->gpu, cp);
         wgs_result rs = wgs__scope_end(ctx, "recording the segmented sort");

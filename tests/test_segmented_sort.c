@@ -112,10 +112,10 @@ out_early:
     free(begins), free(ends);
 }
 
-/* Lengths around the tile (256 on CPU drivers) and around the longest segment an
- * invocation sorts alone (32), empty and single segments among them. */
+/* Lengths around the tile (256 on CPU drivers), the medium tile (64) and the longest
+ * segment an invocation sorts alone (32), empty and single segments among them. */
 static uint64_t boundary_lengths(uint32_t tile, uint32_t *lens) {
-    const uint32_t l[] = {0, 1, 2, 0, tile - 1, tile, 3, 0, 1, tile / 2 + 1, tile, 17, 0, 32, 33, 31};
+    const uint32_t l[] = {0, 1, 2, 0, tile - 1, tile, 3, 0, 1, tile / 2 + 1, tile, 17, 0, 32, 33, 31, 64, 65};
     memcpy(lens, l, sizeof l);
     return sizeof l / sizeof l[0];
 }

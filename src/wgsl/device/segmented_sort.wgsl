@@ -3,16 +3,18 @@
 // the passes). Keys are compared as element/sort_key.wgsl orders them, inverted for a
 // descending sort, so that every pass sorts ascending; equal keys keep their order.
 //
-//   ss_clear    one invocation: the status word and the small segments' count zeroed
+//   ss_clear    one invocation: the status word and the two lists' counts zeroed
 //   ss_check    per segment: its offsets checked (begin <= end <= the next begin, both
 //               <= n; a code into the status by atomicMax); a valid segment longer
-//               than SS_TINY_MAX and at most small_max appended to small_list; for the
+//               than SS_TINY_MAX appended to the medium list up to medium_max keys,
+//               else to the small list up to small_max (small_list); for the
 //               large path its length if it is past small_max, else 0 (large_len,
 //               which the plan's scan turns into the large segments' places)
 //   ss_tiny     an invocation a segment of at most SS_TINY_MAX keys: an insertion
 //               sort of its mapped keys in registers, then the moves
-//   ss_small    (n: the listed segments, a count from the GPU) a workgroup a listed
-//               segment of at most small_max (<= TILE) keys: the mapped
+//   ss_small    (n: the listed segments, a count from the GPU) a workgroup a segment
+//               of one list (compiled twice: the medium tile and the full one), at
+//               most TILE keys: the mapped
 //               keys and their places in workgroup memory, sorted there by merging
 //               runs of 1, 2, 4, ... (each key finds its place in the partner run by a
 //               binary search: below the left run's equals, after the right one's),
@@ -34,8 +36,9 @@
 // Bindings: 0 keys_in, 1 keys_out, 3 status, 4 begins (CSR: the n_segments + 1
 // offsets), 5 ends (BEGIN_END), 6 values_in, 7 values_out, 8 large_len, 9 large_end
 // (large_len's inclusive scan), 10 cseg, 11 cpos, 12 ckeys, 13 sorted_idx, 14 seg2,
-// 15 pos2 (the large path's compacted arrays), 16 small_list (the count, then the
-// segments ss_small sorts, in no particular order).
+// 15 pos2 (the large path's compacted arrays), 16 small_list (the medium list's count,
+// the small list's, then segment_bound words of each list's segment numbers, in no
+// particular order).
 
 @group(0) @binding(0) var<storage, read> keys_in: array<u32>;
 @group(0) @binding(1) var<storage, read_write> keys_out: array<u32>;
@@ -106,6 +109,7 @@ fn move_element(i: u32, o: u32) {
 fn ss_clear() {
     atomicStore(&status[0], 0u);
     atomicStore(&small_list[0], 0u);
+    atomicStore(&small_list[1], 0u);
 }
 
 @compute @workgroup_size(WG)
@@ -137,8 +141,10 @@ fn ss_check(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg:
     if (code != 0u) {
         atomicMax(&status[0], code);
     }
-    if (len > SS_TINY_MAX && len <= params.small_max) {
-        atomicStore(&small_list[1u + atomicAdd(&small_list[0], 1u)], s);
+    if (len > SS_TINY_MAX && len <= params.medium_max) {
+        atomicStore(&small_list[2u + atomicAdd(&small_list[0], 1u)], s);
+    } else if (len > SS_TINY_MAX && len <= params.small_max) {
+        atomicStore(&small_list[2u + params.segment_bound + atomicAdd(&small_list[1], 1u)], s);
     }
     if (large) {
         large_len[s] = select(0u, len, len > params.small_max);
@@ -189,11 +195,11 @@ fn ss_small(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg:
     if (w >= params.n) {
         return;
     }
-    // ss_check listed only valid segments of at most small_max keys; the test keeps
-    // workgroup memory safe whatever the list holds.
+    // ss_check listed only valid segments that fit this tile; the test keeps workgroup
+    // memory safe whatever the list holds.
     if (lid == 0u) {
-        let r = seg_range(atomicLoad(&small_list[1u + w]));
-        let ok = r.x <= r.y && r.y - r.x <= params.small_max;
+        let r = seg_range(atomicLoad(&small_list[params.list_base + w]));
+        let ok = r.x <= r.y && r.y - r.x <= TILE;
         wrange = select(vec2<u32>(0u), r, ok);
     }
     let r = workgroupUniformLoad(&wrange);
