@@ -1747,8 +1747,8 @@ WGS_API wgs_result wgs_topk_host(wgs_context *ctx, const wgs_topk_plan_desc *des
  * keys and places loaded once, runs merged in pairs with a binary search a key, the
  * keys and values then moved from the input to their ranks: one read and one write).
  * Segments longer than a tile take the large path: the plan's scan plan turns their lengths
- * into places, a workgroup per large segment copies its keys to a compacted array with
- * their segment and position, the plan's first radix sort plan sorts them stably by
+ * into places, a workgroup per large segment (listed by the check, dispatched for
+ * their count) copies its keys to a compacted array with their segment and position, the plan's first radix sort plan sorts them stably by
  * key carrying their compacted index, a relabel gives each its segment and position,
  * the second sort plan sorts them stably by segment (only the bits that segment_capacity
  * needs) carrying the position, and a scatter writes the i-th key of that order to the
@@ -1756,11 +1756,12 @@ WGS_API wgs_result wgs_topk_host(wgs_context *ctx, const wgs_topk_plan_desc *des
  * their n_buffer, and the relabel and scatter follow it by the dispatch layer's count
  * rule. Records a compute pass of 3 dispatches (2 under PATH_LARGE) and two passes of 2
  * (the count's and a list's sort; not under PATH_LARGE), then where large
- * segments can occur (capacity past the tile) the scan plan's passes, a pass of 1
- * dispatch, the first sort's passes, a pass of 2 (the count's and the relabel), the
- * second sort's passes and a pass of 2 (the count's and the scatter).
- * Scratch (wgs_segmented_sort_plan_scratch_size): the lists, 8 bytes a segment and 8
- * more; where a segment can be past a tile (capacity past it, not PATH_SMALL) also 4
+ * segments can occur (capacity past the tile) the scan plan's passes, a pass of 2
+ * (the count's and the gather), the first sort's passes, a pass of 2 (the count's and
+ * the relabel), the second sort's passes and a pass of 2 (the count's and the
+ * scatter).
+ * Scratch (wgs_segmented_sort_plan_scratch_size): the lists, 12 bytes a segment and
+ * 12 more; where a segment can be past a tile (capacity past it, not PATH_SMALL) also 4
  * bytes a segment twice, the compacted keys (key bytes a key) and five u32 arrays of
  * capacity, the scan plan's and the two sort plans' scratch (each a copy of capacity
  * keys and values).

@@ -26,8 +26,8 @@ struct wgs_segmented_sort_plan {
     uint32_t wg, tile, small_max, medium_max;
     uint64_t scratch_bytes;
     WGPUComputePipeline clear, check, tiny, sort_medium, sort_small, gather, relabel, scatter;
-    /* The counts of the segments the medium and the full workgroups sort, then their
-     * numbers (segment_capacity words each). */
+    /* The counts of the segments the medium and the full workgroups sort and of the
+     * large ones, then their numbers (segment_capacity words each). */
     WGPUBuffer small_list;
     /* The large path: per segment its length past the tile and their inclusive scan;
      * per compacted key its segment, position, key, the first sort's index and the
@@ -164,7 +164,7 @@ wgs_result wgs_segmented_sort_plan_create(wgs_context *ctx, const wgs_segmented_
                                  .capacity = d.capacity, .label = "wgscan segmented sort by segment"};
         r = wgs_sort_plan_create(ctx, &sd, &p->by_segment);
     }
-    const uint64_t list_bytes = wgs__round_up((2 * d.segment_capacity + 2) * 4, 256);
+    const uint64_t list_bytes = wgs__round_up((3 * d.segment_capacity + 3) * 4, 256);
     if (r == WGS_OK) {
         p->scratch_bytes = list_bytes;
         wgs__gpu_scope_push(ctx->gpu);
@@ -266,8 +266,8 @@ wgs_result wgs_segmented_sort_encode(wgs_segmented_sort_plan *p, WGPUCommandEnco
      * after the medium list. */
     wgs_params rec_list[2] = {rec, rec};
     rec_list[0].segsort.n = rec_list[1].segsort.n = (uint32_t)segs;
-    rec_list[0].segsort.list_base = 2;
-    rec_list[1].segsort.list_base = 2 + (uint32_t)segs;
+    rec_list[0].segsort.list_base = 3;
+    rec_list[1].segsort.list_base = 3 + (uint32_t)segs;
     if ((r = wgs__params_reserve(ctx, 3)) != WGS_OK) return r;
     const uint64_t rec_at = wgs__param_push(ctx, &rec);
     const uint64_t rec_list_at[2] = {wgs__param_push(ctx, &rec_list[0]), wgs__param_push(ctx, &rec_list[1])};
@@ -285,7 +285,7 @@ wgs_result wgs_segmented_sort_encode(wgs_segmented_sort_plan *p, WGPUCommandEnco
     const gpu_binding vout = wgs__binding_or_dummy(ctx, 7, a->values_out, a->values_out_offset,
                                                    p->payload != WGS_PAYLOAD_NONE ? vb : 0, 1);
     const gpu_binding llen = wgs__binding_or_dummy(ctx, 8, p->large_len, 0, large ? segs * 4 : 0, 1);
-    const gpu_binding list = {16, p->small_list, 0, (2 * segs + 2) * 4};
+    const gpu_binding list = {16, p->small_list, 0, (3 * segs + 3) * 4};
 
     const int listed = p->small && segs > 0;
     wgs__gpu_scope_push(ctx->gpu);
@@ -333,8 +333,11 @@ wgs_result wgs_segmented_sort_encode(wgs_segmented_sort_plan *p, WGPUCommandEnco
     const uint64_t count_at = (segs - 1) * 4;
     wgs_scan_args sa = {.input = p->large_len, .output = p->large_end, .n = segs};
     if ((r = wgs_scan_encode(p->scan, encoder, &sa)) != WGS_OK) return r;
+    /* The gather's record: a workgroup a listed large segment, as ss_small's. */
+    wgs_params rec_gather = rec_list[0];
+    rec_gather.segsort.list_base = 3 + 2 * (uint32_t)segs;
     if ((r = wgs__params_reserve(ctx, 1)) != WGS_OK) return r;
-    const uint64_t rec2_at = wgs__param_push(ctx, &rec);
+    const uint64_t rec2_at = wgs__param_push(ctx, &rec_gather);
     const uint64_t eb_bytes = n * 4;
     const gpu_binding lend = {9, p->large_end, 0, segs * 4};
     const gpu_binding cseg = wgs__binding_or_dummy(ctx, 10, p->cseg, 0, eb_bytes, 1);
@@ -345,10 +348,15 @@ wgs_result wgs_segmented_sort_encode(wgs_segmented_sort_plan *p, WGPUCommandEnco
     const gpu_binding pos2 = wgs__binding_or_dummy(ctx, 15, p->pos2, 0, eb_bytes, 1);
     wgs__gpu_scope_push(ctx->gpu);
     cp = wgs__gpu_pass_begin(ctx->gpu, encoder, NULL, none, none);
-    gpu_binding gb[7] = {kin, bb, llen, lend, ckeys, cseg, cpos};
-    wgs__dispatch(ctx, cp, p->gather, gb, 7, &rec, rec2_at, segs, NULL);
+    const wgs__count_rule one_each = wgs__count_follow(0, 1);
+    wgs__dispatch_begin(ctx, p->small_list, 8, segs);
+    gpu_binding gb[8] = {kin, bb, llen, lend, ckeys, cseg, cpos, list};
+    wgs__dispatch(ctx, cp, p->gather, gb, 8, &rec_gather, rec2_at, segs, &one_each);
+    r = wgs__dispatch_end(ctx, cp);
     wgs__gpu_pass_end(ctx->gpu, cp);
-    if ((r = wgs__scope_end(ctx, "recording the segmented sort")) != WGS_OK) return r;
+    wgs_result rs1 = wgs__scope_end(ctx, "recording the segmented sort");
+    if (r == WGS_OK) r = rs1;
+    if (r != WGS_OK) return r;
 
     wgs_sort_args s1 = {.keys_in = p->ckeys, .keys_out = p->ckeys, .values_out = p->idx, .n = n,
                         .n_buffer = p->large_end, .n_offset = count_at};

@@ -7,7 +7,8 @@
 //   ss_check    per segment: its offsets checked (begin <= end <= the next begin, both
 //               <= n; a code into the status by atomicMax); a valid segment longer
 //               than SS_TINY_MAX appended to the medium list up to medium_max keys,
-//               else to the small list up to small_max (small_list); for the
+//               else to the small list up to small_max, else (the large path's) to the
+//               large list (small_list); for the
 //               large path its length if it is past small_max, else 0 (large_len,
 //               which the plan's scan turns into the large segments' places)
 //   ss_tiny     an invocation a segment of at most SS_TINY_MAX keys: an insertion
@@ -19,8 +20,9 @@
 //               runs of 1, 2, 4, ... (each key finds its place in the partner run by a
 //               binary search: below the left run's equals, after the right one's),
 //               then keys and values moved from the input to their ranks
-//   ss_gather   a workgroup a large segment: its keys copied to the compacted array
-//               at the segment's place, with their segment and position
+//   ss_gather   (n: the listed large segments, a count from the GPU) a workgroup a
+//               large segment: its keys copied to the compacted array at the
+//               segment's place, with their segment and position
 //   (then the plan's sort plans: the compacted keys stably by key, carrying their
 //   compacted index; then stably by segment, carrying their position)
 //   ss_relabel  per compacted key (n: their count, from the GPU): the segment and the
@@ -36,9 +38,9 @@
 // Bindings: 0 keys_in, 1 keys_out, 3 status, 4 begins (CSR: the n_segments + 1
 // offsets), 5 ends (BEGIN_END), 6 values_in, 7 values_out, 8 large_len, 9 large_end
 // (large_len's inclusive scan), 10 cseg, 11 cpos, 12 ckeys, 13 sorted_idx, 14 seg2,
-// 15 pos2 (the large path's compacted arrays), 16 small_list (the medium list's count,
-// the small list's, then segment_bound words of each list's segment numbers, in no
-// particular order).
+// 15 pos2 (the large path's compacted arrays), 16 small_list (the counts of the medium,
+// small and large lists, then segment_bound words of each list's segment numbers, in
+// no particular order).
 
 @group(0) @binding(0) var<storage, read> keys_in: array<u32>;
 @group(0) @binding(1) var<storage, read_write> keys_out: array<u32>;
@@ -110,6 +112,7 @@ fn ss_clear() {
     atomicStore(&status[0], 0u);
     atomicStore(&small_list[0], 0u);
     atomicStore(&small_list[1], 0u);
+    atomicStore(&small_list[2], 0u);
 }
 
 @compute @workgroup_size(WG)
@@ -142,9 +145,11 @@ fn ss_check(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg:
         atomicMax(&status[0], code);
     }
     if (len > SS_TINY_MAX && len <= params.medium_max) {
-        atomicStore(&small_list[2u + atomicAdd(&small_list[0], 1u)], s);
+        atomicStore(&small_list[3u + atomicAdd(&small_list[0], 1u)], s);
     } else if (len > SS_TINY_MAX && len <= params.small_max) {
-        atomicStore(&small_list[2u + params.segment_bound + atomicAdd(&small_list[1], 1u)], s);
+        atomicStore(&small_list[3u + params.segment_bound + atomicAdd(&small_list[1], 1u)], s);
+    } else if (large && len > params.small_max) {
+        atomicStore(&small_list[3u + 2u * params.segment_bound + atomicAdd(&small_list[2], 1u)], s);
     }
     if (large) {
         large_len[s] = select(0u, len, len > params.small_max);
@@ -279,19 +284,21 @@ fn ss_small(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg:
 @compute @workgroup_size(WG)
 fn ss_gather(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
              @builtin(local_invocation_index) lid: u32) {
-    let s = tile_index(wid, nwg);
-    if (s >= params.segments) {
+    let w = tile_index(wid, nwg);
+    if (w >= params.n) {
         return;
     }
+    let s = atomicLoad(&small_list[params.list_base + w]);
     let len = large_len[s];
     if (len == 0u) {
         return;
     }
     let b = begins[s];
     let place = large_end[s] - len;
+    // (cpos is bound to n words: the compacted arrays end there.)
     for (var j = lid; j < len; j += WG) {
         let c = place + j;
-        if (c >= params.n) {
+        if (c >= arrayLength(&cpos)) {
             break;
         }
         let g = b + j;
