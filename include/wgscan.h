@@ -38,7 +38,9 @@
  *   2. wgs_scan_plan_create(ctx, &(wgs_scan_plan_desc){.type = WGS_TYPE_F32,
  *        .op = WGS_OP_ADD, .kind = WGS_SCAN_INCLUSIVE, .capacity = n}, &plan)
  *        compiles the pipelines (cached in the context) and allocates the plan's
- *        scratch memory for up to `capacity` elements.
+ *        scratch memory for up to `capacity` elements. To compile ahead instead, the
+ *        pipelines of several plans at once, wgs_prepare() them first (section
+ *        "Compiling ahead"): the creation then only allocates.
  *   3. wgs_scan_encode(plan, encoder, &(wgs_scan_args){.input = buf, .output = buf2,
  *        .n = n}) records the scan into your encoder; submit it when you like.
  *   4. wgs_scan_plan_destroy(plan); wgs_context_destroy(ctx).
@@ -424,6 +426,16 @@ typedef struct wgs_experimental {
  * buffers: a running total that releases do not lower). The tests hold each plan's
  * scratch size to what its creation added. */
 WGS_API uint64_t wgs_experimental_buffer_bytes_created(const wgs_context *ctx);
+
+/* Pipelines the context compiled into its cache so far: created by plan creation (one
+ * at a time, as it went) and prepared by wgs_prepare (asynchronously). Plans share
+ * cached pipelines, so counts that stay put across a plan's creation mean that it
+ * compiled nothing (the JavaScript package's wg.pipelines). */
+typedef struct wgs_experimental_pipeline_counts {
+    uint64_t created;
+    uint64_t prepared;
+} wgs_experimental_pipeline_counts;
+WGS_API wgs_experimental_pipeline_counts wgs_experimental_pipelines(const wgs_context *ctx);
 #endif
 
 /* Loads the runtime, picks an adapter and creates a device (see the manual).
@@ -529,7 +541,8 @@ typedef enum wgs_scan_algorithm {
 /* ---------------------------------------------------------------------------
  * Your own operator: an element type and an associative combining function, in WGSL
  * ------------------------------------------------------------------------- */
-/* The scans (and, where a primitive says so, others) take it instead of type and op,
+/* The scans, the reduce, the segmented reduce and scan, the scan by key and the reduce
+ * by key take it (their descriptions' `custom`) instead of type and op,
  * which are then left 0. wgscan composes it into its kernels through the prelude, as
  * it does the built-in operators: `source` comes first in every kernel, unchanged (so
  * a compiler's message names your own line numbers), then the prelude makes
@@ -589,8 +602,8 @@ typedef struct wgs_scan_plan_desc {
     const char *label; /* for WebGPU object labels; may be NULL */
     /* Your own operator (above) instead of type and op (both then 0; else
      * WGS_ERROR_INVALID_ARGUMENT). Buffers, n and the carry-in are then in elements of
-     * its type (init_value: the element's bytes; init_buffer: one element). No count
-     * from the GPU (args.n_buffer: WGS_ERROR_INVALID_ARGUMENT) yet. */
+     * its type (init_value: the element's bytes; init_buffer: one element). A count
+     * from the GPU (args.n_buffer) works as for the built-ins. */
     const wgs_operator_desc *custom;
 } wgs_scan_plan_desc;
 
@@ -761,7 +774,8 @@ typedef struct wgs_reduce_plan_desc {
      * algorithm, float_sum and fixed_point_bits; else WGS_ERROR_INVALID_ARGUMENT). The
      * input holds its elements and the result is one element (n = 0: the identity),
      * combined in the input's order by tiles, level after level: the same bits on
-     * every run. No count from the GPU (args.n_buffer) yet. */
+     * every run; a count from the GPU (args.n_buffer) as for the built-ins (a count
+     * of 0: the identity). */
     const wgs_operator_desc *custom;
 } wgs_reduce_plan_desc;
 
@@ -876,6 +890,11 @@ typedef struct wgs_segmented_reduce_plan_desc {
     uint64_t capacity;          /* largest n, in elements; 0 means 1 */
     uint64_t segment_capacity;  /* largest n_segments; 0 means 1 */
     const char *label;
+    /* Your own operator ("Your own operator") instead of type and op (both 0; else
+     * WGS_ERROR_INVALID_ARGUMENT): the values are its elements and each result is one
+     * element (an empty segment: the identity), the segment's values combined in input
+     * order; the scratch grows by 8 bytes a tile for each word past the first. */
+    const wgs_operator_desc *custom;
 } wgs_segmented_reduce_plan_desc;
 
 typedef struct wgs_segmented_reduce_args {
@@ -1004,6 +1023,12 @@ typedef struct wgs_scan_by_key_plan_desc {
     wgs_type key_type;       /* KEYS: u32 (default) or i32 */
     uint64_t capacity;       /* largest n; 0 means 1 */
     const char *label;
+    /* Your own operator ("Your own operator") instead of type and op (both 0; else
+     * WGS_ERROR_INVALID_ARGUMENT): values, output and the carry-in (init_value: the
+     * element's bytes; init_buffer: one element) are in its elements, each segment
+     * scanned in input order, look-back included; tile states take 8 bytes a tile for
+     * each word of the element. */
+    const wgs_operator_desc *custom;
 } wgs_scan_by_key_plan_desc;
 
 typedef struct wgs_scan_by_key_args {
@@ -1119,6 +1144,11 @@ typedef struct wgs_segmented_scan_plan_desc {
     uint64_t capacity;          /* largest n, in elements; 0 means 1 */
     uint64_t segment_capacity;  /* largest n_segments; 0 means 1 */
     const char *label;
+    /* Your own operator ("Your own operator") instead of type and op (both 0; else
+     * WGS_ERROR_INVALID_ARGUMENT): values and output in its elements (gaps: the
+     * identity), each segment scanned in input order, look-back included; tile states
+     * take 8 bytes a tile for each word of the element. */
+    const wgs_operator_desc *custom;
 } wgs_segmented_scan_plan_desc;
 
 typedef struct wgs_segmented_scan_args {
@@ -1213,6 +1243,10 @@ typedef struct wgs_reduce_by_key_plan_desc {
     wgs_type key_type; /* u32 (default) or i32 */
     uint64_t capacity; /* largest n; 0 means 1 */
     const char *label;
+    /* Your own operator ("Your own operator") instead of type and op (both 0; else
+     * WGS_ERROR_INVALID_ARGUMENT): values and aggregates in its elements, each run
+     * combined in input order (the segmented reduce's). */
+    const wgs_operator_desc *custom;
 } wgs_reduce_by_key_plan_desc;
 
 typedef struct wgs_reduce_by_key_args {
@@ -1893,6 +1927,76 @@ WGS_API wgs_result wgs_topk_plan_desc_scratch_size(wgs_context *ctx, const wgs_t
 WGS_API wgs_result wgs_segmented_sort_plan_desc_scratch_size(wgs_context *ctx,
                                                              const wgs_segmented_sort_plan_desc *desc,
                                                              uint64_t *bytes);
+
+/* ---------------------------------------------------------------------------
+ * Compiling ahead: no stall at the first call. A plan's creation compiles the
+ * pipelines the context's cache lacks, one after another (on a CPU driver, seconds a
+ * primitive; on a GPU, tens to hundreds of milliseconds). wgs_prepare compiles those of
+ * several plan descriptions at once, with WebGPU's asynchronous pipeline creation, so
+ * that a program pays for them once, where it chooses (at start-up), and the plans it
+ * creates afterwards compile nothing. The cache is the context's: prepare on the
+ * context that will create the plans.
+ * ------------------------------------------------------------------------- */
+typedef enum wgs_plan_kind {
+    WGS_PLAN_NONE = 0, /* refused: every item names its kind */
+    WGS_PLAN_SCAN = 1,
+    WGS_PLAN_REDUCE = 2,
+    WGS_PLAN_COUNT = 3,
+    WGS_PLAN_SEGMENTED_REDUCE = 4,
+    WGS_PLAN_SCAN_BY_KEY = 5,
+    WGS_PLAN_SEGMENTED_SCAN = 6,
+    WGS_PLAN_REDUCE_BY_KEY = 7,
+    WGS_PLAN_SELECT = 8,
+    WGS_PLAN_HISTOGRAM = 9,
+    WGS_PLAN_ALLOC = 10,
+    WGS_PLAN_SORT = 11,
+    WGS_PLAN_TOPK = 12,
+    WGS_PLAN_SEGMENTED_SORT = 13,
+    WGS_PLAN_FORCE32 = 0x7FFFFFFF
+} wgs_plan_kind;
+
+/* One plan to prepare: its kind and a pointer to its description (the member of that
+ * kind; typed pointers, so the compiler checks what each points to):
+ *     {.kind = WGS_PLAN_SORT, .sort = &sort_desc} */
+typedef struct wgs_prepare_desc {
+    wgs_plan_kind kind;
+    union {
+        const wgs_scan_plan_desc *scan;
+        const wgs_reduce_plan_desc *reduce;
+        const wgs_count_plan_desc *count;
+        const wgs_segmented_reduce_plan_desc *segmented_reduce;
+        const wgs_scan_by_key_plan_desc *scan_by_key;
+        const wgs_segmented_scan_plan_desc *segmented_scan;
+        const wgs_reduce_by_key_plan_desc *reduce_by_key;
+        const wgs_select_plan_desc *select;
+        const wgs_histogram_plan_desc *histogram;
+        const wgs_alloc_plan_desc *alloc;
+        const wgs_sort_plan_desc *sort;
+        const wgs_topk_plan_desc *topk;
+        const wgs_segmented_sort_plan_desc *segmented_sort;
+    };
+} wgs_prepare_desc;
+
+/* Compiles the pipelines of the plans that items[0..n) describe, all at once, into the
+ * context's cache, and waits for them: a plan created afterwards from one of those
+ * descriptions (or any that needs the same pipelines) compiles nothing. The
+ * descriptions are those of the plans' creation, capacity included (a plan chooses its
+ * algorithm and so its pipelines by it). No plan is kept and no GPU memory allocated.
+ * Preconditions: n == 0 (nothing to do) or items points to n items.
+ * Errors: a bad item (no kind, no description: WGS_ERROR_INVALID_ARGUMENT) or a
+ * description its creation refuses returns that creation's result and message before
+ * anything compiles; a pipeline that fails to compile returns the error with the
+ * compiler's message, as creation does, after the others were waited for (those stay
+ * in the cache).
+ * Cost: Dawn compiles the requests on threads of its own, so where the driver's
+ * compiler runs in parallel the wait is for the slowest pipeline rather than for their
+ * sum (SwiftShader's does not: there it takes as long as creating the plans in turn);
+ * pipelines already cached cost nothing, so a second call with the same items returns
+ * at once. A user's operator is still checked
+ * at each plan creation (a small compilation of its own; see "Your own operator"). In
+ * the browser the JavaScript package's wg.prepare(specs) is the way: this call compiles
+ * there synchronously. */
+WGS_API wgs_result wgs_prepare(wgs_context *ctx, const wgs_prepare_desc *items, size_t n);
 
 /* ---------------------------------------------------------------------------
  * Copy: the yardstick. A WGSL copy at memory speed; a primitive that reads and writes

@@ -123,6 +123,14 @@ typedef enum WGPUCallbackMode {
     WGPUCallbackMode_Force32 = 0x7FFFFFFF
 } WGPUCallbackMode;
 
+typedef enum WGPUCreatePipelineAsyncStatus {
+    WGPUCreatePipelineAsyncStatus_Success = 1,
+    WGPUCreatePipelineAsyncStatus_CallbackCancelled = 2,
+    WGPUCreatePipelineAsyncStatus_ValidationError = 3,
+    WGPUCreatePipelineAsyncStatus_InternalError = 4,
+    WGPUCreatePipelineAsyncStatus_Force32 = 0x7FFFFFFF
+} WGPUCreatePipelineAsyncStatus;
+
 typedef enum WGPUDeviceLostReason {
     WGPUDeviceLostReason_Unknown = 1,
     WGPUDeviceLostReason_Destroyed = 2,
@@ -291,6 +299,9 @@ typedef void (*WGPUBufferMapCallback)(WGPUMapAsyncStatus status, WGPUStringView 
                                       void *userdata1, void *userdata2);
 typedef void (*WGPUQueueWorkDoneCallback)(WGPUQueueWorkDoneStatus status, WGPUStringView message,
                                           void *userdata1, void *userdata2);
+typedef void (*WGPUCreateComputePipelineAsyncCallback)(WGPUCreatePipelineAsyncStatus status,
+                                                       WGPUComputePipeline pipeline, WGPUStringView message,
+                                                       void *userdata1, void *userdata2);
 
 typedef struct WGPURequestAdapterCallbackInfo {
     WGPUChainedStruct *nextInChain;
@@ -346,6 +357,14 @@ typedef struct WGPUQueueWorkDoneCallbackInfo {
     void *userdata1;
     void *userdata2;
 } WGPUQueueWorkDoneCallbackInfo;
+
+typedef struct WGPUCreateComputePipelineAsyncCallbackInfo {
+    WGPUChainedStruct *nextInChain;
+    WGPUCallbackMode mode;
+    WGPUCreateComputePipelineAsyncCallback callback;
+    void *userdata1;
+    void *userdata2;
+} WGPUCreateComputePipelineAsyncCallbackInfo;
 
 typedef struct WGPUInstanceLimits {
     WGPUChainedStruct *nextInChain;

@@ -137,6 +137,12 @@ uint64_t wgs_experimental_buffer_bytes_created(const wgs_context *ctx) {
     return ctx ? wgs__gpu_buffer_bytes_created(ctx->gpu) : 0;
 }
 
+wgs_experimental_pipeline_counts wgs_experimental_pipelines(const wgs_context *ctx) {
+    wgs_experimental_pipeline_counts c = {0, 0};
+    if (ctx) c.created = ctx->pipelines_created, c.prepared = ctx->pipelines_prepared;
+    return c;
+}
+
 wgs_result wgs_context_get_info(const wgs_context *ctx, wgs_context_info *info) {
     if (!ctx || !info) return WGS_ERROR_INVALID_ARGUMENT;
     *info = ctx->caps.info;

@@ -353,10 +353,11 @@ wgs_result wgs_segmented_reduce_host(wgs_context *ctx, const wgs_segmented_reduc
     wgs_segmented_reduce_plan *plan = NULL;
     wgs_result r = wgs_segmented_reduce_plan_create(ctx, &d, &plan);
     if (r != WGS_OK) return r;
-    const uint64_t result_bytes = d.op == WGS_OP_ARGMIN || d.op == WGS_OP_ARGMAX ? 8 : 4;
+    const uint64_t result_bytes = wgs__segmented_reduce_plan_result_size(plan);
+    const uint64_t es = d.custom ? result_bytes : 4;
     WGPUBuffer in = NULL, begins = NULL, ends = NULL, out = NULL, status = NULL;
     WGPUCommandEncoder enc = NULL;
-    r = host_upload(ctx, input, n * 4, &in);
+    r = host_upload(ctx, input, n * es, &in);
     if (r == WGS_OK) r = host_upload(ctx, offsets, (csr ? n_segments + 1 : n_segments) * 4, &begins);
     if (r == WGS_OK && !csr) r = host_upload(ctx, end_offsets, n_segments * 4, &ends);
     if (r == WGS_OK) r = host_upload(ctx, NULL, n_segments * result_bytes, &out);
@@ -393,7 +394,7 @@ wgs_result wgs_scan_by_key_host(wgs_context *ctx, const wgs_scan_by_key_plan_des
     wgs_result r = wgs_scan_by_key_plan_create(ctx, &d, &plan);
     if (r != WGS_OK) return r;
     const int flags = d.heads == WGS_HEADS_FLAGS;
-    const uint64_t bytes = n * (d.type == WGS_TYPE_F16 ? 2 : 4);
+    const uint64_t bytes = n * wgs__scan_by_key_plan_element_size(plan);
     WGPUBuffer h = NULL, in = NULL, out = NULL;
     WGPUCommandEncoder enc = NULL;
     r = host_upload(ctx, heads, flags ? n : n * 4, &h);
@@ -429,7 +430,7 @@ wgs_result wgs_segmented_scan_host(wgs_context *ctx, const wgs_segmented_scan_pl
     wgs_segmented_scan_plan *plan = NULL;
     wgs_result r = wgs_segmented_scan_plan_create(ctx, &d, &plan);
     if (r != WGS_OK) return r;
-    const uint64_t bytes = n * (d.type == WGS_TYPE_F16 ? 2 : 4);
+    const uint64_t bytes = n * wgs__segmented_scan_plan_element_size(plan);
     WGPUBuffer in = NULL, begins = NULL, ends = NULL, out = NULL, status = NULL;
     WGPUCommandEncoder enc = NULL;
     r = host_upload(ctx, input, bytes, &in);
@@ -469,7 +470,9 @@ wgs_result wgs_reduce_by_key_host(wgs_context *ctx, const wgs_reduce_by_key_plan
     wgs_reduce_by_key_plan *plan = NULL;
     wgs_result r = wgs_reduce_by_key_plan_create(ctx, &d, &plan);
     if (r != WGS_OK) return r;
-    const uint64_t bytes = n * 4, result_bytes = d.op == WGS_OP_ARGMIN || d.op == WGS_OP_ARGMAX ? 8 : 4;
+    uint32_t es, result;
+    wgs__reduce_by_key_plan_sizes(plan, &es, &result);
+    const uint64_t bytes = n * es, result_bytes = result;
     WGPUBuffer kb = NULL, in = NULL, uk = NULL, agg = NULL, runs = NULL;
     WGPUCommandEncoder enc = NULL;
     r = host_upload(ctx, keys, n * 4, &kb);

@@ -21,8 +21,16 @@
 typedef struct wgs_pipeline_entry {
     char key[WGS_PIPELINE_KEY_MAX];
     char *custom_key; /* a user operator's whole key (its hash is in key), or NULL */
-    WGPUComputePipeline pipeline;
+    WGPUComputePipeline pipeline; /* NULL while its request compiles */
+    struct gpu_pipeline_request *request; /* wgs_prepare's, until wgs__pipelines_collect */
 } wgs_pipeline_entry;
+
+/* How wgs__pipeline compiles what the cache lacks (wgs_prepare sets the other two). */
+typedef enum wgs__compile_mode {
+    WGS__COMPILE_NOW = 0, /* synchronously: the plan gets its pipeline */
+    WGS__COMPILE_NONE,    /* not at all: the WGSL is built and checked, the plan gets NULL */
+    WGS__COMPILE_LATER,   /* requested asynchronously, in the cache once collected; NULL */
+} wgs__compile_mode;
 
 /* ---- how a dispatch follows a count on the GPU ------------------------------------ */
 
@@ -100,6 +108,8 @@ struct wgs_context {
     char last_error[1024];
     wgs_pipeline_entry *pipelines; /* compiled kernels, by specialisation key */
     size_t pipeline_count, pipeline_cap;
+    wgs__compile_mode compile;
+    uint64_t pipelines_created, pipelines_prepared; /* wgs_experimental_pipelines */
     int live_plans; /* destroy order is checked, not trusted */
     wgs_experimental exp; /* the description's experiments (zero: none), defaults applied */
     /* Parameter ring of the primitives that have no plan-owned slots (copy, reduce,
@@ -186,8 +196,16 @@ void wgs__dispatch_release(wgs_context *ctx);
  * number of runs from one u32 at count_offset in `count` (at most n). The args'
  * input, n, output and timestamps are used; the plan is destroyed as any segmented
  * reduce plan. */
-wgs_result wgs__segmented_runs_plan_create(wgs_context *ctx, wgs_type type, wgs_op op, uint64_t capacity,
-                                           const char *label, wgs_segmented_reduce_plan **out);
+wgs_result wgs__segmented_runs_plan_create(wgs_context *ctx, wgs_type type, wgs_op op,
+                                           const wgs_operator_desc *custom, uint64_t capacity, const char *label,
+                                           wgs_segmented_reduce_plan **out);
+/* Bytes of one segment's result: the operator's element, or 4 (8 for the arg ops). */
+uint32_t wgs__segmented_reduce_plan_result_size(const wgs_segmented_reduce_plan *p);
+/* Bytes of a value of the scan by key's and segmented scan's plans (the host helpers'). */
+uint32_t wgs__scan_by_key_plan_element_size(const wgs_scan_by_key_plan *p);
+uint32_t wgs__segmented_scan_plan_element_size(const wgs_segmented_scan_plan *p);
+/* Bytes of a value and of an aggregate of a reduce by key plan. */
+void wgs__reduce_by_key_plan_sizes(const wgs_reduce_by_key_plan *p, uint32_t *element, uint32_t *result);
 wgs_result wgs__segmented_runs_encode(wgs_segmented_reduce_plan *p, WGPUCommandEncoder encoder,
                                       const wgs_segmented_reduce_args *a, WGPUBuffer starts, WGPUBuffer count,
                                       uint64_t count_offset);
@@ -325,6 +343,10 @@ typedef struct wgs_kernel_spec {
 /* The compiled pipeline for `spec`, compiled on first use and cached in the context
  * (the context owns it). */
 wgs_result wgs__pipeline(wgs_context *ctx, const wgs_kernel_spec *spec, WGPUComputePipeline *out);
+/* Waits for every pipeline requested under WGS__COMPILE_LATER and fills its cache entry;
+ * those that failed leave the cache. The first failure, recorded with the compiler's
+ * message where `report` (0: an earlier failure is the one the caller returns). */
+wgs_result wgs__pipelines_collect(wgs_context *ctx, int report);
 void wgs__pipelines_release(wgs_context *ctx);
 
 /* Embedded WGSL by path under src/wgsl (generated at build time). */

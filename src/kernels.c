@@ -135,8 +135,11 @@ static int write_prelude(strbuf *b, const wgs_kernel_spec *s) {
     /* T and combine; ELEMENT_WORDS, the 32-bit words of a T, which to_words and
      * from_words convert (tile states, carry-ins: up to 4 words, the rest zero);
      * COMMUTATIVE: a kernel may combine in another order than the input's (the
-     * built-ins: yes, floats' sums then differ in rounding only). A user's operator
-     * brings its own (operator.c). */
+     * built-ins: yes, floats' sums then differ in rounding only); T4, four consecutive
+     * elements indexed [0] to [3], and select_t, WGSL's select over T (a vector for the
+     * built-ins; a user's struct, which neither a vector nor select takes, is moved as
+     * an array and picked through its words). A user's operator brings its own
+     * (operator.c). */
     if (op) {
         ok &= sb_add(b, op->glue);
     } else {
@@ -147,7 +150,9 @@ static int write_prelude(strbuf *b, const wgs_kernel_spec *s) {
                  "const COMMUTATIVE: bool = true;\n"
                  "fn to_words(v: T) -> vec4<u32> { return vec4<u32>(to_bits(v), 0u, 0u, 0u); }\n"
                  "fn from_words(w: vec4<u32>) -> T { return from_bits(w.x); }\n"
-                 "fn carry_words() -> vec4<u32> { return vec4<u32>(0u); }\n",
+                 "fn carry_words() -> vec4<u32> { return vec4<u32>(0u); }\n"
+                 "alias T4 = vec4<T>;\n"
+                 "fn select_t(f: T, t: T, c: bool) -> T { return select(f, t, c); }\n",
                  t, wgsl_combine(s->type, s->op));
         ok &= sb_add(b, buf);
         /* order_key: a u32 that orders as T's values (floats: the bits' order, subnormals and
@@ -239,10 +244,12 @@ static int write_prelude(strbuf *b, const wgs_kernel_spec *s) {
     if (s->primitive) {
         /* OP and the type kinds (0 u32, 1 i32, 2 f32) let one kernel file choose its
          * atomic per operator at compile time. */
+        /* V4: four values, as T4 (a user's operator: its elements are the values). */
         snprintf(buf, sizeof buf,
-                 "alias V = %s;\nconst OP: u32 = %uu;\nconst TKIND: u32 = %uu;\nconst VKIND: u32 = %uu;\n",
-                 wgsl_type(s->value_type), (unsigned)s->op, (unsigned)s->type - 1u,
-                 (unsigned)s->value_type - 1u);
+                 "alias V = %s;\nalias V4 = %s;\nconst OP: u32 = %uu;\nconst TKIND: u32 = %uu;\n"
+                 "const VKIND: u32 = %uu;\n",
+                 op ? "T" : wgsl_type(s->value_type), op ? "T4" : "vec4<V>", (unsigned)s->op,
+                 (unsigned)s->type - 1u, (unsigned)s->value_type - 1u);
         ok &= sb_add(b, buf);
         return ok;
     }
@@ -430,6 +437,19 @@ wgs_result wgs__pipeline(wgs_context *ctx, const wgs_kernel_spec *spec, WGPUComp
         free(sb.p);
         return wgs__fail(ctx, WGS_ERROR_OUT_OF_HOST_MEMORY, "building WGSL for %s", spec->file);
     }
+    strbuf code = {0};
+    if (!expand_items(&code, sb.p, spec->items)) {
+        free(sb.p);
+        free(code.p);
+        return wgs__fail(ctx, WGS_ERROR_OUT_OF_HOST_MEMORY, "building WGSL for %s", spec->file);
+    }
+    free(sb.p);
+    sb = code;
+    if (ctx->compile == WGS__COMPILE_NONE) {
+        free(sb.p);
+        *out = NULL;
+        return WGS_OK;
+    }
     if (ctx->pipeline_count == ctx->pipeline_cap) {
         size_t cap = ctx->pipeline_cap ? ctx->pipeline_cap * 2 : 16;
         wgs_pipeline_entry *p = realloc(ctx->pipelines, cap * sizeof *p);
@@ -440,41 +460,69 @@ wgs_result wgs__pipeline(wgs_context *ctx, const wgs_kernel_spec *spec, WGPUComp
         ctx->pipelines = p;
         ctx->pipeline_cap = cap;
     }
-    strbuf code = {0};
-    if (!expand_items(&code, sb.p, spec->items)) {
-        free(sb.p);
-        free(code.p);
-        return wgs__fail(ctx, WGS_ERROR_OUT_OF_HOST_MEMORY, "building WGSL for %s", spec->file);
-    }
-    free(sb.p);
-    sb = code;
+    const int later = ctx->compile == WGS__COMPILE_LATER;
+    WGPUComputePipeline pipe = NULL;
+    gpu_pipeline_request *req = NULL;
     wgs__gpu_scope_push(ctx->gpu);
-    WGPUComputePipeline pipe = wgs__gpu_pipeline_create(ctx->gpu, sb.p, spec->entry, key);
+    if (later)
+        req = wgs__gpu_pipeline_request(ctx->gpu, sb.p, spec->entry, key);
+    else
+        pipe = wgs__gpu_pipeline_create(ctx->gpu, sb.p, spec->entry, key);
     char what[WGS_PIPELINE_KEY_MAX + 32];
     snprintf(what, sizeof what, "compiling kernel %s", key);
     wgs_result r = wgs__scope_end(ctx, what);
     free(sb.p);
-    if (r == WGS_OK && !pipe) r = wgs__fail(ctx, WGS_ERROR_GPU_INTERNAL, "%s: no pipeline", what);
-    if (r != WGS_OK) {
-        wgs__gpu_pipeline_release(ctx->gpu, pipe);
-        return r;
-    }
+    if (r == WGS_OK && !later && !pipe) r = wgs__fail(ctx, WGS_ERROR_GPU_INTERNAL, "%s: no pipeline", what);
+    if (r == WGS_OK && later && !req) r = wgs__fail(ctx, WGS_ERROR_OUT_OF_HOST_MEMORY, "%s: no request", what);
     char *custom_key = NULL;
-    if (spec->custom) {
+    if (r == WGS_OK && spec->custom) {
         size_t len = strlen(spec->custom->key) + 1;
         custom_key = malloc(len);
-        if (!custom_key) {
-            wgs__gpu_pipeline_release(ctx->gpu, pipe);
-            return wgs__fail(ctx, WGS_ERROR_OUT_OF_HOST_MEMORY, "caching kernel %s", key);
+        if (custom_key)
+            memcpy(custom_key, spec->custom->key, len);
+        else
+            r = wgs__fail(ctx, WGS_ERROR_OUT_OF_HOST_MEMORY, "caching kernel %s", key);
+    }
+    if (r != WGS_OK) {
+        if (req) { /* every request is waited for; its pipeline, if any, goes */
+            char msg[8];
+            WGPUComputePipeline late = NULL;
+            if (wgs__gpu_pipeline_wait(ctx->gpu, req, &late, msg, sizeof msg) == WGS_OK)
+                wgs__gpu_pipeline_release(ctx->gpu, late);
         }
-        memcpy(custom_key, spec->custom->key, len);
+        wgs__gpu_pipeline_release(ctx->gpu, pipe);
+        return r;
     }
     wgs_pipeline_entry *e = &ctx->pipelines[ctx->pipeline_count++];
     snprintf(e->key, sizeof e->key, "%s", key);
     e->custom_key = custom_key;
     e->pipeline = pipe;
+    e->request = req;
+    if (!later) ctx->pipelines_created++;
     *out = pipe;
     return WGS_OK;
+}
+
+wgs_result wgs__pipelines_collect(wgs_context *ctx, int report) {
+    wgs_result first = WGS_OK;
+    size_t kept = 0;
+    for (size_t i = 0; i < ctx->pipeline_count; i++) {
+        wgs_pipeline_entry e = ctx->pipelines[i];
+        if (e.request) {
+            char msg[1024] = "";
+            wgs_result r = wgs__gpu_pipeline_wait(ctx->gpu, e.request, &e.pipeline, msg, sizeof msg);
+            e.request = NULL;
+            if (r != WGS_OK) {
+                if (first == WGS_OK) first = report ? wgs__fail(ctx, r, "compiling kernel %s: %s", e.key, msg) : r;
+                free(e.custom_key);
+                continue;
+            }
+            ctx->pipelines_prepared++;
+        }
+        ctx->pipelines[kept++] = e;
+    }
+    ctx->pipeline_count = kept;
+    return first;
 }
 
 void wgs__pipelines_release(wgs_context *ctx) {

@@ -204,7 +204,10 @@ wgs_result wgs_reduce_plan_create(wgs_context *ctx, const wgs_reduce_plan_desc *
     if (desc->float_sum == WGS_FLOAT_SUM_FIXED_POINT && type == WGS_TYPE_F32 && op == WGS_OP_ADD &&
         desc->algorithm == WGS_REDUCE_ALGORITHM_ATOMIC)
         p->flags = WGS_FLAG_FIXED_POINT | desc->fixed_point_bits << 16;
-    return plan_finish(ctx, p, type, acc_op, (uint32_t)arg, "element/lift_value.wgsl element/acc.wgsl workgroup/reduce_tree.wgsl", out);
+    return plan_finish(ctx, p, type, acc_op, (uint32_t)arg,
+                       arg ? "element/lift_value.wgsl element/acc.wgsl element/acc_arg.wgsl workgroup/reduce_tree.wgsl"
+                           : "element/lift_value.wgsl element/acc.wgsl element/acc_value.wgsl workgroup/reduce_tree.wgsl",
+                       out);
 }
 
 static wgs_count_plan_desc count_desc_defaults(const wgs_count_plan_desc *d) {
@@ -236,7 +239,8 @@ wgs_result wgs_count_plan_create(wgs_context *ctx, const wgs_count_plan_desc *us
     p->flags = kind << 8;
     p->capacity = desc->capacity;
     return plan_finish(ctx, p, WGS_TYPE_U32, WGS_OP_ADD, 0,
-                       "element/predicate.wgsl element/lift_count.wgsl element/acc.wgsl workgroup/reduce_tree.wgsl", out);
+                       "element/predicate.wgsl element/lift_count.wgsl element/acc.wgsl element/acc_value.wgsl "
+                       "workgroup/reduce_tree.wgsl", out);
 }
 
 uint64_t wgs_reduce_plan_scratch_size(const wgs_reduce_plan *p) { return p ? p->scratch_bytes : 0; }

@@ -16,7 +16,8 @@
 struct wgs_reduce_by_key_plan {
     wgs_context *ctx;
     uint64_t capacity;
-    uint32_t result_bytes; /* 4, or 8 for arg ops (value bits, index) */
+    uint32_t es;           /* bytes of a value: 4, or a user's element's */
+    uint32_t result_bytes; /* es, or 8 for arg ops (value bits, index) */
     wgs_select_plan *unique;
     wgs_segmented_reduce_plan *runs;
     WGPUBuffer starts;
@@ -35,9 +36,10 @@ wgs_result wgs_reduce_by_key_plan_create(wgs_context *ctx, const wgs_reduce_by_k
     WGS_FAIL_IF(ctx, d->key_type != WGS_TYPE_DEFAULT && d->key_type != WGS_TYPE_U32 && d->key_type != WGS_TYPE_I32,
                 WGS_ERROR_UNSUPPORTED_TYPE, "keys are u32 or i32, not type %d", (int)d->key_type);
     const uint64_t capacity = d->capacity ? d->capacity : 1;
-    /* The segmented reduce checks the type, the operator and the capacity. */
+    /* The segmented reduce checks the type, the operator (or makes the user's) and the
+     * capacity. */
     wgs_segmented_reduce_plan *runs = NULL;
-    wgs_result r = wgs__segmented_runs_plan_create(ctx, d->type, d->op, capacity, d->label, &runs);
+    wgs_result r = wgs__segmented_runs_plan_create(ctx, d->type, d->op, d->custom, capacity, d->label, &runs);
     if (r != WGS_OK) return r;
     wgs_reduce_by_key_plan *p = calloc(1, sizeof *p);
     if (!p) {
@@ -47,7 +49,8 @@ wgs_result wgs_reduce_by_key_plan_create(wgs_context *ctx, const wgs_reduce_by_k
     p->ctx = ctx;
     p->runs = runs;
     p->capacity = capacity;
-    p->result_bytes = d->op == WGS_OP_ARGMIN || d->op == WGS_OP_ARGMAX ? 8 : 4;
+    p->result_bytes = wgs__segmented_reduce_plan_result_size(runs);
+    p->es = d->custom ? p->result_bytes : 4;
     /* Keys compared bit for bit: u32 for both key types. */
     wgs_select_plan_desc seld = {.type = WGS_TYPE_U32, .mode = WGS_SELECT_UNIQUE, .payload = WGS_PAYLOAD_INDEX,
                                  .capacity = capacity, .label = d->label};
@@ -70,6 +73,11 @@ void wgs_reduce_by_key_plan_destroy(wgs_reduce_by_key_plan *p) {
     free(p);
 }
 
+void wgs__reduce_by_key_plan_sizes(const wgs_reduce_by_key_plan *p, uint32_t *element, uint32_t *result) {
+    *element = p->es;
+    *result = p->result_bytes;
+}
+
 uint64_t wgs_reduce_by_key_plan_scratch_size(const wgs_reduce_by_key_plan *p) { return p ? p->scratch_bytes : 0; }
 
 wgs_result wgs_reduce_by_key_encode(wgs_reduce_by_key_plan *p, WGPUCommandEncoder encoder,
@@ -80,7 +88,7 @@ wgs_result wgs_reduce_by_key_encode(wgs_reduce_by_key_plan *p, WGPUCommandEncode
     if (r != WGS_OK) return r;
     const uint64_t n = a->n;
     if ((r = wgs__check_buffer(ctx, a->keys, a->keys_offset, n * 4, "keys")) != WGS_OK) return r;
-    if ((r = wgs__check_buffer(ctx, a->input, a->input_offset, n * 4, "input")) != WGS_OK) return r;
+    if ((r = wgs__check_buffer(ctx, a->input, a->input_offset, n * p->es, "input")) != WGS_OK) return r;
     if ((r = wgs__check_buffer(ctx, a->unique_keys, a->unique_keys_offset, n * 4, "unique_keys")) != WGS_OK) return r;
     if ((r = wgs__check_buffer(ctx, a->aggregates, a->aggregates_offset, n * p->result_bytes, "aggregates")) != WGS_OK)
         return r;

@@ -529,7 +529,10 @@ static wgs_result check_buffer(wgs_scan_plan *p, WGPUBuffer b, uint64_t offset, 
 
 /* A reduction by the multi-level's first passes (a user's operator's reduce): tile
  * totals level after level, each level's into the next one's sums, the last (one tile)
- * into the output. Records: the chunks of level 0, then one per level. */
+ * into the output. Records: the chunks of level 0, then one per level. A count on the
+ * GPU: level 0's chunks follow it, level l holds div_up(count, tile^(l + 1)) totals,
+ * and the first chunk and every level keep a workgroup, which writes the identity
+ * where its n is 0 (FLAG_EMPTY_IDENTITY), so a count of 0 reduces to the identity. */
 static void record_reduction(recorder *rc, WGPUBuffer input, uint64_t input_offset, const ml_layout *L,
                              WGPUBuffer output, uint64_t output_offset) {
     wgs_scan_plan *p = rc->p;
@@ -539,14 +542,20 @@ static void record_reduction(recorder *rc, WGPUBuffer input, uint64_t input_offs
         gpu_binding b[2];
         b[0] = wgs__binding_or_dummy(p->ctx, 0, input, input_offset + off, bytes_of(p, len), 0);
         b[1] = L->levels ? (gpu_binding){3, p->sums[0], 0, bytes_of(p, L->count[0])} : out;
-        dispatch(rc, p->ml_reduce_copy, b, 2, c, len ? wgs__div_up(len, p->ml.tile) : 1, NULL);
+        wgs__count_rule rule = wgs__count_follow(c * p->ml.chunk_elems, p->ml.tile);
+        rule.grid_min = c == 0;
+        dispatch(rc, p->ml_reduce_copy, b, 2, c, len ? wgs__div_up(len, p->ml.tile) : 1, &rule);
     }
-    for (int l = 0; l < L->levels; l++) {
+    uint64_t unit = p->ml.tile;
+    for (int l = 0; l < L->levels; l++, unit = wgs__mul_sat(unit, p->ml.tile)) {
         gpu_binding b[2] = {{0, p->sums[l], 0, bytes_of(p, L->count[l])},
                             l + 1 < L->levels ? (gpu_binding){3, p->sums[l + 1], 0, bytes_of(p, L->count[l + 1])}
                                               : out};
+        wgs__count_rule rule = wgs__count_follow(0, p->ml.tile);
+        rule.unit = unit;
+        rule.grid_min = 1;
         dispatch(rc, p->ml_reduce_copy, b, 2, (L->chunks ? L->chunks : 1) + (uint64_t)l,
-                 wgs__div_up(L->count[l], p->ml.tile), NULL);
+                 wgs__div_up(L->count[l], p->ml.tile), &rule);
     }
 }
 
@@ -556,16 +565,16 @@ static void fill_reduction(const wgs_scan_plan *p, const void *layout, unsigned 
     if (L->n == 0) put_record(p, &p->ml, records, 0, 0, 0, WGS_FLAG_EMPTY_IDENTITY, 0, 0);
     for (uint64_t c = 0; c < L->chunks; c++)
         put_record(p, &p->ml, records, c, (uint32_t)chunk_len(L->n, p->ml.chunk_elems, c),
-                   (uint32_t)(c * tiles_per_chunk), 0, 0, 0);
+                   (uint32_t)(c * tiles_per_chunk), c == 0 ? WGS_FLAG_EMPTY_IDENTITY : 0, 0, 0);
     for (int l = 0; l < L->levels; l++)
-        put_record(p, &p->ml, records, (L->chunks ? L->chunks : 1) + (uint64_t)l, (uint32_t)L->count[l], 0, 0, 0, 0);
+        put_record(p, &p->ml, records, (L->chunks ? L->chunks : 1) + (uint64_t)l, (uint32_t)L->count[l], 0,
+                   WGS_FLAG_EMPTY_IDENTITY, 0, 0);
 }
 
 wgs_result wgs__scan_reduce_encode(wgs_scan_plan *p, WGPUCommandEncoder encoder, const wgs_reduce_args *a) {
     wgs_context *ctx = p->ctx;
     wgs_result r;
-    WGS_FAIL_IF(ctx, a->n_buffer != NULL, WGS_ERROR_INVALID_ARGUMENT,
-                "a reduce with the user's own operator takes its count from the host (n), not n_buffer");
+    if ((r = wgs__check_count(ctx, a->n_buffer, a->n_offset, "n")) != WGS_OK) return r;
     if ((r = check_buffer(p, a->input, a->input_offset, a->n, "input")) != WGS_OK) return r;
     if ((r = check_buffer(p, a->output, a->output_offset, 1, "output")) != WGS_OK) return r;
     WGS_FAIL_IF(ctx, a->input == a->output, WGS_ERROR_ALIASING, "the result must go to another buffer than the input");
@@ -587,7 +596,7 @@ wgs_result wgs__scan_reduce_encode(wgs_scan_plan *p, WGPUCommandEncoder encoder,
     recorder rc = {p, NULL, param_base, {0}, {0}, 1, buf};
     rc.pass = wgs__gpu_pass_begin(ctx->gpu, encoder, a->timestamp_query_set, a->timestamp_begin_index,
                                   a->timestamp_end_index);
-    wgs__dispatch_begin(ctx, NULL, 0, a->n);
+    wgs__dispatch_begin(ctx, a->n_buffer, a->n_offset, a->n);
     record_reduction(&rc, a->input, a->input_offset, &L, a->output, a->output_offset);
     r = wgs__dispatch_end(ctx, rc.pass);
     free(buf);
@@ -631,8 +640,6 @@ wgs_result wgs_scan_encode(wgs_scan_plan *p, WGPUCommandEncoder encoder, const w
     }
     int carry_record = p->custom && p->custom->words > 1;
     if ((r = wgs__check_count(ctx, a->n_buffer, a->n_offset, "n")) != WGS_OK) return r;
-    WGS_FAIL_IF(ctx, p->custom && a->n_buffer, WGS_ERROR_INVALID_ARGUMENT,
-                "a scan with the user's own operator takes its count from the host (n), not n_buffer");
     if (a->n == 0) return WGS_OK;
 
     ml_layout L;

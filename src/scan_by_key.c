@@ -23,6 +23,7 @@ enum { SOURCE_KEYS, SOURCE_FLAGS, SOURCE_OFFSETS };
 
 struct wgs_scan_by_key_plan {
     wgs_context *ctx;
+    wgs__operator *custom; /* a user's operator, or NULL for type and op */
     wgs_type type;
     int source; /* SOURCE_* */
     int csr;    /* offsets: CSR (1) or begin and end arrays (0) */
@@ -49,32 +50,40 @@ typedef struct plan_core {
     wgs_scan_kind kind;
     int source, csr;
     uint64_t capacity, segment_capacity;
+    const wgs_operator_desc *custom;
 } plan_core;
 
 typedef struct storage_arg {
     const wgs_context_info *ci;
     int offsets;
+    uint32_t es; /* bytes of a value (at least 4) */
+    int custom;
 } storage_arg;
 
-/* Workgroup memory: the segmented scan's tables (12 bytes an entry: per (row, subgroup
- * of 4 lanes or more) with subgroups, per invocation and per row without), the
- * workgroup scan's of the look-back, a few words; with offsets a head bit and a gap bit
- * an element. */
+/* Workgroup memory: the segmented scan's tables (es + 8 bytes an entry: per (row,
+ * subgroup of 4 lanes or more) with subgroups, per invocation and per row without), the
+ * workgroup scan's of the look-back (a user's operator: its ordered fold's LOOKBACK
+ * values too), a few words; with offsets a head bit and a gap bit an element. */
 static uint64_t tile_storage(uint32_t wg, uint32_t items, const void *arg) {
     const storage_arg *s = arg;
-    uint64_t rows = items / 4;
-    uint64_t scan = wgs__chain_subgroups(s->ci, wg) ? 12 * rows * ((wg + 3) / 4) + 16 : 12ull * wg + 16 * rows;
+    uint64_t rows = items / 4, entry = s->es + 8ull;
+    uint64_t scan = !s->custom && wgs__chain_subgroups(s->ci, wg) ? entry * rows * ((wg + 3) / 4) + 16
+                                                                  : entry * wg + 16 * rows;
     uint64_t marks = s->offsets ? (uint64_t)wg * items / 4 + 16 : 0;
-    return scan + 4ull * (wg + wg / 32 + 64) + 64 + marks;
+    uint64_t fold = s->custom ? 36ull * s->es : 0;
+    return scan + (uint64_t)s->es * (wg + wg / 32 + 64) + 64 + marks + fold;
 }
 
-static wgs_result core_validate(wgs_context *ctx, const plan_core *c) {
-    wgs_result r = wgs__check_type_op(ctx, c->type, c->op);
+/* es: the bytes of a value (a user's element's size, else 4 for the bound's checks). */
+static wgs_result core_validate(wgs_context *ctx, const plan_core *c, uint32_t es) {
+    WGS_FAIL_IF(ctx, c->custom && (c->type || c->op), WGS_ERROR_INVALID_ARGUMENT,
+                "a scan with its own operator (custom) takes no type or op; leave them 0");
+    wgs_result r = c->custom ? WGS_OK : wgs__check_type_op(ctx, c->type, c->op);
     if (r != WGS_OK) return r;
     WGS_FAIL_IF(ctx, (unsigned)c->kind > WGS_SCAN_INCLUSIVE, WGS_ERROR_INVALID_ARGUMENT, "unknown scan kind %d",
                 (int)c->kind);
     uint64_t bind = ctx->caps.info.max_storage_binding_size;
-    WGS_FAIL_IF(ctx, c->capacity >= (1ull << 31) || wgs__mul_sat(c->capacity, 4) > bind, WGS_ERROR_TOO_LARGE,
+    WGS_FAIL_IF(ctx, c->capacity >= (1ull << 31) || wgs__mul_sat(c->capacity, es) > bind, WGS_ERROR_TOO_LARGE,
                 "capacity %llu: the values, keys and output must each fit one binding of %llu bytes, and n "
                 "stays below 2^31",
                 (unsigned long long)c->capacity, (unsigned long long)bind);
@@ -90,34 +99,49 @@ static void plan_release(wgs_scan_by_key_plan *p) {
     wgs__chain_release(p->ctx, &p->chain);
     wgs__gpu_buffer_release(p->ctx->gpu, p->no_status);
     p->no_status = NULL;
+    wgs__operator_destroy(p->custom);
+    p->custom = NULL;
 }
 
-/* Fills the plan (allocated by the caller) from its core: shape, pipelines, states. */
+/* The smallest count of elements, a multiple of 4, whose bytes are a multiple of `align`
+ * (where the output's word view may end). */
+static uint32_t word_view_elems(uint32_t align, uint32_t es) {
+    uint32_t e = 4;
+    while ((uint64_t)e * es % align) e += 4;
+    return e;
+}
+
+/* Fills the plan (allocated by the caller) from its core: the operator (checked with
+ * its element's size), shape, pipelines, states. */
 static wgs_result plan_build(wgs_context *ctx, wgs_scan_by_key_plan *p, const plan_core *c) {
     const int offsets = c->source == SOURCE_OFFSETS;
-    const storage_arg sa = {&ctx->caps.info, offsets};
-    wgs_tile_shape s;
-    wgs_result r = wgs__shape(ctx, "scan_by_key", ctx->exp.scan_by_key, wgs__tuning_of(ctx)->scan_by_key, 4, 64,
-                              tile_storage, &sa, &s);
-    if (r != WGS_OK) return r;
     p->ctx = ctx;
+    wgs_result r = WGS_OK;
+    if (c->custom && !c->type && !c->op && (r = wgs__operator_create(ctx, c->custom, &p->custom)) != WGS_OK)
+        return r;
+    p->es = p->custom ? p->custom->size : c->type == WGS_TYPE_F16 ? 2 : 4;
+    if ((r = core_validate(ctx, c, p->es < 4 ? 4 : p->es)) != WGS_OK) return r;
+    const storage_arg sa = {&ctx->caps.info, offsets, p->es < 4 ? 4 : p->es, p->custom != NULL};
+    wgs_tile_shape s;
+    r = wgs__shape(ctx, "scan_by_key", ctx->exp.scan_by_key, wgs__tuning_of(ctx)->scan_by_key, 4, 64, tile_storage,
+                   &sa, &s);
+    if (r != WGS_OK) return r;
     p->type = c->type;
     p->source = c->source;
     p->csr = c->csr;
     p->capacity = c->capacity;
     p->segment_capacity = c->segment_capacity;
-    p->es = c->type == WGS_TYPE_F16 ? 2 : 4;
     p->wg = s.wg;
     p->items = s.items;
     /* The output's tail binding starts where its word view ends: at an offset aligned
      * for both the values and the 4-byte keys. */
     uint32_t align = ctx->caps.info.min_storage_offset_alignment < 16 ? 16 : ctx->caps.info.min_storage_offset_alignment;
-    p->word_elems = align / p->es;
+    p->word_elems = word_view_elems(align, p->es);
 
     wgs_kernel_spec spec = {.file = "device/scan_by_key.wgsl", .entry = "scan_by_key",
                             .primitive = 1, .value_type = c->type, .params = WGS_PARAMS_KIND_SCAN,
                             .type = c->type, .op = c->op, .inclusive = c->kind == WGS_SCAN_INCLUSIVE,
-                            .wg = p->wg, .items = p->items};
+                            .wg = p->wg, .items = p->items, .custom = p->custom};
     spec.consts[0].name = "ARG";
     if (offsets) {
         spec.consts[1].name = "SEG_CSR", spec.consts[1].value = (uint32_t)c->csr;
@@ -131,7 +155,7 @@ static wgs_result plan_build(wgs_context *ctx, wgs_scan_by_key_plan *p, const pl
     /* The head source goes before the chain hooks, which call the kernel's seg_word_at. */
     const char *heads = offsets ? "workgroup/heads_offsets.wgsl " : "element/scan_carry.wgsl element/heads_keys.wgsl ";
     char helper[320];
-    snprintf(helper, sizeof helper, "element/acc.wgsl element/segment_entry.wgsl %s%s", heads,
+    snprintf(helper, sizeof helper, "element/acc.wgsl element/acc_value.wgsl element/segment_entry.wgsl %s%s", heads,
              spec.subgroups ? "workgroup/segmented_scan_subgroup.wgsl workgroup/segmented_chain_subgroup.wgsl"
                             : "workgroup/segmented_scan_workgroup.wgsl workgroup/segmented_chain_workgroup.wgsl");
     spec.helper = helper;
@@ -159,9 +183,9 @@ static wgs_result plan_build(wgs_context *ctx, wgs_scan_by_key_plan *p, const pl
 
 static plan_core by_key_core(const wgs_scan_by_key_plan_desc *d) {
     plan_core c = {d->type, d->op, d->kind, d->heads == WGS_HEADS_FLAGS ? SOURCE_FLAGS : SOURCE_KEYS, 0,
-                   d->capacity, 0};
-    if (c.type == WGS_TYPE_DEFAULT) c.type = WGS_TYPE_U32;
-    if (c.op == WGS_OP_DEFAULT) c.op = WGS_OP_ADD;
+                   d->capacity, 0, d->custom};
+    if (c.type == WGS_TYPE_DEFAULT && !c.custom) c.type = WGS_TYPE_U32;
+    if (c.op == WGS_OP_DEFAULT && !c.custom) c.op = WGS_OP_ADD;
     if (c.kind == WGS_SCAN_DEFAULT) c.kind = WGS_SCAN_EXCLUSIVE;
     if (c.capacity == 0) c.capacity = 1;
     return c;
@@ -171,8 +195,7 @@ wgs_result wgs_scan_by_key_plan_create(wgs_context *ctx, const wgs_scan_by_key_p
                                        wgs_scan_by_key_plan **out) {
     WGS_CREATE_BEGIN(ctx, d, out);
     const plan_core c = by_key_core(d);
-    wgs_result r = core_validate(ctx, &c);
-    if (r != WGS_OK) return r;
+    wgs_result r;
     WGS_FAIL_IF(ctx, (unsigned)d->heads > WGS_HEADS_FLAGS, WGS_ERROR_INVALID_ARGUMENT, "unknown segment heads %d",
                 (int)d->heads);
     WGS_FAIL_IF(ctx, d->key_type != WGS_TYPE_DEFAULT && d->key_type != WGS_TYPE_U32 && d->key_type != WGS_TYPE_I32,
@@ -196,6 +219,10 @@ uint64_t wgs_scan_by_key_plan_scratch_size(const wgs_scan_by_key_plan *p) {
 }
 
 uint32_t wgs_scan_by_key_plan_tile_size(const wgs_scan_by_key_plan *p) { return p ? p->wg * p->items : 0; }
+
+uint32_t wgs__scan_by_key_plan_element_size(const wgs_scan_by_key_plan *p) { return p->es; }
+
+uint32_t wgs__segmented_scan_plan_element_size(const wgs_segmented_scan_plan *sp) { return sp->p.es; }
 
 /* Bytes of `count` values (f16 bindings are whole 4-byte words). */
 static uint64_t value_bytes(const wgs_scan_by_key_plan *p, uint64_t count) {
@@ -225,17 +252,29 @@ static wgs_result encode(wgs_scan_by_key_plan *p, WGPUCommandEncoder encoder, co
     wgs_params rec = {.scan = {.n = (uint32_t)n, .words = (uint32_t)words, .segments = (uint32_t)a->segments}};
     gpu_binding carry = {6, wgs__dummy(ctx), 0, 16};
     if (a->init) {
-        carry = (gpu_binding){6, a->init, a->init_offset, 4};
+        carry = (gpu_binding){6, a->init, a->init_offset, p->es < 4 ? 4 : p->es};
         rec.scan.flags = WGS_FLAG_CARRY | WGS_FLAG_CARRY_BUFFER;
     } else if (a->init_value) {
         rec.scan.flags = WGS_FLAG_CARRY;
-        memcpy(&rec.scan.carry_bits, a->init_value, p->es); /* f16 in the low half (little-endian) */
+        /* f16 in the low half (little-endian); an element of several words goes in a
+         * record of its own (below) */
+        memcpy(&rec.scan.carry_bits, a->init_value, p->es < 4 ? p->es : 4);
     }
-    wgs_result r = wgs__params_reserve(ctx, 1);
+    /* The keys' and flags' kernels take a carry: a user's element of several words in
+     * its own record at binding 7 (element/scan_carry.wgsl), bound whenever they run. */
+    const int carry_record = !offsets && p->custom && p->custom->words > 1;
+    wgs_result r = wgs__params_reserve(ctx, 1 + (size_t)carry_record);
     if (r != WGS_OK) return r;
     wgs__gpu_scope_push(ctx->gpu);
     WGPUComputePassEncoder pass = wgs__gpu_pass_begin(ctx->gpu, encoder, a->qs, a->ts_begin, a->ts_end);
     uint64_t po = wgs__param_push(ctx, &rec);
+    gpu_binding carry_rec_b = {0};
+    if (carry_record) {
+        wgs_params cr;
+        memset(&cr, 0, sizeof cr);
+        if (a->init_value && !a->init) memcpy(cr.words, a->init_value, p->es);
+        carry_rec_b = wgs__param_binding(ctx, 7, wgs__param_push(ctx, &cr));
+    }
     /* Counts on the GPU: n and the grid follow the values' count, the segments the
      * second count; the word view stays the bound's (scan_by_key.wgsl stores a word the
      * count cuts by elements). */
@@ -256,7 +295,7 @@ static wgs_result encode(wgs_scan_by_key_plan *p, WGPUCommandEncoder encoder, co
     } else {
         wgs__chain_reset(ctx, pass, &p->chain, tiles);
         const uint64_t word_bytes = words * 4 * p->es;
-        gpu_binding b[10];
+        gpu_binding b[11];
         uint32_t nb = 0;
         b[nb++] = wgs__binding_or_dummy(ctx, 0, a->input, a->input_offset, n / 4 * 4 * p->es, 0);
         b[nb++] = (gpu_binding){4, a->input, a->input_offset, value_bytes(p, n)};
@@ -273,6 +312,7 @@ static wgs_result encode(wgs_scan_by_key_plan *p, WGPUCommandEncoder encoder, co
             b[nb++] = wgs__binding_or_dummy(ctx, 8, a->heads, a->heads_offset, flags ? 0 : n / 4 * 16, 0);
             b[nb++] = (gpu_binding){9, a->heads, a->heads_offset, a->heads_bytes};
             b[nb++] = carry;
+            if (carry_record) b[nb++] = carry_rec_b;
         }
         wgs__dispatch(ctx, pass, p->scan, b, nb, &rec, po, tiles, &rule);
     }
@@ -301,7 +341,8 @@ wgs_result wgs_scan_by_key_encode(wgs_scan_by_key_plan *p, WGPUCommandEncoder en
     if ((r = wgs__check_buffer(ctx, e.heads, e.heads_offset, e.heads_bytes, flags ? "flags" : "keys")) != WGS_OK)
         return r;
     if ((r = wgs__check_buffer(ctx, e.output, e.output_offset, value_bytes(p, n), "output")) != WGS_OK) return r;
-    if (e.init && (r = wgs__check_buffer(ctx, e.init, e.init_offset, 4, "init")) != WGS_OK) return r;
+    if (e.init && (r = wgs__check_buffer(ctx, e.init, e.init_offset, p->es < 4 ? 4 : p->es, "init")) != WGS_OK)
+        return r;
     WGS_FAIL_IF(ctx, e.output == e.input || e.output == e.heads, WGS_ERROR_ALIASING,
                 "the output needs a buffer of its own (the fallback rereads the values and the %s)",
                 flags ? "flags" : "keys");
@@ -316,14 +357,13 @@ wgs_result wgs_segmented_scan_plan_create(wgs_context *ctx, const wgs_segmented_
                                           wgs_segmented_scan_plan **out) {
     WGS_CREATE_BEGIN(ctx, d, out);
     plan_core c = {d->type, d->op, d->kind, SOURCE_OFFSETS, d->segments != WGS_SEGMENTS_BEGIN_END,
-                   d->capacity, d->segment_capacity};
-    if (c.type == WGS_TYPE_DEFAULT) c.type = WGS_TYPE_U32;
-    if (c.op == WGS_OP_DEFAULT) c.op = WGS_OP_ADD;
+                   d->capacity, d->segment_capacity, d->custom};
+    if (c.type == WGS_TYPE_DEFAULT && !c.custom) c.type = WGS_TYPE_U32;
+    if (c.op == WGS_OP_DEFAULT && !c.custom) c.op = WGS_OP_ADD;
     if (c.kind == WGS_SCAN_DEFAULT) c.kind = WGS_SCAN_EXCLUSIVE;
     if (c.capacity == 0) c.capacity = 1;
     if (c.segment_capacity == 0) c.segment_capacity = 1;
-    wgs_result r = core_validate(ctx, &c);
-    if (r != WGS_OK) return r;
+    wgs_result r;
     WGS_FAIL_IF(ctx, (unsigned)d->segments > WGS_SEGMENTS_BEGIN_END, WGS_ERROR_INVALID_ARGUMENT,
                 "unknown segments form %d", (int)d->segments);
     wgs_segmented_scan_plan *sp = calloc(1, sizeof *sp);

@@ -86,6 +86,30 @@ check "reduce --operator n = 0 writes the identity" -- test "$(od -An -tf4 "$tmp
 expect 2 "reduce --operator with --op" -- "$cli" reduce --operator "$ops/affine.wgsl" --n 10 --op max
 head -c 8 "$tmp/affine.bin" >"$tmp/half.bin"
 expect 2 "scan --operator, a file of a partial element" -- "$cli" scan --operator "$ops/mat2.wgsl" --in "$tmp/half.bin"
+# The segmented and by-key commands with the shipped operators, verified (each segment or
+# run against the same CPU references), and on a file: (2, 1), (3, 1), (2, 1), (3, 1).
+expect 0 "segmented-reduce --operator mat2, verified" -- "$cli" segmented-reduce --operator "$ops/mat2.wgsl" --n 7001 --segments random:50 --repeat 1 --verify
+check "segmented-reduce --operator: verify line" -- grep -q "verify: OK, all [0-9]* segments equal" "$tmp/out.txt"
+expect 0 "segmented-scan --operator affine, inclusive, verified" -- "$cli" segmented-scan --operator "$ops/affine.wgsl" --n 5001 --segments 300 --inclusive --repeat 1 --verify
+check "segmented-scan --operator: verify line" -- grep -q "verify: OK, all 5001 elements equal" "$tmp/out.txt"
+expect 0 "scan-by-key --operator mat2, verified" -- "$cli" scan-by-key --operator "$ops/mat2.wgsl" --n 3001 --segments random:20 --repeat 1 --verify
+expect 0 "reduce-by-key --operator affine, verified" -- "$cli" reduce-by-key --operator "$ops/affine.wgsl" --n 3001 --segments random:30 --repeat 1 --verify
+check "reduce-by-key --operator: verify line" -- grep -q "verify: OK, all [0-9]* runs equal" "$tmp/out.txt"
+cat "$tmp/affine.bin" "$tmp/affine.bin" >"$tmp/affine4.bin"
+printf '\000\000\000\000\001\000\000\000\004\000\000\000' >"$tmp/offsets3.bin"
+printf '\005\000\000\000\005\000\000\000\007\000\000\000\007\000\000\000' >"$tmp/keys4.bin"
+expect 0 "segmented-reduce --operator --in, --segments FILE, --out" -- "$cli" segmented-reduce --operator "$ops/affine.wgsl" --in "$tmp/affine4.bin" --segments "$tmp/offsets3.bin" --verify --out "$tmp/seg_out.bin"
+check "segmented-reduce --operator --in: each segment composed in order" -- test "$(od -An -tf4 "$tmp/seg_out.bin" | tr -s ' ')" = " 2 1 18 10"
+expect 0 "scan-by-key --operator --in, --keys FILE, --out" -- "$cli" scan-by-key --operator "$ops/affine.wgsl" --in "$tmp/affine4.bin" --keys "$tmp/keys4.bin" --inclusive --verify --out "$tmp/sbk_out.bin"
+check "scan-by-key --operator --in: each run scanned" -- test "$(echo $(od -v -An -tf4 "$tmp/sbk_out.bin"))" = "2 1 6 4 2 1 6 4"
+expect 0 "reduce-by-key --operator --in, --keys FILE, --out" -- "$cli" reduce-by-key --operator "$ops/affine.wgsl" --in "$tmp/affine4.bin" --keys "$tmp/keys4.bin" --verify --out "$tmp/rbk_out.bin"
+check "reduce-by-key --operator --in: one result a run" -- test "$(od -An -tf4 "$tmp/rbk_out.bin" | tr -s ' ')" = " 6 4 6 4"
+expect 2 "scan-by-key --operator, keys of another n" -- "$cli" scan-by-key --operator "$ops/affine.wgsl" --in "$tmp/affine.bin" --keys "$tmp/keys4.bin"
+expect 2 "reduce-by-key --operator --verify without a reference" -- "$cli" reduce-by-key --operator "$tmp/plus.wgsl" --n 100 --segments 7 --verify
+expect 0 "segmented-scan --operator without a reference" -- "$cli" segmented-scan --operator "$tmp/plus.wgsl" --n 100 --segments 7 --repeat 1
+expect 2 "segmented-reduce --operator with --op" -- "$cli" segmented-reduce --operator "$ops/affine.wgsl" --n 10 --segments 3 --op max
+printf '\000\000\000\000\003\000\000\000\002\000\000\000' >"$tmp/unordered3.bin"
+expect 2 "segmented-scan --operator, offsets out of order" -- "$cli" segmented-scan --operator "$ops/affine.wgsl" --in "$tmp/affine4.bin" --segments "$tmp/unordered3.bin"
 
 # A raw file in, a raw file out: 1000 u32 of ones give 0, 1, 2, ... exclusive.
 head -c 4000 /dev/zero | tr '\0' '\1' >"$tmp/ones8.bin" # bytes 0x01: u32 0x01010101
@@ -236,6 +260,9 @@ expect 2 "bench --runs 5 without --transfers" -- "$cli" bench --runs 5
 expect 2 "bench --transfers with --series" -- "$cli" bench --transfers --series u32:add
 expect 2 "bench --transfers with --svg" -- "$cli" bench --transfers --svg "$tmp/t.svg"
 expect 2 "bench --transfers of 2 bytes" -- "$cli" bench --transfers --min 2 --max 4
+expect 2 "bench --creation with --series" -- "$cli" bench --creation --series u32:add
+expect 2 "bench --creation with --min" -- "$cli" bench --creation --min 2^10
+expect 2 "bench --creation with --transfers" -- "$cli" bench --creation --transfers
 expect 3 "bench --transfers with a bad WGSCAN_TRANSFER" -- env WGSCAN_TRANSFER=64,4 "$cli" bench --transfers --min 4 --max 4096
 check "the variable's form is said" -- grep -q "chunk_kib,slots,threads" "$tmp/err.txt"
 expect 3 "bench --transfers with a shape no device runs" -- env WGSCAN_TRANSFER=100,4,4 "$cli" bench --transfers --min 4 --max 4096

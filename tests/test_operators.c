@@ -4,8 +4,10 @@
  * reference that combines in input order: non-commutative operators (affine maps under
  * composition, 2x2 and unitriangular 3x3 matrix products), structs of 1 to 4 words, at
  * the size boundaries of small tiles with forced fallbacks, chunks past one binding and
- * two-dimensional grids; an operator that adds u32 against the built-in add; and each
- * error a bad operator gets. Inputs are chosen so that the results are exact (integers,
+ * two-dimensional grids; the segmented reduce and scan, the scan by key and the reduce
+ * by key with the same operators at their own boundaries (empty segments, one segment
+ * over everything, many tiny ones, gaps); an operator that adds u32 against the built-in
+ * add in every primitive; and each error a bad operator gets. Inputs are chosen so that the results are exact (integers,
  * or floats that hold small integers), so every comparison is bit for bit.
  */
 #include "test_buffers.h"
@@ -199,7 +201,8 @@ static int check_scan(wgs_context *ctx, const op_case *c, wgs_scan_kind kind, wg
     return ok;
 }
 
-/* Small tiles (128 elements), a fallback after every fruitless look-back step, bindings
+/* Small tiles (128 elements: the scans', the segmented reduce's, the scan by key's), a
+ * fallback after every fruitless look-back step, bindings
  * of 64 KiB and grids of 3 x 3 (chunks of 9 tiles): every boundary at small n. */
 static wgs_context *small_context(void) {
     static wgs_context *ctx;
@@ -208,7 +211,9 @@ static wgs_context *small_context(void) {
                               .max_storage_binding_size = 65536,
                               .lookback_spins = 1,
                               .scan_single_pass = {32, 4},
-                              .scan_multilevel = {32, 4}};
+                              .scan_multilevel = {32, 4},
+                              .segmented = {32, 4},
+                              .scan_by_key = {32, 4}};
         ctx = test_context_experimental(&e);
     }
     return ctx;
@@ -320,7 +325,10 @@ TEST(operator_u32_add_equals_builtin) {
     free(theirs);
 }
 
-/* Reduce: one element, the whole input combined in order (n = 0: the identity). */
+static void fold(const op_case *c, const uint32_t *in, uint64_t b, uint64_t e, uint32_t *acc);
+
+/* Reduce: one element, the whole input combined in order (n = 0: the identity); with a
+ * count from the GPU too. */
 TEST(operator_reduce) {
     wgs_context *ctx = small_context();
     if (!ctx) return;
@@ -342,32 +350,515 @@ TEST(operator_reduce) {
                           (unsigned long long)n, got[0], got[1], want[0], want[1]);
         }
     free(in);
-    /* Refused: a type beside the operator, an atomic algorithm, a count from the GPU. */
+    /* Refused: a type beside the operator, an atomic algorithm. */
     wgs_reduce_plan *plan = NULL;
     CHECK_RESULT(wgs_reduce_plan_create(ctx, &(wgs_reduce_plan_desc){.custom = &affine.desc,
                                                                      .algorithm = WGS_REDUCE_ALGORITHM_ATOMIC},
                                         &plan),
                  WGS_ERROR_INVALID_ARGUMENT);
     CHECK(plan == NULL);
-    WGPUBuffer b1 = test_buffer(ctx, 256), b2 = test_buffer(ctx, 256), count = test_count_buffer(ctx, 3, 0);
-    wgs_scan_plan *scan = NULL;
-    CHECK_RESULT(wgs_reduce_plan_create(ctx, &(wgs_reduce_plan_desc){.custom = &affine.desc, .capacity = 10}, &plan),
+    /* A count from the GPU: the first `count` of n (20001: five chunks, two levels). */
+    const uint64_t n = 20001, counts[] = {0, 1, 128, 129, 16385, 20001, 30000};
+    uint32_t *mats = malloc(16 * n);
+    for (uint64_t i = 0; i < n; i++) mat2.gen(mats + 4 * i, &seed);
+    CHECK_RESULT(wgs_reduce_plan_create(ctx, &(wgs_reduce_plan_desc){.custom = &mat2.desc, .capacity = n}, &plan),
                  WGS_OK);
-    CHECK_RESULT(wgs_scan_plan_create(ctx, &(wgs_scan_plan_desc){.custom = &affine.desc, .capacity = 10}, &scan),
-                 WGS_OK);
-    WGPUCommandEncoder enc = NULL;
-    if (plan && scan && b1 && b2 && count && wgs_encoder_create(ctx, &enc) == WGS_OK) {
-        CHECK_RESULT(wgs_reduce_encode(plan, enc, &(wgs_reduce_args){.input = b1, .n = 10, .output = b2, .n_buffer = count}),
-                     WGS_ERROR_INVALID_ARGUMENT);
-        CHECK_RESULT(wgs_scan_encode(scan, enc, &(wgs_scan_args){.input = b1, .output = b2, .n = 10, .n_buffer = count}),
-                     WGS_ERROR_INVALID_ARGUMENT);
+    WGPUBuffer bi = test_upload(ctx, mats, 16 * n);
+    for (size_t k = 0; plan && bi && k < sizeof counts / sizeof counts[0]; k++) {
+        uint32_t want[4], got[4];
+        fold(&mat2, mats, 0, counts[k] < n ? counts[k] : n, want);
+        WGPUBuffer bo = test_upload(ctx, (uint32_t[4]){7, 7, 7, 7}, 16), bn = test_count_buffer(ctx, (uint32_t)counts[k], 0);
+        WGPUCommandEncoder enc = NULL;
+        if (!bo || !bn || wgs_encoder_create(ctx, &enc) != WGS_OK) break;
+        wgs_result r = wgs_reduce_encode(plan, enc, &(wgs_reduce_args){.input = bi, .n = n, .output = bo, .n_buffer = bn});
+        CHECK_RESULT(r, WGS_OK);
         CHECK_RESULT(wgs_submit(ctx, enc), WGS_OK);
+        if (r == WGS_OK && test_download(ctx, bo, got, 16) && memcmp(got, want, 16) != 0)
+            test_fail(__FILE__, __LINE__, "mat2 reduce, count %llu of %llu: got %08x %08x, want %08x %08x",
+                      (unsigned long long)counts[k], (unsigned long long)n, got[0], got[1], want[0], want[1]);
+        wgs_buffer_release(ctx, bo);
+        wgs_buffer_release(ctx, bn);
     }
+    wgs_buffer_release(ctx, bi);
     wgs_reduce_plan_destroy(plan);
-    wgs_scan_plan_destroy(scan);
-    wgs_buffer_release(ctx, b1);
-    wgs_buffer_release(ctx, b2);
-    wgs_buffer_release(ctx, count);
+    free(mats);
+}
+
+/* A count from the GPU: the first `count` of n elements scanned, nothing past them
+ * written (the output starts as a pattern), in both algorithms, with a carry. */
+TEST(operator_scan_count_from_gpu) {
+    wgs_context *ctx = small_context();
+    if (!ctx) return;
+    const uint64_t n = 4097, counts[] = {0, 1, 129, 2000, 4097, 9000};
+    const uint32_t w = mat2.words;
+    uint32_t *in = malloc(16 * n), *want = malloc(16 * n), *got = malloc(16 * n), *pattern = malloc(16 * n);
+    uint32_t seed = 4040, carry[4];
+    for (uint64_t i = 0; i < n; i++) mat2.gen(in + i * w, &seed);
+    mat2.gen(carry, &seed);
+    for (uint64_t i = 0; i < 4 * n; i++) pattern[i] = 0xA5A5A5A5u;
+    WGPUBuffer bi = test_upload(ctx, in, 16 * n);
+    for (int al = 0; al < 2; al++) {
+        wgs_scan_plan *plan = NULL;
+        wgs_scan_plan_desc d = {.kind = WGS_SCAN_INCLUSIVE, .capacity = n, .custom = &mat2.desc,
+                                .algorithm = al ? WGS_SCAN_ALGORITHM_SINGLE_PASS : WGS_SCAN_ALGORITHM_MULTILEVEL};
+        CHECK_RESULT(wgs_scan_plan_create(ctx, &d, &plan), WGS_OK);
+        for (size_t k = 0; plan && bi && k < sizeof counts / sizeof counts[0]; k++) {
+            const uint64_t c = counts[k] < n ? counts[k] : n;
+            reference(&mat2, 1, in, c, carry, want);
+            memcpy(want + c * w, pattern, 16 * (n - c));
+            WGPUBuffer bo = test_upload(ctx, pattern, 16 * n), bn = test_count_buffer(ctx, (uint32_t)counts[k], 0);
+            WGPUCommandEncoder enc = NULL;
+            if (!bo || !bn || wgs_encoder_create(ctx, &enc) != WGS_OK) break;
+            wgs_result r = wgs_scan_encode(plan, enc, &(wgs_scan_args){.input = bi, .output = bo, .n = n,
+                                                                       .init_value = carry, .n_buffer = bn});
+            CHECK_RESULT(r, WGS_OK);
+            CHECK_RESULT(wgs_submit(ctx, enc), WGS_OK);
+            if (r == WGS_OK && test_download(ctx, bo, got, 16 * n) && memcmp(got, want, 16 * n) != 0) {
+                uint64_t i = 0;
+                while (memcmp(got + i * w, want + i * w, 16) == 0) i++;
+                test_fail(__FILE__, __LINE__, "mat2 scan, %s, count %llu of %llu: element %llu: got %08x, want %08x",
+                          al ? "single-pass" : "multi-level", (unsigned long long)counts[k], (unsigned long long)n,
+                          (unsigned long long)i, got[i * w], want[i * w]);
+            }
+            wgs_buffer_release(ctx, bo);
+            wgs_buffer_release(ctx, bn);
+        }
+        wgs_scan_plan_destroy(plan);
+    }
+    wgs_buffer_release(ctx, bi);
+    free(in), free(want), free(got), free(pattern);
+}
+
+/* ---- the segmented primitives ------------------------------------------------------ */
+
+/* acc = identity, then elements b .. e - 1 of `in` combined in order. */
+static void fold(const op_case *c, const uint32_t *in, uint64_t b, uint64_t e, uint32_t *acc) {
+    memcpy(acc, c->desc.identity, 4 * c->words);
+    for (uint64_t i = b; i < e; i++) c->combine(acc, in + i * c->words);
+}
+
+/* Each run scanned from the identity (the first from `carry` where given): a run starts
+ * at every head; an element in a gap is the identity and starts nothing. */
+static void runs_reference(const op_case *c, int inclusive, const uint32_t *in, uint64_t n, const uint8_t *heads,
+                           const uint8_t *gaps, const uint32_t *carry, uint32_t *out) {
+    const uint32_t w = c->words;
+    uint32_t acc[4];
+    memcpy(acc, carry ? carry : c->desc.identity, 4 * w);
+    for (uint64_t i = 0; i < n; i++) {
+        if (gaps && gaps[i]) {
+            memcpy(out + i * w, c->desc.identity, 4 * w);
+            continue;
+        }
+        if (heads[i] && !(i == 0 && carry)) memcpy(acc, c->desc.identity, 4 * w);
+        if (!inclusive) memcpy(out + i * w, acc, 4 * w);
+        c->combine(acc, in + i * w);
+        if (inclusive) memcpy(out + i * w, acc, 4 * w);
+    }
+}
+
+/* Segments over n elements for a tile of 128, as begins and ends (a CSR layout has
+ * ends[s] = begins[s + 1]): 0 one segment over everything, 1 many tiny ones (0 to 3
+ * long, empty ones among them), 2 lengths at the tile's borders (0, 1, 2, 127, 128,
+ * 129, up to 3 tiles), 3 no segments, 4 three empty segments at n, 5 (BEGIN_END only)
+ * segments with gaps between, before and after them. Returns the count, at most n + 3. */
+static uint64_t make_segments(int style, uint64_t n, uint32_t *seed, uint32_t *begins, uint32_t *ends) {
+    static const uint32_t borders[] = {0, 1, 2, 127, 128, 129};
+    uint64_t s = 0, at = style == 5 ? rnd(seed) % 5 : 0;
+    if (style == 0) {
+        begins[0] = 0, ends[0] = (uint32_t)n;
+        return 1;
+    }
+    if (style == 3) return 0;
+    if (style == 4) {
+        for (; s < 3; s++) begins[s] = ends[s] = (uint32_t)n;
+        return 3;
+    }
+    while (at < n) {
+        uint64_t len = style == 1 ? rnd(seed) % 4 : rnd(seed) % 3 ? borders[rnd(seed) % 6] : rnd(seed) % 384;
+        if (at + len > n) len = n - at;
+        if (len == 0 && s > at) len = 1; /* empty segments stay fewer than n + 2 */
+        begins[s] = (uint32_t)at, ends[s] = (uint32_t)(at + len);
+        s++;
+        at += len + (style == 5 ? rnd(seed) % 3 : 0);
+    }
+    return s;
+}
+
+static const char *const style_names[] = {"one segment", "tiny segments", "tile borders", "no segments",
+                                          "empty segments", "gaps"};
+
+/* One segmented reduce with `plan` (its operator c) against the CPU: CSR offsets unless
+ * begin_end; n_count: a count from the GPU of that many values (n the bound), else 0. */
+static int check_segmented_reduce(wgs_context *ctx, wgs_segmented_reduce_plan *plan, const op_case *c, int begin_end,
+                                  int style, uint64_t n, uint64_t n_count, uint32_t seed) {
+    const uint32_t w = c->words;
+    const uint64_t used = n_count ? n_count : n;
+    uint32_t *in = malloc(4 * w * (n + 1)), *begins = malloc(4 * (used + 4)), *ends = malloc(4 * (used + 4));
+    uint64_t segs = make_segments(style, used, &seed, begins, ends);
+    uint32_t *want = malloc(4 * w * (segs + 1)), *got = malloc(4 * w * (segs + 1));
+    for (uint64_t i = 0; i < n; i++) c->gen(in + i * w, &seed);
+    for (uint64_t k = 0; k < segs; k++) fold(c, in, begins[k], ends[k], want + k * w);
+    if (!begin_end) begins[segs] = segs ? ends[segs - 1] : 0;
+    WGPUBuffer bi = test_upload(ctx, in, 4 * w * (n ? n : 1)), bb = test_upload(ctx, begins, 4 * (segs + 1));
+    WGPUBuffer be = test_upload(ctx, ends, 4 * (segs + 1)), bo = test_buffer(ctx, 4 * w * (segs + 1));
+    WGPUBuffer st = test_buffer(ctx, 4), bn = n_count ? test_count_buffer(ctx, (uint32_t)n_count, 0) : NULL;
+    WGPUCommandEncoder enc = NULL;
+    int ok = bi && bb && be && bo && st && (!n_count || bn) && wgs_encoder_create(ctx, &enc) == WGS_OK;
+    if (ok) {
+        wgs_segmented_reduce_args a = {.input = bi, .n = n, .n_segments = segs, .output = bo, .status = st,
+                                       .n_buffer = bn};
+        if (begin_end) a.begin_offsets = bb, a.end_offsets = be;
+        else a.offsets = bb;
+        wgs_result r = wgs_segmented_reduce_encode(plan, enc, &a);
+        CHECK_RESULT(r, WGS_OK);
+        wgs_result rs = wgs_submit(ctx, enc);
+        CHECK_RESULT(rs, WGS_OK);
+        uint32_t status = 1;
+        ok = r == WGS_OK && rs == WGS_OK && test_download(ctx, st, &status, 4) &&
+             (segs == 0 || test_download(ctx, bo, got, 4 * w * segs));
+        CHECK(status == 0);
+    }
+    for (uint64_t k = 0; ok && k < segs; k++)
+        if (memcmp(got + k * w, want + k * w, 4 * w) != 0) {
+            test_fail(__FILE__, __LINE__, "%s segmented reduce, %s, %s, n=%llu (count %llu): segment %llu of %llu "
+                      "[%u, %u): got %08x %08x, want %08x %08x", c->name, begin_end ? "begin/end" : "offsets",
+                      style_names[style], (unsigned long long)n, (unsigned long long)n_count,
+                      (unsigned long long)k, (unsigned long long)segs, begins[k], ends[k], got[k * w],
+                      w > 1 ? got[k * w + 1] : 0, want[k * w], w > 1 ? want[k * w + 1] : 0);
+            ok = 0;
+        }
+    WGPUBuffer all[] = {bi, bb, be, bo, st, bn};
+    for (size_t i = 0; i < sizeof all / sizeof all[0]; i++) wgs_buffer_release(ctx, all[i]);
+    free(in), free(begins), free(ends), free(want), free(got);
+    return ok;
+}
+
+/* Sizes and layouts every segmented primitive meets: n = 0, 1, a tile +- 1, a segment
+ * over 24 tiles (its partials folded by the whole workgroup: more than 16 tiles), many
+ * tiny segments, lengths at the tile's borders. */
+typedef struct seg_case {
+    int style;
+    uint64_t n;
+} seg_case;
+static const seg_case seg_cases[] = {{3, 0}, {4, 0}, {0, 1}, {1, 1}, {0, 127}, {0, 128}, {0, 129}, {2, 129},
+                                     {0, 3001}, {1, 1153}, {2, 2000}, {4, 300}};
+
+TEST(operator_segmented_reduce) {
+    wgs_context *ctx = small_context();
+    if (!ctx) return;
+    const op_case *cases[] = {&affine, &mat2};
+    uint32_t seed = 8080;
+    for (int c = 0; c < 2; c++) {
+        wgs_segmented_reduce_plan *plan = NULL;
+        wgs_segmented_reduce_plan_desc d = {.capacity = 3001, .segment_capacity = 3001, .custom = &cases[c]->desc};
+        CHECK_RESULT(wgs_segmented_reduce_plan_create(ctx, &d, &plan), WGS_OK);
+        for (size_t k = 0; plan && k < sizeof seg_cases / sizeof seg_cases[0]; k++)
+            if (!check_segmented_reduce(ctx, plan, cases[c], 0, seg_cases[k].style, seg_cases[k].n, 0, seed++)) break;
+        /* A count from the GPU: the first 1000 of 2000 values. */
+        if (plan) check_segmented_reduce(ctx, plan, cases[c], 0, 2, 2000, 1000, seed++);
+        wgs_segmented_reduce_plan_destroy(plan);
+    }
+    /* Three words (the partials' stride between one word's and four's). */
+    wgs_segmented_reduce_plan *heis_plan = NULL;
+    CHECK_RESULT(wgs_segmented_reduce_plan_create(ctx, &(wgs_segmented_reduce_plan_desc){.capacity = 3001,
+                                                                                         .segment_capacity = 3001,
+                                                                                         .custom = &heis.desc},
+                                                  &heis_plan),
+                 WGS_OK);
+    if (heis_plan) {
+        check_segmented_reduce(ctx, heis_plan, &heis, 0, 2, 2000, 0, seed++);
+        check_segmented_reduce(ctx, heis_plan, &heis, 0, 0, 3001, 0, seed++);
+    }
+    wgs_segmented_reduce_plan_destroy(heis_plan);
+    /* Begin and end offsets with gaps (another form, other pipelines: one operator). */
+    wgs_segmented_reduce_plan *plan = NULL;
+    wgs_segmented_reduce_plan_desc d = {.segments = WGS_SEGMENTS_BEGIN_END, .capacity = 3001,
+                                        .segment_capacity = 3001, .custom = &mat2.desc};
+    CHECK_RESULT(wgs_segmented_reduce_plan_create(ctx, &d, &plan), WGS_OK);
+    for (int style = 0; plan && style < 6; style++)
+        check_segmented_reduce(ctx, plan, &mat2, 1, style, style == 3 ? 0 : 1153 + 700 * (uint64_t)(style == 0), 0,
+                               seed++);
+    wgs_segmented_reduce_plan_destroy(plan);
+    /* A type beside the operator is refused. */
+    plan = NULL;
+    d.type = WGS_TYPE_F32;
+    CHECK_RESULT(wgs_segmented_reduce_plan_create(ctx, &d, &plan), WGS_ERROR_INVALID_ARGUMENT);
+    CHECK(plan == NULL);
+}
+
+/* One segmented scan with `plan` against the CPU (runs_reference with a head where a
+ * non-empty segment begins and gaps where none covers). */
+static int check_segmented_scan(wgs_context *ctx, wgs_segmented_scan_plan *plan, const op_case *c, int inclusive,
+                                int begin_end, int style, uint64_t n, uint32_t seed) {
+    const uint32_t w = c->words;
+    uint32_t *in = malloc(4 * w * (n + 1)), *begins = malloc(4 * (n + 4)), *ends = malloc(4 * (n + 4));
+    uint32_t *want = malloc(4 * w * (n + 1)), *got = malloc(4 * w * (n + 1));
+    uint8_t *heads = calloc(n + 1, 1), *gaps = malloc(n + 1);
+    memset(gaps, 1, n + 1);
+    uint64_t segs = make_segments(style, n, &seed, begins, ends);
+    for (uint64_t i = 0; i < n; i++) c->gen(in + i * w, &seed);
+    for (uint64_t k = 0; k < segs; k++) {
+        if (begins[k] < ends[k]) heads[begins[k]] = 1;
+        memset(gaps + begins[k], 0, ends[k] - begins[k]);
+    }
+    runs_reference(c, inclusive, in, n, heads, gaps, NULL, want);
+    if (!begin_end) begins[segs] = segs ? ends[segs - 1] : 0;
+    WGPUBuffer bi = test_upload(ctx, in, 4 * w * (n ? n : 1)), bb = test_upload(ctx, begins, 4 * (segs + 1));
+    WGPUBuffer be = test_upload(ctx, ends, 4 * (segs + 1)), bo = test_buffer(ctx, 4 * w * (n ? n : 1));
+    WGPUBuffer st = test_buffer(ctx, 4);
+    WGPUCommandEncoder enc = NULL;
+    int ok = bi && bb && be && bo && st && wgs_encoder_create(ctx, &enc) == WGS_OK;
+    if (ok) {
+        wgs_segmented_scan_args a = {.input = bi, .output = bo, .n = n, .n_segments = segs, .status = st};
+        if (begin_end) a.begin_offsets = bb, a.end_offsets = be;
+        else a.offsets = bb;
+        wgs_result r = wgs_segmented_scan_encode(plan, enc, &a);
+        CHECK_RESULT(r, WGS_OK);
+        wgs_result rs = wgs_submit(ctx, enc);
+        CHECK_RESULT(rs, WGS_OK);
+        uint32_t status = 1;
+        ok = r == WGS_OK && rs == WGS_OK && test_download(ctx, st, &status, 4) &&
+             (n == 0 || test_download(ctx, bo, got, 4 * w * n));
+        CHECK(status == 0);
+    }
+    for (uint64_t i = 0; ok && i < n; i++)
+        if (memcmp(got + i * w, want + i * w, 4 * w) != 0) {
+            test_fail(__FILE__, __LINE__, "%s segmented scan %s, %s, %s, n=%llu: element %llu: got %08x %08x, want "
+                      "%08x %08x", c->name, inclusive ? "inclusive" : "exclusive",
+                      begin_end ? "begin/end" : "offsets", style_names[style], (unsigned long long)n,
+                      (unsigned long long)i, got[i * w], w > 1 ? got[i * w + 1] : 0, want[i * w],
+                      w > 1 ? want[i * w + 1] : 0);
+            ok = 0;
+        }
+    WGPUBuffer all[] = {bi, bb, be, bo, st};
+    for (size_t i = 0; i < sizeof all / sizeof all[0]; i++) wgs_buffer_release(ctx, all[i]);
+    free(in), free(begins), free(ends), free(want), free(got), free(heads), free(gaps);
+    return ok;
+}
+
+TEST(operator_segmented_scan) {
+    wgs_context *ctx = small_context();
+    if (!ctx) return;
+    /* affine exclusive and mat2 inclusive with offsets; mat2 exclusive with gaps; a
+     * struct of one word. */
+    const struct {
+        const op_case *c;
+        int inclusive, begin_end;
+    } plans[] = {{&affine, 0, 0}, {&mat2, 1, 0}, {&mat2, 0, 1}, {&last, 1, 0}};
+    uint32_t seed = 9090;
+    for (size_t p = 0; p < sizeof plans / sizeof plans[0]; p++) {
+        wgs_segmented_scan_plan *plan = NULL;
+        wgs_segmented_scan_plan_desc d = {.kind = plans[p].inclusive ? WGS_SCAN_INCLUSIVE : WGS_SCAN_EXCLUSIVE,
+                                          .segments = plans[p].begin_end ? WGS_SEGMENTS_BEGIN_END : WGS_SEGMENTS_OFFSETS,
+                                          .capacity = 3001, .segment_capacity = 3001, .custom = &plans[p].c->desc};
+        CHECK_RESULT(wgs_segmented_scan_plan_create(ctx, &d, &plan), WGS_OK);
+        if (!plan) continue;
+        if (plans[p].begin_end) {
+            for (int style = 0; style < 6; style++)
+                if (!check_segmented_scan(ctx, plan, plans[p].c, 0, 1, style, style == 3 ? 0 : 1153, seed++)) break;
+        } else if (plans[p].c == &last) {
+            check_segmented_scan(ctx, plan, plans[p].c, 1, 0, 2, 2000, seed++);
+        } else {
+            for (size_t k = 0; k < sizeof seg_cases / sizeof seg_cases[0]; k++)
+                if (!check_segmented_scan(ctx, plan, plans[p].c, plans[p].inclusive, 0, seg_cases[k].style,
+                                          seg_cases[k].n, seed++))
+                    break;
+        }
+        wgs_segmented_scan_plan_destroy(plan);
+    }
+}
+
+/* Keys with runs as a style of make_segments lays out segments (one key a segment). */
+static void keys_of_runs(int style, uint64_t n, uint32_t *seed, uint32_t *keys, uint8_t *heads) {
+    uint32_t *b = malloc(4 * (n + 4)), *e = malloc(4 * (n + 4));
+    uint64_t segs = make_segments(style, n, seed, b, e);
+    memset(heads, 0, n);
+    for (uint64_t k = 0; k < segs; k++)
+        for (uint32_t i = b[k]; i < e[k]; i++) {
+            keys[i] = (uint32_t)k * 7u + 3u;
+            heads[i] = i == b[k];
+        }
+    if (n) heads[0] = 1;
+    free(b), free(e);
+}
+
+/* One scan by key (keys) with `plan` against the CPU; carry_mode as check_scan's;
+ * n_count: a count from the GPU (n the bound), else 0. */
+static int check_scan_by_key(wgs_context *ctx, wgs_scan_by_key_plan *plan, const op_case *c, int inclusive, int style,
+                             uint64_t n, uint64_t n_count, int carry_mode, uint32_t seed) {
+    const uint32_t w = c->words;
+    const uint64_t used = n_count ? n_count : n;
+    uint32_t *in = malloc(4 * w * (n + 1)), *keys = malloc(4 * (n + 1)), *carry = malloc(16);
+    uint32_t *want = malloc(4 * w * (n + 1)), *got = malloc(4 * w * (n + 1));
+    uint8_t *heads = malloc(n + 1);
+    keys_of_runs(style, n, &seed, keys, heads);
+    for (uint64_t i = 0; i < n; i++) c->gen(in + i * w, &seed);
+    c->gen(carry, &seed);
+    runs_reference(c, inclusive, in, used, heads, NULL, carry_mode ? carry : NULL, want);
+    WGPUBuffer bi = test_upload(ctx, in, 4 * w * (n ? n : 1)), bk = test_upload(ctx, keys, 4 * (n ? n : 1));
+    WGPUBuffer bo = test_buffer(ctx, 4 * w * (n ? n : 1)), bc = carry_mode == 2 ? test_upload(ctx, carry, 16) : NULL;
+    WGPUBuffer bn = n_count ? test_count_buffer(ctx, (uint32_t)n_count, 0) : NULL;
+    WGPUCommandEncoder enc = NULL;
+    int ok = bi && bk && bo && wgs_encoder_create(ctx, &enc) == WGS_OK;
+    if (ok) {
+        wgs_scan_by_key_args a = {.keys = bk, .input = bi, .output = bo, .n = n, .n_buffer = bn};
+        if (carry_mode == 1) a.init_value = carry;
+        if (carry_mode == 2) a.init_buffer = bc;
+        wgs_result r = wgs_scan_by_key_encode(plan, enc, &a);
+        CHECK_RESULT(r, WGS_OK);
+        wgs_result rs = wgs_submit(ctx, enc);
+        CHECK_RESULT(rs, WGS_OK);
+        ok = r == WGS_OK && rs == WGS_OK && (n == 0 || test_download(ctx, bo, got, 4 * w * n));
+    }
+    for (uint64_t i = 0; ok && i < used; i++)
+        if (memcmp(got + i * w, want + i * w, 4 * w) != 0) {
+            test_fail(__FILE__, __LINE__, "%s scan by key %s, %s, n=%llu (count %llu), carry %d: element %llu: got "
+                      "%08x %08x, want %08x %08x", c->name, inclusive ? "inclusive" : "exclusive",
+                      style_names[style], (unsigned long long)n, (unsigned long long)n_count, carry_mode,
+                      (unsigned long long)i, got[i * w], w > 1 ? got[i * w + 1] : 0, want[i * w],
+                      w > 1 ? want[i * w + 1] : 0);
+            ok = 0;
+        }
+    WGPUBuffer all[] = {bi, bk, bo, bc, bn};
+    for (size_t i = 0; i < sizeof all / sizeof all[0]; i++) wgs_buffer_release(ctx, all[i]);
+    free(in), free(keys), free(carry), free(want), free(got), free(heads);
+    return ok;
+}
+
+TEST(operator_scan_by_key) {
+    wgs_context *ctx = small_context();
+    if (!ctx) return;
+    const op_case *cases[] = {&affine, &mat2};
+    uint32_t seed = 7070;
+    for (int c = 0; c < 2; c++) {
+        wgs_scan_by_key_plan *plan = NULL;
+        wgs_scan_by_key_plan_desc d = {.kind = c ? WGS_SCAN_INCLUSIVE : WGS_SCAN_EXCLUSIVE, .capacity = 3001,
+                                       .custom = &cases[c]->desc};
+        CHECK_RESULT(wgs_scan_by_key_plan_create(ctx, &d, &plan), WGS_OK);
+        for (size_t k = 0; plan && k < sizeof seg_cases / sizeof seg_cases[0]; k++) {
+            if (seg_cases[k].style >= 3) continue; /* every element has a key */
+            if (!check_scan_by_key(ctx, plan, cases[c], c, seg_cases[k].style, seg_cases[k].n, 0, (int)(k % 3),
+                                   seed++))
+                break;
+        }
+        /* A count from the GPU, with a carry of several words from the record. */
+        if (plan) check_scan_by_key(ctx, plan, cases[c], c, 2, 2000, 1000, 1, seed++);
+        wgs_scan_by_key_plan_destroy(plan);
+    }
+    /* Three words: the output's word view ends where 12-byte elements meet the offset
+     * alignment (64 elements for 256 bytes), not at alignment / 12; n = 64, 1064, 2064. */
+    wgs_scan_by_key_plan *plan = NULL;
+    CHECK_RESULT(wgs_scan_by_key_plan_create(ctx, &(wgs_scan_by_key_plan_desc){.kind = WGS_SCAN_INCLUSIVE,
+                                                                               .capacity = 3001, .custom = &heis.desc},
+                                             &plan),
+                 WGS_OK);
+    for (uint64_t n = 1; plan && n <= 2001; n += 1000) check_scan_by_key(ctx, plan, &heis, 1, 2, n + 63, 0, 2, seed++);
+    wgs_scan_by_key_plan_destroy(plan);
+}
+
+/* One reduce by key (the host helper) against the CPU: each run's values combined in
+ * order, and its first key. */
+static int check_reduce_by_key(wgs_context *ctx, const op_case *c, int style, uint64_t n, uint32_t seed) {
+    const uint32_t w = c->words;
+    uint32_t *in = malloc(4 * w * (n + 1)), *keys = malloc(4 * (n + 1));
+    uint32_t *want = malloc(4 * w * (n + 1)), *got = malloc(4 * w * (n + 1)), *uk = malloc(4 * (n + 1));
+    uint8_t *heads = malloc(n + 1);
+    keys_of_runs(style, n, &seed, keys, heads);
+    for (uint64_t i = 0; i < n; i++) c->gen(in + i * w, &seed);
+    uint64_t runs = 0;
+    for (uint64_t i = 0; i < n; runs++) {
+        uint64_t e = i + 1;
+        while (e < n && !heads[e]) e++;
+        fold(c, in, i, e, want + runs * w);
+        i = e;
+    }
+    uint32_t num_runs = 0xDEAD;
+    wgs_result r = wgs_reduce_by_key_host(ctx, &(wgs_reduce_by_key_plan_desc){.capacity = n, .custom = &c->desc},
+                                          keys, in, n, uk, got, &num_runs);
+    CHECK_RESULT(r, WGS_OK);
+    int ok = r == WGS_OK && num_runs == runs;
+    for (uint64_t i = 0, k = 0; ok && i < n; i++)
+        if (heads[i] && uk[k++] != keys[i]) {
+            test_fail(__FILE__, __LINE__, "%s reduce by key n=%llu: key of run %llu", c->name, (unsigned long long)n,
+                      (unsigned long long)(k - 1));
+            ok = 0;
+        }
+    if (r == WGS_OK && !ok)
+        test_fail(__FILE__, __LINE__, "%s reduce by key n=%llu: %u runs, want %llu", c->name, (unsigned long long)n,
+                  num_runs, (unsigned long long)runs);
+    for (uint64_t k = 0; ok && k < runs; k++)
+        if (memcmp(got + k * w, want + k * w, 4 * w) != 0) {
+            test_fail(__FILE__, __LINE__, "%s reduce by key, %s, n=%llu: run %llu: got %08x %08x, want %08x %08x",
+                      c->name, style_names[style], (unsigned long long)n, (unsigned long long)k, got[k * w],
+                      w > 1 ? got[k * w + 1] : 0, want[k * w], w > 1 ? want[k * w + 1] : 0);
+            ok = 0;
+        }
+    free(in), free(keys), free(want), free(got), free(uk), free(heads);
+    return ok;
+}
+
+TEST(operator_reduce_by_key) {
+    wgs_context *ctx = small_context();
+    if (!ctx) return;
+    const op_case *cases[] = {&affine, &mat2};
+    uint32_t seed = 6060;
+    for (int c = 0; c < 2; c++)
+        for (size_t k = 0; k < sizeof seg_cases / sizeof seg_cases[0]; k++)
+            if (seg_cases[k].style < 3 && !check_reduce_by_key(ctx, cases[c], seg_cases[k].style, seg_cases[k].n, seed++))
+                break;
+    uint32_t runs = 5;
+    CHECK_RESULT(wgs_reduce_by_key_host(ctx, &(wgs_reduce_by_key_plan_desc){.custom = &affine.desc}, NULL, NULL, 0,
+                                        NULL, NULL, &runs),
+                 WGS_OK);
+    CHECK(runs == 0);
+    wgs_reduce_by_key_plan *plan = NULL;
+    CHECK_RESULT(wgs_reduce_by_key_plan_create(ctx, &(wgs_reduce_by_key_plan_desc){.op = WGS_OP_MAX,
+                                                                                  .custom = &affine.desc},
+                                               &plan),
+                 WGS_ERROR_INVALID_ARGUMENT);
+    CHECK(plan == NULL);
+}
+
+/* An operator that is u32 addition gives the built-in add's bits in the segmented and
+ * keyed primitives too (the device's own tiles). */
+TEST(operator_u32_add_equals_builtin_segmented) {
+    wgs_context *ctx = test_context();
+    if (!ctx) return;
+    const uint64_t n = 100003;
+    uint32_t *in = malloc(4 * n), *mine = malloc(4 * n), *theirs = malloc(4 * n), *keys = malloc(4 * n);
+    uint32_t *b = malloc(4 * (n + 4)), *e = malloc(4 * (n + 4)), *uk = malloc(4 * n);
+    uint8_t *heads = malloc(n);
+    uint32_t seed = 5150;
+    for (uint64_t i = 0; i < n; i++) in[i] = rnd(&seed);
+    uint64_t segs = make_segments(2, n, &seed, b, e);
+    b[segs] = e[segs - 1];
+    keys_of_runs(2, n, &seed, keys, heads);
+    const wgs_operator_desc *op = &add.desc;
+    CHECK_RESULT(wgs_segmented_reduce_host(ctx, &(wgs_segmented_reduce_plan_desc){.custom = op}, in, b, NULL, n,
+                                           segs, mine),
+                 WGS_OK);
+    CHECK_RESULT(wgs_segmented_reduce_host(ctx, &(wgs_segmented_reduce_plan_desc){0}, in, b, NULL, n, segs, theirs),
+                 WGS_OK);
+    CHECK(memcmp(mine, theirs, 4 * segs) == 0);
+    CHECK_RESULT(wgs_segmented_scan_host(ctx, &(wgs_segmented_scan_plan_desc){.custom = op}, in, b, NULL, n, segs,
+                                         mine),
+                 WGS_OK);
+    CHECK_RESULT(wgs_segmented_scan_host(ctx, &(wgs_segmented_scan_plan_desc){0}, in, b, NULL, n, segs, theirs),
+                 WGS_OK);
+    CHECK(memcmp(mine, theirs, 4 * n) == 0);
+    wgs_scan_by_key_plan_desc sk = {.kind = WGS_SCAN_INCLUSIVE, .custom = op};
+    CHECK_RESULT(wgs_scan_by_key_host(ctx, &sk, keys, in, n, mine), WGS_OK);
+    sk.custom = NULL;
+    CHECK_RESULT(wgs_scan_by_key_host(ctx, &sk, keys, in, n, theirs), WGS_OK);
+    CHECK(memcmp(mine, theirs, 4 * n) == 0);
+    uint32_t runs_mine = 0, runs_theirs = 1;
+    CHECK_RESULT(wgs_reduce_by_key_host(ctx, &(wgs_reduce_by_key_plan_desc){.custom = op}, keys, in, n, uk, mine,
+                                        &runs_mine),
+                 WGS_OK);
+    CHECK_RESULT(wgs_reduce_by_key_host(ctx, &(wgs_reduce_by_key_plan_desc){0}, keys, in, n, uk, theirs, &runs_theirs),
+                 WGS_OK);
+    CHECK(runs_mine == runs_theirs && memcmp(mine, theirs, 4 * runs_mine) == 0);
+    free(in), free(mine), free(theirs), free(keys), free(b), free(e), free(uk), free(heads);
 }
 
 static char logged[2048];

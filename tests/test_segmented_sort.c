@@ -413,3 +413,27 @@ TEST(segmented_sort_counts_on_the_gpu) {
     for (size_t i = 0; i < sizeof all / sizeof all[0]; i++) wgs_buffer_release(ctx, all[i]);
     wgs_segmented_sort_plan_destroy(plan);
 }
+
+/* wgs_prepare knows the segmented sort: after preparing one (the small paths alone, so
+ * that no sort plan compiles here), its creation compiles nothing and it sorts. */
+TEST(segmented_sort_prepare_then_create_compiles_nothing) {
+    static const wgs_experimental none; /* a context of its own: an empty cache */
+    wgs_context *ctx = test_context_experimental(&none);
+    if (!ctx) return;
+    const wgs_segmented_sort_plan_desc d = {.type = WGS_TYPE_I32, .order = WGS_SORT_DESCENDING,
+                                            .path = WGS_SEGMENTED_SORT_PATH_SMALL, .payload = WGS_PAYLOAD_INDEX,
+                                            .capacity = 1000, .segment_capacity = 40};
+    const wgs_prepare_desc item = {.kind = WGS_PLAN_SEGMENTED_SORT, .segmented_sort = &d};
+    wgs_experimental_pipeline_counts c0 = wgs_experimental_pipelines(ctx);
+    CHECK_RESULT(wgs_prepare(ctx, &item, 1), WGS_OK);
+    wgs_experimental_pipeline_counts c1 = wgs_experimental_pipelines(ctx);
+    CHECK(c1.created == c0.created && c1.prepared > c0.prepared);
+    wgs_segmented_sort_plan *plan = NULL;
+    CHECK_RESULT(wgs_segmented_sort_plan_create(ctx, &d, &plan), WGS_OK);
+    wgs_segmented_sort_plan_destroy(plan);
+    CHECK(wgs_experimental_pipelines(ctx).created == c1.created);
+    uint32_t lens[5] = {3, 40, 0, 200, 70};
+    /* (Its first encode compiles the dispatch layer's count pipeline, the context's,
+     * which no plan names.) */
+    check_case(ctx, &d, lens, 5, 4, "after wgs_prepare");
+}

@@ -911,6 +911,151 @@ const GROUPS = {
     });
   },
 
+  // A user's operator (issue 33) through the package: affine maps (f32 pairs, not
+  // commutative) and 2x2 u32 matrices through the scan, the reduce, the segmented reduce
+  // and scan and the scan and reduce by key, against JavaScript references that combine
+  // in input order, with inputs whose results are exact (bit for bit); a u32 add equal
+  // to the built-in's; the refusals that come before any compilation.
+  async operator(wg) {
+    const affine = {
+      source: 'struct Affine { a: f32, b: f32 }\n' +
+        'fn then(f: Affine, g: Affine) -> Affine { return Affine(g.a * f.a, g.a * f.b + g.b); }\n',
+      element: 'Affine', combine: 'then', identity: new Float32Array([1, 0]),
+    };
+    const thenRef = (f, g) => [Math.fround(g[0] * f[0]), Math.fround(Math.fround(g[0] * f[1]) + g[1])];
+    const mat2 = {
+      source: 'struct Mat2 { a: u32, b: u32, c: u32, d: u32 }\n' +
+        'fn mul(x: Mat2, y: Mat2) -> Mat2 {\n' +
+        '    return Mat2(x.a * y.a + x.b * y.c, x.a * y.b + x.b * y.d, x.c * y.a + x.d * y.c, x.c * y.b + x.d * y.d);\n}\n',
+      element: 'Mat2', combine: 'mul', identity: new Uint32Array([1, 0, 0, 1]),
+    };
+    const mul = (x, y) => [(Math.imul(x[0], y[0]) + Math.imul(x[1], y[2])) >>> 0, (Math.imul(x[0], y[1]) + Math.imul(x[1], y[3])) >>> 0,
+      (Math.imul(x[2], y[0]) + Math.imul(x[3], y[2])) >>> 0, (Math.imul(x[2], y[1]) + Math.imul(x[3], y[3])) >>> 0];
+    const probe = wg.createScanPlan({ operator: affine, algorithm: 'single-pass', capacity: 1 });
+    const t = probe.tileSize('single-pass'), tm = probe.tileSize('multilevel');
+    probe.destroy();
+    for (const algorithm of ['single-pass', 'multilevel']) {
+      const tile = algorithm === 'single-pass' ? t : tm;
+      for (const kind of ['exclusive', 'inclusive']) {
+        for (const n of [0, 1, tile - 1, tile + 1, 5 * tile + 3]) {
+          await check(`operator affine scan ${algorithm} ${kind} n=${n}`, async () => {
+            const input = new Float32Array(2 * n);
+            for (let i = 0; i < n; i++) {
+              const r = rng();
+              input[2 * i] = r % 16 === 0 ? 0 : r & 16 ? -1 : 1; // every result an integer below 2^24
+              input[2 * i + 1] = (rng() % 17) - 8;
+            }
+            const want = new Float32Array(2 * n);
+            let acc = [1, 0];
+            for (let i = 0; i < n; i++) {
+              if (kind === 'exclusive') want.set(acc, 2 * i);
+              acc = thenRef(acc, [input[2 * i], input[2 * i + 1]]);
+              if (kind === 'inclusive') want.set(acc, 2 * i);
+            }
+            const { output } = await wg.scan(input, { operator: affine, kind, algorithm });
+            if (!(output instanceof Float32Array)) return `output is a ${output?.constructor?.name}`;
+            return sameArray(output, want);
+          });
+        }
+      }
+    }
+    for (const n of [0, 1, tm - 1, tm + 1, quick ? 3 * tm + 5 : tm * tm + 5]) { // (the last: two levels when full)
+      await check(`operator mat2 reduce n=${n}`, async () => {
+        const input = new Uint32Array(4 * n).map((_, i) => 2 * (rng() % 3) + (i % 4 === 0 || i % 4 === 3 ? 1 : 0));
+        let want = [1, 0, 0, 1];
+        for (let i = 0; i < n; i++) want = mul(want, input.subarray(4 * i, 4 * i + 4));
+        const { value } = await wg.reduce(input, { operator: mat2 });
+        return sameArray(value, want);
+      });
+    }
+    await check('operator u32 add equals the built-in add', async () => {
+      const input = new Uint32Array(5 * t + 7).map(() => rng());
+      const plus = { source: 'fn plus(x: u32, y: u32) -> u32 { return x + y; }\n', element: 'u32', combine: 'plus',
+        identity: new Uint32Array([0]), commutative: true };
+      const mine = await wg.scan(input, { operator: plus, kind: 'inclusive' });
+      const theirs = await wg.scan(input, { kind: 'inclusive' });
+      const rm = await wg.reduce(input, { operator: plus }), rt = await wg.reduce(input);
+      return sameArray(mine.output, theirs.output) || (rm.value[0] === rt.value ? '' : `reduce ${rm.value[0]}, want ${rt.value}`);
+    });
+    // The segmented and keyed primitives: segments of 0 to 300 elements (empty ones
+    // among them) over n = 5000, CSR offsets from 7 (elements before: in no segment).
+    const fold = (comb, id, a, w, b, e) => {
+      let acc = Array.from(id);
+      for (let i = b; i < e; i++) acc = comb(acc, Array.from(a.subarray(w * i, w * i + w)));
+      return acc;
+    };
+    const n = 5000, offs = [7];
+    while (offs[offs.length - 1] < n - 7) offs.push(Math.min(n - 7, offs[offs.length - 1] + (rng() % 301)));
+    const offsets = new Uint32Array(offs), segs = offsets.length - 1;
+    const keys = new Uint32Array(n);
+    for (let k = 0; k < segs; k++) keys.fill(k + 1, offsets[k], offsets[k + 1]);
+    const runs = []; // [begin, end) of each run of equal keys
+    for (let i = 0; i < n;) { let e = i + 1; while (e < n && keys[e] === keys[i]) e++; runs.push([i, e]); i = e; }
+    const affineIn = new Float32Array(2 * n), matIn = new Uint32Array(4 * n);
+    for (let i = 0; i < n; i++) {
+      const r = rng();
+      affineIn[2 * i] = r % 16 === 0 ? 0 : r & 16 ? -1 : 1;
+      affineIn[2 * i + 1] = (rng() % 17) - 8;
+      for (let j = 0; j < 4; j++) matIn[4 * i + j] = 2 * (rng() % 3) + (j === 0 || j === 3 ? 1 : 0);
+    }
+    await check('operator mat2 segmented reduce', async () => {
+      const { output } = await wg.segmentedReduce(matIn, { operator: mat2, offsets });
+      const want = [];
+      for (let k = 0; k < segs; k++) want.push(...fold(mul, mat2.identity, matIn, 4, offsets[k], offsets[k + 1]));
+      return output instanceof Uint32Array ? sameArray(output, want) : `output is a ${output?.constructor?.name}`;
+    });
+    await check('operator affine segmented scan, inclusive', async () => {
+      const { output } = await wg.segmentedScan(affineIn, { operator: affine, offsets, kind: 'inclusive' });
+      const want = new Float32Array(2 * n);
+      for (let i = 0; i < n; i++) want.set([1, 0], 2 * i);
+      for (let k = 0; k < segs; k++) {
+        for (let i = offsets[k]; i < offsets[k + 1]; i++) want.set(fold(thenRef, affine.identity, affineIn, 2, offsets[k], i + 1), 2 * i);
+      }
+      return sameArray(output, want);
+    });
+    await check('operator mat2 scan by key, exclusive', async () => {
+      const { output } = await wg.scanByKey(matIn, { operator: mat2, keys });
+      const want = new Uint32Array(4 * n);
+      for (const [b, e] of runs) for (let i = b; i < e; i++) want.set(fold(mul, mat2.identity, matIn, 4, b, i), 4 * i);
+      return sameArray(output, want);
+    });
+    await check('operator affine reduce by key', async () => {
+      const r = await wg.reduceByKey(keys, affineIn, { operator: affine });
+      const want = [];
+      for (const [b, e] of runs) want.push(...fold(thenRef, affine.identity, affineIn, 2, b, e));
+      return (r.numRuns === runs.length ? '' : `${r.numRuns} runs, want ${runs.length}`) ||
+        sameArray(r.uniqueKeys, runs.map(([b]) => keys[b]), 'keys ') || sameArray(r.aggregates, want);
+    });
+    await expectCode('operator scan by key with an initValue', ErrorCode.INVALID_ARGUMENT, () => wg.scanByKey(matIn,
+      { operator: mat2, keys, initValue: 1 }));
+    await expectCode('operator with a reserved name', ErrorCode.OPERATOR_RESERVED_NAME, () => wg.createScanPlan({
+      operator: { ...affine, source: `${affine.source}fn f(x: u32) -> u32 { return x + params.n; }\n` } }));
+    await expectCode('operator identity of the wrong size', ErrorCode.OPERATOR_IDENTITY, () => wg.createReducePlan({
+      operator: { ...affine, identity: new Float32Array([1, 0, 0]) } }));
+    await expectCode('operator with a type beside it', ErrorCode.INVALID_ARGUMENT, () => wg.createScanPlan({
+      operator: affine, type: 'f32' }));
+    await expectCode('operator in a factory that takes none', ErrorCode.INVALID_ARGUMENT, () => wg.createHistogramPlan({
+      operator: affine }));
+    await wg.errors();
+    // WGSL that does not compile: the page's WebGPU reports it when errors() resolves,
+    // a validation error with the compiler's message; where the message gives a line
+    // (Dawn's does; Firefox's names the line in the console only), the operator's own.
+    await check('operator that does not compile: a validation error from errors()', async () => {
+      const broken = { ...affine, source: 'struct Affine { a: f32, b: f32 }\nfn then(f: Affine, g: Affine) -> Affine {\n    return f +;\n}\n' };
+      const plan = wg.createScanPlan({ operator: broken });
+      try {
+        await wg.errors();
+        return 'no error';
+      } catch (e) {
+        const line = /:(\d+):\d+/.exec(e.message);
+        return e instanceof WgscanError && e.code === ErrorCode.GPU_VALIDATION && (!line || line[1] === '3') ? ''
+          : `${e.name} (${e.code}): ${e.message.slice(0, 300)}`;
+      } finally {
+        plan.destroy();
+      }
+    });
+  },
+
   async errors(wg) {
     const dev = wg.device;
     await check('error names agree with the library', () => {

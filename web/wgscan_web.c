@@ -11,6 +11,7 @@
  */
 #include "wgscan.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #define EXPORT(name) __attribute__((export_name(#name)))
@@ -64,6 +65,32 @@ static wgs_predicate predicate(int kind, double a, double b) {
     return p;
 }
 
+/* ---- a user's operator (wgs_operator_desc) ---------------------------------------- */
+/* wgscan.js writes the operator's strings and identity into memory of the module's own
+ * (wgs_web_alloc, NUL-terminated strings), names them with wgs_web_operator_set, and the
+ * next plan create (scan, reduce, segmented reduce and scan, scan and reduce by key)
+ * takes it instead of type and op; the create copies it and clears it, so it never
+ * outlives one create. */
+static wgs_operator_desc pending_operator;
+static int has_operator;
+
+EXPORT(wgs_web_alloc) void *wgs_web_alloc(uint32_t size) { return malloc(size ? size : 1); }
+EXPORT(wgs_web_free) void wgs_web_free(void *p) { free(p); }
+
+EXPORT(wgs_web_operator_set)
+void wgs_web_operator_set(const char *source, const char *element, const char *combine, const void *identity,
+                          uint32_t identity_size, int commutative) {
+    pending_operator = (wgs_operator_desc){source, element, combine, identity, identity_size, commutative};
+    has_operator = 1;
+}
+
+/* The operator for one create, then none. */
+static const wgs_operator_desc *take_operator(void) {
+    if (!has_operator) return NULL;
+    has_operator = 0;
+    return &pending_operator;
+}
+
 /* ---- scan ------------------------------------------------------------------------ */
 EXPORT(wgs_web_scan_plan_create)
 int wgs_web_scan_plan_create(int type, int op, int kind, int algorithm, double capacity, int deterministic) {
@@ -75,6 +102,7 @@ int wgs_web_scan_plan_create(int type, int op, int kind, int algorithm, double c
     d.algorithm = (wgs_scan_algorithm)algorithm;
     d.capacity = (uint64_t)capacity;
     d.deterministic = deterministic;
+    d.custom = take_operator();
     last_plan = NULL;
     if (!ctx) return WGS_ERROR_INVALID_ARGUMENT;
     return wgs_scan_plan_create(ctx, &d, (wgs_scan_plan **)&last_plan);
@@ -123,6 +151,7 @@ int wgs_web_reduce_plan_create(int type, int op, int algorithm, int float_sum, i
     d.float_sum = (wgs_float_sum)float_sum;
     d.fixed_point_bits = (uint32_t)fixed_point_bits;
     d.capacity = (uint64_t)capacity;
+    d.custom = take_operator();
     last_plan = NULL;
     if (!ctx) return WGS_ERROR_INVALID_ARGUMENT;
     return wgs_reduce_plan_create(ctx, &d, (wgs_reduce_plan **)&last_plan);
@@ -277,6 +306,7 @@ int wgs_web_segmented_reduce_plan_create(int type, int op, int segments, double 
     d.segments = (wgs_segments_form)segments;
     d.capacity = (uint64_t)capacity;
     d.segment_capacity = (uint64_t)segment_capacity;
+    d.custom = take_operator();
     last_plan = NULL;
     if (!ctx) return WGS_ERROR_INVALID_ARGUMENT;
     return wgs_segmented_reduce_plan_create(ctx, &d, (wgs_segmented_reduce_plan **)&last_plan);
@@ -333,6 +363,7 @@ int wgs_web_scan_by_key_plan_create(int type, int op, int kind, int heads, int k
     d.heads = (wgs_segment_heads)heads;
     d.key_type = (wgs_type)key_type;
     d.capacity = (uint64_t)capacity;
+    d.custom = take_operator();
     last_plan = NULL;
     if (!ctx) return WGS_ERROR_INVALID_ARGUMENT;
     return wgs_scan_by_key_plan_create(ctx, &d, (wgs_scan_by_key_plan **)&last_plan);
@@ -384,6 +415,7 @@ int wgs_web_segmented_scan_plan_create(int type, int op, int kind, int segments,
     d.segments = (wgs_segments_form)segments;
     d.capacity = (uint64_t)capacity;
     d.segment_capacity = (uint64_t)segment_capacity;
+    d.custom = take_operator();
     last_plan = NULL;
     if (!ctx) return WGS_ERROR_INVALID_ARGUMENT;
     return wgs_segmented_scan_plan_create(ctx, &d, (wgs_segmented_scan_plan **)&last_plan);
@@ -434,6 +466,7 @@ int wgs_web_reduce_by_key_plan_create(int type, int op, int key_type, double cap
     d.op = (wgs_op)op;
     d.key_type = (wgs_type)key_type;
     d.capacity = (uint64_t)capacity;
+    d.custom = take_operator();
     last_plan = NULL;
     if (!ctx) return WGS_ERROR_INVALID_ARGUMENT;
     return wgs_reduce_by_key_plan_create(ctx, &d, (wgs_reduce_by_key_plan **)&last_plan);

@@ -183,6 +183,7 @@ typedef struct bench_options {
     int nprims;
     int runs;
     int transfers; /* --transfers: host <-> GPU copies instead of kernels (sizes in bytes) */
+    int creation;  /* --creation: plan creation, cold and warm, and wgs_prepare of all */
     const char *json, *csv, *svg;
     char command[512]; /* the command line, for the JSON file */
 } bench_options;
@@ -223,10 +224,21 @@ FILE *cli_message_stream(void);
 int cmd_info(int verbose, const char *json_path);
 int cmd_demo(void);
 int cmd_scan(const scan_options *o);
-/* `scan --operator FILE` and `reduce --operator FILE` (cmd_operator.c): with the
- * file's operator. */
+/* The segments of segmented-reduce, segmented-scan, scan-by-key and reduce-by-key
+ * (cmd_primitives.c): CSR offsets, n_segments + 1 of them, from --segments (L, random:L
+ * or FILE) or --keys FILE over n elements, and for the by-key commands the keys (from
+ * --segments: segment k's elements hold key k). Returns an exit status (said why);
+ * the caller frees offsets and keys. */
+typedef struct cli_segments {
+    uint32_t *offsets, *keys;
+    uint64_t n_segments;
+} cli_segments;
+int cli_segments_of(const prim_options *o, uint64_t n, cli_segments *seg);
+
+/* `scan --operator FILE` and `reduce | segmented-reduce | segmented-scan | scan-by-key |
+ * reduce-by-key --operator FILE` (cmd_operator.c): with the file's operator. */
 int run_scan_operator(wgs_context *ctx, const scan_options *o);
-int run_reduce_operator(wgs_context *ctx, const prim_options *o);
+int run_prim_operator(wgs_context *ctx, const prim_options *o);
 int cmd_primitive(const prim_options *o);
 int cmd_sort(const sort_options *o);
 int cmd_topk(const topk_options *o);

@@ -835,6 +835,247 @@ done:
     return rc;
 }
 
+/* ---- plan creation ---------------------------------------------------------------
+ * Each primitive's default plan for up to --max elements (u32, add where there is an
+ * operator): cold, on a fresh context whose pipeline cache is empty (the pipelines
+ * compiled one after another, as creation does), and warm, the median of --runs
+ * creations once the cache holds them (scratch allocation and host work only). Then
+ * every primitive created in turn on one fresh context (the pipelines they share
+ * compiled once), and one wgs_prepare of all of them on another, and each plan's
+ * creation after it (which must compile nothing). Wall clock; one cold creation a
+ * primitive (each costs a context). */
+#define CREATION_KINDS 12
+
+typedef struct creation_point {
+    const char *name;
+    uint64_t pipelines; /* compiled by the cold creation */
+    double cold, warm, after_prepare;
+} creation_point;
+
+typedef union creation_desc {
+    wgs_scan_plan_desc scan;
+    wgs_reduce_plan_desc reduce;
+    wgs_count_plan_desc count;
+    wgs_segmented_reduce_plan_desc segmented_reduce;
+    wgs_scan_by_key_plan_desc scan_by_key;
+    wgs_segmented_scan_plan_desc segmented_scan;
+    wgs_reduce_by_key_plan_desc reduce_by_key;
+    wgs_select_plan_desc select;
+    wgs_histogram_plan_desc histogram;
+    wgs_alloc_plan_desc alloc;
+    wgs_sort_plan_desc sort;
+    wgs_topk_plan_desc topk;
+} creation_desc;
+
+/* The default description of kind k (0 .. CREATION_KINDS - 1) for up to cap elements in
+ * *d, and the wgs_prepare item pointing to it; returns the primitive's name. */
+static const char *creation_item(int k, uint64_t cap, creation_desc *d, wgs_prepare_desc *item) {
+    memset(d, 0, sizeof *d);
+    memset(item, 0, sizeof *item);
+    item->kind = (wgs_plan_kind)(k + 1); /* WGS_PLAN_SCAN .. WGS_PLAN_TOPK */
+    switch (item->kind) {
+    case WGS_PLAN_SCAN: d->scan.capacity = cap, item->scan = &d->scan; return "scan";
+    case WGS_PLAN_REDUCE: d->reduce.capacity = cap, item->reduce = &d->reduce; return "reduce";
+    case WGS_PLAN_COUNT: d->count.capacity = cap, item->count = &d->count; return "count";
+    case WGS_PLAN_SEGMENTED_REDUCE:
+        d->segmented_reduce.capacity = cap, d->segmented_reduce.segment_capacity = cap / 16 + 1;
+        item->segmented_reduce = &d->segmented_reduce;
+        return "segmented-reduce";
+    case WGS_PLAN_SCAN_BY_KEY:
+        d->scan_by_key.capacity = cap, item->scan_by_key = &d->scan_by_key;
+        return "scan-by-key";
+    case WGS_PLAN_SEGMENTED_SCAN:
+        d->segmented_scan.capacity = cap, d->segmented_scan.segment_capacity = cap / 16 + 1;
+        item->segmented_scan = &d->segmented_scan;
+        return "segmented-scan";
+    case WGS_PLAN_REDUCE_BY_KEY:
+        d->reduce_by_key.capacity = cap, item->reduce_by_key = &d->reduce_by_key;
+        return "reduce-by-key";
+    case WGS_PLAN_SELECT: d->select.capacity = cap, item->select = &d->select; return "select";
+    case WGS_PLAN_HISTOGRAM:
+        d->histogram = (wgs_histogram_plan_desc){.bins = 256, .upper = 4294967296.0, .capacity = cap};
+        item->histogram = &d->histogram;
+        return "histogram";
+    case WGS_PLAN_ALLOC: d->alloc.capacity = cap, item->alloc = &d->alloc; return "alloc";
+    case WGS_PLAN_SORT: d->sort.capacity = cap, item->sort = &d->sort; return "sort";
+    default: d->topk.capacity = cap, item->topk = &d->topk; return "topk";
+    }
+}
+
+/* One creation of the item's plan, timed (seconds in *t), and its destruction. */
+static wgs_result creation_once(wgs_context *ctx, const wgs_prepare_desc *item, double *t) {
+    wgs_result r;
+    double t0 = cli_now();
+#define CREATE_(member, create, type, destroy)     \
+    do {                                           \
+        type *plan_ = NULL;                        \
+        r = create(ctx, item->member, &plan_);     \
+        *t = cli_now() - t0;                       \
+        destroy(plan_);                            \
+    } while (0)
+    switch (item->kind) {
+    case WGS_PLAN_SCAN: CREATE_(scan, wgs_scan_plan_create, wgs_scan_plan, wgs_scan_plan_destroy); break;
+    case WGS_PLAN_REDUCE: CREATE_(reduce, wgs_reduce_plan_create, wgs_reduce_plan, wgs_reduce_plan_destroy); break;
+    case WGS_PLAN_COUNT: CREATE_(count, wgs_count_plan_create, wgs_reduce_plan, wgs_reduce_plan_destroy); break;
+    case WGS_PLAN_SEGMENTED_REDUCE:
+        CREATE_(segmented_reduce, wgs_segmented_reduce_plan_create, wgs_segmented_reduce_plan,
+                wgs_segmented_reduce_plan_destroy);
+        break;
+    case WGS_PLAN_SCAN_BY_KEY:
+        CREATE_(scan_by_key, wgs_scan_by_key_plan_create, wgs_scan_by_key_plan, wgs_scan_by_key_plan_destroy);
+        break;
+    case WGS_PLAN_SEGMENTED_SCAN:
+        CREATE_(segmented_scan, wgs_segmented_scan_plan_create, wgs_segmented_scan_plan,
+                wgs_segmented_scan_plan_destroy);
+        break;
+    case WGS_PLAN_REDUCE_BY_KEY:
+        CREATE_(reduce_by_key, wgs_reduce_by_key_plan_create, wgs_reduce_by_key_plan,
+                wgs_reduce_by_key_plan_destroy);
+        break;
+    case WGS_PLAN_SELECT: CREATE_(select, wgs_select_plan_create, wgs_select_plan, wgs_select_plan_destroy); break;
+    case WGS_PLAN_HISTOGRAM:
+        CREATE_(histogram, wgs_histogram_plan_create, wgs_histogram_plan, wgs_histogram_plan_destroy);
+        break;
+    case WGS_PLAN_ALLOC: CREATE_(alloc, wgs_alloc_plan_create, wgs_alloc_plan, wgs_alloc_plan_destroy); break;
+    case WGS_PLAN_SORT: CREATE_(sort, wgs_sort_plan_create, wgs_sort_plan, wgs_sort_plan_destroy); break;
+    default: CREATE_(topk, wgs_topk_plan_create, wgs_topk_plan, wgs_topk_plan_destroy); break;
+    }
+#undef CREATE_
+    return r;
+}
+
+static int creation_outputs(const bench_options *o, const wgs_context_info *info, const creation_point *pts,
+                            uint64_t cap, double prepare_all, uint64_t prepared, double sum_cold,
+                            double in_turn) {
+    int failed = 0;
+    FILE *f = open_out(o->csv);
+    if (!f) failed = 1;
+    else {
+        fprintf(f, "primitive,capacity,pipelines,cold_ms,warm_ms,after_prepare_ms\n");
+        for (int k = 0; k < CREATION_KINDS; k++)
+            fprintf(f, "%s,%llu,%llu,%.3f,%.4f,%.4f\n", pts[k].name, (unsigned long long)cap,
+                    (unsigned long long)pts[k].pipelines, pts[k].cold * 1e3, pts[k].warm * 1e3,
+                    pts[k].after_prepare * 1e3);
+        fprintf(f, "all-in-turn,%llu,%llu,%.3f,,\n", (unsigned long long)cap, (unsigned long long)prepared,
+                in_turn * 1e3);
+        fprintf(f, "prepare-all,%llu,%llu,%.3f,,\n", (unsigned long long)cap, (unsigned long long)prepared,
+                prepare_all * 1e3);
+        if (close_out(f, o->csv)) failed = 1;
+    }
+    if (!(f = open_out(o->json))) return -1;
+    char date[32];
+    time_t now = time(NULL);
+    strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
+    const char *keys[] = {"date", "command", "wgscan_version", "commit", "device", "backend", "adapter_type", "runtime"};
+    const char *values[] = {date, o->command, wgs_version_string(), WGSCAN_GIT_DESCRIBE, info->device,
+                            info->backend, info->adapter_type, info->runtime_path};
+    fputs("{\n", f);
+    for (int k = 0; k < (int)(sizeof keys / sizeof *keys); k++) {
+        fprintf(f, "  \"%s\": ", keys[k]);
+        cli_json_string(f, values[k]);
+        fputs(",\n", f);
+    }
+    fprintf(f, "  \"capacity\": %llu,\n  \"warm_runs\": %d,\n  \"prepare_all_ms\": %.3f,\n"
+               "  \"prepared_pipelines\": %llu,\n  \"all_in_turn_ms\": %.3f,\n  \"sum_cold_ms\": %.3f,\n"
+               "  \"results\": [\n",
+            (unsigned long long)cap, o->runs, prepare_all * 1e3, (unsigned long long)prepared, in_turn * 1e3,
+            sum_cold * 1e3);
+    for (int k = 0; k < CREATION_KINDS; k++)
+        fprintf(f, "    {\"primitive\": \"%s\", \"pipelines\": %llu, \"cold_ms\": %.3f, \"warm_ms\": %.4f, "
+                   "\"after_prepare_ms\": %.4f}%s\n",
+                pts[k].name, (unsigned long long)pts[k].pipelines, pts[k].cold * 1e3, pts[k].warm * 1e3,
+                pts[k].after_prepare * 1e3, k + 1 < CREATION_KINDS ? "," : "");
+    fprintf(f, "  ]\n}\n");
+    if (close_out(f, o->json)) failed = 1;
+    return failed ? -1 : 0;
+}
+
+/* A GPU error on ctx: said, the context destroyed. */
+static int creation_failed(wgs_context *ctx, wgs_result r, const char *what) {
+    int rc = cli_gpu_error(ctx, r, what);
+    wgs_context_destroy(ctx);
+    return rc;
+}
+
+static int bench_creation(const bench_options *o) {
+    const char *outputs[] = {o->json, o->csv}, *options[] = {"--json", "--csv"};
+    if (cli_check_outputs(outputs, options, 2)) return EXIT_USAGE;
+    const uint64_t cap = o->nmax;
+    creation_point pts[CREATION_KINDS];
+    creation_desc descs[CREATION_KINDS];
+    wgs_prepare_desc items[CREATION_KINDS];
+    double t[MAX_RUNS];
+    wgs_context *ctx = NULL;
+    wgs_context_info info;
+    /* The process's start-up costs (the runtime loaded, the compiler's first use) fall
+     * on a plan of another kind, on a context of its own, not on the first primitive. */
+    if (cli_context(&ctx) != WGS_OK) return EXIT_GPU_ERROR;
+    wgs_context_get_info(ctx, &info);
+    wgs_reduce_plan *first = NULL;
+    wgs_result r = wgs_reduce_plan_create(
+        ctx, &(wgs_reduce_plan_desc){.type = WGS_TYPE_F32, .op = WGS_OP_MAX, .capacity = 1024}, &first);
+    wgs_reduce_plan_destroy(first);
+    if (r != WGS_OK) return creation_failed(ctx, r, "warming up");
+    wgs_context_destroy(ctx);
+    printf("plan creation on %s (%s, %s), capacity %llu: cold on a fresh context (1 run), warm the median of %d\n",
+           info.device, info.backend, info.adapter_type, (unsigned long long)cap, o->runs);
+    printf("%-18s %9s %12s %12s\n", "primitive", "pipelines", "cold_ms", "warm_ms");
+    double sum_cold = 0;
+    for (int k = 0; k < CREATION_KINDS; k++) {
+        creation_point *p = &pts[k];
+        memset(p, 0, sizeof *p);
+        p->name = creation_item(k, cap, &descs[k], &items[k]);
+        fprintf(stderr, "bench: [%d/%d] creating %s\n", k + 1, CREATION_KINDS, p->name);
+        if (cli_context(&ctx) != WGS_OK) return EXIT_GPU_ERROR;
+        r = creation_once(ctx, &items[k], &p->cold);
+        p->pipelines = wgs_experimental_pipelines(ctx).created;
+        for (int i = 0; r == WGS_OK && i < o->runs; i++) r = creation_once(ctx, &items[k], &t[i]);
+        if (r != WGS_OK) return creation_failed(ctx, r, p->name);
+        p->warm = cli_median(t, o->runs);
+        wgs_context_destroy(ctx);
+        sum_cold += p->cold;
+        printf("%-18s %9llu %12.1f %12.3f\n", p->name, (unsigned long long)p->pipelines, p->cold * 1e3,
+               p->warm * 1e3);
+        fflush(stdout);
+    }
+    /* All of them created in turn on one fresh context: the pipelines they share are
+     * compiled once, as wgs_prepare compiles them, so the two differ by the waits alone. */
+    fprintf(stderr, "bench: creating all %d in turn\n", CREATION_KINDS);
+    if (cli_context(&ctx) != WGS_OK) return EXIT_GPU_ERROR;
+    double in_turn = 0;
+    for (int k = 0; r == WGS_OK && k < CREATION_KINDS; k++) {
+        double tk;
+        r = creation_once(ctx, &items[k], &tk);
+        in_turn += tk;
+    }
+    uint64_t in_turn_pipelines = wgs_experimental_pipelines(ctx).created;
+    if (r != WGS_OK) return creation_failed(ctx, r, "creating all in turn");
+    wgs_context_destroy(ctx);
+    fprintf(stderr, "bench: preparing all %d at once\n", CREATION_KINDS);
+    if (cli_context(&ctx) != WGS_OK) return EXIT_GPU_ERROR;
+    double t0 = cli_now();
+    r = wgs_prepare(ctx, items, CREATION_KINDS);
+    double prepare_all = cli_now() - t0;
+    wgs_experimental_pipeline_counts before = wgs_experimental_pipelines(ctx);
+    for (int k = 0; r == WGS_OK && k < CREATION_KINDS; k++) r = creation_once(ctx, &items[k], &pts[k].after_prepare);
+    if (r != WGS_OK) return creation_failed(ctx, r, "wgs_prepare and the creations after it");
+    wgs_experimental_pipeline_counts after = wgs_experimental_pipelines(ctx);
+    wgs_context_destroy(ctx);
+    printf("all %d created in turn on one context: %.1f ms for %llu pipelines\n", CREATION_KINDS, in_turn * 1e3,
+           (unsigned long long)in_turn_pipelines);
+    printf("wgs_prepare of all %d: %.1f ms for %llu pipelines (%.2f times faster; the cold creations' sum: "
+           "%.1f ms, %.2f times)\n",
+           CREATION_KINDS, prepare_all * 1e3, (unsigned long long)before.prepared, in_turn / prepare_all,
+           sum_cold * 1e3, sum_cold / prepare_all);
+    if (after.created != before.created) {
+        fprintf(stderr, "wgscan: creating the prepared plans compiled %llu pipelines\n",
+                (unsigned long long)(after.created - before.created));
+        return EXIT_VERIFY_FAILED;
+    }
+    return creation_outputs(o, &info, pts, cap, prepare_all, before.prepared, sum_cold, in_turn) ? EXIT_USAGE
+                                                                                                 : EXIT_OK;
+}
+
 /* The pools' size: run i of a point reads slot i and writes slot i + 1 of pools cut into
  * slots of the point's size, so a point touches at most runs + warm-up + 1 slots and a
  * pool larger than that many slots of the sweep's largest point is memory never used (a
@@ -856,6 +1097,7 @@ static uint64_t pool_for_sweep(const bench *b, uint64_t nmax, const int *prims, 
 
 int cmd_bench(const bench_options *o) {
     if (o->transfers) return bench_transfers(o);
+    if (o->creation) return bench_creation(o);
     uint64_t nmin = o->nmin, nmax = o->nmax;
     const int runs = o->runs, nser = o->nseries, nalgo = o->nalgo, nprims = o->nprims;
     const series *ser = o->series;

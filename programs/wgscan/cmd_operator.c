@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * `wgscan scan --operator FILE.wgsl` and `wgscan reduce --operator FILE.wgsl`: a scan
- * or a reduce with the user's own operator
- * (wgs_operator_desc), read from a WGSL file whose header line says how to use it:
+ * `wgscan scan | reduce | segmented-reduce | segmented-scan | scan-by-key | reduce-by-key
+ * --operator FILE.wgsl`: the command with the user's own operator (wgs_operator_desc),
+ * read from a WGSL file whose header line says how to use it:
  *
  *   // wgscan-operator: element=Affine combine=then identity=1.0,0.0 [commutative] [reference=affine-f32]
  *
@@ -16,7 +16,9 @@
  * for those two references keep every result exact (integers, f32 small integers), so
  * the check is bit for bit; for other operators they are random words 0..15; with --in
  * the file is taken as it is (affine-f32 results are then compared within 1e-4 of the
- * magnitude, as the order of rounding differs).
+ * magnitude, as the order of rounding differs). The segmented and by-key commands take
+ * their segments as without --operator (cli_segments_of), and the reference combines
+ * each segment (or run) alone, in input order.
  */
 #include "cli.h"
 
@@ -158,19 +160,106 @@ static void fill_random(const cli_operator *op, uint32_t *x, uint64_t n, uint64_
     }
 }
 
-static wgs_result scan_once(wgs_context *ctx, wgs_scan_plan *plan, WGPUBuffer in, WGPUBuffer out, uint64_t n,
-                            wgs_timer *timer, int pair, double *wall) {
+/* What a command with a file's operator takes from its options. */
+typedef struct operator_run {
+    const char *operator_path, *in_path, *out_path;
+    uint64_t n, seed;
+    int have_n, verify, repeat, inclusive;
+    cli_command cmd; /* scan, reduce, segmented-reduce, segmented-scan, scan-by-key, reduce-by-key */
+    wgs_scan_algorithm algorithm;
+    const prim_options *prim; /* the segmented and by-key commands': their segments */
+} operator_run;
+
+/* The plan of one command, its buffers and its segments. */
+typedef struct operator_plans {
+    wgs_scan_plan *scan;
+    wgs_reduce_plan *reduce;
+    wgs_segmented_reduce_plan *seg;
+    wgs_segmented_scan_plan *ssc;
+    wgs_scan_by_key_plan *sbk;
+    wgs_reduce_by_key_plan *rbk;
+    WGPUBuffer in, out, offsets, keys, status, unique; /* status: also reduce-by-key's run count */
+    cli_segments segs;
+} operator_plans;
+
+static int is_keyed(cli_command c) { return c == CLI_SCAN_BY_KEY || c == CLI_REDUCE_BY_KEY; }
+static int is_segmented(cli_command c) { return c == CLI_SEGMENTED || c == CLI_SEGMENTED_SCAN || is_keyed(c); }
+
+static wgs_result make_plan(wgs_context *ctx, const operator_run *o, const wgs_operator_desc *desc, uint64_t n,
+                            operator_plans *p) {
+    const wgs_scan_kind kind = o->inclusive ? WGS_SCAN_INCLUSIVE : WGS_SCAN_EXCLUSIVE;
+    const uint64_t segs = p->segs.n_segments;
+    switch (o->cmd) {
+    case CLI_REDUCE:
+        return wgs_reduce_plan_create(ctx, &(wgs_reduce_plan_desc){.capacity = n, .label = "wgscan cli", .custom = desc},
+                                      &p->reduce);
+    case CLI_SEGMENTED:
+        return wgs_segmented_reduce_plan_create(
+            ctx, &(wgs_segmented_reduce_plan_desc){.capacity = n, .segment_capacity = segs, .label = "wgscan cli",
+                                                   .custom = desc},
+            &p->seg);
+    case CLI_SEGMENTED_SCAN:
+        return wgs_segmented_scan_plan_create(
+            ctx, &(wgs_segmented_scan_plan_desc){.kind = kind, .capacity = n, .segment_capacity = segs,
+                                                 .label = "wgscan cli", .custom = desc},
+            &p->ssc);
+    case CLI_SCAN_BY_KEY:
+        return wgs_scan_by_key_plan_create(
+            ctx, &(wgs_scan_by_key_plan_desc){.kind = kind, .capacity = n, .label = "wgscan cli", .custom = desc},
+            &p->sbk);
+    case CLI_REDUCE_BY_KEY:
+        return wgs_reduce_by_key_plan_create(
+            ctx, &(wgs_reduce_by_key_plan_desc){.capacity = n, .label = "wgscan cli", .custom = desc}, &p->rbk);
+    default:
+        return wgs_scan_plan_create(ctx, &(wgs_scan_plan_desc){.kind = kind, .algorithm = o->algorithm, .capacity = n,
+                                                               .label = "wgscan cli", .custom = desc},
+                                    &p->scan);
+    }
+}
+
+/* One encode of the command (timestamps as pair `pair` of the timer when given), submitted
+ * and waited for. */
+static wgs_result run_once(wgs_context *ctx, const operator_plans *p, uint64_t n, wgs_timer *timer, int pair,
+                           double *wall) {
     WGPUCommandEncoder enc;
     double t0 = cli_now();
     wgs_result r = wgs_encoder_create(ctx, &enc);
     if (r != WGS_OK) return r;
-    wgs_scan_args a = {.input = in, .output = out, .n = n};
-    if (timer && pair >= 0) {
-        a.timestamp_query_set = wgs_timer_query_set(timer);
-        a.timestamp_begin_index = 2u * (uint32_t)pair;
-        a.timestamp_end_index = 2u * (uint32_t)pair + 1u;
-    }
-    r = wgs_scan_encode(plan, enc, &a);
+    WGPUQuerySet qs = timer && pair >= 0 ? wgs_timer_query_set(timer) : NULL;
+    const uint32_t tb = qs ? 2u * (uint32_t)pair : 0, te = qs ? 2u * (uint32_t)pair + 1u : 0;
+    const uint64_t segs = p->segs.n_segments;
+    if (p->reduce)
+        r = wgs_reduce_encode(p->reduce, enc, &(wgs_reduce_args){.input = p->in, .output = p->out, .n = n,
+                                                                 .timestamp_query_set = qs, .timestamp_begin_index = tb,
+                                                                 .timestamp_end_index = te});
+    else if (p->seg)
+        r = wgs_segmented_reduce_encode(
+            p->seg, enc, &(wgs_segmented_reduce_args){.input = p->in, .n = n, .offsets = p->offsets, .n_segments = segs,
+                                                      .output = p->out, .status = p->status, .timestamp_query_set = qs,
+                                                      .timestamp_begin_index = tb, .timestamp_end_index = te});
+    else if (p->ssc)
+        r = wgs_segmented_scan_encode(
+            p->ssc, enc, &(wgs_segmented_scan_args){.input = p->in, .output = p->out, .n = n, .offsets = p->offsets,
+                                                    .n_segments = segs, .status = p->status, .timestamp_query_set = qs,
+                                                    .timestamp_begin_index = tb, .timestamp_end_index = te});
+    else if (p->sbk)
+        r = wgs_scan_by_key_encode(p->sbk, enc, &(wgs_scan_by_key_args){.keys = p->keys, .input = p->in,
+                                                                        .output = p->out, .n = n,
+                                                                        .timestamp_query_set = qs,
+                                                                        .timestamp_begin_index = tb,
+                                                                        .timestamp_end_index = te});
+    else if (p->rbk)
+        r = wgs_reduce_by_key_encode(p->rbk, enc, &(wgs_reduce_by_key_args){.keys = p->keys, .input = p->in, .n = n,
+                                                                            .unique_keys = p->unique,
+                                                                            .aggregates = p->out,
+                                                                            .num_runs = p->status,
+                                                                            .timestamp_query_set = qs,
+                                                                            .timestamp_begin_index = tb,
+                                                                            .timestamp_end_index = te});
+    else
+        r = wgs_scan_encode(p->scan, enc, &(wgs_scan_args){.input = p->in, .output = p->out, .n = n,
+                                                           .timestamp_query_set = qs, .timestamp_begin_index = tb,
+                                                           .timestamp_end_index = te});
     wgs_result sr = wgs_submit(ctx, enc);
     if (r == WGS_OK) r = sr;
     if (r == WGS_OK) r = wgs_wait(ctx);
@@ -178,32 +267,54 @@ static wgs_result scan_once(wgs_context *ctx, wgs_scan_plan *plan, WGPUBuffer in
     return r;
 }
 
-/* What a scan or a reduce with a file's operator takes from its command's options. */
-typedef struct operator_run {
-    const char *operator_path, *in_path, *out_path;
-    uint64_t n, seed;
-    int have_n, verify, repeat, reduce, inclusive;
-    wgs_scan_algorithm algorithm;
-} operator_run;
+/* acc = the file's identity, then in[b .. e) combined in order. */
+static void ref_fold(const cli_operator *op, const uint32_t *in, uint64_t b, uint64_t e, uint32_t *acc) {
+    memcpy(acc, op->identity, 4ull * op->words);
+    for (uint64_t i = b; i < e; i++) ref_combine(op->reference, acc, in + i * op->words);
+}
 
-static wgs_result reduce_once(wgs_context *ctx, wgs_reduce_plan *plan, WGPUBuffer in, WGPUBuffer out, uint64_t n,
-                              wgs_timer *timer, int pair, double *wall) {
-    WGPUCommandEncoder enc;
-    double t0 = cli_now();
-    wgs_result r = wgs_encoder_create(ctx, &enc);
-    if (r != WGS_OK) return r;
-    wgs_reduce_args a = {.input = in, .output = out, .n = n};
-    if (timer && pair >= 0) {
-        a.timestamp_query_set = wgs_timer_query_set(timer);
-        a.timestamp_begin_index = 2u * (uint32_t)pair;
-        a.timestamp_end_index = 2u * (uint32_t)pair + 1u;
+/* in[b .. e) scanned from the identity into want[b .. e). */
+static void ref_scan_range(const cli_operator *op, int inclusive, const uint32_t *in, uint64_t b, uint64_t e,
+                           uint32_t *want) {
+    const uint32_t w = op->words;
+    uint32_t acc[4];
+    memcpy(acc, op->identity, 4ull * w);
+    for (uint64_t i = b; i < e; i++) {
+        if (!inclusive) memcpy(want + i * w, acc, 4ull * w);
+        ref_combine(op->reference, acc, in + i * w);
+        if (inclusive) memcpy(want + i * w, acc, 4ull * w);
     }
-    r = wgs_reduce_encode(plan, enc, &a);
-    wgs_result sr = wgs_submit(ctx, enc);
-    if (r == WGS_OK) r = sr;
-    if (r == WGS_OK) r = wgs_wait(ctx);
-    *wall = cli_now() - t0;
-    return r;
+}
+
+/* The CPU's results, in input order, by the file's reference (the segments' CSR
+ * offsets for the segmented and by-key commands; by key, a run is a non-empty segment).
+ * Returns how many elements it wrote. */
+static uint64_t reference(const operator_run *o, const cli_operator *op, const uint32_t *in, uint64_t n,
+                          const cli_segments *sg, uint32_t *want) {
+    const uint32_t w = op->words;
+    uint64_t count = 0;
+    switch (o->cmd) {
+    case CLI_REDUCE:
+        ref_fold(op, in, 0, n, want);
+        return 1;
+    case CLI_SEGMENTED:
+        for (uint64_t k = 0; k < sg->n_segments; k++) ref_fold(op, in, sg->offsets[k], sg->offsets[k + 1], want + k * w);
+        return sg->n_segments;
+    case CLI_SEGMENTED_SCAN: /* elements in no segment: the identity */
+        for (uint64_t i = 0; i < n; i++) memcpy(want + i * w, op->identity, 4ull * w);
+        /* fallthrough */
+    case CLI_SCAN_BY_KEY:
+        for (uint64_t k = 0; k < sg->n_segments; k++)
+            ref_scan_range(op, o->inclusive, in, sg->offsets[k], sg->offsets[k + 1], want);
+        return n;
+    case CLI_REDUCE_BY_KEY:
+        for (uint64_t k = 0; k < sg->n_segments; k++)
+            if (sg->offsets[k] < sg->offsets[k + 1]) ref_fold(op, in, sg->offsets[k], sg->offsets[k + 1], want + w * count++);
+        return count;
+    default:
+        ref_scan_range(op, o->inclusive, in, 0, n, want);
+        return n;
+    }
 }
 
 static int run_operator(wgs_context *ctx, const operator_run *o) {
@@ -226,33 +337,55 @@ static int run_operator(wgs_context *ctx, const operator_run *o) {
                                  (unsigned long long)(size / es));
         else n = size / es;
     }
-    if (rc != EXIT_OK) return free(op.text), rc;
+    operator_plans p;
+    memset(&p, 0, sizeof p);
+    prim_options segopt = o->prim ? *o->prim : (prim_options){0};
+    if (rc == EXIT_OK && is_segmented(o->cmd)) {
+        cli_array keys;
+        if (segopt.keys_path && cli_array_open(segopt.keys_path, "--keys", "<u4", 4, &keys) != 0) rc = EXIT_USAGE;
+        else if (segopt.keys_path && keys.count != n)
+            rc = cli_usage_error("'%s' holds %llu keys, not n = %llu", segopt.keys_path,
+                                 (unsigned long long)keys.count, (unsigned long long)n);
+        else if (n >= (1ull << 31))
+            rc = cli_usage_error("%s takes n below 2^31", cli_command_name(o->cmd));
+        else {
+            if (segopt.keys_path) segopt.keys_offset = keys.offset;
+            rc = cli_segments_of(&segopt, n, &p.segs);
+        }
+    }
+    if (rc != EXIT_OK) return free(op.text), free(p.segs.offsets), free(p.segs.keys), rc;
 
     wgs_operator_desc desc = {op.text, op.element, op.combine, op.identity, es, op.commutative};
-    wgs_scan_plan *plan = NULL;
-    wgs_reduce_plan *rplan = NULL;
-    wgs_result r = o->reduce
-        ? wgs_reduce_plan_create(ctx, &(wgs_reduce_plan_desc){.capacity = n, .label = "wgscan cli", .custom = &desc},
-                                 &rplan)
-        : wgs_scan_plan_create(ctx, &(wgs_scan_plan_desc){.kind = o->inclusive ? WGS_SCAN_INCLUSIVE : WGS_SCAN_EXCLUSIVE,
-                                                          .algorithm = o->algorithm, .capacity = n,
-                                                          .label = "wgscan cli", .custom = &desc},
-                               &plan);
-    if (r != WGS_OK) return free(op.text), cli_gpu_error(ctx, r, "creating the plan");
+    const int reduce = o->cmd == CLI_REDUCE;
+    wgs_result r = make_plan(ctx, o, &desc, n, &p);
+    uint32_t *in = NULL, *out = NULL, *want = NULL, *unique = NULL;
+    wgs_timer *timer = NULL;
+    if (r != WGS_OK) {
+        rc = cli_gpu_error(ctx, r, "creating the plan");
+        goto done;
+    }
     wgs_context_info info;
     wgs_context_get_info(ctx, &info);
-    printf("%s: n = %llu, %s (%s, %llu bytes), %s, on %s\n", o->reduce ? "reduce" : "scan", (unsigned long long)n,
+    const uint64_t segs = p.segs.n_segments;
+    printf("%s: n = %llu, %s (%s, %llu bytes), %s, on %s\n", cli_command_name(o->cmd), (unsigned long long)n,
            op.combine, op.element, (unsigned long long)es,
-           o->reduce ? "tiles level after level" : o->inclusive ? "inclusive" : "exclusive",
+           reduce ? "tiles level after level"
+           : o->cmd == CLI_SEGMENTED || o->cmd == CLI_REDUCE_BY_KEY ? "in input order"
+           : o->inclusive ? "inclusive" : "exclusive",
            info.device);
-    if (!o->reduce) printf("  algorithm: %s\n", cli_algorithm_name(wgs_scan_plan_algorithm(plan, n, 0)));
-    const uint64_t out_elems = o->reduce ? 1 : n;
-    uint32_t *in = calloc(n ? n : 1, es), *out = calloc(out_elems ? out_elems : 1, es);
-    WGPUBuffer bin = NULL, bout = NULL;
-    wgs_timer *timer = NULL;
+    if (p.scan) printf("  algorithm: %s\n", cli_algorithm_name(wgs_scan_plan_algorithm(p.scan, n, 0)));
+    if (is_segmented(o->cmd))
+        printf("  %s: %llu (mean length %.1f)\n", is_keyed(o->cmd) ? "key segments" : "segments",
+               (unsigned long long)segs, segs ? (double)n / (double)segs : 0.0);
+    /* Elements the result holds at most: one (reduce), one a segment, one an input. */
+    const uint64_t out_elems = reduce ? 1 : o->cmd == CLI_SEGMENTED ? segs : n;
+    in = calloc(n ? n : 1, es), out = calloc(out_elems ? out_elems : 1, es);
+    want = calloc(out_elems ? out_elems : 1, es), unique = calloc(n ? n : 1, 4);
     const int repeat = o->repeat < 1 ? 1 : o->repeat > CLI_MAX_REPEAT ? CLI_MAX_REPEAT : o->repeat;
     double wall[CLI_MAX_REPEAT], gpu[CLI_MAX_REPEAT], warm;
-    if (!in || !out) {
+    uint64_t got_elems = out_elems; /* reduce-by-key: the runs it found */
+    uint32_t status = 0;
+    if (!in || !out || !want || !unique) {
         rc = cli_usage_error("cannot allocate %llu bytes", (unsigned long long)(n * es));
         goto done;
     }
@@ -264,16 +397,21 @@ static int run_operator(wgs_context *ctx, const operator_run *o) {
     } else {
         fill_random(&op, in, n, o->seed);
     }
-    if (n || o->reduce) {
+    if (n || reduce || o->cmd == CLI_SEGMENTED) {
         const WGPUBufferUsage usage = WGPUBufferUsage_Storage | WGPUBufferUsage_CopyDst | WGPUBufferUsage_CopySrc;
-        r = wgs_buffer_create(ctx, n ? n * es : 16, usage, &bin);
-        if (r == WGS_OK) r = wgs_buffer_create(ctx, out_elems * es, usage, &bout);
-        if (r == WGS_OK && n) r = wgs_buffer_write(ctx, bin, 0, in, n * es);
+        r = wgs_buffer_create(ctx, n ? n * es : 16, usage, &p.in);
+        if (r == WGS_OK) r = wgs_buffer_create(ctx, out_elems ? out_elems * es : 16, usage, &p.out);
+        if (r == WGS_OK) r = wgs_buffer_create(ctx, 4, usage, &p.status);
+        if (r == WGS_OK && p.segs.offsets) r = wgs_buffer_create(ctx, (segs + 1) * 4, usage, &p.offsets);
+        if (r == WGS_OK && p.segs.keys) r = wgs_buffer_create(ctx, n ? n * 4 : 4, usage, &p.keys);
+        if (r == WGS_OK && p.rbk) r = wgs_buffer_create(ctx, n ? n * 4 : 4, usage, &p.unique);
+        if (r == WGS_OK && n) r = wgs_buffer_write(ctx, p.in, 0, in, n * es);
+        if (r == WGS_OK && p.offsets) r = wgs_buffer_write(ctx, p.offsets, 0, p.segs.offsets, (segs + 1) * 4);
+        if (r == WGS_OK && p.keys && n) r = wgs_buffer_write(ctx, p.keys, 0, p.segs.keys, n * 4);
         if (r == WGS_OK && info.has_timestamp_query && wgs_timer_create(ctx, (uint32_t)repeat, &timer) != WGS_OK)
             timer = NULL;
         for (int i = -1; r == WGS_OK && i < repeat; i++) /* -1: the warm-up */
-            r = o->reduce ? reduce_once(ctx, rplan, bin, bout, n, timer, i, i < 0 ? &warm : &wall[i])
-                          : scan_once(ctx, plan, bin, bout, n, timer, i, i < 0 ? &warm : &wall[i]);
+            r = run_once(ctx, &p, n, timer, i, i < 0 ? &warm : &wall[i]);
         if (r == WGS_OK && timer) {
             WGPUCommandEncoder enc;
             r = wgs_encoder_create(ctx, &enc);
@@ -281,81 +419,101 @@ static int run_operator(wgs_context *ctx, const operator_run *o) {
             if (r == WGS_OK) r = wgs_submit(ctx, enc);
             if (r == WGS_OK) r = wgs_timer_read(timer, gpu, (uint32_t)repeat);
         }
-        if (r == WGS_OK) r = wgs_buffer_read(ctx, bout, 0, out, out_elems * es);
+        /* the status word (segmented), the number of runs (reduce-by-key) */
+        if (r == WGS_OK && (p.seg || p.ssc || p.rbk)) r = wgs_buffer_read(ctx, p.status, 0, &status, 4);
+        if (p.rbk) got_elems = status < n ? status : n;
+        if (r == WGS_OK && got_elems) r = wgs_buffer_read(ctx, p.out, 0, out, got_elems * es);
+        if (r == WGS_OK && p.rbk && got_elems) r = wgs_buffer_read(ctx, p.unique, 0, unique, got_elems * 4);
         if (r != WGS_OK) {
-            rc = cli_gpu_error(ctx, r, o->reduce ? "running the reduce" : "running the scan");
+            rc = cli_gpu_error(ctx, r, "running");
+            goto done;
+        }
+        if ((p.seg || p.ssc) && status) {
+            rc = cli_usage_error("the offsets of '%s' break the rules of wgscan.h: the GPU's status is %s",
+                                 segopt.seg_path ? segopt.seg_path : "--segments", wgs_result_name((wgs_result)status));
             goto done;
         }
         printf("  median of %d runs: wall %.3f ms%s", repeat, cli_median(wall, repeat) * 1e3, timer ? "" : "\n");
+        const int reads = reduce || o->cmd == CLI_SEGMENTED || o->cmd == CLI_REDUCE_BY_KEY; /* writes little */
         if (timer) printf(", GPU %.3f ms (%.1f GB/s, %s)\n", cli_median(gpu, repeat) * 1e3,
-                          (o->reduce ? 1.0 : 2.0) * (double)(n * es) / cli_median(gpu, repeat) * 1e-9,
-                          o->reduce ? "n read" : "n read + n written");
-        if (o->reduce) {
+                          (reads ? 1.0 : 2.0) * (double)(n * es) / cli_median(gpu, repeat) * 1e-9,
+                          reads ? "n read" : "n read + n written");
+        if (reduce) {
             printf("  result:");
             for (uint32_t w = 0; w < op.words; w++) printf(" 0x%08x", out[w]);
             printf("\n");
         }
+        if (p.rbk) printf("  runs: %llu\n", (unsigned long long)got_elems);
     } else {
-        printf("  n = 0: nothing to scan\n");
+        printf("  n = 0: nothing to %s\n", o->cmd == CLI_SEGMENTED_SCAN || o->cmd == CLI_SCAN_BY_KEY ? "scan by segment"
+                                           : p.rbk ? "reduce" : "scan");
+        got_elems = 0;
     }
     if (o->verify) {
-        uint32_t acc[4];
-        memcpy(acc, op.identity, es);
-        uint64_t bad = 0, first = 0;
+        const uint64_t want_elems = reference(o, &op, in, n, &p.segs, want);
+        uint64_t bad = want_elems != got_elems, first = 0;
         int exact = op.reference == REF_MAT2_U32 || !o->in_path;
-        for (uint64_t i = 0; i < n || (o->reduce && i == n); i++) {
-            uint32_t want[4];
-            if (o->reduce && i == n) {
-                memcpy(want, acc, es); /* the reduce: everything combined */
-            } else {
-                if (o->inclusive || o->reduce) ref_combine(op.reference, acc, in + i * op.words);
-                memcpy(want, acc, es);
-                if (!o->inclusive && !o->reduce) ref_combine(op.reference, acc, in + i * op.words);
-                if (o->reduce) continue;
-            }
-            const uint32_t *got = o->reduce ? out : out + i * op.words;
-            int same = memcmp(got, want, es) == 0;
+        for (uint64_t i = 0; i < want_elems && i < got_elems; i++) {
+            const uint32_t *g = out + i * op.words, *e = want + i * op.words;
+            int same = memcmp(g, e, es) == 0;
             if (!same && !exact) { /* affine-f32 from a file: within 1e-4 of the magnitude */
                 same = 1;
                 for (uint32_t w = 0; w < 2; w++) {
-                    double g = f32_of(got[w]), e = f32_of(want[w]), d = fabs(g - e);
-                    if (!(d <= 1e-4 * (fabs(e) > 1 ? fabs(e) : 1))) same = 0;
+                    double gv = f32_of(g[w]), ev = f32_of(e[w]), d = fabs(gv - ev);
+                    if (!(d <= 1e-4 * (fabs(ev) > 1 ? fabs(ev) : 1))) same = 0;
                 }
             }
             if (!same && bad++ == 0) first = i;
         }
+        if (p.rbk) { /* each run's key: its first element's */
+            uint64_t run = 0;
+            for (uint64_t k = 0; k < segs && run < got_elems; k++)
+                if (p.segs.offsets[k] < p.segs.offsets[k + 1] && unique[run++] != p.segs.keys[p.segs.offsets[k]] &&
+                    bad++ == 0)
+                    first = run - 1;
+        }
         const char *ref = op.reference == REF_AFFINE_F32 ? "affine-f32" : "mat2-u32";
         if (bad) {
-            printf("  verify: FAILED, %llu of %llu results differ from the CPU's %s, first at %llu\n",
-                   (unsigned long long)bad, (unsigned long long)out_elems, ref, (unsigned long long)first);
+            printf("  verify: FAILED, %llu of %llu results differ from the CPU's %s (%llu expected), first at %llu\n",
+                   (unsigned long long)bad, (unsigned long long)got_elems, ref, (unsigned long long)want_elems,
+                   (unsigned long long)first);
             rc = EXIT_VERIFY_FAILED;
         } else {
             printf("  verify: OK, all %llu %s %s the CPU's %s reference, combined in input order\n",
-                   (unsigned long long)out_elems, out_elems == 1 ? "result" : "elements",
+                   (unsigned long long)want_elems,
+                   reduce ? "result" : o->cmd == CLI_SEGMENTED ? "segments" : p.rbk ? "runs" : "elements",
                    exact ? "equal" : "within 1e-4 of", ref);
         }
     }
-    if (rc == EXIT_OK && o->out_path && cli_write_file(o->out_path, out, out_elems * es) != 0) rc = EXIT_USAGE;
+    if (rc == EXIT_OK && o->out_path && cli_write_file(o->out_path, out, got_elems * es) != 0) rc = EXIT_USAGE;
 done:
     wgs_timer_destroy(timer);
-    wgs_buffer_release(ctx, bin);
-    wgs_buffer_release(ctx, bout);
-    wgs_scan_plan_destroy(plan);
-    wgs_reduce_plan_destroy(rplan);
+    WGPUBuffer all[] = {p.in, p.out, p.offsets, p.keys, p.status, p.unique};
+    for (size_t i = 0; i < sizeof all / sizeof all[0]; i++) wgs_buffer_release(ctx, all[i]);
+    wgs_scan_plan_destroy(p.scan);
+    wgs_reduce_plan_destroy(p.reduce);
+    wgs_segmented_reduce_plan_destroy(p.seg);
+    wgs_segmented_scan_plan_destroy(p.ssc);
+    wgs_scan_by_key_plan_destroy(p.sbk);
+    wgs_reduce_by_key_plan_destroy(p.rbk);
+    free(p.segs.offsets);
+    free(p.segs.keys);
     free(in);
     free(out);
+    free(want);
+    free(unique);
     free(op.text);
     return rc;
 }
 
 int run_scan_operator(wgs_context *ctx, const scan_options *o) {
     operator_run r = {o->operator_path, o->in_path, o->out_path, o->n, o->seed, o->have_n, o->verify, o->repeat,
-                      0, o->inclusive, o->algorithm};
+                      o->inclusive, CLI_SCAN, o->algorithm, NULL};
     return run_operator(ctx, &r);
 }
 
-int run_reduce_operator(wgs_context *ctx, const prim_options *o) {
+int run_prim_operator(wgs_context *ctx, const prim_options *o) {
     operator_run r = {o->operator_path, o->in_path, o->out_path, o->n, o->seed, o->have_n, o->verify, o->repeat,
-                      1, 0, WGS_SCAN_ALGORITHM_DEFAULT};
+                      o->inclusive, o->cmd, WGS_SCAN_ALGORITHM_DEFAULT, o};
     return run_operator(ctx, &r);
 }

@@ -29,10 +29,8 @@ typedef struct prim_run {
     wgs_segmented_scan_plan *ssc;
     wgs_scan_by_key_plan *sbk;
     wgs_reduce_by_key_plan *rbk;
-    uint32_t *offsets; /* segmented-*, *-by-key: n_segments + 1 CSR offsets */
-    uint32_t *keys;    /* scan-by-key: segment k's elements hold key k */
+    cli_segments sg; /* segmented-*, *-by-key: the CSR offsets, by key the keys */
     WGPUBuffer keys_buf;
-    uint64_t n_segments;
     WGPUBuffer offsets_buf;
     uint64_t out_bytes; /* what --out and the check read back */
     void *result;
@@ -48,9 +46,9 @@ static void run_free(prim_run *s) {
     wgs_scan_by_key_plan_destroy(s->sbk);
     wgs_reduce_by_key_plan_destroy(s->rbk);
     wgs_buffer_release(s->ctx, s->keys_buf);
-    free(s->keys);
+    free(s->sg.keys);
     wgs_buffer_release(s->ctx, s->offsets_buf);
-    free(s->offsets);
+    free(s->sg.offsets);
     wgs_buffer_release(s->ctx, s->in);
     wgs_buffer_release(s->ctx, s->flags_buf);
     wgs_buffer_release(s->ctx, s->out);
@@ -92,67 +90,72 @@ static void fill_input(const prim_options *o, void *data) {
 
 /* --segments FILE: raw u32 CSR offsets, n_segments + 1 of them, as they are (the GPU
  * checks them). Returns an exit status. */
-static int read_segments(prim_run *s) {
+static int read_segments(const prim_options *o, cli_segments *seg) {
     cli_array a;
-    if (cli_array_open(s->o->seg_path, "--segments", "<u4", 4, &a) != 0) return EXIT_USAGE;
+    if (cli_array_open(o->seg_path, "--segments", "<u4", 4, &a) != 0) return EXIT_USAGE;
     const uint64_t bytes = a.count * 4;
     if (a.count < 1 || a.count - 1 >= (1ull << 31))
-        return cli_usage_error("'%s' holds %llu offsets: not 1 to 2^31 u32 offsets (n_segments + 1)", s->o->seg_path,
+        return cli_usage_error("'%s' holds %llu offsets: not 1 to 2^31 u32 offsets (n_segments + 1)", o->seg_path,
                                (unsigned long long)a.count);
-    if (!(s->offsets = malloc(bytes))) return cli_usage_error("cannot allocate %llu bytes", (unsigned long long)bytes);
-    if (cli_array_read(s->o->seg_path, &a, 4, s->offsets) != 0) return EXIT_USAGE;
-    s->n_segments = bytes / 4 - 1;
+    if (!(seg->offsets = malloc(bytes))) return cli_usage_error("cannot allocate %llu bytes", (unsigned long long)bytes);
+    if (cli_array_read(o->seg_path, &a, 4, seg->offsets) != 0) return EXIT_USAGE;
+    seg->n_segments = bytes / 4 - 1;
     return EXIT_OK;
 }
 
 /* --keys FILE: n raw u32 keys (the size was checked by cmd_primitive); the runs of
  * equal keys become the offsets the reference checks by. Returns an exit status. */
-static int read_keys(prim_run *s) {
-    const uint64_t n = s->o->n;
-    if (!(s->keys = malloc(n * 4 + 4)) || !(s->offsets = malloc((n + 2) * 4)))
+static int read_keys(const prim_options *o, uint64_t n, cli_segments *seg) {
+    if (!(seg->keys = malloc(n * 4 + 4)) || !(seg->offsets = malloc((n + 2) * 4)))
         return cli_usage_error("cannot allocate %llu bytes", (unsigned long long)(n * 8));
-    if (cli_read_input_at(s->o->keys_path, s->o->keys_offset, s->keys, n * 4) != 0) return EXIT_USAGE;
+    if (cli_read_input_at(o->keys_path, o->keys_offset, seg->keys, n * 4) != 0) return EXIT_USAGE;
     uint64_t k = 0;
-    s->offsets[0] = 0;
+    seg->offsets[0] = 0;
     for (uint64_t i = 1; i < n; i++)
-        if (s->keys[i] != s->keys[i - 1]) s->offsets[++k] = (uint32_t)i;
-    if (n) s->offsets[++k] = (uint32_t)n;
-    s->n_segments = k;
+        if (seg->keys[i] != seg->keys[i - 1]) seg->offsets[++k] = (uint32_t)i;
+    if (n) seg->offsets[++k] = (uint32_t)n;
+    seg->n_segments = k;
     return EXIT_OK;
 }
 
 /* The CSR offsets of --segments: fixed lengths, or random ones of 0..2L (seeded). */
-static int make_segments(prim_run *s) {
-    const prim_options *o = s->o;
-    uint64_t L = o->seg_len, cap = o->seg_random ? o->n + 1 : o->n / L + 2;
-    s->offsets = malloc((cap + 1) * 4);
-    if (!s->offsets) return -1;
+static int make_segments(const prim_options *o, uint64_t n, cli_segments *seg) {
+    uint64_t L = o->seg_len, cap = o->seg_random ? n + 1 : n / L + 2;
+    seg->offsets = malloc((cap + 1) * 4);
+    if (!seg->offsets) return -1;
     uint64_t pos = 0, k = 0, state = o->seed * 0x9E3779B97F4A7C15ull + 1;
-    s->offsets[0] = 0;
-    while (pos < o->n) {
+    seg->offsets[0] = 0;
+    while (pos < n) {
         uint64_t len = L;
         if (o->seg_random) {
             state = state * 6364136223846793005ull + 1442695040888963407ull;
             len = (state >> 33) % (2 * L + 1);
         }
         if (k + 1 >= cap) { /* random: more empties than elements; keep the last length */
-            len = o->n - pos;
+            len = n - pos;
         }
-        pos = pos + len > o->n ? o->n : pos + len;
-        s->offsets[++k] = (uint32_t)pos;
+        pos = pos + len > n ? n : pos + len;
+        seg->offsets[++k] = (uint32_t)pos;
     }
-    s->n_segments = k;
+    seg->n_segments = k;
     return 0;
+}
+
+int cli_segments_of(const prim_options *o, uint64_t n, cli_segments *seg) {
+    memset(seg, 0, sizeof *seg);
+    const int by_key = o->cmd == CLI_SCAN_BY_KEY || o->cmd == CLI_REDUCE_BY_KEY;
+    if (o->keys_path) return read_keys(o, n, seg);
+    if (o->seg_path) return read_segments(o, seg);
+    if (make_segments(o, n, seg) != 0 || (by_key && !(seg->keys = malloc(n * 4 + 4))))
+        return cli_usage_error("out of host memory");
+    /* Keys from the segments: an empty segment adds no run, so adjacent runs differ. */
+    for (uint64_t k = 0; by_key && k < seg->n_segments; k++)
+        for (uint32_t i = seg->offsets[k]; i < seg->offsets[k + 1]; i++) seg->keys[i] = (uint32_t)k;
+    return EXIT_OK;
 }
 
 static wgs_result make_plan(prim_run *s) {
     const prim_options *o = s->o;
-    if ((o->cmd == CLI_SCAN_BY_KEY || o->cmd == CLI_REDUCE_BY_KEY) && !o->keys_path) {
-        /* Keys from the segments: an empty segment adds no run, so adjacent runs differ. */
-        if (make_segments(s) != 0 || !(s->keys = malloc(o->n * 4 + 4))) return WGS_ERROR_OUT_OF_HOST_MEMORY;
-        for (uint64_t k = 0; k < s->n_segments; k++)
-            for (uint32_t i = s->offsets[k]; i < s->offsets[k + 1]; i++) s->keys[i] = (uint32_t)k;
-    }
     if (o->cmd == CLI_REDUCE_BY_KEY) {
         wgs_reduce_by_key_plan_desc d = {.type = o->type, .op = o->op, .capacity = o->n, .label = "wgscan cli"};
         s->out_bytes = o->n * (is_arg(o->op) ? 8 : 4);
@@ -168,15 +171,14 @@ static wgs_result make_plan(prim_run *s) {
     if (o->cmd == CLI_SEGMENTED_SCAN) { /* (the offsets are made or read before the plan) */
         wgs_segmented_scan_plan_desc d = {.type = o->type, .op = o->op,
                                           .kind = o->inclusive ? WGS_SCAN_INCLUSIVE : WGS_SCAN_EXCLUSIVE,
-                                          .capacity = o->n, .segment_capacity = s->n_segments, .label = "wgscan cli"};
+                                          .capacity = o->n, .segment_capacity = s->sg.n_segments, .label = "wgscan cli"};
         s->out_bytes = o->n * 4;
         return wgs_segmented_scan_plan_create(s->ctx, &d, &s->ssc);
     }
-    if (o->cmd == CLI_SEGMENTED) { /* (offsets from a file are read before the plan) */
-        if (!o->seg_path && make_segments(s) != 0) return WGS_ERROR_OUT_OF_HOST_MEMORY;
+    if (o->cmd == CLI_SEGMENTED) { /* (the offsets are made or read before the plan) */
         wgs_segmented_reduce_plan_desc d = {.type = o->type, .op = o->op, .capacity = o->n,
-                                            .segment_capacity = s->n_segments, .label = "wgscan cli"};
-        s->out_bytes = s->n_segments * (o->op == WGS_OP_ARGMIN || o->op == WGS_OP_ARGMAX ? 8 : 4);
+                                            .segment_capacity = s->sg.n_segments, .label = "wgscan cli"};
+        s->out_bytes = s->sg.n_segments * (o->op == WGS_OP_ARGMIN || o->op == WGS_OP_ARGMAX ? 8 : 4);
         return wgs_segmented_reduce_plan_create(s->ctx, &d, &s->seg);
     }
     if (o->cmd == CLI_REDUCE) {
@@ -225,13 +227,13 @@ static wgs_result encode(prim_run *s, WGPUCommandEncoder enc, WGPUQuerySet qs, u
     }
     if (s->ssc) {
         wgs_segmented_scan_args a = {.input = s->in, .output = s->out, .n = n, .offsets = s->offsets_buf,
-                                     .n_segments = s->n_segments, .status = s->count, .timestamp_query_set = qs,
+                                     .n_segments = s->sg.n_segments, .status = s->count, .timestamp_query_set = qs,
                                      .timestamp_begin_index = 2 * pair, .timestamp_end_index = 2 * pair + 1};
         return wgs_segmented_scan_encode(s->ssc, enc, &a);
     }
     if (s->seg) {
         wgs_segmented_reduce_args a = {.input = s->in, .n = n, .offsets = s->offsets_buf,
-                                       .n_segments = s->n_segments, .output = s->out, .status = s->count,
+                                       .n_segments = s->sg.n_segments, .output = s->out, .status = s->count,
                                        .timestamp_query_set = qs, .timestamp_begin_index = 2 * pair,
                                        .timestamp_end_index = 2 * pair + 1};
         return wgs_segmented_reduce_encode(s->seg, enc, &a);
@@ -311,8 +313,8 @@ static int check(prim_run *s, double *cpu_seconds) {
         const int words = is_arg(o->op) ? 2 : 1;
         uint64_t bad = 0;
         const uint32_t *in = s->host_in;
-        for (uint64_t k = 0; k < s->n_segments; k++) {
-            uint32_t b = s->offsets[k], len = s->offsets[k + 1] - b;
+        for (uint64_t k = 0; k < s->sg.n_segments; k++) {
+            uint32_t b = s->sg.offsets[k], len = s->sg.offsets[k + 1] - b;
             ref_reduction want;
             const uint32_t *g = got + k * words;
             const int same = segment_matches(o, in, b, len, g, &want);
@@ -321,8 +323,8 @@ static int check(prim_run *s, double *cpu_seconds) {
                        want.bits);
         }
         *cpu_seconds = cli_now() - t0;
-        printf("  segments: %llu (mean length %.1f), status %s, %llu differ\n", (unsigned long long)s->n_segments,
-               s->n_segments ? (double)o->n / (double)s->n_segments : 0.0, wgs_result_name((wgs_result)s->selected),
+        printf("  segments: %llu (mean length %.1f), status %s, %llu differ\n", (unsigned long long)s->sg.n_segments,
+               s->sg.n_segments ? (double)o->n / (double)s->sg.n_segments : 0.0, wgs_result_name((wgs_result)s->selected),
                (unsigned long long)bad);
         ok = bad == 0 && s->selected == 0;
     } else if (o->cmd == CLI_SEGMENTED_SCAN) {
@@ -333,8 +335,8 @@ static int check(prim_run *s, double *cpu_seconds) {
         ref_scan(in, &ident, o->type, o->op, 0, 1); /* an exclusive scan's first output */
         for (uint64_t i = 0; i < o->n; i++) want[i] = ident;
         uint8_t *in_seg = calloc(o->n + 1, 1);
-        for (uint64_t k = 0; k < s->n_segments && in_seg; k++) {
-            uint32_t b = s->offsets[k], len = s->offsets[k + 1] - b;
+        for (uint64_t k = 0; k < s->sg.n_segments && in_seg; k++) {
+            uint32_t b = s->sg.offsets[k], len = s->sg.offsets[k + 1] - b;
             ref_scan(in + b, want + b, o->type, o->op, o->inclusive, len);
             double sum = 0, mag = 0;
             for (uint32_t i = b; i < b + len; i++) {
@@ -354,8 +356,8 @@ static int check(prim_run *s, double *cpu_seconds) {
                        got[i], ident);
         free(want);
         *cpu_seconds = cli_now() - t0;
-        printf("  segments: %llu (mean length %.1f), %llu elements differ\n", (unsigned long long)s->n_segments,
-               s->n_segments ? (double)o->n / (double)s->n_segments : 0.0, (unsigned long long)bad);
+        printf("  segments: %llu (mean length %.1f), %llu elements differ\n", (unsigned long long)s->sg.n_segments,
+               s->sg.n_segments ? (double)o->n / (double)s->sg.n_segments : 0.0, (unsigned long long)bad);
         ok = in_seg && bad == 0;
         free(in_seg);
     } else if (o->cmd == CLI_SCAN_BY_KEY) {
@@ -363,8 +365,8 @@ static int check(prim_run *s, double *cpu_seconds) {
         const uint32_t *in = s->host_in;
         uint32_t *want = malloc(o->n * 4 + 4);
         if (!want) return 0;
-        for (uint64_t k = 0; k < s->n_segments; k++) {
-            uint32_t b = s->offsets[k], len = s->offsets[k + 1] - b;
+        for (uint64_t k = 0; k < s->sg.n_segments; k++) {
+            uint32_t b = s->sg.offsets[k], len = s->sg.offsets[k + 1] - b;
             ref_scan(in + b, want + b, o->type, o->op, o->inclusive, len);
             double sum = 0, mag = 0;
             for (uint32_t i = b; i < b + len; i++) {
@@ -378,24 +380,24 @@ static int check(prim_run *s, double *cpu_seconds) {
         }
         free(want);
         *cpu_seconds = cli_now() - t0;
-        printf("  runs: %llu (mean length %.1f), %llu elements differ\n", (unsigned long long)s->n_segments,
-               s->n_segments ? (double)o->n / (double)s->n_segments : 0.0, (unsigned long long)bad);
+        printf("  runs: %llu (mean length %.1f), %llu elements differ\n", (unsigned long long)s->sg.n_segments,
+               s->sg.n_segments ? (double)o->n / (double)s->sg.n_segments : 0.0, (unsigned long long)bad);
         ok = bad == 0;
     } else if (o->cmd == CLI_REDUCE_BY_KEY) {
         const int words = is_arg(o->op) ? 2 : 1;
         uint64_t bad = 0, runs = 0;
         const uint32_t *in = s->host_in;
-        for (uint64_t k = 0; k < s->n_segments; k++) {
-            uint32_t b = s->offsets[k], len = s->offsets[k + 1] - b;
+        for (uint64_t k = 0; k < s->sg.n_segments; k++) {
+            uint32_t b = s->sg.offsets[k], len = s->sg.offsets[k + 1] - b;
             if (!len) continue; /* an empty segment is no run */
             ref_reduction want;
             const uint32_t *g = got + runs * words;
             const int same = segment_matches(o, in, b, len, g, &want) && runs < s->selected &&
-                             s->pay_result[runs] == s->keys[b];
+                             s->pay_result[runs] == s->sg.keys[b];
             if (!same && bad++ < 3)
                 printf("  run %llu [%u, %u): got key %u value %08x, want key %u value %08x\n", (unsigned long long)runs, b,
                        b + len, runs < s->selected ? s->pay_result[runs] : 0, runs < s->selected ? g[0] : 0,
-                       s->keys[b], want.bits);
+                       s->sg.keys[b], want.bits);
             runs++;
         }
         *cpu_seconds = cli_now() - t0;
@@ -451,7 +453,7 @@ static void report_values(const prim_run *s, cli_report *rep) {
         cli_report_value(rep, "bins", o->bins);
     }
     if (o->cmd == CLI_SEGMENTED || o->cmd == CLI_SEGMENTED_SCAN || o->cmd == CLI_SCAN_BY_KEY)
-        cli_report_value(rep, "segments", (double)s->n_segments);
+        cli_report_value(rep, "segments", (double)s->sg.n_segments);
 }
 
 /* --out: the result's `bytes` as raw words or a .npy array of the result's dtype (counts
@@ -474,12 +476,9 @@ static int run_prim(wgs_context *ctx, const prim_options *o) {
     int repeat = o->repeat;
     wgs_context_info info;
     wgs_context_get_info(ctx, &info);
-    if (o->cmd == CLI_SEGMENTED_SCAN || (o->cmd == CLI_SEGMENTED && o->seg_path)) {
-        int rc = o->seg_path ? read_segments(&s) : make_segments(&s) ? cli_usage_error("out of host memory") : EXIT_OK;
-        if (rc != EXIT_OK) return run_free(&s), rc;
-    }
-    if (o->keys_path) {
-        int rc = read_keys(&s);
+    if (o->cmd == CLI_SEGMENTED || o->cmd == CLI_SEGMENTED_SCAN || o->cmd == CLI_SCAN_BY_KEY ||
+        o->cmd == CLI_REDUCE_BY_KEY) {
+        int rc = cli_segments_of(o, o->n, &s.sg);
         if (rc != EXIT_OK) return run_free(&s), rc;
     }
     cli_progress_stage("compiling the pipelines", 0, 0);
@@ -528,15 +527,15 @@ static int run_prim(wgs_context *ctx, const prim_options *o) {
     if (r == WGS_OK) r = wgs_buffer_create(ctx, s.out_bytes ? s.out_bytes : 4, usage, &s.out);
     if (r == WGS_OK) r = wgs_buffer_create(ctx, bytes ? bytes : 4, usage, &s.pay_out);
     if (r == WGS_OK) r = wgs_buffer_create(ctx, 4, usage, &s.count);
-    if (r == WGS_OK && (s.seg || s.ssc)) r = wgs_buffer_create(ctx, (s.n_segments + 1) * 4, usage, &s.offsets_buf);
-    if (r == WGS_OK && s.keys) r = wgs_buffer_create(ctx, bytes ? bytes : 4, usage, &s.keys_buf);
+    if (r == WGS_OK && (s.seg || s.ssc)) r = wgs_buffer_create(ctx, (s.sg.n_segments + 1) * 4, usage, &s.offsets_buf);
+    if (r == WGS_OK && s.sg.keys) r = wgs_buffer_create(ctx, bytes ? bytes : 4, usage, &s.keys_buf);
     if (r != WGS_OK) return run_free(&s), cli_gpu_error(ctx, r, "allocating GPU buffers");
     cli_progress_stage("uploading", 0, 0);
     double t0 = cli_now();
     if (bytes) r = wgs_buffer_write(ctx, s.in, 0, s.host_in, bytes);
     if (r == WGS_OK) r = wgs_buffer_write(ctx, s.flags_buf, 0, s.flags, (o->n + 3) / 4 * 4 + 4);
-    if (r == WGS_OK && (s.seg || s.ssc)) r = wgs_buffer_write(ctx, s.offsets_buf, 0, s.offsets, (s.n_segments + 1) * 4);
-    if (r == WGS_OK && s.keys && bytes) r = wgs_buffer_write(ctx, s.keys_buf, 0, s.keys, bytes);
+    if (r == WGS_OK && (s.seg || s.ssc)) r = wgs_buffer_write(ctx, s.offsets_buf, 0, s.sg.offsets, (s.sg.n_segments + 1) * 4);
+    if (r == WGS_OK && s.sg.keys && bytes) r = wgs_buffer_write(ctx, s.keys_buf, 0, s.sg.keys, bytes);
     if (r == WGS_OK) r = wgs_wait(ctx);
     double upload = cli_now() - t0;
     if (r != WGS_OK) return run_free(&s), cli_gpu_error(ctx, r, "uploading the input");
@@ -627,11 +626,11 @@ static int run_prim(wgs_context *ctx, const prim_options *o) {
 
 int cmd_primitive(const prim_options *opt) {
     prim_options o = *opt;
-    if (o.operator_path) { /* reduce --operator: its own sizes and input (cmd_operator.c) */
+    if (o.operator_path) { /* --operator: its own sizes and input (cmd_operator.c) */
         if (o.out_path && cli_check_writable(o.out_path) != 0) return EXIT_USAGE;
         wgs_context *ctx = NULL;
         if (cli_context(&ctx) != WGS_OK) return EXIT_GPU_ERROR;
-        int rc = run_reduce_operator(ctx, &o);
+        int rc = run_prim_operator(ctx, &o);
         wgs_context_destroy(ctx);
         return rc;
     }

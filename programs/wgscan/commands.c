@@ -106,6 +106,8 @@ static const char segmented_help[] =
     "usage: wgscan segmented-reduce (--n N | --in FILE) --segments L|random:L|FILE [options]\n"
     "one reduction per segment of the values (segments as CSR offsets), timed on the GPU\n"
     "  --op OP              add (default), min, max, and, or, xor, argmin, argmax\n"
+    "  --operator FILE      your own operator, as for 'wgscan scan' (see 'wgscan help scan');\n"
+    "                       one element a segment, its values combined in input order\n"
     "  With --verify every segment is checked against the CPU reference (f32 sums within\n"
     "  the bound of wgscan.h); --out writes the results (4 bytes a segment, 8 for arg\n"
     "  ops: value, index). n below 2^31.\n";
@@ -116,6 +118,8 @@ static const char segmented_scan_help[] =
     "  --op OP              add (default), min, max, and, or, xor (and/or/xor: integers)\n"
     "  --inclusive          inclusive scan\n"
     "  --exclusive          exclusive scan (the default)\n"
+    "  --operator FILE      your own operator, as for 'wgscan scan' (see 'wgscan help scan');\n"
+    "                       each segment scanned in input order (in no segment: its identity)\n"
     "  With --verify every element is checked against the CPU reference (in no segment:\n"
     "  the identity; f32 sums within the bound of wgscan.h); --out writes the result (n\n"
     "  values). n below 2^31.\n";
@@ -133,6 +137,8 @@ static const char scan_by_key_help[] =
     "  --op OP              add (default), min, max, and, or, xor (and/or/xor: integers)\n"
     "  --inclusive          inclusive scan\n"
     "  --exclusive          exclusive scan (the default)\n"
+    "  --operator FILE      your own operator, as for 'wgscan scan' (see 'wgscan help scan');\n"
+    "                       each run scanned in input order\n"
     "  With --verify every element is checked against the CPU reference (f32 sums within\n"
     "  the bound of wgscan.h); --in gives the values, --out writes the result. n below\n"
     "  2^31.\n";
@@ -143,6 +149,8 @@ static const char reduce_by_key_help[] =
     "of runs, timed on the GPU\n"
     "  --op OP              add (default), min, max, and, or, xor (and/or/xor: integers),\n"
     "                       argmin, argmax (each run's value and its index)\n"
+    "  --operator FILE      your own operator, as for 'wgscan scan' (see 'wgscan help scan');\n"
+    "                       one element a run, its values combined in input order\n"
     "  With --verify every run's key and reduction is checked against the CPU reference\n"
     "  (f32 sums within the bound of wgscan.h); --in gives the values, --out writes the\n"
     "  reductions (with --segments the keys are the runs' numbers). n below 2^31.\n";
@@ -295,7 +303,14 @@ static const char bench_help[] =
     "                       within the device's largest buffer), wall-clock GB/s (10^9 bytes),\n"
     "                       the median of up to --runs runs after 2 warm-up (fewer past\n"
     "                       512 MiB: 5 at least), each size checked; writes transfers.json\n"
-    "                       and transfers.csv unless --json/--csv say otherwise\n";
+    "                       and transfers.csv unless --json/--csv say otherwise\n"
+    "  --creation           instead: each primitive's default plan for up to --max elements\n"
+    "                       (default 2^20) created cold (a fresh context: its pipelines\n"
+    "                       compiled) and warm (the median of --runs, default 10), then\n"
+    "                       all of them created in turn on one context, against one\n"
+    "                       wgs_prepare of all of them on another; wall clock; writes\n"
+    "                       creation.json and creation.csv unless --json/--csv say\n"
+    "                       otherwise\n";
 
 static const char exit_help[] =
     "\n"

@@ -184,7 +184,7 @@ typedef enum opt_id {
     OPT_PAYLOAD, OPT_FLAGS, OPT_DENSITY, OPT_BINS, OPT_LOWER, OPT_UPPER,
     OPT_MIN, OPT_MAX, OPT_SERIES, OPT_ALGORITHMS, OPT_PRIMITIVES, OPT_RUNS, OPT_JSON, OPT_CSV, OPT_SVG,
     OPT_VERBOSE, OPT_PAIRS, OPT_VALUE_BYTES, OPT_DESCENDING, OPT_BITS, OPT_DISTRIBUTION,
-    OPT_TRANSFERS, OPT_SEGMENTS, OPT_EXCLUSIVE, OPT_GPU_COUNT, OPT_KEYS,
+    OPT_TRANSFERS, OPT_CREATION, OPT_SEGMENTS, OPT_EXCLUSIVE, OPT_GPU_COUNT, OPT_KEYS,
     OPT_OUT_VALUES, OPT_OPERATOR, OPT_K, OPT_ROWS, OPT_SMALLEST, OPT_INPUT_ORDER,
     OPT_COUNT
 } opt_id;
@@ -208,7 +208,7 @@ static const struct opt_def {
     {"--algorithm", OPT_ALGORITHM, CMD(CLI_SCAN) | CMD(CLI_REDUCE) | CMD(CLI_COUNT) | CMD(CLI_COMPACT) | CMD(CLI_SORT), 1},
     {"--deterministic", OPT_DETERMINISTIC, CMD(CLI_SCAN), 0},
     {"--gpu-count", OPT_GPU_COUNT, CMD(CLI_SCAN), 1},
-    {"--operator", OPT_OPERATOR, CMD(CLI_SCAN) | CMD(CLI_REDUCE), 1},
+    {"--operator", OPT_OPERATOR, CMD(CLI_SCAN) | CMD(CLI_REDUCE) | SEGMENTS, 1},
     {"--float-sum", OPT_FLOAT_SUM, CMD(CLI_REDUCE), 1},
     {"--predicate", OPT_PREDICATE, CMD(CLI_COUNT) | CMD(CLI_COMPACT), 1},
     {"--mode", OPT_MODE, CMD(CLI_COMPACT), 1},
@@ -229,6 +229,7 @@ static const struct opt_def {
     {"--csv", OPT_CSV, CMD(CLI_BENCH), 1},
     {"--svg", OPT_SVG, CMD(CLI_BENCH), 1},
     {"--transfers", OPT_TRANSFERS, CMD(CLI_BENCH), 0},
+    {"--creation", OPT_CREATION, CMD(CLI_BENCH), 0},
     {"--verbose", OPT_VERBOSE, CMD(CLI_INFO), 0},
     {"--pairs", OPT_PAIRS, CMD(CLI_SORT), 0},
     {"--value-bytes", OPT_VALUE_BYTES, CMD(CLI_SORT), 1},
@@ -552,7 +553,7 @@ static int set_option(cli_options *o, const struct opt_def *d, const char *v) {
     case OPT_RUNS:
         /* (checked against 20 once it is known whether --transfers came too) */
         if (cli_parse_u64(v, &u) || u < CLI_TRANSFER_MIN_RUNS || u > CLI_BENCH_MAX_RUNS)
-            return bad(name, v, "20..1000 (3..1000 with --transfers)");
+            return bad(name, v, "20..1000 (3..1000 with --transfers or --creation)");
         b->runs = (int)u;
         return 0;
     case OPT_SERIES:
@@ -570,6 +571,7 @@ static int set_option(cli_options *o, const struct opt_def *d, const char *v) {
         if (for_each_item(v, primitive_item, b)) return bad(name, v, "see 'wgscan bench --help'");
         return 0;
     case OPT_TRANSFERS: b->transfers = 1; return 0;
+    case OPT_CREATION: b->creation = 1; return 0;
     case OPT_SEGMENTS: {
         int rnd = !strncmp(v, "random:", 7);
         /* segmented-*: anything but a length is a file (./256 for a file named 256) */
@@ -734,8 +736,20 @@ static int finish_segsort(segsort_options *t, uint64_t seen) {
 }
 
 static int finish_bench(bench_options *b, uint64_t seen) {
+    if (b->creation) {
+        if (b->transfers || SEEN(OPT_SERIES) || SEEN(OPT_ALGORITHMS) || SEEN(OPT_PRIMITIVES) || SEEN(OPT_SVG) ||
+            SEEN(OPT_MIN))
+            return cli_usage_error("--creation times each primitive's plan: no --transfers, --series, --algorithms, "
+                                   "--primitives, --svg or --min (--max is the plans' capacity)");
+        if (!SEEN(OPT_MAX)) b->nmax = 1ull << 20;
+        if (!SEEN(OPT_RUNS)) b->runs = 10;
+        if (!SEEN(OPT_JSON)) b->json = "creation.json";
+        if (!SEEN(OPT_CSV)) b->csv = "creation.csv";
+        b->svg = NULL;
+        return 0;
+    }
     if (!b->transfers && b->runs < CLI_BENCH_MIN_RUNS)
-        return cli_usage_error("bad --runs '%d' (20..1000; 3..1000 with --transfers)", b->runs);
+        return cli_usage_error("bad --runs '%d' (20..1000; 3..1000 with --transfers or --creation)", b->runs);
     if (b->transfers) {
         if (SEEN(OPT_SERIES) || SEEN(OPT_ALGORITHMS) || SEEN(OPT_PRIMITIVES) || SEEN(OPT_SVG))
             return cli_usage_error("--transfers measures copies alone: no --series, --algorithms, --primitives or --svg");

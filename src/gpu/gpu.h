@@ -82,6 +82,16 @@ wgs_result wgs__gpu_buffer_write(gpu_device *dev, WGPUBuffer buffer, uint64_t of
 WGPUComputePipeline wgs__gpu_pipeline_create(gpu_device *dev, const char *wgsl, const char *entry,
                                         const char *label);
 void wgs__gpu_pipeline_release(gpu_device *dev, WGPUComputePipeline pipeline);
+/* The same pipeline compiled while the caller goes on, so that several compile at
+ * once: the request starts it (NULL only when out of host memory; errors of the WGSL
+ * go to the error scope open around the call, as wgs__gpu_pipeline_create's), the wait
+ * ends it, successful or not: WGS_OK with *out the pipeline (the caller's), or the
+ * error with the compiler's message. Every request is waited for. */
+typedef struct gpu_pipeline_request gpu_pipeline_request;
+gpu_pipeline_request *wgs__gpu_pipeline_request(gpu_device *dev, const char *wgsl, const char *entry,
+                                                const char *label);
+wgs_result wgs__gpu_pipeline_wait(gpu_device *dev, gpu_pipeline_request *req, WGPUComputePipeline *out, char *msg,
+                                  size_t msglen);
 
 /* One buffer binding of group 0. */
 typedef struct gpu_binding {

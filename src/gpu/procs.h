@@ -40,6 +40,9 @@
       (WGPUDevice, WGPUShaderModuleDescriptor const *))                                        \
     X(DeviceCreateComputePipeline, WGPUComputePipeline,                                        \
       (WGPUDevice, WGPUComputePipelineDescriptor const *))                                     \
+    X(DeviceCreateComputePipelineAsync, WGPUFuture,                                            \
+      (WGPUDevice, WGPUComputePipelineDescriptor const *,                                      \
+       WGPUCreateComputePipelineAsyncCallbackInfo))                                            \
     X(DeviceCreateBindGroup, WGPUBindGroup, (WGPUDevice, WGPUBindGroupDescriptor const *))     \
     X(DeviceCreateCommandEncoder, WGPUCommandEncoder,                                          \
       (WGPUDevice, WGPUCommandEncoderDescriptor const *))                                      \

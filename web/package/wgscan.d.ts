@@ -86,7 +86,26 @@ interface PlanOptionsBase {
   /** The largest n an encode may take (default 1). */
   capacity?: number;
 }
+/** A user's operator (wgscan.h, "Your own operator"): an element type and an associative
+ * WGSL function, composed into the kernels by the same C code as the built-ins. The
+ * checks before compiling (names, type, identity) throw WgscanError at creation; WGSL
+ * that does not compile arrives through errors() (or prepare()) as GPU_VALIDATION with
+ * the browser's message (Dawn's names the line of `source`). */
+export interface OperatorDescription {
+  /** WGSL: the element's struct (if any), constants and functions; no bindings. */
+  source: string;
+  /** u32, i32, f32, a vec2 or vec4 of them, or a struct of 1 to 4 such fields in source. */
+  element: string;
+  /** The combining function's name: fn (a: element, b: element) -> element, `a` the earlier part of the input. */
+  combine: string;
+  /** The identity's bytes: as many as the element has. */
+  identity: ArrayBuffer | ArrayBufferView;
+  /** Lets a primitive combine in another order; default false. */
+  commutative?: boolean;
+}
 export interface ScanPlanOptions extends PlanOptionsBase {
+  /** Instead of type and op (neither beside it): buffers hold its elements. */
+  operator?: OperatorDescription;
   type?: ElementType;   // default 'u32'
   op?: ScanOp;          // default 'add'; and/or/xor for integers only
   kind?: 'exclusive' | 'inclusive'; // default 'exclusive'
@@ -95,6 +114,8 @@ export interface ScanPlanOptions extends PlanOptionsBase {
   deterministic?: boolean;
 }
 export interface ReducePlanOptions extends PlanOptionsBase {
+  /** Instead of type and op (neither beside it): the result is one element. */
+  operator?: OperatorDescription;
   type?: Exclude<ElementType, 'f16'>;
   op?: ReduceOp;        // default 'add'
   algorithm?: 'auto' | 'tree' | 'atomic';
@@ -126,6 +147,8 @@ export interface HistogramPlanOptions extends PlanOptionsBase {
   upper: number;
 }
 export interface SegmentedReducePlanOptions extends PlanOptionsBase {
+  /** Instead of type and op (neither beside it): values and results are its elements. */
+  operator?: OperatorDescription;
   type?: Exclude<ElementType, 'f16'>; // default 'u32'
   op?: ReduceOp;        // default 'add'
   /** 'offsets' (CSR: nSegments + 1 u32, the default) or 'begin-end' (two arrays of
@@ -135,6 +158,8 @@ export interface SegmentedReducePlanOptions extends PlanOptionsBase {
   segmentCapacity?: number;
 }
 export interface ScanByKeyPlanOptions extends PlanOptionsBase {
+  /** Instead of type and op (neither beside it): values and results are its elements. */
+  operator?: OperatorDescription;
   type?: ElementType;   // default 'u32'
   op?: ScanOp;          // default 'add'; and/or/xor for integers only
   kind?: 'exclusive' | 'inclusive'; // default 'exclusive'
@@ -144,6 +169,8 @@ export interface ScanByKeyPlanOptions extends PlanOptionsBase {
   keyType?: 'u32' | 'i32'; // default 'u32'; compared bit for bit
 }
 export interface SegmentedScanPlanOptions extends PlanOptionsBase {
+  /** Instead of type and op (neither beside it): values and results are its elements. */
+  operator?: OperatorDescription;
   type?: ElementType;   // default 'u32'
   op?: ScanOp;          // default 'add'; and/or/xor for integers only
   kind?: 'exclusive' | 'inclusive'; // default 'exclusive'
@@ -155,6 +182,8 @@ export interface SegmentedScanPlanOptions extends PlanOptionsBase {
   segmentCapacity?: number;
 }
 export interface ReduceByKeyPlanOptions extends PlanOptionsBase {
+  /** Instead of type and op (neither beside it): values and results are its elements. */
+  operator?: OperatorDescription;
   type?: Exclude<ElementType, 'f16'>; // default 'u32'
   op?: ReduceOp;        // default 'add'
   keyType?: 'u32' | 'i32';
@@ -339,6 +368,11 @@ export interface ReduceResult extends Timed {
   /** argmin/argmax: the first index of the extreme (NO_INDEX for no elements). */
   index: number | undefined;
 }
+/** reduce() with an operator: the element, an array of the input's kind. */
+export interface OperatorReduceResult<A extends Select32> extends Timed {
+  value: A;
+  index: undefined;
+}
 export interface CountResult extends Timed { count: number; }
 export interface SelectResult<A extends ElementArray, P extends ArrayBufferView = Uint32Array> extends Timed {
   /** The selected elements (all n for a partition, the selected first). */
@@ -482,6 +516,8 @@ export declare class Wgscan {
   // Host arrays in, results out: upload, run, download (the helpers keep their last
   // plans, so repeated calls compile nothing).
   scan<A extends ElementArray>(input: A, options?: HostScanOptions): Promise<ScanResult<A>>;
+  /** With options.operator: input holds whole elements of the operator (any kind of array). */
+  reduce<A extends Select32>(input: A, options: HostReduceOptions & { operator: OperatorDescription }): Promise<OperatorReduceResult<A>>;
   reduce(input: Select32, options?: HostReduceOptions): Promise<ReduceResult>;
   count(input: Select32, options?: HostCountOptions): Promise<CountResult>;
   select<A extends Select32>(input: A, options: HostSelectOptions): Promise<SelectResult<A>>;

@@ -79,6 +79,23 @@ const SORT_KEY_SIZE = { u32: 4, i32: 4, f32: 4, u64: 8, i64: 8 };
 const ELEMENT_SIZE = { u32: 4, i32: 4, f32: 4, f16: 2 };
 
 // The options over the defaults; an option given as undefined keeps its default.
+// A user's operator's identity as bytes (an ArrayBuffer or a typed array): its length is
+// the element's size, which the library checks against the element's type.
+function operatorIdentity(op) {
+  const id = op?.identity;
+  if (id instanceof ArrayBuffer) return new Uint8Array(id);
+  if (ArrayBuffer.isView(id)) return new Uint8Array(id.buffer, id.byteOffset, id.byteLength);
+  return invalid("operator.identity must be an ArrayBuffer or a typed array holding the element's bytes");
+}
+
+// Options of a plan with a user's operator: no type or op beside it (the operator says
+// both); the plan's type reads 'operator'.
+function withOperator(o, options) {
+  if (options.operator === undefined) return o;
+  if (options.type !== undefined || options.op !== undefined) invalid('operator takes no type or op (it says both)');
+  return { ...o, type: 'operator', op: 'operator' };
+}
+
 function withDefaults(defaults, options) {
   const o = { ...defaults };
   for (const [k, v] of Object.entries(options ?? {})) if (v !== undefined) o[k] = v;
@@ -154,6 +171,29 @@ function inputType(input, options, what = 'input') {
     invalid(`${what} holds ${input.BYTES_PER_ELEMENT}-byte elements, type '${type}' needs ${ELEMENT_SIZE[type] ?? '?'}`);
   }
   return type;
+}
+
+// A host helper's values: a typed array of a built-in type, or with options.operator any
+// typed array of whole elements of the operator; n elements of `size` bytes, and `wrap`
+// makes `count` results of a buffer an array of the input's kind.
+function hostValues(input, options) {
+  if (options.operator === undefined) {
+    const type = inputType(input, options);
+    return { type, n: input.length, size: ELEMENT_SIZE[type], custom: false };
+  }
+  const { n, size } = operatorInput(input, options.operator);
+  return { type: undefined, n, size, custom: true,
+    wrap: (buffer, count) => new input.constructor(buffer, 0, (count * size) / input.BYTES_PER_ELEMENT) };
+}
+
+// A host helper's input with a user's operator: n elements of the identity's size.
+function operatorInput(input, op) {
+  const size = operatorIdentity(op).length;
+  if (!ArrayBuffer.isView(input) || input instanceof DataView || !size || input.byteLength % size ||
+      size % input.BYTES_PER_ELEMENT) {
+    invalid(`input must be a typed array of whole ${size}-byte elements of the operator`);
+  }
+  return { n: input.byteLength / size, size };
 }
 
 // One element of `type` as the 32-bit pattern the library takes (f16: its 16 bits, as
@@ -273,6 +313,7 @@ export class Plan {
           values.push(v);
           break;
         case 'value':
+          if (v != null && this.operator !== undefined) invalid(`${name} with an operator: give initBuffer (one element) instead`);
           values.push(v == null ? 0 : 1, v == null ? 0 : elementBits(this.type, v, name));
           break;
         default: // predicate
@@ -328,6 +369,8 @@ export class ReduceByKeyPlan extends Plan {}
 export class AllocPlan extends Plan {}
 
 const HOST_PLANS = 16;
+// The factories that take a user's operator.
+const OPERATOR_PRIMITIVES = new Set(['scan', 'reduce', 'segmentedReduce', 'scanByKey', 'segmentedScan', 'reduceByKey']);
 const PENDING = Symbol('pipeline being compiled');
 const PREPARE = {
   scan: 'createScanPlan', reduce: 'createReducePlan', count: 'createCountPlan', select: 'createSelectPlan',
@@ -485,9 +528,45 @@ export class Wgscan {
     }
   }
 
+  // A user's operator (wgscan.h, "Your own operator") for the next create: its strings
+  // and identity copied into the module's memory, named by wgs_web_operator_set. Returns
+  // what frees them (the create copies what it keeps).
+  #setOperator(op) {
+    const e = this.#live();
+    if (typeof op !== 'object' || op === null) invalid('operator must be { source, element, combine, identity, commutative }');
+    for (const k of ['source', 'element', 'combine']) if (typeof op[k] !== 'string') invalid(`operator.${k} must be a string`);
+    const identity = operatorIdentity(op);
+    const ptrs = [];
+    const put = (bytes, nul) => {
+      const p = e.wgs_web_alloc(bytes.length + nul);
+      ptrs.push(p);
+      const mem = new Uint8Array(e.memory.buffer); // (after the allocation, which may grow the memory)
+      mem.set(bytes, p);
+      if (nul) mem[p + bytes.length] = 0;
+      return p;
+    };
+    try {
+      const text = new TextEncoder();
+      const [source, element, combine] = [op.source, op.element, op.combine].map((t) => put(text.encode(t), 1));
+      e.wgs_web_operator_set(source, element, combine, put(identity, 0), identity.length, op.commutative ? 1 : 0);
+    } catch (err) {
+      for (const p of ptrs) e.wgs_web_free(p);
+      throw err;
+    }
+    return () => { for (const p of ptrs) e.wgs_web_free(p); };
+  }
+
   #plan(primitive, Cls, create, argsOf, options) {
     const e = this.#live();
-    this.#check(e[create](...argsOf()));
+    const args = argsOf();
+    const custom = options.operator !== undefined;
+    if (custom && !OPERATOR_PRIMITIVES.has(primitive)) invalid(`operator: the ${primitive} plan takes none`);
+    const release = custom ? this.#setOperator(options.operator) : null;
+    try {
+      this.#check(e[create](...args));
+    } finally {
+      release?.();
+    }
     const plan = new Cls(this, primitive, e.wgs_web_plan_take(), options);
     this.#plans.add(plan);
     return plan;
@@ -698,21 +777,32 @@ export class Wgscan {
   // Scans of up to `capacity` elements. Options: type (u32, i32, f32, f16), op (add,
   // min, max, and, or, xor), kind (exclusive, inclusive), algorithm (auto,
   // single-pass, multilevel), capacity, deterministic.
+  // operator: a user's operator instead of type and op, { source, element, combine,
+  // identity, commutative } as wgscan.h's wgs_operator_desc (identity: the element's
+  // bytes, an ArrayBuffer or a typed array); compiled through the same C code. Its
+  // WGSL's compile errors arrive through errors() (or prepare()), as GPU validation
+  // errors with the browser's message; the checks before (names, type, identity)
+  // throw here.
   createScanPlan(options = {}) {
-    const o = withDefaults({ type: 'u32', op: 'add', kind: 'exclusive', algorithm: 'auto', capacity: 1, deterministic: false }, options);
+    const o = withOperator(withDefaults({ type: 'u32', op: 'add', kind: 'exclusive', algorithm: 'auto', capacity: 1, deterministic: false }, options), options);
+    const custom = o.operator !== undefined;
     return this.#plan('scan', ScanPlan, 'wgs_web_scan_plan_create', () => [
-      lookup(TYPES, o.type, 'type'), lookup(OPS, o.op, 'operator'), lookup(SCAN_KINDS, o.kind, 'kind'),
+      custom ? 0 : lookup(TYPES, o.type, 'type'), custom ? 0 : lookup(OPS, o.op, 'operator'), lookup(SCAN_KINDS, o.kind, 'kind'),
       lookup(SCAN_ALGORITHMS, o.algorithm, 'algorithm'), count(o.capacity, 'capacity'), o.deterministic ? 1 : 0], o);
   }
 
   // Reductions: op add, min, max, and/or/xor (integers), argmin, argmax; algorithm
   // auto (tree), tree, atomic; floatSum (f32 add, atomic) auto, cas, fixed-point;
-  // fixedPointBits. The result: 4 bytes (8 with the index for arg ops).
+  // fixedPointBits. The result: 4 bytes (8 with the index for arg ops). operator: as
+  // createScanPlan's (no algorithm, floatSum or fixedPointBits beside it); the result
+  // is one element.
   createReducePlan(options = {}) {
-    const o = withDefaults({ type: 'u32', op: 'add', algorithm: 'auto', floatSum: 'auto', fixedPointBits: 0, capacity: 1 }, options);
+    const o = withOperator(withDefaults({ type: 'u32', op: 'add', algorithm: 'auto', floatSum: 'auto', fixedPointBits: 0, capacity: 1 }, options), options);
+    const custom = o.operator !== undefined;
     return this.#plan('reduce', ReducePlan, 'wgs_web_reduce_plan_create', () => [
-      lookup(TYPES, o.type, 'type'), lookup(OPS, o.op, 'operator'), lookup(REDUCE_ALGORITHMS, o.algorithm, 'algorithm'),
-      lookup(FLOAT_SUMS, o.floatSum, 'float sum'), count(o.fixedPointBits, 'fixedPointBits'), count(o.capacity, 'capacity')], o);
+      custom ? 0 : lookup(TYPES, o.type, 'type'), custom ? 0 : lookup(OPS, o.op, 'operator'),
+      lookup(REDUCE_ALGORITHMS, o.algorithm, 'algorithm'), lookup(FLOAT_SUMS, o.floatSum, 'float sum'),
+      count(o.fixedPointBits, 'fixedPointBits'), count(o.capacity, 'capacity')], o);
   }
 
   // Counts of the elements that meet `predicate` ({ kind, a, b }); the result: a u32.
@@ -760,9 +850,10 @@ export class Wgscan {
   // 'offsets' (CSR: nSegments + 1 u32) or 'begin-end' (two arrays of nSegments u32);
   // capacity in values, segmentCapacity in segments.
   createSegmentedReducePlan(options = {}) {
-    const o = withDefaults({ type: 'u32', op: 'add', segments: 'offsets', capacity: 1, segmentCapacity: 1 }, options);
+    const o = withOperator(withDefaults({ type: 'u32', op: 'add', segments: 'offsets', capacity: 1, segmentCapacity: 1 }, options), options);
+    const custom = o.operator !== undefined;
     return this.#plan('segmentedReduce', SegmentedReducePlan, 'wgs_web_segmented_reduce_plan_create', () => [
-      lookup(TYPES, o.type, 'type'), lookup(OPS, o.op, 'op'), lookup(SEGMENT_FORMS, o.segments, 'segments'),
+      custom ? 0 : lookup(TYPES, o.type, 'type'), custom ? 0 : lookup(OPS, o.op, 'op'), lookup(SEGMENT_FORMS, o.segments, 'segments'),
       count(o.capacity, 'capacity'), count(o.segmentCapacity, 'segmentCapacity')], o);
   }
 
@@ -770,9 +861,10 @@ export class Wgscan {
   // exclusive or inclusive; heads 'keys' (runs of equal keys, keyType u32 or i32) or
   // 'flags' (one byte an element, a segment starts where it is not zero).
   createScanByKeyPlan(options = {}) {
-    const o = withDefaults({ type: 'u32', op: 'add', kind: 'exclusive', heads: 'keys', keyType: 'u32', capacity: 1 }, options);
+    const o = withOperator(withDefaults({ type: 'u32', op: 'add', kind: 'exclusive', heads: 'keys', keyType: 'u32', capacity: 1 }, options), options);
+    const custom = o.operator !== undefined;
     return this.#plan('scanByKey', ScanByKeyPlan, 'wgs_web_scan_by_key_plan_create', () => [
-      lookup(TYPES, o.type, 'type'), lookup(OPS, o.op, 'operator'), lookup(SCAN_KINDS, o.kind, 'kind'),
+      custom ? 0 : lookup(TYPES, o.type, 'type'), custom ? 0 : lookup(OPS, o.op, 'operator'), lookup(SCAN_KINDS, o.kind, 'kind'),
       lookup(SEGMENT_HEADS, o.heads, 'heads'), lookup(KEY_TYPES, o.keyType, 'keyType'), count(o.capacity, 'capacity')], o);
   }
 
@@ -781,9 +873,10 @@ export class Wgscan {
   // (two arrays of nSegments u32, gaps allowed); capacity in values, segmentCapacity in
   // segments. Elements in no segment get the operator's identity.
   createSegmentedScanPlan(options = {}) {
-    const o = withDefaults({ type: 'u32', op: 'add', kind: 'exclusive', segments: 'offsets', capacity: 1, segmentCapacity: 1 }, options);
+    const o = withOperator(withDefaults({ type: 'u32', op: 'add', kind: 'exclusive', segments: 'offsets', capacity: 1, segmentCapacity: 1 }, options), options);
+    const custom = o.operator !== undefined;
     return this.#plan('segmentedScan', SegmentedScanPlan, 'wgs_web_segmented_scan_plan_create', () => [
-      lookup(TYPES, o.type, 'type'), lookup(OPS, o.op, 'operator'), lookup(SCAN_KINDS, o.kind, 'kind'),
+      custom ? 0 : lookup(TYPES, o.type, 'type'), custom ? 0 : lookup(OPS, o.op, 'operator'), lookup(SCAN_KINDS, o.kind, 'kind'),
       lookup(SEGMENT_FORMS, o.segments, 'segments'), count(o.capacity, 'capacity'),
       count(o.segmentCapacity, 'segmentCapacity')], o);
   }
@@ -791,9 +884,10 @@ export class Wgscan {
   // One reduction per run of equal keys: type and op as createScanPlan's, keyType u32
   // or i32; the number of runs lands in a GPU buffer (numRuns).
   createReduceByKeyPlan(options = {}) {
-    const o = withDefaults({ type: 'u32', op: 'add', keyType: 'u32', capacity: 1 }, options);
+    const o = withOperator(withDefaults({ type: 'u32', op: 'add', keyType: 'u32', capacity: 1 }, options), options);
+    const custom = o.operator !== undefined;
     return this.#plan('reduceByKey', ReduceByKeyPlan, 'wgs_web_reduce_by_key_plan_create', () => [
-      lookup(TYPES, o.type, 'type'), lookup(OPS, o.op, 'operator'), lookup(KEY_TYPES, o.keyType, 'keyType'),
+      custom ? 0 : lookup(TYPES, o.type, 'type'), custom ? 0 : lookup(OPS, o.op, 'operator'), lookup(KEY_TYPES, o.keyType, 'keyType'),
       count(o.capacity, 'capacity')], o);
   }
 
@@ -872,7 +966,10 @@ export class Wgscan {
   // HOST_PLANS, the least recently used dropped): a plan compiles its pipelines once.
   #hostPlans = new Map();
   #hostPlan(create, options, n) {
-    const key = `${create.name}:${JSON.stringify(options, (k, v) => (ArrayBuffer.isView(v) ? undefined : v))}`;
+    // (Arrays of data stay out of the key; an operator's identity is part of it.)
+    const bytes = (v) => Array.from(v instanceof ArrayBuffer ? new Uint8Array(v) : new Uint8Array(v.buffer, v.byteOffset, v.byteLength));
+    const key = `${create.name}:${JSON.stringify(options, (k, v) => (k === 'identity' && (ArrayBuffer.isView(v) || v instanceof ArrayBuffer) ? bytes(v)
+      : ArrayBuffer.isView(v) ? undefined : v))}`;
     let plan = this.#hostPlans.get(key);
     this.#hostPlans.delete(key);
     if (plan && (plan.destroyed || plan.capacity < n)) {
@@ -892,7 +989,16 @@ export class Wgscan {
 
   // Scans a typed array (Uint32Array, Int32Array, Float32Array, or Uint16Array holding
   // f16 bits); options as createScanPlan's. Returns { output, algorithm, gpuMs, totalMs }.
+  // With options.operator, input is any typed array whose bytes are whole elements of
+  // the operator (n = bytes / the identity's bytes), and output the same kind of array.
   async scan(input, options = {}) {
+    if (options.operator !== undefined) {
+      const { n, size } = operatorInput(input, options.operator);
+      const plan = this.#hostPlan(this.createScanPlan, options, n);
+      const r = await this.#runHost(plan, { input, output: n * size }, ['output'], { n });
+      return { output: new input.constructor(r.out.output, 0, (n * size) / input.BYTES_PER_ELEMENT),
+        algorithm: plan.algorithmFor(n, false), gpuMs: r.gpuMs, totalMs: r.totalMs };
+    }
     const type = inputType(input, options);
     const n = input.length;
     const plan = this.#hostPlan(this.createScanPlan, { ...options, type }, n);
@@ -902,7 +1008,16 @@ export class Wgscan {
 
   // Reduces a typed array; options as createReducePlan's. Returns { value, index,
   // gpuMs, totalMs }: index for argmin/argmax (NO_INDEX for no elements), else undefined.
+  // With options.operator, input as for scan's and value the element, an array of the
+  // input's kind (the identity for no elements).
   async reduce(input, options = {}) {
+    if (options.operator !== undefined) {
+      const { n, size } = operatorInput(input, options.operator);
+      const plan = this.#hostPlan(this.createReducePlan, options, n);
+      const r = await this.#runHost(plan, { input, output: size }, ['output'], { n });
+      return { value: new input.constructor(r.out.output, 0, size / input.BYTES_PER_ELEMENT), index: undefined,
+        gpuMs: r.gpuMs, totalMs: r.totalMs };
+    }
     const type = inputType(input, options);
     const n = input.length;
     const plan = this.#hostPlan(this.createReducePlan, { ...options, type }, n);
@@ -1026,11 +1141,12 @@ export class Wgscan {
   // segment). Offsets out of order or past n throw WgscanError with the GPU's code
   // (SEGMENTS_UNORDERED, SEGMENT_OUT_OF_RANGE).
   async segmentedReduce(input, options = {}) {
-    const type = inputType(input, options);
+    const v = hostValues(input, options);
+    const type = v.type;
     if (type === 'f16') invalid('the segmented reduce takes u32, i32 or f32 values');
     const { offsets, begin, end, ...rest } = options;
     const u32s = (a, what) => (a instanceof Uint32Array ? a : invalid(`${what} must be a Uint32Array`));
-    const n = input.length;
+    const n = v.n;
     let nSegments, segments;
     const uploads = { input, status: 4 };
     if (offsets != null) {
@@ -1047,12 +1163,13 @@ export class Wgscan {
       uploads.endOffsets = end;
     }
     const arg = rest.op === 'argmin' || rest.op === 'argmax';
-    uploads.output = nSegments * (arg ? 8 : 4);
+    uploads.output = nSegments * (arg ? 8 : v.size);
     const segmentCapacity = 2 ** Math.ceil(Math.log2(Math.max(1, nSegments)));
-    const plan = this.#hostPlan(this.createSegmentedReducePlan, { ...rest, type, segments, segmentCapacity }, n);
+    const plan = this.#hostPlan(this.createSegmentedReducePlan, { ...rest, ...(v.custom ? {} : { type }), segments, segmentCapacity }, n);
     const r = await this.#runHost(plan, uploads, ['output', 'status'], { n, nSegments });
     const status = new Uint32Array(r.out.status)[0];
     if (status) fail(status, `the segments' offsets: ${RESULT_NAMES[status] ?? status}`);
+    if (v.custom) return { output: v.wrap(r.out.output, nSegments), index: undefined, gpuMs: r.gpuMs, totalMs: r.totalMs };
     const words = new Uint32Array(r.out.output, 0, nSegments * (arg ? 2 : 1));
     let output = arrayFor(type, r.out.output, nSegments), index;
     if (arg) {
@@ -1070,10 +1187,12 @@ export class Wgscan {
   // scan's; initValue (optional) a carry-in that joins the first segment (f16: its
   // bits). Returns { output, gpuMs, totalMs }.
   async scanByKey(input, options = {}) {
-    const type = inputType(input, options);
-    const n = input.length;
+    const v = hostValues(input, options);
+    const type = v.type;
+    const n = v.n;
     const { keys, flags, initValue, ...rest } = options;
-    const uploads = { input, output: n * ELEMENT_SIZE[type] };
+    if (v.custom && initValue !== undefined) invalid('initValue with an operator: use a plan and initBuffer (one element)');
+    const uploads = { input, output: n * v.size };
     let heads, keyType = 'u32';
     if (keys != null) {
       if (flags != null) invalid('give keys or flags, not both');
@@ -1086,9 +1205,10 @@ export class Wgscan {
       heads = 'flags';
       uploads.flags = flags.subarray(0, n);
     }
-    const plan = this.#hostPlan(this.createScanByKeyPlan, { ...rest, type, heads, keyType }, n);
+    const plan = this.#hostPlan(this.createScanByKeyPlan, { ...rest, ...(v.custom ? {} : { type }), heads, keyType }, n);
     const r = await this.#runHost(plan, uploads, ['output'], { n, initValue });
-    return { output: arrayFor(type, r.out.output, n, input), gpuMs: r.gpuMs, totalMs: r.totalMs };
+    const output = v.custom ? v.wrap(r.out.output, n) : arrayFor(type, r.out.output, n, input);
+    return { output, gpuMs: r.gpuMs, totalMs: r.totalMs };
   }
 
   // The segmented scan of a typed array (as scan's): options.offsets (a Uint32Array of
@@ -1097,11 +1217,12 @@ export class Wgscan {
   // totalMs }: n values, the identity in no segment. Offsets out of order or past n
   // throw WgscanError with the GPU's code (SEGMENTS_UNORDERED, SEGMENT_OUT_OF_RANGE).
   async segmentedScan(input, options = {}) {
-    const type = inputType(input, options);
-    const n = input.length;
+    const v = hostValues(input, options);
+    const type = v.type;
+    const n = v.n;
     const { offsets, begin, end, ...rest } = options;
     const u32s = (a, what) => (a instanceof Uint32Array ? a : invalid(`${what} must be a Uint32Array`));
-    const uploads = { input, output: n * ELEMENT_SIZE[type], status: 4 };
+    const uploads = { input, output: n * v.size, status: 4 };
     let nSegments, segments;
     if (offsets != null) {
       if (begin != null || end != null) invalid('give offsets, or begin and end, not both');
@@ -1117,11 +1238,12 @@ export class Wgscan {
       uploads.endOffsets = end;
     }
     const segmentCapacity = 2 ** Math.ceil(Math.log2(Math.max(1, nSegments)));
-    const plan = this.#hostPlan(this.createSegmentedScanPlan, { ...rest, type, segments, segmentCapacity }, n);
+    const plan = this.#hostPlan(this.createSegmentedScanPlan, { ...rest, ...(v.custom ? {} : { type }), segments, segmentCapacity }, n);
     const r = await this.#runHost(plan, uploads, ['output', 'status'], { n, nSegments });
     const status = new Uint32Array(r.out.status)[0];
     if (status) fail(status, `the segments' offsets: ${RESULT_NAMES[status] ?? status}`);
-    return { output: arrayFor(type, r.out.output, n, input), gpuMs: r.gpuMs, totalMs: r.totalMs };
+    const output = v.custom ? v.wrap(r.out.output, n) : arrayFor(type, r.out.output, n, input);
+    return { output, gpuMs: r.gpuMs, totalMs: r.totalMs };
   }
 
   // One reduction per run of equal keys: keys a Uint32Array or Int32Array, values a
@@ -1131,17 +1253,18 @@ export class Wgscan {
   // its extreme value (else undefined), numRuns of each.
   async reduceByKey(keys, values, options = {}) {
     if (!(keys instanceof Uint32Array || keys instanceof Int32Array)) invalid('keys must be a Uint32Array or Int32Array');
-    const type = inputType(values, options);
+    const v = hostValues(values, options);
+    const type = v.type;
     if (type === 'f16') invalid('the reduce by key takes u32, i32 or f32 values');
     const n = keys.length;
-    if (values.length !== n) invalid('keys and values must be of one length');
+    if (v.n !== n) invalid('keys and values must be of one length');
     const keyType = keys instanceof Int32Array ? 'i32' : 'u32';
     const arg = options.op === 'argmin' || options.op === 'argmax';
-    const plan = this.#hostPlan(this.createReduceByKeyPlan, { ...options, type, keyType }, n);
-    const uploads = { keys, input: values, uniqueKeys: n * 4, aggregates: n * (arg ? 8 : 4), numRuns: 4 };
+    const plan = this.#hostPlan(this.createReduceByKeyPlan, { ...options, ...(v.custom ? {} : { type }), keyType }, n);
+    const uploads = { keys, input: values, uniqueKeys: n * 4, aggregates: n * (arg ? 8 : v.size), numRuns: 4 };
     const r = await this.#runHost(plan, uploads, ['uniqueKeys', 'aggregates', 'numRuns'], { n });
     const runs = new Uint32Array(r.out.numRuns)[0];
-    let aggregates = arrayFor(type, r.out.aggregates, runs), index;
+    let aggregates = v.custom ? v.wrap(r.out.aggregates, runs) : arrayFor(type, r.out.aggregates, runs), index;
     if (arg) {
       const words = new Uint32Array(r.out.aggregates, 0, 2 * runs), bits = new Uint32Array(runs);
       index = new Uint32Array(runs);

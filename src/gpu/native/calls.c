@@ -141,6 +141,79 @@ WGPUComputePipeline wgs__gpu_pipeline_create(gpu_device *d, const char *wgsl, co
     return p;
 }
 
+/* A pipeline compiling while the caller goes on (wgs__gpu_pipeline_request). */
+struct gpu_pipeline_request {
+    pending head;
+    WGPUFuture future;
+    WGPUCreatePipelineAsyncStatus status;
+    WGPUComputePipeline pipeline;
+    void (*release)(WGPUComputePipeline); /* for a pipeline that arrives after its waiter gave up */
+    char msg[1024];
+};
+
+static void on_pipeline(WGPUCreatePipelineAsyncStatus status, WGPUComputePipeline pipeline, WGPUStringView message,
+                        void *u1, void *u2) {
+    (void)u2;
+    gpu_pipeline_request *r = u1;
+    if (r->head.abandoned && pipeline) r->release(pipeline);
+    if (wgs__pending_orphan(r)) return;
+    r->status = status;
+    r->pipeline = pipeline;
+    sv_copy(r->msg, sizeof r->msg, message);
+    r->head.done = 1;
+}
+
+gpu_pipeline_request *wgs__gpu_pipeline_request(gpu_device *d, const char *wgsl, const char *entry,
+                                                const char *label) {
+    gpu_pipeline_request *r = wgs__pending_new(sizeof *r);
+    if (!r) return NULL;
+    r->release = d->p.ComputePipelineRelease;
+    WGPUShaderSourceWGSL src;
+    memset(&src, 0, sizeof src);
+    src.chain.sType = WGPUSType_ShaderSourceWGSL;
+    src.code = sv(wgsl);
+    WGPUShaderModuleDescriptor md;
+    memset(&md, 0, sizeof md);
+    md.nextInChain = &src.chain;
+    md.label = sv(label);
+    WGPUShaderModule m = d->p.DeviceCreateShaderModule(d->device, &md);
+    WGPUComputePipelineDescriptor pd;
+    memset(&pd, 0, sizeof pd);
+    pd.label = sv(label);
+    pd.compute.module = m;
+    pd.compute.entryPoint = sv(entry);
+    WGPUCreateComputePipelineAsyncCallbackInfo cb;
+    memset(&cb, 0, sizeof cb);
+    cb.mode = wait_mode(d);
+    cb.callback = on_pipeline;
+    cb.userdata1 = r;
+    /* An invalid module (m never NULL in Dawn) makes the request fail in its callback;
+     * the module's own error goes to the caller's scope, as wgs__gpu_pipeline_create's. */
+    r->future = d->p.DeviceCreateComputePipelineAsync(d->device, &pd, cb);
+    if (m) d->p.ShaderModuleRelease(m);
+    return r;
+}
+
+wgs_result wgs__gpu_pipeline_wait(gpu_device *d, gpu_pipeline_request *r, WGPUComputePipeline *out, char *msg,
+                                  size_t msglen) {
+    *out = NULL;
+    wgs_result w = wgs__native_wait(d, r->future, &r->head.done);
+    if (w != WGS_OK) {
+        fmt(msg, msglen, "%s", w == WGS_ERROR_TIMEOUT ? "the compilation did not finish in time"
+                                                      : "waiting for the compilation failed");
+    } else if (r->status == WGPUCreatePipelineAsyncStatus_Success && r->pipeline) {
+        *out = r->pipeline;
+    } else {
+        if (r->pipeline) d->p.ComputePipelineRelease(r->pipeline);
+        w = r->status == WGPUCreatePipelineAsyncStatus_ValidationError ? WGS_ERROR_GPU_VALIDATION
+            : d->lost                                                    ? WGS_ERROR_DEVICE_LOST
+                                                                         : WGS_ERROR_GPU_INTERNAL;
+        fmt(msg, msglen, "%s", r->msg[0] ? r->msg : d->lost ? d->lost_msg : "no pipeline");
+    }
+    wgs__pending_end(r);
+    return w;
+}
+
 void wgs__gpu_pipeline_release(gpu_device *d, WGPUComputePipeline p) {
     if (p) d->p.ComputePipelineRelease(p);
 }

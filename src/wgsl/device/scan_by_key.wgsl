@@ -39,43 +39,47 @@
 // aggregate (and what a fallback rebuilds of it) carries the carry on to every element
 // of the first run; an exclusive scan's element 0 is the carry itself.
 //
-// Bindings: 0 vals4, 4 vals (the values as 16-byte words, and as scalars over the whole
+// A user's operator runs here as it is (its T may be a struct: words of four elements are
+// T4, arrays then, and selects over T are select_t); the chain folds its look-back in
+// tile order, and every combination above keeps the input's order.
+//
+// Bindings: 0 vals4, 4 vals (the values as words of four, and as scalars over the whole
 // range), 1 out4 (the output's first params.words words), 5 out_tail (the rest), 2
 // Params (the scan's record: n, tile_base = 0, words, the carry's flags and bits,
 // segments), 3 tile states; the head source's own.
 
-@group(0) @binding(0) var<storage, read> vals4: array<vec4<T>>;
+@group(0) @binding(0) var<storage, read> vals4: array<T4>;
 @group(0) @binding(4) var<storage, read> vals: array<T>;
-@group(0) @binding(1) var<storage, read_write> out4: array<vec4<T>>;
+@group(0) @binding(1) var<storage, read_write> out4: array<T4>;
 @group(0) @binding(5) var<storage, read_write> out_tail: array<T>;
 
 // Word q of the values; past n the identity. Whole tiles lie in the word view and take
 // plain loads; elsewhere the loads are clamped into the views and chosen with select,
 // without a branch, since subgroup operations follow (docs/design.md, section 3).
-fn load_vals(q: u32, n: u32, ident: T, whole: bool) -> vec4<T> {
+fn load_vals(q: u32, n: u32, ident: T, whole: bool) -> T4 {
     if (whole) {
         return vals4[q];
     }
     let full = vals4[min(q, max(params.words, 1u) - 1u)];
-    var v: vec4<T>;
+    var v: T4;
     for (var j = 0u; j < 4u; j++) {
         let i = 4u * q + j;
-        v[j] = select(select(vals[min(i, n - 1u)], full[j], q < params.words), ident, i >= n);
+        v[j] = select_t(select_t(vals[min(i, n - 1u)], full[j], q < params.words), ident, i >= n);
     }
     return v;
 }
 
 // Word q's values as the scan takes them: a gap's elements count as the identity, and
 // with a carry-in word 0 begins with carry . values[0].
-fn scan_vals(v: vec4<T>, q: u32, marks: u32, ident: T) -> vec4<T> {
+fn scan_vals(v: T4, q: u32, marks: u32, ident: T) -> T4 {
     var x = v;
     if (HEADS_GAPS) {
         for (var j = 0u; j < 4u; j++) {
-            x[j] = select(x[j], ident, ((marks >> (4u + j)) & 1u) != 0u);
+            x[j] = select_t(x[j], ident, ((marks >> (4u + j)) & 1u) != 0u);
         }
     }
     // (A select, not a branch: subgroup operations follow; docs/design.md, section 3.)
-    x.x = select(x.x, combine(run_carry_value(), x.x), (q == 0u) & run_carry());
+    x[0] = select_t(x[0], combine(run_carry_value(), x[0]), (q == 0u) & run_carry());
     return x;
 }
 
@@ -86,11 +90,11 @@ fn entry_heads(q: u32, marks: u32) -> u32 {
 
 // A word's entry: whether it holds a head, and its value since its last head (all of
 // it where none). The fallbacks build predecessors' entries with this same function.
-fn word_entry(v: vec4<T>, h: u32) -> SegEntry {
-    var x = v.x;
-    x = select(combine(x, v.y), v.y, (h & 2u) != 0u);
-    x = select(combine(x, v.z), v.z, (h & 4u) != 0u);
-    x = select(combine(x, v.w), v.w, (h & 8u) != 0u);
+fn word_entry(v: T4, h: u32) -> SegEntry {
+    var x = v[0];
+    x = select_t(combine(x, v[1]), v[1], (h & 2u) != 0u);
+    x = select_t(combine(x, v[2]), v[2], (h & 4u) != 0u);
+    x = select_t(combine(x, v[3]), v[3], (h & 8u) != 0u);
     return SegEntry(Acc(x, NO_INDEX), select(0u, 1u, h != 0u));
 }
 
@@ -108,7 +112,7 @@ fn seg_word_at(j: u32, q: u32, n: u32) -> SegEntry {
 // (src/counts.c) may end n inside the view (the bound's): a word n cuts is then stored
 // by elements. (Whole tiles read and scan their words past n as tile_rows.wgsl's do: no
 // element before n depends on them.)
-fn store_word(q: u32, n: u32, v: vec4<T>) {
+fn store_word(q: u32, n: u32, v: T4) {
     if (q < params.words && 4u * q + 4u <= n) {
         out4[q] = v;
         return;
@@ -136,7 +140,7 @@ fn scan_by_key(ids: Ids, @builtin(workgroup_id) wid: vec3<u32>, @builtin(num_wor
     let whole = t * TILE + TILE <= 4u * params.words;
     let whole_before = whole && t * TILE + TILE <= n; // stored with plain 16-byte stores
     let q0 = t * (TILE / 4u) + ids.lid;
-    var w: array<vec4<T>, ROWS>;
+    var w: array<T4, ROWS>;
     var heads: array<u32, ROWS>; // the marks (tile_marks) of each row's word
     for (var r = 0u; r < ROWS; r++) {
         w[r] = load_vals(q0 + r * WG, n, ident, whole);
@@ -154,17 +158,17 @@ fn scan_by_key(ids: Ids, @builtin(workgroup_id) wid: vec3<u32>, @builtin(num_wor
     let prefix = tile_chain(ids, t, n, ident);
     for (var r = 0u; r < ROWS; r++) {
         let e = seg_words[r];
-        var run = select(combine(prefix, e.a.v), e.a.v, e.f != 0u);
+        var run = select_t(combine(prefix, e.a.v), e.a.v, e.f != 0u);
         let v = w[r];
-        var o: vec4<T>;
+        var o: T4;
         for (var j = 0u; j < 4u; j++) {
             let head = ((heads[r] >> j) & 1u) != 0u;
-            let before = select(run, ident, head);
-            run = select(combine(run, v[j]), v[j], head);
-            o[j] = select(before, run, SCAN_INCLUSIVE);
+            let before = select_t(run, ident, head);
+            run = select_t(combine(run, v[j]), v[j], head);
+            o[j] = select_t(before, run, SCAN_INCLUSIVE);
         }
         if (!SCAN_INCLUSIVE && q0 + r * WG == 0u && run_carry()) {
-            o.x = run_carry_value();
+            o[0] = run_carry_value();
         }
         if (whole_before) {
             out4[q0 + r * WG] = o;

@@ -28,14 +28,19 @@
 // memory, which sets how many workgroups share a core, holds an eighth of a byte an
 // element instead of four (docs/design.md, sections 3 and 8b).
 //
-// Partials, PARTIAL_WORDS u32 per tile in aux: 0-1 the head piece (value bits, index),
-// 2-3 the tail piece, 4 the segment of the tail piece or NO_INDEX, 5 the last tile that
-// segment reaches. Then, from bounds_base, the tiles + 1 segment bounds.
+// Partials, PARTIAL_STRIDE u32 per tile in aux (PARTIAL_WORDS for values of one word):
+// the head piece (the value's ELEMENT_WORDS words, the index), the tail piece likewise,
+// the segment of the tail piece or NO_INDEX, the last tile that segment reaches. Then,
+// from bounds_base, the tiles + 1 segment bounds.
 //
-// Bindings: 0 src (array<V>, for the n % 4 tail), 4 src4 (the same range as vec4), 1 out
-// (value bits[, index] per segment), 3 aux, 5 begins (the offsets), 6 ends
-// (BEGIN_END; with SEG_RUNS one u32, the count), 7 status (one u32). SEG_FORM, ARG:
-// constants of the pipeline.
+// A user's operator (T a struct of up to 4 words, maybe not commutative) takes the same
+// path: every piece is combined in input order (runs, the linking scan, the spans), and
+// only a span's workgroup tree changes its shape for it (workgroup/reduce_tree.wgsl).
+//
+// Bindings: 0 src (array<V>, for the n % 4 tail), 4 src4 (the same range as V4), 1 out
+// (the value's words[, index] per segment), 3 aux, 5 begins (the offsets), 6 ends
+// (BEGIN_END; with SEG_RUNS one u32, the count), 8 status (one u32; 7 is a user's
+// carry record's). SEG_FORM, ARG: constants of the pipeline.
 //
 // SEG_RUNS (the reduce by key's form, not offered on its own): begins holds the first
 // index of each run, strictly increasing from 0 as select's UNIQUE mode writes them,
@@ -43,12 +48,17 @@
 // where the next begins, the last at n.
 
 @group(0) @binding(0) var<storage, read> src: array<V>;
-@group(0) @binding(4) var<storage, read> src4: array<vec4<V>>;
+@group(0) @binding(4) var<storage, read> src4: array<V4>;
 @group(0) @binding(1) var<storage, read_write> out: array<u32>;
 @group(0) @binding(3) var<storage, read_write> aux: array<u32>;
 @group(0) @binding(5) var<storage, read> begins: array<u32>;
 @group(0) @binding(6) var<storage, read> ends: array<u32>;
-@group(0) @binding(7) var<storage, read_write> status: array<atomic<u32>>;
+@group(0) @binding(8) var<storage, read_write> status: array<atomic<u32>>;
+
+const PARTIAL_STRIDE: u32 = PARTIAL_WORDS + 2u * (ELEMENT_WORDS - 1u);
+const PIECE_WORDS: u32 = ELEMENT_WORDS + 1u; // a piece: its value's words, its index
+const PARTIAL_SEG: u32 = 2u * PIECE_WORDS;
+const PARTIAL_LAST: u32 = PARTIAL_SEG + 1u;
 
 const CODE_HEAD: u32 = 0u;
 const CODE_GAP: u32 = 0xFFFFFFFFu;
@@ -84,12 +94,32 @@ fn write_result(s: u32, r: Acc) {
     if (s >= seg_count) { // only with offsets out of order (reported in the status)
         return;
     }
+    let vw = to_words(r.v);
     if (ARG != 0u) {
-        out[2u * s] = to_bits(r.v);
+        out[2u * s] = vw.x;
         out[2u * s + 1u] = r.i;
     } else {
-        out[s] = to_bits(r.v);
+        for (var k = 0u; k < ELEMENT_WORDS; k++) {
+            out[ELEMENT_WORDS * s + k] = vw[k];
+        }
     }
+}
+
+// A piece in aux from word q: the value's words, then the index.
+fn store_piece(q: u32, r: Acc) {
+    let vw = to_words(r.v);
+    for (var k = 0u; k < ELEMENT_WORDS; k++) {
+        aux[q + k] = vw[k];
+    }
+    aux[q + ELEMENT_WORDS] = r.i;
+}
+
+fn load_piece(q: u32) -> Acc {
+    var vw = vec4<u32>(0u);
+    for (var k = 0u; k < ELEMENT_WORDS; k++) {
+        vw[k] = aux[q + k];
+    }
+    return Acc(from_words(vw), aux[q + ELEMENT_WORDS]);
 }
 
 fn identity_acc() -> Acc {
@@ -246,31 +276,29 @@ fn check_segment(b: u32, e: u32, next: u32, t: u32, ts: u32) {
 // A finished piece of code `code`: a whole segment's result, the head partial, or (at
 // the tile's end, for a segment that goes on) the tail partial.
 fn finish_piece(t: u32, te: u32, code: u32, r: Acc, at_end: bool) {
-    let p = PARTIAL_WORDS * t;
+    let p = PARTIAL_STRIDE * t;
     var tail_seg = NO_INDEX;
     if (code == CODE_HEAD) {
-        aux[p] = to_bits(r.v);
-        aux[p + 1u] = r.i;
+        store_piece(p, r);
     } else if (code != CODE_GAP) {
         let s = code - 1u;
         if (at_end && s < seg_count && seg_end(s) > te) {
             tail_seg = s;
-            aux[p + 2u] = to_bits(r.v);
-            aux[p + 3u] = r.i;
-            aux[p + 5u] = min((seg_end(s) - 1u) / TILE, params.tiles - 1u);
+            store_piece(p + PIECE_WORDS, r);
+            aux[p + PARTIAL_LAST] = min((seg_end(s) - 1u) / TILE, params.tiles - 1u);
         } else {
             write_result(s, r);
         }
     }
     if (at_end) {
-        aux[p + 4u] = tail_seg;
+        aux[p + PARTIAL_SEG] = tail_seg;
     }
 }
 
 // Each invocation's run of ITEMS consecutive values (WORDS 16-byte words), and the
 // codes of the borders in it.
 const WORDS: u32 = ITEMS / 4u;
-var<private> w: array<vec4<V>, WORDS>;
+var<private> w: array<V4, WORDS>;
 var<private> run_codes: array<u32, ITEMS>;
 
 fn load_run(t: u32, lid: u32) {
@@ -521,11 +549,11 @@ var<workgroup> long_total: u32;
 
 // Entry k of tile t's span: 0 its tail piece, k its k-th successor's head piece.
 fn span_entry(t: u32, k: u32) -> Acc {
-    var q = PARTIAL_WORDS * (t + k);
+    var q = PARTIAL_STRIDE * (t + k);
     if (k == 0u) {
-        q = PARTIAL_WORDS * t + 2u;
+        q = PARTIAL_STRIDE * t + PIECE_WORDS;
     }
-    return Acc(from_bits(aux[q]), aux[q + 1u]);
+    return load_piece(q);
 }
 
 // One invocation per tile: a tile whose tail segment began in it and goes on combines
@@ -543,9 +571,9 @@ fn seg_spans(ids: Ids, @builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workg
     workgroupBarrier();
     let t = base + ids.lid;
     if (t < params.tiles) {
-        let s = aux[PARTIAL_WORDS * t + 4u];
+        let s = aux[PARTIAL_STRIDE * t + PARTIAL_SEG];
         if (s != NO_INDEX) {
-            let count = aux[PARTIAL_WORDS * t + 5u] - t;
+            let count = aux[PARTIAL_STRIDE * t + PARTIAL_LAST] - t;
             if (count <= SPAN_SERIAL) {
                 var r = span_entry(t, 0u);
                 for (var k = 1u; k <= count; k++) {
@@ -564,14 +592,23 @@ fn seg_spans(ids: Ids, @builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workg
     let longs = workgroupUniformLoad(&long_total);
     for (var j = 0u; j < longs; j++) {
         let lt = workgroupUniformLoad(&long_spans[j]);
-        let count = aux[PARTIAL_WORDS * lt + 5u] - lt;
+        let count = aux[PARTIAL_STRIDE * lt + PARTIAL_LAST] - lt;
         var r = identity_acc();
-        for (var k = ids.lid; k <= count; k += WG) {
-            r = acc_combine(r, span_entry(lt, k));
+        if (COMMUTATIVE) {
+            for (var k = ids.lid; k <= count; k += WG) {
+                r = acc_combine(r, span_entry(lt, k));
+            }
+        } else { // each invocation a run of consecutive entries, the tree in order
+            let per = count / WG + 1u;
+            let k0 = min(ids.lid * per, count + 1u);
+            let k1 = min(k0 + per, count + 1u);
+            for (var k = k0; k < k1; k++) {
+                r = acc_combine(r, span_entry(lt, k));
+            }
         }
         r = workgroup_reduce(ids.lid, r);
         if (ids.lid == 0u) {
-            write_result(aux[PARTIAL_WORDS * lt + 4u], r);
+            write_result(aux[PARTIAL_STRIDE * lt + PARTIAL_SEG], r);
         }
     }
 }

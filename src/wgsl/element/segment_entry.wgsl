@@ -32,5 +32,5 @@ fn seg_none() -> SegEntry {
 fn seg_combine(l: SegEntry, r: SegEntry) -> SegEntry {
     let m = acc_combine(l.a, r.a);
     let take_r = r.f != 0u;
-    return SegEntry(Acc(select(m.v, r.a.v, take_r), select(m.i, r.a.i, take_r)), select(l.f, r.f, take_r));
+    return SegEntry(Acc(select_t(m.v, r.a.v, take_r), select(m.i, r.a.i, take_r)), select(l.f, r.f, take_r));
 }

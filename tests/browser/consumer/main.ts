@@ -6,6 +6,7 @@
 import {
   Wgscan, WgscanError, ErrorCode, NO_INDEX, ALLOC_FAILED,
   type ScanPlan, type SortPlan, type ReduceResult, type SortResult, type AdapterInfo, type Predicate, type PrepareSpec,
+  type OperatorDescription,
 } from 'wgscan';
 
 interface Outcome { done: boolean; passed: number; failed: number; failures: string[]; info: AdapterInfo | null }
@@ -39,6 +40,16 @@ async function main(): Promise<void> {
   expect('reduce argmin', red.value === -1 && red.index === 1, `${red.value} at ${red.index}`);
   const empty = await wg.reduce(new Int32Array(0), { op: 'argmax' });
   expect('reduce of nothing', empty.index === NO_INDEX);
+  // A user's operator: affine maps x -> a x + b, composed in order.
+  const affine: OperatorDescription = {
+    source: 'struct Affine { a: f32, b: f32 }\nfn then(f: Affine, g: Affine) -> Affine { return Affine(g.a * f.a, g.a * f.b + g.b); }\n',
+    element: 'Affine', combine: 'then', identity: new Float32Array([1, 0]),
+  };
+  const maps = new Float32Array([2, 1, 3, 1]);
+  const composed = await wg.scan(maps, { operator: affine, kind: 'inclusive' });
+  expect('scan with an operator', same(composed.output, [2, 1, 6, 4]), `${composed.output}`);
+  const whole = await wg.reduce(maps, { operator: affine });
+  expect('reduce with an operator', same(whole.value, [6, 4]), `${whole.value}`);
   const even: Predicate = { kind: 'in-range', a: 2, b: 5 };
   const counted = await wg.count(data, { predicate: even });
   expect('count', counted.count === data.filter((v) => v >= 2 && v < 5).length);
