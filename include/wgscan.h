@@ -48,7 +48,7 @@
  *
  * Host-array calls (wgs_*_host)
  *   Each primitive has one; they create a plan and buffers, upload, run, download and
- *   wait. All twelve take their arguments in one order: the context, the plan's
+ *   wait. All thirteen take their arguments in one order: the context, the plan's
  *   description, the input arrays, the sizes (n first, then n_segments or arena_size),
  *   then what they write (arrays, and counts written back):
  *     wgs_scan_host(ctx, desc, input, n, output)
@@ -63,6 +63,8 @@
  *     wgs_alloc_host(ctx, desc, sizes, n, arena_size, top, offsets)   (top: in and out)
  *     wgs_sort_host(ctx, desc, keys, values, n, keys_out, values_out)
  *     wgs_topk_host(ctx, desc, keys, values, n, rows, k, keys_out, values_out)
+ *     wgs_segmented_sort_host(ctx, desc, keys, values, offsets, end_offsets, n, n_segments,
+ *                             keys_out, values_out)
  *
  * Errors
  *   Every fallible call returns a wgs_result: WGS_OK (0) or a numbered error. Numbers
@@ -1746,6 +1748,149 @@ WGS_API wgs_result wgs_topk_host(wgs_context *ctx, const wgs_topk_plan_desc *des
                                  uint32_t *values_out);
 
 /* ---------------------------------------------------------------------------
+ * Segmented sort: a stable sort of the keys (and values) within each segment
+ *
+ * Keys, orders and the float order of the radix sort (see Sort): u32, i32, f32, u64,
+ * i64, ascending (default) or descending, stable (equal keys keep their input order
+ * within a segment). The segments are given as the segmented reduce's (OFFSETS: CSR,
+ * n_segments + 1 offsets; BEGIN_END: two arrays, gaps allowed), in order and apart:
+ * begin_s <= end_s <= begin_(s+1), every offset <= n. Any mixture of lengths: empty
+ * segments, segments of one key, one segment of all n, millions of tiny ones.
+ * Output: keys_out[begin_s .. end_s) holds the segment's keys sorted; keys_out (and
+ * values_out) at places in no segment (gaps, before the first, after the last) are not
+ * written.
+ * Payload: NONE; BUFFER: a value of value_bytes (4 or 8) a key moves with it; INDEX:
+ * values_out receives each key's index in the whole input (not within its segment), as
+ * the sort's INDEX and the segmented reduce's arg ops count.
+ * The GPU checks the offsets and writes the status word (args.status, optional): 0,
+ * WGS_ERROR_SEGMENTS_UNORDERED, WGS_ERROR_SEGMENT_OUT_OF_RANGE (the segmented reduce's
+ * codes), or WGS_ERROR_TOO_LARGE for a segment longer than the tile under
+ * WGS_SEGMENTED_SORT_PATH_SMALL (the larger code where several happen). With a bad
+ * status the output is undefined, but nothing is written outside keys_out[0, n) and
+ * values_out[0, n), and the kernels finish. wgs_segmented_sort_host returns the status.
+ *
+ * How (nothing read back; which segment takes which path is decided on the GPU from
+ * the offsets): a first compute pass zeroes the status, checks each segment's offsets,
+ * lists the segments of 33 keys up to the tile (wgs_segmented_sort_plan_tile_size: 256
+ * keys on CPU drivers, 4096 on GPUs) in two lists, those up to a medium tile (64 keys
+ * on CPU drivers, 512 on GPUs) and the longer ones, and gives each segment longer than
+ * the tile its length for the large path; in the same pass an invocation a segment
+ * sorts each one of at most 32 keys alone (an insertion sort). A pass a list,
+ * dispatched for its count on the GPU, sorts each listed segment in the memory of a
+ * workgroup of that list's size (mapped
+ * keys and places loaded once, runs merged in pairs with a binary search a key, the
+ * keys and values then moved from the input to their ranks: one read and one write).
+ * Segments longer than a tile take the large path: the plan's scan plan turns their lengths
+ * into places, a workgroup per large segment (listed by the check, dispatched for
+ * their count) copies its keys to a compacted array with their segment and position, the plan's first radix sort plan sorts them stably by
+ * key carrying their compacted index, a relabel gives each its segment and position,
+ * the second sort plan sorts them stably by segment (only the bits that segment_capacity
+ * needs) carrying the position, and a scatter writes the i-th key of that order to the
+ * i-th compacted position. The compacted count stays on the GPU: the sorts take it as
+ * their n_buffer, and the relabel and scatter follow it by the dispatch layer's count
+ * rule. Records a compute pass of 3 dispatches (2 under PATH_LARGE) and two passes of 2
+ * (the count's and a list's sort; not under PATH_LARGE), then where large
+ * segments can occur (capacity past the tile) the scan plan's passes, a pass of 2
+ * (the count's and the gather), the first sort's passes, a pass of 2 (the count's and
+ * the relabel), the second sort's passes and a pass of 2 (the count's and the
+ * scatter).
+ * Scratch (wgs_segmented_sort_plan_scratch_size): the lists, 12 bytes a segment and
+ * 12 more; where a segment can be past a tile (capacity past it, not PATH_SMALL) also 4
+ * bytes a segment twice, the compacted keys (key bytes a key) and five u32 arrays of
+ * capacity, the scan plan's and the two sort plans' scratch (each a copy of capacity
+ * keys and values).
+ * Limits: n keys (and values) in one storage binding and n < 2^31; n_segments <
+ * 2^31. The outputs are buffers of their own, apart from every input.
+ * Counts from the GPU (n_buffer, n_segments_buffer) are followed by the dispatch layer
+ * (docs/design.md, section 12b): the passes are the bounds', each with its small count
+ * dispatch first.
+ * ------------------------------------------------------------------------- */
+typedef struct wgs_segmented_sort_plan wgs_segmented_sort_plan;
+
+typedef enum wgs_segmented_sort_path {
+    WGS_SEGMENTED_SORT_PATH_DEFAULT = 0, /* a tile or less: a workgroup; longer: the radix sorts */
+    WGS_SEGMENTED_SORT_PATH_SMALL = 1,   /* no large path: longer ones refused (status); little scratch */
+    WGS_SEGMENTED_SORT_PATH_LARGE = 2,   /* every segment by the radix sorts (tests, comparisons) */
+    WGS_SEGMENTED_SORT_PATH_FORCE32 = 0x7FFFFFFF
+} wgs_segmented_sort_path;
+
+typedef struct wgs_segmented_sort_plan_desc {
+    wgs_type type;              /* the key type: u32 (default), i32, f32, u64, i64 */
+    wgs_sort_order order;       /* ASCENDING (default) or DESCENDING */
+    wgs_payload payload;        /* NONE, BUFFER or INDEX */
+    uint32_t value_bytes;       /* BUFFER: 4 (default) or 8 */
+    wgs_segments_form segments; /* OFFSETS (default) or BEGIN_END */
+    wgs_segmented_sort_path path;
+    uint64_t capacity;          /* largest n; 0 means 1 */
+    uint64_t segment_capacity;  /* largest n_segments; 0 means 1 */
+    const char *label;
+} wgs_segmented_sort_plan_desc;
+
+typedef struct wgs_segmented_sort_args {
+    WGPUBuffer keys_in; /* n keys */
+    uint64_t keys_in_offset;
+    WGPUBuffer keys_out; /* n keys; a buffer of its own */
+    uint64_t keys_out_offset;
+    WGPUBuffer values_in; /* payload BUFFER: n values */
+    uint64_t values_in_offset;
+    WGPUBuffer values_out; /* payload BUFFER and INDEX: n; a buffer of its own */
+    uint64_t values_out_offset;
+    uint64_t n;
+    WGPUBuffer offsets; /* OFFSETS: n_segments + 1 u32 */
+    uint64_t offsets_offset;
+    WGPUBuffer begin_offsets; /* BEGIN_END: n_segments u32 each */
+    uint64_t begin_offsets_offset;
+    WGPUBuffer end_offsets;
+    uint64_t end_offsets_offset;
+    uint64_t n_segments;
+    WGPUBuffer status; /* optional: one u32, 0 or the result code of bad offsets */
+    uint64_t status_offset;
+    WGPUQuerySet timestamp_query_set; /* optional: begin of the first pass, end of the last */
+    uint32_t timestamp_begin_index;
+    uint32_t timestamp_end_index;
+    /* Optional: the key count from the GPU, as in wgs_scan_args (n the bound): the keys
+     * are the first min(count, n); an offset past them is out of range. */
+    WGPUBuffer n_buffer;
+    uint64_t n_offset;
+    /* Optional: the segment count from the GPU (one u32 at n_segments_offset, a
+     * multiple of 4; Storage usage), as in wgs_segmented_reduce_args: the first
+     * min(count, n_segments) segments are sorted, nothing of the others is written.
+     * n_segments is the bound, checked and sized as without it. */
+    WGPUBuffer n_segments_buffer;
+    uint64_t n_segments_offset;
+} wgs_segmented_sort_args;
+
+/* Checks the description (WGS_ERROR_UNSUPPORTED_TYPE for another key type,
+ * WGS_ERROR_INVALID_ARGUMENT for an unknown order, payload, form or path or a
+ * value_bytes other than 4 or 8, WGS_ERROR_TOO_LARGE past the limits above), compiles
+ * the pipelines and, where large segments can occur, creates the scan plan and the two
+ * sort plans and allocates the scratch. */
+WGS_API wgs_result wgs_segmented_sort_plan_create(wgs_context *ctx, const wgs_segmented_sort_plan_desc *desc,
+                                                  wgs_segmented_sort_plan **out);
+/* Accepts NULL. */
+WGS_API void wgs_segmented_sort_plan_destroy(wgs_segmented_sort_plan *plan);
+/* Bytes of GPU memory the plan holds (0 for NULL): see Scratch above. */
+WGS_API uint64_t wgs_segmented_sort_plan_scratch_size(const wgs_segmented_sort_plan *plan);
+/* The longest segment one workgroup sorts (0 for NULL). */
+WGS_API uint32_t wgs_segmented_sort_plan_tile_size(const wgs_segmented_sort_plan *plan);
+/* Records the segmented sort (see How above) into `encoder`; never submits. Refused
+ * before any GPU work: n past capacity or n_segments past segment_capacity
+ * (WGS_ERROR_CAPACITY_EXCEEDED), a missing buffer or one too small (the checks of
+ * "Buffers passed to encodes"), an output sharing a buffer with an input or the other
+ * output (WGS_ERROR_ALIASING). Bad offsets are the status word's (above). */
+WGS_API wgs_result wgs_segmented_sort_encode(wgs_segmented_sort_plan *plan, WGPUCommandEncoder encoder,
+                                             const wgs_segmented_sort_args *args);
+/* Convenience: sorts the segments of host arrays. keys: n keys; values: n values for
+ * BUFFER, else NULL; offsets: n_segments + 1 u32 (OFFSETS) or the n_segments begins
+ * (BEGIN_END, with end_offsets the ends; NULL for OFFSETS); keys_out and values_out
+ * (NULL for NONE): n each, of which the places in no segment keep what they held.
+ * Returns the GPU's status for bad offsets, and then leaves the outputs unwritten. Waits. */
+WGS_API wgs_result wgs_segmented_sort_host(wgs_context *ctx, const wgs_segmented_sort_plan_desc *desc,
+                                           const void *keys, const void *values, const uint32_t *offsets,
+                                           const uint32_t *end_offsets, uint64_t n, uint64_t n_segments,
+                                           void *keys_out, void *values_out);
+
+/* ---------------------------------------------------------------------------
  * GPU memory before creation: what a plan of this description would hold, the number
  * its wgs_<kind>_plan_scratch_size would give, without allocating it. The description
  * is checked as by the plan's creation, whose results they return (an unsupported
@@ -1779,6 +1924,9 @@ WGS_API wgs_result wgs_sort_plan_desc_scratch_size(wgs_context *ctx, const wgs_s
                                                    uint64_t *bytes);
 WGS_API wgs_result wgs_topk_plan_desc_scratch_size(wgs_context *ctx, const wgs_topk_plan_desc *desc,
                                                    uint64_t *bytes);
+WGS_API wgs_result wgs_segmented_sort_plan_desc_scratch_size(wgs_context *ctx,
+                                                             const wgs_segmented_sort_plan_desc *desc,
+                                                             uint64_t *bytes);
 
 /* ---------------------------------------------------------------------------
  * Compiling ahead: no stall at the first call. A plan's creation compiles the
@@ -1803,6 +1951,7 @@ typedef enum wgs_plan_kind {
     WGS_PLAN_ALLOC = 10,
     WGS_PLAN_SORT = 11,
     WGS_PLAN_TOPK = 12,
+    WGS_PLAN_SEGMENTED_SORT = 13,
     WGS_PLAN_FORCE32 = 0x7FFFFFFF
 } wgs_plan_kind;
 
@@ -1824,6 +1973,7 @@ typedef struct wgs_prepare_desc {
         const wgs_alloc_plan_desc *alloc;
         const wgs_sort_plan_desc *sort;
         const wgs_topk_plan_desc *topk;
+        const wgs_segmented_sort_plan_desc *segmented_sort;
     };
 } wgs_prepare_desc;
 

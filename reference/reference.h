@@ -131,5 +131,14 @@ uint64_t ref_sort_order(wgs_type type, const void *key);
  * Returns 0, or -1 for k outside 1..n or no memory. */
 int ref_topk(wgs_type type, int largest, int sorted, const uint32_t *keys, const uint32_t *values,
              int index_payload, uint64_t n, uint32_t rows, uint32_t k, uint32_t *keys_out, uint32_t *values_out);
+/* Segmented sort on the CPU (wgscan.h "Segmented sort"): each segment [begins[s],
+ * ends[s]) (ends NULL: CSR, begins holds n_segments + 1 offsets) sorted stably on its
+ * own, keys of the type, values of value_bytes (0: none) or with index_payload each
+ * key's index in the whole input. Places in no segment are not written; the outputs
+ * must not be the inputs. Returns 0, or -1 for offsets that break the rules (out of
+ * order, overlapping, past n) or no memory. */
+int ref_segmented_sort(wgs_type type, int descending, const void *keys, const void *values, uint32_t value_bytes,
+                       int index_payload, const uint32_t *begins, const uint32_t *ends, uint64_t n,
+                       uint64_t n_segments, void *keys_out, void *values_out);
 
 #endif

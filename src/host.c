@@ -639,3 +639,56 @@ wgs_result wgs_topk_host(wgs_context *ctx, const wgs_topk_plan_desc *desc, const
     wgs_topk_plan_destroy(plan);
     return r;
 }
+
+wgs_result wgs_segmented_sort_host(wgs_context *ctx, const wgs_segmented_sort_plan_desc *desc, const void *keys,
+                                   const void *values, const uint32_t *offsets, const uint32_t *end_offsets,
+                                   uint64_t n, uint64_t n_segments, void *keys_out, void *values_out) {
+    if (!ctx) return WGS_ERROR_INVALID_ARGUMENT;
+    WGS_FAIL_IF(ctx, !desc, WGS_ERROR_INVALID_ARGUMENT, "desc is required");
+    const int csr = desc->segments != WGS_SEGMENTS_BEGIN_END;
+    WGS_FAIL_IF(ctx, (n && (!keys || !keys_out)) || (csr && !offsets) ||
+                         (!csr && n_segments && (!offsets || !end_offsets)),
+                WGS_ERROR_INVALID_ARGUMENT, "keys, keys_out, offsets (and end_offsets for BEGIN_END) are required");
+    WGS_FAIL_IF(ctx, n && ((desc->payload == WGS_PAYLOAD_BUFFER && !values) ||
+                           (desc->payload != WGS_PAYLOAD_NONE && !values_out)),
+                WGS_ERROR_INVALID_ARGUMENT, "values (payload BUFFER) and values_out (BUFFER, INDEX) are required");
+    wgs_segmented_sort_plan_desc d = *desc;
+    if (d.capacity < n) d.capacity = n;
+    if (d.segment_capacity < n_segments) d.segment_capacity = n_segments;
+    wgs_segmented_sort_plan *plan = NULL;
+    wgs_result r = wgs_segmented_sort_plan_create(ctx, &d, &plan);
+    if (r != WGS_OK) return r;
+    const uint64_t kb = n * wgs_type_size(d.type ? d.type : WGS_TYPE_U32);
+    const uint64_t vb = d.payload == WGS_PAYLOAD_NONE ? 0
+                        : n * (d.payload == WGS_PAYLOAD_BUFFER && d.value_bytes ? d.value_bytes : 4);
+    WGPUBuffer kin = NULL, kout = NULL, vin = NULL, vout = NULL, begins = NULL, ends = NULL, status = NULL;
+    WGPUCommandEncoder enc = NULL;
+    /* The outputs start as the caller's arrays: places in no segment keep what they held. */
+    r = host_upload(ctx, keys, kb, &kin);
+    if (r == WGS_OK) r = host_upload(ctx, keys_out, kb, &kout);
+    if (r == WGS_OK && d.payload == WGS_PAYLOAD_BUFFER) r = host_upload(ctx, values, vb, &vin);
+    if (r == WGS_OK && d.payload != WGS_PAYLOAD_NONE) r = host_upload(ctx, vb ? values_out : NULL, vb, &vout);
+    if (r == WGS_OK) r = host_upload(ctx, offsets, (csr ? n_segments + 1 : n_segments) * 4, &begins);
+    if (r == WGS_OK && !csr) r = host_upload(ctx, end_offsets, n_segments * 4, &ends);
+    if (r == WGS_OK) r = host_upload(ctx, NULL, 4, &status);
+    if (r == WGS_OK) r = wgs_encoder_create(ctx, &enc);
+    if (r == WGS_OK) {
+        wgs_segmented_sort_args a = {.keys_in = kin, .keys_out = kout, .values_in = vin, .values_out = vout,
+                                     .n = n, .n_segments = n_segments, .status = status};
+        if (csr) a.offsets = begins;
+        else a.begin_offsets = begins, a.end_offsets = ends;
+        r = wgs_segmented_sort_encode(plan, enc, &a);
+        wgs_result s = wgs_submit(ctx, enc);
+        if (r == WGS_OK) r = s;
+    }
+    uint32_t st = 0;
+    if (r == WGS_OK) r = wgs_buffer_read(ctx, status, 0, &st, 4);
+    if (r == WGS_OK && st)
+        r = wgs__fail(ctx, (wgs_result)st, "the segments break the rules (wgscan.h, Segmented sort)");
+    if (r == WGS_OK && kb) r = wgs_buffer_read(ctx, kout, 0, keys_out, kb);
+    if (r == WGS_OK && vb) r = wgs_buffer_read(ctx, vout, 0, values_out, vb);
+    WGPUBuffer all[] = {kin, kout, vin, vout, begins, ends, status};
+    for (size_t i = 0; i < sizeof all / sizeof all[0]; i++) wgs_buffer_release(ctx, all[i]);
+    wgs_segmented_sort_plan_destroy(plan);
+    return r;
+}

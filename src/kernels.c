@@ -52,6 +52,7 @@ static const char *const copy_fields[] = {WGS_PARAMS_COPY(WGS_FIELD_NAME_) NULL}
 static const char *const sort_fields[] = {WGS_PARAMS_SORT(WGS_FIELD_NAME_) NULL};
 static const char *const segmented_fields[] = {WGS_PARAMS_SEGMENTED(WGS_FIELD_NAME_) NULL};
 static const char *const topk_fields[] = {WGS_PARAMS_TOPK(WGS_FIELD_NAME_) NULL};
+static const char *const segsort_fields[] = {WGS_PARAMS_SEGSORT(WGS_FIELD_NAME_) NULL};
 static const wgsl_const scan_consts[] = {WGS_CONSTS_SCAN(WGS_CONST_ENTRY_){NULL, 0}};
 static const wgsl_const reduce_consts[] = {WGS_CONSTS_REDUCE(WGS_CONST_ENTRY_) WGS_CONSTS_PREDICATE(WGS_CONST_ENTRY_){NULL, 0}};
 static const wgsl_const select_consts[] = {WGS_CONSTS_SELECT(WGS_CONST_ENTRY_) WGS_CONSTS_PREDICATE(WGS_CONST_ENTRY_){NULL, 0}};
@@ -59,6 +60,7 @@ static const wgsl_const histogram_consts[] = {WGS_CONSTS_HISTOGRAM(WGS_CONST_ENT
 static const wgsl_const sort_consts[] = {WGS_CONSTS_SORT(WGS_CONST_ENTRY_){NULL, 0}};
 static const wgsl_const segmented_consts[] = {WGS_CONSTS_SEGMENTED(WGS_CONST_ENTRY_){NULL, 0}};
 static const wgsl_const topk_consts[] = {WGS_CONSTS_TOPK(WGS_CONST_ENTRY_){NULL, 0}};
+static const wgsl_const segsort_consts[] = {WGS_CONSTS_SEGSORT(WGS_CONST_ENTRY_){NULL, 0}};
 static const wgsl_const no_consts[] = {{NULL, 0}};
 
 static const struct {
@@ -74,6 +76,7 @@ static const struct {
     [WGS_PARAMS_KIND_SORT] = {sort_fields, sort_consts},
     [WGS_PARAMS_KIND_SEGMENTED] = {segmented_fields, segmented_consts},
     [WGS_PARAMS_KIND_TOPK] = {topk_fields, topk_consts},
+    [WGS_PARAMS_KIND_SEGSORT] = {segsort_fields, segsort_consts},
 };
 
 /* Appends to a growing string; returns 0 when out of memory. */

@@ -48,3 +48,5 @@ WGS_DESC_SCRATCH_SIZE(sort, wgs_sort_plan_create, wgs_sort_plan_desc, wgs_sort_p
                       wgs_sort_plan_scratch_size)
 WGS_DESC_SCRATCH_SIZE(topk, wgs_topk_plan_create, wgs_topk_plan_desc, wgs_topk_plan, wgs_topk_plan_destroy,
                       wgs_topk_plan_scratch_size)
+WGS_DESC_SCRATCH_SIZE(segmented_sort, wgs_segmented_sort_plan_create, wgs_segmented_sort_plan_desc,
+                      wgs_segmented_sort_plan, wgs_segmented_sort_plan_destroy, wgs_segmented_sort_plan_scratch_size)

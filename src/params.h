@@ -66,6 +66,20 @@
 #define WGS_PARAMS_TOPK(X) X(n) X(row_n) X(rows) X(k) X(shift) X(tiles)
 #define WGS_CONSTS_TOPK(X) X(ROW_WORDS, 260u)
 
+/* Segmented sort (segmented_sort.wgsl): n the keys (the large path's relabel and
+ * scatter: the compacted keys, a count the GPU may set), segments, flags (the SS_FLAG_
+ * constants), small_max (the longest segment a workgroup sorts; longer ones go to the
+ * large path, or are refused in the status without it), segment_bound (n_segments of
+ * the host: segments may be a count from the GPU), medium_max (the longest segment the
+ * medium workgroups sort), list_base (ss_small: where its list's numbers begin).
+ * SS_TINY_MAX: the longest segment an invocation sorts alone. */
+#define WGS_PARAMS_SEGSORT(X) X(n) X(segments) X(flags) X(small_max) X(segment_bound) X(medium_max) X(list_base)
+#define WGS_CONSTS_SEGSORT(X)                                                                 \
+    X(SS_FLAG_CSR, 1u) X(SS_FLAG_LARGE, 2u) X(SS_FLAG_VALUES, 4u) X(SS_FLAG_VALUES8, 8u)      \
+    X(SS_FLAG_INDEX, 16u) X(SS_STATUS_UNORDERED, WGS_ERROR_SEGMENTS_UNORDERED)                 \
+    X(SS_STATUS_OUT_OF_RANGE, WGS_ERROR_SEGMENT_OUT_OF_RANGE) X(SS_STATUS_TOO_LARGE, WGS_ERROR_TOO_LARGE)   \
+    X(SS_TINY_MAX, 32u)
+
 /* Allocate (alloc.wgsl). */
 #define WGS_PARAMS_ALLOC(X) X(n) X(arena)
 /* Copy (copy.wgsl): n in 16-byte words. */
@@ -89,6 +103,7 @@ typedef struct wgs_sort_params { WGS_PARAMS_SORT(WGS_PARAM_FIELD_) } wgs_sort_pa
 typedef struct wgs_alloc_params { WGS_PARAMS_ALLOC(WGS_PARAM_FIELD_) } wgs_alloc_params;
 typedef struct wgs_copy_params { WGS_PARAMS_COPY(WGS_PARAM_FIELD_) } wgs_copy_params;
 typedef struct wgs_topk_params { WGS_PARAMS_TOPK(WGS_PARAM_FIELD_) } wgs_topk_params;
+typedef struct wgs_segsort_params { WGS_PARAMS_SEGSORT(WGS_PARAM_FIELD_) } wgs_segsort_params;
 
 /* One record of any family: what the parameter ring and slots hold (32 bytes). */
 typedef union wgs_params {
@@ -102,6 +117,7 @@ typedef union wgs_params {
     wgs_alloc_params alloc;
     wgs_copy_params copy;
     wgs_topk_params topk;
+    wgs_segsort_params segsort;
 } wgs_params;
 
 enum { WGS_CONSTS_SCAN(WGS_CONST_ENUM_) WGS_CONSTS_REDUCE(WGS_CONST_ENUM_) };
@@ -110,6 +126,7 @@ enum { WGS_CONSTS_SEGMENTED(WGS_CONST_ENUM_) };
 enum { WGS_CONSTS_HISTOGRAM(WGS_CONST_ENUM_) };
 enum { WGS_CONSTS_SORT(WGS_CONST_ENUM_) };
 enum { WGS_CONSTS_TOPK(WGS_CONST_ENUM_) };
+enum { WGS_CONSTS_SEGSORT(WGS_CONST_ENUM_) };
 
 /* Which interface a kernel has (wgs_kernel_spec.params). */
 typedef enum wgs_params_kind {
@@ -122,6 +139,7 @@ typedef enum wgs_params_kind {
     WGS_PARAMS_KIND_SORT,
     WGS_PARAMS_KIND_SEGMENTED,
     WGS_PARAMS_KIND_TOPK,
+    WGS_PARAMS_KIND_SEGSORT,
 } wgs_params_kind;
 
 #endif

@@ -16,7 +16,7 @@ static const char *kind_name(wgs_plan_kind kind) {
         [WGS_PLAN_SEGMENTED_REDUCE] = "segmented reduce", [WGS_PLAN_SCAN_BY_KEY] = "scan by key",
         [WGS_PLAN_SEGMENTED_SCAN] = "segmented scan", [WGS_PLAN_REDUCE_BY_KEY] = "reduce by key",
         [WGS_PLAN_SELECT] = "select", [WGS_PLAN_HISTOGRAM] = "histogram", [WGS_PLAN_ALLOC] = "alloc",
-        [WGS_PLAN_SORT] = "sort", [WGS_PLAN_TOPK] = "top-k"};
+        [WGS_PLAN_SORT] = "sort", [WGS_PLAN_TOPK] = "top-k", [WGS_PLAN_SEGMENTED_SORT] = "segmented sort"};
     return kind > 0 && (size_t)kind < sizeof names / sizeof names[0] ? names[kind] : NULL;
 }
 
@@ -54,6 +54,8 @@ static wgs_result create_and_destroy(wgs_context *ctx, const wgs_prepare_desc *i
         WGS_PREPARE_CASE_(WGS_PLAN_ALLOC, alloc, wgs_alloc_plan_create, wgs_alloc_plan, wgs_alloc_plan_destroy)
         WGS_PREPARE_CASE_(WGS_PLAN_SORT, sort, wgs_sort_plan_create, wgs_sort_plan, wgs_sort_plan_destroy)
         WGS_PREPARE_CASE_(WGS_PLAN_TOPK, topk, wgs_topk_plan_create, wgs_topk_plan, wgs_topk_plan_destroy)
+        WGS_PREPARE_CASE_(WGS_PLAN_SEGMENTED_SORT, segmented_sort, wgs_segmented_sort_plan_create,
+                          wgs_segmented_sort_plan, wgs_segmented_sort_plan_destroy)
     default: break;
     }
     return r;

@@ -42,6 +42,8 @@ static const wgs__tuning table[WGS__CLASS_COUNT] = {
         .sort_lookback = 4,
         /* Top-k: few invocations, as the histogram; not measured beyond correctness. */
         .topk = {64, 8},
+        .segmented_sort = {64, 4},
+        .segmented_sort_medium = {64, 1}, /* 64 keys: both lists run on small tests */
     },
     [WGS__CLASS_GPU_SG32] = {
         .name = "gpu-sg32",
@@ -95,6 +97,8 @@ static const wgs__tuning table[WGS__CLASS_COUNT] = {
         .sort_spins = 256,
         .sort_lookback = 8,
         .topk = {256, 8}, /* not yet measured on a GPU */
+        .segmented_sort = {256, 16}, /* 4096 keys: segments of 4096 in a workgroup; not yet measured */
+        .segmented_sort_medium = {128, 4}, /* 512 keys in 4 KiB: many workgroups a core; not yet measured */
     },
     [WGS__CLASS_GPU] = {
         .name = "gpu",
@@ -123,6 +127,7 @@ static const wgs__tuning table[WGS__CLASS_COUNT] = {
         .sort_spins = 256,
         .sort_lookback = 8,
         .topk = {256, 8}, /* not yet measured on a GPU */
+        .segmented_sort = {256, 8}, /* not yet measured on a GPU */
     },
 };
 

@@ -51,6 +51,8 @@ typedef struct wgs__tuning {
     uint32_t sort_spins;
     uint32_t sort_lookback; /* predecessor states a digit reads at once (1..8) */
     wgs_tile_shape topk;    /* top-k: one tile a workgroup in its passes over the keys */
+    wgs_tile_shape segmented_sort; /* its tile: the longest segment one workgroup sorts */
+    wgs_tile_shape segmented_sort_medium; /* the smaller workgroups of shorter segments */
 } wgs__tuning;
 
 wgs__device_class wgs__device_class_of(const wgs_context_info *ci);

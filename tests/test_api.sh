@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
 # ctest api: rules of the public API that no compiler checks (docs/abi.md).
-#   - The host-array calls (wgs_*_host of wgscan.h), all twelve, take their arguments in
+#   - The host-array calls (wgs_*_host of wgscan.h), all thirteen, take their arguments in
 #     one order: ctx, desc, the arrays they read (const pointers), the sizes (integers, n
 #     first), then what they write (pointers). With void * a swap would compile silently.
 #   - README.md names each of them.
@@ -22,7 +22,7 @@ decls=$(awk '
   open && /\);/ { open = 0; print d }' "$hdr" |
   sed -E 's/^WGS_API wgs_result (wgs_[a-z_]+_host)\((.*)\);.*/\1|\2/; s/ +/ /g; s/, */|/g')
 count=$(printf '%s\n' "$decls" | grep -c .)
-if [ "$count" = 12 ]; then ok "twelve host-array calls"; else bad "twelve host-array calls (found $count)"; fi
+if [ "$count" = 13 ]; then ok "thirteen host-array calls"; else bad "thirteen host-array calls (found $count)"; fi
 while IFS='|' read -r name params; do
   [ -n "$name" ] || continue
   IFS='|' read -r -a p <<<"$params"

@@ -184,6 +184,33 @@ expect 2 "segmented-scan without --segments" -- "$cli" segmented-scan --n 10
 expect 2 "segmented-scan f32 xor" -- "$cli" segmented-scan --n 10 --segments 4 --type f32 --op xor
 expect 2 "segmented-scan argmax (a reduce's operator)" -- "$cli" segmented-scan --n 10 --segments 4 --op argmax
 expect 2 "segmented-reduce --segments FILE with offsets past n" -- "$cli" segmented-reduce --n 10 --segments "$tmp/offsets.bin"
+# segmented-sort (issue 36): both of its paths (segments past the tile: 256 keys on CPU
+# drivers) against the stable CPU sort, the offsets of a file, the GPU's status.
+expect 0 "segmented-sort random f32 descending with indices" -- "$cli" segmented-sort --n 30001 --segments random:300 --type f32 --descending --payload index --repeat 1 --verify
+check "segmented-sort says OK with indices" -- grep -q "verify: OK, every segment's keys and indices" "$tmp/out.txt"
+expect 0 "segmented-sort u64 segments of 16 --out --json" -- "$cli" segmented-sort --n 5000 --segments 16 --type u64 --repeat 1 --verify --out "$tmp/ss.bin" --json "$tmp/ss.json"
+check "segmented-sort --out holds n u64 keys" -- test "$(wc -c <"$tmp/ss.bin")" -eq 40000
+check "segmented-sort --json: 313 segments, verified" -- bash -c 'grep -q "\"segments\": 313" "$0" && grep -q "\"verify\": \"ok\"" "$0"' "$tmp/ss.json"
+expect 0 "segmented-sort --segments FILE (gaps before and after)" -- "$cli" segmented-sort --n 1000 --segments "$tmp/offsets.bin" --type i32 --repeat 1 --verify
+expect 0 "segmented-sort n=0" -- "$cli" segmented-sort --n 0 --segments 16 --verify
+expect 2 "segmented-sort offsets out of order: the GPU's status" -- "$cli" segmented-sort --n 100 --segments "$tmp/bad_offsets.bin" --repeat 1
+check "segmented-sort out of order: the status named" -- grep -q "WGS_ERROR_SEGMENTS_UNORDERED" "$tmp/err.txt"
+expect 2 "segmented-sort an offset past n" -- "$cli" segmented-sort --n 1000 --segments "$tmp/far_offsets.bin" --repeat 1
+check "segmented-sort past n: the status named" -- grep -q "WGS_ERROR_SEGMENT_OUT_OF_RANGE" "$tmp/err.txt"
+expect 2 "segmented-sort without --segments" -- "$cli" segmented-sort --n 10
+expect 2 "segmented-sort without --n" -- "$cli" segmented-sort --segments 4
+for v in "--type f16" "--payload buffer" "--op add" "--bins 3"; do
+  # shellcheck disable=SC2086 # the words of $v are the options
+  expect 2 "segmented-sort $v" -- "$cli" segmented-sort --n 100 --segments 4 $v
+done
+expect 2 "segmented-sort --segments 0" -- "$cli" segmented-sort --n 100 --segments 0
+expect 2 "segmented-sort --n 2^31" -- "$cli" segmented-sort --n 2^31 --segments 16
+check "segmented-sort refusals name the rule" -- grep -q "n below 2^31" "$tmp/err.txt"
+expect 0 "bench --primitives segmented-sort-16,segmented-sort-65536" -- "$cli" bench --series none \
+  --primitives segmented-sort-16,segmented-sort-65536 --min 1024 --max 1024 --runs 20 --json "$tmp/ssb.json" \
+  --csv "$tmp/ssb.csv" --svg "$tmp/ssb.svg"
+check "bench CSV: a row of each segmented sort" -- \
+  bash -c 'grep -q "^u32,none,segmented-sort-16,1024," "$0" && grep -q "^u32,none,segmented-sort-65536,1024," "$0"' "$tmp/ssb.csv"
 expect 2 "reduce-by-key without --segments" -- "$cli" reduce-by-key --n 10
 expect 2 "reduce-by-key --inclusive (a scan's)" -- "$cli" reduce-by-key --n 10 --segments 4 --inclusive
 expect 2 "reduce bad op" -- "$cli" reduce --n 10 --op mul
@@ -437,7 +464,7 @@ expect 2 "topk --n 2^31 --rows 2 (2^32 keys)" -- "$cli" topk --n 2^31 --rows 2
 check "topk refusals name the rule" -- grep -q "2^32 keys" "$tmp/err.txt"
 
 # ---- conventions (issue 14): --help per command, --version, --opt=value -------------
-for c in info scan demo reduce count compact histogram segmented-reduce segmented-scan scan-by-key reduce-by-key sort topk bench; do
+for c in info scan demo reduce count compact histogram segmented-reduce segmented-scan scan-by-key reduce-by-key sort topk segmented-sort bench; do
   expect 0 "$c --help" -- "$cli" "$c" --help
   check "$c --help shows its usage" -- grep -q "usage: wgscan $c" "$tmp/out.txt"
   expect 0 "$c -h" -- "$cli" "$c" -h

@@ -50,6 +50,7 @@
 #define SCRATCH_OF_histogram wgs_histogram_plan_scratch_size
 #define SCRATCH_OF_alloc wgs_alloc_plan_scratch_size
 #define SCRATCH_OF_sort wgs_sort_plan_scratch_size
+#define SCRATCH_OF_segmented_sort wgs_segmented_sort_plan_scratch_size
 #define DESTROY_scan wgs_scan_plan_destroy
 #define DESTROY_reduce wgs_reduce_plan_destroy
 #define DESTROY_count wgs_reduce_plan_destroy
@@ -61,6 +62,7 @@
 #define DESTROY_histogram wgs_histogram_plan_destroy
 #define DESTROY_alloc wgs_alloc_plan_destroy
 #define DESTROY_sort wgs_sort_plan_destroy
+#define DESTROY_segmented_sort wgs_segmented_sort_plan_destroy
 
 TEST(plans_scratch_size_is_what_creation_allocates) {
     wgs_context *ctx = test_context();
@@ -90,6 +92,9 @@ TEST(plans_scratch_size_is_what_creation_allocates) {
         CHECK_SCRATCH(ctx, "sort, u64 pairs, one-sweep", sort,
                       (&(wgs_sort_plan_desc){.type = WGS_TYPE_U64, .payload = WGS_PAYLOAD_BUFFER, .value_bytes = 8,
                                              .algorithm = WGS_SORT_ALGORITHM_ONESWEEP, .capacity = n}), wgs_sort_plan);
+        CHECK_SCRATCH(ctx, "segmented sort, u32 with indices", segmented_sort,
+                      (&(wgs_segmented_sort_plan_desc){.payload = WGS_PAYLOAD_INDEX, .capacity = n,
+                                                       .segment_capacity = 7}), wgs_segmented_sort_plan);
     }
     /* Nothing for NULL. */
     CHECK(wgs_sort_plan_scratch_size(NULL) == 0 && wgs_select_plan_scratch_size(NULL) == 0 &&

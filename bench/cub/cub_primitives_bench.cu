@@ -12,12 +12,16 @@
 // The by-key calls over runs of L equal keys (key i / L, u32 values): DeviceScan::
 // ExclusiveSumByKey (scan-by-key-16, -256, -4096) and DeviceReduce::ReduceByKey with
 // a sum (reduce-by-key-16, -256, -4096).
+// The segmented sorts (DeviceSegmentedSort::SortKeys of u32, ascending, to another buffer,
+// segments of 16, 256, 4096, 65536 keys back to back as the segmented reduces'):
+// segmented-sort-16, -256, -4096, -65536, the rows of `wgscan bench`'s of those names.
 // Prints CSV: primitive,n,cub_us,copy_us,cub_over_copy.
 #include <cub/device/device_histogram.cuh>
 #include <cub/device/device_radix_sort.cuh>
 #include <cub/device/device_reduce.cuh>
 #include <cub/device/device_scan.cuh>
 #include <cub/device/device_segmented_reduce.cuh>
+#include <cub/device/device_segmented_sort.cuh>
 #include <cub/device/device_select.cuh>
 
 #include "cub_common.cuh"
@@ -37,6 +41,7 @@ int main(int argc, char **argv) {
     int *count = nullptr, *offsets = nullptr; // the segmented reduces' CSR offsets
     unsigned *keys = nullptr, *unique = nullptr; // the by-key calls' keys (i / L) and unique keys
     const long long seg_len[3] = {16, 256, 4096};
+    const long long sort_len[4] = {16, 256, 4096, 65536}; // the segmented sorts' segments
     CHECK(cudaMalloc(&in, pool));
     CHECK(cudaMalloc(&out, pool));
     CHECK(cudaMalloc(&flags, pool / 4));
@@ -90,15 +95,22 @@ int main(int argc, char **argv) {
     CHECK(cub::DeviceReduce::ReduceByKey(nullptr, need, keys, unique, (unsigned *)in, (unsigned *)out, count,
                                          cuda::std::plus<unsigned>{}, nmax));
     temp_bytes = std::max(temp_bytes, need);
+    for (long long L : sort_len) { // its scratch grows with the segments: each length's at nmax
+        CHECK(cub::DeviceSegmentedSort::SortKeys(nullptr, need, (const unsigned *)in, (unsigned *)out, (int)nmax,
+                                                 (int)((nmax + L - 1) / L), offsets, offsets + 1));
+        temp_bytes = std::max(temp_bytes, need);
+    }
     CHECK(cudaMalloc(&temp, temp_bytes));
     std::printf("primitive,n,cub_us,copy_us,cub_over_copy\n");
     const char *names[] = {"reduce-sum", "select-flagged", "select-if", "histogram-256", "sort-keys",
                            "sort-pairs", "sort-u64", "sort-f32", "sort-keys-descending",
                            "segmented-reduce-16", "segmented-reduce-256", "segmented-reduce-4096",
                            "scan-by-key-16", "scan-by-key-256", "scan-by-key-4096",
-                           "reduce-by-key-16", "reduce-by-key-256", "reduce-by-key-4096"};
-    for (int p = 0; p < 18; p++) {
-        if (p >= 12) { // keys i / L for the largest n; every smaller n uses a prefix
+                           "reduce-by-key-16", "reduce-by-key-256", "reduce-by-key-4096",
+                           "segmented-sort-16", "segmented-sort-256", "segmented-sort-4096",
+                           "segmented-sort-65536"};
+    for (int p = 0; p < 22; p++) {
+        if (p >= 12 && p < 18) { // keys i / L for the largest n; every smaller n uses a prefix
             const long long L = seg_len[(p - 12) % 3];
             std::vector<unsigned> h((size_t)nmax);
             for (long long i = 0; i < nmax; i++) h[(size_t)i] = (unsigned)(i / L);
@@ -106,8 +118,8 @@ int main(int argc, char **argv) {
         }
         for (int k = kmin; k <= kmax; k++) {
             long long n = 1ll << k;
-            long long L = p >= 9 && p < 12 ? seg_len[p - 9] : 1, segs = (n + L - 1) / L;
-            if (p >= 9 && p < 12) { // offsets k * L, the last one n
+            long long L = p >= 9 && p < 12 ? seg_len[p - 9] : p >= 18 ? sort_len[p - 18] : 1, segs = (n + L - 1) / L;
+            if ((p >= 9 && p < 12) || p >= 18) { // offsets k * L, the last one n
                 std::vector<int> h((size_t)segs + 1);
                 for (long long i = 0; i <= segs; i++) h[(size_t)i] = (int)std::min(i * L, n);
                 CHECK(cudaMemcpy(offsets, h.data(), h.size() * 4, cudaMemcpyHostToDevice));
@@ -138,7 +150,10 @@ int main(int argc, char **argv) {
                 if (p >= 9 && p < 12)
                     CHECK(cub::DeviceSegmentedReduce::Sum(temp, tb, src, dst, (int)segs, offsets, offsets + 1));
                 if (p >= 12 && p < 15) CHECK(cub::DeviceScan::ExclusiveSumByKey(temp, tb, keys, src, dst, n));
-                if (p >= 15)
+                if (p >= 18)
+                    CHECK(cub::DeviceSegmentedSort::SortKeys(temp, tb, (const unsigned *)src, dst, (int)n, (int)segs,
+                                                             offsets, offsets + 1));
+                if (p >= 15 && p < 18)
                     CHECK(cub::DeviceReduce::ReduceByKey(temp, tb, keys, unique, src, dst, count,
                                                          cuda::std::plus<unsigned>{}, n));
             };

@@ -40,6 +40,7 @@ typedef enum cli_command {
     CLI_REDUCE_BY_KEY, /* reduce-by-key */
     CLI_SEGMENTED_SCAN, /* segmented-scan */
     CLI_TOPK,
+    CLI_SEGMENTED_SORT, /* segmented-sort */
     CLI_COMMAND_COUNT
 } cli_command;
 
@@ -50,7 +51,7 @@ typedef enum cli_command {
 #define CLI_TRANSFER_MIN_RUNS 3
 #define CLI_BENCH_MAX_RUNS 1000
 #define CLI_BENCH_MAX_SERIES 8
-#define CLI_BENCH_PRIMITIVES 25
+#define CLI_BENCH_PRIMITIVES 29
 #define CLI_SORT_MAX_DISTINCT (1ull << 32) /* --distribution few:K, K up to 2^32 */
 
 /* --distribution uniform:A:B of the commands other than sort: each element drawn
@@ -152,6 +153,20 @@ typedef struct topk_options {
     wgs_payload payload;            /* NONE or INDEX */
 } topk_options;
 
+/* `segmented-sort`. */
+typedef struct segsort_options {
+    uint64_t n, seed;
+    int have_n, verify, repeat;
+    const char *in_path, *out_path; /* in: not taken (always NULL); out: the sorted keys */
+    const char *json_path;
+    wgs_type type;                  /* u32, i32, f32, u64, i64 */
+    int descending;
+    wgs_payload payload;            /* NONE or INDEX */
+    uint64_t seg_len;               /* --segments L (fixed) or random:L (lengths 0..2L) */
+    int seg_random;
+    const char *seg_path;           /* --segments FILE, u32 CSR offsets (read when run) */
+} segsort_options;
+
 typedef struct bench_series {
     wgs_type type;
     wgs_op op;
@@ -180,6 +195,7 @@ typedef struct cli_options {
     prim_options prim;
     sort_options sort;
     topk_options topk;
+    segsort_options segsort;
     bench_options bench;
     int verbose; /* info --verbose */
     const char *info_json; /* info --json FILE */
@@ -226,6 +242,7 @@ int run_prim_operator(wgs_context *ctx, const prim_options *o);
 int cmd_primitive(const prim_options *o);
 int cmd_sort(const sort_options *o);
 int cmd_topk(const topk_options *o);
+int cmd_segmented_sort(const segsort_options *o);
 int cmd_bench(const bench_options *o);
 
 /* Prints "wgscan: <message>" to the message stream and returns EXIT_USAGE. */

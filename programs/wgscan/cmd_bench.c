@@ -282,7 +282,11 @@ static uint64_t div_up_u64(uint64_t a, uint64_t b) { return a / b + (a % b != 0)
 #define NPRIMS CLI_BENCH_PRIMITIVES
 enum { PRIM_SORT_KEYS = 9, PRIM_SORT_PAIRS, PRIM_SORT_U64, PRIM_SORT_F32, PRIM_SEG_16, PRIM_SEG_256, PRIM_SEG_4096,
        PRIM_SSC_16, PRIM_SSC_256, PRIM_SSC_4096, PRIM_SBK_16, PRIM_SBK_256, PRIM_SBK_4096, PRIM_RBK_256,
-       PRIM_TOPK_1024, PRIM_TOPK_ROWS };
+       PRIM_TOPK_1024, PRIM_TOPK_ROWS, PRIM_SSORT_16, PRIM_SSORT_256, PRIM_SSORT_4096, PRIM_SSORT_65536 };
+/* The segmented sorts: u32 keys, ascending, no values, back-to-back segments of 16, 256,
+ * 4096, 65536 keys as CSR offsets (issue 36's figures beside CUB's DeviceSegmentedSort). */
+#define IS_SSORT(prim) ((prim) >= PRIM_SSORT_16 && (prim) <= PRIM_SSORT_65536)
+#define SSORT_LEN(prim) (16ull << (4 * ((prim) - PRIM_SSORT_16)))
 /* Top-k: topk-1024 one row, k 1024, u32, input order; topk-rows-50 rows of TOPK_ROW (one
  * row of n below it), k 50, f32 with indices, best first (issue 36's two figures). */
 #define IS_TOPK(prim) ((prim) == PRIM_TOPK_1024 || (prim) == PRIM_TOPK_ROWS)
@@ -315,6 +319,7 @@ typedef struct prim_job {
     WGPUBuffer sbk_keys; /* the point's keys: i / run length */
     WGPUBuffer rbk_unique; /* reduce-by-key's unique keys (its aggregates go to the output pool) */
     wgs_topk_plan *topk;
+    wgs_segmented_sort_plan *ssort;
     WGPUBuffer topk_ids; /* topk-rows-50's indices (the keys go to the output pool) */
     uint64_t segs;
     WGPUBuffer flags_pool, small; /* flags: n bytes a slot; small: results */
@@ -343,6 +348,13 @@ static wgs_result record_prim(bench *b, void *user, WGPUCommandEncoder enc, int 
             a.values_out = pj->values_out, a.values_out_offset = out_off;
         }
         return wgs_sort_encode(pj->sort, enc, &a);
+    }
+    if (pj->ssort) {
+        wgs_segmented_sort_args a = {.keys_in = b->in_pool, .keys_in_offset = in_off, .keys_out = b->out_pool,
+                                     .keys_out_offset = out_off, .n = j->n, .offsets = pj->seg_offsets,
+                                     .n_segments = pj->segs, .timestamp_query_set = qs,
+                                     .timestamp_begin_index = tb, .timestamp_end_index = te};
+        return wgs_segmented_sort_encode(pj->ssort, enc, &a);
     }
     if (pj->topk) {
         const int rows = pj->prim == PRIM_TOPK_ROWS;
@@ -475,6 +487,14 @@ static wgs_result prim_plan(bench *b, prim_job *pj, uint64_t cap) {
                                 .row_capacity = (uint32_t)(cap / row_n), .label = "bench"};
         return wgs_topk_plan_create(b->ctx, &d, &pj->topk);
     }
+    case PRIM_SSORT_16:
+    case PRIM_SSORT_256:
+    case PRIM_SSORT_4096:
+    case PRIM_SSORT_65536: {
+        wgs_segmented_sort_plan_desc d = {.capacity = cap, .segment_capacity = cap / SSORT_LEN(pj->prim) + 1,
+                                          .label = "bench"};
+        return wgs_segmented_sort_plan_create(b->ctx, &d, &pj->ssort);
+    }
     default: {
         wgs_histogram_plan_desc d = {.type = WGS_TYPE_U32, .bins = 256, .upper = 4294967296.0,
                                      .capacity = cap, .label = "bench"};
@@ -491,6 +511,7 @@ static wgs_result prim_plan(bench *b, prim_job *pj, uint64_t cap) {
  * key: keys and values in, a key and a value a run out). */
 static double prim_bytes(int prim, uint64_t n) {
     if (IS_TOPK(prim)) return 4.0 * n; /* the keys read once; so copies of traffic = time / (copy / 2) */
+    if (IS_SSORT(prim)) return 8.0 * n + 4.0 * (double)div_up_u64(n, SSORT_LEN(prim)); /* keys in and out, offsets */
     if (IS_SBK(prim)) return 12.0 * n;
     if (prim == PRIM_RBK_256) return 8.0 * n + 8.0 * (double)div_up_u64(n, 256); /* keys, values in; a key and a value a run out */
     if (IS_SEG(prim)) return 4.0 * n + 8.0 * (double)div_up_u64(n, SEG_LEN(prim));
@@ -515,6 +536,8 @@ static void prim_title(int prim, char *title, size_t size, const char **op) {
     if (IS_SEG(prim) || IS_SSC(prim))
         snprintf(title, size, "segmented %s u32 add, segments of %llu", IS_SEG(prim) ? "reduce" : "scan",
                  (unsigned long long)SEG_LEN(prim));
+    else if (IS_SSORT(prim))
+        snprintf(title, size, "segmented sort u32 keys, segments of %llu", (unsigned long long)SSORT_LEN(prim));
     else if (IS_SBK(prim))
         snprintf(title, size, "scan by key u32 add, runs of %llu", (unsigned long long)SBK_LEN(prim));
     else
@@ -597,7 +620,7 @@ static int bench_primitives(bench *b, const int *prims, int nprims, int kmin, in
         const size_t es = sort ? wgs_type_size(sort_key_type(pj.prim)) : 4;
         /* A sort takes n < 2^32 keys that fit one binding: past what the device holds,
          * the sizes it cannot sort are left out (said on stderr), not the whole run. */
-        const int seg = IS_SEG(pj.prim) || IS_SSC(pj.prim) || HAS_KEYS(pj.prim) || IS_TOPK(pj.prim);
+        const int seg = IS_SEG(pj.prim) || IS_SSC(pj.prim) || HAS_KEYS(pj.prim) || IS_TOPK(pj.prim) || IS_SSORT(pj.prim);
         int kcap = sort && kmax > 31 ? 31 : seg && kmax > 30 ? 30 : kmax;
         r = prim_plan(b, &pj, 1ull << kcap);
         while ((sort || seg) && r == WGS_ERROR_TOO_LARGE && kcap > kmin) r = prim_plan(b, &pj, 1ull << --kcap);
@@ -631,6 +654,7 @@ static int bench_primitives(bench *b, const int *prims, int nprims, int kmin, in
             pj.sbk_keys = NULL;
             if (IS_SEG(pj.prim) || IS_SSC(pj.prim))
                 r = seg_offsets(b, p->n, SEG_LEN(pj.prim), &pj.seg_offsets, &pj.segs);
+            if (IS_SSORT(pj.prim)) r = seg_offsets(b, p->n, SSORT_LEN(pj.prim), &pj.seg_offsets, &pj.segs);
             if (HAS_KEYS(pj.prim)) r = sbk_keys(b, p->n, SBK_LEN(pj.prim), &pj.sbk_keys);
             wgs_buffer_release(b->ctx, pj.rbk_unique);
             pj.rbk_unique = NULL;
@@ -658,6 +682,7 @@ static int bench_primitives(bench *b, const int *prims, int nprims, int kmin, in
         wgs_buffer_release(b->ctx, pj.rbk_unique);
         wgs_topk_plan_destroy(pj.topk);
         wgs_buffer_release(b->ctx, pj.topk_ids);
+        wgs_segmented_sort_plan_destroy(pj.ssort);
     }
     wgs_buffer_release(b->ctx, flags_pool);
     wgs_buffer_release(b->ctx, small);

@@ -23,6 +23,7 @@ static const char overview[] =
     "  reduce-by-key [options]     one reduction per run of equal keys, and the keys\n"
     "  sort [options]              stable radix sort of keys, or keys with values\n"
     "  topk [options]              the k largest (or smallest) keys of each row\n"
+    "  segmented-sort [options]    stable sort of keys within each segment of offsets\n"
     "  bench [options]             benchmark sweep against a copy kernel\n"
     "  help [command]              this text, or a command's options\n"
     "  --version                   the version\n"
@@ -244,6 +245,25 @@ static const char topk_help[] =
     "  Order: the sort's (wgscan.h, Sort; f32 by its bits, NaN included); ties go to the\n"
     "  lower index.\n";
 
+static const char segsort_help[] =
+    "usage: wgscan segmented-sort --n N --segments L|random:L|FILE [options]\n"
+    "random keys sorted within each segment of CSR offsets, stably, timed on the GPU\n"
+    "  --n N                keys, below 2^31 (1000, 1e6, 16M, 2^24)\n"
+    "  --segments S         L: segments of L keys (the last one shorter); random:L:\n"
+    "                       lengths drawn from 0..2L (empty ones included; seeded);\n"
+    "                       FILE: n_segments + 1 u32 CSR offsets (.npy or raw), as they\n"
+    "                       are (the GPU checks them: bad offsets exit 2 with its code)\n"
+    "  --type T             u32 (default), i32, f32, u64, i64\n"
+    "  --descending         largest first (default: ascending); stable either way\n"
+    "  --payload none|index index: also write each key's index in the whole input\n"
+    "  --verify             check every segment against a CPU reference (a stable sort)\n"
+    "  --repeat K           timed runs after warm-up, 1..2048 (default 10)\n"
+    "  --out FILE           write the raw sorted keys (n of them)\n"
+    "  --json FILE          write what ran, where, the median times and the verdict\n"
+    "  --seed S             seed of the random keys and lengths (default 1)\n"
+    "  default input (from --seed): every bit random (f32: any bit pattern, NaN and inf\n"
+    "  included). Order: the sort's (wgscan.h, Sort).\n";
+
 static const char bench_help[] =
     "usage: wgscan bench [options]\n"
     "benchmark sweep of the scans (and primitives) against a copy kernel of the same bytes\n"
@@ -267,6 +287,8 @@ static const char bench_help[] =
     "                       largest of n u32 keys, in input order), topk-rows-50 (the\n"
     "                       50 largest f32 with their indices, best first, of each row\n"
     "                       of 128K: n / 128K rows; one row of n below 128K),\n"
+    "                       segmented-sort-16, -256, -4096, -65536 (u32 keys, ascending,\n"
+    "                       in segments of that many as CSR offsets),\n"
     "                       or all (uniform random words, half the flags set)\n"
     "  Each point is timed beside a copy that reads and writes as many bytes as it must\n"
     "  move (a scan: n elements in and out; copy_bytes in the files); the chart draws\n"
@@ -335,6 +357,7 @@ void cli_help(FILE *f, cli_command c) {
         fputs("  The seed also draws the values of --pairs (then --seed is allowed with --in).\n", f);
         break;
     case CLI_TOPK: fputs(topk_help, f); break;
+    case CLI_SEGMENTED_SORT: fputs(segsort_help, f); break;
     case CLI_BENCH: fputs(bench_help, f); break;
     default:
         fputs(overview, f);
@@ -372,6 +395,7 @@ int cli_run(const cli_options *o) {
     case CLI_SEGMENTED_SCAN: rc = cmd_primitive(&o->prim); break;
     case CLI_SORT: rc = cmd_sort(&o->sort); break;
     case CLI_TOPK: rc = cmd_topk(&o->topk); break;
+    case CLI_SEGMENTED_SORT: rc = cmd_segmented_sort(&o->segsort); break;
     default: rc = cli_usage_error("no command"); break;
     }
     cli_progress_stop();

@@ -176,6 +176,7 @@ static int parse_predicate(const char *v, wgs_predicate *p) {
 #define PRIMS (CMD(CLI_REDUCE) | CMD(CLI_COUNT) | CMD(CLI_COMPACT) | CMD(CLI_HISTOGRAM) | SEGMENTS)
 #define RUNS (CMD(CLI_SCAN) | PRIMS | CMD(CLI_SORT)) /* the commands that run one configuration */
 #define TOPK CMD(CLI_TOPK)
+#define SEGSORT CMD(CLI_SEGMENTED_SORT)
 
 typedef enum opt_id {
     OPT_N, OPT_TYPE, OPT_OP, OPT_INCLUSIVE, OPT_VERIFY, OPT_REPEAT, OPT_IN, OPT_OUT, OPT_SEED,
@@ -194,16 +195,16 @@ static const struct opt_def {
     unsigned commands;
     int takes_value;
 } options[] = {
-    {"--n", OPT_N, RUNS | TOPK, 1},
-    {"--type", OPT_TYPE, RUNS | TOPK, 1},
+    {"--n", OPT_N, RUNS | TOPK | SEGSORT, 1},
+    {"--type", OPT_TYPE, RUNS | TOPK | SEGSORT, 1},
     {"--op", OPT_OP, CMD(CLI_SCAN) | CMD(CLI_REDUCE) | SEGMENTS, 1},
     {"--inclusive", OPT_INCLUSIVE, CMD(CLI_SCAN) | CMD(CLI_SCAN_BY_KEY) | CMD(CLI_SEGMENTED_SCAN), 0},
     {"--exclusive", OPT_EXCLUSIVE, CMD(CLI_SCAN) | CMD(CLI_SCAN_BY_KEY) | CMD(CLI_SEGMENTED_SCAN), 0},
-    {"--verify", OPT_VERIFY, RUNS | TOPK, 0},
-    {"--repeat", OPT_REPEAT, RUNS | TOPK, 1},
+    {"--verify", OPT_VERIFY, RUNS | TOPK | SEGSORT, 0},
+    {"--repeat", OPT_REPEAT, RUNS | TOPK | SEGSORT, 1},
     {"--in", OPT_IN, RUNS, 1},
-    {"--out", OPT_OUT, RUNS | TOPK, 1},
-    {"--seed", OPT_SEED, RUNS | TOPK, 1},
+    {"--out", OPT_OUT, RUNS | TOPK | SEGSORT, 1},
+    {"--seed", OPT_SEED, RUNS | TOPK | SEGSORT, 1},
     {"--algorithm", OPT_ALGORITHM, CMD(CLI_SCAN) | CMD(CLI_REDUCE) | CMD(CLI_COUNT) | CMD(CLI_COMPACT) | CMD(CLI_SORT), 1},
     {"--deterministic", OPT_DETERMINISTIC, CMD(CLI_SCAN), 0},
     {"--gpu-count", OPT_GPU_COUNT, CMD(CLI_SCAN), 1},
@@ -212,7 +213,7 @@ static const struct opt_def {
     {"--predicate", OPT_PREDICATE, CMD(CLI_COUNT) | CMD(CLI_COMPACT), 1},
     {"--mode", OPT_MODE, CMD(CLI_COMPACT), 1},
     {"--partition", OPT_PARTITION, CMD(CLI_COMPACT), 0},
-    {"--payload", OPT_PAYLOAD, CMD(CLI_COMPACT) | CMD(CLI_SORT) | TOPK, 1},
+    {"--payload", OPT_PAYLOAD, CMD(CLI_COMPACT) | CMD(CLI_SORT) | TOPK | SEGSORT, 1},
     {"--flags", OPT_FLAGS, CMD(CLI_COMPACT), 1},
     {"--density", OPT_DENSITY, CMD(CLI_COMPACT), 1},
     {"--bins", OPT_BINS, CMD(CLI_HISTOGRAM), 1},
@@ -224,7 +225,7 @@ static const struct opt_def {
     {"--algorithms", OPT_ALGORITHMS, CMD(CLI_BENCH), 1},
     {"--primitives", OPT_PRIMITIVES, CMD(CLI_BENCH), 1},
     {"--runs", OPT_RUNS, CMD(CLI_BENCH), 1},
-    {"--json", OPT_JSON, CMD(CLI_BENCH) | RUNS | CMD(CLI_INFO), 1},
+    {"--json", OPT_JSON, CMD(CLI_BENCH) | RUNS | CMD(CLI_INFO) | SEGSORT, 1},
     {"--csv", OPT_CSV, CMD(CLI_BENCH), 1},
     {"--svg", OPT_SVG, CMD(CLI_BENCH), 1},
     {"--transfers", OPT_TRANSFERS, CMD(CLI_BENCH), 0},
@@ -232,10 +233,10 @@ static const struct opt_def {
     {"--verbose", OPT_VERBOSE, CMD(CLI_INFO), 0},
     {"--pairs", OPT_PAIRS, CMD(CLI_SORT), 0},
     {"--value-bytes", OPT_VALUE_BYTES, CMD(CLI_SORT), 1},
-    {"--descending", OPT_DESCENDING, CMD(CLI_SORT), 0},
+    {"--descending", OPT_DESCENDING, CMD(CLI_SORT) | SEGSORT, 0},
     {"--bits", OPT_BITS, CMD(CLI_SORT), 1},
     {"--distribution", OPT_DISTRIBUTION, RUNS, 1},
-    {"--segments", OPT_SEGMENTS, SEGMENTS, 1},
+    {"--segments", OPT_SEGMENTS, SEGMENTS | SEGSORT, 1},
     {"--keys", OPT_KEYS, CMD(CLI_SCAN_BY_KEY) | CMD(CLI_REDUCE_BY_KEY), 1},
     {"--out-values", OPT_OUT_VALUES, CMD(CLI_SORT), 1},
     {"--k", OPT_K, TOPK, 1},
@@ -251,7 +252,8 @@ static const char *const command_names[CLI_COMMAND_COUNT] = {
     [CLI_DEMO] = "demo", [CLI_SCAN] = "scan", [CLI_REDUCE] = "reduce", [CLI_COUNT] = "count",
     [CLI_COMPACT] = "compact", [CLI_HISTOGRAM] = "histogram", [CLI_SORT] = "sort",
     [CLI_BENCH] = "bench", [CLI_SEGMENTED] = "segmented-reduce", [CLI_SCAN_BY_KEY] = "scan-by-key",
-    [CLI_REDUCE_BY_KEY] = "reduce-by-key", [CLI_SEGMENTED_SCAN] = "segmented-scan", [CLI_TOPK] = "topk"};
+    [CLI_REDUCE_BY_KEY] = "reduce-by-key", [CLI_SEGMENTED_SCAN] = "segmented-scan", [CLI_TOPK] = "topk",
+    [CLI_SEGMENTED_SORT] = "segmented-sort"};
 
 const char *cli_command_name(cli_command c) {
     return c > CLI_NONE && c < CLI_COMMAND_COUNT ? command_names[c] : "";
@@ -263,7 +265,8 @@ const char *const cli_bench_primitive_names[CLI_BENCH_PRIMITIVES] = {
     "sort-keys", "sort-pairs", "sort-u64", "sort-f32",
     "segmented-reduce-16", "segmented-reduce-256", "segmented-reduce-4096",
     "segmented-scan-16", "segmented-scan-256", "segmented-scan-4096",
-    "scan-by-key-16", "scan-by-key-256", "scan-by-key-4096", "reduce-by-key-256", "topk-1024", "topk-rows-50"};
+    "scan-by-key-16", "scan-by-key-256", "scan-by-key-4096", "reduce-by-key-256", "topk-1024", "topk-rows-50",
+    "segmented-sort-16", "segmented-sort-256", "segmented-sort-4096", "segmented-sort-65536"};
 
 static cli_command command_of(const char *s) {
     if (!strcmp(s, "select")) return CLI_COMPACT; /* the name the C and JS APIs use */
@@ -361,6 +364,11 @@ static run_fields run_fields_of(cli_options *o) {
         return (run_fields){&t->n, &t->seed, &t->have_n, &t->verify, &t->repeat, &t->in_path, &t->out_path,
                             &t->json_path, &t->type};
     }
+    if (o->command == CLI_SEGMENTED_SORT) {
+        segsort_options *t = &o->segsort;
+        return (run_fields){&t->n, &t->seed, &t->have_n, &t->verify, &t->repeat, &t->in_path, &t->out_path,
+                            &t->json_path, &t->type};
+    }
     prim_options *p = &o->prim;
     return (run_fields){&p->n, &p->seed, &p->have_n, &p->verify, &p->repeat, &p->in_path, &p->out_path,
                         &p->json_path, &p->type};
@@ -372,6 +380,7 @@ static int set_option(cli_options *o, const struct opt_def *d, const char *v) {
     sort_options *so = &o->sort;
     bench_options *b = &o->bench;
     const int scan = o->command == CLI_SCAN, sort = o->command == CLI_SORT;
+    const int segsort = o->command == CLI_SEGMENTED_SORT;
     const run_fields f = run_fields_of(o);
     const char *name = d->name;
     uint64_t u;
@@ -383,7 +392,7 @@ static int set_option(cli_options *o, const struct opt_def *d, const char *v) {
         return 0;
     case OPT_TYPE: {
         wgs_type t;
-        if (sort) {
+        if (sort || segsort) {
             if (cli_parse_key_type(v, &t)) return bad(name, v, "u32, i32, f32, u64, i64");
         } else if (cli_parse_type(v, &t) || (!scan && t == WGS_TYPE_F16)) {
             return bad(name, v, scan ? "u32, i32, f32, f16" : "u32, i32, f32");
@@ -422,7 +431,7 @@ static int set_option(cli_options *o, const struct opt_def *d, const char *v) {
         return 0;
     case OPT_PARTITION: p->partition = 1; return 0;
     case OPT_PAIRS: so->payload = WGS_PAYLOAD_BUFFER; return 0;
-    case OPT_DESCENDING: so->descending = 1; return 0;
+    case OPT_DESCENDING: *(segsort ? &o->segsort.descending : &so->descending) = 1; return 0;
     case OPT_SMALLEST: o->topk.smallest = 1; return 0;
     case OPT_INPUT_ORDER: o->topk.input_order = 1; return 0;
     case OPT_K:
@@ -516,7 +525,10 @@ static int set_option(cli_options *o, const struct opt_def *d, const char *v) {
         if (!strcmp(v, "none")) pl = WGS_PAYLOAD_NONE;
         else if (!strcmp(v, "index")) pl = WGS_PAYLOAD_INDEX;
         else return bad(name, v, "none, index");
-        *(sort ? &so->payload : o->command == CLI_TOPK ? &o->topk.payload : &p->payload) = pl;
+        *(sort      ? &so->payload
+          : segsort ? &o->segsort.payload
+          : o->command == CLI_TOPK ? &o->topk.payload
+                                   : &p->payload) = pl;
         return 0;
     }
     case OPT_DENSITY:
@@ -563,15 +575,16 @@ static int set_option(cli_options *o, const struct opt_def *d, const char *v) {
     case OPT_SEGMENTS: {
         int rnd = !strncmp(v, "random:", 7);
         /* segmented-*: anything but a length is a file (./256 for a file named 256) */
-        const int files = o->command == CLI_SEGMENTED_SCAN || o->command == CLI_SEGMENTED;
+        const int files = o->command == CLI_SEGMENTED_SCAN || o->command == CLI_SEGMENTED || segsort;
         if (!rnd && files && *v && cli_parse_u64(v, &u)) {
-            p->seg_path = v;
+            *(segsort ? &o->segsort.seg_path : &p->seg_path) = v;
             return 0;
         }
         if (cli_parse_u64(rnd ? v + 7 : v, &u) || u < 1 || u > 0xFFFFFFFFu)
             return bad(name, v, files ? "L, random:L (a segment length L of 1..2^32-1) or FILE"
                                       : "L or random:L, a segment length L of 1..2^32-1");
-        p->seg_len = u, p->seg_random = rnd;
+        if (segsort) o->segsort.seg_len = u, o->segsort.seg_random = rnd;
+        else p->seg_len = u, p->seg_random = rnd;
         return 0;
     }
     case OPT_COUNT: break;
@@ -715,6 +728,13 @@ static int finish_topk(topk_options *t, uint64_t seen) {
     return 0;
 }
 
+static int finish_segsort(segsort_options *t, uint64_t seen) {
+    if (!t->have_n) return cli_usage_error("segmented-sort needs --n N");
+    if (!SEEN(OPT_SEGMENTS)) return cli_usage_error("segmented-sort needs --segments L, random:L or FILE");
+    if (t->n >= (1ull << 31)) return cli_usage_error("segmented-sort takes n below 2^31");
+    return 0;
+}
+
 static int finish_bench(bench_options *b, uint64_t seen) {
     if (b->creation) {
         if (b->transfers || SEEN(OPT_SERIES) || SEEN(OPT_ALGORITHMS) || SEEN(OPT_PRIMITIVES) || SEEN(OPT_SVG) ||
@@ -759,6 +779,7 @@ static void defaults(cli_options *o, cli_command c) {
                              .mode = WGS_SELECT_FLAGGED, .density = 0.5, .bins = 256};
     o->sort = (sort_options){.type = WGS_TYPE_U32, .repeat = 10, .seed = 1, .distribution = CLI_DIST_UNIFORM};
     o->topk = (topk_options){.type = WGS_TYPE_U32, .repeat = 10, .seed = 1, .k = 1, .rows = 1};
+    o->segsort = (segsort_options){.type = WGS_TYPE_U32, .repeat = 10, .seed = 1};
     bench_options *b = &o->bench;
     b->nmin = 1u << 10;
     b->runs = 30;
@@ -868,6 +889,7 @@ int cli_parse(int argc, char **argv, cli_options *o) {
     if (c == CLI_SCAN) return finish_scan(&o->scan, seen);
     if (c == CLI_SORT) return finish_sort(&o->sort, seen);
     if (c == CLI_TOPK) return finish_topk(&o->topk, seen);
+    if (c == CLI_SEGMENTED_SORT) return finish_segsort(&o->segsort, seen);
     if (c == CLI_BENCH) {
         /* the command line, for the JSON file */
         snprintf(o->bench.command, sizeof o->bench.command, "wgscan");

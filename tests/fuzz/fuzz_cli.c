@@ -128,6 +128,16 @@ static void check_topk(const topk_options *t, char **argv, int argc) {
     CHECK(in_args(t->out_path, argv, argc));
 }
 
+static void check_segsort(const segsort_options *t, char **argv, int argc) {
+    CHECK(t->have_n && t->n < (1ull << 31) && !t->in_path);
+    CHECK(t->type == WGS_TYPE_U32 || t->type == WGS_TYPE_I32 || t->type == WGS_TYPE_F32 || t->type == WGS_TYPE_U64 ||
+          t->type == WGS_TYPE_I64);
+    CHECK(t->seg_path ? in_args(t->seg_path, argv, argc) : t->seg_len >= 1 && t->seg_len <= 0xFFFFFFFFull);
+    CHECK(t->payload == WGS_PAYLOAD_NONE || t->payload == WGS_PAYLOAD_INDEX);
+    CHECK(t->repeat >= 1 && t->repeat <= CLI_MAX_REPEAT);
+    CHECK(in_args(t->out_path, argv, argc) && in_args(t->json_path, argv, argc));
+}
+
 static void check_bench(const bench_options *b, char **argv, int argc) {
     CHECK(b->runs >= (b->transfers ? CLI_TRANSFER_MIN_RUNS : CLI_BENCH_MIN_RUNS) && b->runs <= CLI_BENCH_MAX_RUNS);
     CHECK(is_pow2(b->nmin) && b->nmin <= CLI_MAX_N);
@@ -187,6 +197,7 @@ static void parse_and_check(int argc, char **argv) {
     case CLI_HISTOGRAM: check_prim(&o.prim, argv, argc, c); break;
     case CLI_SORT: check_sort(&o.sort, argv, argc); break;
     case CLI_TOPK: check_topk(&o.topk, argv, argc); break;
+    case CLI_SEGMENTED_SORT: check_segsort(&o.segsort, argv, argc); break;
     case CLI_BENCH: check_bench(&o.bench, argv, argc); break;
     case CLI_INFO: /* only --verbose and --json FILE (one word with '=', or two) */
         CHECK(in_args(o.info_json, argv, argc));

@@ -1,0 +1,394 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * segmented_sort.c: segmented sort plans (kernels in wgsl/device/segmented_sort.wgsl,
+ * which describes them). Per encode: a compute pass of the status's zeroing, the
+ * offsets' check (which lists the segments a workgroup sorts) and the tiny segments'
+ * sort, an invocation a segment; a compute pass of the listed segments' sort, a
+ * workgroup a segment, dispatched for their count on the GPU. Where a segment
+ * can be longer than the tile, the large path follows: the plan's scan plan places the
+ * large segments, a gather compacts their keys, the plan's two sort plans order them
+ * by key then by segment, and a relabel between them and a scatter after them follow
+ * the compacted count on the GPU (the dispatch layer's count rule). Nothing is read
+ * back.
+ */
+#include "tuning.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+struct wgs_segmented_sort_plan {
+    wgs_context *ctx;
+    wgs_type type;
+    wgs_payload payload;
+    uint32_t key_bytes, value_bytes; /* value_bytes: 0 for NONE, 4 for INDEX */
+    int csr, small, large;           /* the form; which paths the plan records */
+    uint64_t capacity, segment_capacity;
+    uint32_t wg, tile, small_max, medium_max;
+    uint64_t scratch_bytes;
+    WGPUComputePipeline clear, check, tiny, sort_medium, sort_small, gather, relabel, scatter;
+    /* The counts of the segments the medium and the full workgroups sort and of the
+     * large ones, then their numbers (segment_capacity words each). */
+    WGPUBuffer small_list;
+    /* The large path: per segment its length past the tile and their inclusive scan;
+     * per compacted key its segment, position, key, the first sort's index and the
+     * second sort's segment and position. */
+    WGPUBuffer large_len, large_end, cseg, cpos, ckeys, idx, seg2, pos2;
+    wgs_scan_plan *scan;
+    wgs_sort_plan *by_key, *by_segment;
+};
+
+static void plan_release(wgs_segmented_sort_plan *p) {
+    wgs_sort_plan_destroy(p->by_segment);
+    wgs_sort_plan_destroy(p->by_key);
+    wgs_scan_plan_destroy(p->scan);
+    WGPUBuffer bufs[] = {p->small_list, p->large_len, p->large_end, p->cseg, p->cpos, p->ckeys, p->idx, p->seg2, p->pos2};
+    for (size_t i = 0; i < sizeof bufs / sizeof bufs[0]; i++) wgs__gpu_buffer_release(p->ctx->gpu, bufs[i]);
+}
+
+/* Workgroup memory of ss_small: the mapped keys (two words for 64-bit keys), a place a
+ * key, the range. */
+static uint64_t small_storage(uint32_t wg, uint32_t items, const void *arg) {
+    uint32_t key_words = *(const uint32_t *)arg;
+    return 4ull * wg * items * (key_words + 1) + 8;
+}
+
+static uint32_t key_kind(wgs_type t, wgs_sort_order order) {
+    uint32_t k = t == WGS_TYPE_I32 ? 1 : t == WGS_TYPE_F32 ? 2 : t == WGS_TYPE_U64 ? 3 : t == WGS_TYPE_I64 ? 4 : 0;
+    return k + (order == WGS_SORT_DESCENDING ? 16u : 0u);
+}
+
+static uint32_t bits_for(uint64_t x) {
+    uint32_t b = 1;
+    while (b < 32 && (x >> b) != 0) b++;
+    return b;
+}
+
+wgs_result wgs_segmented_sort_plan_create(wgs_context *ctx, const wgs_segmented_sort_plan_desc *desc,
+                                          wgs_segmented_sort_plan **out) {
+    WGS_CREATE_BEGIN(ctx, desc, out);
+    wgs_segmented_sort_plan_desc d = *desc;
+    if (d.type == WGS_TYPE_DEFAULT) d.type = WGS_TYPE_U32;
+    if (d.segments == WGS_SEGMENTS_DEFAULT) d.segments = WGS_SEGMENTS_OFFSETS;
+    if (d.payload == WGS_PAYLOAD_BUFFER && d.value_bytes == 0) d.value_bytes = 4;
+    if (d.capacity == 0) d.capacity = 1;
+    if (d.segment_capacity == 0) d.segment_capacity = 1;
+    WGS_FAIL_IF(ctx, d.type != WGS_TYPE_U32 && d.type != WGS_TYPE_I32 && d.type != WGS_TYPE_F32 &&
+                         d.type != WGS_TYPE_U64 && d.type != WGS_TYPE_I64,
+                WGS_ERROR_UNSUPPORTED_TYPE, "segmented sort keys are u32, i32, f32, u64 or i64, not %s",
+                wgs_type_name(d.type));
+    WGS_FAIL_IF(ctx, (unsigned)d.order > WGS_SORT_DESCENDING, WGS_ERROR_INVALID_ARGUMENT, "unknown sort order %d",
+                (int)d.order);
+    WGS_FAIL_IF(ctx, (unsigned)d.payload > WGS_PAYLOAD_INDEX, WGS_ERROR_INVALID_ARGUMENT, "unknown payload %d",
+                (int)d.payload);
+    WGS_FAIL_IF(ctx, d.payload == WGS_PAYLOAD_BUFFER && d.value_bytes != 4 && d.value_bytes != 8,
+                WGS_ERROR_INVALID_ARGUMENT, "value_bytes is 4 or 8, not %u", d.value_bytes);
+    WGS_FAIL_IF(ctx, (unsigned)d.segments > WGS_SEGMENTS_BEGIN_END, WGS_ERROR_INVALID_ARGUMENT,
+                "unknown segments form %d", (int)d.segments);
+    WGS_FAIL_IF(ctx, (unsigned)d.path > WGS_SEGMENTED_SORT_PATH_LARGE, WGS_ERROR_INVALID_ARGUMENT,
+                "unknown segmented sort path %d", (int)d.path);
+    const wgs_context_info *ci = &ctx->caps.info;
+    const uint32_t key_bytes = (uint32_t)wgs_type_size(d.type), key_words = key_bytes / 4;
+    const uint32_t value_bytes = d.payload == WGS_PAYLOAD_BUFFER ? d.value_bytes
+                                 : d.payload == WGS_PAYLOAD_INDEX ? 4u : 0u;
+    const uint64_t bind = ci->max_storage_binding_size;
+    WGS_FAIL_IF(ctx, d.capacity >= (1ull << 31) || wgs__mul_sat(d.capacity, key_bytes) > bind ||
+                         wgs__mul_sat(d.capacity, value_bytes) > bind || d.segment_capacity >= (1ull << 31) ||
+                         wgs__mul_sat(d.segment_capacity + 1, 4) > bind,
+                WGS_ERROR_TOO_LARGE,
+                "capacity %llu and segment_capacity %llu: keys, values and offsets must each fit one binding of "
+                "%llu bytes, and both counts stay below 2^31",
+                (unsigned long long)d.capacity, (unsigned long long)d.segment_capacity, (unsigned long long)bind);
+    wgs_tile_shape shape;
+    wgs_result r = wgs__shape(ctx, "segmented sort", (wgs_tile_shape){0, 0}, wgs__tuning_of(ctx)->segmented_sort, 1,
+                              64, small_storage, &key_words, &shape);
+    if (r != WGS_OK) return r;
+    wgs_tile_shape medium;
+    r = wgs__shape(ctx, "segmented sort", (wgs_tile_shape){0, 0}, wgs__tuning_of(ctx)->segmented_sort_medium, 1, 64,
+                   small_storage, &key_words, &medium);
+    if (r != WGS_OK) return r;
+    wgs_segmented_sort_plan *p = calloc(1, sizeof *p);
+    WGS_FAIL_IF(ctx, !p, WGS_ERROR_OUT_OF_HOST_MEMORY, "allocating the segmented sort plan");
+    p->ctx = ctx;
+    p->type = d.type;
+    p->payload = d.payload;
+    p->key_bytes = key_bytes;
+    p->value_bytes = value_bytes;
+    p->csr = d.segments == WGS_SEGMENTS_OFFSETS;
+    p->capacity = d.capacity;
+    p->segment_capacity = d.segment_capacity;
+    p->wg = shape.wg;
+    p->tile = shape.wg * shape.items;
+    p->small = d.path != WGS_SEGMENTED_SORT_PATH_LARGE;
+    p->large = d.path == WGS_SEGMENTED_SORT_PATH_LARGE ||
+               (d.path == WGS_SEGMENTED_SORT_PATH_DEFAULT && d.capacity > p->tile);
+    p->small_max = p->small ? p->tile : 0;
+    const uint32_t medium_tile = medium.wg * medium.items;
+    p->medium_max = medium_tile < p->small_max ? medium_tile : p->small_max;
+    wgs_kernel_spec spec = {.file = "device/segmented_sort.wgsl", .helper = "element/sort_key.wgsl",
+                            .primitive = 1, .value_type = WGS_TYPE_U32, .type = WGS_TYPE_U32, .op = WGS_OP_ADD,
+                            .wg = shape.wg, .items = shape.items, .params = WGS_PARAMS_KIND_SEGSORT,
+                            .consts = {{"KEY_KIND", key_kind(d.type, d.order)}}};
+    struct {
+        const char *entry;
+        WGPUComputePipeline *pipe;
+        int want;
+    } entries[] = {{"ss_clear", &p->clear, 1},          {"ss_check", &p->check, 1},
+                   {"ss_tiny", &p->tiny, p->small},        {"ss_small", &p->sort_small, p->small},
+                   {"ss_gather", &p->gather, p->large},
+                   {"ss_relabel", &p->relabel, p->large},  {"ss_scatter", &p->scatter, p->large}};
+    for (size_t i = 0; i < sizeof entries / sizeof entries[0] && r == WGS_OK; i++) {
+        if (!entries[i].want) continue;
+        spec.entry = entries[i].entry;
+        r = wgs__pipeline(ctx, &spec, entries[i].pipe);
+    }
+    if (r == WGS_OK && p->small) { /* ss_small again on the medium tile */
+        spec.entry = "ss_small";
+        spec.wg = medium.wg;
+        spec.items = medium.items;
+        r = wgs__pipeline(ctx, &spec, &p->sort_medium);
+    }
+    if (r == WGS_OK && p->large) {
+        wgs_scan_plan_desc cd = {.type = WGS_TYPE_U32, .op = WGS_OP_ADD, .kind = WGS_SCAN_INCLUSIVE,
+                                 .capacity = d.segment_capacity, .label = "wgscan segmented sort places"};
+        r = wgs_scan_plan_create(ctx, &cd, &p->scan);
+    }
+    if (r == WGS_OK && p->large) {
+        wgs_sort_plan_desc sd = {.type = d.type, .order = d.order, .payload = WGS_PAYLOAD_INDEX,
+                                 .capacity = d.capacity, .label = "wgscan segmented sort by key"};
+        r = wgs_sort_plan_create(ctx, &sd, &p->by_key);
+    }
+    if (r == WGS_OK && p->large) {
+        /* Segment numbers are below segment_capacity: only their bits need sorting. */
+        wgs_sort_plan_desc sd = {.type = WGS_TYPE_U32, .payload = WGS_PAYLOAD_BUFFER, .value_bytes = 4,
+                                 .begin_bit = 0, .end_bit = bits_for(d.segment_capacity - 1),
+                                 .capacity = d.capacity, .label = "wgscan segmented sort by segment"};
+        r = wgs_sort_plan_create(ctx, &sd, &p->by_segment);
+    }
+    const uint64_t list_bytes = wgs__round_up((3 * d.segment_capacity + 3) * 4, 256);
+    if (r == WGS_OK) {
+        p->scratch_bytes = list_bytes;
+        wgs__gpu_scope_push(ctx->gpu);
+        p->small_list = wgs__gpu_buffer_create(ctx->gpu, list_bytes, WGPUBufferUsage_Storage,
+                                               "wgscan segmented sort small segments");
+        r = wgs__scope_end(ctx, "allocating the segmented sort plan's scratch");
+    }
+    if (r == WGS_OK && p->large) {
+        const uint64_t seg_bytes = wgs__round_up(d.segment_capacity * 4, 256);
+        const uint64_t elem_bytes = wgs__round_up(d.capacity * 4, 256);
+        const uint64_t key_bytes_all = wgs__round_up(d.capacity * key_bytes, 256);
+        p->scratch_bytes += 2 * seg_bytes + 5 * elem_bytes + key_bytes_all + wgs_scan_plan_scratch_size(p->scan) +
+                           wgs_sort_plan_scratch_size(p->by_key) + wgs_sort_plan_scratch_size(p->by_segment);
+        wgs__gpu_scope_push(ctx->gpu);
+        const WGPUBufferUsage u = WGPUBufferUsage_Storage;
+        p->large_len = wgs__gpu_buffer_create(ctx->gpu, seg_bytes, u, "wgscan segmented sort large lengths");
+        p->large_end = wgs__gpu_buffer_create(ctx->gpu, seg_bytes, u, "wgscan segmented sort large places");
+        p->cseg = wgs__gpu_buffer_create(ctx->gpu, elem_bytes, u, "wgscan segmented sort segments");
+        p->cpos = wgs__gpu_buffer_create(ctx->gpu, elem_bytes, u, "wgscan segmented sort positions");
+        p->ckeys = wgs__gpu_buffer_create(ctx->gpu, key_bytes_all, u, "wgscan segmented sort keys");
+        p->idx = wgs__gpu_buffer_create(ctx->gpu, elem_bytes, u, "wgscan segmented sort key order");
+        p->seg2 = wgs__gpu_buffer_create(ctx->gpu, elem_bytes, u, "wgscan segmented sort segments by key");
+        p->pos2 = wgs__gpu_buffer_create(ctx->gpu, elem_bytes, u, "wgscan segmented sort positions by key");
+        r = wgs__scope_end(ctx, "allocating the segmented sort plan's scratch");
+    }
+    WGS_CREATE_END(ctx, r, p, plan_release(p), out);
+}
+
+void wgs_segmented_sort_plan_destroy(wgs_segmented_sort_plan *p) {
+    if (!p) return;
+    plan_release(p);
+    p->ctx->live_plans--;
+    free(p);
+}
+
+uint64_t wgs_segmented_sort_plan_scratch_size(const wgs_segmented_sort_plan *p) { return p ? p->scratch_bytes : 0; }
+
+uint32_t wgs_segmented_sort_plan_tile_size(const wgs_segmented_sort_plan *p) { return p ? p->tile : 0; }
+
+static wgs_result check_args(wgs_segmented_sort_plan *p, const wgs_segmented_sort_args *a) {
+    wgs_context *ctx = p->ctx;
+    const uint64_t n = a->n, segs = a->n_segments;
+    WGS_FAIL_IF(ctx, segs > p->segment_capacity, WGS_ERROR_CAPACITY_EXCEEDED,
+                "n_segments = %llu exceeds the plan's segment_capacity %llu", (unsigned long long)segs,
+                (unsigned long long)p->segment_capacity);
+    WGPUBuffer begins = p->csr ? a->offsets : a->begin_offsets;
+    uint64_t begins_offset = p->csr ? a->offsets_offset : a->begin_offsets_offset;
+    wgs_result r;
+    if ((r = wgs__check_buffer(ctx, a->keys_in, a->keys_in_offset, n * p->key_bytes, "keys_in")) != WGS_OK ||
+        (r = wgs__check_buffer(ctx, a->keys_out, a->keys_out_offset, n * p->key_bytes, "keys_out")) != WGS_OK ||
+        (r = wgs__check_buffer(ctx, begins, begins_offset, (p->csr ? segs + 1 : segs) * 4,
+                               p->csr ? "offsets" : "begin_offsets")) != WGS_OK)
+        return r;
+    if (!p->csr && (r = wgs__check_buffer(ctx, a->end_offsets, a->end_offsets_offset, segs * 4, "end_offsets")) != WGS_OK)
+        return r;
+    if (p->payload == WGS_PAYLOAD_BUFFER &&
+        (r = wgs__check_buffer(ctx, a->values_in, a->values_in_offset, n * p->value_bytes, "values_in")) != WGS_OK)
+        return r;
+    if (p->payload != WGS_PAYLOAD_NONE &&
+        (r = wgs__check_buffer(ctx, a->values_out, a->values_out_offset, n * p->value_bytes, "values_out")) != WGS_OK)
+        return r;
+    if (a->status && (r = wgs__check_buffer(ctx, a->status, a->status_offset, 4, "status")) != WGS_OK) return r;
+    if ((r = wgs__check_count(ctx, a->n_buffer, a->n_offset, "n")) != WGS_OK ||
+        (r = wgs__check_count(ctx, a->n_segments_buffer, a->n_segments_offset, "n_segments")) != WGS_OK)
+        return r;
+    WGPUBuffer vin = p->payload == WGS_PAYLOAD_BUFFER ? a->values_in : NULL;
+    WGPUBuffer vout = p->payload != WGS_PAYLOAD_NONE ? a->values_out : NULL;
+    WGPUBuffer ends = p->csr ? NULL : a->end_offsets;
+    WGPUBuffer outs[3] = {a->keys_out, vout, a->status};
+    WGPUBuffer ins[4] = {a->keys_in, vin, begins, ends};
+    for (int o = 0; o < 3; o++) {
+        if (!outs[o]) continue;
+        for (int i = 0; i < 4; i++)
+            WGS_FAIL_IF(ctx, outs[o] == ins[i], WGS_ERROR_ALIASING,
+                        "the segmented sort's outputs and status need buffers of their own, apart from the inputs");
+        for (int q = o + 1; q < 3; q++)
+            WGS_FAIL_IF(ctx, outs[o] == outs[q], WGS_ERROR_ALIASING,
+                        "the segmented sort's outputs and status need buffers of their own");
+    }
+    return WGS_OK;
+}
+
+wgs_result wgs_segmented_sort_encode(wgs_segmented_sort_plan *p, WGPUCommandEncoder encoder,
+                                     const wgs_segmented_sort_args *a) {
+    if (!p) return WGS_ERROR_INVALID_ARGUMENT;
+    wgs_context *ctx = p->ctx;
+    wgs_result r = wgs__encode_begin(ctx, encoder, a, a ? a->n : 0, p->capacity, a ? a->timestamp_query_set : NULL);
+    if (r != WGS_OK || (r = check_args(p, a)) != WGS_OK) return r;
+    const uint64_t n = a->n, segs = a->n_segments;
+    const int large = p->large && segs > 0 && n > 0;
+    uint32_t flags = (p->csr ? WGS_SS_FLAG_CSR : 0u) | (large ? WGS_SS_FLAG_LARGE : 0u);
+    if (p->payload == WGS_PAYLOAD_BUFFER) flags |= p->value_bytes == 8 ? WGS_SS_FLAG_VALUES8 : WGS_SS_FLAG_VALUES;
+    if (p->payload == WGS_PAYLOAD_INDEX) flags |= WGS_SS_FLAG_INDEX;
+    const wgs_params rec = {.segsort = {.n = (uint32_t)n, .segments = (uint32_t)segs, .flags = flags,
+                                        .small_max = p->small_max, .segment_bound = (uint32_t)segs,
+                                        .medium_max = p->medium_max}};
+    /* ss_small's records: n is the bound of a list's segments, which its count
+     * replaces; the medium list's numbers begin after the two counts, the other's
+     * after the medium list. */
+    wgs_params rec_list[2] = {rec, rec};
+    rec_list[0].segsort.n = rec_list[1].segsort.n = (uint32_t)segs;
+    rec_list[0].segsort.list_base = 3;
+    rec_list[1].segsort.list_base = 3 + (uint32_t)segs;
+    if ((r = wgs__params_reserve(ctx, 3)) != WGS_OK) return r;
+    const uint64_t rec_at = wgs__param_push(ctx, &rec);
+    const uint64_t rec_list_at[2] = {wgs__param_push(ctx, &rec_list[0]), wgs__param_push(ctx, &rec_list[1])};
+    const uint32_t none = 0xFFFFFFFFu; /* WGPU_QUERY_SET_INDEX_UNDEFINED */
+    const uint64_t kb = n * p->key_bytes, vb = n * p->value_bytes;
+    WGPUBuffer begins = p->csr ? a->offsets : a->begin_offsets;
+    const uint64_t begins_offset = p->csr ? a->offsets_offset : a->begin_offsets_offset;
+    const gpu_binding kin = wgs__binding_or_dummy(ctx, 0, a->keys_in, a->keys_in_offset, kb, 0);
+    const gpu_binding kout = wgs__binding_or_dummy(ctx, 1, a->keys_out, a->keys_out_offset, kb, 1);
+    const gpu_binding status = wgs__binding_or_dummy(ctx, 3, a->status, a->status_offset, a->status ? 4 : 0, 1);
+    const gpu_binding bb = wgs__binding_or_dummy(ctx, 4, begins, begins_offset, (p->csr ? segs + 1 : segs) * 4, 0);
+    const gpu_binding eb = wgs__binding_or_dummy(ctx, 5, a->end_offsets, a->end_offsets_offset, p->csr ? 0 : segs * 4, 0);
+    const gpu_binding vin = wgs__binding_or_dummy(ctx, 6, a->values_in, a->values_in_offset,
+                                                  p->payload == WGS_PAYLOAD_BUFFER ? vb : 0, 0);
+    const gpu_binding vout = wgs__binding_or_dummy(ctx, 7, a->values_out, a->values_out_offset,
+                                                   p->payload != WGS_PAYLOAD_NONE ? vb : 0, 1);
+    const gpu_binding llen = wgs__binding_or_dummy(ctx, 8, p->large_len, 0, large ? segs * 4 : 0, 1);
+    const gpu_binding list = {16, p->small_list, 0, (3 * segs + 3) * 4};
+
+    const int listed = p->small && segs > 0;
+    wgs__gpu_scope_push(ctx->gpu);
+    WGPUComputePassEncoder cp = wgs__gpu_pass_begin(ctx->gpu, encoder, a->timestamp_query_set,
+                                                    a->timestamp_begin_index,
+                                                    large || listed ? none : a->timestamp_end_index);
+    /* Counts on the GPU: n follows the key count, segments the segment count; the
+     * grids stay the bound's (spare invocations return, or zero their lengths). */
+    wgs__count_rule counted = wgs__count_follow(0, 0);
+    counted.ops[0] = (wgs__count_op){WGS_COUNT_OP_SECOND, 1, 0, 0};
+    wgs__dispatch_begin2(ctx, a->n_buffer, a->n_offset, n, a->n_segments_buffer, a->n_segments_offset, segs);
+    gpu_binding clb[2] = {status, list};
+    wgs__dispatch(ctx, cp, p->clear, clb, 2, NULL, 0, 1, NULL);
+    if (segs > 0) {
+        gpu_binding cb[5] = {status, bb, eb, llen, list};
+        wgs__dispatch(ctx, cp, p->check, cb, 5, &rec, rec_at, wgs__div_up(segs, p->wg), &counted);
+    }
+    if (listed) {
+        gpu_binding tb[6] = {kin, kout, bb, eb, vin, vout};
+        wgs__dispatch(ctx, cp, p->tiny, tb, 6, &rec, rec_at, wgs__div_up(segs, p->wg), &counted);
+    }
+    r = wgs__dispatch_end(ctx, cp);
+    wgs__gpu_pass_end(ctx->gpu, cp);
+    wgs_result rs0 = wgs__scope_end(ctx, "recording the segmented sort");
+    if (r == WGS_OK) r = rs0;
+    /* A workgroup a listed segment, a pass a list: the check counted each list at the
+     * buffer's head. */
+    const WGPUComputePipeline list_pipes[2] = {p->sort_medium, p->sort_small};
+    for (int l = 0; r == WGS_OK && listed && l < 2; l++) {
+        const wgs__count_rule one_each = wgs__count_follow(0, 1);
+        wgs__gpu_scope_push(ctx->gpu);
+        cp = wgs__gpu_pass_begin(ctx->gpu, encoder, a->timestamp_query_set, none,
+                                 large || l == 0 ? none : a->timestamp_end_index);
+        wgs__dispatch_begin(ctx, p->small_list, 4u * (uint32_t)l, segs);
+        gpu_binding sb[7] = {kin, kout, bb, eb, vin, vout, list};
+        wgs__dispatch(ctx, cp, list_pipes[l], sb, 7, &rec_list[l], rec_list_at[l], segs, &one_each);
+        r = wgs__dispatch_end(ctx, cp);
+        wgs__gpu_pass_end(ctx->gpu, cp);
+        wgs_result rs = wgs__scope_end(ctx, "recording the segmented sort");
+        if (r == WGS_OK) r = rs;
+    }
+    if (r != WGS_OK || !large) return r;
+
+    /* The large path. The compacted count is large_end's last word. */
+    const uint64_t count_at = (segs - 1) * 4;
+    wgs_scan_args sa = {.input = p->large_len, .output = p->large_end, .n = segs};
+    if ((r = wgs_scan_encode(p->scan, encoder, &sa)) != WGS_OK) return r;
+    /* The gather's record: a workgroup a listed large segment, as ss_small's. */
+    wgs_params rec_gather = rec_list[0];
+    rec_gather.segsort.list_base = 3 + 2 * (uint32_t)segs;
+    if ((r = wgs__params_reserve(ctx, 1)) != WGS_OK) return r;
+    const uint64_t rec2_at = wgs__param_push(ctx, &rec_gather);
+    const uint64_t eb_bytes = n * 4;
+    const gpu_binding lend = {9, p->large_end, 0, segs * 4};
+    const gpu_binding cseg = wgs__binding_or_dummy(ctx, 10, p->cseg, 0, eb_bytes, 1);
+    const gpu_binding cpos = wgs__binding_or_dummy(ctx, 11, p->cpos, 0, eb_bytes, 1);
+    const gpu_binding ckeys = wgs__binding_or_dummy(ctx, 12, p->ckeys, 0, kb, 1);
+    const gpu_binding idx = wgs__binding_or_dummy(ctx, 13, p->idx, 0, eb_bytes, 0);
+    const gpu_binding seg2 = wgs__binding_or_dummy(ctx, 14, p->seg2, 0, eb_bytes, 1);
+    const gpu_binding pos2 = wgs__binding_or_dummy(ctx, 15, p->pos2, 0, eb_bytes, 1);
+    wgs__gpu_scope_push(ctx->gpu);
+    cp = wgs__gpu_pass_begin(ctx->gpu, encoder, NULL, none, none);
+    const wgs__count_rule one_each = wgs__count_follow(0, 1);
+    wgs__dispatch_begin(ctx, p->small_list, 8, segs);
+    gpu_binding gb[8] = {kin, bb, llen, lend, ckeys, cseg, cpos, list};
+    wgs__dispatch(ctx, cp, p->gather, gb, 8, &rec_gather, rec2_at, segs, &one_each);
+    r = wgs__dispatch_end(ctx, cp);
+    wgs__gpu_pass_end(ctx->gpu, cp);
+    wgs_result rs1 = wgs__scope_end(ctx, "recording the segmented sort");
+    if (r == WGS_OK) r = rs1;
+    if (r != WGS_OK) return r;
+
+    wgs_sort_args s1 = {.keys_in = p->ckeys, .keys_out = p->ckeys, .values_out = p->idx, .n = n,
+                        .n_buffer = p->large_end, .n_offset = count_at};
+    if ((r = wgs_sort_encode(p->by_key, encoder, &s1)) != WGS_OK) return r;
+
+    const wgs__count_rule follow = wgs__count_follow(0, p->wg);
+    if ((r = wgs__params_reserve(ctx, 1)) != WGS_OK) return r;
+    const uint64_t rec3_at = wgs__param_push(ctx, &rec);
+    wgs__gpu_scope_push(ctx->gpu);
+    cp = wgs__gpu_pass_begin(ctx->gpu, encoder, NULL, none, none);
+    wgs__dispatch_begin(ctx, p->large_end, count_at, n);
+    gpu_binding rb[5] = {idx, cseg, cpos, seg2, pos2};
+    wgs__dispatch(ctx, cp, p->relabel, rb, 5, &rec, rec3_at, wgs__div_up(n, p->wg), &follow);
+    r = wgs__dispatch_end(ctx, cp);
+    wgs__gpu_pass_end(ctx->gpu, cp);
+    wgs_result rs = wgs__scope_end(ctx, "recording the segmented sort");
+    if (r == WGS_OK) r = rs;
+    if (r != WGS_OK) return r;
+
+    wgs_sort_args s2 = {.keys_in = p->seg2, .keys_out = p->seg2, .values_in = p->pos2, .values_out = p->pos2,
+                        .n = n, .n_buffer = p->large_end, .n_offset = count_at};
+    if ((r = wgs_sort_encode(p->by_segment, encoder, &s2)) != WGS_OK) return r;
+
+    if ((r = wgs__params_reserve(ctx, 1)) != WGS_OK) return r;
+    const uint64_t rec4_at = wgs__param_push(ctx, &rec);
+    wgs__gpu_scope_push(ctx->gpu);
+    cp = wgs__gpu_pass_begin(ctx->gpu, encoder, a->timestamp_query_set, none, a->timestamp_end_index);
+    wgs__dispatch_begin(ctx, p->large_end, count_at, n);
+    gpu_binding xb[6] = {kin, kout, vin, vout, cpos, pos2};
+    wgs__dispatch(ctx, cp, p->scatter, xb, 6, &rec, rec4_at, wgs__div_up(n, p->wg), &follow);
+    r = wgs__dispatch_end(ctx, cp);
+    wgs__gpu_pass_end(ctx->gpu, cp);
+    rs = wgs__scope_end(ctx, "recording the segmented sort");
+    return r != WGS_OK ? r : rs;
+}
