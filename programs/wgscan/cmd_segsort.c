@@ -63,25 +63,14 @@ static int make_offsets(segsort_run *t) {
     return EXIT_OK;
 }
 
-static wgs_result segsort_once(segsort_run *t, wgs_timer *timer, int pair, double *wall) {
-    WGPUCommandEncoder enc;
-    double t0 = cli_now();
-    wgs_result r = wgs_encoder_create(t->ctx, &enc);
-    if (r != WGS_OK) return r;
+/* One segmented sort into enc (cli_time_runs submits and times it). */
+static wgs_result segsort_encode(void *state, WGPUCommandEncoder enc, WGPUQuerySet qs, uint32_t pair) {
+    const segsort_run *t = state;
     wgs_segmented_sort_args a = {.keys_in = t->keys_in, .keys_out = t->keys_out, .values_out = t->values_out,
                                  .n = t->o->n, .offsets = t->offsets_buf, .n_segments = t->n_segments,
-                                 .status = t->status};
-    if (timer && pair >= 0) {
-        a.timestamp_query_set = wgs_timer_query_set(timer);
-        a.timestamp_begin_index = 2u * (uint32_t)pair;
-        a.timestamp_end_index = 2u * (uint32_t)pair + 1u;
-    }
-    r = wgs_segmented_sort_encode(t->plan, enc, &a);
-    wgs_result sr = wgs_submit(t->ctx, enc);
-    if (r == WGS_OK) r = sr;
-    if (r == WGS_OK) r = wgs_wait(t->ctx);
-    *wall = cli_now() - t0;
-    return r;
+                                 .status = t->status, .timestamp_query_set = qs,
+                                 .timestamp_begin_index = 2u * pair, .timestamp_end_index = 2u * pair + 1u};
+    return wgs_segmented_sort_encode(t->plan, enc, &a);
 }
 
 /* Every place's key (and index) against the reference; prints the first difference.
@@ -162,29 +151,10 @@ static int run_segsort(wgs_context *ctx, const segsort_options *o) {
     if (r == WGS_OK) r = wgs_wait(ctx);
     if (r != WGS_OK) return run_free(&t), cli_gpu_error(ctx, r, "uploading the input");
 
-    wgs_timer *timer = NULL;
-    if (info.has_timestamp_query && wgs_timer_create(ctx, (uint32_t)repeat, &timer) != WGS_OK) timer = NULL;
-    double wall[CLI_MAX_REPEAT], gpu[CLI_MAX_REPEAT], warm;
-    int warmups = 0;
-    double warm_start = cli_now();
-    cli_progress_stage("warming up", 0, 0);
-    do {
-        r = segsort_once(&t, timer, -1, &warm);
-        warmups++;
-    } while (r == WGS_OK && warmups < 1000 && cli_now() - warm_start < cli_warmup_seconds(&info));
-    for (int i = 0; r == WGS_OK && i < repeat; i++) {
-        cli_progress_stage("timed run", i + 1, repeat);
-        r = segsort_once(&t, timer, i, &wall[i]);
-    }
-    if (r == WGS_OK && timer) {
-        WGPUCommandEncoder enc;
-        r = wgs_encoder_create(ctx, &enc);
-        if (r == WGS_OK) r = wgs_timer_resolve(timer, enc);
-        if (r == WGS_OK) r = wgs_submit(ctx, enc);
-        if (r == WGS_OK) r = wgs_timer_read(timer, gpu, (uint32_t)repeat);
-    }
-    int have_gpu = timer != NULL;
-    wgs_timer_destroy(timer);
+    cli_timing tm;
+    r = cli_time_runs(ctx, repeat, segsort_encode, &t, &tm);
+    double *wall = tm.wall, *gpu = tm.gpu;
+    const int warmups = tm.warmups, have_gpu = tm.have_gpu;
     if (r != WGS_OK) return run_free(&t), cli_gpu_error(ctx, r, "running the segmented sort");
     cli_progress_stage("downloading", 0, 0);
     uint32_t status = 0;
