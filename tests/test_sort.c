@@ -152,7 +152,11 @@ static const wgs_type key_types[] = {WGS_TYPE_U32, WGS_TYPE_I32, WGS_TYPE_F32, W
  * every size and each distribution meets every size in seven or eight of the thirty
  * cases. The whole product is 1800 sorts, whose time is mostly each sort's fixed cost;
  * test-long runs it. The sanitized build, there for the host code, which never reads
- * the keys, sorts uniform keys only. */
+ * the keys, sorts uniform keys only, and each key type once, with the orders and
+ * payloads in turn: the order is a constant of the kernels and the host's paths part
+ * by key width and payload only, which five cases cover (each payload with 4-byte keys,
+ * none and buffer with 8-byte ones; 8-byte keys with indices come in the bit ranges),
+ * while each of the thirty costs its own pipelines, compiled on ASan's allocator. */
 TEST(sort_types_orders_payloads) {
     wgs_context *ctx = test_context();
     if (!ctx) return;
@@ -165,6 +169,7 @@ TEST(sort_types_orders_payloads) {
                 sort_case c = {.type = key_types[t], .order = (wgs_sort_order)order, .payload = (wgs_payload)pay};
                 int turn = test_long() ? 0 : 1 + (int)(t * 6 + (size_t)order * 3 + (size_t)pay);
                 int ndists = test_sanitized() && !test_long() ? 1 : 4;
+                if (test_sanitized() && !test_long() && (order != (int)(t % 2) || pay != (int)(t % 3))) continue;
                 run_case_rotating(ctx, &c, sizes, sizeof sizes / sizeof sizes[0], dists, ndists, 0, turn);
             }
 }
