@@ -148,9 +148,9 @@ int main(int argc, char **argv) {
         printf("%s %s (%.1f s, %llu pipelines)\n", verdict, tests[i].name, secs, pipes);
         fflush(stdout);
     }
+    unsigned long long pipes = (unsigned long long)pipelines_compiled();
     wgs_context_destroy(capped_ctx);
     wgs_context_destroy(shared_ctx);
-    printf("%d passed, %d failed, %d skipped; %llu pipelines compiled\n", passed, failed, nskipped,
-           (unsigned long long)pipelines_compiled());
+    printf("%d passed, %d failed, %d skipped; %llu pipelines compiled\n", passed, failed, nskipped, pipes);
     return failed ? 1 : 0;
 }
