@@ -35,7 +35,9 @@ JOBS       ?= $(shell nproc 2>/dev/null || echo 2)
 CTEST_JOBS ?= 2
 CMAKE_ARGS ?=
 # The sanitizer run repeats the whole suite with sizes up to ~1M: ASan slows the host
-# side, and the large sizes are already covered by the optimised run. LeakSanitizer is
+# side, and the large sizes are already covered by the optimised run. Its tests take one
+# of each set of GPU configurations that share a host path (docs/design.md, section 16):
+# every pipeline compiles on ASan's allocator there. LeakSanitizer is
 # off: its stop-the-world tracer crashed (signal 11) at exit of a process whose
 # SwiftShader worker threads run on fibers, failing clean runs at random.
 ASAN_MAX_N ?= 1100000

@@ -29,6 +29,11 @@ check() {
   if "$@"; then passed=$((passed + 1)); echo "[  OK  ] $what"; else failed=$((failed + 1)); echo "[ FAIL ] $what"; sed 's/^/    /' "$tmp/out.txt" "$tmp/err.txt"; fi
 }
 
+# gpu_results: a run whose options take a host path an earlier run took, with other GPU
+# settings, checks the GPU's results only; the sanitized build (WGSCAN_SANITIZED), there
+# for the host code, skips it (a sort's pipelines take a minute to compile under ASan).
+gpu_results() { [ -z "${WGSCAN_SANITIZED:-}" ]; }
+
 expect 0 "help" -- "$cli" help
 expect 2 "no command" -- "$cli"
 expect 2 "unknown command" -- "$cli" frobnicate
@@ -48,8 +53,10 @@ expect 0 "info --verbose with a loud driver" -- env VK_LOADER_DEBUG=all "$cli" i
 check "--verbose shows the driver's lines" -- grep -q "^wgscan: driver: " "$tmp/err.txt"
 check "--verbose states the runtime lookup order" -- grep -q "runtime lookup, in order" "$tmp/out.txt"
 expect 0 "scan and verify" -- "$cli" scan --n 131073 --repeat 2 --verify
-expect 0 "scan 2^17 i32 max inclusive" -- "$cli" scan --n 2^17 --type i32 --op max --inclusive --repeat 2 --verify
-grep -q "verify: OK" "$tmp/out.txt" || { failed=$((failed + 1)); echo "[ FAIL ] verify line"; }
+if gpu_results; then
+  expect 0 "scan 2^17 i32 max inclusive" -- "$cli" scan --n 2^17 --type i32 --op max --inclusive --repeat 2 --verify
+  grep -q "verify: OK" "$tmp/out.txt" || { failed=$((failed + 1)); echo "[ FAIL ] verify line"; }
+fi
 expect 0 "scan n=0" -- "$cli" scan --n 0
 expect 0 "scan --gpu-count" -- "$cli" scan --n 100003 --gpu-count 70001 --inclusive --repeat 1 --verify
 check "--gpu-count: the count's elements, nothing past them" -- grep -q "nothing written past the count" "$tmp/out.txt"
@@ -160,7 +167,7 @@ expect 0 "reduce-by-key argmin i32" -- "$cli" reduce-by-key --n 100003 --segment
 expect 0 "segmented-scan fixed" -- "$cli" segmented-scan --n 100003 --segments 256 --repeat 2 --verify
 check "segmented-scan: 391 segments, none differ" -- grep -q "segments: 391 (mean length 255.8), 0 elements differ" "$tmp/out.txt"
 expect 0 "segmented-scan random f32 inclusive" -- "$cli" segmented-scan --n 100003 --segments random:3000 --type f32 --inclusive --repeat 1 --verify
-expect 0 "segmented-scan random i32 max" -- "$cli" segmented-scan --n 100003 --segments random:40 --type i32 --op max --repeat 1 --verify
+gpu_results && expect 0 "segmented-scan random i32 max" -- "$cli" segmented-scan --n 100003 --segments random:40 --type i32 --op max --repeat 1 --verify
 expect 0 "segmented-scan n=0" -- "$cli" segmented-scan --n 0 --segments 16 --verify
 # A file of CSR offsets: [10, 20), [20, 20), [20, 500), [500, 900) over 1000 ones;
 # elements 0..9 and 900..999 are in no segment (0, the identity of add).
@@ -390,10 +397,10 @@ expect 0 "sort f32 --payload index --distribution reversed" -- "$cli" sort --n 2
 check "--payload index checks the indices" -- grep -q "verify: OK, the keys and indices" "$tmp/out.txt"
 expect 0 "sort i32 --descending --distribution sorted" -- "$cli" sort --n 20001 --type i32 --descending --distribution sorted --repeat 1 --verify
 check "sort i32 says OK" -- grep -q "verify: OK" "$tmp/out.txt"
-expect 0 "sort --bits 8:20 --distribution few:2^20 (stable: the rest keeps input order)" -- "$cli" sort --n 20001 --bits 8:20 --payload index --distribution few:2^20 --repeat 1 --verify
+gpu_results && expect 0 "sort --bits 8:20 --distribution few:2^20 (stable: the rest keeps input order)" -- "$cli" sort --n 20001 --bits 8:20 --payload index --distribution few:2^20 --repeat 1 --verify
 expect 0 "sort i64 --bits 30:50 --descending --distribution skewed" -- "$cli" sort --n 20001 --type i64 --bits 30:50 --descending --distribution skewed --repeat 1 --verify
 check "sort i64 says OK" -- grep -q "verify: OK" "$tmp/out.txt"
-expect 0 "sort f32 --distribution few:3 --descending" -- "$cli" sort --n 20001 --type f32 --distribution few:3 --descending --payload index --repeat 1 --verify
+gpu_results && expect 0 "sort f32 --distribution few:3 --descending" -- "$cli" sort --n 20001 --type f32 --distribution few:3 --descending --payload index --repeat 1 --verify
 if [ -n "${WGSCAN_TEST_LONG:-}" ] && [ "$WGSCAN_TEST_LONG" != 0 ]; then # make test-long: a run each
   for t in u32 i32 f32 u64 i64; do
     expect 0 "sort $t" -- "$cli" sort --n 20001 --type $t --repeat 1 --verify
@@ -414,8 +421,10 @@ for i in $(seq 255 -1 0); do printf "\\$(printf %03o "$i")\\000\\000\\000"; done
 for i in $(seq 0 255); do printf "\\$(printf %03o "$i")\\000\\000\\000"; done >"$tmp/keys_up.bin"
 expect 0 "sort --in/--out" -- "$cli" sort --in "$tmp/keys_down.bin" --out "$tmp/sorted.bin" --repeat 1 --verify
 check "the sorted keys are 0..255" -- cmp -s "$tmp/sorted.bin" "$tmp/keys_up.bin"
-expect 0 "sort --in of sorted keys, --descending" -- "$cli" sort --in "$tmp/sorted.bin" --descending --out "$tmp/down.bin" --repeat 1 --verify
-check "descending gives 255..0 back" -- cmp -s "$tmp/down.bin" "$tmp/keys_down.bin"
+if gpu_results; then
+  expect 0 "sort --in of sorted keys, --descending" -- "$cli" sort --in "$tmp/sorted.bin" --descending --out "$tmp/down.bin" --repeat 1 --verify
+  check "descending gives 255..0 back" -- cmp -s "$tmp/down.bin" "$tmp/keys_down.bin"
+fi
 expect 0 "sort --in as u64 --pairs --seed" -- "$cli" sort --in "$tmp/keys_down.bin" --type u64 --pairs --seed 7 --repeat 1 --verify
 check "1024 bytes are 128 u64 keys" -- grep -q "n = 128, u64" "$tmp/out.txt"
 : >"$tmp/empty.bin"

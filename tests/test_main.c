@@ -50,6 +50,17 @@ int test_sanitized(void) {
 
 static wgs_context *shared_ctx;
 static wgs_context *capped_ctx;
+/* Pipelines compiled by the debug contexts already destroyed. */
+static uint64_t retired_pipelines;
+
+/* Pipelines compiled so far by the harness's contexts: on a CPU driver (and more so
+ * under ASan, whose allocator the shader compiler runs on) the measure of a test's cost
+ * that does not depend on the machine's load. */
+static uint64_t pipelines_compiled(void) {
+    wgs_experimental_pipeline_counts s = wgs_experimental_pipelines(shared_ctx);
+    wgs_experimental_pipeline_counts c = wgs_experimental_pipelines(capped_ctx);
+    return retired_pipelines + s.created + s.prepared + c.created + c.prepared;
+}
 
 static void log_msg(wgs_log_level level, wgs_result r, const char *m, void *u) {
     (void)level;
@@ -76,7 +87,11 @@ wgs_context *test_context(void) {
 
 /* The one debug context alive at a time: each call replaces the previous one. */
 static wgs_context *debug_context(wgs_context_desc d, const char *what) {
-    if (capped_ctx) wgs_context_destroy(capped_ctx);
+    if (capped_ctx) {
+        wgs_experimental_pipeline_counts c = wgs_experimental_pipelines(capped_ctx);
+        retired_pipelines += c.created + c.prepared;
+        wgs_context_destroy(capped_ctx);
+    }
     capped_ctx = NULL;
     d.log = log_msg;
     wgs_result r = wgs_context_create(&d, &capped_ctx);
@@ -118,23 +133,24 @@ int main(int argc, char **argv) {
         int before = test_failed_checks;
         skipped = 0;
         double t0 = now_s();
+        uint64_t p0 = pipelines_compiled();
         tests[i].fn();
-        /* The seconds per test: what to look at when CI grows slow. */
+        /* The seconds and pipelines per test: what to look at when CI grows slow. */
         double secs = now_s() - t0;
-        if (test_failed_checks != before) {
-            printf("[ FAIL ] %s (%.1f s)\n", tests[i].name, secs);
-            failed++;
-        } else if (skipped) {
-            printf("[ SKIP ] %s (%.1f s)\n", tests[i].name, secs);
-            nskipped++;
-        } else {
-            printf("[  OK  ] %s (%.1f s)\n", tests[i].name, secs);
+        unsigned long long pipes = (unsigned long long)(pipelines_compiled() - p0);
+        const char *verdict = "[  OK  ]";
+        if (test_failed_checks != before)
+            verdict = "[ FAIL ]", failed++;
+        else if (skipped)
+            verdict = "[ SKIP ]", nskipped++;
+        else
             passed++;
-        }
+        printf("%s %s (%.1f s, %llu pipelines)\n", verdict, tests[i].name, secs, pipes);
         fflush(stdout);
     }
+    unsigned long long pipes = (unsigned long long)pipelines_compiled();
     wgs_context_destroy(capped_ctx);
     wgs_context_destroy(shared_ctx);
-    printf("%d passed, %d failed, %d skipped\n", passed, failed, nskipped);
+    printf("%d passed, %d failed, %d skipped; %llu pipelines compiled\n", passed, failed, nskipped, pipes);
     return failed ? 1 : 0;
 }

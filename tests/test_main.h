@@ -2,7 +2,8 @@
 /*
  * test_main.h: a minimal test harness. Each test file registers plain functions with
  * TEST(name); a failing CHECK records the failure and the test goes on. The binary
- * prints one line per test and finishes with "N passed, N failed, N skipped".
+ * prints one line per test (its seconds and the pipelines it compiled) and finishes with
+ * "N passed, N failed, N skipped; N pipelines compiled".
  *   test_<area> [name-substring]    runs the tests whose names contain the substring
  */
 #ifndef WGS_TEST_MAIN_H
