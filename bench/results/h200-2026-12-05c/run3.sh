@@ -43,5 +43,9 @@ grep -E "GPU time|passed|bits|rror|differ|recurrence|max" $OUT/operators.log 2>/
 [ $(left) -gt 30 ] && timeout $(( $(left) - 10 )) build/wgscan bench --series none --primitives topk-1024,topk-rows-50,reduce-tree \
   --min 2^28 --max 2^28 --runs 20 --csv $OUT/bench_topk.csv > /dev/null 2>> $L
 cat $OUT/bench_topk.csv >> $L 2>/dev/null
+for L2 in 16 256 4096 65536; do
+  [ $(left) -gt 25 ] || break
+  echo "segmented-sort L=$L2: $(timeout 20 build/wgscan segmented-sort --n 67108864 --segments $L2 --repeat 10 2>&1 | grep -E "GPU time|rror" | tr -s ' ')" >> $L
+done
 echo "end t=$(( $(date +%s) - start )) s" >> $L
 (cd $OUT && tar czf tvg.tgz tvg && rm -rf tvg)
