@@ -119,8 +119,10 @@ void wgs__gpu_queue_write(gpu_device *d, WGPUBuffer b, uint64_t offset, const vo
     d->p.QueueWriteBuffer(d->queue, b, offset, data, size);
 }
 
-WGPUComputePipeline wgs__gpu_pipeline_create(gpu_device *d, const char *wgsl, const char *entry,
-                                        const char *label) {
+/* The shader module of `wgsl` and a pipeline description of its `entry`, shared by the
+ * synchronous and the asynchronous creation; the caller releases *module (may be NULL). */
+static WGPUComputePipelineDescriptor pipeline_desc(gpu_device *d, const char *wgsl, const char *entry,
+                                                   const char *label, WGPUShaderModule *module) {
     WGPUShaderSourceWGSL src;
     memset(&src, 0, sizeof src);
     src.chain.sType = WGPUSType_ShaderSourceWGSL;
@@ -129,13 +131,20 @@ WGPUComputePipeline wgs__gpu_pipeline_create(gpu_device *d, const char *wgsl, co
     memset(&md, 0, sizeof md);
     md.nextInChain = &src.chain;
     md.label = sv(label);
-    WGPUShaderModule m = d->p.DeviceCreateShaderModule(d->device, &md);
-    if (!m) return NULL;
+    *module = d->p.DeviceCreateShaderModule(d->device, &md);
     WGPUComputePipelineDescriptor pd;
     memset(&pd, 0, sizeof pd);
     pd.label = sv(label);
-    pd.compute.module = m;
+    pd.compute.module = *module;
     pd.compute.entryPoint = sv(entry);
+    return pd;
+}
+
+WGPUComputePipeline wgs__gpu_pipeline_create(gpu_device *d, const char *wgsl, const char *entry,
+                                        const char *label) {
+    WGPUShaderModule m;
+    WGPUComputePipelineDescriptor pd = pipeline_desc(d, wgsl, entry, label, &m);
+    if (!m) return NULL;
     WGPUComputePipeline p = d->p.DeviceCreateComputePipeline(d->device, &pd);
     d->p.ShaderModuleRelease(m);
     return p;
@@ -168,20 +177,8 @@ gpu_pipeline_request *wgs__gpu_pipeline_request(gpu_device *d, const char *wgsl,
     gpu_pipeline_request *r = wgs__pending_new(sizeof *r);
     if (!r) return NULL;
     r->release = d->p.ComputePipelineRelease;
-    WGPUShaderSourceWGSL src;
-    memset(&src, 0, sizeof src);
-    src.chain.sType = WGPUSType_ShaderSourceWGSL;
-    src.code = sv(wgsl);
-    WGPUShaderModuleDescriptor md;
-    memset(&md, 0, sizeof md);
-    md.nextInChain = &src.chain;
-    md.label = sv(label);
-    WGPUShaderModule m = d->p.DeviceCreateShaderModule(d->device, &md);
-    WGPUComputePipelineDescriptor pd;
-    memset(&pd, 0, sizeof pd);
-    pd.label = sv(label);
-    pd.compute.module = m;
-    pd.compute.entryPoint = sv(entry);
+    WGPUShaderModule m;
+    WGPUComputePipelineDescriptor pd = pipeline_desc(d, wgsl, entry, label, &m);
     WGPUCreateComputePipelineAsyncCallbackInfo cb;
     memset(&cb, 0, sizeof cb);
     cb.mode = wait_mode(d);
