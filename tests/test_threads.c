@@ -12,6 +12,7 @@
 
 #include <dirent.h>
 #include <pthread.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>

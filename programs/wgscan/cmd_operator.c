@@ -474,7 +474,7 @@ static int run_operator(wgs_context *ctx, const operator_run *o) {
         }
     }
     if (rc == EXIT_OK && o->out_path && cli_write_file(o->out_path, out, got_elems * es) != 0) rc = EXIT_USAGE;
-done:
+done:;
     WGPUBuffer all[] = {p.in, p.out, p.offsets, p.keys, p.status, p.unique};
     for (size_t i = 0; i < sizeof all / sizeof all[0]; i++) wgs_buffer_release(ctx, all[i]);
     wgs_scan_plan_destroy(p.scan);

@@ -8,6 +8,7 @@
 #include "gpu/native/native.h"
 
 #include <dlfcn.h>
+#include <string.h>
 
 #ifndef WGSCAN_BIN_TO_RUNTIME
 #define WGSCAN_BIN_TO_RUNTIME "../lib/wgscan"
@@ -33,9 +34,10 @@ static void *try_open(const char *path, char *loaded, size_t cap, char *why, siz
 
 /* Directory of the module that holds this code (the shared library or the program it
  * was linked into), so an installed or relocated tree finds the Dawn copied beside it. */
+static const char own_anchor; /* an object of this module: ISO C has no function-to-data cast */
 static int own_dir(char *dir, size_t cap) {
     Dl_info info;
-    if (!dladdr((void *)own_dir, &info) || !info.dli_fname) return 0;
+    if (!dladdr(&own_anchor, &info) || !info.dli_fname) return 0;
     fmt(dir, cap, "%s", info.dli_fname);
     char *slash = strrchr(dir, '/');
     if (!slash) return 0;
@@ -85,7 +87,11 @@ void *wgs__native_open_runtime(const char *explicit_path, char *loaded, size_t c
 }
 
 WGPUProc wgs__native_lookup_dlsym(void *user, const char *name) {
-    return (WGPUProc)dlsym(user, name);
+    void *sym = dlsym(user, name);
+    WGPUProc proc; /* POSIX's promise that the two have one representation, without ISO C's cast */
+    _Static_assert(sizeof proc == sizeof sym, "function and data pointers of one size");
+    memcpy(&proc, &sym, sizeof proc);
+    return proc;
 }
 
 WGPUProc wgs__native_lookup_gpa(void *user, const char *name) {
