@@ -264,13 +264,26 @@ TEST(segmented_sort_bad_offsets_in_the_status) {
     const uint32_t b[2] = {0, 400}, e[2] = {500, 900};
     CHECK_RESULT(wgs_segmented_sort_host(ctx, &be, keys, NULL, b, e, 1000, 2, out, idx),
                  WGS_ERROR_SEGMENTS_UNORDERED);
-    /* The small kernel alone refuses a segment past its tile. */
+    /* The small kernel alone refuses a segment one key past its tile, whose size is the
+     * device's (256 keys on SwiftShader, more on the H200). */
     wgs_segmented_sort_plan_desc sm = d;
     sm.path = WGS_SEGMENTED_SORT_PATH_SMALL;
-    const uint32_t longer[3] = {0, 10, 1000};
-    CHECK_RESULT(wgs_segmented_sort_host(ctx, &sm, keys, NULL, longer, NULL, 1000, 2, out, idx), WGS_ERROR_TOO_LARGE);
-    /* The same offsets and the default path: fine. */
-    CHECK_RESULT(wgs_segmented_sort_host(ctx, &d, keys, NULL, longer, NULL, 1000, 2, out, idx), WGS_OK);
+    wgs_segmented_sort_plan *plan = NULL;
+    CHECK_RESULT(wgs_segmented_sort_plan_create(ctx, &sm, &plan), WGS_OK);
+    const uint32_t tile = wgs_segmented_sort_plan_tile_size(plan);
+    wgs_segmented_sort_plan_destroy(plan);
+    CHECK(tile > 0);
+    const uint32_t n = 10 + tile + 1, longer[3] = {0, 10, n};
+    uint32_t *lk = malloc((size_t)n * 4), *lo = malloc((size_t)n * 4), *li = malloc((size_t)n * 4);
+    CHECK(lk && lo && li);
+    if (lk && lo && li) {
+        fill_keys(lk, WGS_TYPE_U32, n, 4);
+        sm.capacity = d.capacity = n;
+        CHECK_RESULT(wgs_segmented_sort_host(ctx, &sm, lk, NULL, longer, NULL, n, 2, lo, li), WGS_ERROR_TOO_LARGE);
+        /* The same offsets and the default path: fine. */
+        CHECK_RESULT(wgs_segmented_sort_host(ctx, &d, lk, NULL, longer, NULL, n, 2, lo, li), WGS_OK);
+    }
+    free(lk), free(lo), free(li);
 }
 
 TEST(segmented_sort_bad_input) {
