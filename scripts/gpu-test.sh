@@ -6,8 +6,8 @@
 #   scripts/gpu-test.sh [build folder]      (default: build)
 # It unpacks the Vulkan loader carried in .gl/, makes the paths that ctest recorded on
 # the build machine resolve to this copy of the tree, and runs every ctest test that
-# needs no browser or package tools (browser*, install, webgpu_header: Node, npm and a
-# compiler are not there).
+# needs no browser or package tools (browser*, node*, install, webgpu_header: Node, npm
+# and a compiler are not there; scripts/gpu-js.sh carries Node for the node tests).
 # Extra ctest arguments come from CTEST_ARGS (e.g. CTEST_ARGS='-R scan').
 set -u
 build=${1:-build}
@@ -23,4 +23,4 @@ for pair in "$src:$PWD" "$bin:$PWD/$build"; do
   fi
 done
 "$build/wgscan" info | head -4
-cd "$build" && ctest --output-on-failure -E '^(browser.*|install|webgpu_header)$' ${CTEST_ARGS:-}
+cd "$build" && ctest --output-on-failure -E '^(browser.*|node.*|install|webgpu_header)$' ${CTEST_ARGS:-}
