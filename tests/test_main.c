@@ -1,10 +1,21 @@
 /* SPDX-License-Identifier: MIT */
 #include "test_main.h"
 
+#include <signal.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+
+/* A crash names its test and prints the stack's modules and offsets (glibc's backtrace):
+ * on the GPU machine, where there is no debugger, that tells a driver's fault from
+ * Dawn's or ours. Not under the sanitizers, whose own handlers report better. */
+#if defined(__GLIBC__) && !defined(WGSCAN_TEST_SANITIZED) && !defined(__SANITIZE_ADDRESS__) && \
+    !defined(__SANITIZE_THREAD__)
+#include <execinfo.h>
+#include <unistd.h>
+#define TEST_BACKTRACE 1
+#endif
 
 typedef struct test_entry {
     const char *name;
@@ -123,13 +134,46 @@ static double now_s(void) {
     return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
 }
 
+#ifdef TEST_BACKTRACE
+static const char *running = "(between tests)";
+
+static void put(const char *text) {
+    if (write(2, text, strlen(text)) < 0) return; /* nothing better to do in a handler */
+}
+
+static void on_crash(int sig) {
+    put("\n[CRASH ] ");
+    put(running);
+    put(sig == SIGSEGV ? ": SIGSEGV" : sig == SIGBUS ? ": SIGBUS" : sig == SIGFPE ? ": SIGFPE" : ": SIGABRT");
+    put(", the stack (module(+offset), innermost first):\n");
+    void *frames[64];
+    backtrace_symbols_fd(frames, backtrace(frames, 64), 2);
+    signal(sig, SIG_DFL);
+    raise(sig);
+}
+
+/* Again before each test: a driver may put its own handler in while a context opens. */
+static void catch_crashes(void) {
+    const int sigs[] = {SIGSEGV, SIGBUS, SIGFPE, SIGABRT};
+    for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++) signal(sigs[i], on_crash);
+}
+#endif
+
 int main(int argc, char **argv) {
+#ifdef TEST_BACKTRACE
+    void *warm[1];
+    backtrace(warm, 1); /* loads libgcc before any crash: the handler must not */
+#endif
     const char *filter = argc > 1 ? argv[1] : NULL;
     int passed = 0, failed = 0, nskipped = 0;
     for (int i = 0; i < test_count; i++) {
         if (filter && !strstr(tests[i].name, filter)) continue;
         printf("[ RUN  ] %s\n", tests[i].name);
         fflush(stdout);
+#ifdef TEST_BACKTRACE
+        running = tests[i].name;
+        catch_crashes();
+#endif
         int before = test_failed_checks;
         skipped = 0;
         double t0 = now_s();
