@@ -459,7 +459,11 @@ WGS_API wgs_result wgs_context_create_from_device(const wgs_external_device *dev
                                                   const wgs_context_desc *desc,
                                                   wgs_context **out);
 
-/* Releases everything the context holds. Accepts NULL. Plans must be destroyed first. */
+/* Releases everything the context holds. Accepts NULL. Plans must be destroyed first.
+ * Two things stay for the life of the process, whatever is destroyed: the WebGPU runtime
+ * once loaded, and the first context's adapter with its instance, which keeps the GPU's
+ * driver loaded (some drivers crash when unloaded and loaded again while other contexts
+ * work). */
 WGS_API void wgs_context_destroy(wgs_context *ctx);
 
 /* The message of the last failure on this context ("" when none). Valid until the next

@@ -28,6 +28,7 @@
     X(AdapterRequestDevice, WGPUFuture,                                                        \
       (WGPUAdapter, WGPUDeviceDescriptor const *, WGPURequestDeviceCallbackInfo))              \
     X(AdapterInfoFreeMembers, void, (WGPUAdapterInfo))                                         \
+    X(AdapterAddRef, void, (WGPUAdapter))                                                      \
     X(AdapterRelease, void, (WGPUAdapter))                                                     \
     X(DeviceGetAdapterInfo, WGPUStatus, (WGPUDevice, WGPUAdapterInfo *))                       \
     X(DeviceGetLimits, WGPUStatus, (WGPUDevice, WGPULimits *))                                 \

@@ -430,6 +430,16 @@ static wgs_result create_device(gpu_device *d, const char *extra_toggles, char *
  * temporary file as stderr. */
 static pthread_mutex_t probe_lock = PTHREAD_MUTEX_INITIALIZER;
 
+/* The process's first adapter and its instance, one reference each never given back:
+ * they keep the Vulkan instance, and with it the driver, loaded for the life of the
+ * process, as runtime.c keeps Dawn. The Vulkan loader unloads a driver when the last
+ * instance that uses it goes; NVIDIA's (and others', by public reports) can crash when
+ * that happens while threads of its own still run, or when it is loaded again while
+ * other contexts work. The H200 crashed so twice in test_threads, whose threads close
+ * every context between rounds. Set under probe_lock. */
+static WGPUInstance resident_instance;
+static WGPUAdapter resident_adapter;
+
 typedef struct stderr_catch {
     FILE *sink;
     int saved;
@@ -493,6 +503,12 @@ wgs_result wgs__gpu_open_default(const wgs_context_desc *desc, gpu_device **out,
         fmt(err, errlen, "adapter_index %u is past the %u adapter(s) this runtime offers for the preference",
             desc->adapter_index, count);
         r = WGS_ERROR_NO_ADAPTER;
+    }
+    if (r == WGS_OK && !resident_adapter) {
+        d->p.InstanceAddRef(d->instance);
+        d->p.AdapterAddRef(d->adapter);
+        resident_instance = d->instance;
+        resident_adapter = d->adapter;
     }
     if (r == WGS_OK)
         r = create_device(d, desc->experimental ? desc->experimental->dawn_toggles : NULL, err, errlen);
