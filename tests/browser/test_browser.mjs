@@ -19,11 +19,11 @@ const icd = arg('--icd', 'swiftshader');
 const wasm = arg('--wasm', 'build/web/wgscan.wasm');
 const groups = arg('--groups', '');
 const demoShot = arg('--demo', '');
-const quick = process.argv.includes('--quick');
 const splat = process.argv.includes('--splat');
-// make test-long (WGSCAN_TEST_LONG=1): the sort and segment groups' whole products where
-// not --quick.
+// make test-long (WGSCAN_TEST_LONG=1): every size and operator (--quick is then ignored),
+// and the sort and segment groups' whole products.
 const full = !['', '0'].includes(process.env.WGSCAN_TEST_LONG ?? '');
+const quick = process.argv.includes('--quick') && !full;
 const label = `${engine}${engine === 'firefox' ? ` (${icd})` : ''}`;
 
 const why = missing(engine, icd);
