@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: MIT
 # Run 5 (prepared 2026-12-05 on branch sortlab, issue 32; not yet run): the digit pass's
 # design variant by variant, in GLSL through glslang, straight to NVIDIA's driver
-# (`bench/lab/sort-variants-glsl.sh run 2^28`, RUNS 10): for each of the 32 variants of
+# (`bench/lab/sort-variants-glsl.sh run 2^28`, RUNS 10): for each of the 33 variants of
 # bench/lab/sort_tile.comp a check against the CPU's output, the driver's registers,
 # shared memory and spills, and the median of 10 dispatches at 2^28 random keys; then the
 # occupancy probe (bench/lab/smem_probe.comp: how many workgroups of 0 to 48 KiB of
