@@ -54,17 +54,15 @@ case $BUILD in /*) ;; *) BUILD=$ROOT/$BUILD ;; esac
 export BUILD # dump-spirv.sh reads it
 TVG=$BUILD/lab/tvg
 VKSTATS=$BUILD/wgscan-vkstats
-vkstats() { if [ -n "${VKSTATS_ICD:-}" ]; then VK_ICD_FILENAMES=$VKSTATS_ICD "$VKSTATS" "$@"; else "$VKSTATS" "$@"; fi; }
+LAB_NAME=tint-vs-glslang
+. "$ROOT/bench/lab/vk-lab.sh"
 GT=16 ITEMS=8
 VARIANTS=${VARIANTS:-tint-robust-on tint-robust-off glslang-unroll glslang-plain}
 wg_of() { echo $((8 * $1)); }
-pow() { case $1 in 2^*) echo $((1 << ${1#2^})) ;; *) echo $(($1)) ;; esac; }
-die() { echo "tint-vs-glslang: $*" >&2; exit 2; }
 
 prepare() {
   local glslang=${GLSLANG:-glslangValidator} n sg wg
   command -v "$glslang" >/dev/null || die "no $glslang (Debian: glslang-tools)"
-  command -v python3 >/dev/null || die "no python3 (the check's keys)"
   n=$(pow "${CHECK_N:-2^18}")
   mkdir -p "$TVG"
   for sg in 32 8 4; do
@@ -74,28 +72,8 @@ prepare() {
         -e tile_pass --source-entrypoint main bench/lab/sort_tile.comp -o "$TVG/glslang-sg$sg-unroll$u.spv" >/dev/null
     done
     # The check's keys: each workgroup's GT tiles hold every digit the same number of
-    # times, in random order, above random high bits; the expected output: each
-    # workgroup's keys stably by digit, digit d's at d * (n / 256) + its share before.
-    python3 - "$n" $((GT * wg * ITEMS)) "$TVG/check-sg$sg" <<'EOF'
-import random, sys
-from array import array
-n, group, out = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3]
-if n % group:
-    sys.exit(f"tint-vs-glslang: CHECK_N must be a multiple of {group}")
-rnd = random.Random(32)
-keys, want = array('I'), array('I', bytes(4 * n))
-for g in range(n // group):
-    digits = [d for d in range(256) for _ in range(group // 256)]
-    rnd.shuffle(digits)
-    seen = [0] * 256
-    for d in digits:
-        k = rnd.getrandbits(24) << 8 | d
-        keys.append(k)
-        want[d * (n // 256) + g * (group // 256) + seen[d]] = k
-        seen[d] += 1
-keys.tofile(open(out + "-keys.bin", "wb"))
-want.tofile(open(out + "-want.bin", "wb"))
-EOF
+    # times (bench/lab/sort_check.py), whole groups: the WGSL's runs are n / 256 apart.
+    check_keys $((GT * wg * ITEMS)) $((GT * wg * ITEMS)) "$n" 0 even "$TVG/check-sg$sg"
   done
   for t in spirv-as spirv-val; do
     command -v $t >/dev/null || die "no $t (Debian: spirv-tools)"
@@ -110,13 +88,10 @@ EOF
   ls "$TVG"
 }
 
-# One statistic of one variant's vkstats output ('-' where the driver gives none).
-statistic() { awk -v k="$1" '$0 ~ "^    " k " " { v = $NF } END { print v == "" ? "-" : v }' "$2"; }
-
 run() {
   local n sg=${SG:-32} wg tile groups v spv out
   case $sg in 32 | 8 | 4) ;; *) die "SG is 32, 8 or 4" ;; esac
-  case ${1:-2^28} in 2^[0-9] | 2^[1-3][0-9] | [1-9] | [1-9]*[0-9]) ;; *) die "N is a number or 2^K" ;; esac
+  valid_n "${1:-2^28}"
   n=$(pow "${1:-2^28}")
   wg=$(wg_of "$sg")
   tile=$((wg * ITEMS))
@@ -150,8 +125,8 @@ run() {
     vkstats --time --groups $cgroups --runs 1 --buffer 0=@"$TVG/check-sg$sg-keys.bin" --buffer 1=$((cn * 4)) \
       --uniform 2=$cn,0,0,0,0,0,0,0 --buffer 3=64 --dump 1="$out.check.bin" "$spv" > "$out.check.txt" 2>&1 ||
       { cat "$out.check.txt"; die "$v: the check's run failed"; }
-    if cmp -s "$out.check.bin" "$TVG/check-sg$sg-want.bin"; then echo "$v: check of $cn keys: same output as the CPU's"
-    else echo "$v: check of $cn keys: WRONG output ($(cmp "$out.check.bin" "$TVG/check-sg$sg-want.bin" 2>&1 | head -1))"; status=1
+    if same_as_want "$out.check.bin" "$TVG/check-sg$sg-want.bin.gz"; then echo "$v: check of $cn keys: same output as the CPU's"
+    else echo "$v: check of $cn keys: WRONG output ($(gzip -dc "$TVG/check-sg$sg-want.bin.gz" | cmp "$out.check.bin" - 2>&1 | head -1))"; status=1
     fi
     vkstats --time --groups $groups --runs "${RUNS:-20}" --buffer 0=$((n * 4)):random --buffer 1=$((n * 4)) \
       --uniform 2=$n,0,0,0,0,0,0,0 --buffer 3=64 "$spv" > "$out.time.txt" 2>&1 ||
@@ -159,17 +134,12 @@ run() {
   done
   head -1 "$out_dir/$v.time.txt"
   vkstats --copy $((n * 4)) --runs "${RUNS:-20}" | grep "^copy" || die "the copy's timing failed"
-  grep -q "no VK_KHR_pipeline_executable_properties" "$out_dir/$v.stats.txt" &&
-    echo "(this device gives no pipeline statistics)"
+  no_statistics "$out_dir/$v.stats.txt" && echo "(this device gives no pipeline statistics)"
   printf '%-16s %9s %13s %12s %11s\n' variant registers shared_bytes local_bytes median_us
   for v in $VARIANTS; do
     out=$out_dir/$v
-    local loc
-    loc=$(statistic "Local Memory Size" "$out.stats.txt")
-    [ "$loc" = - ] || loc=$((loc % (1 << 32)))
     printf '%-16s %9s %13s %12s %11s\n' $v "$(statistic "Register Count" "$out.stats.txt")" \
-      "$(statistic "Shared Memory Size" "$out.stats.txt")" "$loc" \
-      "$(sed -n 's/.*time: median \([0-9.]*\) us.*/\1/p' "$out.time.txt")"
+      "$(statistic "Shared Memory Size" "$out.stats.txt")" "$(local_bytes "$out.stats.txt")" "$(median_us "$out.time.txt")"
   done
   echo "(files: $out_dir)"
   return $status
