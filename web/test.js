@@ -926,13 +926,14 @@ const GROUPS = {
       const r = await wg.segmentedSort(new Uint32Array(0), { offsets: new Uint32Array([0, 0, 0, 0]), values: 'index' });
       return r.keys.length === 0 && r.values.length === 0 ? '' : `${r.keys.length} keys`;
     });
-    // The large path compiles two sort plans of the key type: f32's only in the full run.
+    // The large path compiles two sort plans of the key type: f32's only in the full run,
+    // where one segment is longer than the tile.
     const floatPath = quickProduct ? 'small' : 'auto';
     await check(`segmented sort f32 descending, values, begin/end with gaps, edges, path ${floatPath}`, async () => {
-      const m = 2 * t + 100;
+      const m = 2 * t + 100, longest = floatPath === 'small' ? t : t + 47;
       const keys = sortKeys('f32', m, 'edges'), values = sortValues(m, Float32Array);
       const begin = Uint32Array.from([3, 10, 10, 40, 41, 50, 50 + t, m - 1]);
-      const end = Uint32Array.from([9, 10, 40, 41, 50, 50 + t, 50 + 2 * t, m]);
+      const end = Uint32Array.from([9, 10, 40, 41, 50, 50 + t, 50 + t + longest, m]);
       const opts = { order: 'descending', values, path: floatPath };
       return sameSort(await wg.segmentedSort(keys, { ...opts, begin, end }), referenceSegmentedSort(keys, 'f32', begin, end, opts));
     });
