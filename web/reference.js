@@ -317,3 +317,47 @@ export function referenceSort(keys, type, { order = 'ascending', beginBit = 0, e
   }
   return { keys: outKeys, values: outValues };
 }
+
+// ---- top-k and segmented sort (as reference/topk.c and reference/segmented_sort.c) -----
+
+// The top-k of each of `rows` rows of keys.length / rows keys: the first k of the row's
+// stable sort (descending for 'largest', ascending for 'smallest'), so ties go to the
+// lower index; 'input-order' puts those k in their input order. values: 'index' (the
+// index within the row), a typed array of rows x n that moves along, or undefined.
+// Returns { keys, values } of rows x k each, fresh arrays of the inputs' types.
+export function referenceTopk(keys, type, { k, rows = 1, select = 'largest', output = 'sorted', values } = {}) {
+  const n = keys.length / rows;
+  const outKeys = new keys.constructor(rows * k), outBits = bitsOf32or64(outKeys), bits = bitsOf32or64(keys);
+  const outValues = values === 'index' ? new Uint32Array(rows * k) : values ? new values.constructor(rows * k) : undefined;
+  for (let r = 0; r < rows; r++) {
+    const row = keys.subarray(r * n, (r + 1) * n);
+    const order = select === 'largest' ? 'descending' : 'ascending';
+    const at = Array.from(referenceSort(row, type, { order, values: 'index' }).values.subarray(0, k));
+    if (output === 'input-order') at.sort((a, b) => a - b);
+    at.forEach((i, j) => {
+      outBits[r * k + j] = bits[r * n + i];
+      if (values === 'index') outValues[r * k + j] = i;
+      else if (values) bitsOf32or64(outValues)[r * k + j] = bitsOf32or64(values)[r * n + i];
+    });
+  }
+  return { keys: outKeys, values: outValues };
+}
+
+// Each segment [begin[s], end[s]) of keys sorted stably (order as referenceSort's), the
+// places in no segment as they were. values: 'index' (each key's index in the whole
+// input; their own in no segment), a typed array that moves along, or undefined.
+// Returns { keys, values }, fresh arrays of the inputs' types.
+export function referenceSegmentedSort(keys, type, begin, end, { order = 'ascending', values } = {}) {
+  const outKeys = keys.slice(), outBits = bitsOf32or64(outKeys);
+  const outValues = values === 'index' ? Uint32Array.from(keys, (_, i) => i) : values ? values.slice(0, keys.length) : undefined;
+  for (let s = 0; s < begin.length; s++) {
+    const b = begin[s], e = end[s];
+    const sorted = referenceSort(keys.subarray(b, e), type, { order, values: 'index' });
+    outBits.set(bitsOf32or64(sorted.keys), b);
+    sorted.values.forEach((i, j) => {
+      if (values === 'index') outValues[b + j] = b + i;
+      else if (values) bitsOf32or64(outValues)[b + j] = bitsOf32or64(values)[b + i];
+    });
+  }
+  return { keys: outKeys, values: outValues };
+}

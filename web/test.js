@@ -3,12 +3,14 @@
 // Chromium and Firefox. Every primitive against the JavaScript reference (scans of
 // every type, operator, kind and algorithm at tile boundaries; f16 edge bit patterns;
 // reduce, count, select and its relatives, histogram, segmented reduce, the segmented
-// scan, scan and reduce by key (the carry-in too), allocator, sort through host helpers and through plans on the page's own
-// buffers), and bad inputs with their exact codes.
+// scan, scan and reduce by key (the carry-in too), allocator, sort, top-k and the
+// segmented sort through host helpers and through plans on the page's own buffers), and
+// bad inputs with their exact codes.
 // test.html?groups=f16,errors runs only those groups (names: GROUPS below); &quick=1
 // fewer operators and sizes (each plan compiles its pipelines: the slow part on CPU drivers).
-// The sort group takes its quick selection, and the segment groups (segmented, bykey,
-// segscan) their quick operators at every layout and size, unless &full=1: the whole
+// The sort group takes its quick selection, the segment groups (segmented, bykey,
+// segscan) their quick operators at every layout and size, and segsort the radix sorts
+// of u32 keys alone, unless &full=1: the whole
 // products are tests/test_sort.c's and the segment tests', natively, on the same drivers;
 // the scan group keeps every operator, so each operator's combine compiles through the
 // page's WebGPU.
@@ -20,7 +22,7 @@ import { openDevice } from './device.js';
 import {
   randomInput, verifyScan, f32ToF16, f16ToF32, referenceReduce, referenceCount, referenceSelect,
   referenceHistogram, referenceAllocate, checkAtomicAllocation, referenceSort, bitsOf32or64,
-  referenceSegmentedReduce,
+  referenceSegmentedReduce, referenceTopk, referenceSegmentedSort,
 } from './reference.js';
 
 const log = globalThis.document?.getElementById('log');
@@ -120,6 +122,31 @@ function sameSort(got, want) {
   return sameArray(bitsOf32or64(got.keys), bitsOf32or64(want.keys), 'keys')
     || (want.values ? sameArray(bitsOf32or64(got.values), bitsOf32or64(want.values), 'values (stable?)')
       : got.values === undefined ? '' : 'values where none were asked for');
+}
+
+// A storage buffer (copies both ways) holding `a`, of `size` bytes (at least 16).
+function uploadTo(dev, a, size = a.byteLength) {
+  const U = GPUBufferUsage;
+  const b = dev.createBuffer({ size: Math.max(16, size), usage: U.STORAGE | U.COPY_SRC | U.COPY_DST });
+  dev.queue.writeBuffer(b, 0, a);
+  return b;
+}
+// The buffers' contents, as ArrayBuffers.
+async function downloadFrom(dev, bufs) {
+  const U = GPUBufferUsage;
+  const enc = dev.createCommandEncoder();
+  const staging = bufs.map((b) => {
+    const s = dev.createBuffer({ size: b.size, usage: U.MAP_READ | U.COPY_DST });
+    enc.copyBufferToBuffer(b, 0, s, 0, b.size);
+    return s;
+  });
+  dev.queue.submit([enc.finish()]);
+  return Promise.all(staging.map(async (s) => {
+    await s.mapAsync(GPUMapMode.READ);
+    const copy = s.getMappedRange().slice(0);
+    s.destroy();
+    return copy;
+  }));
 }
 
 // ---- groups ---------------------------------------------------------------------------
@@ -699,26 +726,8 @@ const GROUPS = {
     // input left as it was, and two sorts of different n in one encoder.
     const dev = wg.device;
     const U = GPUBufferUsage;
-    const upload = (a, size = a.byteLength) => {
-      const b = dev.createBuffer({ size: Math.max(16, size), usage: U.STORAGE | U.COPY_SRC | U.COPY_DST });
-      dev.queue.writeBuffer(b, 0, a);
-      return b;
-    };
-    const download = async (bufs) => {
-      const enc = dev.createCommandEncoder();
-      const staging = bufs.map((b) => {
-        const s = dev.createBuffer({ size: b.size, usage: U.MAP_READ | U.COPY_DST });
-        enc.copyBufferToBuffer(b, 0, s, 0, b.size);
-        return s;
-      });
-      dev.queue.submit([enc.finish()]);
-      return Promise.all(staging.map(async (s) => {
-        await s.mapAsync(GPUMapMode.READ);
-        const copy = s.getMappedRange().slice(0);
-        s.destroy();
-        return copy;
-      }));
-    };
+    const upload = (a, size) => uploadTo(dev, a, size);
+    const download = (bufs) => downloadFrom(dev, bufs);
     await check('sort plans: in place, out of place, two sorts in one encoder', async () => {
       const n1 = 4097, n2 = 3001;
       const k1 = sortKeys('u32', n1, 'few'), v1 = sortValues(n1), k2 = sortKeys('f32', n2, 'edges'), k3 = sortKeys('i64', n2, 'uniform');
@@ -776,6 +785,222 @@ const GROUPS = {
     await expectCode('sort: keysOut in keysIn at another offset', E.ALIASING, () => plan.encode(enc, { ...args, keysOut: k, keysOutOffset: 256 }));
     plan.destroy();
     for (const b of [k, k2, v, v2]) b.destroy();
+  },
+
+  // Top-k (issue 36) through the host helper and a plan on the page's buffers, against
+  // referenceTopk: k = 1, k at a tile's borders (512 keys a tile on CPU drivers, 2048 on
+  // GPUs: both), k = n, ties (few distinct keys, all equal: the indices say which were
+  // taken), the f32 edges (NaNs, -0, infinities) in the sort's order, both selects and
+  // outputs, values and indices, several rows; bad inputs with their codes. Four sets of
+  // pipelines (type, select, output and payload choose them).
+  async topk(wg) {
+    const cases = [
+      { type: 'f32', values: 'index', n: 2049, ks: [1, 511, 512, 513, 2047, 2048, 2049], dists: ['edges', 'few'] },
+      { type: 'f32', select: 'smallest', values: 'index', n: 2049, ks: [1, 513, 2049], dists: ['edges'] },
+      { type: 'u32', output: 'input-order', values: Uint32Array, rows: 3, n: 700, ks: [1, 50, 513, 700], dists: ['few', 'uniform'] },
+      { type: 'i32', select: 'smallest', rows: 5, n: 600, ks: [1, 511, 600], dists: ['few'] },
+    ];
+    for (const c of cases) {
+      const rows = c.rows ?? 1;
+      for (const dist of c.dists) {
+        const keys = sortKeys(c.type, rows * c.n, dist);
+        const values = typeof c.values === 'function' ? sortValues(rows * c.n, c.values) : c.values;
+        for (const k of c.ks) {
+          const opts = { k, rows, select: c.select, output: c.output, values };
+          await check(`topk ${c.type} ${c.select ?? 'largest'} ${c.output ?? 'sorted'} ${dist}${values ? ` values ${c.values.name ?? c.values}` : ''} rows=${rows} n=${c.n} k=${k}`,
+            async () => sameSort(await wg.topk(keys, opts), referenceTopk(keys, c.type, opts)));
+        }
+      }
+    }
+    await check('topk f32: +NaN the largest, -NaN the smallest, +0 above -0 (the sort\'s order)', async () => {
+      const bits = new Uint32Array([0x00000000, 0x7FC00000, 0x80000000, 0xFFC00001, 0x3F800000, 0x7F800000, 0xFF800000]);
+      const big = await wg.topk(bits, { type: 'f32', k: 5, values: 'index' });
+      const small = await wg.topk(bits, { type: 'f32', k: 5, select: 'smallest', values: 'index' });
+      return sameArray(big.keys, [0x7FC00000, 0x7F800000, 0x3F800000, 0x00000000, 0x80000000], 'largest ')
+        || sameArray(big.values, [1, 5, 4, 0, 2], 'largest\'s indices ')
+        || sameArray(small.keys, [0xFFC00001, 0xFF800000, 0x80000000, 0x00000000, 0x3F800000], 'smallest ')
+        || sameArray(small.values, [3, 6, 2, 0, 4], 'smallest\'s indices ');
+    });
+    await check('topk f32: all keys equal, the first k indices', async () => {
+      const r = await wg.topk(new Float32Array(1000).fill(2.5), { k: 700, values: 'index' });
+      return sameArray(r.values, Array.from({ length: 700 }, (_, i) => i));
+    });
+    if (!quickProduct) {
+      // Past 4096 the plan's own radix sort orders the k (one row).
+      const keys = sortKeys('f32', 5000, 'few');
+      await check('topk f32 largest sorted k=4097 (by the sort plan) n=5000', async () =>
+        sameSort(await wg.topk(keys, { k: 4097, values: 'index' }), referenceTopk(keys, 'f32', { k: 4097, values: 'index' })));
+    }
+    await check('prepare knows topk (cached pipelines: none compiled)', async () => {
+      const compiled = await wg.prepare([{ primitive: 'topk', type: 'f32', payload: 'index', capacity: 4096, kCapacity: 1 }]);
+      return compiled === 0 ? '' : `prepare compiled ${compiled}`;
+    });
+
+    // A plan on the page's buffers: rows at offsets, the rows of the plan fewer than its
+    // capacity, and the keys left as they were.
+    const dev = wg.device;
+    const U = GPUBufferUsage;
+    const plan = wg.createTopkPlan({ type: 'f32', payload: 'index', capacity: 1000, kCapacity: 64, rowCapacity: 4 });
+    await check('topk plan: 3 rows of 1000 f32, k = 64, at offsets', async () => {
+      const rows = 3, n = 1000, k = 64;
+      const keys = sortKeys('f32', rows * n, 'edges');
+      const bk = uploadTo(dev, new Uint8Array(256 + rows * n * 4)), bo = uploadTo(dev, new Uint8Array(256 + rows * k * 4));
+      const bi = uploadTo(dev, new Uint8Array(rows * k * 4));
+      dev.queue.writeBuffer(bk, 256, keys);
+      const enc = dev.createCommandEncoder();
+      plan.encode(enc, { keysIn: bk, keysInOffset: 256, keysOut: bo, keysOutOffset: 256, valuesOut: bi, n, rows, k });
+      dev.queue.submit([enc.finish()]);
+      await wg.errors();
+      const [gk, go, gi] = await downloadFrom(dev, [bk, bo, bi]);
+      for (const b of [bk, bo, bi]) b.destroy();
+      return sameSort({ keys: new Float32Array(go, 256, rows * k), values: new Uint32Array(gi, 0, rows * k) },
+        referenceTopk(keys, 'f32', { k, rows, values: 'index' }))
+        || sameArray(new Uint32Array(gk, 256, rows * n), bitsOf32or64(keys), 'the keys after ');
+    });
+
+    const E = ErrorCode;
+    await expectCode('topk: no k', E.INVALID_ARGUMENT, () => wg.topk(new Uint32Array(8)));
+    await expectCode('topk: k = 0', E.INVALID_ARGUMENT, () => wg.topk(new Uint32Array(8), { k: 0 }));
+    await expectCode('topk: k past n', E.INVALID_ARGUMENT, () => wg.topk(new Uint32Array(8), { k: 5, rows: 2 }));
+    await expectCode('topk: rows that do not divide the keys', E.INVALID_ARGUMENT, () => wg.topk(new Uint32Array(8), { k: 1, rows: 3 }));
+    await expectCode('topk: no keys', E.INVALID_ARGUMENT, () => wg.topk(new Float32Array(0), { k: 1 }));
+    await expectCode('topk: 8-byte values', E.INVALID_ARGUMENT, () => wg.topk(new Uint32Array(8), { k: 1, values: new Float64Array(8) }));
+    await expectCode('topk: u64 keys', E.UNSUPPORTED_TYPE, () => wg.topk(new BigUint64Array(8), { k: 1 }));
+    await expectCode('topk: f16 keys', E.UNSUPPORTED_TYPE, () => wg.createTopkPlan({ type: 'f16' }));
+    await expectCode('topk: unknown select', E.INVALID_ARGUMENT, () => wg.createTopkPlan({ select: 'median' }));
+    await expectCode('topk: kCapacity past capacity', E.INVALID_ARGUMENT, () => wg.createTopkPlan({ capacity: 10, kCapacity: 11 }));
+    await expectCode('topk: sorted, k past 4096, two rows', E.TOO_LARGE,
+      () => wg.createTopkPlan({ capacity: 5000, kCapacity: 4097, rowCapacity: 2 }));
+    const keysBuf = dev.createBuffer({ size: 16384, usage: U.STORAGE }), out = dev.createBuffer({ size: 1024, usage: U.STORAGE });
+    const idx = dev.createBuffer({ size: 1024, usage: U.STORAGE });
+    const args = { keysIn: keysBuf, keysOut: out, valuesOut: idx, n: 1000, rows: 2, k: 64 };
+    const enc = dev.createCommandEncoder();
+    await expectCode('topk plan: k past kCapacity', E.CAPACITY_EXCEEDED, () => plan.encode(enc, { ...args, k: 65 }));
+    await expectCode('topk plan: rows past rowCapacity', E.CAPACITY_EXCEEDED, () => plan.encode(enc, { ...args, rows: 5 }));
+    await expectCode('topk plan: n past capacity', E.CAPACITY_EXCEEDED, () => plan.encode(enc, { ...args, n: 1001 }));
+    await expectCode('topk plan: k past n', E.INVALID_ARGUMENT, () => plan.encode(enc, { ...args, n: 10, k: 11 }));
+    await expectCode('topk plan: rows 2^32 are not wrapped', E.CAPACITY_EXCEEDED, () => plan.encode(enc, { ...args, rows: 2 ** 32 + 1 }));
+    await expectCode('topk plan: no indices buffer', E.INVALID_ARGUMENT, () => plan.encode(enc, { ...args, valuesOut: undefined }));
+    await expectCode('topk plan: keysOut too small', E.BUFFER_TOO_SMALL, () => plan.encode(enc, { ...args, keysOutOffset: 768 }));
+    await expectCode('topk plan: keysOut is keysIn', E.ALIASING, () => plan.encode(enc, { ...args, keysOut: keysBuf }));
+    await expectCode('topk plan: counts from the GPU', E.INVALID_ARGUMENT, () => plan.encode(enc, { ...args, nBuffer: idx }));
+    plan.destroy();
+    for (const b of [keysBuf, out, idx]) b.destroy();
+  },
+
+  // The segmented sort (issue 36) through the host helper and a plan, against
+  // referenceSegmentedSort: many tiny segments, random lengths with empty ones, one
+  // segment of all, lengths at the plan's tiles' borders (with keys before the first and
+  // after the last segment, which stay as they were), no keys; offsets and begin/end
+  // (gaps); the paths forced; bad offsets with the GPU's codes. Three sets of pipelines:
+  // u32 with indices (both paths), f32 descending with values (the large path only with
+  // &full=1), i64 with 8-byte values (the small path).
+  async segsort(wg) {
+    const probe = wg.createSegmentedSortPlan({ payload: 'index', capacity: 1 });
+    const t = probe.tileSize();
+    probe.destroy();
+    const csr = (lengths, first = 0) => {
+      const o = [first];
+      for (const l of lengths) o.push(o[o.length - 1] + l);
+      return Uint32Array.from(o);
+    };
+    const n = 3001;
+    const tiny = [], random = [];
+    while (tiny.length < 900) tiny.push(rng() % 6 === 0 ? 0 : rng() % 5);
+    for (let at = 0; at < n;) { const l = Math.min(n - at, rng() % 3 === 0 ? 0 : rng() % (2 * t + 100)); random.push(l); at += l; }
+    const borders = [0, 1, 31, 32, 33, 63, 64, 65, t - 1, t, t + 1, 511, 512, 513];
+    const layouts = [
+      ['many tiny', csr(tiny)], ['random with empty', csr(random)], ['one of all', csr([n])],
+      [`tile borders (tile ${t}), keys in no segment`, csr(borders, 5)],
+    ];
+    for (const [what, offsets] of layouts) {
+      const begin = offsets.subarray(0, -1), end = offsets.subarray(1);
+      for (const [dist, path] of [['few', 'auto'], ['uniform', 'large']]) {
+        if (path === 'large' && what === 'many tiny') continue;
+        const keys = sortKeys('u32', n, dist);
+        await check(`segmented sort u32 indices ${what} (${begin.length} segments) ${dist} path ${path}`, async () =>
+          sameSort(await wg.segmentedSort(keys, { offsets, values: 'index', path }),
+            referenceSegmentedSort(keys, 'u32', begin, end, { values: 'index' })));
+      }
+    }
+    await check('segmented sort of no keys, three empty segments', async () => {
+      const r = await wg.segmentedSort(new Uint32Array(0), { offsets: new Uint32Array([0, 0, 0, 0]), values: 'index' });
+      return r.keys.length === 0 && r.values.length === 0 ? '' : `${r.keys.length} keys`;
+    });
+    // The large path compiles two sort plans of the key type: f32's only in the full run,
+    // where one segment is longer than the tile.
+    const floatPath = quickProduct ? 'small' : 'auto';
+    await check(`segmented sort f32 descending, values, begin/end with gaps, edges, path ${floatPath}`, async () => {
+      const m = 2 * t + 100, longest = floatPath === 'small' ? t : t + 47;
+      const keys = sortKeys('f32', m, 'edges'), values = sortValues(m, Float32Array);
+      const begin = Uint32Array.from([3, 10, 10, 40, 41, 50, 50 + t, m - 1]);
+      const end = Uint32Array.from([9, 10, 40, 41, 50, 50 + t, 50 + t + longest, m]);
+      const opts = { order: 'descending', values, path: floatPath };
+      return sameSort(await wg.segmentedSort(keys, { ...opts, begin, end }), referenceSegmentedSort(keys, 'f32', begin, end, opts));
+    });
+    await check('segmented sort i64 descending, 8-byte values, path small', async () => {
+      const m = 2000, lengths = [];
+      for (let at = 0; at < m;) { const l = Math.min(m - at, rng() % (t + 1)); lengths.push(l); at += l; }
+      const offsets = csr(lengths), keys = sortKeys('i64', m, 'few'), values = sortValues(m, BigUint64Array);
+      const opts = { order: 'descending', values };
+      return sameSort(await wg.segmentedSort(keys, { ...opts, offsets, path: 'small' }),
+        referenceSegmentedSort(keys, 'i64', offsets.subarray(0, -1), offsets.subarray(1), opts));
+    });
+    await check('prepare knows segmentedSort (cached pipelines: none compiled)', async () => {
+      const compiled = await wg.prepare([{ primitive: 'segmentedSort', payload: 'index', path: 'small', capacity: 1 }]);
+      return compiled === 0 ? '' : `prepare compiled ${compiled}`;
+    });
+
+    // A plan on the page's buffers: the segment count from the GPU (2 of 4), so the last
+    // two segments are not written.
+    const dev = wg.device;
+    const U = GPUBufferUsage;
+    const plan = wg.createSegmentedSortPlan({ payload: 'index', capacity: 1000, segmentCapacity: 4 });
+    await check('segmented sort plan: nSegmentsBuffer 2 of 4 segments', async () => {
+      const m = 1000, keys = sortKeys('u32', m, 'few'), offsets = Uint32Array.from([0, 100, 700, 800, 1000]);
+      const guard = new Uint32Array(m).fill(0xC3C3C3C3);
+      const bk = uploadTo(dev, keys), bo = uploadTo(dev, guard), bi = uploadTo(dev, guard), boff = uploadTo(dev, offsets);
+      const bs = uploadTo(dev, new Uint32Array([0xFFFF])), bcount = uploadTo(dev, new Uint32Array([2]));
+      const enc = dev.createCommandEncoder();
+      plan.encode(enc, { keysIn: bk, keysOut: bo, valuesOut: bi, n: m, offsets: boff, nSegments: 4, status: bs,
+        nSegmentsBuffer: bcount });
+      dev.queue.submit([enc.finish()]);
+      await wg.errors();
+      const [go, gi, gs] = await downloadFrom(dev, [bo, bi, bs]);
+      for (const b of [bk, bo, bi, boff, bs, bcount]) b.destroy();
+      const want = referenceSegmentedSort(keys, 'u32', offsets.subarray(0, 2), offsets.subarray(1, 3), { values: 'index' });
+      return sameArray(new Uint32Array(gs, 0, 1), [0], 'status ')
+        || sameSort({ keys: new Uint32Array(go, 0, 700), values: new Uint32Array(gi, 0, 700) },
+          { keys: want.keys.subarray(0, 700), values: want.values.subarray(0, 700) })
+        || sameArray(new Uint32Array(go, 2800, 300), guard.subarray(700), 'keys past the counted segments ');
+    });
+
+    const E = ErrorCode;
+    await expectCode('segmented sort: offsets out of order', E.SEGMENTS_UNORDERED,
+      () => wg.segmentedSort(new Uint32Array(100), { offsets: new Uint32Array([0, 50, 40, 100]), values: 'index' }));
+    await expectCode('segmented sort: an offset past n', E.SEGMENT_OUT_OF_RANGE,
+      () => wg.segmentedSort(new Uint32Array(100), { offsets: new Uint32Array([0, 50, 101]), values: 'index' }));
+    await expectCode('segmented sort: a begin past its end', E.SEGMENTS_UNORDERED,
+      () => wg.segmentedSort(new Float32Array(100), { begin: new Uint32Array([0, 60]), end: new Uint32Array([50, 55]),
+        order: 'descending', values: new Float32Array(100) }));
+    await expectCode(`segmented sort: path small, a segment of tile + 1 = ${t + 1}`, E.TOO_LARGE,
+      () => wg.segmentedSort(new Uint32Array(t + 1), { offsets: new Uint32Array([0, t + 1]), values: 'index', path: 'small' }));
+    await expectCode('segmented sort: offsets not a Uint32Array', E.INVALID_ARGUMENT,
+      () => wg.segmentedSort(new Uint32Array(4), { offsets: [0, 4] }));
+    await expectCode('segmented sort: f16 keys', E.UNSUPPORTED_TYPE, () => wg.createSegmentedSortPlan({ type: 'f16' }));
+    await expectCode('segmented sort: value bytes 2', E.INVALID_ARGUMENT, () => wg.createSegmentedSortPlan({ payload: 'buffer', valueBytes: 2 }));
+    await expectCode('segmented sort: unknown path', E.INVALID_ARGUMENT, () => wg.createSegmentedSortPlan({ path: 'medium' }));
+    const keysBuf = dev.createBuffer({ size: 4096, usage: U.STORAGE }), out = dev.createBuffer({ size: 4096, usage: U.STORAGE });
+    const idx = dev.createBuffer({ size: 4096, usage: U.STORAGE }), offs = dev.createBuffer({ size: 256, usage: U.STORAGE });
+    const args = { keysIn: keysBuf, keysOut: out, valuesOut: idx, n: 1000, offsets: offs, nSegments: 4 };
+    const enc = dev.createCommandEncoder();
+    await expectCode('segmented sort plan: n past capacity', E.CAPACITY_EXCEEDED, () => plan.encode(enc, { ...args, n: 1001 }));
+    await expectCode('segmented sort plan: nSegments past segmentCapacity', E.CAPACITY_EXCEEDED, () => plan.encode(enc, { ...args, nSegments: 5 }));
+    await expectCode('segmented sort plan: no offsets', E.INVALID_ARGUMENT, () => plan.encode(enc, { ...args, offsets: undefined }));
+    await expectCode('segmented sort plan: keysOut is keysIn', E.ALIASING, () => plan.encode(enc, { ...args, keysOut: keysBuf }));
+    await expectCode('segmented sort plan: status in the indices\' buffer', E.ALIASING, () => plan.encode(enc, { ...args, status: idx }));
+    plan.destroy();
+    for (const b of [keysBuf, out, idx, offs]) b.destroy();
   },
 
   // Plans on the page's buffers, several into one encoder, one submit.

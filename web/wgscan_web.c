@@ -595,3 +595,119 @@ int wgs_web_sort_encode(wgs_sort_plan *p, uint32_t encoder, uint32_t keys_in, do
     a.timestamp_end_index = end_index;
     return wgs_sort_encode(p, (WGPUCommandEncoder)(uintptr_t)encoder, &a);
 }
+
+/* ---- top-k ------------------------------------------------------------------------------ */
+/* k_capacity and row_capacity as the sort's count fields: 0 the default, past 32 bits
+ * refused by the library (never wrapped). */
+EXPORT(wgs_web_topk_plan_create)
+int wgs_web_topk_plan_create(int type, int select, int output, int payload, double capacity, double k_capacity,
+                             double row_capacity) {
+    wgs_topk_plan_desc d;
+    memset(&d, 0, sizeof d);
+    d.type = (wgs_type)type;
+    d.select = (wgs_topk_select)select;
+    d.output = (wgs_topk_output)output;
+    d.payload = (wgs_payload)payload;
+    d.capacity = (uint64_t)capacity;
+    d.k_capacity = u32_field(k_capacity);
+    d.row_capacity = u32_field(row_capacity);
+    last_plan = NULL;
+    if (!ctx) return WGS_ERROR_INVALID_ARGUMENT;
+    return wgs_topk_plan_create(ctx, &d, (wgs_topk_plan **)&last_plan);
+}
+
+EXPORT(wgs_web_topk_plan_destroy) void wgs_web_topk_plan_destroy(wgs_topk_plan *p) { wgs_topk_plan_destroy(p); }
+
+/* rows and k past 32 bits reach the library as UINT32_MAX: past row_capacity, past n. */
+EXPORT(wgs_web_topk_encode)
+int wgs_web_topk_encode(wgs_topk_plan *p, uint32_t encoder, uint32_t keys_in, double keys_in_offset, uint32_t keys_out,
+                        double keys_out_offset, uint32_t values_in, double values_in_offset, uint32_t values_out,
+                        double values_out_offset, double n, double rows, double k,
+                        uint32_t n_buffer, double n_offset, uint32_t n_segments_buffer, double n_segments_offset,
+                        uint32_t query_set, uint32_t begin_index, uint32_t end_index) {
+    wgs_topk_args a;
+    memset(&a, 0, sizeof a);
+    a.keys_in = BUF(keys_in);
+    a.keys_in_offset = (uint64_t)keys_in_offset;
+    a.keys_out = BUF(keys_out);
+    a.keys_out_offset = (uint64_t)keys_out_offset;
+    a.values_in = BUF(values_in);
+    a.values_in_offset = (uint64_t)values_in_offset;
+    a.values_out = BUF(values_out);
+    a.values_out_offset = (uint64_t)values_out_offset;
+    a.n = (uint64_t)n;
+    a.rows = u32_field(rows);
+    a.k = u32_field(k);
+    /* (no counts from the GPU: wgscan.js refuses them for the top-k) */
+    (void)n_buffer, (void)n_offset, (void)n_segments_buffer, (void)n_segments_offset;
+    a.timestamp_query_set = (WGPUQuerySet)(uintptr_t)query_set;
+    a.timestamp_begin_index = begin_index;
+    a.timestamp_end_index = end_index;
+    return wgs_topk_encode(p, (WGPUCommandEncoder)(uintptr_t)encoder, &a);
+}
+
+/* ---- segmented sort -------------------------------------------------------------------- */
+EXPORT(wgs_web_segmented_sort_plan_create)
+int wgs_web_segmented_sort_plan_create(int type, int order, int payload, double value_bytes, int segments, int path,
+                                       double capacity, double segment_capacity) {
+    wgs_segmented_sort_plan_desc d;
+    memset(&d, 0, sizeof d);
+    d.type = (wgs_type)type;
+    d.order = (wgs_sort_order)order;
+    d.payload = (wgs_payload)payload;
+    d.value_bytes = u32_field(value_bytes);
+    d.segments = (wgs_segments_form)segments;
+    d.path = (wgs_segmented_sort_path)path;
+    d.capacity = (uint64_t)capacity;
+    d.segment_capacity = (uint64_t)segment_capacity;
+    last_plan = NULL;
+    if (!ctx) return WGS_ERROR_INVALID_ARGUMENT;
+    return wgs_segmented_sort_plan_create(ctx, &d, (wgs_segmented_sort_plan **)&last_plan);
+}
+
+EXPORT(wgs_web_segmented_sort_plan_destroy)
+void wgs_web_segmented_sort_plan_destroy(wgs_segmented_sort_plan *p) { wgs_segmented_sort_plan_destroy(p); }
+
+EXPORT(wgs_web_segmented_sort_plan_tile) int wgs_web_segmented_sort_plan_tile(wgs_segmented_sort_plan *p) {
+    return (int)wgs_segmented_sort_plan_tile_size(p);
+}
+
+EXPORT(wgs_web_segmented_sort_encode)
+int wgs_web_segmented_sort_encode(wgs_segmented_sort_plan *p, uint32_t encoder, uint32_t keys_in,
+                                  double keys_in_offset, uint32_t keys_out, double keys_out_offset,
+                                  uint32_t values_in, double values_in_offset, uint32_t values_out,
+                                  double values_out_offset, double n, uint32_t offsets, double offsets_offset,
+                                  uint32_t begin_offsets, double begin_offsets_offset, uint32_t end_offsets,
+                                  double end_offsets_offset, double n_segments, uint32_t status,
+                                  double status_offset,
+                                  uint32_t n_buffer, double n_offset, uint32_t n_segments_buffer, double n_segments_offset,
+                                  uint32_t query_set, uint32_t begin_index, uint32_t end_index) {
+    wgs_segmented_sort_args a;
+    memset(&a, 0, sizeof a);
+    a.keys_in = BUF(keys_in);
+    a.keys_in_offset = (uint64_t)keys_in_offset;
+    a.keys_out = BUF(keys_out);
+    a.keys_out_offset = (uint64_t)keys_out_offset;
+    a.values_in = BUF(values_in);
+    a.values_in_offset = (uint64_t)values_in_offset;
+    a.values_out = BUF(values_out);
+    a.values_out_offset = (uint64_t)values_out_offset;
+    a.n = (uint64_t)n;
+    a.offsets = BUF(offsets);
+    a.offsets_offset = (uint64_t)offsets_offset;
+    a.begin_offsets = BUF(begin_offsets);
+    a.begin_offsets_offset = (uint64_t)begin_offsets_offset;
+    a.end_offsets = BUF(end_offsets);
+    a.end_offsets_offset = (uint64_t)end_offsets_offset;
+    a.n_segments = (uint64_t)n_segments;
+    a.status = BUF(status);
+    a.status_offset = (uint64_t)status_offset;
+    a.n_buffer = BUF(n_buffer);
+    a.n_offset = (uint64_t)n_offset;
+    a.n_segments_buffer = BUF(n_segments_buffer);
+    a.n_segments_offset = (uint64_t)n_segments_offset;
+    a.timestamp_query_set = (WGPUQuerySet)(uintptr_t)query_set;
+    a.timestamp_begin_index = begin_index;
+    a.timestamp_end_index = end_index;
+    return wgs_segmented_sort_encode(p, (WGPUCommandEncoder)(uintptr_t)encoder, &a);
+}

@@ -203,6 +203,40 @@ export interface SortPlanOptions extends PlanOptionsBase {
   /** 'auto' (reduce-then-scan), 'onesweep' (decoupled look-back; capacity < 2^30), 'reduce-scan'. */
   algorithm?: 'auto' | 'onesweep' | 'reduce-scan';
 }
+export interface TopkPlanOptions extends PlanOptionsBase {
+  /** Keys: 'u32' (default), 'i32' or 'f32' (in the sort's order: +NaN the largest, -NaN
+   * the smallest, -0 below +0). */
+  type?: 'u32' | 'i32' | 'f32';
+  select?: 'largest' | 'smallest'; // default 'largest'
+  /** 'sorted' (default): best first, ties in index order; 'input-order': the same k in
+   * their input order (cheaper). */
+  output?: 'sorted' | 'input-order';
+  /** 'buffer': a 4-byte value a key moves with it; 'index': each key's index within its row. */
+  payload?: 'none' | 'buffer' | 'index';
+  /** The largest k; 0 (default): min(capacity, 4096). Sorted output past 4096 takes one row. */
+  kCapacity?: number;
+  /** The most rows (default 1). capacity is the most keys a row. */
+  rowCapacity?: number;
+}
+export interface SegmentedSortPlanOptions extends PlanOptionsBase {
+  type?: SortKeyType;   // default 'u32'
+  /** Stable either way; f32 keys in the sort's order. */
+  order?: 'ascending' | 'descending'; // default 'ascending'
+  /** 'buffer': a value of valueBytes a key moves with it; 'index': each key's index in
+   * the whole input (not within its segment). */
+  payload?: 'none' | 'buffer' | 'index';
+  /** 'buffer': 4 (the default) or 8; otherwise 0. */
+  valueBytes?: 0 | 4 | 8;
+  /** 'offsets' (CSR: nSegments + 1 u32, the default) or 'begin-end' (two arrays of
+   * nSegments u32; gaps between segments allowed). */
+  segments?: 'offsets' | 'begin-end';
+  /** 'auto' (default): a workgroup sorts a segment of up to tileSize() keys, the radix
+   * sorts longer ones; 'small': no radix sorts (less memory), a longer segment sets the
+   * status to TOO_LARGE; 'large': every segment by the radix sorts. */
+  path?: 'auto' | 'small' | 'large';
+  /** The most segments an encode takes (default 1). */
+  segmentCapacity?: number;
+}
 export interface AllocPlanOptions extends PlanOptionsBase {
   /** 'scan' (default): blocks in request order; 'atomic': one fetch-add per request. */
   algorithm?: 'auto' | 'scan' | 'atomic';
@@ -260,6 +294,44 @@ export interface SortArgs extends EncodeArgsBase {
   valuesIn?: GPUBuffer; valuesInOffset?: number;
   /** payload 'buffer': room for n values (may be valuesIn); 'index': n u32 input indices. */
   valuesOut?: GPUBuffer; valuesOutOffset?: number;
+}
+export interface TopkArgs extends Omit<EncodeArgsBase, 'nBuffer' | 'nOffset'> {
+  /** Keys a row (1 .. capacity). */
+  n: number;
+  /** 1 .. rowCapacity. */
+  rows: number;
+  /** 1 .. min(n, kCapacity). */
+  k: number;
+  /** rows x n keys, row r's at r * n. */
+  keysIn: GPUBuffer; keysInOffset?: number;
+  /** Room for rows x k keys; a buffer of its own. */
+  keysOut: GPUBuffer; keysOutOffset?: number;
+  /** payload 'buffer': rows x n 4-byte values. */
+  valuesIn?: GPUBuffer; valuesInOffset?: number;
+  /** payload 'buffer' and 'index': room for rows x k. */
+  valuesOut?: GPUBuffer; valuesOutOffset?: number;
+}
+export interface SegmentedSortArgs extends EncodeArgsBase {
+  /** n keys. */
+  keysIn: GPUBuffer; keysInOffset?: number;
+  /** Room for n keys, a buffer of its own; places in no segment are not written. */
+  keysOut: GPUBuffer; keysOutOffset?: number;
+  /** payload 'buffer': n values. */
+  valuesIn?: GPUBuffer; valuesInOffset?: number;
+  /** payload 'buffer' and 'index': room for n values, a buffer of its own. */
+  valuesOut?: GPUBuffer; valuesOutOffset?: number;
+  /** segments 'offsets': nSegments + 1 u32. */
+  offsets?: GPUBuffer; offsetsOffset?: number;
+  /** segments 'begin-end': nSegments u32 each. */
+  beginOffsets?: GPUBuffer; beginOffsetsOffset?: number;
+  endOffsets?: GPUBuffer; endOffsetsOffset?: number;
+  nSegments: number;
+  /** Optional: the segment count from the GPU (one u32 at nSegmentsOffset), bounded by
+   * nSegments, as nBuffer bounds n. */
+  nSegmentsBuffer?: GPUBuffer; nSegmentsOffset?: number;
+  /** Optional: one u32, 0 or the code of bad segments (SEGMENTS_UNORDERED,
+   * SEGMENT_OUT_OF_RANGE; TOO_LARGE for a segment past the tile with path 'small'). */
+  status?: GPUBuffer; statusOffset?: number;
 }
 export interface SegmentedReduceArgs extends EncodeArgsBase {
   /** n values. */
@@ -346,6 +418,11 @@ export declare class ReducePlan extends Plan<ReduceArgs, ReducePlanOptions | Cou
 export declare class SelectPlan extends Plan<SelectArgs, SelectPlanOptions> {}
 export declare class HistogramPlan extends Plan<HistogramArgs, HistogramPlanOptions> {}
 export declare class SortPlan extends Plan<SortArgs, SortPlanOptions> {}
+export declare class TopkPlan extends Plan<TopkArgs, TopkPlanOptions> {}
+export declare class SegmentedSortPlan extends Plan<SegmentedSortArgs, SegmentedSortPlanOptions> {
+  /** The longest segment one workgroup sorts. */
+  tileSize(): number;
+}
 export declare class SegmentedReducePlan extends Plan<SegmentedReduceArgs, SegmentedReducePlanOptions> {}
 export declare class ScanByKeyPlan extends Plan<ScanByKeyArgs, ScanByKeyPlanOptions> {}
 export declare class SegmentedScanPlan extends Plan<SegmentedScanArgs, SegmentedScanPlanOptions> {}
@@ -411,6 +488,12 @@ export interface SortResult<K extends SortKeyArray, V extends ArrayBufferView | 
   /** The values in the keys' order (values 'index': the input indices), else undefined. */
   values: V;
 }
+export interface TopkResult<K extends TopkKeyArray, V extends ArrayBufferView | undefined = undefined> extends Timed {
+  /** rows x k keys, row r's best (or, 'input-order', in input order) at r * k, in the input's array type. */
+  keys: K;
+  /** Their values (values 'index': their indices within the row), else undefined. */
+  values: V;
+}
 export interface AllocateResult extends Timed {
   /** Each block's start, or ALLOC_FAILED. */
   offsets: Uint32Array;
@@ -452,6 +535,22 @@ export interface HostSortOptions extends Omit<SortPlanOptions, 'capacity' | 'pay
   /** Another key type of the keys' element size (e.g. 'f32' for a Uint32Array of float bits). */
   type?: SortKeyType;
 }
+export interface HostTopkOptions extends Omit<TopkPlanOptions, 'capacity' | 'payload' | 'kCapacity' | 'rowCapacity'> {
+  /** 1 .. n (the keys of a row). */
+  k: number;
+  /** The keys are rows x n, one row after another (default 1). */
+  rows?: number;
+  /** Another 4-byte key type (e.g. 'f32' for a Uint32Array of float bits). */
+  type?: 'u32' | 'i32' | 'f32';
+}
+export interface HostSegmentedSortOptions extends Omit<SegmentedSortPlanOptions, 'capacity' | 'payload' | 'valueBytes' | 'segments' | 'segmentCapacity'> {
+  /** CSR: nSegments + 1 offsets (or give begin and end). */
+  offsets?: Uint32Array;
+  begin?: Uint32Array;
+  end?: Uint32Array;
+  /** Another key type of the keys' element size. */
+  type?: SortKeyType;
+}
 export interface HostAllocateOptions {
   arenaSize: number;
   /** The arena's top before the call (default 0). */
@@ -459,6 +558,8 @@ export interface HostAllocateOptions {
   algorithm?: AllocPlanOptions['algorithm'];
 }
 type Select32 = Uint32Array | Int32Array | Float32Array;
+/** Top-k keys: 4 bytes. */
+export type TopkKeyArray = Uint32Array | Int32Array | Float32Array;
 
 /** A plan for prepare(): the primitive and its create*Plan options. */
 export type PrepareSpec =
@@ -472,7 +573,9 @@ export type PrepareSpec =
   | ({ primitive: 'scanByKey' } & ScanByKeyPlanOptions)
   | ({ primitive: 'segmentedScan' } & SegmentedScanPlanOptions)
   | ({ primitive: 'reduceByKey' } & ReduceByKeyPlanOptions)
-  | ({ primitive: 'alloc' } & AllocPlanOptions);
+  | ({ primitive: 'alloc' } & AllocPlanOptions)
+  | ({ primitive: 'topk' } & TopkPlanOptions)
+  | ({ primitive: 'segmentedSort' } & SegmentedSortPlanOptions);
 
 /** The library on one GPUDevice. */
 export declare class Wgscan {
@@ -507,6 +610,9 @@ export declare class Wgscan {
    * workgroup memory (TOO_LARGE): ask the device for the adapter's
    * maxComputeWorkgroupStorageSize. */
   createSortPlan(options?: SortPlanOptions): SortPlan & Readonly<Required<SortPlanOptions>>;
+  createTopkPlan(options?: TopkPlanOptions): TopkPlan & Readonly<Required<TopkPlanOptions>>;
+  /** Needs the adapter's workgroup memory as createSortPlan does. */
+  createSegmentedSortPlan(options?: SegmentedSortPlanOptions): SegmentedSortPlan & Readonly<Required<SegmentedSortPlanOptions>>;
   createSegmentedReducePlan(options?: SegmentedReducePlanOptions): SegmentedReducePlan & Readonly<Required<SegmentedReducePlanOptions>>;
   createScanByKeyPlan(options?: ScanByKeyPlanOptions): ScanByKeyPlan & Readonly<Required<ScanByKeyPlanOptions>>;
   createSegmentedScanPlan(options?: SegmentedScanPlanOptions): SegmentedScanPlan & Readonly<Required<SegmentedScanPlanOptions>>;
@@ -531,6 +637,16 @@ export declare class Wgscan {
   sort<K extends SortKeyArray>(keys: K, options: HostSortOptions & { values: 'index' }): Promise<SortResult<K, Uint32Array>>;
   sort<K extends SortKeyArray, V extends SortValueArray>(keys: K, options: HostSortOptions & { values: V }): Promise<SortResult<K, V>>;
   sort<K extends SortKeyArray>(keys: K, options?: HostSortOptions & { values?: 'index' | SortValueArray }): Promise<SortResult<K, SortValueArray | undefined>>;
+  /** The k largest (or smallest) keys of each row, ties to the lower index; values:
+   * 'index' for the indices within the row, or rows x n 4-byte values that move along. */
+  topk<K extends TopkKeyArray>(keys: K, options: HostTopkOptions & { values?: undefined }): Promise<TopkResult<K>>;
+  topk<K extends TopkKeyArray>(keys: K, options: HostTopkOptions & { values: 'index' }): Promise<TopkResult<K, Uint32Array>>;
+  topk<K extends TopkKeyArray, V extends Select32>(keys: K, options: HostTopkOptions & { values: V }): Promise<TopkResult<K, V>>;
+  /** A stable sort within each segment; keys and values in no segment stay as they were.
+   * values as sort's ('index': the index in the whole input). Bad offsets throw the GPU's code. */
+  segmentedSort<K extends SortKeyArray>(keys: K, options: HostSegmentedSortOptions & { values?: undefined }): Promise<SortResult<K>>;
+  segmentedSort<K extends SortKeyArray>(keys: K, options: HostSegmentedSortOptions & { values: 'index' }): Promise<SortResult<K, Uint32Array>>;
+  segmentedSort<K extends SortKeyArray, V extends SortValueArray>(keys: K, options: HostSegmentedSortOptions & { values: V }): Promise<SortResult<K, V>>;
   /** One reduction per segment; offsets out of order or past n throw the GPU's code. */
   segmentedReduce<A extends Select32>(input: A, options: HostSegmentedReduceOptions): Promise<SegmentedReduceResult<A>>;
   /** A scan that starts again at every segment (runs of equal keys, or head flags). */

@@ -18,8 +18,9 @@
 //
 // Adding a primitive: its three exports in wgscan_web.c (plan create, destroy, encode),
 // one entry in PRIMITIVES below (the create call's arguments from the options, the
-// encode call's arguments from the args), a create<Name>Plan method, a host helper if
-// it has one, and its lines in wgscan.d.ts.
+// encode call's arguments from the args, the counts from the GPU it takes), a
+// create<Name>Plan method and its PREPARE name, a host helper if it has one, and its
+// lines in wgscan.d.ts.
 
 // wgscan.h's result list: numbers are never reused.
 const RESULT_NAMES = [
@@ -76,6 +77,9 @@ const SORT_TYPES = { u32: 1, i32: 2, f32: 3, f16: 4, u64: 5, i64: 6 };
 const SORT_ORDERS = { ascending: 0, descending: 1 };
 const SORT_ALGORITHMS = { auto: 0, onesweep: 1, 'reduce-scan': 2 };
 const SORT_KEY_SIZE = { u32: 4, i32: 4, f32: 4, u64: 8, i64: 8 };
+const TOPK_SELECTS = { largest: 0, smallest: 1 };
+const TOPK_OUTPUTS = { sorted: 0, 'input-order': 1 };
+const SEGMENTED_SORT_PATHS = { auto: 0, small: 1, large: 2 };
 const ELEMENT_SIZE = { u32: 4, i32: 4, f32: 4, f16: 2 };
 
 // The options over the defaults; an option given as undefined keeps its default.
@@ -150,6 +154,60 @@ function isSortValues(a) {
   return ArrayBuffer.isView(a) && !(a instanceof DataView) && (a.BYTES_PER_ELEMENT === 4 || a.BYTES_PER_ELEMENT === 8);
 }
 
+// The key type of the sorts' host helpers (sort, segmentedSort, topk): options.type, or
+// the array's; its size must be the array's element size.
+function sortKeyType(keys, type) {
+  type ??= sortTypeOfArray(keys);
+  if (!type || !ArrayBuffer.isView(keys) || keys instanceof DataView) {
+    invalid('keys must be a Uint32Array, Int32Array, Float32Array, BigUint64Array or BigInt64Array');
+  }
+  if (SORT_KEY_SIZE[type] !== undefined && SORT_KEY_SIZE[type] !== keys.BYTES_PER_ELEMENT) {
+    invalid(`keys hold ${keys.BYTES_PER_ELEMENT}-byte elements, key type '${type}' needs ${SORT_KEY_SIZE[type]}`);
+  }
+  return type;
+}
+
+// The values option of sort and segmentedSort: 'index', or n values of 4 or 8 bytes.
+// Returns the plan's payload and valueBytes and the values to upload (or none).
+function sortPayload(values, n) {
+  if (values == null) return { payload: 'none', valueBytes: 0, input: null };
+  if (values === 'index') return { payload: 'index', valueBytes: 0, input: null };
+  if (!isSortValues(values) || values.length < n) invalid('values must be \'index\' or a typed array of n 4- or 8-byte values');
+  return { payload: 'buffer', valueBytes: values.BYTES_PER_ELEMENT, input: values.subarray(0, n) };
+}
+
+const powerOfTwo = (x) => 2 ** Math.ceil(Math.log2(Math.max(1, x)));
+
+// The segments of a segmented host helper: offsets (nSegments + 1 CSR offsets) or begin
+// and end (nSegments each), Uint32Arrays, put into `uploads` under the encode's names.
+// Returns the plan's segments form, nSegments and a segmentCapacity (a power of two, so
+// that growing counts make few plans).
+function hostSegments({ offsets, begin, end }, uploads) {
+  const u32s = (a, what) => (a instanceof Uint32Array ? a : invalid(`${what} must be a Uint32Array`));
+  let nSegments, segments;
+  if (offsets != null) {
+    if (begin != null || end != null) invalid('give offsets, or begin and end, not both');
+    if (u32s(offsets, 'offsets').length < 1) invalid('offsets must hold nSegments + 1 offsets');
+    nSegments = offsets.length - 1;
+    segments = 'offsets';
+    uploads.offsets = offsets;
+  } else {
+    if (u32s(begin, 'begin').length !== u32s(end, 'end').length) invalid('begin and end must be of one length');
+    nSegments = begin.length;
+    segments = 'begin-end';
+    uploads.beginOffsets = begin;
+    uploads.endOffsets = end;
+  }
+  return { segments, nSegments, segmentCapacity: powerOfTwo(nSegments) };
+}
+
+// A segmented host call's status word (downloaded): 0, or the code the GPU's check of
+// the segments left, thrown.
+function checkSegmentStatus(bytes) {
+  const status = new Uint32Array(bytes)[0];
+  if (status) fail(status, `the GPU's check of the segments: ${RESULT_NAMES[status] ?? status}`);
+}
+
 // The result array of `type`; f16 results come as the input came (Float16Array, or
 // Uint16Array of raw bits).
 function arrayFor(type, buffer, n, like = null) {
@@ -210,7 +268,9 @@ function elementBits(type, v, what) {
 // Each encode export takes (plan, encoder, ...fields, querySet, beginIndex, endIndex);
 // a field is [kind, name]: 'buffer' (a GPUBuffer, or none), 'offset' (bytes, default 0),
 // 'count' (required), 'u32' (required), 'predicate' (optional: has, kind, a, b), 'value'
-// (optional: has, the bits of one element of the plan's type).
+// (optional: has, the bits of one element of the plan's type). counts: which counts from
+// the GPU an encode takes (nBuffer, and nSegmentsBuffer for 'segments'): 'n' unless
+// said.
 const PRIMITIVES = {
   scan: {
     encode: 'wgs_web_scan_encode', destroy: 'wgs_web_scan_plan_destroy',
@@ -240,8 +300,22 @@ const PRIMITIVES = {
       ['buffer', 'valuesIn'], ['offset', 'valuesInOffset'], ['buffer', 'valuesOut'], ['offset', 'valuesOutOffset'],
       ['count', 'n']],
   },
+  topk: {
+    encode: 'wgs_web_topk_encode', destroy: 'wgs_web_topk_plan_destroy', counts: 'none',
+    fields: [['buffer', 'keysIn'], ['offset', 'keysInOffset'], ['buffer', 'keysOut'], ['offset', 'keysOutOffset'],
+      ['buffer', 'valuesIn'], ['offset', 'valuesInOffset'], ['buffer', 'valuesOut'], ['offset', 'valuesOutOffset'],
+      ['count', 'n'], ['count', 'rows'], ['count', 'k']],
+  },
+  segmentedSort: {
+    encode: 'wgs_web_segmented_sort_encode', destroy: 'wgs_web_segmented_sort_plan_destroy', counts: 'segments',
+    fields: [['buffer', 'keysIn'], ['offset', 'keysInOffset'], ['buffer', 'keysOut'], ['offset', 'keysOutOffset'],
+      ['buffer', 'valuesIn'], ['offset', 'valuesInOffset'], ['buffer', 'valuesOut'], ['offset', 'valuesOutOffset'],
+      ['count', 'n'], ['buffer', 'offsets'], ['offset', 'offsetsOffset'], ['buffer', 'beginOffsets'],
+      ['offset', 'beginOffsetsOffset'], ['buffer', 'endOffsets'], ['offset', 'endOffsetsOffset'],
+      ['count', 'nSegments'], ['buffer', 'status'], ['offset', 'statusOffset']],
+  },
   segmentedReduce: {
-    encode: 'wgs_web_segmented_reduce_encode', destroy: 'wgs_web_segmented_reduce_plan_destroy',
+    encode: 'wgs_web_segmented_reduce_encode', destroy: 'wgs_web_segmented_reduce_plan_destroy', counts: 'segments',
     fields: [['buffer', 'input'], ['offset', 'inputOffset'], ['count', 'n'], ['buffer', 'offsets'],
       ['offset', 'offsetsOffset'], ['buffer', 'beginOffsets'], ['offset', 'beginOffsetsOffset'],
       ['buffer', 'endOffsets'], ['offset', 'endOffsetsOffset'], ['count', 'nSegments'], ['buffer', 'output'],
@@ -254,7 +328,7 @@ const PRIMITIVES = {
       ['count', 'n'], ['buffer', 'initBuffer'], ['offset', 'initOffset'], ['value', 'initValue']],
   },
   segmentedScan: {
-    encode: 'wgs_web_segmented_scan_encode', destroy: 'wgs_web_segmented_scan_plan_destroy',
+    encode: 'wgs_web_segmented_scan_encode', destroy: 'wgs_web_segmented_scan_plan_destroy', counts: 'segments',
     fields: [['buffer', 'input'], ['offset', 'inputOffset'], ['buffer', 'output'], ['offset', 'outputOffset'],
       ['count', 'n'], ['buffer', 'offsets'], ['offset', 'offsetsOffset'], ['buffer', 'beginOffsets'],
       ['offset', 'beginOffsetsOffset'], ['buffer', 'endOffsets'], ['offset', 'endOffsetsOffset'],
@@ -322,9 +396,12 @@ export class Plan {
     }
     // Counts on the GPU: nBuffer holds the element count (one u32 at nOffset, read when
     // the passes run) and n is then its bound; the segmented primitives also take
-    // nSegmentsBuffer (the segment count, bounded by nSegments).
-    const segmented = this.#primitive === 'segmentedReduce' || this.#primitive === 'segmentedScan';
-    if (!segmented && args.nSegmentsBuffer != null) invalid('nSegmentsBuffer is for the segmented primitives');
+    // nSegmentsBuffer (the segment count, bounded by nSegments); the top-k takes neither.
+    const counts = spec.counts ?? 'n';
+    if (counts === 'none' && (args.nBuffer != null || args.nSegmentsBuffer != null)) {
+      invalid(`the ${this.#primitive} plan takes no counts from the GPU (nBuffer, nSegmentsBuffer)`);
+    }
+    if (counts !== 'segments' && args.nSegmentsBuffer != null) invalid('nSegmentsBuffer is for the segmented primitives');
     for (const [name, kind] of [['nBuffer', 'buffer'], ['nOffset', 'offset'], ['nSegmentsBuffer', 'buffer'],
       ['nSegmentsOffset', 'offset']]) {
       const v = args[name];
@@ -362,6 +439,14 @@ export class ReducePlan extends Plan {}
 export class SelectPlan extends Plan {}
 export class HistogramPlan extends Plan {}
 export class SortPlan extends Plan {}
+export class TopkPlan extends Plan {}
+export class SegmentedSortPlan extends Plan {
+  // The longest segment one workgroup sorts; longer ones take the radix sorts (path
+  // 'auto', 'large') or are refused through the status (path 'small').
+  tileSize() {
+    return internals.get(owners.get(this)).exports.wgs_web_segmented_sort_plan_tile(this._ptr);
+  }
+}
 export class SegmentedReducePlan extends Plan {}
 export class ScanByKeyPlan extends Plan {}
 export class SegmentedScanPlan extends Plan {}
@@ -376,7 +461,7 @@ const PREPARE = {
   scan: 'createScanPlan', reduce: 'createReducePlan', count: 'createCountPlan', select: 'createSelectPlan',
   histogram: 'createHistogramPlan', sort: 'createSortPlan', segmentedReduce: 'createSegmentedReducePlan',
   scanByKey: 'createScanByKeyPlan', segmentedScan: 'createSegmentedScanPlan', reduceByKey: 'createReduceByKeyPlan',
-  alloc: 'createAllocPlan',
+  alloc: 'createAllocPlan', topk: 'createTopkPlan', segmentedSort: 'createSegmentedSortPlan',
 };
 
 // The wasm's bytes from a URL. Node's fetch refuses file: URLs, which is where the
@@ -846,6 +931,37 @@ export class Wgscan {
       lookup(SORT_ALGORITHMS, o.algorithm, 'algorithm'), count(o.capacity, 'capacity')], o);
   }
 
+  // The k largest or smallest keys of each row of a rows x n matrix (wgscan.h, Top-k):
+  // type u32, i32, f32 (floats in the sort's order); select largest, smallest; output
+  // sorted (best first, ties in index order), input-order; payload none, buffer (a
+  // 4-byte value a key), index (each key's index within its row); capacity (n, keys a
+  // row), kCapacity (the largest k; 0: min(capacity, 4096)), rowCapacity (rows).
+  createTopkPlan(options = {}) {
+    const o = withDefaults({ type: 'u32', select: 'largest', output: 'sorted', payload: 'none', capacity: 1, kCapacity: 0,
+      rowCapacity: 1 }, options);
+    return this.#plan('topk', TopkPlan, 'wgs_web_topk_plan_create', () => [
+      lookup(SORT_TYPES, o.type, 'key type'), lookup(TOPK_SELECTS, o.select, 'select'),
+      lookup(TOPK_OUTPUTS, o.output, 'output'), lookup(PAYLOADS, o.payload, 'payload'), count(o.capacity, 'capacity'),
+      count(o.kCapacity, 'kCapacity'), count(o.rowCapacity, 'rowCapacity')], o);
+  }
+
+  // A stable sort within each segment (wgscan.h, Segmented sort): type, order as
+  // createSortPlan's; payload none, buffer (valueBytes 4 or 8; 4 when not given), index
+  // (each key's index in the whole input); segments 'offsets' or 'begin-end' as the
+  // segmented reduce's; path auto (a workgroup sorts a segment up to tileSize(), the
+  // radix sorts longer ones), small (longer ones refused through the status), large
+  // (every segment by the radix sorts); capacity in keys, segmentCapacity in segments.
+  createSegmentedSortPlan(options = {}) {
+    const o = withDefaults({ type: 'u32', order: 'ascending', payload: 'none', segments: 'offsets', path: 'auto', capacity: 1,
+      segmentCapacity: 1 }, options);
+    o.valueBytes ??= o.payload === 'buffer' ? 4 : 0;
+    return this.#plan('segmentedSort', SegmentedSortPlan, 'wgs_web_segmented_sort_plan_create', () => [
+      lookup(SORT_TYPES, o.type, 'key type'), lookup(SORT_ORDERS, o.order, 'order'), lookup(PAYLOADS, o.payload, 'payload'),
+      count(o.valueBytes, 'valueBytes'), lookup(SEGMENT_FORMS, o.segments, 'segments'),
+      lookup(SEGMENTED_SORT_PATHS, o.path, 'path'), count(o.capacity, 'capacity'),
+      count(o.segmentCapacity, 'segmentCapacity')], o);
+  }
+
   // One reduction per segment: type u32, i32, f32; op as createReducePlan's; segments
   // 'offsets' (CSR: nSegments + 1 u32) or 'begin-end' (two arrays of nSegments u32);
   // capacity in values, segmentCapacity in segments.
@@ -977,7 +1093,7 @@ export class Wgscan {
       plan = null;
     }
     // Capacity in powers of two, so that growing sizes make few plans.
-    plan ??= create.call(this, { ...options, capacity: 2 ** Math.ceil(Math.log2(Math.max(1, n))) });
+    plan ??= create.call(this, { ...options, capacity: powerOfTwo(n) });
     this.#hostPlans.set(key, plan);
     for (const [k, p] of this.#hostPlans) {
       if (this.#hostPlans.size <= HOST_PLANS) break;
@@ -1102,33 +1218,89 @@ export class Wgscan {
     const { values, ...rest } = options;
     delete rest.payload; // both follow from values
     delete rest.valueBytes;
-    const type = rest.type ?? sortTypeOfArray(keys);
-    if (!type || !ArrayBuffer.isView(keys) || keys instanceof DataView) {
-      invalid('keys must be a Uint32Array, Int32Array, Float32Array, BigUint64Array or BigInt64Array');
-    }
-    if (SORT_KEY_SIZE[type] !== undefined && SORT_KEY_SIZE[type] !== keys.BYTES_PER_ELEMENT) {
-      invalid(`keys hold ${keys.BYTES_PER_ELEMENT}-byte elements, key type '${type}' needs ${SORT_KEY_SIZE[type]}`);
-    }
+    const type = sortKeyType(keys, rest.type);
     const n = keys.length;
-    const kb = keys.BYTES_PER_ELEMENT;
-    const uploads = { keysIn: keys, keysOut: n * kb };
-    let payload = 'none', valueBytes = 0;
-    if (values === 'index') {
-      payload = 'index';
-      uploads.valuesOut = n * 4;
-    } else if (values != null) {
-      if (!isSortValues(values) || values.length < n) invalid('values must be \'index\' or a typed array of n 4- or 8-byte values');
-      payload = 'buffer';
-      valueBytes = values.BYTES_PER_ELEMENT;
-      uploads.valuesIn = values.subarray(0, n);
-      uploads.valuesOut = n * valueBytes;
-    }
+    const uploads = { keysIn: keys, keysOut: n * keys.BYTES_PER_ELEMENT };
+    const { payload, valueBytes, input } = sortPayload(values, n);
+    if (payload !== 'none') uploads.valuesOut = n * (valueBytes || 4);
+    if (input) uploads.valuesIn = input;
     const plan = this.#hostPlan(this.createSortPlan, { ...rest, type, payload, valueBytes }, n);
     const r = await this.#runHost(plan, uploads, ['keysOut'].concat(payload === 'none' ? [] : ['valuesOut']), { n });
     const K = keys.constructor;
     const V = payload === 'buffer' ? values.constructor : Uint32Array;
     return {
       keys: new K(r.out.keysOut, 0, n), values: payload === 'none' ? undefined : new V(r.out.valuesOut, 0, n),
+      gpuMs: r.gpuMs, totalMs: r.totalMs,
+    };
+  }
+
+  // The k largest (select 'largest', the default) or smallest keys of each of
+  // options.rows rows (default 1) of typed-array keys, the rows one after another (n =
+  // keys.length / rows each): Uint32Array (u32), Int32Array (i32), Float32Array (f32);
+  // options.type names another 4-byte key type (e.g. 'f32' for a Uint32Array of float
+  // bits). options.k, 1 to n, is required; output 'sorted' (best first, the default) or
+  // 'input-order'; values 'index' (each key's index within its row) or a typed array of
+  // rows x n 4-byte values that move with their keys. Ties go to the lower index.
+  // Returns { keys, values, gpuMs, totalMs }: rows x k of each (row r's at r * k), keys
+  // in the input's array type, values in the values' (indices: a Uint32Array; undefined
+  // without values).
+  async topk(keys, options = {}) {
+    const { values, k, rows = 1, ...rest } = options;
+    for (const name of ['payload', 'kCapacity', 'rowCapacity']) delete rest[name]; // from values, k and rows
+    const type = sortKeyType(keys, rest.type);
+    count(rows, 'rows');
+    count(k, 'k');
+    if (rows < 1 || keys.length % rows) invalid(`rows must be 1 or more and divide the ${keys.length} keys, not ${rows}`);
+    const n = keys.length / rows;
+    // The encode refuses these too; the buffers' sizes need them sane first.
+    if (n < 1 || k < 1 || k > n) invalid(`top-k needs n >= 1 keys a row and 1 <= k <= n (n ${n}, k ${k})`);
+    const uploads = { keysIn: keys, keysOut: rows * k * 4 };
+    let payload = 'none';
+    if (values === 'index') payload = 'index';
+    else if (values != null) {
+      if (!(ArrayBuffer.isView(values) && !(values instanceof DataView) && values.BYTES_PER_ELEMENT === 4) || values.length < rows * n) {
+        invalid('values must be \'index\' or a typed array of rows x n 4-byte values');
+      }
+      payload = 'buffer';
+      uploads.valuesIn = values.subarray(0, rows * n);
+    }
+    if (payload !== 'none') uploads.valuesOut = rows * k * 4;
+    const plan = this.#hostPlan(this.createTopkPlan, { ...rest, type, payload, rowCapacity: powerOfTwo(rows),
+      kCapacity: Math.min(powerOfTwo(k), powerOfTwo(n)) }, n);
+    const r = await this.#runHost(plan, uploads, ['keysOut'].concat(payload === 'none' ? [] : ['valuesOut']), { n, rows, k });
+    const V = payload === 'buffer' ? values.constructor : Uint32Array;
+    return {
+      keys: new keys.constructor(r.out.keysOut, 0, rows * k),
+      values: payload === 'none' ? undefined : new V(r.out.valuesOut, 0, rows * k), gpuMs: r.gpuMs, totalMs: r.totalMs,
+    };
+  }
+
+  // Sorts typed-array keys (as sort's, options.type too) stably within each segment:
+  // options.offsets (a Uint32Array of nSegments + 1 CSR offsets) or options.begin and
+  // options.end (Uint32Arrays of nSegments each, gaps allowed); order and path as
+  // createSegmentedSortPlan's; values as sort's ('index': each key's index in the whole
+  // input). Keys and values in no segment stay as they were (indices: their own).
+  // Returns { keys, values, gpuMs, totalMs }. Offsets out of order or past n throw
+  // WgscanError with the GPU's code (SEGMENTS_UNORDERED, SEGMENT_OUT_OF_RANGE; with path
+  // 'small', TOO_LARGE for a segment longer than the tile).
+  async segmentedSort(keys, options = {}) {
+    const { values, offsets, begin, end, ...rest } = options;
+    for (const name of ['payload', 'valueBytes', 'segments', 'segmentCapacity']) delete rest[name];
+    const type = sortKeyType(keys, rest.type);
+    const n = keys.length;
+    // The outputs start as the inputs: what no segment covers comes back as it was.
+    const uploads = { keysIn: keys, keysOut: keys, status: 4 };
+    const { segments, nSegments, segmentCapacity } = hostSegments({ offsets, begin, end }, uploads);
+    const { payload, valueBytes, input } = sortPayload(values, n);
+    if (input) uploads.valuesIn = uploads.valuesOut = input;
+    if (payload === 'index') uploads.valuesOut = Uint32Array.from({ length: n }, (_, i) => i);
+    const plan = this.#hostPlan(this.createSegmentedSortPlan, { ...rest, type, payload, valueBytes, segments, segmentCapacity }, n);
+    const r = await this.#runHost(plan, uploads, ['keysOut', 'status'].concat(payload === 'none' ? [] : ['valuesOut']),
+      { n, nSegments });
+    checkSegmentStatus(r.out.status);
+    const V = payload === 'buffer' ? values.constructor : Uint32Array;
+    return {
+      keys: new keys.constructor(r.out.keysOut, 0, n), values: payload === 'none' ? undefined : new V(r.out.valuesOut, 0, n),
       gpuMs: r.gpuMs, totalMs: r.totalMs,
     };
   }
@@ -1145,30 +1317,14 @@ export class Wgscan {
     const type = v.type;
     if (type === 'f16') invalid('the segmented reduce takes u32, i32 or f32 values');
     const { offsets, begin, end, ...rest } = options;
-    const u32s = (a, what) => (a instanceof Uint32Array ? a : invalid(`${what} must be a Uint32Array`));
     const n = v.n;
-    let nSegments, segments;
     const uploads = { input, status: 4 };
-    if (offsets != null) {
-      if (begin != null || end != null) invalid('give offsets, or begin and end, not both');
-      if (u32s(offsets, 'offsets').length < 1) invalid('offsets must hold nSegments + 1 offsets');
-      nSegments = offsets.length - 1;
-      segments = 'offsets';
-      uploads.offsets = offsets;
-    } else {
-      if (u32s(begin, 'begin').length !== u32s(end, 'end').length) invalid('begin and end must be of one length');
-      nSegments = begin.length;
-      segments = 'begin-end';
-      uploads.beginOffsets = begin;
-      uploads.endOffsets = end;
-    }
+    const { segments, nSegments, segmentCapacity } = hostSegments({ offsets, begin, end }, uploads);
     const arg = rest.op === 'argmin' || rest.op === 'argmax';
     uploads.output = nSegments * (arg ? 8 : v.size);
-    const segmentCapacity = 2 ** Math.ceil(Math.log2(Math.max(1, nSegments)));
     const plan = this.#hostPlan(this.createSegmentedReducePlan, { ...rest, ...(v.custom ? {} : { type }), segments, segmentCapacity }, n);
     const r = await this.#runHost(plan, uploads, ['output', 'status'], { n, nSegments });
-    const status = new Uint32Array(r.out.status)[0];
-    if (status) fail(status, `the segments' offsets: ${RESULT_NAMES[status] ?? status}`);
+    checkSegmentStatus(r.out.status);
     if (v.custom) return { output: v.wrap(r.out.output, nSegments), index: undefined, gpuMs: r.gpuMs, totalMs: r.totalMs };
     const words = new Uint32Array(r.out.output, 0, nSegments * (arg ? 2 : 1));
     let output = arrayFor(type, r.out.output, nSegments), index;
@@ -1221,27 +1377,11 @@ export class Wgscan {
     const type = v.type;
     const n = v.n;
     const { offsets, begin, end, ...rest } = options;
-    const u32s = (a, what) => (a instanceof Uint32Array ? a : invalid(`${what} must be a Uint32Array`));
     const uploads = { input, output: n * v.size, status: 4 };
-    let nSegments, segments;
-    if (offsets != null) {
-      if (begin != null || end != null) invalid('give offsets, or begin and end, not both');
-      if (u32s(offsets, 'offsets').length < 1) invalid('offsets must hold nSegments + 1 offsets');
-      nSegments = offsets.length - 1;
-      segments = 'offsets';
-      uploads.offsets = offsets;
-    } else {
-      if (u32s(begin, 'begin').length !== u32s(end, 'end').length) invalid('begin and end must be of one length');
-      nSegments = begin.length;
-      segments = 'begin-end';
-      uploads.beginOffsets = begin;
-      uploads.endOffsets = end;
-    }
-    const segmentCapacity = 2 ** Math.ceil(Math.log2(Math.max(1, nSegments)));
+    const { segments, nSegments, segmentCapacity } = hostSegments({ offsets, begin, end }, uploads);
     const plan = this.#hostPlan(this.createSegmentedScanPlan, { ...rest, ...(v.custom ? {} : { type }), segments, segmentCapacity }, n);
     const r = await this.#runHost(plan, uploads, ['output', 'status'], { n, nSegments });
-    const status = new Uint32Array(r.out.status)[0];
-    if (status) fail(status, `the segments' offsets: ${RESULT_NAMES[status] ?? status}`);
+    checkSegmentStatus(r.out.status);
     const output = v.custom ? v.wrap(r.out.output, n) : arrayFor(type, r.out.output, n, input);
     return { output, gpuMs: r.gpuMs, totalMs: r.totalMs };
   }

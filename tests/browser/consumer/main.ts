@@ -6,7 +6,7 @@
 import {
   Wgscan, WgscanError, ErrorCode, NO_INDEX, ALLOC_FAILED,
   type ScanPlan, type SortPlan, type ReduceResult, type SortResult, type AdapterInfo, type Predicate, type PrepareSpec,
-  type OperatorDescription,
+  type OperatorDescription, type TopkPlan, type SegmentedSortPlan, type TopkResult,
 } from 'wgscan';
 
 interface Outcome { done: boolean; passed: number; failed: number; failures: string[]; info: AdapterInfo | null }
@@ -157,6 +157,34 @@ async function main(): Promise<void> {
       algorithm: 'onesweep', capacity: n }),
   ];
   void otherPlans;
+  // Top-k and the segmented sort (type-checked only; the repository's suites run them).
+  const sampling = async (): Promise<Uint32Array> => {
+    const logits = new Float32Array(4 * 1000);
+    const top: TopkResult<Float32Array, Uint32Array> = await wg.topk(logits, { k: 50, rows: 4, values: 'index' });
+    const plan: TopkPlan = wg.createTopkPlan({ type: 'f32', select: 'smallest', output: 'input-order', payload: 'buffer',
+      capacity: 1000, kCapacity: 50, rowCapacity: 4 });
+    plan.encode(device.createCommandEncoder(), { keysIn: input, keysOut: output, valuesIn: input, valuesOut: read, n: 1000, rows: 4, k: 50 });
+    return top.values;
+  };
+  const perSegment = async (): Promise<BigInt64Array> => {
+    const r = await ws.segmentedSort(new BigInt64Array(6), { offsets: new Uint32Array([0, 2, 6]), order: 'descending', values: new Float64Array(6) });
+    const byIndex = await ws.segmentedSort(new Float32Array(6), { begin: new Uint32Array([0]), end: new Uint32Array([3]), values: 'index', path: 'small' });
+    const plan: SegmentedSortPlan = ws.createSegmentedSortPlan({ type: 'u64', payload: 'index', segments: 'begin-end', segmentCapacity: 8, capacity: n });
+    const tile: number = plan.tileSize();
+    void tile;
+    void byIndex.values.length;
+    const more: PrepareSpec[] = [{ primitive: 'topk', kCapacity: 50, rowCapacity: 64 }, { primitive: 'segmentedSort', path: 'large' }];
+    void more;
+    return r.keys;
+  };
+  void sampling;
+  void perSegment;
+  // @ts-expect-error: the top-k takes no counts from the GPU
+  const topkCount = () => wg.createTopkPlan().encode(device.createCommandEncoder(), { keysIn: input, keysOut: output, n, rows: 1, k: 1, nBuffer: input });
+  // @ts-expect-error: top-k keys are 4 bytes
+  const wideTopk = () => wg.topk(new BigUint64Array(4), { k: 1 });
+  void topkCount;
+  void wideTopk;
   // @ts-expect-error: 'u64' is no element type
   const wrongType = () => wg.createScanPlan({ type: 'u64' });
   // @ts-expect-error: reduce takes no f16 (a Uint16Array)
