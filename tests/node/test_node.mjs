@@ -18,8 +18,10 @@ const arg = (name, dflt) => {
 const here = dirname(fileURLToPath(import.meta.url));
 const repo = resolve(here, '..', '..');
 const wasm = resolve(arg('--wasm', join(repo, 'build', 'web', 'wgscan.wasm')));
-const full = process.argv.includes('--full');
-const groups = arg('--groups', null);
+// make test-long (WGSCAN_TEST_LONG=1): every group at every size, whatever the arguments.
+const long = !['', '0'].includes(process.env.WGSCAN_TEST_LONG ?? '');
+const full = process.argv.includes('--full') || long;
+const groups = long ? null : arg('--groups', null);
 const swiftshader = '/usr/lib/chromium/vk_swiftshader_icd.json';
 
 if (!existsSync(wasm)) {
