@@ -311,7 +311,19 @@ export interface TopkArgs extends Omit<EncodeArgsBase, 'nBuffer' | 'nOffset'> {
   /** payload 'buffer' and 'index': room for rows x k. */
   valuesOut?: GPUBuffer; valuesOutOffset?: number;
 }
-export interface SegmentedSortArgs extends EncodeArgsBase {
+/** The segments of the segmented primitives' encodes (the plan's `segments` form). */
+interface SegmentsArgs extends EncodeArgsBase {
+  /** segments 'offsets': nSegments + 1 u32. */
+  offsets?: GPUBuffer; offsetsOffset?: number;
+  /** segments 'begin-end': nSegments u32 each. */
+  beginOffsets?: GPUBuffer; beginOffsetsOffset?: number;
+  endOffsets?: GPUBuffer; endOffsetsOffset?: number;
+  nSegments: number;
+  /** Optional: the segment count from the GPU (one u32 at nSegmentsOffset), bounded by
+   * nSegments, as nBuffer bounds n. */
+  nSegmentsBuffer?: GPUBuffer; nSegmentsOffset?: number;
+}
+export interface SegmentedSortArgs extends SegmentsArgs {
   /** n keys. */
   keysIn: GPUBuffer; keysInOffset?: number;
   /** Room for n keys, a buffer of its own; places in no segment are not written. */
@@ -320,31 +332,13 @@ export interface SegmentedSortArgs extends EncodeArgsBase {
   valuesIn?: GPUBuffer; valuesInOffset?: number;
   /** payload 'buffer' and 'index': room for n values, a buffer of its own. */
   valuesOut?: GPUBuffer; valuesOutOffset?: number;
-  /** segments 'offsets': nSegments + 1 u32. */
-  offsets?: GPUBuffer; offsetsOffset?: number;
-  /** segments 'begin-end': nSegments u32 each. */
-  beginOffsets?: GPUBuffer; beginOffsetsOffset?: number;
-  endOffsets?: GPUBuffer; endOffsetsOffset?: number;
-  nSegments: number;
-  /** Optional: the segment count from the GPU (one u32 at nSegmentsOffset), bounded by
-   * nSegments, as nBuffer bounds n. */
-  nSegmentsBuffer?: GPUBuffer; nSegmentsOffset?: number;
   /** Optional: one u32, 0 or the code of bad segments (SEGMENTS_UNORDERED,
    * SEGMENT_OUT_OF_RANGE; TOO_LARGE for a segment past the tile with path 'small'). */
   status?: GPUBuffer; statusOffset?: number;
 }
-export interface SegmentedReduceArgs extends EncodeArgsBase {
+export interface SegmentedReduceArgs extends SegmentsArgs {
   /** n values. */
   input: GPUBuffer; inputOffset?: number;
-  /** segments 'offsets': nSegments + 1 u32. */
-  offsets?: GPUBuffer; offsetsOffset?: number;
-  /** segments 'begin-end': nSegments u32 each. */
-  beginOffsets?: GPUBuffer; beginOffsetsOffset?: number;
-  endOffsets?: GPUBuffer; endOffsetsOffset?: number;
-  nSegments: number;
-  /** Optional: the segment count from the GPU (one u32 at nSegmentsOffset), bounded by
-   * nSegments, as nBuffer bounds n. */
-  nSegmentsBuffer?: GPUBuffer; nSegmentsOffset?: number;
   /** nSegments results of 4 bytes (arg ops: 8, the value's bits then the u32 index). */
   output: GPUBuffer; outputOffset?: number;
   /** Optional: one u32, 0 or the code of bad offsets (SEGMENTS_UNORDERED, SEGMENT_OUT_OF_RANGE). */
@@ -364,20 +358,11 @@ export interface ScanByKeyArgs extends EncodeArgsBase {
   initBuffer?: GPUBuffer; initOffset?: number;
   initValue?: number;
 }
-export interface SegmentedScanArgs extends EncodeArgsBase {
+export interface SegmentedScanArgs extends SegmentsArgs {
   /** n values. */
   input: GPUBuffer; inputOffset?: number;
   /** n values (the identity in no segment); another buffer than the others. */
   output: GPUBuffer; outputOffset?: number;
-  /** segments 'offsets': nSegments + 1 u32. */
-  offsets?: GPUBuffer; offsetsOffset?: number;
-  /** segments 'begin-end': nSegments u32 each. */
-  beginOffsets?: GPUBuffer; beginOffsetsOffset?: number;
-  endOffsets?: GPUBuffer; endOffsetsOffset?: number;
-  nSegments: number;
-  /** Optional: the segment count from the GPU (one u32 at nSegmentsOffset), bounded by
-   * nSegments, as nBuffer bounds n. */
-  nSegmentsBuffer?: GPUBuffer; nSegmentsOffset?: number;
   /** Optional: one u32, 0 or the code of bad offsets (SEGMENTS_UNORDERED, SEGMENT_OUT_OF_RANGE). */
   status?: GPUBuffer; statusOffset?: number;
 }
