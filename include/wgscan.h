@@ -416,6 +416,11 @@ typedef struct wgs_experimental {
     wgs_tile_shape sort;
     uint32_t sort_group_tiles;
     uint32_t sort_phases;
+    /* The top-k's tile, and the tiles each workgroup of its first pass (the top
+     * digit's histogram) counts before it adds to the row's counts (1..64, a power of
+     * two). */
+    wgs_tile_shape topk;
+    uint32_t topk_hist_tiles;
     /* Dawn device toggles to enable, comma-separated (NULL: none). */
     const char *dawn_toggles;
     /* Fault injection for the tests: the parameter ring's creation fails. */

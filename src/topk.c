@@ -24,7 +24,7 @@ struct wgs_topk_plan {
     int sorted;
     uint64_t capacity;
     uint32_t k_capacity, row_capacity;
-    uint32_t wg, tile;
+    uint32_t wg, tile, hist_tiles;
     WGPUComputePipeline init, histogram, pick, filter, cand_histogram, cand_tiles, write, rank;
     WGPUBuffer state, tile_counts, tile_offsets, candidates, keys_tmp, values_tmp;
     wgs_scan_plan *scan; /* the tiles' counts of every row into their offsets */
@@ -76,9 +76,12 @@ wgs_result wgs_topk_plan_create(wgs_context *ctx, const wgs_topk_plan_desc *desc
                 "capacity %llu x %u rows: the keys must fit one storage binding (%llu bytes) and number < 2^32",
                 (unsigned long long)capacity, rows, (unsigned long long)ci->max_storage_binding_size);
     wgs_tile_shape shape;
-    wgs_result r = wgs__shape(ctx, "topk", (wgs_tile_shape){0, 0}, wgs__tuning_of(ctx)->topk, 1, 64, topk_storage,
-                              NULL, &shape);
+    const wgs__tuning *tu = wgs__tuning_of(ctx);
+    wgs_result r = wgs__shape(ctx, "topk", ctx->exp.topk, tu->topk, 1, 64, topk_storage, NULL, &shape);
     if (r != WGS_OK) return r;
+    uint32_t hist_tiles = ctx->exp.topk_hist_tiles ? ctx->exp.topk_hist_tiles : tu->topk_hist_tiles;
+    WGS_FAIL_IF(ctx, !hist_tiles || hist_tiles > 64 || (hist_tiles & (hist_tiles - 1)), WGS_ERROR_INVALID_ARGUMENT,
+                "experimental topk_hist_tiles %u is not a power of two up to 64", hist_tiles);
     uint64_t tiles = wgs__div_up(capacity, (uint64_t)shape.wg * shape.items);
     uint64_t counts_bytes = wgs__round_up(rows * tiles * 8, 256);
     /* The rows' states, then the candidates' counter. */
@@ -96,13 +99,15 @@ wgs_result wgs_topk_plan_create(wgs_context *ctx, const wgs_topk_plan_desc *desc
     p->row_capacity = rows;
     p->wg = shape.wg;
     p->tile = shape.wg * shape.items;
+    p->hist_tiles = hist_tiles;
     uint32_t value_mode = desc->payload == WGS_PAYLOAD_BUFFER ? 1u : desc->payload == WGS_PAYLOAD_INDEX ? 2u : 0u;
     wgs_kernel_spec spec = {.file = "device/topk.wgsl", .helper = "element/sort_key.wgsl", .primitive = 1,
                             .value_type = WGS_TYPE_U32, .type = WGS_TYPE_U32, .op = WGS_OP_ADD, .wg = shape.wg,
                             .items = shape.items, .params = WGS_PARAMS_KIND_TOPK,
                             .consts = {{"KEY_KIND", (uint32_t)key_kind(type) +
                                                         (desc->select == WGS_TOPK_LARGEST ? 16u : 0u)},
-                                       {"VALUE_MODE", value_mode}}};
+                                       {"VALUE_MODE", value_mode},
+                                       {"HIST_TILES", hist_tiles}}};
     struct {
         const char *entry;
         WGPUComputePipeline *pipe;
@@ -227,11 +232,11 @@ wgs_result wgs_topk_encode(wgs_topk_plan *p, WGPUCommandEncoder encoder, const w
                                                     a->timestamp_begin_index, none);
     wgs__dispatch(ctx, cp, p->init, &state, 1, &recs[3], at[3], rows, NULL);
     gpu_binding hb[2] = {kin, state};
-    wgs__dispatch(ctx, cp, p->histogram, hb, 2, &recs[0], at[0], row_tiles, NULL);
-    wgs__dispatch(ctx, cp, p->pick, &state, 1, &recs[0], at[0], wgs__div_up(rows, p->wg), NULL);
+    wgs__dispatch(ctx, cp, p->histogram, hb, 2, &recs[0], at[0], rows * wgs__div_up(tiles, p->hist_tiles), NULL);
+    wgs__dispatch(ctx, cp, p->pick, &state, 1, &recs[0], at[0], rows, NULL);
     gpu_binding fb[4] = {kin, state, counts, cands};
     wgs__dispatch(ctx, cp, p->filter, fb, 4, &recs[1], at[1], row_tiles, NULL);
-    wgs__dispatch(ctx, cp, p->pick, &state, 1, &recs[1], at[1], wgs__div_up(rows, p->wg), NULL);
+    wgs__dispatch(ctx, cp, p->pick, &state, 1, &recs[1], at[1], rows, NULL);
     /* The candidates' dispatches follow their count, which the filter left after the
      * rows' states. */
     const wgs__count_rule follow = wgs__count_follow(0, p->tile);
@@ -239,7 +244,7 @@ wgs_result wgs_topk_encode(wgs_topk_plan *p, WGPUCommandEncoder encoder, const w
     gpu_binding cb[3] = {kin, state, cands};
     for (uint32_t d = 2; d < DIGITS; d++) {
         wgs__dispatch(ctx, cp, p->cand_histogram, cb, 3, &recs[d], at[d], cand_groups, &follow);
-        wgs__dispatch(ctx, cp, p->pick, &state, 1, &recs[d], at[d], wgs__div_up(rows, p->wg), NULL);
+        wgs__dispatch(ctx, cp, p->pick, &state, 1, &recs[d], at[d], rows, NULL);
     }
     wgs__dispatch(ctx, cp, p->cand_tiles, fb, 4, &recs[3], at[3], cand_groups, &follow);
     r = wgs__dispatch_end(ctx, cp);
@@ -258,8 +263,8 @@ wgs_result wgs_topk_encode(wgs_topk_plan *p, WGPUCommandEncoder encoder, const w
     wgs__gpu_scope_push(ctx->gpu);
     cp = wgs__gpu_pass_begin(ctx->gpu, encoder, a->timestamp_query_set, none,
                              by_sort ? none : a->timestamp_end_index);
-    gpu_binding wb[6] = {kin, kout, state, offsets, vin, vout};
-    wgs__dispatch(ctx, cp, p->write, wb, 6, &recs[3], write_at, row_tiles, NULL);
+    gpu_binding wb[7] = {kin, kout, state, counts, offsets, vin, vout};
+    wgs__dispatch(ctx, cp, p->write, wb, 7, &recs[3], write_at, row_tiles, NULL);
     if (p->sorted && !by_sort) {
         gpu_binding rb[4] = {{0, p->keys_tmp, 0, out_bytes}, {1, a->keys_out, a->keys_out_offset, out_bytes},
                              vals ? (gpu_binding){5, p->values_tmp, 0, out_bytes} : wgs__binding_or_dummy(ctx, 5, NULL, 0, 0, 0),

@@ -42,6 +42,7 @@ static const wgs__tuning table[WGS__CLASS_COUNT] = {
         .sort_lookback = 4,
         /* Top-k: few invocations, as the histogram; not measured beyond correctness. */
         .topk = {64, 8},
+        .topk_hist_tiles = 4, /* the loop over tiles runs in the tests */
         .segmented_sort = {64, 4},
         .segmented_sort_medium = {64, 1}, /* 64 keys: both lists run on small tests */
     },
@@ -80,13 +81,15 @@ static const wgs__tuning table[WGS__CLASS_COUNT] = {
         .scan_by_key = {256, 16},
         .histogram = {256, 4},
         .histogram_groups = 1024,
-        /* One invocation a digit in the tile's digit scan; 8 subgroups' counter rows. */
-        /* H200, 2^28: u32 keys 19.3 ms at 256 x 8 against 24.0 at 256 x 16; pairs and
-         * u64 keys the other way (bench/results/h200-2026-12-01-sort). */
-        .sort = {256, 16},
+        /* One invocation a digit in the tile's digit scan; 8 subgroups' counter rows.
+         * One tile a workgroup: more workgroups in flight hide the ranking's latency.
+         * H100, 2^28 (bench/results/h100-2026-12-05e/run7.log): u32 keys 12.82 ms at
+         * 256 x 8 x 1 tile, 14.60 at 16 tiles, 17.9-18.9 at 256 x 16; pairs 23.4 at
+         * 256 x 8 x 1, 33.8 at 256 x 16 x 16. */
+        .sort = {256, 8},
         .sort_keys = {256, 8},
         .sort_portable = {16, 16},
-        .sort_group_tiles = 16,
+        .sort_group_tiles = 1,
         /* One tile a workgroup: the largest that fits (fewer tiles to look back over). */
         .sort_onesweep = {256, 16},
         .sort_onesweep_keys = {256, 16},
@@ -97,6 +100,7 @@ static const wgs__tuning table[WGS__CLASS_COUNT] = {
         .sort_spins = 256,
         .sort_lookback = 8,
         .topk = {256, 8}, /* not yet measured on a GPU */
+        .topk_hist_tiles = 8, /* a row's 256 counts added to once in 16k keys, not 2k */
         .segmented_sort = {256, 16}, /* 4096 keys: segments of 4096 in a workgroup; not yet measured */
         .segmented_sort_medium = {128, 4}, /* 512 keys in 4 KiB: many workgroups a core; not yet measured */
     },
@@ -119,7 +123,7 @@ static const wgs__tuning table[WGS__CLASS_COUNT] = {
         .sort = {256, 8},
         .sort_keys = {256, 8},
         .sort_portable = {16, 16},
-        .sort_group_tiles = 16,
+        .sort_group_tiles = 1, /* as gpu-sg32 */
         .sort_onesweep = {256, 16},
         .sort_onesweep_keys = {256, 16},
         .sort_onesweep_portable = {16, 16},
@@ -127,6 +131,7 @@ static const wgs__tuning table[WGS__CLASS_COUNT] = {
         .sort_spins = 256,
         .sort_lookback = 8,
         .topk = {256, 8}, /* not yet measured on a GPU */
+        .topk_hist_tiles = 8, /* as gpu-sg32 */
         .segmented_sort = {256, 8}, /* not yet measured on a GPU */
     },
 };

@@ -91,6 +91,13 @@ int wgs_experiment_from_env(wgs_context_desc *desc, wgs_experimental *e, char *e
         if (k == 3) e->sort_group_tiles = v[2];
         any = 1;
     }
+    if ((s = getenv("WGSCAN_TUNE_TOPK")) && *s) {
+        int k = parse_list(s, v, 3);
+        if (k < 2) return bad(err, errlen, "WGSCAN_TUNE_TOPK", s, "wg,items[,histogram tiles]");
+        e->topk = (wgs_tile_shape){v[0], v[1]};
+        if (k == 3) e->topk_hist_tiles = v[2];
+        any = 1;
+    }
     struct {
         const char *name;
         uint32_t *phases;

@@ -8,6 +8,7 @@
  *   WGSCAN_TUNE_ML=wg,items       multi-level scan tile
  *   WGSCAN_TUNE_SELECT=wg,items[,group tiles]                  WGSCAN_TUNE_REDUCE=wg,items,groups
  *   WGSCAN_TUNE_SEGMENTED=wg,items  segmented reduce tile
+ *   WGSCAN_TUNE_SORT=wg,items[,group tiles]  WGSCAN_TUNE_TOPK=wg,items[,histogram tiles]
  *   WGSCAN_LOOKBACK=1..8          states per look-back lane   WGSCAN_LOOKBACK_SPINS=N
  *   WGSCAN_COPY=scalar            4-byte copy kernel          WGSCAN_DAWN_TOGGLES=a,b
  *   WGSCAN_SELECT_PHASES=count,scan,scatter (some of: the output is then wrong)

@@ -7,9 +7,14 @@
 //
 //   topk_init       per row: the digit counts zeroed, prefix 0, want k; the candidates'
 //                   counter zeroed
-//   topk_histogram  per (row, tile): the top digit's counts (the first read of the keys)
-//   topk_pick       per row: the digit whose count reaches `want` joins the prefix;
-//                   want drops by the keys of smaller digits; the counts are zeroed
+//   topk_histogram  per (row, HIST_TILES tiles): the top digit's counts (the first
+//                   read of the keys), added to the row's once per HIST_TILES tiles:
+//                   those adds all go to one row's 256 words, and a tile each was what
+//                   took the time
+//   topk_pick       per row, a workgroup: the digit whose count reaches `want` joins
+//                   the prefix (a scan of the counts over the workgroup, not a loop of
+//                   256 dependent reads); want drops by the keys of smaller digits; the
+//                   counts are zeroed
 //   topk_filter     per (row, tile) (the second read): the keys of the picked top digit
 //                   become candidates (their places appended to `candidates`), their
 //                   second digit counted; per tile the keys below that digit counted
@@ -19,16 +24,18 @@
 //   keys equal to T are taken (the first ones by index).
 //   topk_cand_tiles per candidate: its tile's counts of keys below T and equal to it
 //   (then the plan's scan plan: the exclusive prefixes of all the counts, in order)
-//   topk_write      per (row, tile) (the third read): a key below T, or one of the first
-//                   `want` equal to it, goes to place less_before + min(equal_before,
-//                   want), which keeps the input order
+//   topk_write      per (row, tile): a key below T, or one of the first `want` equal to
+//                   it, goes to place less_before + min(equal_before, want), which
+//                   keeps the input order. Only tiles that hold one read their keys
+//                   (their counts say which): for k much below n this is no third read
 //   topk_rank       (sorted output) per row and WG of its k: each result's rank among
 //                   the row's k (mapped key, then place), and its move there
 //
 // Params (src/params.h): n (the candidate kernels: the candidates, else unused), row_n
 // (keys a row), rows, k, shift (a digit's lowest bit), tiles (tiles a row; topk_rank:
 // groups a row).
-// Plan constants: KEY_KIND (sort_key.wgsl), VALUE_MODE (0 none, 1 values, 2 indices).
+// Plan constants: KEY_KIND (sort_key.wgsl), VALUE_MODE (0 none, 1 values, 2 indices),
+// HIST_TILES.
 // Bindings: 0 keys_in, 1 keys_out, 3 state (ROW_WORDS a row: digit counts, prefix,
 // want; after the rows the candidates' counter), 4 tile_counts (a word a tile of each
 // row: the keys below T; then as many: those equal to T), 5 values_in, 6 values_out,
@@ -53,6 +60,7 @@ var<workgroup> chunk: array<u32, WG>;
 var<workgroup> wg_count: atomic<u32>;
 var<workgroup> wg_less: atomic<u32>;
 var<workgroup> wg_base: u32;
+var<workgroup> wg_skip: u32;
 
 fn mapped(bits: u32) -> u32 {
     let u = ordered_key(bits, 0u).x;
@@ -100,48 +108,65 @@ fn topk_init(ids: Ids, @builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workg
 
 @compute @workgroup_size(WG)
 fn topk_histogram(ids: Ids, @builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
-    let rt = row_tile(wid, nwg);
-    if (rt.x >= params.rows) {
+    let groups = (params.tiles + HIST_TILES - 1u) / HIST_TILES;
+    let g = tile_index(wid, nwg);
+    let row = g / groups;
+    if (row >= params.rows) {
         return;
     }
     clear_bins(ids.lid);
     workgroupBarrier();
-    let first = rt.y * TILE;
-    let end = min(params.row_n, first + TILE);
-    for (var j = 0u; j < ITEMS; j++) {
+    let first = (g - row * groups) * HIST_TILES * TILE;
+    let end = min(params.row_n, first + HIST_TILES * TILE);
+    let row_base = row * params.row_n;
+    for (var j = 0u; j < HIST_TILES * ITEMS; j++) {
         let i = first + j * WG + ids.lid;
         if (i < end) {
-            atomicAdd(&bins[mapped(keys_in[rt.x * params.row_n + i]) >> 24u], 1u);
+            atomicAdd(&bins[mapped(keys_in[row_base + i]) >> 24u], 1u);
         }
     }
     workgroupBarrier();
-    flush_bins(ids.lid, rt.x);
+    flush_bins(ids.lid, row);
 }
+
+// Each invocation takes PICK_RUN consecutive digits.
+const PICK_RUN: u32 = (RADIX + WG - 1u) / WG;
 
 @compute @workgroup_size(WG)
 fn topk_pick(ids: Ids, @builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
-    let row = tile_index(wid, nwg) * WG + ids.lid;
+    let row = tile_index(wid, nwg);
     if (row >= params.rows) {
         return;
     }
     let base = row * ROW_WORDS;
-    var want = atomicLoad(&state[base + WANT]);
-    var digit = 0u;
-    var found = false;
-    for (var b = 0u; b < RADIX; b++) {
-        let c = atomicLoad(&state[base + b]);
-        atomicStore(&state[base + b], 0u);
-        if (!found) {
-            if (want <= c) {
-                digit = b;
-                found = true;
-            } else {
-                want -= c;
-            }
+    let want = atomicLoad(&state[base + WANT]);
+    let lo = ids.lid * PICK_RUN;
+    var c: array<u32, PICK_RUN>;
+    var sum = 0u;
+    for (var j = 0u; j < PICK_RUN; j++) {
+        c[j] = 0u;
+        if (lo + j < RADIX) {
+            c[j] = atomicLoad(&state[base + lo + j]);
+            atomicStore(&state[base + lo + j], 0u);
         }
+        sum += c[j];
     }
-    atomicStore(&state[base + PREFIX], atomicLoad(&state[base + PREFIX]) | (digit << params.shift));
-    atomicStore(&state[base + WANT], want);
+    let before = wg_exclusive(ids.lid, vec2<u32>(sum, 0u)).x;
+    // The one invocation whose digits hold the want-th key (want >= 1 and the row's
+    // keys that agree with the prefix number at least want).
+    if (before < want && want - before <= sum) {
+        var w = want - before;
+        var digit = lo;
+        for (var j = 0u; j < PICK_RUN; j++) {
+            if (w <= c[j]) {
+                digit = lo + j;
+                break;
+            }
+            w -= c[j];
+        }
+        atomicStore(&state[base + PREFIX], atomicLoad(&state[base + PREFIX]) | (digit << params.shift));
+        atomicStore(&state[base + WANT], w);
+    }
 }
 
 // The row and tile of a (row, tile) grid; rows past the end: row >= params.rows.
@@ -331,6 +356,17 @@ fn topk_write(ids: Ids, @builtin(workgroup_id) wid: vec3<u32>, @builtin(num_work
     }
     let kth = atomicLoad(&state[rt.x * ROW_WORDS + PREFIX]);
     let want = atomicLoad(&state[rt.x * ROW_WORDS + WANT]);
+    let t = rt.x * params.tiles;
+    let eq = params.rows * params.tiles;
+    // A tile with no key below T, and none equal to it that is taken, writes nothing.
+    if (ids.lid == 0u) {
+        let taken_eq = atomicLoad(&tile_counts[eq + t + rt.y]) != 0u &&
+                       tile_offsets[eq + t + rt.y] - tile_offsets[eq + t] < want;
+        wg_skip = select(0u, 1u, atomicLoad(&tile_counts[t + rt.y]) == 0u && !taken_eq);
+    }
+    if (workgroupUniformLoad(&wg_skip) != 0u) {
+        return;
+    }
     // Each invocation takes ITEMS keys in a row, so that the workgroup's prefix of
     // its counts is each key's count of those before it.
     let first = rt.y * TILE + ids.lid * ITEMS;
@@ -345,8 +381,6 @@ fn topk_write(ids: Ids, @builtin(workgroup_id) wid: vec3<u32>, @builtin(num_work
     }
     let e = wg_exclusive(ids.lid, c);
     // The scan ran over every row: a row's prefixes start at its first tile's.
-    let t = rt.x * params.tiles;
-    let eq = params.rows * params.tiles;
     var before = vec2<u32>(tile_offsets[t + rt.y] - tile_offsets[t],
                            tile_offsets[eq + t + rt.y] - tile_offsets[eq + t]) + e.xy;
     for (var j = 0u; j < ITEMS; j++) {
