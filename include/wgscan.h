@@ -586,7 +586,9 @@ typedef enum wgs_scan_algorithm {
  * WGS_ERROR_OPERATOR_COMPILE, the log carrying the compiler's message with the line
  * in your `source`. All of these are found before any GPU work is recorded.
  *
- * Custom operators run on the portable tiles (workgroup memory, no subgroup row
+ * A commutative operator whose element is u32, i32 or f32 runs the built-in operators'
+ * scan kernels (row tiles and subgroup scans where the device has subgroups); other
+ * custom operators run on the portable tiles (workgroup memory, no subgroup row
  * tiles): correct on every device, not yet tuned for speed. The description and its
  * strings are read during the call that takes it and need not outlive it. */
 typedef struct wgs_operator_desc {

@@ -376,7 +376,15 @@ typedef struct wgs__operator {
     uint32_t words;   /* 32-bit words of an element (size / 4) */
     uint32_t identity[4];
     int commutative;
+    int scalar; /* the element is u32, i32 or f32 itself (no struct, no vector) */
 } wgs__operator;
+
+/* Whether a scan's subgroup kernels (row tiles of vec4<T>, shuffles, the subgroup
+ * look-back) take the operator, as they take every built-in (NULL): its element must be
+ * a scalar, which vec4 and the subgroup operations hold, and it must commute, since
+ * the row tiles' tile total folds each lane's words across rows before its
+ * neighbours'. A u32 add of the user's then runs the built-in add's kernels. */
+int wgs__operator_subgroups(const wgs__operator *op);
 
 /* Checks `desc` (before any GPU work: the type's form and size, the identity's size,
  * reserved names; then a test compilation of the text on its own, whose errors name

@@ -107,17 +107,19 @@ static int write_prelude(strbuf *b, const wgs_kernel_spec *s) {
     const wgs__operator *op = s->custom;
     const char *t = op ? op->element : wgsl_type(s->type);
     int ok = 1;
+    /* Subgroup sizes are the same on every lane of a subgroup, but WGSL's uniformity
+     * analysis cannot know that the subgroup_size builtin is: loops bounded by it
+     * around shuffles are correct, so the rule is turned off for these modules. */
+    static const char subgroup_directives[] = "enable subgroups; diagnostic(off, subgroup_uniformity);";
     /* A user's operator comes first, unchanged, so that a compiler's message names the
-     * user's own lines (its kernels need no directive, which would have to precede it). */
+     * user's own lines; the directives, which must precede it, share its first line. */
     if (op) {
+        if (s->subgroups) ok &= sb_add(b, subgroup_directives), ok &= sb_add(b, " ");
         ok &= sb_add(b, op->source);
         ok &= sb_add(b, "\n");
     }
     if (s->type == WGS_TYPE_F16 && !op) ok &= sb_add(b, "enable f16;\n");
-    /* Subgroup sizes are the same on every lane of a subgroup, but WGSL's uniformity
-     * analysis cannot know that the subgroup_size builtin is: loops bounded by it
-     * around shuffles are correct, so the rule is turned off for these modules. */
-    if (s->subgroups) ok &= sb_add(b, "enable subgroups;\ndiagnostic(off, subgroup_uniformity);\n");
+    if (s->subgroups && !op) ok &= sb_add(b, subgroup_directives), ok &= sb_add(b, "\n");
     snprintf(buf, sizeof buf,
              "// generated prelude: %s %s, WG %u, ITEMS %u%s\n"
              "const WG: u32 = %uu;\n"
@@ -367,8 +369,8 @@ wgs_result wgs__pipeline(wgs_context *ctx, const wgs_kernel_spec *spec, WGPUComp
     char key[WGS_PIPELINE_KEY_MAX];
     WGS_FAIL_IF(ctx, !spec_key(spec, key, sizeof key), WGS_ERROR_GPU_INTERNAL,
                 "kernel key of %s:%s longer than %d characters", spec->file, spec->entry, WGS_PIPELINE_KEY_MAX - 1);
-    WGS_FAIL_IF(ctx, spec->custom && spec->subgroups, WGS_ERROR_GPU_INTERNAL,
-                "kernel %s: a user's operator runs on the portable tiles only", spec->file);
+    WGS_FAIL_IF(ctx, spec->subgroups && !wgs__operator_subgroups(spec->custom), WGS_ERROR_GPU_INTERNAL,
+                "kernel %s: this user's operator runs on the portable tiles only", spec->file);
     for (size_t i = 0; i < ctx->pipeline_count; i++) {
         const char *ck = ctx->pipelines[i].custom_key;
         if (strcmp(ctx->pipelines[i].key, key) == 0 &&

@@ -457,6 +457,8 @@ static wgs_result test_compile(wgs_context *ctx, const wgs__operator *op) {
                      op->combine, op->element, op->element, op->element, msg);
 }
 
+int wgs__operator_subgroups(const wgs__operator *op) { return !op || (op->scalar && op->commutative); }
+
 void wgs__operator_destroy(wgs__operator *op) {
     if (!op) return;
     free(op->source);
@@ -495,6 +497,7 @@ wgs_result wgs__operator_create(wgs_context *ctx, const wgs_operator_desc *d, wg
     }
     word_field f[4];
     memset(f, 0, sizeof f);
+    op->scalar = scalar_kind(op->element, strlen(op->element)) != 0;
     wgs_result r = check_names(ctx, op->source);
     if (r == WGS_OK) r = parse_element(ctx, op->source, op->element, f, &op->words);
     if (r == WGS_OK) {

@@ -114,19 +114,19 @@ static uint64_t tile_storage(uint32_t wg, uint32_t items, uint32_t es, int rows)
 typedef struct storage_arg {
     const wgs_context_info *ci;
     uint32_t es;
-    int custom; /* a user's operator: portable tiles only (chain.c) */
+    int rows_ok; /* the operator runs on row tiles (wgs__operator_subgroups) */
 } storage_arg;
 
 static uint64_t shape_storage(uint32_t wg, uint32_t items, const void *arg) {
     const storage_arg *a = arg;
-    return tile_storage(wg, items, a->es, !a->custom && wgs__chain_subgroups(a->ci, wg));
+    return tile_storage(wg, items, a->es, a->rows_ok && wgs__chain_subgroups(a->ci, wg));
 }
 
 /* Row tiles (16-byte words) take 4 items or more; the tuning table's shape otherwise. */
-static wgs_result choose_tiling(wgs_context *ctx, uint32_t es, int custom, int single_pass, tiling *t) {
+static wgs_result choose_tiling(wgs_context *ctx, uint32_t es, int rows_ok, int single_pass, tiling *t) {
     const wgs_context_info *ci = &ctx->caps.info;
     const wgs__tuning *tu = wgs__tuning_of(ctx);
-    storage_arg arg = {ci, es, custom};
+    storage_arg arg = {ci, es, rows_ok};
     wgs_tile_shape s;
     wgs_result r = single_pass ? wgs__shape(ctx, "scan_single_pass", ctx->exp.scan_single_pass,
                                             tu->scan_single_pass, 4, 256, shape_storage, &arg, &s)
@@ -136,7 +136,7 @@ static wgs_result choose_tiling(wgs_context *ctx, uint32_t es, int custom, int s
     t->wg = s.wg;
     t->items = s.items;
     t->tile = t->wg * t->items;
-    t->rows = !custom && wgs__chain_subgroups(ci, t->wg);
+    t->rows = rows_ok && wgs__chain_subgroups(ci, t->wg);
     return WGS_OK;
 }
 
@@ -187,6 +187,7 @@ static wgs_result make_pipelines(wgs_scan_plan *p) {
                           .helper = "element/scan_carry.wgsl",
                           .inclusive = p->kind == WGS_SCAN_INCLUSIVE, .custom = p->custom};
     wgs__chain_spec(ctx, &sp);
+    sp.subgroups = p->sp.rows; /* a user's operator too, where it runs on row tiles */
     r = wgs__pipeline(ctx, &sp, &p->sp_scan);
     if (r == WGS_OK)
         r = wgs__chain_create(ctx, &sp, wgs__div_up(p->capacity, p->sp.tile), "wgscan scan tile states", &p->chain);
@@ -246,8 +247,9 @@ wgs_result wgs_scan_plan_create(wgs_context *ctx, const wgs_scan_plan_desc *user
     p->max_dim = ci->max_workgroups_per_dimension;
     p->word_align = ci->min_storage_offset_alignment < 16 ? 16 : ci->min_storage_offset_alignment;
     p->has_sp = p->algorithm != WGS_SCAN_ALGORITHM_MULTILEVEL && !p->deterministic;
-    if ((r = choose_tiling(ctx, p->es, custom != NULL, 0, &p->ml)) != WGS_OK ||
-        (p->has_sp && (r = choose_tiling(ctx, p->es, custom != NULL, 1, &p->sp)) != WGS_OK)) {
+    int rows_ok = wgs__operator_subgroups(custom);
+    if ((r = choose_tiling(ctx, p->es, rows_ok, 0, &p->ml)) != WGS_OK ||
+        (p->has_sp && (r = choose_tiling(ctx, p->es, rows_ok, 1, &p->sp)) != WGS_OK)) {
         wgs__operator_destroy(custom);
         free(p);
         return r;
@@ -445,7 +447,7 @@ static uint32_t bind_data(const wgs_scan_plan *p, const tiling *t, gpu_binding *
                           uint32_t tail_binding, WGPUBuffer buf, uint64_t offset, uint64_t len, int writable) {
     uint64_t all = bytes_of(p, len);
     if (!t->rows) {
-        b[0] = (gpu_binding){word_binding, buf, offset, all};
+        b[0] = wgs__binding_or_dummy(p->ctx, word_binding, buf, offset, all, writable);
         return 1;
     }
     uint64_t words = word_elems(p, t, len) * p->es;
@@ -539,22 +541,22 @@ static void record_reduction(recorder *rc, WGPUBuffer input, uint64_t input_offs
     gpu_binding out = {3, output, output_offset, bytes_of(p, 1)};
     for (uint64_t c = 0; c < L->chunks || c == 0; c++) {
         uint64_t off = c * p->ml.chunk_elems * p->es, len = L->n ? chunk_len(L->n, p->ml.chunk_elems, c) : 0;
-        gpu_binding b[2];
-        b[0] = wgs__binding_or_dummy(p->ctx, 0, input, input_offset + off, bytes_of(p, len), 0);
-        b[1] = L->levels ? (gpu_binding){3, p->sums[0], 0, bytes_of(p, L->count[0])} : out;
+        gpu_binding b[3];
+        uint32_t nb = bind_data(p, &p->ml, b, 0, 4, input, input_offset + off, len, 0);
+        b[nb++] = L->levels ? (gpu_binding){3, p->sums[0], 0, bytes_of(p, L->count[0])} : out;
         wgs__count_rule rule = wgs__count_follow(c * p->ml.chunk_elems, p->ml.tile);
         rule.grid_min = c == 0;
-        dispatch(rc, p->ml_reduce_copy, b, 2, c, len ? wgs__div_up(len, p->ml.tile) : 1, &rule);
+        dispatch(rc, p->ml_reduce_copy, b, nb, c, len ? wgs__div_up(len, p->ml.tile) : 1, &rule);
     }
     uint64_t unit = p->ml.tile;
     for (int l = 0; l < L->levels; l++, unit = wgs__mul_sat(unit, p->ml.tile)) {
-        gpu_binding b[2] = {{0, p->sums[l], 0, bytes_of(p, L->count[l])},
-                            l + 1 < L->levels ? (gpu_binding){3, p->sums[l + 1], 0, bytes_of(p, L->count[l + 1])}
-                                              : out};
+        gpu_binding b[3];
+        uint32_t nb = bind_data(p, &p->ml, b, 0, 4, p->sums[l], 0, L->count[l], 0);
+        b[nb++] = l + 1 < L->levels ? (gpu_binding){3, p->sums[l + 1], 0, bytes_of(p, L->count[l + 1])} : out;
         wgs__count_rule rule = wgs__count_follow(0, p->ml.tile);
         rule.unit = unit;
         rule.grid_min = 1;
-        dispatch(rc, p->ml_reduce_copy, b, 2, (L->chunks ? L->chunks : 1) + (uint64_t)l,
+        dispatch(rc, p->ml_reduce_copy, b, nb, (L->chunks ? L->chunks : 1) + (uint64_t)l,
                  wgs__div_up(L->count[l], p->ml.tile), &rule);
     }
 }

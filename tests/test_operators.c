@@ -328,6 +328,80 @@ TEST(operator_u32_add_equals_builtin) {
     free(theirs);
 }
 
+/* A commutative operator on a scalar runs on the built-ins' row tiles and subgroup
+ * scans (wgs__operator_subgroups): the scans at every boundary of small tiles, with
+ * fallbacks, chunks and carries, and the reduce with a count from the GPU that ends
+ * inside a tile the word view holds whole (whose words past the count must not enter
+ * the total). */
+TEST(operator_scalar_commutative_boundaries) {
+    wgs_context *ctx = small_context();
+    if (!ctx) return;
+    const uint64_t sizes[] = {0, 1, 3, 127, 128, 129, 257, 1153, 4097, 20001};
+    uint32_t seed = 8080;
+    for (int k = 0; k < 2; k++)
+        for (int al = 0; al < 2; al++)
+            for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++)
+                if (!check_scan(ctx, &add, k ? WGS_SCAN_INCLUSIVE : WGS_SCAN_EXCLUSIVE,
+                                al ? WGS_SCAN_ALGORITHM_SINGLE_PASS : WGS_SCAN_ALGORITHM_MULTILEVEL, sizes[s],
+                                (int)(s % 3), seed++))
+                    return;
+    const uint64_t n = 20001, counts[] = {0, 1, 129, 200, 16385, 20001, 30000};
+    uint32_t *in = malloc(4 * n);
+    for (uint64_t i = 0; i < n; i++) in[i] = rnd(&seed);
+    wgs_reduce_plan *plan = NULL;
+    CHECK_RESULT(wgs_reduce_plan_create(ctx, &(wgs_reduce_plan_desc){.custom = &add.desc, .capacity = n}, &plan),
+                 WGS_OK);
+    WGPUBuffer bi = test_upload(ctx, in, 4 * n);
+    for (size_t k = 0; plan && bi && k < sizeof counts / sizeof counts[0]; k++) {
+        uint32_t want = 0, got = 0;
+        for (uint64_t i = 0; i < (counts[k] < n ? counts[k] : n); i++) want += in[i];
+        WGPUBuffer bo = test_upload(ctx, (uint32_t[1]){7}, 4), bn = test_count_buffer(ctx, (uint32_t)counts[k], 0);
+        WGPUCommandEncoder enc = NULL;
+        if (!bo || !bn || wgs_encoder_create(ctx, &enc) != WGS_OK) break;
+        wgs_result r = wgs_reduce_encode(plan, enc, &(wgs_reduce_args){.input = bi, .n = n, .output = bo, .n_buffer = bn});
+        CHECK_RESULT(r, WGS_OK);
+        CHECK_RESULT(wgs_submit(ctx, enc), WGS_OK);
+        if (r == WGS_OK && test_download(ctx, bo, &got, 4) && got != want)
+            test_fail(__FILE__, __LINE__, "add reduce, count %llu of %llu: got %08x, want %08x",
+                      (unsigned long long)counts[k], (unsigned long long)n, got, want);
+        wgs_buffer_release(ctx, bo);
+        wgs_buffer_release(ctx, bn);
+    }
+    wgs_buffer_release(ctx, bi);
+    wgs_reduce_plan_destroy(plan);
+    free(in);
+}
+
+/* A user's f32 add that commutes compiles to the built-in f32 add's multi-level kernels,
+ * so it rounds as they do: the same bits for inputs whose sums round (on the portable
+ * tiles, which group the additions otherwise, they differed). */
+TEST(operator_f32_add_runs_builtin_kernels) {
+    wgs_context *ctx = test_context();
+    if (!ctx) return;
+    static const uint32_t zero[1] = {0};
+    const wgs_operator_desc fadd = {"fn fplus(x: f32, y: f32) -> f32 { return x + y; }\n", "f32", "fplus", zero, 4, 1};
+    const uint64_t n = 50001;
+    float *in = malloc(4 * n), *mine = malloc(4 * n), *theirs = malloc(4 * n);
+    uint32_t seed = 1618;
+    for (uint64_t i = 0; i < n; i++)
+        in[i] = ((float)(rnd(&seed) % 2000001) - 1000000.0f) / (float)(1u + rnd(&seed) % 997u);
+    for (int k = 0; k < 2; k++) {
+        wgs_scan_kind kind = k ? WGS_SCAN_INCLUSIVE : WGS_SCAN_EXCLUSIVE;
+        CHECK_RESULT(wgs_scan_host(ctx, &(wgs_scan_plan_desc){.kind = kind, .algorithm = WGS_SCAN_ALGORITHM_MULTILEVEL,
+                                                               .custom = &fadd},
+                                   in, n, mine),
+                     WGS_OK);
+        CHECK_RESULT(wgs_scan_host(ctx, &(wgs_scan_plan_desc){.type = WGS_TYPE_F32, .op = WGS_OP_ADD, .kind = kind,
+                                                               .algorithm = WGS_SCAN_ALGORITHM_MULTILEVEL},
+                                   in, n, theirs),
+                     WGS_OK);
+        CHECK(memcmp(mine, theirs, 4 * n) == 0);
+    }
+    free(in);
+    free(mine);
+    free(theirs);
+}
+
 static void fold(const op_case *c, const uint32_t *in, uint64_t b, uint64_t e, uint32_t *acc);
 
 /* Reduce: one element, the whole input combined in order (n = 0: the identity); with a

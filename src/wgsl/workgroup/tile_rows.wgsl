@@ -290,9 +290,16 @@ fn tile_add_prefix(ids: Ids, base: u32, n: u32, p: T) {
 
 // The tile's total, left in wg_total (multi-level first pass: reads, writes nothing):
 // each lane folds its words' totals, each subgroup reduces its lanes, invocation 0
-// folds the subgroups' totals. Every invocation calls it (barriers).
+// folds the subgroups' totals. Every invocation calls it (barriers). Elements at or
+// past n count as ident even in a whole tile (a count from the GPU), since a user's
+// reduce (scan.c) takes the last tile's total as its result.
 fn tile_reduce(ids: Ids, base: u32, n: u32, ident: T) {
-    let w = load_rows(ids, base, n, ident);
+    let q0 = base / 4u + ids.lid;
+    let whole = whole_before(base, n);
+    var w: array<vec4<T>, ROWS>;
+    for (var k = 0u; k < ROWS; k++) {
+        w[k] = load_word(q0 + k * WG, n, ident, whole);
+    }
     var acc = ident;
     for (var k = 0u; k < ROWS; k++) {
         acc = combine(acc, scan_word(w[k]).w);
