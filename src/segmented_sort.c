@@ -3,7 +3,7 @@
  * segmented_sort.c: segmented sort plans (kernels in wgsl/device/segmented_sort.wgsl,
  * which describes them). Per encode: a compute pass of the status's zeroing, the
  * offsets' check (which lists the segments a workgroup sorts) and the tiny segments'
- * sort, an invocation a segment; a compute pass of the listed segments' sort, a
+ * sort, a few invocations a segment; a compute pass of the listed segments' sort, a
  * workgroup a segment, dispatched for their count on the GPU. Where a segment
  * can be longer than the tile, the large path follows: the plan's scan plan places the
  * large segments, a gather compacts their keys, the plan's two sort plans order them
@@ -305,7 +305,7 @@ wgs_result wgs_segmented_sort_encode(wgs_segmented_sort_plan *p, WGPUCommandEnco
     }
     if (listed) {
         gpu_binding tb[6] = {kin, kout, bb, eb, vin, vout};
-        wgs__dispatch(ctx, cp, p->tiny, tb, 6, &rec, rec_at, wgs__div_up(segs, p->wg), &counted);
+        wgs__dispatch(ctx, cp, p->tiny, tb, 6, &rec, rec_at, wgs__div_up(segs, p->wg / WGS_SS_TINY_LANES), &counted);
     }
     r = wgs__dispatch_end(ctx, cp);
     wgs__gpu_pass_end(ctx->gpu, cp);

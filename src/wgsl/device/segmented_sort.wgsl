@@ -11,8 +11,8 @@
 //               large list (small_list); for the
 //               large path its length if it is past small_max, else 0 (large_len,
 //               which the plan's scan turns into the large segments' places)
-//   ss_tiny     an invocation a segment of at most SS_TINY_MAX keys: an insertion
-//               sort of its mapped keys in registers, then the moves
+//   ss_tiny     SS_TINY_LANES invocations a segment of at most SS_TINY_MAX keys: each
+//               key's rank counted over the segment's keys, then its move there
 //   ss_small    (n: the listed segments, a count from the GPU) a workgroup a segment
 //               of one list (compiled twice: the medium tile and the full one), at
 //               most TILE keys: the mapped
@@ -156,10 +156,17 @@ fn ss_check(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg:
     }
 }
 
+fn key_at(g: u32) -> vec2<u32> {
+    if (KEY_WORDS == 2u) {
+        return mapped(keys_in[2u * g], keys_in[2u * g + 1u]);
+    }
+    return mapped(keys_in[g], 0u);
+}
+
 @compute @workgroup_size(WG)
 fn ss_tiny(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
            @builtin(local_invocation_index) lid: u32) {
-    let s = tile_index(wid, nwg) * WG + lid;
+    let s = tile_index(wid, nwg) * (WG / SS_TINY_LANES) + lid / SS_TINY_LANES;
     if (s >= params.segments) {
         return;
     }
@@ -168,28 +175,18 @@ fn ss_tiny(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: 
         return;
     }
     let len = r.y - r.x;
-    var key: array<vec2<u32>, SS_TINY_MAX>;
-    var place: array<u32, SS_TINY_MAX>;
-    for (var i = 0u; i < len; i++) {
-        let g = r.x + i;
-        var x: vec2<u32>;
-        if (KEY_WORDS == 2u) {
-            x = mapped(keys_in[2u * g], keys_in[2u * g + 1u]);
-        } else {
-            x = mapped(keys_in[g], 0u);
+    // A key's rank: the keys below it, and the equal ones before it (stable). The
+    // lanes of a segment read the same keys at once, which the caches serve.
+    for (var i = lid % SS_TINY_LANES; i < len; i += SS_TINY_LANES) {
+        let x = key_at(r.x + i);
+        var rank = 0u;
+        for (var j = 0u; j < len; j++) {
+            let y = key_at(r.x + j);
+            if (key_less(y, x) || (j < i && all(y == x))) {
+                rank++;
+            }
         }
-        // Past the keys below or equal to it: equal keys stay in input order.
-        var j = i;
-        while (j > 0u && key_less(x, key[j - 1u])) {
-            key[j] = key[j - 1u];
-            place[j] = place[j - 1u];
-            j--;
-        }
-        key[j] = x;
-        place[j] = i;
-    }
-    for (var i = 0u; i < len; i++) {
-        move_element(r.x + place[i], r.x + i);
+        move_element(r.x + i, r.x + rank);
     }
 }
 
