@@ -384,7 +384,7 @@ typedef struct wgs__operator {
  * a scalar, which vec4 and the subgroup operations hold, and it must commute, since
  * the row tiles' tile total folds each lane's words across rows before its
  * neighbours'. A u32 add of the user's then runs the built-in add's kernels. */
-int wgs__operator_subgroups(const wgs__operator *op);
+static inline int wgs__operator_subgroups(const wgs__operator *op) { return !op || (op->scalar && op->commutative); }
 
 /* Checks `desc` (before any GPU work: the type's form and size, the identity's size,
  * reserved names; then a test compilation of the text on its own, whose errors name

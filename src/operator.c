@@ -457,8 +457,6 @@ static wgs_result test_compile(wgs_context *ctx, const wgs__operator *op) {
                      op->combine, op->element, op->element, op->element, msg);
 }
 
-int wgs__operator_subgroups(const wgs__operator *op) { return !op || (op->scalar && op->commutative); }
-
 void wgs__operator_destroy(wgs__operator *op) {
     if (!op) return;
     free(op->source);
