@@ -99,8 +99,11 @@ static const wgs__tuning table[WGS__CLASS_COUNT] = {
         .sort_onesweep_default = 0,
         .sort_spins = 256,
         .sort_lookback = 8,
-        .topk = {256, 8}, /* not yet measured on a GPU */
-        .topk_hist_tiles = 8, /* a row's 256 counts added to once in 16k keys, not 2k */
+        /* H100, 2^28 u32, k = 1024 (bench/results/h100-2026-12-05e/run8/run8.log):
+         * 256 x 16 1.507 ms, 512 x 16 1.529, 256 x 32 1.596, 256 x 8 1.766; a row's 256
+         * counts added to once in 8 tiles, not each tile: 1.766 against 2.635 at 256 x 8. */
+        .topk = {256, 16},
+        .topk_hist_tiles = 8,
         .segmented_sort = {256, 16}, /* 4096 keys: segments of 4096 in a workgroup; not yet measured */
         .segmented_sort_medium = {128, 4}, /* 512 keys in 4 KiB: many workgroups a core; not yet measured */
     },
@@ -130,8 +133,8 @@ static const wgs__tuning table[WGS__CLASS_COUNT] = {
         .sort_onesweep_default = 0, /* as gpu-sg32 */
         .sort_spins = 256,
         .sort_lookback = 8,
-        .topk = {256, 8}, /* not yet measured on a GPU */
-        .topk_hist_tiles = 8, /* as gpu-sg32 */
+        .topk = {256, 16}, /* as gpu-sg32 */
+        .topk_hist_tiles = 8,
         .segmented_sort = {256, 8}, /* not yet measured on a GPU */
     },
 };
