@@ -1114,6 +1114,48 @@ const GROUPS = {
         || sameArray(all.subarray(sel.count, n), guard.subarray(sel.count), 'past the count')
         || sameArray(all.subarray(n, n + 1), [total], 'reduce of the selected');
     });
+    // Counts from the GPU fill the library's count ring, and a full ring is released for
+    // a fresh one in the middle of the encodes: the encoder still uses it, so it must
+    // not be destroyed before the submit (it was, issue 34's splat sort of 100 runs).
+    await check('plans: 400 encodes with nBuffer in one encoder outlive the rings they fill', async () => {
+      const n = 1000, runs = 400, stride = 256;
+      const input = smallValues('u32', n);
+      const inBuf = dev.createBuffer({ size: n * 4, usage: U.STORAGE | U.COPY_DST });
+      dev.queue.writeBuffer(inBuf, 0, input);
+      const counts = dev.createBuffer({ size: 4, usage: U.STORAGE | U.COPY_DST });
+      dev.queue.writeBuffer(counts, 0, new Uint32Array([n - 7]));
+      const out = dev.createBuffer({ size: runs * stride, usage: U.STORAGE | U.COPY_SRC });
+      const staging = dev.createBuffer({ size: runs * stride, usage: U.MAP_READ | U.COPY_DST });
+      const plan = wg.createReducePlan({ capacity: n });
+      // The library's buffers created after the first encode: a ring replaced.
+      let made = 0;
+      const create = dev.createBuffer;
+      dev.createBuffer = function (desc) { if (desc?.label === 'wgscan') made++; return create.call(this, desc); };
+      const enc = dev.createCommandEncoder();
+      try {
+        for (let i = 0; i < runs; i++) {
+          plan.encode(enc, { input: inBuf, output: out, outputOffset: i * stride, n, nBuffer: counts });
+          if (i === 0) made = 0;
+        }
+      } finally {
+        delete dev.createBuffer;
+      }
+      enc.copyBufferToBuffer(out, 0, staging, 0, runs * stride);
+      dev.pushErrorScope('validation');
+      dev.queue.submit([enc.finish()]);
+      const submitError = await dev.popErrorScope();
+      await wg.errors();
+      await staging.mapAsync(GPUMapMode.READ);
+      const all = new Uint32Array(staging.getMappedRange().slice(0));
+      staging.unmap();
+      plan.destroy();
+      for (const b of [inBuf, counts, out, staging]) b.destroy();
+      if (submitError) return `submit: ${submitError.message}`;
+      if (!made) return 'no ring was replaced: the test did not reach what it tests';
+      const want = referenceReduce(input.subarray(0, n - 7), 'u32', 'add').value;
+      for (let i = 0; i < runs; i++) if (all[(i * stride) / 4] !== want) return `run ${i}: ${all[(i * stride) / 4]}, not ${want}`;
+      return '';
+    });
     await expectCode('plans: an nBuffer offset that is no multiple of 4', ErrorCode.MISALIGNED_OFFSET, () => {
       const b = dev.createBuffer({ size: 256, usage: U.STORAGE });
       const p = wg.createScanPlan({ capacity: 16 });

@@ -518,7 +518,8 @@ export class Wgscan {
   #exports = null;
   #objects = [null]; // handle -> WebGPU object; 0 is "none"
   #free = [];
-  #owned = new Set(); // handles of buffers the library created (destroyed on release)
+  #owned = new Set(); // handles of buffers the library created (see #drop)
+  #destroying = false; // a plan's or the instance's destroy() is running
   #pending = [];      // error-scope promises not yet awaited
   #plans = new Set(); // live plans, destroyed with the instance
   #compiling = null;  // while prepare() creates plans: its pipelines' promises
@@ -547,7 +548,7 @@ export class Wgscan {
       call: (fn, ptr, values) => self.#call(fn, ptr, values),
       release: (plan, fn, ptr) => {
         self.#plans.delete(plan);
-        if (self.#exports) self.#exports[fn](ptr);
+        if (self.#exports) self.#destroyingDo(() => self.#exports[fn](ptr));
       },
     });
   }
@@ -570,14 +571,30 @@ export class Wgscan {
     if (p === PENDING) invalid('a plan was used before the prepare() that compiles its pipelines resolved');
     return p;
   }
+  // Forgets handle h. A buffer the library created is destroyed only while a plan or the
+  // instance is being destroyed (`#destroying`): the library also releases buffers in
+  // the middle of encodes (a full parameter or count ring replaced by a fresh one) that
+  // the caller's encoder still uses, and which webgpu.h's release keeps alive until
+  // that work has run. Here the encoder's reference does the same, and the garbage
+  // collector frees them after.
   #drop(h) {
     if (!h) return;
     if (this.#owned.has(h)) {
-      this.#objects[h].destroy();
+      if (this.#destroying) this.#objects[h].destroy();
       this.#owned.delete(h);
     }
     this.#objects[h] = undefined;
     this.#free.push(h);
+  }
+
+  #destroyingDo(f) {
+    const was = this.#destroying;
+    this.#destroying = true;
+    try {
+      f();
+    } finally {
+      this.#destroying = was;
+    }
   }
 
   #live() { return this.#exports ?? invalid('the Wgscan instance was destroyed'); }
@@ -852,8 +869,10 @@ export class Wgscan {
   destroy() {
     if (!this.#exports) return;
     for (const p of [...this.#plans]) p.destroy();
-    this.#exports.wgs_web_close();
-    for (let h = 1; h < this.#objects.length; h++) if (this.#objects[h]) this.#drop(h);
+    this.#destroyingDo(() => {
+      this.#exports.wgs_web_close();
+      for (let h = 1; h < this.#objects.length; h++) if (this.#objects[h]) this.#drop(h);
+    });
     this.#exports = null;
     this.#pending = [];
   }
