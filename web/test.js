@@ -904,11 +904,14 @@ const GROUPS = {
       for (const l of lengths) o.push(o[o.length - 1] + l);
       return Uint32Array.from(o);
     };
-    const n = 3001;
+    // n holds the border lengths after 5 keys, and 7 keys after them: the tile is the
+    // device's (256 on SwiftShader, 4096 on an H100), and with n fixed at 3001 the last
+    // offsets fell past n there (SEGMENT_OUT_OF_RANGE, issue 34's H100 run).
+    const borders = [0, 1, 31, 32, 33, 63, 64, 65, t - 1, t, t + 1, 511, 512, 513];
+    const n = Math.max(3001, 5 + borders.reduce((a, b) => a + b, 0) + 7);
     const tiny = [], random = [];
     while (tiny.length < 900) tiny.push(rng() % 6 === 0 ? 0 : rng() % 5);
     for (let at = 0; at < n;) { const l = Math.min(n - at, rng() % 3 === 0 ? 0 : rng() % (2 * t + 100)); random.push(l); at += l; }
-    const borders = [0, 1, 31, 32, 33, 63, 64, 65, t - 1, t, t + 1, 511, 512, 513];
     const layouts = [
       ['many tiny', csr(tiny)], ['random with empty', csr(random)], ['one of all', csr([n])],
       [`tile borders (tile ${t}), keys in no segment`, csr(borders, 5)],
