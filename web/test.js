@@ -1159,6 +1159,37 @@ const GROUPS = {
       for (let i = 0; i < runs; i++) if (all[(i * stride) / 4] !== want) return `run ${i}: ${all[(i * stride) / 4]}, not ${want}`;
       return '';
     });
+    // An encode's WebGPU errors are caught by one set of error scopes around the call
+    // (a sort's steps open several in the library): a sort recorded into a finished
+    // encoder reports its validation error through errors(), and the next encode is clean.
+    await check('plans: a sort into a finished encoder: GPU_VALIDATION from errors(), then a clean encode', async () => {
+      const n = 512;
+      const keys = dev.createBuffer({ size: n * 4, usage: U.STORAGE | U.COPY_DST });
+      const sorted = dev.createBuffer({ size: n * 4, usage: U.STORAGE | U.COPY_SRC });
+      const plan = wg.createSortPlan({ capacity: n });
+      try {
+        await wg.errors();
+        const done = dev.createCommandEncoder();
+        done.finish();
+        plan.encode(done, { keysIn: keys, keysOut: sorted, n });
+        let first = 'no error';
+        try {
+          await wg.errors();
+        } catch (e) {
+          first = e.code === ErrorCode.GPU_VALIDATION ? '' : `${e.name}: ${e.message}`;
+        }
+        if (first) return `the finished encoder: ${first}`;
+        const enc = dev.createCommandEncoder();
+        plan.encode(enc, { keysIn: keys, keysOut: sorted, n });
+        dev.queue.submit([enc.finish()]);
+        await wg.errors();
+        return '';
+      } finally {
+        plan.destroy();
+        keys.destroy();
+        sorted.destroy();
+      }
+    });
     await expectCode('plans: an nBuffer offset that is no multiple of 4', ErrorCode.MISALIGNED_OFFSET, () => {
       const b = dev.createBuffer({ size: 256, usage: U.STORAGE });
       const p = wg.createScanPlan({ capacity: 16 });

@@ -3,7 +3,8 @@
 // bench.mjs: times wgscan's primitives through this package's own API on a GPUDevice:
 // the GPU time of each encode (timestamp queries over its passes, median of the timed
 // runs after warm-up), a copy kernel over the same n u32 in the same run, the host time
-// of one encode call (plan reused, nothing read back), and the plan's creation cold (its
+// of one encode call (plan reused, nothing read back, after 50 untimed calls: a frame
+// loop's steady state), and the plan's creation cold (its
 // pipelines compiled) and warm (compiled already). `benchmark(device, options)` runs in
 // a page or under Node; run as a program it opens Dawn for Node (npm `webgpu`):
 //   npx wgscan-bench [--primitives scan,sort-keys,...|all] [--min 2^20] [--max 2^24]
@@ -91,6 +92,8 @@ const median = (xs) => {
 // 65.5 us, and below that 0.
 export const QUANTUM_NS = 65536n;
 
+const HOST_WARMUP = 50;
+
 // Times each primitive at each size. options: primitives (names of PRIMITIVES), sizes
 // (element counts, multiples of 64), runs (timed, after 3 warm-up runs), wasm (as
 // Wgscan.create's), adapterInfo, log (a line of progress), warn (a warning; default log).
@@ -106,7 +109,12 @@ export async function benchmark(device, options = {}) {
   let warned = false;
   const U = GPUBufferUsage;
   const rows = [];
+  // Bytes compiled once: each primitive's fresh instance then shares the module, as a
+  // page's instances share the one fetched from a URL.
+  const wasm = ArrayBuffer.isView(options.wasm) || options.wasm instanceof ArrayBuffer
+    ? await WebAssembly.compile(options.wasm) : options.wasm;
   const queries = device.createQuerySet({ type: 'timestamp', count: 2 * (runs + 3) });
+  const tw0 = { querySet: queries, beginningOfPassWriteIndex: 0, endOfPassWriteIndex: 1 };
   const resolved = device.createBuffer({ size: 16 * (runs + 3), usage: U.QUERY_RESOLVE | U.COPY_SRC });
   const staging = device.createBuffer({ size: 16 * (runs + 3), usage: U.COPY_DST | U.MAP_READ });
   const copyPipe = device.createComputePipeline({
@@ -183,7 +191,7 @@ export async function benchmark(device, options = {}) {
     for (const name of names) {
       const p = PRIMITIVES[name];
       // Cold: a fresh instance compiles the plan's pipelines; warm: the same plan again.
-      const fresh = await Wgscan.create(device, { wasm: options.wasm, adapterInfo: options.adapterInfo });
+      const fresh = await Wgscan.create(device, { wasm, adapterInfo: options.adapterInfo });
       let plan;
       try {
         let t0 = performance.now();
@@ -194,6 +202,12 @@ export async function benchmark(device, options = {}) {
         plan = p.create(fresh, n);
         const warmMs = performance.now() - t0;
         const args = slots.map((s) => ({ ...p.args({ ...shared, ...s }, n), n }));
+        // The host time is that of an encode in steady use (a frame loop's): first
+        // HOST_WARMUP encodes into an encoder never submitted, so that the engine has
+        // compiled the wasm and JavaScript on the path at its upper tier.
+        const idle = device.createCommandEncoder();
+        for (let i = 0; i < HOST_WARMUP; i++) plan.encode(idle, { ...args[i & 1], timestampWrites: { ...tw0 } });
+        idle.finish();
         const r = await timeRuns((enc, i, tw) => plan.encode(enc, { ...args[i & 1], timestampWrites: tw }));
         await fresh.errors();
         const gpuUs = median(r.gpu);
