@@ -906,11 +906,14 @@ const GROUPS = {
       for (const l of lengths) o.push(o[o.length - 1] + l);
       return Uint32Array.from(o);
     };
-    const n = 3001;
+    // n holds the border lengths after 5 keys, and 7 keys after them: the tile is the
+    // device's (256 on SwiftShader, 4096 on an H100), and with n fixed at 3001 the last
+    // offsets fell past n there (SEGMENT_OUT_OF_RANGE, issue 34's H100 run).
+    const borders = [0, 1, 31, 32, 33, 63, 64, 65, t - 1, t, t + 1, 511, 512, 513];
+    const n = Math.max(3001, 5 + borders.reduce((a, b) => a + b, 0) + 7);
     const tiny = [], random = [];
     while (tiny.length < 900) tiny.push(rng() % 6 === 0 ? 0 : rng() % 5);
     for (let at = 0; at < n;) { const l = Math.min(n - at, rng() % 3 === 0 ? 0 : rng() % (2 * t + 100)); random.push(l); at += l; }
-    const borders = [0, 1, 31, 32, 33, 63, 64, 65, t - 1, t, t + 1, 511, 512, 513];
     const layouts = [
       ['many tiny', csr(tiny)], ['random with empty', csr(random)], ['one of all', csr([n])],
       [`tile borders (tile ${t}), keys in no segment`, csr(borders, 5)],
@@ -1115,6 +1118,79 @@ const GROUPS = {
       return sameArray(all.subarray(0, sel.count), sums, 'scan of the selected')
         || sameArray(all.subarray(sel.count, n), guard.subarray(sel.count), 'past the count')
         || sameArray(all.subarray(n, n + 1), [total], 'reduce of the selected');
+    });
+    // Counts from the GPU fill the library's count ring, and a full ring is released for
+    // a fresh one in the middle of the encodes: the encoder still uses it, so it must
+    // not be destroyed before the submit (it was, issue 34's splat sort of 100 runs).
+    await check('plans: 400 encodes with nBuffer in one encoder outlive the rings they fill', async () => {
+      const n = 1000, runs = 400, stride = 256;
+      const input = smallValues('u32', n);
+      const inBuf = dev.createBuffer({ size: n * 4, usage: U.STORAGE | U.COPY_DST });
+      dev.queue.writeBuffer(inBuf, 0, input);
+      const counts = dev.createBuffer({ size: 4, usage: U.STORAGE | U.COPY_DST });
+      dev.queue.writeBuffer(counts, 0, new Uint32Array([n - 7]));
+      const out = dev.createBuffer({ size: runs * stride, usage: U.STORAGE | U.COPY_SRC });
+      const staging = dev.createBuffer({ size: runs * stride, usage: U.MAP_READ | U.COPY_DST });
+      const plan = wg.createReducePlan({ capacity: n });
+      // The library's buffers created after the first encode: a ring replaced.
+      let made = 0;
+      const create = dev.createBuffer;
+      dev.createBuffer = function (desc) { if (desc?.label === 'wgscan') made++; return create.call(this, desc); };
+      const enc = dev.createCommandEncoder();
+      try {
+        for (let i = 0; i < runs; i++) {
+          plan.encode(enc, { input: inBuf, output: out, outputOffset: i * stride, n, nBuffer: counts });
+          if (i === 0) made = 0;
+        }
+      } finally {
+        delete dev.createBuffer;
+      }
+      enc.copyBufferToBuffer(out, 0, staging, 0, runs * stride);
+      dev.pushErrorScope('validation');
+      dev.queue.submit([enc.finish()]);
+      const submitError = await dev.popErrorScope();
+      await wg.errors();
+      await staging.mapAsync(GPUMapMode.READ);
+      const all = new Uint32Array(staging.getMappedRange().slice(0));
+      staging.unmap();
+      plan.destroy();
+      for (const b of [inBuf, counts, out, staging]) b.destroy();
+      if (submitError) return `submit: ${submitError.message}`;
+      if (!made) return 'no ring was replaced: the test did not reach what it tests';
+      const want = referenceReduce(input.subarray(0, n - 7), 'u32', 'add').value;
+      for (let i = 0; i < runs; i++) if (all[(i * stride) / 4] !== want) return `run ${i}: ${all[(i * stride) / 4]}, not ${want}`;
+      return '';
+    });
+    // An encode's WebGPU errors are caught by one set of error scopes around the call
+    // (a sort's steps open several in the library): a sort recorded into a finished
+    // encoder reports its validation error through errors(), and the next encode is clean.
+    await check('plans: a sort into a finished encoder: GPU_VALIDATION from errors(), then a clean encode', async () => {
+      const n = 512;
+      const keys = dev.createBuffer({ size: n * 4, usage: U.STORAGE | U.COPY_DST });
+      const sorted = dev.createBuffer({ size: n * 4, usage: U.STORAGE | U.COPY_SRC });
+      const plan = wg.createSortPlan({ capacity: n });
+      try {
+        await wg.errors();
+        const done = dev.createCommandEncoder();
+        done.finish();
+        plan.encode(done, { keysIn: keys, keysOut: sorted, n });
+        let first = 'no error';
+        try {
+          await wg.errors();
+        } catch (e) {
+          first = e.code === ErrorCode.GPU_VALIDATION ? '' : `${e.name}: ${e.message}`;
+        }
+        if (first) return `the finished encoder: ${first}`;
+        const enc = dev.createCommandEncoder();
+        plan.encode(enc, { keysIn: keys, keysOut: sorted, n });
+        dev.queue.submit([enc.finish()]);
+        await wg.errors();
+        return '';
+      } finally {
+        plan.destroy();
+        keys.destroy();
+        sorted.destroy();
+      }
     });
     await expectCode('plans: an nBuffer offset that is no multiple of 4', ErrorCode.MISALIGNED_OFFSET, () => {
       const b = dev.createBuffer({ size: 256, usage: U.STORAGE });

@@ -3,7 +3,8 @@
 // bench.mjs: times wgscan's primitives through this package's own API on a GPUDevice:
 // the GPU time of each encode (timestamp queries over its passes, median of the timed
 // runs after warm-up), a copy kernel over the same n u32 in the same run, the host time
-// of one encode call (plan reused, nothing read back), and the plan's creation cold (its
+// of one encode call (plan reused, nothing read back, after 50 untimed calls: a frame
+// loop's steady state), and the plan's creation cold (its
 // pipelines compiled) and warm (compiled already). `benchmark(device, options)` runs in
 // a page or under Node; run as a program it opens Dawn for Node (npm `webgpu`):
 //   npx wgscan-bench [--primitives scan,sort-keys,...|all] [--min 2^20] [--max 2^24]
@@ -14,9 +15,13 @@ import { Wgscan } from './wgscan.js';
 // and writes, for the rate in GB/s.
 const PRIMITIVES = {
   scan: { create: (wg, n) => wg.createScanPlan({ capacity: n }), args: (b) => ({ input: b.input, output: b.output }), bytes: 8 },
+  'scan-single-pass': {
+    create: (wg, n) => wg.createScanPlan({ capacity: n, algorithm: 'single-pass' }), args: (b) => ({ input: b.input, output: b.output }), bytes: 8,
+  },
   reduce: { create: (wg, n) => wg.createReducePlan({ capacity: n }), args: (b) => ({ input: b.input, output: b.small }), bytes: 4 },
+  // The native bench's count-tree row counts the nonzero words.
   count: {
-    create: (wg, n) => wg.createCountPlan({ predicate: { kind: 'greater', a: 2 ** 31 }, capacity: n }),
+    create: (wg, n) => wg.createCountPlan({ predicate: { kind: 'nonzero' }, capacity: n }),
     args: (b) => ({ input: b.input, output: b.small }), bytes: 4,
   },
   'select-if': {
@@ -81,9 +86,18 @@ const median = (xs) => {
   return s.length % 2 ? s[s.length >> 1] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
 };
 
+// Dawn rounds timestamps down to multiples of this many nanoseconds unless the device
+// has its toggle timestamp_quantization disabled (main() does so under Node; a browser
+// needs --disable-dawn-features=timestamp_quantization): GPU times are then steps of
+// 65.5 us, and below that 0.
+export const QUANTUM_NS = 65536n;
+
+const HOST_WARMUP = 50;
+
 // Times each primitive at each size. options: primitives (names of PRIMITIVES), sizes
 // (element counts, multiples of 64), runs (timed, after 3 warm-up runs), wasm (as
-// Wgscan.create's), adapterInfo, log (a line of progress). Returns one row a point.
+// Wgscan.create's), adapterInfo, log (a line of progress), warn (a warning; default log).
+// Returns one row a point.
 export async function benchmark(device, options = {}) {
   if (!device.features.has('timestamp-query')) throw new Error('the device has no timestamp-query: GPU times cannot be measured');
   const names = options.primitives ?? Object.keys(PRIMITIVES);
@@ -91,16 +105,24 @@ export async function benchmark(device, options = {}) {
   const sizes = options.sizes ?? [2 ** 20];
   const runs = options.runs ?? 30;
   const log = options.log ?? (() => {});
+  const warn = options.warn ?? log;
+  let warned = false;
   const U = GPUBufferUsage;
   const rows = [];
+  // Bytes compiled once: each primitive's fresh instance then shares the module, as a
+  // page's instances share the one fetched from a URL.
+  const wasm = ArrayBuffer.isView(options.wasm) || options.wasm instanceof ArrayBuffer
+    ? await WebAssembly.compile(options.wasm) : options.wasm;
   const queries = device.createQuerySet({ type: 'timestamp', count: 2 * (runs + 3) });
+  const tw0 = { querySet: queries, beginningOfPassWriteIndex: 0, endOfPassWriteIndex: 1 };
   const resolved = device.createBuffer({ size: 16 * (runs + 3), usage: U.QUERY_RESOLVE | U.COPY_SRC });
   const staging = device.createBuffer({ size: 16 * (runs + 3), usage: U.COPY_DST | U.MAP_READ });
   const copyPipe = device.createComputePipeline({
     layout: 'auto', compute: { module: device.createShaderModule({ code: COPY_WGSL }), entryPoint: 'main' },
   });
   // One timed batch: record(enc, i, timestampWrites) for 3 warm-up runs then `runs`, one
-  // submit; returns the timed runs' GPU microseconds and the host time of each record call.
+  // submit; returns the timed runs' GPU microseconds, the host time of each record call,
+  // and whether every timestamp was a multiple of QUANTUM_NS (quantized).
   const timeRuns = async (record) => {
     const enc = device.createCommandEncoder();
     const host = [];
@@ -118,7 +140,15 @@ export async function benchmark(device, options = {}) {
     staging.unmap();
     const gpu = [];
     for (let i = 3; i < runs + 3; i++) gpu.push(Number(t[2 * i + 1] - t[2 * i]) / 1000);
-    return { gpu, host };
+    const quantized = t.every((x) => x % QUANTUM_NS === 0n);
+    if (quantized && !warned) {
+      warned = true;
+      warn('WARNING: every GPU timestamp of this run is a multiple of 65536 ns: the device quantizes timestamps ' +
+        '(Dawn\'s timestamp_quantization), so each GPU time below is a multiple of 65.5 us and says little under ' +
+        'a few hundred us. Under Node, bench.mjs disables it; in a browser, start it with ' +
+        '--disable-dawn-features=timestamp_quantization.');
+    }
+    return { gpu, host, quantized };
   };
   for (const n of sizes) {
     if (n % 64) throw new Error(`size ${n} is no multiple of 64`);
@@ -161,7 +191,7 @@ export async function benchmark(device, options = {}) {
     for (const name of names) {
       const p = PRIMITIVES[name];
       // Cold: a fresh instance compiles the plan's pipelines; warm: the same plan again.
-      const fresh = await Wgscan.create(device, { wasm: options.wasm, adapterInfo: options.adapterInfo });
+      const fresh = await Wgscan.create(device, { wasm, adapterInfo: options.adapterInfo });
       let plan;
       try {
         let t0 = performance.now();
@@ -172,16 +202,22 @@ export async function benchmark(device, options = {}) {
         plan = p.create(fresh, n);
         const warmMs = performance.now() - t0;
         const args = slots.map((s) => ({ ...p.args({ ...shared, ...s }, n), n }));
+        // The host time is that of an encode in steady use (a frame loop's): first
+        // HOST_WARMUP encodes into an encoder never submitted, so that the engine has
+        // compiled the wasm and JavaScript on the path at its upper tier.
+        const idle = device.createCommandEncoder();
+        for (let i = 0; i < HOST_WARMUP; i++) plan.encode(idle, { ...args[i & 1], timestampWrites: { ...tw0 } });
+        idle.finish();
         const r = await timeRuns((enc, i, tw) => plan.encode(enc, { ...args[i & 1], timestampWrites: tw }));
         await fresh.errors();
         const gpuUs = median(r.gpu);
         const row = {
-          primitive: name, n, gpu_us: gpuUs, gpu_us_min: Math.min(...r.gpu), copy_us: copyUs, copies: gpuUs / copyUs,
+          primitive: name, algorithm: plan.algorithmFor ? plan.algorithmFor(n) : '', n, gpu_us: gpuUs, gpu_us_min: Math.min(...r.gpu), copy_us: copyUs, copies: gpuUs / copyUs,
           gelem_s: n / gpuUs / 1000, gb_s: (p.bytes * n) / gpuUs / 1000, encode_us: median(r.host),
-          plan_cold_ms: coldMs, plan_warm_ms: warmMs, runs,
+          plan_cold_ms: coldMs, plan_warm_ms: warmMs, runs, timestamps: r.quantized || copy.quantized ? 'quantized' : 'full',
         };
         rows.push(row);
-        log(`${name.padEnd(22)} n ${String(n).padStart(10)}  GPU ${gpuUs.toFixed(1).padStart(9)} us  ${row.copies.toFixed(2)} copies` +
+        log(`${(row.algorithm && !name.endsWith(row.algorithm) ? `${name} ${row.algorithm}` : name).padEnd(22)} n ${String(n).padStart(10)}  GPU ${gpuUs.toFixed(1).padStart(9)} us  ${row.copies.toFixed(2)} copies` +
           `  encode ${row.encode_us.toFixed(1)} us  plan ${coldMs.toFixed(0)} ms cold, ${warmMs.toFixed(2)} ms warm`);
       } finally {
         fresh.destroy();
@@ -195,7 +231,8 @@ export async function benchmark(device, options = {}) {
 }
 
 export function toCsv(rows) {
-  const cols = ['primitive', 'n', 'gpu_us', 'gpu_us_min', 'copy_us', 'copies', 'gelem_s', 'gb_s', 'encode_us', 'plan_cold_ms', 'plan_warm_ms', 'runs'];
+  const cols = ['primitive', 'n', 'gpu_us', 'gpu_us_min', 'copy_us', 'copies', 'gelem_s', 'gb_s', 'encode_us', 'plan_cold_ms', 'plan_warm_ms', 'runs',
+    'algorithm', 'timestamps'];
   return `${cols.join(',')}\n${rows.map((r) => cols.map((c) => (typeof r[c] === 'number' && !Number.isInteger(r[c]) ? r[c].toFixed(4) : r[c])).join(',')).join('\n')}\n`;
 }
 
@@ -208,6 +245,7 @@ function parseCount(text) {
   return v;
 }
 
+let gpu = null;
 async function main(argv) {
   const opt = (name, dflt) => {
     const i = argv.indexOf(name);
@@ -230,7 +268,9 @@ async function main(argv) {
   for (let n = min; n <= max; n *= 2) sizes.push(n);
   const { create, globals } = await import('webgpu');
   Object.assign(globalThis, globals);
-  const gpu = create([]);
+  // Full-resolution timestamps, as the native library asks for (src/gpu/native/adapter.c).
+  // (Held in a module variable: Dawn for Node lives while its GPU object is referenced.)
+  gpu = create(['disable-dawn-features=timestamp_quantization']);
   const adapter = await gpu.requestAdapter({ powerPreference: 'high-performance' });
   if (!adapter) throw new Error('no WebGPU adapter');
   const l = adapter.limits;
@@ -245,7 +285,10 @@ async function main(argv) {
   const { writeFileSync, readFileSync } = await import('node:fs');
   const wasmFile = opt('--wasm', null);
   const wasm = wasmFile ? readFileSync(wasmFile) : undefined;
-  const rows = await benchmark(device, { primitives, sizes, runs, wasm, adapterInfo: info, log: (line) => console.log(line) });
+  const rows = await benchmark(device, { primitives, sizes, runs, wasm, adapterInfo: info, log: (line) => console.log(line),
+    warn: (line) => console.error(`wgscan-bench: ${line}`) });
+  const quantized = rows.filter((r) => r.timestamps === 'quantized').length;
+  console.error(`wgscan-bench: timestamps: ${quantized ? `QUANTIZED in ${quantized} of ${rows.length} rows` : `full resolution in all ${rows.length} rows`}`);
   const json = opt('--json', null), csv = opt('--csv', null);
   const meta = { tool: 'wgscan-bench', adapter: { vendor: info.vendor, architecture: info.architecture, description: info.description },
     node: process.versions.node, date: new Date().toISOString() };

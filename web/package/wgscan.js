@@ -486,6 +486,9 @@ async function loadBytes(url) {
   return r.arrayBuffer();
 }
 const modules = new Map(); // compiled wgscan.wasm by URL: instances share the compile
+// Each pipeline's bind group layout, asked once: getBindGroupLayout returns a new object
+// each call, and every dispatch of every encode creates a bind group.
+const layouts = new WeakMap();
 
 export class Wgscan {
   // Loads wgscan.wasm and opens the library on `device`. Options: wasm (its URL, its
@@ -518,7 +521,9 @@ export class Wgscan {
   #exports = null;
   #objects = [null]; // handle -> WebGPU object; 0 is "none"
   #free = [];
-  #owned = new Set(); // handles of buffers the library created (destroyed on release)
+  #owned = new Set(); // handles of buffers the library created (see #drop)
+  #destroying = false; // a plan's or the instance's destroy() is running
+  #callScope = 0;      // within #call: 1, and 2 once its error scopes are open
   #pending = [];      // error-scope promises not yet awaited
   #plans = new Set(); // live plans, destroyed with the instance
   #compiling = null;  // while prepare() creates plans: its pipelines' promises
@@ -547,7 +552,7 @@ export class Wgscan {
       call: (fn, ptr, values) => self.#call(fn, ptr, values),
       release: (plan, fn, ptr) => {
         self.#plans.delete(plan);
-        if (self.#exports) self.#exports[fn](ptr);
+        if (self.#exports) self.#destroyingDo(() => self.#exports[fn](ptr));
       },
     });
   }
@@ -570,14 +575,30 @@ export class Wgscan {
     if (p === PENDING) invalid('a plan was used before the prepare() that compiles its pipelines resolved');
     return p;
   }
+  // Forgets handle h. A buffer the library created is destroyed only while a plan or the
+  // instance is being destroyed (`#destroying`): the library also releases buffers in
+  // the middle of encodes (a full parameter or count ring replaced by a fresh one) that
+  // the caller's encoder still uses, and which webgpu.h's release keeps alive until
+  // that work has run. Here the encoder's reference does the same, and the garbage
+  // collector frees them after.
   #drop(h) {
     if (!h) return;
     if (this.#owned.has(h)) {
-      this.#objects[h].destroy();
+      if (this.#destroying) this.#objects[h].destroy();
       this.#owned.delete(h);
     }
     this.#objects[h] = undefined;
     this.#free.push(h);
+  }
+
+  #destroyingDo(f) {
+    const was = this.#destroying;
+    this.#destroying = true;
+    try {
+      f();
+    } finally {
+      this.#destroying = was;
+    }
   }
 
   #live() { return this.#exports ?? invalid('the Wgscan instance was destroyed'); }
@@ -606,10 +627,27 @@ export class Wgscan {
       if (!handles.has(v)) handles.set(v, this.#put(v));
       return handles.get(v);
     });
+    this.#callScope = 1;
     try {
       this.#check(e[fn](ptr, ...args));
     } finally {
+      if (this.#callScope === 2) this.#popScopes();
+      this.#callScope = 0;
       for (const h of handles.values()) this.#drop(h);
+    }
+  }
+
+  #pushScopes() {
+    const dev = this.#device;
+    dev.pushErrorScope('internal');
+    dev.pushErrorScope('out-of-memory');
+    dev.pushErrorScope('validation');
+  }
+
+  #popScopes() {
+    const dev = this.#device;
+    for (const code of [ErrorCode.GPU_VALIDATION, ErrorCode.GPU_OUT_OF_MEMORY, ErrorCode.GPU_INTERNAL]) {
+      this.#pending.push(dev.popErrorScope().then((e) => (e ? { code, message: e.message } : null)));
     }
   }
 
@@ -680,16 +718,16 @@ export class Wgscan {
         mem[dst + bytes.length] = 0;
         return bytes.length;
       },
+      // Here a scope's errors are reported by errors(), never by the C call that pops
+      // it, so within an encode (#call) the library's scopes, one per step of a
+      // sort, are one: opened at the first push, closed when the call returns.
       pushScope: () => {
-        dev.pushErrorScope('internal');
-        dev.pushErrorScope('out-of-memory');
-        dev.pushErrorScope('validation');
+        if (self.#callScope === 2) return;
+        if (self.#callScope === 1) self.#callScope = 2;
+        self.#pushScopes();
       },
       popScope: () => {
-        const codes = [ErrorCode.GPU_VALIDATION, ErrorCode.GPU_OUT_OF_MEMORY, ErrorCode.GPU_INTERNAL];
-        for (const code of codes) {
-          self.#pending.push(dev.popErrorScope().then((e) => (e ? { code, message: e.message } : null)));
-        }
+        if (self.#callScope === 0) self.#popScopes();
       },
       bufferCreate: (size, usage) => {
         const h = self.#put(dev.createBuffer({ size, usage, label: 'wgscan' }));
@@ -727,7 +765,10 @@ export class Wgscan {
         for (let i = 0; i < n; i++) {
           entries.push({ binding: ids[2 * i], resource: { buffer: self.#get(ids[2 * i + 1]), offset: ranges[2 * i], size: ranges[2 * i + 1] } });
         }
-        return self.#put(dev.createBindGroup({ layout: self.#pipeline(pipeline).getBindGroupLayout(0), entries }));
+        const pipe = self.#pipeline(pipeline);
+        let layout = layouts.get(pipe);
+        if (!layout) layouts.set(pipe, (layout = pipe.getBindGroupLayout(0)));
+        return self.#put(dev.createBindGroup({ layout, entries }));
       },
       passBegin: (encoder, querySet, begin, end) => {
         const desc = { label: 'wgscan' };
@@ -852,8 +893,10 @@ export class Wgscan {
   destroy() {
     if (!this.#exports) return;
     for (const p of [...this.#plans]) p.destroy();
-    this.#exports.wgs_web_close();
-    for (let h = 1; h < this.#objects.length; h++) if (this.#objects[h]) this.#drop(h);
+    this.#destroyingDo(() => {
+      this.#exports.wgs_web_close();
+      for (let h = 1; h < this.#objects.length; h++) if (this.#objects[h]) this.#drop(h);
+    });
     this.#exports = null;
     this.#pending = [];
   }
