@@ -20,7 +20,7 @@ nvidia-smi --query-gpu=name,clocks.sm,clocks.mem,memory.used --format=csv | tee 
 # The same primitives under each tool's names (the native scan is the u32:add series).
 same=select-if,histogram-256,sort-keys,sort-pairs,segmented-reduce-256,segmented-scan-256,scan-by-key-256,reduce-by-key-256
 native="reduce-tree,count-tree,$same"
-js="scan,reduce,count,$same"
+js="scan,scan-single-pass,reduce,count,$same"
 # Native first, then the package, then native again: a drift of the device's pace shows.
 build/wgscan bench --series u32:add --primitives "$native" --min 2^20 --max 2^28 --runs 30 \
   --json "$out/native1.json" --csv "$out/native1.csv" --svg /tmp/native1.svg 2>&1 | tail -60 | tee "$out/native1.txt"
