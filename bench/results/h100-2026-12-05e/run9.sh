@@ -9,7 +9,7 @@
 # build/tests/test_segmented_sort node_modules/bun-webgpu-linux-x64.
 set -u
 start=$(date +%s)
-timeout 190 bash scripts/gpu-js.sh > $OUT/gpujs.log 2>&1
+timeout 165 bash scripts/gpu-js.sh > $OUT/gpujs.log 2>&1
 echo "gpu-js rc=$? t=$(( $(date +%s) - start )) s" > $OUT/run9.log
 export WGSCAN_WEBGPU_LIB=$PWD/node_modules/bun-webgpu-linux-x64/libwebgpu_wrapper.so
 for t in test_topk test_segmented_sort; do timeout 40 build/tests/$t 2>&1 | tail -2 >> $OUT/run9.log; done
