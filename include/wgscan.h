@@ -421,6 +421,15 @@ typedef struct wgs_experimental {
      * two). */
     wgs_tile_shape topk;
     uint32_t topk_hist_tiles;
+    /* The top-k's path: 0 the plan's choice, 1 always the multi-pass radix select, 2
+     * always one workgroup a row (a plan of capacity or k_capacity past what that path
+     * takes is then refused). The row kernel's shape (its workgroup, and keys an
+     * invocation loads at once: 1..16, a power of two), and its candidates' room in
+     * workgroup memory (0: what the device's limit leaves, up to 4096; a small room
+     * sends most rows through the kernel's passes over global memory). */
+    uint32_t topk_path;
+    wgs_tile_shape topk_rows;
+    uint32_t topk_rows_candidates;
     /* Dawn device toggles to enable, comma-separated (NULL: none). */
     const char *dawn_toggles;
     /* Fault injection for the tests: the parameter ring's creation fails. */
@@ -1683,7 +1692,13 @@ WGS_API wgs_result wgs_sort_host(wgs_context *ctx, const wgs_sort_plan_desc *des
  * dispatch layer's, which sizes the candidate passes from their count), the scan plan's
  * passes, and a compute pass of 1 dispatch (2 for SORTED), then for k past
  * WGS_TOPK_SORTED_MAX_K the sort plan's passes.
- * Scratch (wgs_topk_plan_scratch_size): 1040 bytes a row, 8 bytes a tile of each row
+ * Short rows (n <= 2^18, k <= 1024, where the device's workgroup memory has room for
+ * the candidates: 16 KiB does) take one dispatch instead, one workgroup a row doing the
+ * whole select in workgroup memory, with the same result: a compute pass of 1
+ * dispatch, the keys read twice for uniform keys (more where many keys share their top
+ * digits), no scratch.
+ * Scratch (wgs_topk_plan_scratch_size): none where the plan's capacity and k_capacity
+ * are short rows' (above), else 1040 bytes a row, 8 bytes a tile of each row
  * (a tile: 512 keys on CPU drivers, 2048 on GPUs), room for every key's place as a
  * candidate (4 bytes a key: all of them are candidates when all keys are equal), and
  * for SORTED the rows' unsorted k keys (and values); the tiles' offsets (8 bytes a

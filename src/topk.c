@@ -8,6 +8,9 @@
  * keys below and equal to the k-th. Then the plan's scan plan turns the counts of all
  * rows into offsets, and a second compute pass writes the k (and for sorted output
  * ranks each row's k, or the plan's sort plan sorts them). Nothing is read back.
+ * Rows of at most ROWS_MAX_N keys and k up to ROWS_MAX_K take one dispatch instead, a
+ * workgroup a row (wgsl/device/topk_rows.wgsl), where the device's workgroup memory
+ * has room for its candidates.
  */
 #include "tuning.h"
 
@@ -16,6 +19,19 @@
 
 #define ROW_BYTES (4u * WGS_ROW_WORDS)
 #define DIGITS 4u
+/* The row path: one workgroup reads its row at least twice, so past this the
+ * multi-pass path's many workgroups a row win (to be measured on GPUs). */
+#define ROWS_MAX_N (1u << 18)
+/* Each of the k counts the k in workgroup memory to find its rank: k^2 / WG an
+ * invocation. */
+#define ROWS_MAX_K 1024u
+/* The candidates' room: uniform keys of ROWS_MAX_N put 1024 in a top digit's bucket,
+ * and more room only lowers occupancy. */
+#define ROWS_CAND_MAX 4096u
+/* Below it most rows would take the row kernel's passes over global memory. */
+#define ROWS_CAND_MIN 256u
+
+enum { PATH_AUTO, PATH_MULTI, PATH_ROWS };
 
 struct wgs_topk_plan {
     wgs_context *ctx;
@@ -26,6 +42,8 @@ struct wgs_topk_plan {
     uint32_t k_capacity, row_capacity;
     uint32_t wg, tile, hist_tiles;
     WGPUComputePipeline init, histogram, pick, filter, cand_histogram, cand_tiles, write, rank;
+    WGPUComputePipeline row; /* the row path's kernel, or NULL */
+    uint32_t row_k;          /* the largest k it takes */
     WGPUBuffer state, tile_counts, tile_offsets, candidates, keys_tmp, values_tmp;
     wgs_scan_plan *scan; /* the tiles' counts of every row into their offsets */
     wgs_sort_plan *sort; /* SORTED past WGS_TOPK_SORTED_MAX_K (one row): the k sorted */
@@ -44,6 +62,17 @@ static uint64_t topk_storage(uint32_t wg, uint32_t items, const void *arg) {
     (void)items;
     (void)arg;
     return 4ull * (256 + 2 * wg + wg + 3);
+}
+
+/* The row kernel's workgroup memory but the candidates': digit counts, the pick's lanes,
+ * the k (key and index), counters. */
+static uint64_t rows_fixed_storage(uint32_t wg, uint32_t k_room) {
+    return 4ull * (256 + (wg < 256 ? wg : 256)) + 8ull * k_room + 64; /* counters, aligned */
+}
+
+static uint64_t rows_storage(uint32_t wg, uint32_t items, const void *arg) {
+    (void)items;
+    return rows_fixed_storage(wg, *(const uint32_t *)arg) + 8ull * ROWS_CAND_MIN;
 }
 
 static int key_kind(wgs_type t) { return t == WGS_TYPE_I32 ? 1 : t == WGS_TYPE_F32 ? 2 : 0; }
@@ -82,12 +111,40 @@ wgs_result wgs_topk_plan_create(wgs_context *ctx, const wgs_topk_plan_desc *desc
     uint32_t hist_tiles = ctx->exp.topk_hist_tiles ? ctx->exp.topk_hist_tiles : tu->topk_hist_tiles;
     WGS_FAIL_IF(ctx, !hist_tiles || hist_tiles > 64 || (hist_tiles & (hist_tiles - 1)), WGS_ERROR_INVALID_ARGUMENT,
                 "experimental topk_hist_tiles %u is not a power of two up to 64", hist_tiles);
+    const uint32_t path = ctx->exp.topk_path;
+    WGS_FAIL_IF(ctx, path > PATH_ROWS, WGS_ERROR_INVALID_ARGUMENT,
+                "experimental topk_path %u is not 0 (auto), 1 (multi-pass) or 2 (rows)", path);
+    WGS_FAIL_IF(ctx, path == PATH_ROWS && (capacity > ROWS_MAX_N || k_cap > ROWS_MAX_K), WGS_ERROR_INVALID_ARGUMENT,
+                "experimental topk_path rows takes capacity <= %u and k_capacity <= %u, not %llu and %llu",
+                ROWS_MAX_N, ROWS_MAX_K, (unsigned long long)capacity, (unsigned long long)k_cap);
+    /* The row kernel's room for the k: a power of two, so that plans share pipelines. */
+    uint32_t row_k = 64;
+    while (row_k < k_cap && row_k < ROWS_MAX_K) row_k *= 2;
+    wgs_tile_shape rshape = {0, 0};
+    uint32_t cand = 0;
+    if (path != PATH_MULTI) {
+        r = wgs__shape(ctx, "topk_rows", ctx->exp.topk_rows, tu->topk_rows, 1, 16, rows_storage, &row_k, &rshape);
+        if (r != WGS_OK) return r;
+        uint64_t fixed = rows_fixed_storage(rshape.wg, row_k), room = ci->max_workgroup_storage_size;
+        uint64_t left = room > fixed ? (room - fixed) / 8 : 0;
+        WGS_FAIL_IF(ctx, ctx->exp.topk_rows_candidates > left, WGS_ERROR_INVALID_ARGUMENT,
+                    "experimental topk_rows_candidates %u is past the %llu that workgroup memory holds",
+                    ctx->exp.topk_rows_candidates, (unsigned long long)left);
+        cand = ctx->exp.topk_rows_candidates ? ctx->exp.topk_rows_candidates
+               : left >= ROWS_CAND_MIN        ? (uint32_t)(left < ROWS_CAND_MAX ? left : ROWS_CAND_MAX)
+                                              : 0;
+        WGS_FAIL_IF(ctx, path == PATH_ROWS && !cand, WGS_ERROR_INVALID_ARGUMENT,
+                    "experimental topk_path rows: %u bytes of workgroup memory leave too little room",
+                    ci->max_workgroup_storage_size);
+    }
+    /* The multi-pass path, unless the row kernel takes every n and k the plan allows. */
+    const int multi = path == PATH_MULTI || !cand || capacity > ROWS_MAX_N || k_cap > ROWS_MAX_K;
     uint64_t tiles = wgs__div_up(capacity, (uint64_t)shape.wg * shape.items);
     uint64_t counts_bytes = wgs__round_up(rows * tiles * 8, 256);
     /* The rows' states, then the candidates' counter. */
     uint64_t state_bytes = wgs__round_up(((uint64_t)rows + 1) * ROW_BYTES, 256);
     uint64_t candidates_bytes = wgs__round_up(keys * 4, 256);
-    WGS_FAIL_IF(ctx, counts_bytes > ci->max_storage_binding_size || state_bytes > ci->max_storage_binding_size,
+    WGS_FAIL_IF(ctx, multi && (counts_bytes > ci->max_storage_binding_size || state_bytes > ci->max_storage_binding_size),
                 WGS_ERROR_TOO_LARGE, "the top-k's row states do not fit one storage binding");
     wgs_topk_plan *p = calloc(1, sizeof *p);
     WGS_FAIL_IF(ctx, !p, WGS_ERROR_OUT_OF_HOST_MEMORY, "allocating the top-k plan");
@@ -100,6 +157,7 @@ wgs_result wgs_topk_plan_create(wgs_context *ctx, const wgs_topk_plan_desc *desc
     p->wg = shape.wg;
     p->tile = shape.wg * shape.items;
     p->hist_tiles = hist_tiles;
+    p->row_k = cand ? row_k : 0;
     uint32_t value_mode = desc->payload == WGS_PAYLOAD_BUFFER ? 1u : desc->payload == WGS_PAYLOAD_INDEX ? 2u : 0u;
     wgs_kernel_spec spec = {.file = "device/topk.wgsl", .helper = "element/sort_key.wgsl", .primitive = 1,
                             .value_type = WGS_TYPE_U32, .type = WGS_TYPE_U32, .op = WGS_OP_ADD, .wg = shape.wg,
@@ -119,24 +177,32 @@ wgs_result wgs_topk_plan_create(wgs_context *ctx, const wgs_topk_plan_desc *desc
                    {"topk_cand_tiles", &p->cand_tiles},
                    {"topk_write", &p->write},
                    {"topk_rank", &p->rank}};
-    size_t n_entries = sizeof entries / sizeof entries[0] - (sorted ? 0 : 1);
+    size_t n_entries = multi ? sizeof entries / sizeof entries[0] - (sorted ? 0 : 1) : 0;
     for (size_t i = 0; i < n_entries && r == WGS_OK; i++) {
         spec.entry = entries[i].entry;
         r = wgs__pipeline(ctx, &spec, entries[i].pipe);
     }
-    if (r == WGS_OK) {
+    if (r == WGS_OK && cand) {
+        wgs_kernel_spec rs = {.file = "device/topk_rows.wgsl", .helper = "element/sort_key.wgsl", .primitive = 1,
+                              .value_type = WGS_TYPE_U32, .type = WGS_TYPE_U32, .op = WGS_OP_ADD, .wg = rshape.wg,
+                              .items = rshape.items, .params = WGS_PARAMS_KIND_TOPK, .entry = "topk_rows",
+                              .consts = {spec.consts[0], spec.consts[1], {"SORTED_OUT", (uint32_t)sorted},
+                                         {"K_MAX", row_k}, {"CAND", cand}}};
+        r = wgs__pipeline(ctx, &rs, &p->row);
+    }
+    if (r == WGS_OK && multi) {
         wgs_scan_plan_desc cd = {.type = WGS_TYPE_U32, .op = WGS_OP_ADD, .kind = WGS_SCAN_EXCLUSIVE,
                                  .capacity = 2 * rows * tiles, .label = "wgscan top-k tile counts"};
         r = wgs_scan_plan_create(ctx, &cd, &p->scan);
     }
-    if (r == WGS_OK && sorted && k_cap > WGS_TOPK_SORTED_MAX_K) {
+    if (r == WGS_OK && multi && sorted && k_cap > WGS_TOPK_SORTED_MAX_K) {
         wgs_sort_plan_desc sd = {.type = type,
                                  .order = desc->select == WGS_TOPK_LARGEST ? WGS_SORT_DESCENDING : WGS_SORT_ASCENDING,
                                  .payload = value_mode ? WGS_PAYLOAD_BUFFER : WGS_PAYLOAD_NONE,
                                  .capacity = k_cap, .label = "wgscan top-k sort"};
         r = wgs_sort_plan_create(ctx, &sd, &p->sort);
     }
-    if (r == WGS_OK) {
+    if (r == WGS_OK && multi) {
         uint64_t tmp_bytes = sorted ? wgs__round_up((uint64_t)rows * k_cap * 4, 256) : 0;
         p->scratch_bytes = state_bytes + 2 * counts_bytes + candidates_bytes + tmp_bytes * (value_mode ? 2 : 1) +
                            wgs_scan_plan_scratch_size(p->scan) + wgs_sort_plan_scratch_size(p->sort);
@@ -191,11 +257,36 @@ static wgs_result check_args(wgs_topk_plan *p, const wgs_topk_args *a) {
     return WGS_OK;
 }
 
+/* The row path: one dispatch, a workgroup a row. */
+static wgs_result encode_rows(wgs_topk_plan *p, WGPUCommandEncoder encoder, const wgs_topk_args *a) {
+    wgs_context *ctx = p->ctx;
+    wgs_result r = wgs__params_reserve(ctx, 1);
+    if (r != WGS_OK) return r;
+    const uint64_t in_bytes = a->n * a->rows * 4, out_bytes = (uint64_t)a->k * a->rows * 4;
+    wgs_params rec = {.topk = {.n = (uint32_t)(a->n * a->rows), .row_n = (uint32_t)a->n, .rows = a->rows,
+                               .k = a->k}};
+    uint64_t at = wgs__param_push(ctx, &rec);
+    const int vals = p->payload != WGS_PAYLOAD_NONE;
+    gpu_binding b[4] = {{0, a->keys_in, a->keys_in_offset, in_bytes},
+                        {1, a->keys_out, a->keys_out_offset, out_bytes},
+                        wgs__binding_or_dummy(ctx, 5, p->payload == WGS_PAYLOAD_BUFFER ? a->values_in : NULL,
+                                              a->values_in_offset, p->payload == WGS_PAYLOAD_BUFFER ? in_bytes : 0, 0),
+                        vals ? (gpu_binding){6, a->values_out, a->values_out_offset, out_bytes}
+                             : wgs__binding_or_dummy(ctx, 6, NULL, 0, 0, 1)};
+    wgs__gpu_scope_push(ctx->gpu);
+    WGPUComputePassEncoder cp = wgs__gpu_pass_begin(ctx->gpu, encoder, a->timestamp_query_set,
+                                                    a->timestamp_begin_index, a->timestamp_end_index);
+    wgs__dispatch(ctx, cp, p->row, b, 4, &rec, at, a->rows, NULL);
+    wgs__gpu_pass_end(ctx->gpu, cp);
+    return wgs__scope_end(ctx, "recording the top-k");
+}
+
 wgs_result wgs_topk_encode(wgs_topk_plan *p, WGPUCommandEncoder encoder, const wgs_topk_args *a) {
     if (!p) return WGS_ERROR_INVALID_ARGUMENT;
     wgs_context *ctx = p->ctx;
     wgs_result r = wgs__encode_begin(ctx, encoder, a, a ? a->n : 0, p->capacity, a ? a->timestamp_query_set : NULL);
     if (r != WGS_OK || (r = check_args(p, a)) != WGS_OK) return r;
+    if (p->row && a->n <= ROWS_MAX_N && a->k <= p->row_k) return encode_rows(p, encoder, a);
     if ((r = wgs__params_reserve(ctx, DIGITS)) != WGS_OK) return r;
     const uint64_t n = a->n, rows = a->rows, k = a->k;
     const uint64_t tiles = wgs__div_up(n, p->tile), in_bytes = n * rows * 4, out_bytes = k * rows * 4;

@@ -42,6 +42,7 @@ static const wgs__tuning table[WGS__CLASS_COUNT] = {
         .sort_lookback = 4,
         /* Top-k: few invocations, as the histogram; not measured beyond correctness. */
         .topk = {64, 8},
+        .topk_rows = {64, 4}, /* not measured: the CPU class's usual workgroup */
         .topk_hist_tiles = 4, /* the loop over tiles runs in the tests */
         .segmented_sort = {64, 4},
         .segmented_sort_medium = {64, 1}, /* 64 keys: both lists run on small tests */
@@ -104,6 +105,9 @@ static const wgs__tuning table[WGS__CLASS_COUNT] = {
          * counts added to once in 8 tiles, not each tile: 1.766 against 2.635 at 256 x 8. */
         .topk = {256, 16},
         .topk_hist_tiles = 8,
+        /* One workgroup streams a row: as many loads in flight as a workgroup holds; not
+         * yet measured. */
+        .topk_rows = {1024, 4},
         .segmented_sort = {256, 16}, /* 4096 keys: segments of 4096 in a workgroup; not yet measured */
         .segmented_sort_medium = {128, 4}, /* 512 keys in 4 KiB: many workgroups a core; not yet measured */
     },
@@ -135,6 +139,7 @@ static const wgs__tuning table[WGS__CLASS_COUNT] = {
         .sort_lookback = 8,
         .topk = {256, 16}, /* as gpu-sg32 */
         .topk_hist_tiles = 8,
+        .topk_rows = {1024, 4}, /* as gpu-sg32 */
         .segmented_sort = {256, 8}, /* not yet measured on a GPU */
     },
 };

@@ -52,6 +52,7 @@ typedef struct wgs__tuning {
     uint32_t sort_lookback; /* predecessor states a digit reads at once (1..8) */
     wgs_tile_shape topk;    /* top-k: one tile a workgroup in its passes over the keys */
     uint32_t topk_hist_tiles; /* but the top digit's histogram: this many tiles a workgroup */
+    wgs_tile_shape topk_rows; /* top-k of short rows: a workgroup a row, keys an invocation a step */
     wgs_tile_shape segmented_sort; /* its tile: the longest segment one workgroup sorts */
     wgs_tile_shape segmented_sort_medium; /* the smaller workgroups of shorter segments */
 } wgs__tuning;

@@ -4,7 +4,9 @@
  * +-1, several tiles), ties everywhere (all keys equal, few distinct: the indices say
  * which of the ties were taken), f32 NaN / -0 / +0 / inf / subnormals in the sort's
  * order, several rows, the host call, the scratch query, and bad inputs with their
- * exact codes. */
+ * exact codes. Both paths: the plan's choice, each forced (wgs_experimental
+ * topk_path), and the row kernel with a candidates' room so small that its passes over
+ * global memory do the work. */
 #include "reference.h"
 #include "test_buffers.h"
 #include "test_main.h"
@@ -101,8 +103,8 @@ done:
 /* Sizes at a 512-key tile's borders (the CPU class's 64 x 8) and past several tiles. */
 static const uint64_t sizes[] = {1, 2, 511, 512, 513, 1800};
 
-TEST(topk_cases_and_boundaries) {
-    wgs_context *ctx = test_context();
+/* Every type, direction, order and payload at the sizes above, k up to k_cap. */
+static void cases_and_boundaries(wgs_context *ctx, uint32_t k_cap) {
     if (!ctx) return;
     static const wgs_type types[] = {WGS_TYPE_U32, WGS_TYPE_I32, WGS_TYPE_F32};
     int turn = 0;
@@ -113,7 +115,7 @@ TEST(topk_cases_and_boundaries) {
                 topk_case c = {types[t], (wgs_topk_select)sel, (wgs_topk_output)o,
                                (wgs_payload)((t + sel + o) % 3)};
                 wgs_topk_plan_desc d = {.type = c.type, .select = c.select, .output = c.output,
-                                        .payload = c.payload, .capacity = 1800, .k_capacity = 1800,
+                                        .payload = c.payload, .capacity = 1800, .k_capacity = k_cap,
                                         .row_capacity = 3};
                 wgs_topk_plan *plan = NULL;
                 CHECK_RESULT(wgs_topk_plan_create(ctx, &d, &plan), WGS_OK);
@@ -122,6 +124,7 @@ TEST(topk_cases_and_boundaries) {
                     uint64_t n = sizes[s];
                     uint32_t ks[] = {1, (uint32_t)n, (uint32_t)(n / 2 + 1), (uint32_t)(n > 3 ? n - 1 : 1)};
                     for (int j = 0; j < 4; j++, turn++) {
+                        if (ks[j] > k_cap) ks[j] = k_cap;
                         enum dist di = c.type == WGS_TYPE_F32 && turn % 2 ? D_FLOAT_EDGES : (enum dist)(turn % 3);
                         check_topk(ctx, plan, &c, di, n, 1 + (uint32_t)(turn % 3), ks[j], (uint64_t)turn);
                     }
@@ -130,22 +133,118 @@ TEST(topk_cases_and_boundaries) {
             }
 }
 
-TEST(topk_ties_everywhere) {
-    wgs_context *ctx = test_context();
+/* All keys equal: the first k indices, in order, whatever the direction. */
+static void ties_everywhere(wgs_context *ctx, uint32_t k_cap) {
     if (!ctx) return;
-    /* All keys equal: the first k indices, in order, whatever the direction. */
     for (int sel = 0; sel < 2; sel++) {
         topk_case c = {WGS_TYPE_F32, (wgs_topk_select)sel, WGS_TOPK_SORTED, WGS_PAYLOAD_INDEX};
         wgs_topk_plan_desc d = {.type = c.type, .select = c.select, .payload = c.payload, .capacity = 1537,
-                                .k_capacity = 1537, .row_capacity = 2};
+                                .k_capacity = k_cap, .row_capacity = 2};
         wgs_topk_plan *plan = NULL;
         CHECK_RESULT(wgs_topk_plan_create(ctx, &d, &plan), WGS_OK);
         if (!plan) continue;
         uint32_t ks[] = {1, 700, 1536, 1537};
-        for (int j = 0; j < 4; j++) check_topk(ctx, plan, &c, D_EQUAL, 1537, 2, ks[j], 7u + (uint64_t)j);
+        for (int j = 0; j < 4; j++)
+            check_topk(ctx, plan, &c, D_EQUAL, 1537, 2, ks[j] < k_cap ? ks[j] : k_cap, 7u + (uint64_t)j);
         check_topk(ctx, plan, &c, D_FEW, 1537, 2, 1000, 3);
         wgs_topk_plan_destroy(plan);
     }
+}
+
+TEST(topk_cases_and_boundaries) {
+    /* The plan's choice: the row kernel for k up to its bound, the passes past it. */
+    cases_and_boundaries(test_context(), 1800);
+}
+
+TEST(topk_ties_everywhere) { ties_everywhere(test_context(), 1537); }
+
+static void many_short_rows(wgs_context *ctx);
+
+/* The multi-pass path forced: the same cases through it. */
+TEST(topk_multi_pass_path) {
+    const wgs_experimental e = {.topk_path = 1};
+    wgs_context *ctx = test_context_experimental(&e);
+    cases_and_boundaries(ctx, 1800);
+    ties_everywhere(ctx, 1537);
+    many_short_rows(ctx);
+}
+
+/* The row path forced: its own boundaries, rows of 2^18 keys (its longest) with k =
+ * 1024 (its largest), uniform, few distinct and all equal (every key level and the
+ * index's top levels over global memory); n at its step of WG x ITEMS keys +-1. The
+ * plan's choice above took it for every k up to 1024 of the cases; the long run
+ * repeats them forced. */
+TEST(topk_row_path) {
+    const wgs_experimental e = {.topk_path = 2};
+    wgs_context *ctx = test_context_experimental(&e);
+    if (!ctx) return;
+    if (test_long()) {
+        cases_and_boundaries(ctx, 1024);
+        ties_everywhere(ctx, 1024);
+    }
+    topk_case c = {WGS_TYPE_F32, WGS_TOPK_LARGEST, WGS_TOPK_SORTED, WGS_PAYLOAD_INDEX};
+    wgs_topk_plan_desc d = {.type = c.type, .payload = c.payload, .capacity = 1u << 18, .k_capacity = 1024,
+                            .row_capacity = 3};
+    wgs_topk_plan *plan = NULL;
+    CHECK_RESULT(wgs_topk_plan_create(ctx, &d, &plan), WGS_OK);
+    if (plan) {
+        check_topk(ctx, plan, &c, D_UNIFORM, 1u << 18, 1, 1024, 41);
+        check_topk(ctx, plan, &c, D_EQUAL, 1u << 18, 1, 1000, 42);
+        check_topk(ctx, plan, &c, D_FEW, 1u << 18, 1, 1024, 43);
+        static const uint64_t ns[] = {255, 256, 257};
+        for (int i = 0; i < 3; i++) check_topk(ctx, plan, &c, (enum dist)i, ns[i], 3, (uint32_t)(ns[i] / 3), 44u + i);
+    }
+    wgs_topk_plan_destroy(plan);
+}
+
+/* The row kernel with room for 1 and 40 candidates: buckets that do not fit are split
+ * by further passes over the row in global memory (a broken pass there fails every
+ * distribution but the uniform one at 40), then collected. */
+TEST(topk_row_path_small_room) {
+    static const uint32_t rooms[] = {1, 40};
+    for (int r = 0; r < 2; r++) {
+        const wgs_experimental e = {.topk_path = 2, .topk_rows_candidates = rooms[r]};
+        wgs_context *ctx = test_context_experimental(&e);
+        if (!ctx) return;
+        for (int o = 0; o < 2; o++) {
+            topk_case c = {o ? WGS_TYPE_I32 : WGS_TYPE_F32, (wgs_topk_select)o, (wgs_topk_output)o,
+                           (wgs_payload)(o ? WGS_PAYLOAD_BUFFER : WGS_PAYLOAD_INDEX)};
+            wgs_topk_plan_desc d = {.type = c.type, .select = c.select, .output = c.output, .payload = c.payload,
+                                    .capacity = 3000, .k_capacity = 600, .row_capacity = 3};
+            wgs_topk_plan *plan = NULL;
+            CHECK_RESULT(wgs_topk_plan_create(ctx, &d, &plan), WGS_OK);
+            if (!plan) continue;
+            for (int di = 0; di < D_COUNT; di++) {
+                check_topk(ctx, plan, &c, (enum dist)di, 3000, 3, 600, 60u + (uint64_t)di);
+                check_topk(ctx, plan, &c, (enum dist)di, 1000, 2, 7, 70u + (uint64_t)di);
+            }
+            wgs_topk_plan_destroy(plan);
+        }
+    }
+}
+
+TEST(topk_paths_refused) {
+    wgs_experimental e = {.topk_path = 3};
+    wgs_context *ctx = test_context_experimental(&e);
+    if (!ctx) return;
+    wgs_topk_plan *plan = NULL;
+    wgs_topk_plan_desc d = {.capacity = 1000, .k_capacity = 10};
+    CHECK_RESULT(wgs_topk_plan_create(ctx, &d, &plan), WGS_ERROR_INVALID_ARGUMENT);
+    CHECK(plan == NULL);
+    /* Forced rows: the plan's n and k within the row kernel's bounds. */
+    e.topk_path = 2;
+    ctx = test_context_experimental(&e);
+    if (!ctx) return;
+    wgs_topk_plan_desc big = {.capacity = (1u << 18) + 1, .k_capacity = 10};
+    CHECK_RESULT(wgs_topk_plan_create(ctx, &big, &plan), WGS_ERROR_INVALID_ARGUMENT);
+    big = (wgs_topk_plan_desc){.capacity = 5000, .k_capacity = 1025};
+    CHECK_RESULT(wgs_topk_plan_create(ctx, &big, &plan), WGS_ERROR_INVALID_ARGUMENT);
+    /* A room past the device's workgroup memory. */
+    e.topk_rows_candidates = 1u << 20;
+    ctx = test_context_experimental(&e);
+    if (!ctx) return;
+    CHECK_RESULT(wgs_topk_plan_create(ctx, &d, &plan), WGS_ERROR_INVALID_ARGUMENT);
+    CHECK(plan == NULL);
 }
 
 TEST(topk_float_edges) {
@@ -169,12 +268,10 @@ TEST(topk_float_edges) {
     }
 }
 
-TEST(topk_many_rows) {
-    wgs_context *ctx = test_context();
+/* LLM sampling's shape, scaled down: 70 rows (more than a workgroup picks for), the
+ * top 50 of each, with indices. */
+static void many_short_rows(wgs_context *ctx) {
     if (!ctx) return;
-    /* LLM sampling's shape, scaled down: 70 rows (more than a workgroup picks for), the
-     * top 50 of each, with indices; then one row of more tiles than a workgroup scans
-     * at once. */
     topk_case c = {WGS_TYPE_F32, WGS_TOPK_LARGEST, WGS_TOPK_SORTED, WGS_PAYLOAD_INDEX};
     wgs_topk_plan_desc d = {.type = c.type, .payload = c.payload, .capacity = 4099, .k_capacity = 50,
                             .row_capacity = 70};
@@ -186,6 +283,15 @@ TEST(topk_many_rows) {
         check_topk(ctx, plan, &c, D_UNIFORM, 100, 17, 1, 13);
     }
     wgs_topk_plan_destroy(plan);
+}
+
+TEST(topk_many_rows) {
+    wgs_context *ctx = test_context();
+    if (!ctx) return;
+    /* The short rows (the row path), then one row of more tiles than a workgroup scans
+     * at once (the passes). */
+    many_short_rows(ctx);
+    wgs_topk_plan *plan = NULL;
     topk_case u = {WGS_TYPE_U32, WGS_TOPK_SMALLEST, WGS_TOPK_INPUT_ORDER, WGS_PAYLOAD_BUFFER};
     wgs_topk_plan_desc du = {.type = u.type, .select = u.select, .output = u.output, .payload = u.payload,
                              .capacity = 300001, .k_capacity = 300001};
@@ -218,21 +324,24 @@ TEST(topk_sorted_past_the_ranking) {
 
 TEST(topk_folded_grids_and_binding_limit) {
     /* 16 workgroups a dimension: every grid of 70 rows x 9 tiles, and the candidates',
-     * folds into two dimensions. */
-    wgs_context *ctx = test_context_capped(16, 0);
-    if (!ctx) return;
-    topk_case c = {WGS_TYPE_U32, WGS_TOPK_LARGEST, WGS_TOPK_SORTED, WGS_PAYLOAD_BUFFER};
-    wgs_topk_plan_desc d = {.type = c.type, .payload = c.payload, .capacity = 4099, .k_capacity = 300,
-                            .row_capacity = 70};
+     * folds into two dimensions; the row kernel's grid of 70 rows too. */
     wgs_topk_plan *plan = NULL;
-    CHECK_RESULT(wgs_topk_plan_create(ctx, &d, &plan), WGS_OK);
-    if (plan) {
-        check_topk(ctx, plan, &c, D_UNIFORM, 4099, 70, 300, 31);
-        check_topk(ctx, plan, &c, D_EQUAL, 4099, 70, 2, 32);
+    for (uint32_t path = 1; path <= 2; path++) {
+        const wgs_experimental e = {.max_workgroups_per_dimension = 16, .topk_path = path};
+        wgs_context *ctx = test_context_experimental(&e);
+        if (!ctx) return;
+        topk_case c = {WGS_TYPE_U32, WGS_TOPK_LARGEST, WGS_TOPK_SORTED, WGS_PAYLOAD_BUFFER};
+        wgs_topk_plan_desc d = {.type = c.type, .payload = c.payload, .capacity = 4099, .k_capacity = 300,
+                                .row_capacity = 70};
+        CHECK_RESULT(wgs_topk_plan_create(ctx, &d, &plan), WGS_OK);
+        if (plan) {
+            check_topk(ctx, plan, &c, D_UNIFORM, 4099, 70, 300, 31);
+            check_topk(ctx, plan, &c, D_EQUAL, 4099, 70, 2, 32);
+        }
+        wgs_topk_plan_destroy(plan);
     }
-    wgs_topk_plan_destroy(plan);
     /* The keys of every row in one binding: refused at creation past it. */
-    ctx = test_context_capped(0, 65536);
+    wgs_context *ctx = test_context_capped(0, 65536);
     if (!ctx) return;
     wgs_topk_plan_desc big = {.capacity = 8193, .row_capacity = 2, .k_capacity = 10};
     CHECK_RESULT(wgs_topk_plan_create(ctx, &big, &plan), WGS_ERROR_TOO_LARGE);
@@ -247,7 +356,7 @@ TEST(topk_histogram_tile_groups) {
      * more end in a partial group; k small, so that most tiles of the write hold no
      * winner and skip their keys, and ties, so that tiles of equal keys past the ones
      * taken skip too. */
-    wgs_experimental e = {.topk = {32, 2}, .topk_hist_tiles = 8};
+    wgs_experimental e = {.topk = {32, 2}, .topk_hist_tiles = 8, .topk_path = 1};
     wgs_context *ctx = test_context_experimental(&e);
     if (!ctx) return;
     topk_case c = {WGS_TYPE_U32, WGS_TOPK_SMALLEST, WGS_TOPK_INPUT_ORDER, WGS_PAYLOAD_INDEX};
@@ -276,13 +385,14 @@ TEST(topk_histogram_tile_groups) {
 TEST(topk_scratch_query) {
     wgs_context *ctx = test_context();
     if (!ctx) return;
-    wgs_topk_plan_desc d = {.type = WGS_TYPE_U32, .payload = WGS_PAYLOAD_BUFFER, .capacity = 100000,
+    wgs_topk_plan_desc d = {.type = WGS_TYPE_U32, .payload = WGS_PAYLOAD_BUFFER, .capacity = 300000,
                             .k_capacity = 100, .row_capacity = 10};
     /* The query before creation allocates nothing and says what creation then makes
      * (the inner scan plan's and, past k = 4096, the sort plan's buffers included). */
     for (int big_k = 0; big_k < 2; big_k++) {
         d.k_capacity = big_k ? 5000 : 100;
         d.row_capacity = big_k ? 1 : 10;
+        d.capacity = big_k ? 100000 : 300000; /* past the row kernel's rows: the passes' scratch */
         if (big_k) /* topk_sorted_past_the_ranking's description: its pipelines are cached */
             d.type = WGS_TYPE_F32, d.payload = WGS_PAYLOAD_INDEX;
         uint64_t before = 0, made = wgs_experimental_buffer_bytes_created(ctx);
@@ -294,6 +404,13 @@ TEST(topk_scratch_query) {
         CHECK(before > 0 && before == wgs_topk_plan_scratch_size(plan) && before == made);
         wgs_topk_plan_destroy(plan);
     }
+    /* Rows the row kernel takes, every n and k of them: no scratch (its state lives in
+     * workgroup memory). */
+    d = (wgs_topk_plan_desc){.type = WGS_TYPE_F32, .payload = WGS_PAYLOAD_INDEX, .capacity = 4099,
+                             .k_capacity = 50, .row_capacity = 70};
+    uint64_t rows_bytes = 1;
+    CHECK_RESULT(wgs_topk_plan_desc_scratch_size(ctx, &d, &rows_bytes), WGS_OK);
+    CHECK(rows_bytes == 0);
     uint64_t before = 0;
     d.output = WGS_TOPK_SORTED + 7;
     CHECK_RESULT(wgs_topk_plan_desc_scratch_size(ctx, &d, &before), WGS_ERROR_INVALID_ARGUMENT);

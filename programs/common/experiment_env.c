@@ -98,6 +98,20 @@ int wgs_experiment_from_env(wgs_context_desc *desc, wgs_experimental *e, char *e
         if (k == 3) e->topk_hist_tiles = v[2];
         any = 1;
     }
+    if ((s = getenv("WGSCAN_TUNE_TOPK_ROWS")) && *s) {
+        int k = parse_list(s, v, 3);
+        if (k < 2) return bad(err, errlen, "WGSCAN_TUNE_TOPK_ROWS", s, "wg,items[,candidates]");
+        e->topk_rows = (wgs_tile_shape){v[0], v[1]};
+        if (k == 3) e->topk_rows_candidates = v[2];
+        any = 1;
+    }
+    if ((s = getenv("WGSCAN_TOPK_PATH")) && *s) {
+        if (!strcmp(s, "auto")) e->topk_path = 0;
+        else if (!strcmp(s, "multi")) e->topk_path = 1;
+        else if (!strcmp(s, "rows")) e->topk_path = 2;
+        else return bad(err, errlen, "WGSCAN_TOPK_PATH", s, "auto, multi or rows");
+        any = 1;
+    }
     struct {
         const char *name;
         uint32_t *phases;
