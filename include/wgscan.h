@@ -1687,19 +1687,20 @@ WGS_API wgs_result wgs_sort_host(wgs_context *ctx, const wgs_sort_plan_desc *des
  * counts of all rows scanned by a scan plan of the plan's own; the chosen keys written
  * in input order. SORTED then ranks each row's k (a
  * workgroup compares each key with all k: k^2 per row), or for k past
- * WGS_TOPK_SORTED_MAX_K sorts them with a sort plan. Reads the keys 3 times, and the
- * candidates 3 times. Records a compute pass of 11 dispatches (one of them the
+ * WGS_TOPK_SORTED_MAX_K sorts them with a sort plan. Reads the keys twice and the
+ * tiles that hold the k, and the candidates 3 times. Records a compute pass of 11 dispatches (one of them the
  * dispatch layer's, which sizes the candidate passes from their count), the scan plan's
  * passes, and a compute pass of 1 dispatch (2 for SORTED), then for k past
  * WGS_TOPK_SORTED_MAX_K the sort plan's passes.
  * Short rows (n <= 2^18, k <= 1024, where the device's workgroup memory has room for
- * the candidates: 16 KiB does) take one dispatch instead, one workgroup a row doing the
+ * the candidates: 16 KiB does) on CPU drivers (on GPUs, until it is timed there: not
+ * by default) take one dispatch instead, one workgroup a row doing the
  * whole select in workgroup memory, with the same result: a compute pass of 1
  * dispatch, the keys read twice for uniform keys (more where many keys share their top
  * digits), no scratch.
- * Scratch (wgs_topk_plan_scratch_size): none where the plan's capacity and k_capacity
- * are short rows' (above), else 1040 bytes a row, 8 bytes a tile of each row
- * (a tile: 512 keys on CPU drivers, 2048 on GPUs), room for every key's place as a
+ * Scratch (wgs_topk_plan_scratch_size): none where the plan takes short rows' path
+ * for its whole capacity and k_capacity (above), else 1040 bytes a row, 8 bytes a tile
+ * of each row (a tile: 512 keys on CPU drivers, 4096 on GPUs), room for every key's place as a
  * candidate (4 bytes a key: all of them are candidates when all keys are equal), and
  * for SORTED the rows' unsorted k keys (and values); the tiles' offsets (8 bytes a
  * tile) and the scan plan's scratch; past WGS_TOPK_SORTED_MAX_K the sort plan's.

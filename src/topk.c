@@ -122,7 +122,9 @@ wgs_result wgs_topk_plan_create(wgs_context *ctx, const wgs_topk_plan_desc *desc
     while (row_k < k_cap && row_k < ROWS_MAX_K) row_k *= 2;
     wgs_tile_shape rshape = {0, 0};
     uint32_t cand = 0;
-    if (path != PATH_MULTI) {
+    /* The tuning row says whether auto takes the row kernel where it can. */
+    const int rows_allowed = path == PATH_ROWS || (path == 0 && tu->topk_rows_auto);
+    if (rows_allowed) {
         r = wgs__shape(ctx, "topk_rows", ctx->exp.topk_rows, tu->topk_rows, 1, 16, rows_storage, &row_k, &rshape);
         if (r != WGS_OK) return r;
         uint64_t fixed = rows_fixed_storage(rshape.wg, row_k), room = ci->max_workgroup_storage_size;
@@ -138,7 +140,7 @@ wgs_result wgs_topk_plan_create(wgs_context *ctx, const wgs_topk_plan_desc *desc
                     ci->max_workgroup_storage_size);
     }
     /* The multi-pass path, unless the row kernel takes every n and k the plan allows. */
-    const int multi = path == PATH_MULTI || !cand || capacity > ROWS_MAX_N || k_cap > ROWS_MAX_K;
+    const int multi = !rows_allowed || !cand || capacity > ROWS_MAX_N || k_cap > ROWS_MAX_K;
     uint64_t tiles = wgs__div_up(capacity, (uint64_t)shape.wg * shape.items);
     uint64_t counts_bytes = wgs__round_up(rows * tiles * 8, 256);
     /* The rows' states, then the candidates' counter. */

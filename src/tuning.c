@@ -43,6 +43,7 @@ static const wgs__tuning table[WGS__CLASS_COUNT] = {
         /* Top-k: few invocations, as the histogram; not measured beyond correctness. */
         .topk = {64, 8},
         .topk_rows = {64, 4}, /* not measured: the CPU class's usual workgroup */
+        .topk_rows_auto = 1,
         .topk_hist_tiles = 4, /* the loop over tiles runs in the tests */
         .segmented_sort = {64, 4},
         .segmented_sort_medium = {64, 1}, /* 64 keys: both lists run on small tests */
@@ -108,6 +109,9 @@ static const wgs__tuning table[WGS__CLASS_COUNT] = {
         /* One workgroup streams a row: as many loads in flight as a workgroup holds; not
          * yet measured. */
         .topk_rows = {1024, 4},
+        /* Off until a GPU run times it against the multi-pass path (H100: 64 rows of
+         * 128k f32, k = 50, 0.192-0.248 ms multi-pass); WGSCAN_TOPK_PATH=rows forces it. */
+        .topk_rows_auto = 0,
         .segmented_sort = {256, 16}, /* 4096 keys: segments of 4096 in a workgroup; not yet measured */
         .segmented_sort_medium = {128, 4}, /* 512 keys in 4 KiB: many workgroups a core; not yet measured */
     },
@@ -140,6 +144,7 @@ static const wgs__tuning table[WGS__CLASS_COUNT] = {
         .topk = {256, 16}, /* as gpu-sg32 */
         .topk_hist_tiles = 8,
         .topk_rows = {1024, 4}, /* as gpu-sg32 */
+        .topk_rows_auto = 0,
         .segmented_sort = {256, 8}, /* not yet measured on a GPU */
     },
 };

@@ -53,6 +53,7 @@ typedef struct wgs__tuning {
     wgs_tile_shape topk;    /* top-k: one tile a workgroup in its passes over the keys */
     uint32_t topk_hist_tiles; /* but the top digit's histogram: this many tiles a workgroup */
     wgs_tile_shape topk_rows; /* top-k of short rows: a workgroup a row, keys an invocation a step */
+    int topk_rows_auto;       /* whether plans take that kernel by themselves where it applies */
     wgs_tile_shape segmented_sort; /* its tile: the longest segment one workgroup sorts */
     wgs_tile_shape segmented_sort_medium; /* the smaller workgroups of shorter segments */
 } wgs__tuning;
