@@ -325,6 +325,14 @@ expect 2 "demo takes no options" -- "$cli" demo --verbose
 # a bench on a CPU driver, and nothing checked here depends on their size.
 export WGSCAN_BENCH_POOL_MIB=16
 bench_small=(--min 1024 --max 1024 --series u32:add --algorithms single-pass --runs 20)
+# The pace check compares a copy only with earlier copies of exactly as many bytes: the
+# segmented reduce's (n words and the offsets) was once compared with the scan's of
+# twice its bytes, rounded to the same power of two, and flagged at half the time.
+expect 0 "bench: copies of different sizes" -- "$cli" bench --series u32:add --algorithms multilevel \
+  --primitives segmented-reduce-256 --min 2^16 --max 2^16 --runs 20 --csv "$tmp/pace.csv" \
+  --json "$tmp/pace.json" --svg "$tmp/pace.svg"
+check "no pace change flagged for the segmented reduce" -- \
+  grep -q "^u32,add,segmented-reduce-256,65536,.*,1.000,0,132096$" "$tmp/pace.csv"
 expect 2 "bench --json in a missing folder" -- "$cli" bench "${bench_small[@]}" --json /proc/x/b.json --csv "$tmp/b.csv" --svg "$tmp/b.svg"
 check "no 'wrote' for it" -- bash -c '! grep -q wrote "$0"' "$tmp/out.txt"
 expect 2 "bench --csv on a full disk" -- "$cli" bench "${bench_small[@]}" --json "$tmp/q\"b.json" --csv /dev/full --svg "$tmp/b.svg"

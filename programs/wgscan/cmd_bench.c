@@ -48,7 +48,12 @@ typedef struct bench {
     WGPUBuffer in_pool, out_pool;
     uint64_t pool_bytes;
     wgs_timer *timer;
-    double copy_first[48]; /* the run's first copy median of 2^k bytes (copy_check) */
+    /* The run's first copy median of each number of bytes (copy_check). */
+    struct {
+        uint64_t bytes;
+        double median;
+    } copy_first[256];
+    int copy_firsts;
 } bench;
 
 /* Times `runs + warmup` recordings of `record` (which writes timestamp pair i); returns
@@ -246,12 +251,17 @@ static wgs_result warm_up(bench *b) {
  * the point is not comparable with the others; said on stderr and in the files'
  * pace_changed column, the point kept. */
 static void copy_check(bench *b, point *p, uint64_t copy_bytes) {
-    int k = 0;
-    while (k < 47 && (1ull << k) < copy_bytes) k++;
-    double *first = &b->copy_first[k];
     p->copy_over_first = 1, p->pace_changed = 0;
-    if (*first == 0) {
-        *first = p->copy_median;
+    /* Exactly as many bytes: primitives copy n words times 1, 1.5, 2.008 ... (a
+     * bucket of the next power of two compared 541 MB with 1 GiB, a false alarm). */
+    double *first = NULL;
+    for (int i = 0; i < b->copy_firsts && !first; i++)
+        if (b->copy_first[i].bytes == copy_bytes) first = &b->copy_first[i].median;
+    if (!first) {
+        if (b->copy_firsts < (int)(sizeof b->copy_first / sizeof b->copy_first[0])) {
+            b->copy_first[b->copy_firsts].bytes = copy_bytes;
+            b->copy_first[b->copy_firsts++].median = p->copy_median;
+        }
         return;
     }
     const double q = p->copy_median / *first;
