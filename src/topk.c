@@ -123,7 +123,7 @@ wgs_result wgs_topk_plan_create(wgs_context *ctx, const wgs_topk_plan_desc *desc
     wgs_tile_shape rshape = {0, 0};
     uint32_t cand = 0;
     /* The tuning row says whether auto takes the row kernel where it can. */
-    const int rows_allowed = path == PATH_ROWS || (path == 0 && tu->topk_rows_auto);
+    const int rows_allowed = path == PATH_ROWS || (path == PATH_AUTO && tu->topk_rows_auto);
     if (rows_allowed) {
         r = wgs__shape(ctx, "topk_rows", ctx->exp.topk_rows, tu->topk_rows, 1, 16, rows_storage, &row_k, &rshape);
         if (r != WGS_OK) return r;
