@@ -410,8 +410,9 @@ typedef struct wgs_experimental {
     /* Select records only these phases (WGS_EXPERIMENTAL_PHASE_*; 0: all), so that a
      * benchmark can time each: the output is then wrong. */
     uint32_t select_phases;
-    /* The sort's tile (its workgroup at most 256) and tiles per group (1..64, a power
-     * of two), and the phases it records (the same bits: count, the scan of the
+    /* The sort's tile (the reduce-then-scan sort with subgroups: any workgroup of
+     * whole subgroups and 32-invocation groups, any items up to 64; else a workgroup
+     * dividing 256) and tiles per group (1..64, a power of two), and the phases it records (the same bits: count, the scan of the
      * counts, scatter; 0: all; the output is then wrong). */
     wgs_tile_shape sort;
     uint32_t sort_group_tiles;

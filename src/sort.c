@@ -148,10 +148,17 @@ wgs_result wgs_sort_plan_create(wgs_context *ctx, const wgs_sort_plan_desc *desc
      * workgroup memory (WebGPU's default 16 KiB) fewer invocations, not only fewer items. */
     while (!subgroups && tuned.wg > 4 && scatter_storage(tuned.wg, 1, &room) > ci->max_workgroup_storage_size)
         tuned.wg /= 2;
-    r = wgs__shape(ctx, "sort", ctx->exp.sort, tuned, 1, 64, scatter_storage, &room, &shape);
+    r = wgs__shape_any(ctx, "sort", ctx->exp.sort, tuned, 1, 64, scatter_storage, &room, &shape);
     if (r != WGS_OK) return r;
-    WGS_FAIL_IF(ctx, shape.wg > RADIX || RADIX % shape.wg || scatter_storage(shape.wg, shape.items, &room) >
-                                                                   ci->max_workgroup_storage_size,
+    /* The one-sweep pass and the portable ranking (a Blelloch scan of the digits) take a
+     * workgroup that divides the radix; the subgroups' reduce-then-scan any workgroup of
+     * whole subgroups (sort_tile.wgsl's slot_digit). */
+    int any_wg = subgroups && !onesweep;
+    WGS_FAIL_IF(ctx, any_wg ? shape.wg % ci->subgroup_max_size : shape.wg > RADIX || RADIX % shape.wg,
+                WGS_ERROR_INVALID_ARGUMENT,
+                "a sort workgroup of %u invocations cannot run here (%s)", shape.wg,
+                any_wg ? "a multiple of the largest subgroup" : "one dividing 256");
+    WGS_FAIL_IF(ctx, scatter_storage(shape.wg, shape.items, &room) > ci->max_workgroup_storage_size,
                 WGS_ERROR_TOO_LARGE, "the sort's tile does not fit this device's workgroup memory (%u bytes)",
                 ci->max_workgroup_storage_size);
     uint64_t max_tiles = wgs__div_up(capacity, (uint64_t)shape.wg * shape.items);

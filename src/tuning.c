@@ -161,19 +161,22 @@ const wgs__tuning *wgs__tuning_of(const wgs_context *ctx) {
 
 static int pow2(uint32_t v) { return v && !(v & (v - 1)); }
 
-wgs_result wgs__shape(wgs_context *ctx, const char *what, wgs_tile_shape forced, wgs_tile_shape tuned,
-                      uint32_t min_items, uint32_t max_items, wgs__storage_fn storage, const void *arg,
-                      wgs_tile_shape *out) {
+static wgs_result shape_of(wgs_context *ctx, const char *what, wgs_tile_shape forced, wgs_tile_shape tuned,
+                           uint32_t min_items, uint32_t max_items, wgs__storage_fn storage, const void *arg,
+                           int any, wgs_tile_shape *out) {
     const wgs_context_info *ci = &ctx->caps.info;
     uint64_t room = ci->max_workgroup_storage_size;
     if (forced.wg || forced.items) {
-        WGS_FAIL_IF(ctx, !pow2(forced.wg) || forced.wg < 32 || forced.wg > ci->max_invocations_per_workgroup ||
-                             !pow2(forced.items) || forced.items < min_items || forced.items > max_items ||
+        int wg_ok = any ? forced.wg % 32 == 0 : pow2(forced.wg);
+        int items_ok = any || pow2(forced.items);
+        WGS_FAIL_IF(ctx, !wg_ok || forced.wg < 32 || forced.wg > ci->max_invocations_per_workgroup || !items_ok ||
+                             forced.items < min_items || forced.items > max_items ||
                              (storage && storage(forced.wg, forced.items, arg) > room),
                     WGS_ERROR_INVALID_ARGUMENT,
-                    "experimental %s shape %u x %u cannot run here (workgroup: a power of two from 32 to "
-                    "%u; items: a power of two from %u to %u; workgroup memory %llu bytes)",
-                    what, forced.wg, forced.items, ci->max_invocations_per_workgroup, min_items, max_items,
+                    "experimental %s shape %u x %u cannot run here (workgroup: %s from 32 to %u; items: %s from %u "
+                    "to %u; workgroup memory %llu bytes)",
+                    what, forced.wg, forced.items, any ? "a multiple of 32" : "a power of two",
+                    ci->max_invocations_per_workgroup, any ? "any number" : "a power of two", min_items, max_items,
                     (unsigned long long)room);
         *out = forced;
         return WGS_OK;
@@ -183,4 +186,16 @@ wgs_result wgs__shape(wgs_context *ctx, const char *what, wgs_tile_shape forced,
     while (s.items > min_items && storage && storage(s.wg, s.items, arg) > room) s.items /= 2;
     *out = s;
     return WGS_OK;
+}
+
+wgs_result wgs__shape(wgs_context *ctx, const char *what, wgs_tile_shape forced, wgs_tile_shape tuned,
+                      uint32_t min_items, uint32_t max_items, wgs__storage_fn storage, const void *arg,
+                      wgs_tile_shape *out) {
+    return shape_of(ctx, what, forced, tuned, min_items, max_items, storage, arg, 0, out);
+}
+
+wgs_result wgs__shape_any(wgs_context *ctx, const char *what, wgs_tile_shape forced, wgs_tile_shape tuned,
+                          uint32_t min_items, uint32_t max_items, wgs__storage_fn storage, const void *arg,
+                          wgs_tile_shape *out) {
+    return shape_of(ctx, what, forced, tuned, min_items, max_items, storage, arg, 1, out);
 }

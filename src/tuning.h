@@ -72,5 +72,11 @@ typedef uint64_t (*wgs__storage_fn)(uint32_t wg, uint32_t items, const void *arg
 wgs_result wgs__shape(wgs_context *ctx, const char *what, wgs_tile_shape forced, wgs_tile_shape tuned,
                       uint32_t min_items, uint32_t max_items, wgs__storage_fn storage, const void *arg,
                       wgs_tile_shape *out);
+/* The same, for a kernel that takes any workgroup of whole 32-invocation groups and any
+ * number of items (the sort's tile): a forced shape is checked against that instead of
+ * powers of two. */
+wgs_result wgs__shape_any(wgs_context *ctx, const char *what, wgs_tile_shape forced, wgs_tile_shape tuned,
+                          uint32_t min_items, uint32_t max_items, wgs__storage_fn storage, const void *arg,
+                          wgs_tile_shape *out);
 
 #endif

@@ -3,8 +3,8 @@
  * keys / pairs / indices, bit ranges, the size boundaries (0, 1, 2, tile +-1, several
  * tiles and groups), adversarial inputs (all equal, sorted, reversed, few distinct, only
  * the top bits differ, f32 -0/+0/NaN/inf/subnormals), stability (pairs whose keys repeat:
- * the values say the input order), in place, both ranking paths, many sorts in a row,
- * and bad inputs with their exact codes. */
+ * the values say the input order), in place, both ranking paths, tiles of any shape,
+ * many sorts in a row, and bad inputs with their exact codes. */
 #include "reference.h"
 #include "test_buffers.h"
 #include "test_main.h"
@@ -269,6 +269,39 @@ TEST(sort_algorithms_and_forced_fallbacks) {
                        .order = (wgs_sort_order)(t % 2), .payload = (wgs_payload)(t % 3),
                        .algorithm = WGS_SORT_ALGORITHM_REDUCE_SCAN};
         run_case(ctx, &c, sizes, 4, dists, 2, (int)(t == 2));
+    }
+}
+
+/* Tiles whose workgroup does not divide the radix (an invocation answers for several
+ * digits, or for none) and whose items are no power of two: three subgroups' worth of
+ * invocations x 23 keys everywhere, and CUB's sm90 tile of 384 x 23 where the device
+ * takes it, at the tile's boundaries, for each key width and payload. */
+TEST(sort_tile_shapes) {
+    wgs_context *probe = test_context();
+    if (!probe) return;
+    wgs_context_info info;
+    CHECK_RESULT(wgs_context_get_info(probe, &info), WGS_OK);
+    uint32_t unit = info.has_subgroups && info.subgroup_max_size > 32 ? info.subgroup_max_size : 32;
+    const uint32_t shapes[][2] = {{3 * unit, 23}, {384, 23}};
+    for (int s = 0; s < 2; s++) {
+        if (s == 1 && (shapes[1][0] == shapes[0][0] || info.max_invocations_per_workgroup < 384)) continue;
+        wgs_experimental e = {.sort = {.wg = shapes[s][0], .items = shapes[s][1]}};
+        wgs_context *ctx = test_context_experimental(&e);
+        if (!ctx) return;
+        const uint64_t tile = (uint64_t)shapes[s][0] * shapes[s][1];
+        const uint64_t sizes[] = {0, 1, tile - 1, tile, tile + 1, 3 * tile + 7, 100003};
+        const enum dist dists[] = {D_UNIFORM, D_FEW, D_TOP_BITS};
+        sort_case keys = {.type = WGS_TYPE_U32, .algorithm = WGS_SORT_ALGORITHM_REDUCE_SCAN};
+        run_case_rotating(ctx, &keys, sizes, 7, dists, 3, 0, 1);
+        /* 64-bit keys or values at 384 x 23 pass the H200's 48 KiB; the sanitized build's
+         * host paths are the keys' (the shape is checked at plan creation). */
+        if (s == 1 || (test_sanitized() && !test_long())) continue;
+        sort_case pairs = {.type = WGS_TYPE_F32, .order = WGS_SORT_DESCENDING, .payload = WGS_PAYLOAD_BUFFER,
+                           .algorithm = WGS_SORT_ALGORITHM_REDUCE_SCAN};
+        run_case_rotating(ctx, &pairs, sizes, 7, dists, 3, 0, 2);
+        sort_case wide = {.type = WGS_TYPE_I64, .payload = WGS_PAYLOAD_INDEX,
+                          .algorithm = WGS_SORT_ALGORITHM_REDUCE_SCAN};
+        run_case_rotating(ctx, &wide, sizes, 7, dists, 3, 1, 3);
     }
 }
 

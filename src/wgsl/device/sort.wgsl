@@ -33,8 +33,11 @@ fn sort_count(ids: Ids, @builtin(workgroup_id) wid: vec3<u32>, @builtin(num_work
     if (g >= params.groups) { // a folded grid's spare workgroups
         return;
     }
-    for (var k = 0u; k < RADIX / WG; k++) {
-        atomicStore(&group_digits[k * WG + ids.lid], 0u);
+    for (var k = 0u; k < DIGITS_PER_INVOCATION; k++) {
+        let d = slot_digit(ids, k);
+        if (d < RADIX) {
+            atomicStore(&group_digits[d], 0u);
+        }
     }
     workgroupBarrier();
     // Tile by tile, as the scatter takes them: a tile's keys (ITEMS rows of WG) loaded
@@ -66,9 +69,11 @@ fn sort_count(ids: Ids, @builtin(workgroup_id) wid: vec3<u32>, @builtin(num_work
         // @end
     }
     workgroupBarrier();
-    for (var k = 0u; k < RADIX / WG; k++) {
-        let d = k * WG + ids.lid;
-        counts[d * params.groups + g] = atomicLoad(&group_digits[d]);
+    for (var k = 0u; k < DIGITS_PER_INVOCATION; k++) {
+        let d = slot_digit(ids, k);
+        if (d < RADIX) {
+            counts[d * params.groups + g] = atomicLoad(&group_digits[d]);
+        }
     }
 }
 
@@ -82,7 +87,10 @@ fn sort_scatter(ids: Ids, @builtin(workgroup_id) wid: vec3<u32>, @builtin(num_wo
     // Where the group's next key of each of the invocation's digits goes.
     var group_base: array<u32, DIGITS_PER_INVOCATION>;
     for (var k = 0u; k < DIGITS_PER_INVOCATION; k++) {
-        group_base[k] = offsets[(ids.lid * DIGITS_PER_INVOCATION + k) * params.groups + g];
+        let d = slot_digit(ids, k);
+        if (d < RADIX) {
+            group_base[k] = offsets[d * params.groups + g];
+        }
     }
     let index_values = (params.flags & FLAG_INDEX_VALUES) != 0u;
     let group_tiles = params.group_tiles; // a let: Tint bounds a loop by a constant or a let
@@ -98,9 +106,11 @@ fn sort_scatter(ids: Ids, @builtin(workgroup_id) wid: vec3<u32>, @builtin(num_wo
         workgroupBarrier();
         tile_offsets(ids, tile_totals(ids));
         for (var k = 0u; k < DIGITS_PER_INVOCATION; k++) {
-            let d = ids.lid * DIGITS_PER_INVOCATION + k;
-            run_base[d] = group_base[k] - digit_start[d];
-            group_base[k] += digit_total[d];
+            let d = slot_digit(ids, k);
+            if (d < RADIX) {
+                run_base[d] = group_base[k] - digit_start[d];
+                group_base[k] += digit_total[d];
+            }
         }
         workgroupBarrier();
         tile_ranks(ids, tile_n);

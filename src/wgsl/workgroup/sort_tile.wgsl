@@ -22,7 +22,12 @@
 // subgroups).
 
 const OWNERS_MAX: u32 = WG / SG_MIN;
-const DIGITS_PER_INVOCATION: u32 = RADIX / WG;
+// The digits an invocation answers for, consecutive: RADIX / WG where WG divides RADIX,
+// else rounded up, and one where the workgroup is wider (384 x 23 keys is CUB's tile on
+// sm90); slot_digit says RADIX for the slots past the last digit, which then idle.
+const DIGITS_PER_INVOCATION: u32 = (RADIX + WG - 1u) / WG;
+
+fn slot_digit(ids: Ids, k: u32) -> u32 { return min(ids.lid * DIGITS_PER_INVOCATION + k, RADIX); }
 
 // The tile's room in workgroup memory, used twice: first a row of counters per owner
 // (a subgroup, or an invocation) at owner * RADIX + digit, the owner's count, then its
@@ -53,8 +58,10 @@ var<private> key_dst#: u32;
 // @end
 
 fn tile_clear(ids: Ids) {
-    for (var k = 0u; k < OWNERS_MAX * RADIX / WG; k++) { // counted (sort.wgsl, sort_count)
-        atomicStore(&tile_room[k * WG + ids.lid], 0u);
+    for (var k = 0u; k < (OWNERS_MAX * RADIX + WG - 1u) / WG; k++) { // counted (sort.wgsl, sort_count)
+        if (k * WG + ids.lid < OWNERS_MAX * RADIX) {
+            atomicStore(&tile_room[k * WG + ids.lid], 0u);
+        }
     }
 }
 
@@ -84,13 +91,15 @@ fn tile_rank(ids: Ids, tile_first: u32, tile_n: u32, shift: u32, bits: u32) {
     }
 }
 
-// After a barrier: digit_total of the invocation's digits (d = lid * DIGITS_PER_INVOCATION
-// + k), each owner's count turned into the owners' before it (one read of each count);
-// returns the digits' sum.
+// After a barrier: digit_total of the invocation's digits (slot_digit), each owner's count
+// turned into the owners' before it (one read of each count); returns the digits' sum.
 fn tile_totals(ids: Ids) -> u32 {
     var sum = 0u;
     for (var k = 0u; k < DIGITS_PER_INVOCATION; k++) {
-        let d = ids.lid * DIGITS_PER_INVOCATION + k;
+        let d = slot_digit(ids, k);
+        if (d == RADIX) {
+            break;
+        }
         var total = 0u;
         let owners = owner_count(ids);
         for (var o = 0u; o < owners; o++) {
@@ -109,7 +118,10 @@ fn tile_totals(ids: Ids) -> u32 {
 fn tile_offsets(ids: Ids, sum: u32) {
     var start = workgroup_exclusive_scan(ids, sum, 0u);
     for (var k = 0u; k < DIGITS_PER_INVOCATION; k++) {
-        let d = ids.lid * DIGITS_PER_INVOCATION + k;
+        let d = slot_digit(ids, k);
+        if (d == RADIX) {
+            break;
+        }
         digit_start[d] = start;
         start += digit_total[d];
     }
