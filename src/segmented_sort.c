@@ -11,6 +11,7 @@
  * the compacted count on the GPU (the dispatch layer's count rule). Nothing is read
  * back.
  */
+#include "chain.h"
 #include "tuning.h"
 
 #include <stdlib.h>
@@ -45,11 +46,18 @@ static void plan_release(wgs_segmented_sort_plan *p) {
     for (size_t i = 0; i < sizeof bufs / sizeof bufs[0]; i++) wgs__gpu_buffer_release(p->ctx->gpu, bufs[i]);
 }
 
-/* Workgroup memory of ss_small: the mapped keys (two words for 64-bit keys), a place a
- * key, the range. */
+/* Workgroup memory of ss_small: sort_tile.wgsl's room (the owners' counter rows, then
+ * the tile's keys), its three digit tables and the workgroup scan's room, as the
+ * radix sort's scatter takes them, then a place a key and the range and key bits. */
+typedef struct small_room {
+    uint32_t sg_min, key_words;
+} small_room;
+
 static uint64_t small_storage(uint32_t wg, uint32_t items, const void *arg) {
-    uint32_t key_words = *(const uint32_t *)arg;
-    return 4ull * wg * items * (key_words + 1) + 8;
+    const small_room *a = arg;
+    const uint64_t tile = (uint64_t)wg * items, rows = (uint64_t)(wg / a->sg_min) * 256;
+    const uint64_t exchange = tile * a->key_words;
+    return 4ull * ((rows > exchange ? rows : exchange) + 3 * 256 + wg + 64 + tile + 8);
 }
 
 static uint32_t key_kind(wgs_type t, wgs_sort_order order) {
@@ -98,14 +106,30 @@ wgs_result wgs_segmented_sort_plan_create(wgs_context *ctx, const wgs_segmented_
                 "capacity %llu and segment_capacity %llu: keys, values and offsets must each fit one binding of "
                 "%llu bytes, and both counts stay below 2^31",
                 (unsigned long long)d.capacity, (unsigned long long)d.segment_capacity, (unsigned long long)bind);
+    /* ss_small ranks as the radix sort does: by subgroups where every subgroup fits
+     * both workgroups, else an invocation a counter row, in workgroups made smaller
+     * until the rows fit workgroup memory. */
+    wgs_tile_shape tuned = wgs__tuning_of(ctx)->segmented_sort, tuned_medium = wgs__tuning_of(ctx)->segmented_sort_medium;
+    const int subgroups = wgs__chain_subgroups(ci, tuned.wg < tuned_medium.wg ? tuned.wg : tuned_medium.wg) &&
+                          ci->subgroup_max_size <= 128;
+    const small_room room = {subgroups ? ci->subgroup_min_size : 1, key_words};
+    while (!subgroups && tuned.wg > 4 && small_storage(tuned.wg, 1, &room) > ci->max_workgroup_storage_size)
+        tuned.wg /= 2;
+    while (!subgroups && tuned_medium.wg > 4 &&
+           small_storage(tuned_medium.wg, 1, &room) > ci->max_workgroup_storage_size)
+        tuned_medium.wg /= 2;
     wgs_tile_shape shape;
-    wgs_result r = wgs__shape(ctx, "segmented sort", (wgs_tile_shape){0, 0}, wgs__tuning_of(ctx)->segmented_sort, 1,
-                              64, small_storage, &key_words, &shape);
+    wgs_result r = wgs__shape(ctx, "segmented sort", (wgs_tile_shape){0, 0}, tuned, 1, 64, small_storage, &room,
+                              &shape);
     if (r != WGS_OK) return r;
     wgs_tile_shape medium;
-    r = wgs__shape(ctx, "segmented sort", (wgs_tile_shape){0, 0}, wgs__tuning_of(ctx)->segmented_sort_medium, 1, 64,
-                   small_storage, &key_words, &medium);
+    r = wgs__shape(ctx, "segmented sort", (wgs_tile_shape){0, 0}, tuned_medium, 1, 64, small_storage, &room, &medium);
     if (r != WGS_OK) return r;
+    WGS_FAIL_IF(ctx, shape.wg > 256 || 256 % shape.wg || medium.wg > 256 || 256 % medium.wg ||
+                         small_storage(shape.wg, shape.items, &room) > ci->max_workgroup_storage_size ||
+                         small_storage(medium.wg, medium.items, &room) > ci->max_workgroup_storage_size,
+                WGS_ERROR_TOO_LARGE, "the segmented sort's tile does not fit this device's workgroup memory (%u bytes)",
+                ci->max_workgroup_storage_size);
     wgs_segmented_sort_plan *p = calloc(1, sizeof *p);
     WGS_FAIL_IF(ctx, !p, WGS_ERROR_OUT_OF_HOST_MEMORY, "allocating the segmented sort plan");
     p->ctx = ctx;
@@ -124,10 +148,15 @@ wgs_result wgs_segmented_sort_plan_create(wgs_context *ctx, const wgs_segmented_
     p->small_max = p->small ? p->tile : 0;
     const uint32_t medium_tile = medium.wg * medium.items;
     p->medium_max = medium_tile < p->small_max ? medium_tile : p->small_max;
-    wgs_kernel_spec spec = {.file = "device/segmented_sort.wgsl", .helper = "element/sort_key.wgsl",
+    wgs_kernel_spec spec = {.file = "device/segmented_sort.wgsl",
+                            .helper = subgroups ? "element/sort_key.wgsl workgroup/rank_subgroup.wgsl "
+                                                  "workgroup/sort_tile.wgsl"
+                                                : "element/sort_key.wgsl workgroup/rank_invocation.wgsl "
+                                                  "workgroup/sort_tile.wgsl",
                             .primitive = 1, .value_type = WGS_TYPE_U32, .type = WGS_TYPE_U32, .op = WGS_OP_ADD,
-                            .wg = shape.wg, .items = shape.items, .params = WGS_PARAMS_KIND_SEGSORT,
-                            .consts = {{"KEY_KIND", key_kind(d.type, d.order)}}};
+                            .subgroups = subgroups, .wg = shape.wg, .items = shape.items,
+                            .params = WGS_PARAMS_KIND_SEGSORT,
+                            .consts = {{"KEY_KIND", key_kind(d.type, d.order)}, {"VALUE_WORDS", 0}, {"SORT_SKIP", 0}}};
     struct {
         const char *entry;
         WGPUComputePipeline *pipe;

@@ -15,11 +15,11 @@
 //               key's rank counted over the segment's keys, then its move there
 //   ss_small    (n: the listed segments, a count from the GPU) a workgroup a segment
 //               of one list (compiled twice: the medium tile and the full one), at
-//               most TILE keys: the mapped
-//               keys and their places in workgroup memory, sorted there by merging
-//               runs of 1, 2, 4, ... (each key finds its place in the partner run by a
-//               binary search: below the left run's equals, after the right one's),
-//               then keys and values moved from the input to their ranks
+//               most TILE keys, sorted in workgroup memory by an LSD radix sort of
+//               8-bit digits ranked as the radix sort ranks a tile
+//               (workgroup/sort_tile.wgsl), a pass only for the digits where the
+//               segment's keys differ; then keys out from workgroup memory and
+//               values moved from the input to their ranks
 //   ss_gather   (n: the listed large segments, a count from the GPU) a workgroup a
 //               large segment: its keys copied to the compacted array at the
 //               segment's place, with their segment and position
@@ -34,7 +34,8 @@
 // Params (src/params.h): n, segments, flags (SS_FLAG_*), small_max, segment_bound
 // (segments as the host gave it; n and segments may be counts from the GPU, at most
 // their bounds).
-// Plan constants: KEY_KIND (sort_key.wgsl).
+// Plan constants: KEY_KIND (sort_key.wgsl), VALUE_WORDS and SORT_SKIP (sort_tile.wgsl's,
+// 0: ss_small moves its values itself).
 // Bindings: 0 keys_in, 1 keys_out, 3 status, 4 begins (CSR: the n_segments + 1
 // offsets), 5 ends (BEGIN_END), 6 values_in, 7 values_out, 8 large_len, 9 large_end
 // (large_len's inclusive scan), 10 cseg, 11 cpos, 12 ckeys, 13 sorted_idx, 14 seg2,
@@ -59,11 +60,18 @@
 @group(0) @binding(15) var<storage, read_write> pos2: array<u32>;
 @group(0) @binding(16) var<storage, read_write> small_list: array<atomic<u32>>;
 
-// The mapped keys (low words, then for 64-bit keys the high words) and each one's
-// place in the segment.
-var<workgroup> wkeys: array<u32, TILE * KEY_WORDS>;
+// ss_small: where each key of the current order was in the segment (wplace), the
+// segment's range, the ordered keys' OR and AND (low, high words) and the bits where
+// its keys differ; the keys themselves sit in sort_tile.wgsl's room.
 var<workgroup> wplace: array<u32, TILE>;
 var<workgroup> wrange: vec2<u32>;
+var<workgroup> wbits: array<atomic<u32>, 4>;
+var<workgroup> wdiff: vec2<u32>;
+
+// The place in the segment of the key each invocation holds (sort_tile.wgsl's key_lo#).
+// @each item
+var<private> key_place#: u32;
+// @end
 
 fn seg_range(s: u32) -> vec2<u32> {
     if ((params.flags & SS_FLAG_CSR) != 0u) {
@@ -78,13 +86,6 @@ fn mapped(lo: u32, hi: u32) -> vec2<u32> {
     return select(k, ~k, DESCENDING);
 }
 
-fn wkey(i: u32) -> vec2<u32> {
-    if (KEY_WORDS == 2u) {
-        return vec2<u32>(wkeys[i], wkeys[TILE + i]);
-    }
-    return vec2<u32>(wkeys[i], 0u);
-}
-
 fn key_less(a: vec2<u32>, b: vec2<u32>) -> bool {
     return a.y < b.y || (a.y == b.y && a.x < b.x);
 }
@@ -97,6 +98,11 @@ fn move_element(i: u32, o: u32) {
     } else {
         keys_out[o] = keys_in[i];
     }
+    move_value(i, o);
+}
+
+// Element i's value (its index for payload INDEX) to element o of the output.
+fn move_value(i: u32, o: u32) {
     if ((params.flags & SS_FLAG_VALUES8) != 0u) {
         values_out[2u * o] = values_in[2u * i];
         values_out[2u * o + 1u] = values_in[2u * i + 1u];
@@ -191,89 +197,111 @@ fn ss_tiny(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: 
 }
 
 @compute @workgroup_size(WG)
-fn ss_small(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
-            @builtin(local_invocation_index) lid: u32) {
+fn ss_small(ids: Ids, @builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
     let w = tile_index(wid, nwg);
     if (w >= params.n) {
         return;
     }
     // ss_check listed only valid segments that fit this tile; the test keeps workgroup
     // memory safe whatever the list holds.
-    if (lid == 0u) {
+    if (ids.lid == 0u) {
         let r = seg_range(atomicLoad(&small_list[params.list_base + w]));
         let ok = r.x <= r.y && r.y - r.x <= TILE;
         wrange = select(vec2<u32>(0u), r, ok);
+        atomicStore(&wbits[0], 0u);
+        atomicStore(&wbits[1], 0u);
+        atomicStore(&wbits[2], 0xFFFFFFFFu);
+        atomicStore(&wbits[3], 0xFFFFFFFFu);
     }
     let r = workgroupUniformLoad(&wrange);
     let len = r.y - r.x;
     if (len == 0u) {
         return;
     }
-    for (var k = 0u; k < ITEMS; k++) {
-        let i = k * WG + lid;
-        if (i < len) {
-            let g = r.x + i;
-            var m: vec2<u32>;
-            if (KEY_WORDS == 2u) {
-                m = mapped(keys_in[2u * g], keys_in[2u * g + 1u]);
-                wkeys[TILE + i] = m.y;
-            } else {
-                m = mapped(keys_in[g], 0u);
-            }
-            wkeys[i] = m.x;
-            wplace[i] = i;
+    // The keys into registers in the ranking's strip order (tile_place_of), and the
+    // OR and AND of their ordered forms: a digit where they agree is one every key
+    // shares, and its pass is left out.
+    var bits_or = vec2<u32>(0u);
+    var bits_and = vec2<u32>(0xFFFFFFFFu);
+    // @each item
+    key_place# = tile_place_of(ids, #u);
+    key_rank# = key_place#;
+    if (key_place# < len) {
+        key_lo# = keys_in[(r.x + key_place#) * KEY_WORDS];
+        if (KEY_WORDS == 2u) {
+            key_hi# = keys_in[(r.x + key_place#) * KEY_WORDS + 1u];
         }
+        let m# = ordered_key(key_lo#, key_hi#);
+        bits_or |= m#;
+        bits_and &= m#;
     }
+    // @end
+    atomicOr(&wbits[0], bits_or.x);
+    atomicOr(&wbits[1], bits_or.y);
+    atomicAnd(&wbits[2], bits_and.x);
+    atomicAnd(&wbits[3], bits_and.y);
     workgroupBarrier();
-    // Runs of w sorted keys merge in pairs: a key of a left run goes after the keys of
-    // its right partner that are below it, one of a right run after those of its left
-    // partner that are below or equal to it, which keeps equal keys in input order.
-    for (var w = 1u; w < len; w <<= 1u) {
-        var key: array<vec2<u32>, ITEMS>;
-        var place: array<u32, ITEMS>;
-        var dst: array<u32, ITEMS>;
-        for (var k = 0u; k < ITEMS; k++) {
-            let i = k * WG + lid;
-            if (i < len) {
-                let x = wkey(i);
-                let j = i & (w - 1u);
-                let start = i - j;
-                let left = (start & w) == 0u;
-                let other = select(start - w, start + w, left);
-                var a = other;
-                var b = select(other, min(other + w, len), other < len);
-                while (a < b) {
-                    let mid = (a + b) >> 1u;
-                    let y = wkey(mid);
-                    let before = select(!key_less(x, y), key_less(y, x), left);
-                    if (before) {
-                        a = mid + 1u;
-                    } else {
-                        b = mid;
-                    }
-                }
-                key[k] = x;
-                place[k] = wplace[i];
-                dst[k] = min(start, other) + j + (a - other);
-            }
+    if (ids.lid == 0u) {
+        wdiff = vec2<u32>(atomicLoad(&wbits[0]) ^ atomicLoad(&wbits[2]), atomicLoad(&wbits[1]) ^ atomicLoad(&wbits[3]));
+    }
+    let diff = workgroupUniformLoad(&wdiff);
+    // An LSD radix sort of 8-bit digits, each pass a stable ranking of the tile
+    // (workgroup/sort_tile.wgsl's, as the radix sort's scatter ranks its tiles): the
+    // keys in the new order land in the tile's room and their places in wplace, and the
+    // next pass loads them from there.
+    var ran = false;
+    for (var shift = 0u; shift < KEY_WORDS * 32u; shift += 8u) {
+        let differ = select(diff.x >> shift, diff.y >> (shift - 32u), shift >= 32u) & 255u;
+        if (differ == 0u) {
+            continue;
         }
-        workgroupBarrier();
-        for (var k = 0u; k < ITEMS; k++) {
-            let i = k * WG + lid;
-            if (i < len) {
-                wkeys[dst[k]] = key[k].x;
+        if (ran) {
+            // @each item
+            if (tile_place_of(ids, #u) < len) {
+                key_lo# = atomicLoad(&tile_room[tile_place_of(ids, #u) * KEY_WORDS]);
                 if (KEY_WORDS == 2u) {
-                    wkeys[TILE + dst[k]] = key[k].y;
+                    key_hi# = atomicLoad(&tile_room[tile_place_of(ids, #u) * KEY_WORDS + 1u]);
                 }
-                wplace[dst[k]] = place[k];
+                key_place# = wplace[tile_place_of(ids, #u)];
             }
+            // @end
+            workgroupBarrier();
         }
+        ran = true;
+        tile_clear(ids);
+        workgroupBarrier();
+        // @each item
+        key_digit# = select(0u, digit_at(key_lo#, key_hi#, shift, 8u), tile_place_of(ids, #u) < len);
+        // @end
+        rank_keys(ids, owner_of(ids), len);
+        workgroupBarrier();
+        tile_offsets(ids, tile_totals(ids));
+        workgroupBarrier();
+        tile_ranks(ids, len);
+        workgroupBarrier();
+        tile_place(ids, len);
+        // @each item
+        if (tile_place_of(ids, #u) < len) {
+            wplace[key_rank#] = key_place#;
+        }
+        // @end
         workgroupBarrier();
     }
+    // Out in sorted order (coalesced writes): the keys from the room, the values from
+    // the input at the key's place; a segment whose keys are all equal is copied.
     for (var k = 0u; k < ITEMS; k++) {
-        let i = k * WG + lid;
+        let i = k * WG + ids.lid;
         if (i < len) {
-            move_element(r.x + wplace[i], r.x + i);
+            let o = r.x + i;
+            if (ran) {
+                keys_out[o * KEY_WORDS] = atomicLoad(&tile_room[i * KEY_WORDS]);
+                if (KEY_WORDS == 2u) {
+                    keys_out[o * KEY_WORDS + 1u] = atomicLoad(&tile_room[i * KEY_WORDS + 1u]);
+                }
+                move_value(r.x + wplace[i], o);
+            } else {
+                move_element(o, o);
+            }
         }
     }
 }
