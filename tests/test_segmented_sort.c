@@ -188,6 +188,55 @@ TEST(segmented_sort_small_shared_digits) {
     key_mask = ~0ull, key_base = 0;
 }
 
+TEST(segmented_sort_block_path) {
+    wgs_context *ctx = test_context();
+    if (!ctx) return;
+    /* Segments past the tile up to the CPU class's bound (1024 keys) take a workgroup
+     * each through global memory (ss_block); a plan whose capacity is at most the bound
+     * has no large path. Every key type in both orders, lengths tile + 1 to four tiles. */
+    static const wgs_type types[] = {WGS_TYPE_U32, WGS_TYPE_I32, WGS_TYPE_F32, WGS_TYPE_U64, WGS_TYPE_I64};
+    int turn = 0;
+    for (int t = 0; t < 5; t++)
+        for (int o = 0; o < 2; o++, turn++) {
+            wgs_segmented_sort_plan_desc d = {.type = types[t], .order = (wgs_sort_order)o,
+                                              .payload = (wgs_payload)((turn + 1) % 3),
+                                              .value_bytes = turn % 2 ? 4 : 8,
+                                              .segments = turn % 4 == 1 ? WGS_SEGMENTS_BEGIN_END : WGS_SEGMENTS_OFFSETS};
+            wgs_segmented_sort_plan *plan = NULL;
+            d.capacity = 1000;
+            CHECK_RESULT(wgs_segmented_sort_plan_create(ctx, &d, &plan), WGS_OK);
+            const uint32_t tile = wgs_segmented_sort_plan_tile_size(plan);
+            wgs_segmented_sort_plan_destroy(plan);
+            uint32_t lens[8] = {tile + 1, 0, 1, 40, 2 * tile + 7, 3, tile, 100};
+            if (8ull + 4 * tile > 1000) continue; /* a device whose tile leaves no room */
+            check_case(ctx, &d, lens, 8, 30u + (uint64_t)turn, "block path");
+        }
+    /* At the bound: 1024 keys a workgroup, 1025 through the radix sorts, in one encode. */
+    wgs_segmented_sort_plan_desc ds[2] = {
+        {.type = WGS_TYPE_U32, .payload = WGS_PAYLOAD_INDEX},
+        {.type = WGS_TYPE_I64, .order = WGS_SORT_DESCENDING, .payload = WGS_PAYLOAD_BUFFER,
+         .segments = WGS_SEGMENTS_BEGIN_END}};
+    for (int i = 0; i < 2; i++) {
+        const uint32_t lens[6] = {1024, 1025, 257, 1, 1023, 256};
+        check_case(ctx, &ds[i], lens, 6, 50u + (uint64_t)i, "block path's bound");
+    }
+}
+
+TEST(segmented_sort_without_subgroups) {
+    /* Without subgroups both workgroup sorts rank by an invocation's counter row, in
+     * workgroups made smaller to fit the rows. */
+    wgs_experimental e = {.disable_subgroups = 1};
+    wgs_context *portable = test_context_experimental(&e);
+    if (!portable) return;
+    wgs_segmented_sort_plan_desc d = {.type = WGS_TYPE_U32, .payload = WGS_PAYLOAD_INDEX, .capacity = 1000};
+    wgs_segmented_sort_plan *plan = NULL;
+    CHECK_RESULT(wgs_segmented_sort_plan_create(portable, &d, &plan), WGS_OK);
+    const uint32_t tile = wgs_segmented_sort_plan_tile_size(plan);
+    wgs_segmented_sort_plan_destroy(plan);
+    uint32_t lens[9] = {tile - 1, tile, tile + 1, 0, 33, 2 * tile + 3, 5, 1, 40};
+    check_case(portable, &d, lens, 9, 60, "block path without subgroups");
+}
+
 TEST(segmented_sort_large_path_alone) {
     wgs_context *ctx = test_context();
     if (!ctx) return;

@@ -7,10 +7,11 @@
 //   ss_check    per segment: its offsets checked (begin <= end <= the next begin, both
 //               <= n; a code into the status by atomicMax); a valid segment longer
 //               than SS_TINY_MAX appended to the medium list up to medium_max keys,
-//               else to the small list up to small_max, else (the large path's) to the
-//               large list (small_list); for the
-//               large path its length if it is past small_max, else 0 (large_len,
-//               which the plan's scan turns into the large segments' places)
+//               else to the small list up to small_max, else (SS_FLAG_BLOCK) to the
+//               block list up to BLOCK_MAX, else (the large path's) to the large list
+//               (small_list); for the large path its length if it is on that list,
+//               else 0 (large_len, which the plan's scan turns into the large
+//               segments' places)
 //   ss_tiny     SS_TINY_LANES invocations a segment of at most SS_TINY_MAX keys: each
 //               key's rank counted over the segment's keys, then its move there
 //   ss_small    (n: the listed segments, a count from the GPU) a workgroup a segment
@@ -20,6 +21,11 @@
 //               (workgroup/sort_tile.wgsl), a pass only for the digits where the
 //               segment's keys differ; then keys out from workgroup memory and
 //               values moved from the input to their ranks
+//   ss_block    (n: the listed block segments, a count from the GPU; a dispatch a
+//               digit, shift) a workgroup a segment of at most BLOCK_MAX keys: its
+//               digit counts, their scan, then its tiles in order ranked and written
+//               in runs of a digit (sort_tile.wgsl) from keys_in to keys_out, which
+//               the plan turns between the input, two scratch arrays and the output
 //   ss_gather   (n: the listed large segments, a count from the GPU) a workgroup a
 //               large segment: its keys copied to the compacted array at the
 //               segment's place, with their segment and position
@@ -34,14 +40,15 @@
 // Params (src/params.h): n, segments, flags (SS_FLAG_*), small_max, segment_bound
 // (segments as the host gave it; n and segments may be counts from the GPU, at most
 // their bounds).
-// Plan constants: KEY_KIND (sort_key.wgsl), VALUE_WORDS and SORT_SKIP (sort_tile.wgsl's,
-// 0: ss_small moves its values itself).
+// Plan constants: KEY_KIND (sort_key.wgsl), VALUE_WORDS and SORT_SKIP (sort_tile.wgsl's;
+// VALUE_WORDS 0 but in ss_block: ss_small moves its values itself), BLOCK_MAX (the
+// longest segment ss_block takes).
 // Bindings: 0 keys_in, 1 keys_out, 3 status, 4 begins (CSR: the n_segments + 1
 // offsets), 5 ends (BEGIN_END), 6 values_in, 7 values_out, 8 large_len, 9 large_end
 // (large_len's inclusive scan), 10 cseg, 11 cpos, 12 ckeys, 13 sorted_idx, 14 seg2,
 // 15 pos2 (the large path's compacted arrays), 16 small_list (the counts of the medium,
-// small and large lists, then segment_bound words of each list's segment numbers, in
-// no particular order).
+// small, large and block lists, then segment_bound words of each list's segment
+// numbers, in no particular order).
 
 @group(0) @binding(0) var<storage, read> keys_in: array<u32>;
 @group(0) @binding(1) var<storage, read_write> keys_out: array<u32>;
@@ -119,6 +126,7 @@ fn ss_clear() {
     atomicStore(&small_list[0], 0u);
     atomicStore(&small_list[1], 0u);
     atomicStore(&small_list[2], 0u);
+    atomicStore(&small_list[3], 0u);
 }
 
 @compute @workgroup_size(WG)
@@ -144,21 +152,26 @@ fn ss_check(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg:
         code = SS_STATUS_UNORDERED;
     }
     let len = select(0u, r.y - r.x, code == 0u);
-    if (code == 0u && !large && len > params.small_max) {
+    // Past the tile: a workgroup's radix sort through global memory up to BLOCK_MAX
+    // keys where the plan has it, else the large path.
+    let block = (params.flags & SS_FLAG_BLOCK) != 0u && len > params.small_max && len <= BLOCK_MAX;
+    if (code == 0u && !large && !block && len > params.small_max) {
         code = SS_STATUS_TOO_LARGE;
     }
     if (code != 0u) {
         atomicMax(&status[0], code);
     }
     if (len > SS_TINY_MAX && len <= params.medium_max) {
-        atomicStore(&small_list[3u + atomicAdd(&small_list[0], 1u)], s);
+        atomicStore(&small_list[4u + atomicAdd(&small_list[0], 1u)], s);
     } else if (len > SS_TINY_MAX && len <= params.small_max) {
-        atomicStore(&small_list[3u + params.segment_bound + atomicAdd(&small_list[1], 1u)], s);
+        atomicStore(&small_list[4u + params.segment_bound + atomicAdd(&small_list[1], 1u)], s);
+    } else if (block) {
+        atomicStore(&small_list[4u + 3u * params.segment_bound + atomicAdd(&small_list[3], 1u)], s);
     } else if (large && len > params.small_max) {
-        atomicStore(&small_list[3u + 2u * params.segment_bound + atomicAdd(&small_list[2], 1u)], s);
+        atomicStore(&small_list[4u + 2u * params.segment_bound + atomicAdd(&small_list[2], 1u)], s);
     }
     if (large) {
-        large_len[s] = select(0u, len, len > params.small_max);
+        large_len[s] = select(0u, len, len > params.small_max && !block);
     }
 }
 
@@ -303,6 +316,79 @@ fn ss_small(ids: Ids, @builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgr
                 move_element(o, o);
             }
         }
+    }
+}
+
+// ss_block's digit counts of its segment.
+var<workgroup> wcount: array<atomic<u32>, RADIX>;
+
+@compute @workgroup_size(WG)
+fn ss_block(ids: Ids, @builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
+    let w = tile_index(wid, nwg);
+    if (w >= params.n) {
+        return;
+    }
+    if (ids.lid == 0u) {
+        let r = seg_range(atomicLoad(&small_list[params.list_base + w]));
+        let ok = r.x <= r.y && r.y - r.x <= BLOCK_MAX;
+        wrange = select(vec2<u32>(0u), r, ok);
+    }
+    for (var k = 0u; k < RADIX / WG; k++) {
+        atomicStore(&wcount[k * WG + ids.lid], 0u);
+    }
+    let r = workgroupUniformLoad(&wrange);
+    let len = r.y - r.x;
+    if (len == 0u) {
+        return;
+    }
+    let shift = params.shift;
+    // The segment's count of each digit, then where its keys of each of the
+    // invocation's digits go: the keys of lower digits first, from the segment's begin.
+    for (var i = ids.lid; i < len; i += WG) {
+        let g = r.x + i;
+        var hi = 0u;
+        if (KEY_WORDS == 2u) {
+            hi = keys_in[g * KEY_WORDS + 1u];
+        }
+        atomicAdd(&wcount[digit_at(keys_in[g * KEY_WORDS], hi, shift, 8u)], 1u);
+    }
+    workgroupBarrier();
+    var counts: array<u32, DIGITS_PER_INVOCATION>;
+    var sum = 0u;
+    for (var k = 0u; k < DIGITS_PER_INVOCATION; k++) {
+        counts[k] = atomicLoad(&wcount[ids.lid * DIGITS_PER_INVOCATION + k]);
+        sum += counts[k];
+    }
+    var base: array<u32, DIGITS_PER_INVOCATION>;
+    var at = r.x + workgroup_exclusive_scan(ids, sum, 0u);
+    for (var k = 0u; k < DIGITS_PER_INVOCATION; k++) {
+        base[k] = at;
+        at += counts[k];
+    }
+    // Tile after tile in the segment's order, each ranked stably and its keys of a
+    // digit written after the earlier tiles' (the radix sort's scatter, one group).
+    let index_values = (params.flags & SS_FLAG_INDEX_FIRST) != 0u;
+    let tiles = (len + TILE - 1u) / TILE;
+    for (var t = 0u; t < tiles; t++) {
+        let tile_first = r.x + t * TILE;
+        let tile_n = min(TILE, len - t * TILE);
+        tile_clear(ids);
+        workgroupBarrier();
+        tile_rank(ids, tile_first, tile_n, shift, 8u);
+        workgroupBarrier();
+        tile_offsets(ids, tile_totals(ids));
+        for (var k = 0u; k < DIGITS_PER_INVOCATION; k++) {
+            let d = ids.lid * DIGITS_PER_INVOCATION + k;
+            run_base[d] = base[k] - digit_start[d];
+            base[k] += digit_total[d];
+        }
+        workgroupBarrier();
+        tile_ranks(ids, tile_n);
+        workgroupBarrier();
+        tile_place(ids, tile_n);
+        workgroupBarrier();
+        tile_write(ids, tile_first, tile_n, shift, 8u, index_values);
+        workgroupBarrier();
     }
 }
 
