@@ -431,6 +431,12 @@ typedef struct wgs_experimental {
     uint32_t topk_path;
     wgs_tile_shape topk_rows;
     uint32_t topk_rows_candidates;
+    /* The segmented sort's tile (the longest segment one workgroup sorts in its memory;
+     * its workgroup at most 256), the tile of its passes a workgroup a segment through
+     * global memory, and the longest segment those take (0: the tuning table's; one at
+     * most the tile: none, the radix sorts take every segment past the tile). */
+    wgs_tile_shape segmented_sort, segmented_sort_block;
+    uint32_t segmented_sort_block_max;
     /* Dawn device toggles to enable, comma-separated (NULL: none). */
     const char *dawn_toggles;
     /* Fault injection for the tests: the parameter ring's creation fails. */

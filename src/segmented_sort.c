@@ -136,16 +136,19 @@ wgs_result wgs_segmented_sort_plan_create(wgs_context *ctx, const wgs_segmented_
            small_storage(tuned_medium.wg, 1, &room) > ci->max_workgroup_storage_size)
         tuned_medium.wg /= 2;
     wgs_tile_shape shape;
-    wgs_result r = wgs__shape(ctx, "segmented sort", (wgs_tile_shape){0, 0}, tuned, 1, 64, small_storage, &room,
+    wgs_result r = wgs__shape(ctx, "segmented sort", ctx->exp.segmented_sort, tuned, 1, 64, small_storage, &room,
                               &shape);
     if (r != WGS_OK) return r;
     wgs_tile_shape medium;
     r = wgs__shape(ctx, "segmented sort", (wgs_tile_shape){0, 0}, tuned_medium, 1, 64, small_storage, &room, &medium);
     if (r != WGS_OK) return r;
     WGS_FAIL_IF(ctx, shape.wg > 256 || 256 % shape.wg || medium.wg > 256 || 256 % medium.wg ||
+                         (subgroups && shape.wg < ci->subgroup_max_size) ||
                          small_storage(shape.wg, shape.items, &room) > ci->max_workgroup_storage_size ||
                          small_storage(medium.wg, medium.items, &room) > ci->max_workgroup_storage_size,
-                WGS_ERROR_TOO_LARGE, "the segmented sort's tile does not fit this device's workgroup memory (%u bytes)",
+                WGS_ERROR_TOO_LARGE,
+                "the segmented sort's tile does not fit this device (workgroup memory %u bytes; a workgroup "
+                "of at most 256 invocations that divides 256 and holds a subgroup)",
                 ci->max_workgroup_storage_size);
     wgs_segmented_sort_plan *p = calloc(1, sizeof *p);
     WGS_FAIL_IF(ctx, !p, WGS_ERROR_OUT_OF_HOST_MEMORY, "allocating the segmented sort plan");
@@ -162,7 +165,8 @@ wgs_result wgs_segmented_sort_plan_create(wgs_context *ctx, const wgs_segmented_
     p->small = d.path != WGS_SEGMENTED_SORT_PATH_LARGE;
     /* The bound is the device's, not the plan's, so that plans of one key type share
      * their kernels; SS_FLAG_BLOCK says whether an encode has the path. */
-    const uint32_t block_max = wgs__tuning_of(ctx)->segmented_sort_block_max;
+    const uint32_t block_max = ctx->exp.segmented_sort_block_max ? ctx->exp.segmented_sort_block_max
+                                                                 : wgs__tuning_of(ctx)->segmented_sort_block_max;
     p->block = d.path == WGS_SEGMENTED_SORT_PATH_DEFAULT && d.capacity > p->tile && block_max > p->tile;
     p->large = d.path == WGS_SEGMENTED_SORT_PATH_LARGE ||
                (d.path == WGS_SEGMENTED_SORT_PATH_DEFAULT && d.capacity > (p->block ? block_max : p->tile));
@@ -201,10 +205,13 @@ wgs_result wgs_segmented_sort_plan_create(wgs_context *ctx, const wgs_segmented_
     if (r == WGS_OK && p->block) { /* ss_block: the tile's shape where its values fit */
         const block_room broom = {room.sg_min, key_words > value_bytes / 4 ? key_words : value_bytes / 4};
         wgs_tile_shape bshape;
-        r = wgs__shape(ctx, "segmented sort", (wgs_tile_shape){0, 0}, shape, 1, 64, block_storage, &broom, &bshape);
-        if (r == WGS_OK && block_storage(bshape.wg, bshape.items, &broom) > ci->max_workgroup_storage_size)
+        r = wgs__shape(ctx, "segmented sort block", ctx->exp.segmented_sort_block, shape, 1, 64, block_storage, &broom,
+                       &bshape);
+        if (r == WGS_OK && (bshape.wg > 256 || 256 % bshape.wg || (subgroups && bshape.wg < ci->subgroup_max_size) ||
+                            block_storage(bshape.wg, bshape.items, &broom) > ci->max_workgroup_storage_size))
             r = wgs__fail(ctx, WGS_ERROR_TOO_LARGE,
-                          "the segmented sort's tile does not fit this device's workgroup memory (%u bytes)",
+                          "the segmented sort's block tile does not fit this device (workgroup memory %u "
+                          "bytes; a workgroup of at most 256 invocations that divides 256 and holds a subgroup)",
                           ci->max_workgroup_storage_size);
         spec.entry = "ss_block";
         spec.wg = bshape.wg;
