@@ -47,7 +47,8 @@ static void plan_release(wgs_segmented_sort_plan *p) {
     wgs_sort_plan_destroy(p->by_segment);
     wgs_sort_plan_destroy(p->by_key);
     wgs_scan_plan_destroy(p->scan);
-    WGPUBuffer bufs[] = {p->small_list, p->block_keys[0], p->block_keys[1], p->block_values[0], p->block_values[1], p->large_len, p->large_end, p->cseg, p->cpos, p->ckeys, p->idx, p->seg2, p->pos2};
+    WGPUBuffer bufs[] = {p->small_list, p->block_keys[0], p->block_keys[1], p->block_values[0], p->block_values[1],
+                         p->large_len, p->large_end, p->cseg, p->cpos, p->ckeys, p->idx, p->seg2, p->pos2};
     for (size_t i = 0; i < sizeof bufs / sizeof bufs[0]; i++) wgs__gpu_buffer_release(p->ctx->gpu, bufs[i]);
 }
 
@@ -126,7 +127,8 @@ wgs_result wgs_segmented_sort_plan_create(wgs_context *ctx, const wgs_segmented_
     /* ss_small ranks as the radix sort does: by subgroups where every subgroup fits
      * both workgroups, else an invocation a counter row, in workgroups made smaller
      * until the rows fit workgroup memory. */
-    wgs_tile_shape tuned = wgs__tuning_of(ctx)->segmented_sort, tuned_medium = wgs__tuning_of(ctx)->segmented_sort_medium;
+    wgs_tile_shape tuned = wgs__tuning_of(ctx)->segmented_sort;
+    wgs_tile_shape tuned_medium = wgs__tuning_of(ctx)->segmented_sort_medium;
     const int subgroups = wgs__chain_subgroups(ci, tuned.wg < tuned_medium.wg ? tuned.wg : tuned_medium.wg) &&
                           ci->subgroup_max_size <= 128;
     const small_room room = {subgroups ? ci->subgroup_min_size : 1, key_words};
@@ -342,7 +344,8 @@ wgs_result wgs_segmented_sort_encode(wgs_segmented_sort_plan *p, WGPUCommandEnco
     const uint64_t n = a->n, segs = a->n_segments;
     const int large = p->large && segs > 0 && n > 0;
     const int block = p->block && segs > 0 && n > 0;
-    uint32_t flags = (p->csr ? WGS_SS_FLAG_CSR : 0u) | (large ? WGS_SS_FLAG_LARGE : 0u) | (block ? WGS_SS_FLAG_BLOCK : 0u);
+    uint32_t flags = (p->csr ? WGS_SS_FLAG_CSR : 0u) | (large ? WGS_SS_FLAG_LARGE : 0u) |
+                     (block ? WGS_SS_FLAG_BLOCK : 0u);
     if (p->payload == WGS_PAYLOAD_BUFFER) flags |= p->value_bytes == 8 ? WGS_SS_FLAG_VALUES8 : WGS_SS_FLAG_VALUES;
     if (p->payload == WGS_PAYLOAD_INDEX) flags |= WGS_SS_FLAG_INDEX;
     const wgs_params rec = {.segsort = {.n = (uint32_t)n, .segments = (uint32_t)segs, .flags = flags,
@@ -436,8 +439,10 @@ wgs_result wgs_segmented_sort_encode(wgs_segmented_sort_plan *p, WGPUCommandEnco
             const int to = pass + 1 == passes ? -1 : (int)(pass % 2 == 0 ? 0 : 1);
             const gpu_binding src = from < 0 ? kin : (gpu_binding){0, p->block_keys[from], 0, kb};
             const gpu_binding dst = to < 0 ? kout : (gpu_binding){1, p->block_keys[to], 0, kb};
-            const gpu_binding vsrc = from < 0 ? vin : wgs__binding_or_dummy(ctx, 6, p->block_values[from], 0, vw ? vb : 0, 0);
-            const gpu_binding vdst = to < 0 ? vout : wgs__binding_or_dummy(ctx, 7, p->block_values[to], 0, vw ? vb : 0, 1);
+            const gpu_binding vsrc =
+                from < 0 ? vin : wgs__binding_or_dummy(ctx, 6, p->block_values[from], 0, vw ? vb : 0, 0);
+            const gpu_binding vdst =
+                to < 0 ? vout : wgs__binding_or_dummy(ctx, 7, p->block_values[to], 0, vw ? vb : 0, 1);
             gpu_binding bb2[7] = {src, dst, bb, eb, vsrc, vdst, list};
             wgs__dispatch(ctx, cp, p->sort_block, bb2, 7, &rb, rb_at, segs, &one_each);
         }
