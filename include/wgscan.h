@@ -431,6 +431,12 @@ typedef struct wgs_experimental {
     uint32_t topk_path;
     wgs_tile_shape topk_rows;
     uint32_t topk_rows_candidates;
+    /* The segmented sort's tile (the longest segment one workgroup sorts in its memory;
+     * its workgroup at most 256), the tile of its passes a workgroup a segment through
+     * global memory, and the longest segment those take (0: the tuning table's; one at
+     * most the tile: none, the radix sorts take every segment past the tile). */
+    wgs_tile_shape segmented_sort, segmented_sort_block;
+    uint32_t segmented_sort_block_max;
     /* Dawn device toggles to enable, comma-separated (NULL: none). */
     const char *dawn_toggles;
     /* Fault injection for the tests: the parameter ring's creation fails. */
@@ -1801,14 +1807,19 @@ WGS_API wgs_result wgs_topk_host(wgs_context *ctx, const wgs_topk_plan_desc *des
  * the offsets): a first compute pass zeroes the status, checks each segment's offsets,
  * lists the segments of 33 keys up to the tile (wgs_segmented_sort_plan_tile_size: 256
  * keys on CPU drivers, 4096 on GPUs) in two lists, those up to a medium tile (64 keys
- * on CPU drivers, 512 on GPUs) and the longer ones, and gives each segment longer than
- * the tile its length for the large path; in the same pass an invocation a segment
- * sorts each one of at most 32 keys alone (an insertion sort). A pass a list,
+ * on CPU drivers, 512 on GPUs) and the longer ones, lists those past the tile up to a
+ * bound (1024 keys on CPU drivers, 2^20 on GPUs) in a third, and gives each longer
+ * segment its length for the large path; in the same pass 8 invocations a segment
+ * sort each one of at most 32 keys (each key's rank counted). A pass a list,
  * dispatched for its count on the GPU, sorts each listed segment in the memory of a
- * workgroup of that list's size (mapped
- * keys and places loaded once, runs merged in pairs with a binary search a key, the
- * keys and values then moved from the input to their ranks: one read and one write).
- * Segments longer than a tile take the large path: the plan's scan plan turns their lengths
+ * workgroup of that list's size: an LSD radix sort of 8-bit digits ranked as the radix
+ * sort ranks a tile, a pass only for the digits in which the segment's keys differ;
+ * the keys leave from workgroup memory and the values are moved from the input to
+ * their ranks. Segments of the third list take a workgroup each through global memory,
+ * a compute pass of one dispatch a digit (4 for 32-bit keys, 8 for 64-bit ones): the
+ * segment's digit counts, then its tiles in order ranked and scattered from the input
+ * through two scratch arrays to the output.
+ * Segments past the bound take the large path: the plan's scan plan turns their lengths
  * into places, a workgroup per large segment (listed by the check, dispatched for
  * their count) copies its keys to a compacted array with their segment and position, the plan's first radix sort plan sorts them stably by
  * key carrying their compacted index, a relabel gives each its segment and position,
@@ -1817,16 +1828,17 @@ WGS_API wgs_result wgs_topk_host(wgs_context *ctx, const wgs_topk_plan_desc *des
  * i-th compacted position. The compacted count stays on the GPU: the sorts take it as
  * their n_buffer, and the relabel and scatter follow it by the dispatch layer's count
  * rule. Records a compute pass of 3 dispatches (2 under PATH_LARGE) and two passes of 2
- * (the count's and a list's sort; not under PATH_LARGE), then where large
- * segments can occur (capacity past the tile) the scan plan's passes, a pass of 2
- * (the count's and the gather), the first sort's passes, a pass of 2 (the count's and
- * the relabel), the second sort's passes and a pass of 2 (the count's and the
- * scatter).
- * Scratch (wgs_segmented_sort_plan_scratch_size): the lists, 12 bytes a segment and
- * 12 more; where a segment can be past a tile (capacity past it, not PATH_SMALL) also 4
- * bytes a segment twice, the compacted keys (key bytes a key) and five u32 arrays of
- * capacity, the scan plan's and the two sort plans' scratch (each a copy of capacity
- * keys and values).
+ * (the count's and a list's sort; not under PATH_LARGE); where capacity is past the
+ * tile (PATH_DEFAULT) a pass of the count's dispatch and one a digit; then where large
+ * segments can occur (capacity past the bound, or PATH_LARGE) the scan plan's passes,
+ * a pass of 2 (the count's and the gather), the first sort's passes, a pass of 2 (the
+ * count's and the relabel), the second sort's passes and a pass of 2 (the count's and
+ * the scatter).
+ * Scratch (wgs_segmented_sort_plan_scratch_size): the lists, 16 bytes a segment and
+ * 16 more; where capacity is past the tile (PATH_DEFAULT) two copies of capacity keys
+ * and values; where a segment can be past the bound also 4 bytes a segment twice, the
+ * compacted keys (key bytes a key) and five u32 arrays of capacity, the scan plan's and
+ * the two sort plans' scratch (each a copy of capacity keys and values).
  * Limits: n keys (and values) in one storage binding and n < 2^31; n_segments <
  * 2^31. The outputs are buffers of their own, apart from every input.
  * Counts from the GPU (n_buffer, n_segments_buffer) are followed by the dispatch layer

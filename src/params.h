@@ -71,13 +71,18 @@
  * constants), small_max (the longest segment a workgroup sorts; longer ones go to the
  * large path, or are refused in the status without it), segment_bound (n_segments of
  * the host: segments may be a count from the GPU), medium_max (the longest segment the
- * medium workgroups sort), list_base (ss_small: where its list's numbers begin).
+ * medium workgroups sort), list_base (ss_small, ss_block: where its list's numbers
+ * begin), shift (ss_block: the pass's digit). SS_FLAG_BLOCK: the plan sorts segments
+ * past the tile up to BLOCK_MAX keys a workgroup each (ss_block); SS_FLAG_INDEX_FIRST:
+ * ss_block's first pass, whose values are the keys' indices.
  * SS_TINY_MAX: the longest segment SS_TINY_LANES invocations sort alone (a workgroup
  * holds WG / SS_TINY_LANES of them). */
-#define WGS_PARAMS_SEGSORT(X) X(n) X(segments) X(flags) X(small_max) X(segment_bound) X(medium_max) X(list_base)
+#define WGS_PARAMS_SEGSORT(X)                                                                  \
+    X(n) X(segments) X(flags) X(small_max) X(segment_bound) X(medium_max) X(list_base) X(shift)
 #define WGS_CONSTS_SEGSORT(X)                                                                 \
     X(SS_FLAG_CSR, 1u) X(SS_FLAG_LARGE, 2u) X(SS_FLAG_VALUES, 4u) X(SS_FLAG_VALUES8, 8u)      \
-    X(SS_FLAG_INDEX, 16u) X(SS_STATUS_UNORDERED, WGS_ERROR_SEGMENTS_UNORDERED)                 \
+    X(SS_FLAG_INDEX, 16u) X(SS_FLAG_BLOCK, 32u) X(SS_FLAG_INDEX_FIRST, 64u)                   \
+    X(SS_STATUS_UNORDERED, WGS_ERROR_SEGMENTS_UNORDERED)                                      \
     X(SS_STATUS_OUT_OF_RANGE, WGS_ERROR_SEGMENT_OUT_OF_RANGE) X(SS_STATUS_TOO_LARGE, WGS_ERROR_TOO_LARGE)   \
     X(SS_TINY_MAX, 32u) X(SS_TINY_LANES, 8u)
 

@@ -4,13 +4,16 @@
  * which describes them). Per encode: a compute pass of the status's zeroing, the
  * offsets' check (which lists the segments a workgroup sorts) and the tiny segments'
  * sort, a few invocations a segment; a compute pass of the listed segments' sort, a
- * workgroup a segment, dispatched for their count on the GPU. Where a segment
- * can be longer than the tile, the large path follows: the plan's scan plan places the
+ * workgroup a segment, dispatched for their count on the GPU; where a segment can
+ * be longer than the tile, a compute pass of a dispatch a digit, a workgroup a segment
+ * up to the block bound. Where a segment can be longer than that, the large path
+ * follows: the plan's scan plan places the
  * large segments, a gather compacts their keys, the plan's two sort plans order them
  * by key then by segment, and a relabel between them and a scatter after them follow
  * the compacted count on the GPU (the dispatch layer's count rule). Nothing is read
  * back.
  */
+#include "chain.h"
 #include "tuning.h"
 
 #include <stdlib.h>
@@ -21,14 +24,17 @@ struct wgs_segmented_sort_plan {
     wgs_type type;
     wgs_payload payload;
     uint32_t key_bytes, value_bytes; /* value_bytes: 0 for NONE, 4 for INDEX */
-    int csr, small, large;           /* the form; which paths the plan records */
+    int csr, small, block, large;    /* the form; which paths the plan records */
     uint64_t capacity, segment_capacity;
     uint32_t wg, tile, small_max, medium_max;
     uint64_t scratch_bytes;
-    WGPUComputePipeline clear, check, tiny, sort_medium, sort_small, gather, relabel, scatter;
-    /* The counts of the segments the medium and the full workgroups sort and of the
-     * large ones, then their numbers (segment_capacity words each). */
+    WGPUComputePipeline clear, check, tiny, sort_medium, sort_small, sort_block, gather, relabel, scatter;
+    /* The counts of the segments the medium and the full workgroups sort, of the large
+     * ones and of those ss_block sorts, then their numbers (segment_capacity words
+     * each). */
     WGPUBuffer small_list;
+    /* ss_block's digit passes: the keys and values between them (n each). */
+    WGPUBuffer block_keys[2], block_values[2];
     /* The large path: per segment its length past the tile and their inclusive scan;
      * per compacted key its segment, position, key, the first sort's index and the
      * second sort's segment and position. */
@@ -41,15 +47,35 @@ static void plan_release(wgs_segmented_sort_plan *p) {
     wgs_sort_plan_destroy(p->by_segment);
     wgs_sort_plan_destroy(p->by_key);
     wgs_scan_plan_destroy(p->scan);
-    WGPUBuffer bufs[] = {p->small_list, p->large_len, p->large_end, p->cseg, p->cpos, p->ckeys, p->idx, p->seg2, p->pos2};
+    WGPUBuffer bufs[] = {p->small_list, p->block_keys[0], p->block_keys[1], p->block_values[0], p->block_values[1],
+                         p->large_len, p->large_end, p->cseg, p->cpos, p->ckeys, p->idx, p->seg2, p->pos2};
     for (size_t i = 0; i < sizeof bufs / sizeof bufs[0]; i++) wgs__gpu_buffer_release(p->ctx->gpu, bufs[i]);
 }
 
-/* Workgroup memory of ss_small: the mapped keys (two words for 64-bit keys), a place a
- * key, the range. */
+/* Workgroup memory of ss_small: sort_tile.wgsl's room (the owners' counter rows, then
+ * the tile's keys), its three digit tables and the workgroup scan's room, as the
+ * radix sort's scatter takes them, then a place a key and the range and key bits. */
+typedef struct small_room {
+    uint32_t sg_min, key_words;
+} small_room;
+
 static uint64_t small_storage(uint32_t wg, uint32_t items, const void *arg) {
-    uint32_t key_words = *(const uint32_t *)arg;
-    return 4ull * wg * items * (key_words + 1) + 8;
+    const small_room *a = arg;
+    const uint64_t tile = (uint64_t)wg * items, rows = (uint64_t)(wg / a->sg_min) * 256;
+    const uint64_t exchange = tile * a->key_words;
+    return 4ull * ((rows > exchange ? rows : exchange) + 3 * 256 + wg + 64 + tile + 8);
+}
+
+/* Workgroup memory of ss_block: the same room, wide enough for the values, its digit
+ * tables and the segment's digit counts, the workgroup scan's room. */
+typedef struct block_room {
+    uint32_t sg_min, words; /* the wider of a key and a value */
+} block_room;
+
+static uint64_t block_storage(uint32_t wg, uint32_t items, const void *arg) {
+    const block_room *a = arg;
+    const uint64_t rows = (uint64_t)(wg / a->sg_min) * 256, exchange = (uint64_t)wg * items * a->words;
+    return 4ull * ((rows > exchange ? rows : exchange) + 4 * 256 + wg + 64 + 8);
 }
 
 static uint32_t key_kind(wgs_type t, wgs_sort_order order) {
@@ -98,14 +124,34 @@ wgs_result wgs_segmented_sort_plan_create(wgs_context *ctx, const wgs_segmented_
                 "capacity %llu and segment_capacity %llu: keys, values and offsets must each fit one binding of "
                 "%llu bytes, and both counts stay below 2^31",
                 (unsigned long long)d.capacity, (unsigned long long)d.segment_capacity, (unsigned long long)bind);
+    /* ss_small ranks as the radix sort does: by subgroups where every subgroup fits
+     * both workgroups, else an invocation a counter row, in workgroups made smaller
+     * until the rows fit workgroup memory. */
+    wgs_tile_shape tuned = wgs__tuning_of(ctx)->segmented_sort;
+    wgs_tile_shape tuned_medium = wgs__tuning_of(ctx)->segmented_sort_medium;
+    const int subgroups = wgs__chain_subgroups(ci, tuned.wg < tuned_medium.wg ? tuned.wg : tuned_medium.wg) &&
+                          ci->subgroup_max_size <= 128;
+    const small_room room = {subgroups ? ci->subgroup_min_size : 1, key_words};
+    while (!subgroups && tuned.wg > 4 && small_storage(tuned.wg, 1, &room) > ci->max_workgroup_storage_size)
+        tuned.wg /= 2;
+    while (!subgroups && tuned_medium.wg > 4 &&
+           small_storage(tuned_medium.wg, 1, &room) > ci->max_workgroup_storage_size)
+        tuned_medium.wg /= 2;
     wgs_tile_shape shape;
-    wgs_result r = wgs__shape(ctx, "segmented sort", (wgs_tile_shape){0, 0}, wgs__tuning_of(ctx)->segmented_sort, 1,
-                              64, small_storage, &key_words, &shape);
+    wgs_result r = wgs__shape(ctx, "segmented sort", ctx->exp.segmented_sort, tuned, 1, 64, small_storage, &room,
+                              &shape);
     if (r != WGS_OK) return r;
     wgs_tile_shape medium;
-    r = wgs__shape(ctx, "segmented sort", (wgs_tile_shape){0, 0}, wgs__tuning_of(ctx)->segmented_sort_medium, 1, 64,
-                   small_storage, &key_words, &medium);
+    r = wgs__shape(ctx, "segmented sort", (wgs_tile_shape){0, 0}, tuned_medium, 1, 64, small_storage, &room, &medium);
     if (r != WGS_OK) return r;
+    WGS_FAIL_IF(ctx, shape.wg > 256 || 256 % shape.wg || medium.wg > 256 || 256 % medium.wg ||
+                         (subgroups && shape.wg < ci->subgroup_max_size) ||
+                         small_storage(shape.wg, shape.items, &room) > ci->max_workgroup_storage_size ||
+                         small_storage(medium.wg, medium.items, &room) > ci->max_workgroup_storage_size,
+                WGS_ERROR_TOO_LARGE,
+                "the segmented sort's tile does not fit this device (workgroup memory %u bytes; a workgroup "
+                "of at most 256 invocations that divides 256 and holds a subgroup)",
+                ci->max_workgroup_storage_size);
     wgs_segmented_sort_plan *p = calloc(1, sizeof *p);
     WGS_FAIL_IF(ctx, !p, WGS_ERROR_OUT_OF_HOST_MEMORY, "allocating the segmented sort plan");
     p->ctx = ctx;
@@ -119,15 +165,26 @@ wgs_result wgs_segmented_sort_plan_create(wgs_context *ctx, const wgs_segmented_
     p->wg = shape.wg;
     p->tile = shape.wg * shape.items;
     p->small = d.path != WGS_SEGMENTED_SORT_PATH_LARGE;
+    /* The bound is the device's, not the plan's, so that plans of one key type share
+     * their kernels; SS_FLAG_BLOCK says whether an encode has the path. */
+    const uint32_t block_max = ctx->exp.segmented_sort_block_max ? ctx->exp.segmented_sort_block_max
+                                                                 : wgs__tuning_of(ctx)->segmented_sort_block_max;
+    p->block = d.path == WGS_SEGMENTED_SORT_PATH_DEFAULT && d.capacity > p->tile && block_max > p->tile;
     p->large = d.path == WGS_SEGMENTED_SORT_PATH_LARGE ||
-               (d.path == WGS_SEGMENTED_SORT_PATH_DEFAULT && d.capacity > p->tile);
+               (d.path == WGS_SEGMENTED_SORT_PATH_DEFAULT && d.capacity > (p->block ? block_max : p->tile));
     p->small_max = p->small ? p->tile : 0;
     const uint32_t medium_tile = medium.wg * medium.items;
     p->medium_max = medium_tile < p->small_max ? medium_tile : p->small_max;
-    wgs_kernel_spec spec = {.file = "device/segmented_sort.wgsl", .helper = "element/sort_key.wgsl",
+    wgs_kernel_spec spec = {.file = "device/segmented_sort.wgsl",
+                            .helper = subgroups ? "element/sort_key.wgsl workgroup/rank_subgroup.wgsl "
+                                                  "workgroup/sort_tile.wgsl"
+                                                : "element/sort_key.wgsl workgroup/rank_invocation.wgsl "
+                                                  "workgroup/sort_tile.wgsl",
                             .primitive = 1, .value_type = WGS_TYPE_U32, .type = WGS_TYPE_U32, .op = WGS_OP_ADD,
-                            .wg = shape.wg, .items = shape.items, .params = WGS_PARAMS_KIND_SEGSORT,
-                            .consts = {{"KEY_KIND", key_kind(d.type, d.order)}}};
+                            .subgroups = subgroups, .wg = shape.wg, .items = shape.items,
+                            .params = WGS_PARAMS_KIND_SEGSORT,
+                            .consts = {{"KEY_KIND", key_kind(d.type, d.order)}, {"VALUE_WORDS", 0}, {"SORT_SKIP", 0},
+                                       {"BLOCK_MAX", block_max}}};
     struct {
         const char *entry;
         WGPUComputePipeline *pipe;
@@ -147,6 +204,23 @@ wgs_result wgs_segmented_sort_plan_create(wgs_context *ctx, const wgs_segmented_
         spec.items = medium.items;
         r = wgs__pipeline(ctx, &spec, &p->sort_medium);
     }
+    if (r == WGS_OK && p->block) { /* ss_block: the tile's shape where its values fit */
+        const block_room broom = {room.sg_min, key_words > value_bytes / 4 ? key_words : value_bytes / 4};
+        wgs_tile_shape bshape;
+        r = wgs__shape(ctx, "segmented sort block", ctx->exp.segmented_sort_block, shape, 1, 64, block_storage, &broom,
+                       &bshape);
+        if (r == WGS_OK && (bshape.wg > 256 || 256 % bshape.wg || (subgroups && bshape.wg < ci->subgroup_max_size) ||
+                            block_storage(bshape.wg, bshape.items, &broom) > ci->max_workgroup_storage_size))
+            r = wgs__fail(ctx, WGS_ERROR_TOO_LARGE,
+                          "the segmented sort's block tile does not fit this device (workgroup memory %u "
+                          "bytes; a workgroup of at most 256 invocations that divides 256 and holds a subgroup)",
+                          ci->max_workgroup_storage_size);
+        spec.entry = "ss_block";
+        spec.wg = bshape.wg;
+        spec.items = bshape.items;
+        spec.consts[1].value = value_bytes / 4;
+        if (r == WGS_OK) r = wgs__pipeline(ctx, &spec, &p->sort_block);
+    }
     if (r == WGS_OK && p->large) {
         wgs_scan_plan_desc cd = {.type = WGS_TYPE_U32, .op = WGS_OP_ADD, .kind = WGS_SCAN_INCLUSIVE,
                                  .capacity = d.segment_capacity, .label = "wgscan segmented sort places"};
@@ -164,12 +238,26 @@ wgs_result wgs_segmented_sort_plan_create(wgs_context *ctx, const wgs_segmented_
                                  .capacity = d.capacity, .label = "wgscan segmented sort by segment"};
         r = wgs_sort_plan_create(ctx, &sd, &p->by_segment);
     }
-    const uint64_t list_bytes = wgs__round_up((3 * d.segment_capacity + 3) * 4, 256);
+    const uint64_t list_bytes = wgs__round_up((4 * d.segment_capacity + 4) * 4, 256);
     if (r == WGS_OK) {
         p->scratch_bytes = list_bytes;
         wgs__gpu_scope_push(ctx->gpu);
         p->small_list = wgs__gpu_buffer_create(ctx->gpu, list_bytes, WGPUBufferUsage_Storage,
                                                "wgscan segmented sort small segments");
+        r = wgs__scope_end(ctx, "allocating the segmented sort plan's scratch");
+    }
+    if (r == WGS_OK && p->block) {
+        const uint64_t kbytes = wgs__round_up(d.capacity * key_bytes, 256);
+        const uint64_t vbytes = value_bytes ? wgs__round_up(d.capacity * value_bytes, 256) : 0;
+        p->scratch_bytes += 2 * (kbytes + vbytes);
+        wgs__gpu_scope_push(ctx->gpu);
+        for (int i = 0; i < 2; i++) {
+            p->block_keys[i] = wgs__gpu_buffer_create(ctx->gpu, kbytes, WGPUBufferUsage_Storage,
+                                                      "wgscan segmented sort keys between passes");
+            if (vbytes)
+                p->block_values[i] = wgs__gpu_buffer_create(ctx->gpu, vbytes, WGPUBufferUsage_Storage,
+                                                            "wgscan segmented sort values between passes");
+        }
         r = wgs__scope_end(ctx, "allocating the segmented sort plan's scratch");
     }
     if (r == WGS_OK && p->large) {
@@ -255,19 +343,21 @@ wgs_result wgs_segmented_sort_encode(wgs_segmented_sort_plan *p, WGPUCommandEnco
     if (r != WGS_OK || (r = check_args(p, a)) != WGS_OK) return r;
     const uint64_t n = a->n, segs = a->n_segments;
     const int large = p->large && segs > 0 && n > 0;
-    uint32_t flags = (p->csr ? WGS_SS_FLAG_CSR : 0u) | (large ? WGS_SS_FLAG_LARGE : 0u);
+    const int block = p->block && segs > 0 && n > 0;
+    uint32_t flags = (p->csr ? WGS_SS_FLAG_CSR : 0u) | (large ? WGS_SS_FLAG_LARGE : 0u) |
+                     (block ? WGS_SS_FLAG_BLOCK : 0u);
     if (p->payload == WGS_PAYLOAD_BUFFER) flags |= p->value_bytes == 8 ? WGS_SS_FLAG_VALUES8 : WGS_SS_FLAG_VALUES;
     if (p->payload == WGS_PAYLOAD_INDEX) flags |= WGS_SS_FLAG_INDEX;
     const wgs_params rec = {.segsort = {.n = (uint32_t)n, .segments = (uint32_t)segs, .flags = flags,
                                         .small_max = p->small_max, .segment_bound = (uint32_t)segs,
                                         .medium_max = p->medium_max}};
     /* ss_small's records: n is the bound of a list's segments, which its count
-     * replaces; the medium list's numbers begin after the two counts, the other's
+     * replaces; the medium list's numbers begin after the four counts, the other's
      * after the medium list. */
     wgs_params rec_list[2] = {rec, rec};
     rec_list[0].segsort.n = rec_list[1].segsort.n = (uint32_t)segs;
-    rec_list[0].segsort.list_base = 3;
-    rec_list[1].segsort.list_base = 3 + (uint32_t)segs;
+    rec_list[0].segsort.list_base = 4;
+    rec_list[1].segsort.list_base = 4 + (uint32_t)segs;
     if ((r = wgs__params_reserve(ctx, 3)) != WGS_OK) return r;
     const uint64_t rec_at = wgs__param_push(ctx, &rec);
     const uint64_t rec_list_at[2] = {wgs__param_push(ctx, &rec_list[0]), wgs__param_push(ctx, &rec_list[1])};
@@ -285,13 +375,13 @@ wgs_result wgs_segmented_sort_encode(wgs_segmented_sort_plan *p, WGPUCommandEnco
     const gpu_binding vout = wgs__binding_or_dummy(ctx, 7, a->values_out, a->values_out_offset,
                                                    p->payload != WGS_PAYLOAD_NONE ? vb : 0, 1);
     const gpu_binding llen = wgs__binding_or_dummy(ctx, 8, p->large_len, 0, large ? segs * 4 : 0, 1);
-    const gpu_binding list = {16, p->small_list, 0, (3 * segs + 3) * 4};
+    const gpu_binding list = {16, p->small_list, 0, (4 * segs + 4) * 4};
 
     const int listed = p->small && segs > 0;
     wgs__gpu_scope_push(ctx->gpu);
     WGPUComputePassEncoder cp = wgs__gpu_pass_begin(ctx->gpu, encoder, a->timestamp_query_set,
                                                     a->timestamp_begin_index,
-                                                    large || listed ? none : a->timestamp_end_index);
+                                                    large || block || listed ? none : a->timestamp_end_index);
     /* Counts on the GPU: n follows the key count, segments the segment count; the
      * grids stay the bound's (spare invocations return, or zero their lengths). */
     wgs__count_rule counted = wgs__count_follow(0, 0);
@@ -318,10 +408,44 @@ wgs_result wgs_segmented_sort_encode(wgs_segmented_sort_plan *p, WGPUCommandEnco
         const wgs__count_rule one_each = wgs__count_follow(0, 1);
         wgs__gpu_scope_push(ctx->gpu);
         cp = wgs__gpu_pass_begin(ctx->gpu, encoder, a->timestamp_query_set, none,
-                                 large || l == 0 ? none : a->timestamp_end_index);
+                                 large || block || l == 0 ? none : a->timestamp_end_index);
         wgs__dispatch_begin(ctx, p->small_list, 4u * (uint32_t)l, segs);
         gpu_binding sb[7] = {kin, kout, bb, eb, vin, vout, list};
         wgs__dispatch(ctx, cp, list_pipes[l], sb, 7, &rec_list[l], rec_list_at[l], segs, &one_each);
+        r = wgs__dispatch_end(ctx, cp);
+        wgs__gpu_pass_end(ctx->gpu, cp);
+        wgs_result rs = wgs__scope_end(ctx, "recording the segmented sort");
+        if (r == WGS_OK) r = rs;
+    }
+    /* ss_block, a workgroup a listed segment, a pass a digit: from the input through
+     * the two scratch arrays (in to 0, then 0 and 1 in turn, the last pass from 0 to
+     * the output: an even count of passes). */
+    const uint32_t passes = p->key_bytes; /* 8-bit digits */
+    if (r == WGS_OK && block) {
+        if ((r = wgs__params_reserve(ctx, passes)) != WGS_OK) return r;
+        const uint64_t vw = p->value_bytes;
+        wgs__gpu_scope_push(ctx->gpu);
+        cp = wgs__gpu_pass_begin(ctx->gpu, encoder, a->timestamp_query_set, none,
+                                 large ? none : a->timestamp_end_index);
+        const wgs__count_rule one_each = wgs__count_follow(0, 1);
+        wgs__dispatch_begin(ctx, p->small_list, 12, segs);
+        for (uint32_t pass = 0; pass < passes; pass++) {
+            wgs_params rb = rec_list[0];
+            rb.segsort.list_base = 4 + 3 * (uint32_t)segs;
+            rb.segsort.shift = 8 * pass;
+            if (pass == 0 && p->payload == WGS_PAYLOAD_INDEX) rb.segsort.flags |= WGS_SS_FLAG_INDEX_FIRST;
+            const uint64_t rb_at = wgs__param_push(ctx, &rb);
+            const int from = pass == 0 ? -1 : (int)(pass % 2 == 1 ? 0 : 1);
+            const int to = pass + 1 == passes ? -1 : (int)(pass % 2 == 0 ? 0 : 1);
+            const gpu_binding src = from < 0 ? kin : (gpu_binding){0, p->block_keys[from], 0, kb};
+            const gpu_binding dst = to < 0 ? kout : (gpu_binding){1, p->block_keys[to], 0, kb};
+            const gpu_binding vsrc =
+                from < 0 ? vin : wgs__binding_or_dummy(ctx, 6, p->block_values[from], 0, vw ? vb : 0, 0);
+            const gpu_binding vdst =
+                to < 0 ? vout : wgs__binding_or_dummy(ctx, 7, p->block_values[to], 0, vw ? vb : 0, 1);
+            gpu_binding bb2[7] = {src, dst, bb, eb, vsrc, vdst, list};
+            wgs__dispatch(ctx, cp, p->sort_block, bb2, 7, &rb, rb_at, segs, &one_each);
+        }
         r = wgs__dispatch_end(ctx, cp);
         wgs__gpu_pass_end(ctx->gpu, cp);
         wgs_result rs = wgs__scope_end(ctx, "recording the segmented sort");
@@ -335,7 +459,7 @@ wgs_result wgs_segmented_sort_encode(wgs_segmented_sort_plan *p, WGPUCommandEnco
     if ((r = wgs_scan_encode(p->scan, encoder, &sa)) != WGS_OK) return r;
     /* The gather's record: a workgroup a listed large segment, as ss_small's. */
     wgs_params rec_gather = rec_list[0];
-    rec_gather.segsort.list_base = 3 + 2 * (uint32_t)segs;
+    rec_gather.segsort.list_base = 4 + 2 * (uint32_t)segs;
     if ((r = wgs__params_reserve(ctx, 1)) != WGS_OK) return r;
     const uint64_t rec2_at = wgs__param_push(ctx, &rec_gather);
     const uint64_t eb_bytes = n * 4;

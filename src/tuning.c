@@ -47,6 +47,7 @@ static const wgs__tuning table[WGS__CLASS_COUNT] = {
         .topk_hist_tiles = 4, /* the loop over tiles runs in the tests */
         .segmented_sort = {64, 4},
         .segmented_sort_medium = {64, 1}, /* 64 keys: both lists run on small tests */
+        .segmented_sort_block_max = 1024, /* four tiles: the tests reach past it */
     },
     [WGS__CLASS_GPU_SG32] = {
         .name = "gpu-sg32",
@@ -114,6 +115,9 @@ static const wgs__tuning table[WGS__CLASS_COUNT] = {
         .topk_rows_auto = 0,
         .segmented_sort = {256, 16}, /* 4096 keys: segments of 4096 in a workgroup; not yet measured */
         .segmented_sort_medium = {128, 4}, /* 512 keys in 4 KiB: many workgroups a core; not yet measured */
+        /* 2^20 keys, 256 tiles: 1024 segments of 65536 fill the GPU; one segment of the
+         * bound alone on one core is slow, past it the two global sorts; not yet measured. */
+        .segmented_sort_block_max = 1u << 20,
     },
     [WGS__CLASS_GPU] = {
         .name = "gpu",
@@ -146,6 +150,8 @@ static const wgs__tuning table[WGS__CLASS_COUNT] = {
         .topk_rows = {1024, 4}, /* as gpu-sg32 */
         .topk_rows_auto = 0,
         .segmented_sort = {256, 8}, /* not yet measured on a GPU */
+        .segmented_sort_medium = {128, 4}, /* as gpu-sg32 */
+        .segmented_sort_block_max = 1u << 20, /* as gpu-sg32 */
     },
 };
 

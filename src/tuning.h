@@ -56,6 +56,7 @@ typedef struct wgs__tuning {
     int topk_rows_auto;       /* whether plans take that kernel by themselves where it applies */
     wgs_tile_shape segmented_sort; /* its tile: the longest segment one workgroup sorts */
     wgs_tile_shape segmented_sort_medium; /* the smaller workgroups of shorter segments */
+    uint32_t segmented_sort_block_max; /* past the tile up to this, a workgroup a segment through global memory */
 } wgs__tuning;
 
 wgs__device_class wgs__device_class_of(const wgs_context_info *ci);

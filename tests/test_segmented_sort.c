@@ -21,6 +21,11 @@ static uint64_t mix(uint64_t x) {
 
 static size_t key_size(wgs_type t) { return t == WGS_TYPE_U64 || t == WGS_TYPE_I64 ? 8 : 4; }
 
+/* The bits fill_keys's keys may differ in (the others are key_base's): all of them but
+ * where a test narrows them, so that the small kernel's passes over shared digits are
+ * left out. */
+static uint64_t key_mask = ~0ull, key_base;
+
 /* Keys with many ties (a few distinct values in every third case), f32 specials for
  * f32. */
 static void fill_keys(void *keys, wgs_type t, uint64_t n, uint64_t seed) {
@@ -32,6 +37,7 @@ static void fill_keys(void *keys, wgs_type t, uint64_t n, uint64_t seed) {
         uint64_t v = mix(seed * 1000003u + i);
         if (few) v = mix(seed + v % 5);
         if (t == WGS_TYPE_F32 && v % 3) v = edges[v % (sizeof edges / sizeof edges[0])];
+        v = (v & key_mask) | (key_base & ~key_mask);
         if (key_size(t) == 8)
             memcpy((char *)keys + i * 8, &v, 8);
         else {
@@ -141,6 +147,96 @@ TEST(segmented_sort_small_every_type) {
             uint64_t segs = boundary_lengths(tile, lens);
             check_case(ctx, &d, lens, segs, (uint64_t)turn, "small path");
         }
+}
+
+TEST(segmented_sort_small_shared_digits) {
+    wgs_context *ctx = test_context();
+    if (!ctx) return;
+    /* Keys that differ only in a few bits: the small kernel sorts only the digits where
+     * a segment's keys differ (none where all are equal, which it copies). The key kinds
+     * of the test above (their kernels already compiled), other payloads. */
+    static const struct {
+        wgs_type type;
+        wgs_sort_order order;
+        uint64_t mask, base;
+    } cases[] = {
+        {WGS_TYPE_U64, WGS_SORT_ASCENDING, 0, 0x123456789ABCDEF0ull},
+        {WGS_TYPE_U64, WGS_SORT_ASCENDING, 0x0000FF0000000000ull, 0x1122334455667788ull},
+        {WGS_TYPE_U64, WGS_SORT_ASCENDING, 0x8000000000000001ull, 0},
+        {WGS_TYPE_I64, WGS_SORT_DESCENDING, 0x80000000FF00FF00ull, 0x7F},
+        {WGS_TYPE_I32, WGS_SORT_ASCENDING, 0x8000000Full, 0x12345},
+        {WGS_TYPE_F32, WGS_SORT_DESCENDING, 0x80000000ull, 0},          /* -0 and +0 */
+        {WGS_TYPE_F32, WGS_SORT_ASCENDING, 0x80000000ull, 0x7FC00000ull}, /* NaNs of both signs */
+        {WGS_TYPE_F32, WGS_SORT_ASCENDING, 0x807F0000ull, 0x3F800000ull},
+        {WGS_TYPE_U32, WGS_SORT_DESCENDING, 0x00FF0000ull, 0xAB},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        wgs_segmented_sort_plan_desc d = {.type = cases[i].type, .order = cases[i].order,
+                                          .path = WGS_SEGMENTED_SORT_PATH_SMALL,
+                                          .payload = i % 2 ? WGS_PAYLOAD_INDEX : WGS_PAYLOAD_BUFFER,
+                                          .value_bytes = i % 4 == 2 ? 8 : 4};
+        wgs_segmented_sort_plan *plan = NULL;
+        CHECK_RESULT(wgs_segmented_sort_plan_create(ctx, &d, &plan), WGS_OK);
+        const uint32_t tile = wgs_segmented_sort_plan_tile_size(plan);
+        wgs_segmented_sort_plan_destroy(plan);
+        uint32_t lens[20];
+        uint64_t segs = boundary_lengths(tile, lens);
+        key_mask = cases[i].mask, key_base = cases[i].base;
+        /* Seeds 1 and 2: fill_keys's many-valued keys (seed 0 mod 3 has five values). */
+        check_case(ctx, &d, lens, segs, 1 + i % 2, "small path, shared digits");
+    }
+    key_mask = ~0ull, key_base = 0;
+}
+
+TEST(segmented_sort_block_path) {
+    wgs_context *ctx = test_context();
+    if (!ctx) return;
+    /* Segments past the tile up to the CPU class's bound (1024 keys) take a workgroup
+     * each through global memory (ss_block); a plan whose capacity is at most the bound
+     * has no large path. Every key type in both orders, lengths tile + 1 to four tiles. */
+    static const wgs_type types[] = {WGS_TYPE_U32, WGS_TYPE_I32, WGS_TYPE_F32, WGS_TYPE_U64, WGS_TYPE_I64};
+    int turn = 0;
+    for (int t = 0; t < 5; t++)
+        for (int o = 0; o < 2; o++, turn++) {
+            wgs_segmented_sort_plan_desc d = {.type = types[t], .order = (wgs_sort_order)o,
+                                              .payload = (wgs_payload)((turn + 1) % 3),
+                                              .value_bytes = turn % 2 ? 4 : 8,
+                                              .segments = turn % 4 == 1 ? WGS_SEGMENTS_BEGIN_END
+                                                                        : WGS_SEGMENTS_OFFSETS};
+            wgs_segmented_sort_plan *plan = NULL;
+            d.capacity = 1000;
+            CHECK_RESULT(wgs_segmented_sort_plan_create(ctx, &d, &plan), WGS_OK);
+            const uint32_t tile = wgs_segmented_sort_plan_tile_size(plan);
+            wgs_segmented_sort_plan_destroy(plan);
+            /* n = 3 tiles + 152 (920 on CPU drivers), at most the bound: no large path. */
+            uint32_t lens[7] = {tile + 1, 0, 1, 40, 2 * tile + 7, 3, 100};
+            if (3ull * tile + 152 > 1024) continue; /* a device whose tile leaves no room */
+            check_case(ctx, &d, lens, 7, 30u + (uint64_t)turn, "block path");
+        }
+    /* At the bound: 1024 keys a workgroup, 1025 through the radix sorts, in one encode. */
+    wgs_segmented_sort_plan_desc ds[2] = {
+        {.type = WGS_TYPE_U32, .payload = WGS_PAYLOAD_INDEX},
+        {.type = WGS_TYPE_I64, .order = WGS_SORT_DESCENDING, .payload = WGS_PAYLOAD_BUFFER,
+         .segments = WGS_SEGMENTS_BEGIN_END}};
+    for (int i = 0; i < 2; i++) {
+        const uint32_t lens[6] = {1024, 1025, 257, 1, 1023, 256};
+        check_case(ctx, &ds[i], lens, 6, 50u + (uint64_t)i, "block path's bound");
+    }
+}
+
+TEST(segmented_sort_without_subgroups) {
+    /* Without subgroups both workgroup sorts rank by an invocation's counter row, in
+     * workgroups made smaller to fit the rows. */
+    wgs_experimental e = {.disable_subgroups = 1};
+    wgs_context *portable = test_context_experimental(&e);
+    if (!portable) return;
+    wgs_segmented_sort_plan_desc d = {.type = WGS_TYPE_U32, .payload = WGS_PAYLOAD_INDEX, .capacity = 1000};
+    wgs_segmented_sort_plan *plan = NULL;
+    CHECK_RESULT(wgs_segmented_sort_plan_create(portable, &d, &plan), WGS_OK);
+    const uint32_t tile = wgs_segmented_sort_plan_tile_size(plan);
+    wgs_segmented_sort_plan_destroy(plan);
+    uint32_t lens[9] = {tile - 1, tile, tile + 1, 0, 33, 2 * tile + 3, 5, 1, 40};
+    check_case(portable, &d, lens, 9, 60, "block path without subgroups");
 }
 
 TEST(segmented_sort_large_path_alone) {

@@ -35,7 +35,7 @@ static int bad(char *err, size_t errlen, const char *name, const char *value, co
 int wgs_experiment_from_env(wgs_context_desc *desc, wgs_experimental *e, char *err, size_t errlen) {
     memset(e, 0, sizeof *e);
     int any = 0;
-    unsigned v[3];
+    unsigned v[5];
     const char *s;
     struct {
         const char *name;
@@ -96,6 +96,15 @@ int wgs_experiment_from_env(wgs_context_desc *desc, wgs_experimental *e, char *e
         if (k < 2) return bad(err, errlen, "WGSCAN_TUNE_TOPK", s, "wg,items[,histogram tiles]");
         e->topk = (wgs_tile_shape){v[0], v[1]};
         if (k == 3) e->topk_hist_tiles = v[2];
+        any = 1;
+    }
+    if ((s = getenv("WGSCAN_TUNE_SEGSORT")) && *s) {
+        int k = parse_list(s, v, 5);
+        if (k != 2 && k != 4 && k != 5)
+            return bad(err, errlen, "WGSCAN_TUNE_SEGSORT", s, "wg,items[,block wg,block items[,block max]]");
+        e->segmented_sort = (wgs_tile_shape){v[0], v[1]};
+        if (k >= 4) e->segmented_sort_block = (wgs_tile_shape){v[2], v[3]};
+        if (k == 5) e->segmented_sort_block_max = v[4];
         any = 1;
     }
     if ((s = getenv("WGSCAN_TUNE_TOPK_ROWS")) && *s) {

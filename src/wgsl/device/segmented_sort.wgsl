@@ -7,19 +7,25 @@
 //   ss_check    per segment: its offsets checked (begin <= end <= the next begin, both
 //               <= n; a code into the status by atomicMax); a valid segment longer
 //               than SS_TINY_MAX appended to the medium list up to medium_max keys,
-//               else to the small list up to small_max, else (the large path's) to the
-//               large list (small_list); for the
-//               large path its length if it is past small_max, else 0 (large_len,
-//               which the plan's scan turns into the large segments' places)
+//               else to the small list up to small_max, else (SS_FLAG_BLOCK) to the
+//               block list up to BLOCK_MAX, else (the large path's) to the large list
+//               (small_list); for the large path its length if it is on that list,
+//               else 0 (large_len, which the plan's scan turns into the large
+//               segments' places)
 //   ss_tiny     SS_TINY_LANES invocations a segment of at most SS_TINY_MAX keys: each
 //               key's rank counted over the segment's keys, then its move there
 //   ss_small    (n: the listed segments, a count from the GPU) a workgroup a segment
 //               of one list (compiled twice: the medium tile and the full one), at
-//               most TILE keys: the mapped
-//               keys and their places in workgroup memory, sorted there by merging
-//               runs of 1, 2, 4, ... (each key finds its place in the partner run by a
-//               binary search: below the left run's equals, after the right one's),
-//               then keys and values moved from the input to their ranks
+//               most TILE keys, sorted in workgroup memory by an LSD radix sort of
+//               8-bit digits ranked as the radix sort ranks a tile
+//               (workgroup/sort_tile.wgsl), a pass only for the digits where the
+//               segment's keys differ; then keys out from workgroup memory and
+//               values moved from the input to their ranks
+//   ss_block    (n: the listed block segments, a count from the GPU; a dispatch a
+//               digit, shift) a workgroup a segment of at most BLOCK_MAX keys: its
+//               digit counts, their scan, then its tiles in order ranked and written
+//               in runs of a digit (sort_tile.wgsl) from keys_in to keys_out, which
+//               the plan turns between the input, two scratch arrays and the output
 //   ss_gather   (n: the listed large segments, a count from the GPU) a workgroup a
 //               large segment: its keys copied to the compacted array at the
 //               segment's place, with their segment and position
@@ -34,13 +40,15 @@
 // Params (src/params.h): n, segments, flags (SS_FLAG_*), small_max, segment_bound
 // (segments as the host gave it; n and segments may be counts from the GPU, at most
 // their bounds).
-// Plan constants: KEY_KIND (sort_key.wgsl).
+// Plan constants: KEY_KIND (sort_key.wgsl), VALUE_WORDS and SORT_SKIP (sort_tile.wgsl's;
+// VALUE_WORDS 0 but in ss_block: ss_small moves its values itself), BLOCK_MAX (the
+// longest segment ss_block takes).
 // Bindings: 0 keys_in, 1 keys_out, 3 status, 4 begins (CSR: the n_segments + 1
 // offsets), 5 ends (BEGIN_END), 6 values_in, 7 values_out, 8 large_len, 9 large_end
 // (large_len's inclusive scan), 10 cseg, 11 cpos, 12 ckeys, 13 sorted_idx, 14 seg2,
 // 15 pos2 (the large path's compacted arrays), 16 small_list (the counts of the medium,
-// small and large lists, then segment_bound words of each list's segment numbers, in
-// no particular order).
+// small, large and block lists, then segment_bound words of each list's segment
+// numbers, in no particular order).
 
 @group(0) @binding(0) var<storage, read> keys_in: array<u32>;
 @group(0) @binding(1) var<storage, read_write> keys_out: array<u32>;
@@ -59,11 +67,18 @@
 @group(0) @binding(15) var<storage, read_write> pos2: array<u32>;
 @group(0) @binding(16) var<storage, read_write> small_list: array<atomic<u32>>;
 
-// The mapped keys (low words, then for 64-bit keys the high words) and each one's
-// place in the segment.
-var<workgroup> wkeys: array<u32, TILE * KEY_WORDS>;
+// ss_small: where each key of the current order was in the segment (wplace), the
+// segment's range, the ordered keys' OR and AND (low, high words) and the bits where
+// its keys differ; the keys themselves sit in sort_tile.wgsl's room.
 var<workgroup> wplace: array<u32, TILE>;
 var<workgroup> wrange: vec2<u32>;
+var<workgroup> wbits: array<atomic<u32>, 4>;
+var<workgroup> wdiff: vec2<u32>;
+
+// The place in the segment of the key each invocation holds (sort_tile.wgsl's key_lo#).
+// @each item
+var<private> key_place#: u32;
+// @end
 
 fn seg_range(s: u32) -> vec2<u32> {
     if ((params.flags & SS_FLAG_CSR) != 0u) {
@@ -78,13 +93,6 @@ fn mapped(lo: u32, hi: u32) -> vec2<u32> {
     return select(k, ~k, DESCENDING);
 }
 
-fn wkey(i: u32) -> vec2<u32> {
-    if (KEY_WORDS == 2u) {
-        return vec2<u32>(wkeys[i], wkeys[TILE + i]);
-    }
-    return vec2<u32>(wkeys[i], 0u);
-}
-
 fn key_less(a: vec2<u32>, b: vec2<u32>) -> bool {
     return a.y < b.y || (a.y == b.y && a.x < b.x);
 }
@@ -97,6 +105,11 @@ fn move_element(i: u32, o: u32) {
     } else {
         keys_out[o] = keys_in[i];
     }
+    move_value(i, o);
+}
+
+// Element i's value (its index for payload INDEX) to element o of the output.
+fn move_value(i: u32, o: u32) {
     if ((params.flags & SS_FLAG_VALUES8) != 0u) {
         values_out[2u * o] = values_in[2u * i];
         values_out[2u * o + 1u] = values_in[2u * i + 1u];
@@ -113,6 +126,7 @@ fn ss_clear() {
     atomicStore(&small_list[0], 0u);
     atomicStore(&small_list[1], 0u);
     atomicStore(&small_list[2], 0u);
+    atomicStore(&small_list[3], 0u);
 }
 
 @compute @workgroup_size(WG)
@@ -138,21 +152,26 @@ fn ss_check(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg:
         code = SS_STATUS_UNORDERED;
     }
     let len = select(0u, r.y - r.x, code == 0u);
-    if (code == 0u && !large && len > params.small_max) {
+    // Past the tile: a workgroup's radix sort through global memory up to BLOCK_MAX
+    // keys where the plan has it, else the large path.
+    let block = (params.flags & SS_FLAG_BLOCK) != 0u && len > params.small_max && len <= BLOCK_MAX;
+    if (code == 0u && !large && !block && len > params.small_max) {
         code = SS_STATUS_TOO_LARGE;
     }
     if (code != 0u) {
         atomicMax(&status[0], code);
     }
     if (len > SS_TINY_MAX && len <= params.medium_max) {
-        atomicStore(&small_list[3u + atomicAdd(&small_list[0], 1u)], s);
+        atomicStore(&small_list[4u + atomicAdd(&small_list[0], 1u)], s);
     } else if (len > SS_TINY_MAX && len <= params.small_max) {
-        atomicStore(&small_list[3u + params.segment_bound + atomicAdd(&small_list[1], 1u)], s);
+        atomicStore(&small_list[4u + params.segment_bound + atomicAdd(&small_list[1], 1u)], s);
+    } else if (block) {
+        atomicStore(&small_list[4u + 3u * params.segment_bound + atomicAdd(&small_list[3], 1u)], s);
     } else if (large && len > params.small_max) {
-        atomicStore(&small_list[3u + 2u * params.segment_bound + atomicAdd(&small_list[2], 1u)], s);
+        atomicStore(&small_list[4u + 2u * params.segment_bound + atomicAdd(&small_list[2], 1u)], s);
     }
     if (large) {
-        large_len[s] = select(0u, len, len > params.small_max);
+        large_len[s] = select(0u, len, len > params.small_max && !block);
     }
 }
 
@@ -191,90 +210,185 @@ fn ss_tiny(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: 
 }
 
 @compute @workgroup_size(WG)
-fn ss_small(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
-            @builtin(local_invocation_index) lid: u32) {
+fn ss_small(ids: Ids, @builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
     let w = tile_index(wid, nwg);
     if (w >= params.n) {
         return;
     }
     // ss_check listed only valid segments that fit this tile; the test keeps workgroup
     // memory safe whatever the list holds.
-    if (lid == 0u) {
+    if (ids.lid == 0u) {
         let r = seg_range(atomicLoad(&small_list[params.list_base + w]));
         let ok = r.x <= r.y && r.y - r.x <= TILE;
         wrange = select(vec2<u32>(0u), r, ok);
+        atomicStore(&wbits[0], 0u);
+        atomicStore(&wbits[1], 0u);
+        atomicStore(&wbits[2], 0xFFFFFFFFu);
+        atomicStore(&wbits[3], 0xFFFFFFFFu);
     }
     let r = workgroupUniformLoad(&wrange);
     let len = r.y - r.x;
     if (len == 0u) {
         return;
     }
-    for (var k = 0u; k < ITEMS; k++) {
-        let i = k * WG + lid;
-        if (i < len) {
-            let g = r.x + i;
-            var m: vec2<u32>;
-            if (KEY_WORDS == 2u) {
-                m = mapped(keys_in[2u * g], keys_in[2u * g + 1u]);
-                wkeys[TILE + i] = m.y;
-            } else {
-                m = mapped(keys_in[g], 0u);
-            }
-            wkeys[i] = m.x;
-            wplace[i] = i;
+    // The keys into registers in the ranking's strip order (tile_place_of), and the
+    // OR and AND of their ordered forms: a digit where they agree is one every key
+    // shares, and its pass is left out.
+    var bits_or = vec2<u32>(0u);
+    var bits_and = vec2<u32>(0xFFFFFFFFu);
+    // @each item
+    key_place# = tile_place_of(ids, #u);
+    key_rank# = key_place#;
+    if (key_place# < len) {
+        key_lo# = keys_in[(r.x + key_place#) * KEY_WORDS];
+        if (KEY_WORDS == 2u) {
+            key_hi# = keys_in[(r.x + key_place#) * KEY_WORDS + 1u];
         }
+        let m# = ordered_key(key_lo#, key_hi#);
+        bits_or |= m#;
+        bits_and &= m#;
+    }
+    // @end
+    atomicOr(&wbits[0], bits_or.x);
+    atomicOr(&wbits[1], bits_or.y);
+    atomicAnd(&wbits[2], bits_and.x);
+    atomicAnd(&wbits[3], bits_and.y);
+    workgroupBarrier();
+    if (ids.lid == 0u) {
+        wdiff = vec2<u32>(atomicLoad(&wbits[0]) ^ atomicLoad(&wbits[2]), atomicLoad(&wbits[1]) ^ atomicLoad(&wbits[3]));
+    }
+    let diff = workgroupUniformLoad(&wdiff);
+    // An LSD radix sort of 8-bit digits, each pass a stable ranking of the tile
+    // (workgroup/sort_tile.wgsl's, as the radix sort's scatter ranks its tiles): the
+    // keys in the new order land in the tile's room and their places in wplace, and the
+    // next pass loads them from there.
+    var ran = false;
+    for (var shift = 0u; shift < KEY_WORDS * 32u; shift += 8u) {
+        let differ = select(diff.x >> shift, diff.y >> (shift - 32u), shift >= 32u) & 255u;
+        if (differ == 0u) {
+            continue;
+        }
+        if (ran) {
+            // @each item
+            if (tile_place_of(ids, #u) < len) {
+                key_lo# = atomicLoad(&tile_room[tile_place_of(ids, #u) * KEY_WORDS]);
+                if (KEY_WORDS == 2u) {
+                    key_hi# = atomicLoad(&tile_room[tile_place_of(ids, #u) * KEY_WORDS + 1u]);
+                }
+                key_place# = wplace[tile_place_of(ids, #u)];
+            }
+            // @end
+            workgroupBarrier();
+        }
+        ran = true;
+        tile_clear(ids);
+        workgroupBarrier();
+        // @each item
+        key_digit# = select(0u, digit_at(key_lo#, key_hi#, shift, 8u), tile_place_of(ids, #u) < len);
+        // @end
+        rank_keys(ids, owner_of(ids), len);
+        workgroupBarrier();
+        tile_offsets(ids, tile_totals(ids));
+        workgroupBarrier();
+        tile_ranks(ids, len);
+        workgroupBarrier();
+        tile_place(ids, len);
+        // @each item
+        if (tile_place_of(ids, #u) < len) {
+            wplace[key_rank#] = key_place#;
+        }
+        // @end
+        workgroupBarrier();
+    }
+    // Out in sorted order (coalesced writes): the keys from the room, the values from
+    // the input at the key's place; a segment whose keys are all equal is copied.
+    for (var k = 0u; k < ITEMS; k++) {
+        let i = k * WG + ids.lid;
+        if (i < len) {
+            let o = r.x + i;
+            if (ran) {
+                keys_out[o * KEY_WORDS] = atomicLoad(&tile_room[i * KEY_WORDS]);
+                if (KEY_WORDS == 2u) {
+                    keys_out[o * KEY_WORDS + 1u] = atomicLoad(&tile_room[i * KEY_WORDS + 1u]);
+                }
+                move_value(r.x + wplace[i], o);
+            } else {
+                move_element(o, o);
+            }
+        }
+    }
+}
+
+// ss_block's digit counts of its segment.
+var<workgroup> wcount: array<atomic<u32>, RADIX>;
+
+@compute @workgroup_size(WG)
+fn ss_block(ids: Ids, @builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
+    let w = tile_index(wid, nwg);
+    if (w >= params.n) {
+        return;
+    }
+    if (ids.lid == 0u) {
+        let r = seg_range(atomicLoad(&small_list[params.list_base + w]));
+        let ok = r.x <= r.y && r.y - r.x <= BLOCK_MAX;
+        wrange = select(vec2<u32>(0u), r, ok);
+    }
+    for (var k = 0u; k < RADIX / WG; k++) {
+        atomicStore(&wcount[k * WG + ids.lid], 0u);
+    }
+    let r = workgroupUniformLoad(&wrange);
+    let len = r.y - r.x;
+    if (len == 0u) {
+        return;
+    }
+    let shift = params.shift;
+    // The segment's count of each digit, then where its keys of each of the
+    // invocation's digits go: the keys of lower digits first, from the segment's begin.
+    for (var i = ids.lid; i < len; i += WG) {
+        let g = r.x + i;
+        var hi = 0u;
+        if (KEY_WORDS == 2u) {
+            hi = keys_in[g * KEY_WORDS + 1u];
+        }
+        atomicAdd(&wcount[digit_at(keys_in[g * KEY_WORDS], hi, shift, 8u)], 1u);
     }
     workgroupBarrier();
-    // Runs of w sorted keys merge in pairs: a key of a left run goes after the keys of
-    // its right partner that are below it, one of a right run after those of its left
-    // partner that are below or equal to it, which keeps equal keys in input order.
-    for (var w = 1u; w < len; w <<= 1u) {
-        var key: array<vec2<u32>, ITEMS>;
-        var place: array<u32, ITEMS>;
-        var dst: array<u32, ITEMS>;
-        for (var k = 0u; k < ITEMS; k++) {
-            let i = k * WG + lid;
-            if (i < len) {
-                let x = wkey(i);
-                let j = i & (w - 1u);
-                let start = i - j;
-                let left = (start & w) == 0u;
-                let other = select(start - w, start + w, left);
-                var a = other;
-                var b = select(other, min(other + w, len), other < len);
-                while (a < b) {
-                    let mid = (a + b) >> 1u;
-                    let y = wkey(mid);
-                    let before = select(!key_less(x, y), key_less(y, x), left);
-                    if (before) {
-                        a = mid + 1u;
-                    } else {
-                        b = mid;
-                    }
-                }
-                key[k] = x;
-                place[k] = wplace[i];
-                dst[k] = min(start, other) + j + (a - other);
-            }
-        }
-        workgroupBarrier();
-        for (var k = 0u; k < ITEMS; k++) {
-            let i = k * WG + lid;
-            if (i < len) {
-                wkeys[dst[k]] = key[k].x;
-                if (KEY_WORDS == 2u) {
-                    wkeys[TILE + dst[k]] = key[k].y;
-                }
-                wplace[dst[k]] = place[k];
-            }
-        }
-        workgroupBarrier();
+    var counts: array<u32, DIGITS_PER_INVOCATION>;
+    var sum = 0u;
+    for (var k = 0u; k < DIGITS_PER_INVOCATION; k++) {
+        counts[k] = atomicLoad(&wcount[ids.lid * DIGITS_PER_INVOCATION + k]);
+        sum += counts[k];
     }
-    for (var k = 0u; k < ITEMS; k++) {
-        let i = k * WG + lid;
-        if (i < len) {
-            move_element(r.x + wplace[i], r.x + i);
+    var base: array<u32, DIGITS_PER_INVOCATION>;
+    var at = r.x + workgroup_exclusive_scan(ids, sum, 0u);
+    for (var k = 0u; k < DIGITS_PER_INVOCATION; k++) {
+        base[k] = at;
+        at += counts[k];
+    }
+    // Tile after tile in the segment's order, each ranked stably and its keys of a
+    // digit written after the earlier tiles' (the radix sort's scatter, one group).
+    let index_values = (params.flags & SS_FLAG_INDEX_FIRST) != 0u;
+    let tiles = (len + TILE - 1u) / TILE;
+    for (var t = 0u; t < tiles; t++) {
+        let tile_first = r.x + t * TILE;
+        let tile_n = min(TILE, len - t * TILE);
+        tile_clear(ids);
+        workgroupBarrier();
+        tile_rank(ids, tile_first, tile_n, shift, 8u);
+        workgroupBarrier();
+        tile_offsets(ids, tile_totals(ids));
+        for (var k = 0u; k < DIGITS_PER_INVOCATION; k++) {
+            let d = ids.lid * DIGITS_PER_INVOCATION + k;
+            run_base[d] = base[k] - digit_start[d];
+            base[k] += digit_total[d];
         }
+        workgroupBarrier();
+        tile_ranks(ids, tile_n);
+        workgroupBarrier();
+        tile_place(ids, tile_n);
+        workgroupBarrier();
+        tile_write(ids, tile_first, tile_n, shift, 8u, index_values);
+        workgroupBarrier();
     }
 }
 
