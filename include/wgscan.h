@@ -107,7 +107,17 @@
  *   rewritten: a full ring (WGS_PARAM_RING_RECORDS records) is replaced by a fresh
  *   one, kept alive by the command buffers that use it. So any number of encodes, of
  *   one plan or several, with any n, may be recorded before a submit, in any order of
- *   submits.
+ *   submits. A record equal to one already in the ring is not written again.
+ *
+ * Bind groups
+ *   The context keeps the bind groups its encodes create (the last 256), so an
+ *   encode repeated with the same plan, buffers and arguments creates none and
+ *   writes nothing: per pass it sets a pipeline and a bind group and dispatches. A
+ *   kept bind group holds a reference on the buffers it binds, yours included: a
+ *   buffer you release stays allocated until its group is replaced, a plan is
+ *   destroyed or the context is (wgpuBufferDestroy frees its memory at once, as
+ *   ever). Buffers are told apart by identity, never by handle value, so a new
+ *   buffer is never taken for one released.
  *
  * Counts on the GPU
  *   An args.n_buffer (one u32 at args.n_offset, Storage usage) gives the element
@@ -450,6 +460,16 @@ typedef struct wgs_experimental_pipeline_counts {
     uint64_t prepared;
 } wgs_experimental_pipeline_counts;
 WGS_API wgs_experimental_pipeline_counts wgs_experimental_pipelines(const wgs_context *ctx);
+
+/* What encodes have asked of WebGPU so far (running totals): bind groups created, and
+ * parameter records and count rules written to the GPU. An encode repeated with the
+ * same plan, buffers and arguments reuses both (its bind groups are cached, its
+ * records already written), so these stay put across it. */
+typedef struct wgs_experimental_encode_counts {
+    uint64_t bind_groups_created;
+    uint64_t records_written;
+} wgs_experimental_encode_counts;
+WGS_API wgs_experimental_encode_counts wgs_experimental_encodes(const wgs_context *ctx);
 #endif
 
 /* Loads the runtime, picks an adapter and creates a device (see the manual).

@@ -235,7 +235,7 @@ uint64_t wgs_sort_plan_scratch_size(const wgs_sort_plan *p) { return p ? p->scra
 void wgs_sort_plan_destroy(wgs_sort_plan *p) {
     if (!p) return;
     plan_release(p);
-    p->ctx->live_plans--;
+    wgs__plan_gone(p->ctx);
     free(p);
 }
 

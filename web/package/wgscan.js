@@ -489,6 +489,10 @@ const modules = new Map(); // compiled wgscan.wasm by URL: instances share the c
 // Each pipeline's bind group layout, asked once: getBindGroupLayout returns a new object
 // each call, and every dispatch of every encode creates a bind group.
 const layouts = new WeakMap();
+// Each buffer's identity for the library's bind group cache (wgs__gpu_buffer_id): a
+// serial number, never reused, where handles are per call and reused.
+const objectIds = new WeakMap();
+let objectSerial = 0;
 
 export class Wgscan {
   // Loads wgscan.wasm and opens the library on `device`. Options: wasm (its URL, its
@@ -737,6 +741,12 @@ export class Wgscan {
       release: (h) => self.#drop(h),
       bufferSize: (h) => self.#get(h).size,
       bufferUsage: (h) => self.#get(h).usage,
+      objectId: (h) => {
+        const o = self.#get(h);
+        let id = objectIds.get(o);
+        if (id === undefined) objectIds.set(o, (id = ++objectSerial));
+        return id;
+      },
       queueWrite: (h, offset, ptr, size) => {
         dev.queue.writeBuffer(self.#get(h), offset, self.#exports.memory.buffer, ptr, size);
       },
