@@ -72,12 +72,20 @@ uint64_t wgs__param_push(wgs_context *ctx, const wgs_params *rec) {
     assert(ctx->param_ring && ctx->param_used < ctx->param_cap); /* reserved first */
     uint64_t h = 14695981039346656037ull;
     for (size_t i = 0; i < sizeof rec->words / sizeof rec->words[0]; i++) h = (h ^ rec->words[i]) * 1099511628211ull;
-    wgs__param_seen *seen = &ctx->param_seen[(h ^ h >> 32) % WGS_PARAM_SEEN];
-    if (seen->used && memcmp(&seen->rec, rec, sizeof *rec) == 0) return seen->offset;
+    wgs__param_seen *set = &ctx->param_seen[(h ^ h >> 32) % WGS_PARAM_SEEN_SETS * WGS_PARAM_SEEN_WAYS];
+    wgs__param_seen *victim = set;
+    ++ctx->param_clock;
+    for (int w = 0; w < WGS_PARAM_SEEN_WAYS; w++) {
+        if (set[w].used && memcmp(&set[w].rec, rec, sizeof *rec) == 0) {
+            set[w].used = ctx->param_clock;
+            return set[w].offset;
+        }
+        if (set[w].used < victim->used) victim = &set[w]; /* an empty way, else the least recently used */
+    }
     uint64_t offset = ctx->param_used++ * wgs__param_stride(ctx);
     wgs__gpu_queue_write(ctx->gpu, ctx->param_ring, offset, rec, sizeof *rec);
     ctx->records_written++;
-    *seen = (wgs__param_seen){*rec, ctx->param_base + offset, 1};
+    *victim = (wgs__param_seen){*rec, ctx->param_base + offset, ctx->param_clock};
     return ctx->param_base + offset;
 }
 

@@ -77,7 +77,7 @@ static inline wgs__count_rule wgs__count_follow(uint64_t first, uint64_t per) {
 }
 
 /* Regions a pass whose count is on the GPU may take again (counts.c). */
-#define WGS_COUNT_MEMO 16
+#define WGS_COUNT_MEMO 64
 
 /* The state of a pass whose count is on the GPU (counts.c, which only dispatch.c calls). */
 typedef struct wgs__deferred wgs__deferred;
@@ -123,12 +123,14 @@ typedef struct wgs__bind_entry {
     uint64_t used;               /* the clock at its last use */
 } wgs__bind_entry;
 
-/* Parameter records already in the current ring, by content (dispatch.c). */
-#define WGS_PARAM_SEEN 256
+/* Parameter records already in the current ring, by content (dispatch.c): sets of
+ * ways, as the bind groups'. */
+#define WGS_PARAM_SEEN_SETS 64
+#define WGS_PARAM_SEEN_WAYS 4
 typedef struct wgs__param_seen {
     wgs_params rec;
-    uint64_t offset; /* as wgs__param_push returns it; 0 with used 0: empty */
-    int used;
+    uint64_t offset; /* as wgs__param_push returns it */
+    uint64_t used;   /* the clock at its last use; 0: an empty way */
 } wgs__param_seen;
 
 struct wgs_context {
@@ -159,7 +161,8 @@ struct wgs_context {
                                  * dispatch may not read and write one buffer); dummy_rw
                                  * holds a 256-byte range per binding slot (dispatch.c) */
     wgs__counts counts; /* the deferral of a pass whose n is on the GPU (counts.c) */
-    wgs__param_seen param_seen[WGS_PARAM_SEEN];
+    wgs__param_seen param_seen[WGS_PARAM_SEEN_SETS * WGS_PARAM_SEEN_WAYS];
+    uint64_t param_clock;
     wgs__bind_entry bind_cache[WGS_BIND_SETS * WGS_BIND_WAYS];
     uint64_t bind_clock;
     /* wgs_experimental_encode_counts */
