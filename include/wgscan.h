@@ -1660,8 +1660,8 @@ typedef struct wgs_sort_args {
     /* Optional: the key count from the GPU, as in wgs_scan_args (n the bound): the first
      * min(count, n) keys (and values) are sorted into keys_out and values_out, as an
      * encode of that n would; nothing past them is written (a count of 0: nothing).
-     * The digit passes are the bound's; each compute pass starts with its small count
-     * dispatch. */
+     * The digit passes are the bound's; each count and each scatter starts with its
+     * small count dispatch. */
     WGPUBuffer n_buffer;
     uint64_t n_offset;
 } wgs_sort_args;
@@ -1673,8 +1673,8 @@ WGS_API void wgs_sort_plan_destroy(wgs_sort_plan *plan);
  * values (each rounded up to 256 bytes), and ONESWEEP's tile states or REDUCE_SCAN's
  * digit counts and offsets (2 KiB a tile each way; REDUCE_SCAN adds its scan plan's). */
 WGS_API uint64_t wgs_sort_plan_scratch_size(const wgs_sort_plan *plan);
-/* Records the sort (see How above): a reset, a histogram and a pass per digit
- * (ONESWEEP), or per digit a count, a scan and a scatter (REDUCE_SCAN). */
+/* Records the sort (see How above) in one compute pass: a reset, a histogram and a
+ * pass per digit (ONESWEEP), or per digit a count, a scan and a scatter (REDUCE_SCAN). */
 WGS_API wgs_result wgs_sort_encode(wgs_sort_plan *plan, WGPUCommandEncoder encoder,
                                    const wgs_sort_args *args);
 /* Convenience: sorts host arrays (keys: n of the key type; values: n of value_bytes for

@@ -402,6 +402,10 @@ const char *wgs_wgsl_source(const char *name);
 /* The i-th embedded file's text, NULL past the last. */
 const char *wgs_wgsl_source_at(size_t i);
 
+/* wgs_scan_encode, recorded into the caller's open compute pass `pass` (the args'
+ * timestamps are then the caller's to place), or into a pass of its own (NULL). */
+wgs_result wgs__scan_encode_in(struct wgs_scan_plan *p, WGPUCommandEncoder encoder, WGPUComputePassEncoder pass,
+                               const wgs_scan_args *args);
 /* Bytes of one element of the scan plan's type or operator. */
 uint32_t wgs__scan_plan_element_size(const struct wgs_scan_plan *p);
 /* A user's operator's reduce (reduce.c), on a multi-level scan plan of that operator:

@@ -610,6 +610,11 @@ static wgs_result check_buffer(wgs_scan_plan *p, WGPUBuffer b, uint64_t offset, 
 }
 
 wgs_result wgs_scan_encode(wgs_scan_plan *p, WGPUCommandEncoder encoder, const wgs_scan_args *a) {
+    return wgs__scan_encode_in(p, encoder, NULL, a);
+}
+
+wgs_result wgs__scan_encode_in(wgs_scan_plan *p, WGPUCommandEncoder encoder, WGPUComputePassEncoder pass,
+                               const wgs_scan_args *a) {
     if (!p) return WGS_ERROR_INVALID_ARGUMENT;
     wgs_context *ctx = p->ctx;
     wgs_result r = wgs__encode_begin(ctx, encoder, a, a ? a->n : 0, p->capacity, a ? a->timestamp_query_set : NULL);
@@ -677,8 +682,9 @@ wgs_result wgs_scan_encode(wgs_scan_plan *p, WGPUCommandEncoder encoder, const w
 
     wgs__gpu_scope_push(ctx->gpu);
     recorder rc = {p, NULL, at, carry_b, carry_rec_b, carry_record ? 2u : 1u, buf};
-    rc.pass = wgs__gpu_pass_begin(ctx->gpu, encoder, a->timestamp_query_set, a->timestamp_begin_index,
-                             a->timestamp_end_index);
+    rc.pass = pass ? pass
+                   : wgs__gpu_pass_begin(ctx->gpu, encoder, a->timestamp_query_set, a->timestamp_begin_index,
+                                         a->timestamp_end_index);
     wgs__dispatch_begin(ctx, a->n_buffer, a->n_offset, a->n);
     if (algo == WGS_SCAN_ALGORITHM_SINGLE_PASS)
         record_single_pass(&rc, a);
@@ -686,7 +692,7 @@ wgs_result wgs_scan_encode(wgs_scan_plan *p, WGPUCommandEncoder encoder, const w
         record_multilevel(&rc, a, &L);
     r = wgs__dispatch_end(ctx, rc.pass);
     free(buf);
-    wgs__gpu_pass_end(ctx->gpu, rc.pass);
+    if (!pass) wgs__gpu_pass_end(ctx->gpu, rc.pass);
     wgs_result rs = wgs__scope_end(ctx, "recording the scan");
     return r != WGS_OK ? r : rs;
 }
