@@ -107,7 +107,17 @@
  *   rewritten: a full ring (WGS_PARAM_RING_RECORDS records) is replaced by a fresh
  *   one, kept alive by the command buffers that use it. So any number of encodes, of
  *   one plan or several, with any n, may be recorded before a submit, in any order of
- *   submits.
+ *   submits. A record equal to one already in the ring is not written again.
+ *
+ * Bind groups
+ *   The context keeps the bind groups its encodes create (the last 256), so an
+ *   encode repeated with the same plan, buffers and arguments creates none and
+ *   writes nothing: per pass it sets a pipeline and a bind group and dispatches. A
+ *   kept bind group holds a reference on the buffers it binds, yours included: a
+ *   buffer you release stays allocated until its group is replaced, a plan is
+ *   destroyed or the context is (wgpuBufferDestroy frees its memory at once, as
+ *   ever). Buffers are told apart by identity, never by handle value, so a new
+ *   buffer is never taken for one released.
  *
  * Counts on the GPU
  *   An args.n_buffer (one u32 at args.n_offset, Storage usage) gives the element
@@ -457,6 +467,16 @@ typedef struct wgs_experimental_pipeline_counts {
     uint64_t prepared;
 } wgs_experimental_pipeline_counts;
 WGS_API wgs_experimental_pipeline_counts wgs_experimental_pipelines(const wgs_context *ctx);
+
+/* What encodes have asked of WebGPU so far (running totals): bind groups created, and
+ * parameter records and count rules written to the GPU. An encode repeated with the
+ * same plan, buffers and arguments reuses both (its bind groups are cached, its
+ * records already written), so these stay put across it. */
+typedef struct wgs_experimental_encode_counts {
+    uint64_t bind_groups_created;
+    uint64_t records_written;
+} wgs_experimental_encode_counts;
+WGS_API wgs_experimental_encode_counts wgs_experimental_encodes(const wgs_context *ctx);
 #endif
 
 /* Loads the runtime, picks an adapter and creates a device (see the manual).
@@ -1647,8 +1667,8 @@ typedef struct wgs_sort_args {
     /* Optional: the key count from the GPU, as in wgs_scan_args (n the bound): the first
      * min(count, n) keys (and values) are sorted into keys_out and values_out, as an
      * encode of that n would; nothing past them is written (a count of 0: nothing).
-     * The digit passes are the bound's; each compute pass starts with its small count
-     * dispatch. */
+     * The digit passes are the bound's; each count and each scatter starts with its
+     * small count dispatch. */
     WGPUBuffer n_buffer;
     uint64_t n_offset;
 } wgs_sort_args;
@@ -1660,8 +1680,8 @@ WGS_API void wgs_sort_plan_destroy(wgs_sort_plan *plan);
  * values (each rounded up to 256 bytes), and ONESWEEP's tile states or REDUCE_SCAN's
  * digit counts and offsets (2 KiB a tile each way; REDUCE_SCAN adds its scan plan's). */
 WGS_API uint64_t wgs_sort_plan_scratch_size(const wgs_sort_plan *plan);
-/* Records the sort (see How above): a reset, a histogram and a pass per digit
- * (ONESWEEP), or per digit a count, a scan and a scatter (REDUCE_SCAN). */
+/* Records the sort (see How above) in one compute pass: a reset, a histogram and a
+ * pass per digit (ONESWEEP), or per digit a count, a scan and a scatter (REDUCE_SCAN). */
 WGS_API wgs_result wgs_sort_encode(wgs_sort_plan *plan, WGPUCommandEncoder encoder,
                                    const wgs_sort_args *args);
 /* Convenience: sorts host arrays (keys: n of the key type; values: n of value_bytes for

@@ -59,7 +59,7 @@ uint64_t wgs_alloc_plan_scratch_size(const wgs_alloc_plan *p) { return p ? wgs_s
 void wgs_alloc_plan_destroy(wgs_alloc_plan *p) {
     if (!p) return;
     wgs_scan_plan_destroy(p->scan);
-    p->ctx->live_plans--;
+    wgs__plan_gone(p->ctx);
     free(p);
 }
 

@@ -143,6 +143,12 @@ wgs_experimental_pipeline_counts wgs_experimental_pipelines(const wgs_context *c
     return c;
 }
 
+wgs_experimental_encode_counts wgs_experimental_encodes(const wgs_context *ctx) {
+    wgs_experimental_encode_counts c = {0, 0};
+    if (ctx) c.bind_groups_created = ctx->bind_groups_created, c.records_written = ctx->records_written;
+    return c;
+}
+
 wgs_result wgs_context_get_info(const wgs_context *ctx, wgs_context_info *info) {
     if (!ctx || !info) return WGS_ERROR_INVALID_ARGUMENT;
     *info = ctx->caps.info;

@@ -21,6 +21,11 @@
  * A region is [header | a rule per dispatch | the records | the grids]; the host
  * writes the first two with wgpuQueueWriteBuffer, once, as the parameter ring's
  * records are written (dispatch.c says why never twice); the GPU writes the rest.
+ * A later pass whose header and rules are the same words (the same plan, bound and
+ * arguments: an encode repeated) takes the same region: the host writes nothing, and
+ * its prep rewrites the records and grids from its own count, in queue order after
+ * the earlier pass's dispatches have read theirs. Its bind groups are then the ones
+ * cached (bindings.c).
  */
 #include "internal.h"
 
@@ -114,6 +119,32 @@ void wgs__counts_defer(wgs_context *ctx, WGPUComputePipeline pipe, const gpu_bin
     d->rule[12] = (uint32_t)groups; /* at most max_dim^2 < 2^32 */
 }
 
+static void memo_clear(wgs__counts *k) {
+    for (unsigned i = 0; i < WGS_COUNT_MEMO; i++) {
+        free(k->memo[i]);
+        k->memo[i] = NULL;
+        k->memo_bytes[i] = 0;
+    }
+    k->memo_next = 0;
+}
+
+/* The base of the current ring's region written with `words`, or -1 for none. */
+static int64_t memo_find(const wgs__counts *k, const uint32_t *words, uint64_t bytes) {
+    for (unsigned i = 0; i < WGS_COUNT_MEMO; i++)
+        if (k->memo[i] && k->memo_bytes[i] == bytes && memcmp(k->memo[i], words, (size_t)bytes) == 0)
+            return (int64_t)k->memo_base[i];
+    return -1;
+}
+
+/* Keeps `words` (the caller's, now the memo's) as the region's at `base`. */
+static void memo_keep(wgs__counts *k, uint32_t *words, uint64_t bytes, uint64_t base) {
+    unsigned i = k->memo_next++ % WGS_COUNT_MEMO;
+    free(k->memo[i]);
+    k->memo[i] = words;
+    k->memo_bytes[i] = bytes;
+    k->memo_base[i] = base;
+}
+
 /* A region of `bytes` in the count ring (a fresh ring when the current one is full);
  * its offset in *offset. */
 static wgs_result region_reserve(wgs_context *ctx, uint64_t bytes, uint64_t align, uint64_t *offset) {
@@ -135,6 +166,7 @@ static wgs_result region_reserve(wgs_context *ctx, uint64_t bytes, uint64_t alig
         k->ring = ring;
         k->ring_cap = cap;
         at = 0;
+        memo_clear(k);
     }
     *offset = at;
     k->ring_used = at + bytes;
@@ -168,7 +200,6 @@ wgs_result wgs__counts_end(wgs_context *ctx, WGPUComputePassEncoder pass) {
     uint64_t bytes = wgs__round_up(grid_off + 12 * (uint64_t)count, align);
     uint64_t base = 0;
     wgs_result r = prep_pipeline(ctx);
-    if (r == WGS_OK) r = region_reserve(ctx, bytes, align, &base);
     uint32_t *words = r == WGS_OK ? calloc(1, rules_bytes) : NULL;
     if (r == WGS_OK && !words) r = wgs__fail(ctx, WGS_ERROR_OUT_OF_HOST_MEMORY, "writing count rules");
     if (r != WGS_OK) return r;
@@ -191,19 +222,28 @@ wgs_result wgs__counts_end(wgs_context *ctx, WGPUComputePassEncoder pass) {
     words[9] = (k->n_buffer ? 1u : 0u) | (k->second ? 2u : 0u);
     for (size_t d = 0; d < count; d++)
         memcpy(words + COUNT_HEADER_WORDS + d * COUNT_RULE_WORDS, k->list[d].rule, sizeof k->list[d].rule);
-    wgs__gpu_queue_write(ctx->gpu, k->ring, base, words, (size_t)rules_bytes);
-    free(words);
+    int64_t found = k->ring ? memo_find(k, words, rules_bytes) : -1;
+    if (found >= 0) {
+        base = (uint64_t)found;
+        free(words);
+    } else {
+        if ((r = region_reserve(ctx, bytes, align, &base)) != WGS_OK) {
+            free(words);
+            return r;
+        }
+        wgs__gpu_queue_write(ctx->gpu, k->ring, base, words, (size_t)rules_bytes);
+        ctx->records_written++;
+        memo_keep(k, words, rules_bytes, base);
+    }
 
     gpu_binding pb[3] = {{0, first_b, count_at, first_off + 4 - count_at},
                          {1, k->ring, base, bytes},
                          {3, second_b, second_at, second_off + 4 - second_at}};
-    WGPUBindGroup group = wgs__gpu_bind_group_create(ctx->gpu, ctx->counts.prep, pb, 3);
-    wgs__gpu_pass_dispatch(ctx->gpu, pass, ctx->counts.prep, group, 1, 1);
-    wgs__gpu_bind_group_release(ctx->gpu, group);
+    wgs__gpu_pass_dispatch(ctx->gpu, pass, ctx->counts.prep, wgs__bind_group(ctx, ctx->counts.prep, pb, 3), 1, 1);
     for (size_t d = 0; d < count; d++) {
         wgs__deferred *e = &k->list[d];
         if (e->has_record) e->b[e->nb++] = (gpu_binding){2, k->ring, base + rec_off + d * stride, sizeof(wgs_params)};
-        group = wgs__gpu_bind_group_create(ctx->gpu, e->pipe, e->b, e->nb);
+        WGPUBindGroup group = wgs__bind_group(ctx, e->pipe, e->b, e->nb);
         if (!e->fixed) {
             wgs__gpu_pass_dispatch_indirect(ctx->gpu, pass, e->pipe, group, k->ring, base + grid_off + 12 * d);
         } else if (e->groups) {
@@ -211,13 +251,13 @@ wgs_result wgs__counts_end(wgs_context *ctx, WGPUComputePassEncoder pass) {
             wgs__grid_fold(ctx, e->groups, &x, &y);
             wgs__gpu_pass_dispatch(ctx->gpu, pass, e->pipe, group, x, y);
         }
-        wgs__gpu_bind_group_release(ctx->gpu, group);
     }
     k->count = 0;
     return WGS_OK;
 }
 
 void wgs__counts_release(wgs_context *ctx) {
+    memo_clear(&ctx->counts);
     wgs__gpu_buffer_release(ctx->gpu, ctx->counts.ring);
     free(ctx->counts.list);
     memset(&ctx->counts, 0, sizeof ctx->counts);

@@ -63,7 +63,10 @@ wgs_result wgs__check_device(wgs_context *ctx) {
 wgs_result wgs__scope_end(wgs_context *ctx, const char *what) {
     char msg[512] = "";
     wgs_result r = wgs__gpu_scope_pop(ctx->gpu, msg, sizeof msg);
-    if (r != WGS_OK) return wgs__fail(ctx, r, "%s: %s", what, msg);
-    return WGS_OK;
+    if (r == WGS_OK) return WGS_OK;
+    /* A bind group that WebGPU refused may be among those kept: gone, the same
+     * arguments meet the same error in their own scope, not at the submit. */
+    wgs__bind_cache_clear(ctx);
+    return wgs__fail(ctx, r, "%s: %s", what, msg);
 }
 

@@ -139,7 +139,7 @@ uint64_t wgs_histogram_plan_scratch_size(const wgs_histogram_plan *p) {
 
 void wgs_histogram_plan_destroy(wgs_histogram_plan *p) {
     if (!p) return;
-    p->ctx->live_plans--;
+    wgs__plan_gone(p->ctx);
     free(p);
 }
 

@@ -76,6 +76,9 @@ static inline wgs__count_rule wgs__count_follow(uint64_t first, uint64_t per) {
     return (wgs__count_rule){.first = first, .unit = 1, .per = per};
 }
 
+/* Regions a pass whose count is on the GPU may take again (counts.c). */
+#define WGS_COUNT_MEMO 64
+
 /* The state of a pass whose count is on the GPU (counts.c, which only dispatch.c calls). */
 typedef struct wgs__deferred wgs__deferred;
 
@@ -95,10 +98,40 @@ typedef struct wgs__counts {
     WGPUBuffer ring;
     uint64_t ring_used, ring_cap;
     WGPUComputePipeline prep;
+    /* The regions of the current ring whose host words (header and rules) are these:
+     * a pass with the same words takes the same region again (counts.c). */
+    uint32_t *memo[WGS_COUNT_MEMO];
+    uint64_t memo_bytes[WGS_COUNT_MEMO], memo_base[WGS_COUNT_MEMO];
+    unsigned memo_next;
 } wgs__counts;
 
 /* Replaced parameter rings still held (see wgs_context.param_old). */
 #define WGS_PARAM_OLD_RINGS 4
+
+/* The bind group cache (bindings.c): sets of ways, a group of up to WGS_BIND_MAX
+ * bindings in each. */
+#define WGS_BIND_SETS 64
+#define WGS_BIND_WAYS 4
+#define WGS_BIND_MAX 12
+typedef struct wgs__bind_entry {
+    uint64_t hash;
+    WGPUComputePipeline pipe;
+    uint32_t nb;
+    gpu_binding b[WGS_BIND_MAX]; /* as bound; their buffers held */
+    uint64_t id[WGS_BIND_MAX];   /* the buffers' identities */
+    WGPUBindGroup group;         /* NULL: an empty way */
+    uint64_t used;               /* the clock at its last use */
+} wgs__bind_entry;
+
+/* Parameter records already in the current ring, by content (dispatch.c): sets of
+ * ways, as the bind groups'. */
+#define WGS_PARAM_SEEN_SETS 64
+#define WGS_PARAM_SEEN_WAYS 4
+typedef struct wgs__param_seen {
+    wgs_params rec;
+    uint64_t offset; /* as wgs__param_push returns it */
+    uint64_t used;   /* the clock at its last use; 0: an empty way */
+} wgs__param_seen;
 
 struct wgs_context {
     gpu_device *gpu;
@@ -128,7 +161,22 @@ struct wgs_context {
                                  * dispatch may not read and write one buffer); dummy_rw
                                  * holds a 256-byte range per binding slot (dispatch.c) */
     wgs__counts counts; /* the deferral of a pass whose n is on the GPU (counts.c) */
+    wgs__param_seen param_seen[WGS_PARAM_SEEN_SETS * WGS_PARAM_SEEN_WAYS];
+    uint64_t param_clock;
+    wgs__bind_entry bind_cache[WGS_BIND_SETS * WGS_BIND_WAYS];
+    uint64_t bind_clock;
+    /* wgs_experimental_encode_counts */
+    uint64_t bind_groups_created, records_written;
 };
+
+/* A bind group of `pipe` with bindings b[0..nb): the cached one of these exact
+ * bindings, else a new one, cached (bindings.c). The cache owns it: never release it. */
+WGPUBindGroup wgs__bind_group(wgs_context *ctx, WGPUComputePipeline pipe, const gpu_binding *b, uint32_t nb);
+/* Releases every cached bind group and the buffers they hold. */
+void wgs__bind_cache_clear(wgs_context *ctx);
+/* What every plan's destroy does last: the context's count of live plans, and the
+ * bind groups that may hold the plan's scratch. */
+void wgs__plan_gone(wgs_context *ctx);
 
 /* ---- dispatch --------------------------------------------------------------------- */
 
@@ -354,6 +402,10 @@ const char *wgs_wgsl_source(const char *name);
 /* The i-th embedded file's text, NULL past the last. */
 const char *wgs_wgsl_source_at(size_t i);
 
+/* wgs_scan_encode, recorded into the caller's open compute pass `pass` (the args'
+ * timestamps are then the caller's to place), or into a pass of its own (NULL). */
+wgs_result wgs__scan_encode_in(struct wgs_scan_plan *p, WGPUCommandEncoder encoder, WGPUComputePassEncoder pass,
+                               const wgs_scan_args *args);
 /* Bytes of one element of the scan plan's type or operator. */
 uint32_t wgs__scan_plan_element_size(const struct wgs_scan_plan *p);
 /* A user's operator's reduce (reduce.c), on a multi-level scan plan of that operator:

@@ -248,7 +248,7 @@ uint64_t wgs_reduce_plan_scratch_size(const wgs_reduce_plan *p) { return p ? p->
 void wgs_reduce_plan_destroy(wgs_reduce_plan *p) {
     if (!p) return;
     plan_release(p);
-    p->ctx->live_plans--;
+    wgs__plan_gone(p->ctx);
     free(p);
 }
 

@@ -69,7 +69,7 @@ wgs_result wgs_reduce_by_key_plan_create(wgs_context *ctx, const wgs_reduce_by_k
 void wgs_reduce_by_key_plan_destroy(wgs_reduce_by_key_plan *p) {
     if (!p) return;
     plan_release(p);
-    p->ctx->live_plans--;
+    wgs__plan_gone(p->ctx);
     free(p);
 }
 

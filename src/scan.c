@@ -309,7 +309,7 @@ wgs_result wgs_scan_plan_create(wgs_context *ctx, const wgs_scan_plan_desc *user
 void wgs_scan_plan_destroy(wgs_scan_plan *p) {
     if (!p) return;
     plan_release(p);
-    p->ctx->live_plans--;
+    wgs__plan_gone(p->ctx);
     free(p);
 }
 
@@ -407,7 +407,7 @@ static void fill_sp(const wgs_scan_plan *p, const void *layout, unsigned char *r
 typedef struct recorder {
     wgs_scan_plan *p;
     WGPUComputePassEncoder pass;
-    uint64_t param_base; /* the encode's first record in the context's ring */
+    const uint64_t *at; /* each record's offset in the context's ring (equal records share one) */
     gpu_binding carry; /* binding 6 of the kernels that take a carry-in */
     /* binding 7 of those kernels for a user's element of several words: the carry's
      * own record (nb_carry 2), else none (1) */
@@ -420,7 +420,7 @@ static void dispatch(recorder *rc, WGPUComputePipeline pipe, const gpu_binding *
                      uint64_t param_index, uint64_t groups, const wgs__count_rule *rule) {
     wgs_scan_plan *p = rc->p;
     wgs__dispatch(p->ctx, rc->pass, pipe, b, nb, (const wgs_params *)(rc->records + param_index * p->stride),
-                  rc->param_base + param_index * p->stride, groups, rule);
+                  rc->at[param_index], groups, rule);
 }
 
 /* A level's rule: sums[l] holds div_up(c, tile^(l+1)) totals, and exists only where
@@ -582,20 +582,17 @@ wgs_result wgs__scan_reduce_encode(wgs_scan_plan *p, WGPUCommandEncoder encoder,
     WGS_FAIL_IF(ctx, a->input == a->output, WGS_ERROR_ALIASING, "the result must go to another buffer than the input");
     ml_layout L = ml_layout_for(p, a->n);
     size_t records = (size_t)((L.chunks ? L.chunks : 1) + (uint64_t)L.levels);
-    unsigned char *buf = calloc(records, p->stride);
+    unsigned char *buf = calloc(records, p->stride + sizeof(uint64_t));
     WGS_FAIL_IF(ctx, !buf, WGS_ERROR_OUT_OF_HOST_MEMORY, "writing parameters");
+    uint64_t *at = (uint64_t *)(void *)(buf + records * p->stride);
     fill_reduction(p, &L, buf);
     if ((r = wgs__params_reserve(ctx, records)) != WGS_OK) {
         free(buf);
         return r;
     }
-    uint64_t param_base = 0;
-    for (size_t i = 0; i < records; i++) {
-        uint64_t offset = wgs__param_push(ctx, (const wgs_params *)(buf + i * p->stride));
-        if (i == 0) param_base = offset;
-    }
+    for (size_t i = 0; i < records; i++) at[i] = wgs__param_push(ctx, (const wgs_params *)(buf + i * p->stride));
     wgs__gpu_scope_push(ctx->gpu);
-    recorder rc = {p, NULL, param_base, {0}, {0}, 1, buf};
+    recorder rc = {p, NULL, at, {0}, {0}, 1, buf};
     rc.pass = wgs__gpu_pass_begin(ctx->gpu, encoder, a->timestamp_query_set, a->timestamp_begin_index,
                                   a->timestamp_end_index);
     wgs__dispatch_begin(ctx, a->n_buffer, a->n_offset, a->n);
@@ -613,6 +610,11 @@ static wgs_result check_buffer(wgs_scan_plan *p, WGPUBuffer b, uint64_t offset, 
 }
 
 wgs_result wgs_scan_encode(wgs_scan_plan *p, WGPUCommandEncoder encoder, const wgs_scan_args *a) {
+    return wgs__scan_encode_in(p, encoder, NULL, a);
+}
+
+wgs_result wgs__scan_encode_in(wgs_scan_plan *p, WGPUCommandEncoder encoder, WGPUComputePassEncoder pass,
+                               const wgs_scan_args *a) {
     if (!p) return WGS_ERROR_INVALID_ARGUMENT;
     wgs_context *ctx = p->ctx;
     wgs_result r = wgs__encode_begin(ctx, encoder, a, a ? a->n : 0, p->capacity, a ? a->timestamp_query_set : NULL);
@@ -646,7 +648,6 @@ wgs_result wgs_scan_encode(wgs_scan_plan *p, WGPUCommandEncoder encoder, const w
 
     ml_layout L;
     sp_layout S = {a->n, carry};
-    uint64_t param_base = 0;
     size_t records = 0;
     fill_fn fill = fill_sp;
     const void *layout = &S;
@@ -660,19 +661,17 @@ wgs_result wgs_scan_encode(wgs_scan_plan *p, WGPUCommandEncoder encoder, const w
         layout = &L;
     }
     /* The records go into the context's ring, written once each (dispatch.c), so any
-     * number of encodes may wait for one submit. Reserved together, they are adjacent.
+     * number of encodes may wait for one submit.
      * A count on the GPU: the count's rules start from these, the bound's records. */
-    unsigned char *buf = calloc(records, p->stride);
+    unsigned char *buf = calloc(records, p->stride + sizeof(uint64_t));
     WGS_FAIL_IF(ctx, !buf, WGS_ERROR_OUT_OF_HOST_MEMORY, "writing parameters");
+    uint64_t *at = (uint64_t *)(void *)(buf + records * p->stride);
     fill(p, layout, buf);
     if ((r = wgs__params_reserve(ctx, records + (size_t)carry_record)) != WGS_OK) {
         free(buf);
         return r;
     }
-    for (size_t i = 0; i < records; i++) {
-        uint64_t offset = wgs__param_push(ctx, (const wgs_params *)(buf + i * p->stride));
-        if (i == 0) param_base = offset;
-    }
+    for (size_t i = 0; i < records; i++) at[i] = wgs__param_push(ctx, (const wgs_params *)(buf + i * p->stride));
     gpu_binding carry_rec_b = {0};
     if (carry_record) { /* (without a carry the kernels never read it, but it is bound) */
         wgs_params rec;
@@ -682,9 +681,10 @@ wgs_result wgs_scan_encode(wgs_scan_plan *p, WGPUCommandEncoder encoder, const w
     }
 
     wgs__gpu_scope_push(ctx->gpu);
-    recorder rc = {p, NULL, param_base, carry_b, carry_rec_b, carry_record ? 2u : 1u, buf};
-    rc.pass = wgs__gpu_pass_begin(ctx->gpu, encoder, a->timestamp_query_set, a->timestamp_begin_index,
-                             a->timestamp_end_index);
+    recorder rc = {p, NULL, at, carry_b, carry_rec_b, carry_record ? 2u : 1u, buf};
+    rc.pass = pass ? pass
+                   : wgs__gpu_pass_begin(ctx->gpu, encoder, a->timestamp_query_set, a->timestamp_begin_index,
+                                         a->timestamp_end_index);
     wgs__dispatch_begin(ctx, a->n_buffer, a->n_offset, a->n);
     if (algo == WGS_SCAN_ALGORITHM_SINGLE_PASS)
         record_single_pass(&rc, a);
@@ -692,7 +692,7 @@ wgs_result wgs_scan_encode(wgs_scan_plan *p, WGPUCommandEncoder encoder, const w
         record_multilevel(&rc, a, &L);
     r = wgs__dispatch_end(ctx, rc.pass);
     free(buf);
-    wgs__gpu_pass_end(ctx->gpu, rc.pass);
+    if (!pass) wgs__gpu_pass_end(ctx->gpu, rc.pass);
     wgs_result rs = wgs__scope_end(ctx, "recording the scan");
     return r != WGS_OK ? r : rs;
 }

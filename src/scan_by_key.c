@@ -210,7 +210,7 @@ wgs_result wgs_scan_by_key_plan_create(wgs_context *ctx, const wgs_scan_by_key_p
 void wgs_scan_by_key_plan_destroy(wgs_scan_by_key_plan *p) {
     if (!p) return;
     plan_release(p);
-    p->ctx->live_plans--;
+    wgs__plan_gone(p->ctx);
     free(p);
 }
 
@@ -376,7 +376,7 @@ wgs_result wgs_segmented_scan_plan_create(wgs_context *ctx, const wgs_segmented_
 void wgs_segmented_scan_plan_destroy(wgs_segmented_scan_plan *sp) {
     if (!sp) return;
     plan_release(&sp->p);
-    sp->p.ctx->live_plans--;
+    wgs__plan_gone(sp->p.ctx);
     free(sp);
 }
 

@@ -195,7 +195,7 @@ uint32_t wgs__segmented_reduce_plan_result_size(const wgs_segmented_reduce_plan 
 void wgs_segmented_reduce_plan_destroy(wgs_segmented_reduce_plan *p) {
     if (!p) return;
     plan_release(p);
-    p->ctx->live_plans--;
+    wgs__plan_gone(p->ctx);
     free(p);
 }
 

@@ -284,7 +284,7 @@ wgs_result wgs_segmented_sort_plan_create(wgs_context *ctx, const wgs_segmented_
 void wgs_segmented_sort_plan_destroy(wgs_segmented_sort_plan *p) {
     if (!p) return;
     plan_release(p);
-    p->ctx->live_plans--;
+    wgs__plan_gone(p->ctx);
     free(p);
 }
 

@@ -189,7 +189,7 @@ uint64_t wgs_select_plan_scratch_size(const wgs_select_plan *p) { return p ? p->
 void wgs_select_plan_destroy(wgs_select_plan *p) {
     if (!p) return;
     plan_release(p);
-    p->ctx->live_plans--;
+    wgs__plan_gone(p->ctx);
     free(p);
 }
 

@@ -242,7 +242,7 @@ uint64_t wgs_sort_plan_scratch_size(const wgs_sort_plan *p) { return p ? p->scra
 void wgs_sort_plan_destroy(wgs_sort_plan *p) {
     if (!p) return;
     plan_release(p);
-    p->ctx->live_plans--;
+    wgs__plan_gone(p->ctx);
     free(p);
 }
 
@@ -354,16 +354,20 @@ static wgs_result encode_onesweep(wgs_sort_plan *p, WGPUCommandEncoder encoder, 
     return r;
 }
 
-/* The reduce-then-scan passes: a compute pass each for the count and the scatter, the
- * scan plan's own between them. */
+/* The reduce-then-scan passes, each digit's count, scan (the scan plan's dispatches)
+ * and scatter, all in one compute pass: dispatches of a pass run in order, each
+ * seeing the writes of those before it, and each compute pass is two more WebGPU
+ * calls of the encode's host time (12 passes a u32 sort, when each had its own). */
 static wgs_result encode_reduce_scan(wgs_sort_plan *p, WGPUCommandEncoder encoder, const wgs_sort_args *a,
                                      uint32_t passes, uint32_t width, uint64_t tiles, uint32_t group) {
     wgs_context *ctx = p->ctx;
-    const uint32_t none = 0xFFFFFFFFu; /* WGPU_QUERY_SET_INDEX_UNDEFINED */
     uint64_t groups = wgs__div_up(tiles, group);
     const gpu_binding counts_b = {3, p->counts, 0, groups * RADIX * 4};
     const gpu_binding offsets_b = {4, p->offsets, 0, groups * RADIX * 4};
-    for (uint32_t pass = 0; pass < passes; pass++) {
+    WGPUComputePassEncoder cp = wgs__gpu_pass_begin(ctx->gpu, encoder, a->timestamp_query_set,
+                                                    a->timestamp_begin_index, a->timestamp_end_index);
+    wgs_result r = WGS_OK;
+    for (uint32_t pass = 0; pass < passes && r == WGS_OK; pass++) {
         pass_buffers b = pass_bindings(p, a, pass, passes);
         uint32_t shift = p->begin_bit + pass * width, digit_bits = pass_digit_bits(p, shift, width);
         wgs_params rec = {.sort = {.n = (uint32_t)a->n, .groups = (uint32_t)groups, .group_tiles = group,
@@ -372,32 +376,24 @@ static wgs_result encode_reduce_scan(wgs_sort_plan *p, WGPUCommandEncoder encode
                                    .digit_pass = pass, .end_bit = p->end_bit}};
         /* Room for this pass's record now: the last pass's scan wrote its own records
          * into the ring, perhaps into the room reserved before it. */
-        wgs_result r = wgs__params_reserve(ctx, 1);
-        if (r != WGS_OK) return r;
+        if ((r = wgs__params_reserve(ctx, 1)) != WGS_OK) break;
         uint64_t po = wgs__param_push(ctx, &rec);
-        WGPUComputePassEncoder cp = wgs__gpu_pass_begin(ctx->gpu, encoder, a->timestamp_query_set,
-                                                        pass == 0 ? a->timestamp_begin_index : none, none);
         gpu_binding b1[2] = {b.kin, counts_b};
         wgs__dispatch_begin(ctx, a->n_buffer, a->n_offset, a->n);
         if (p->phases & WGS_EXPERIMENTAL_PHASE_COUNT)
             dispatch(ctx, cp, p->count, b1, 2, &rec, po, groups, (uint64_t)p->tile * group);
-        r = wgs__dispatch_end(ctx, cp);
-        wgs__gpu_pass_end(ctx->gpu, cp);
-        if (r != WGS_OK) return r;
+        if ((r = wgs__dispatch_end(ctx, cp)) != WGS_OK) break;
         wgs_scan_args sa = {.input = p->counts, .output = p->offsets, .n = groups * RADIX};
-        if ((p->phases & WGS_EXPERIMENTAL_PHASE_SCAN) && (r = wgs_scan_encode(p->scan, encoder, &sa)) != WGS_OK)
-            return r;
-        cp = wgs__gpu_pass_begin(ctx->gpu, encoder, a->timestamp_query_set, none,
-                                 pass == passes - 1 ? a->timestamp_end_index : none);
+        if ((p->phases & WGS_EXPERIMENTAL_PHASE_SCAN) && (r = wgs__scan_encode_in(p->scan, encoder, cp, &sa)) != WGS_OK)
+            break;
         gpu_binding b2[5] = {b.kin, b.kout, offsets_b, b.vin, b.vout};
         wgs__dispatch_begin(ctx, a->n_buffer, a->n_offset, a->n);
         if (p->phases & WGS_EXPERIMENTAL_PHASE_SCATTER)
             dispatch(ctx, cp, p->scatter, b2, 5, &rec, po, groups, (uint64_t)p->tile * group);
         r = wgs__dispatch_end(ctx, cp);
-        wgs__gpu_pass_end(ctx->gpu, cp);
-        if (r != WGS_OK) return r;
     }
-    return WGS_OK;
+    wgs__gpu_pass_end(ctx->gpu, cp);
+    return r;
 }
 
 wgs_result wgs_sort_encode(wgs_sort_plan *p, WGPUCommandEncoder encoder, const wgs_sort_args *a) {

@@ -227,7 +227,7 @@ uint64_t wgs_topk_plan_scratch_size(const wgs_topk_plan *p) { return p ? p->scra
 void wgs_topk_plan_destroy(wgs_topk_plan *p) {
     if (!p) return;
     plan_release(p);
-    p->ctx->live_plans--;
+    wgs__plan_gone(p->ctx);
     free(p);
 }
 

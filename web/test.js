@@ -1122,6 +1122,7 @@ const GROUPS = {
     // Counts from the GPU fill the library's count ring, and a full ring is released for
     // a fresh one in the middle of the encodes: the encoder still uses it, so it must
     // not be destroyed before the submit (it was, issue 34's splat sort of 100 runs).
+    // Each encode has its own bound: a repeated one takes its region again, filling nothing.
     await check('plans: 400 encodes with nBuffer in one encoder outlive the rings they fill', async () => {
       const n = 1000, runs = 400, stride = 256;
       const input = smallValues('u32', n);
@@ -1139,7 +1140,7 @@ const GROUPS = {
       const enc = dev.createCommandEncoder();
       try {
         for (let i = 0; i < runs; i++) {
-          plan.encode(enc, { input: inBuf, output: out, outputOffset: i * stride, n, nBuffer: counts });
+          plan.encode(enc, { input: inBuf, output: out, outputOffset: i * stride, n: n - i, nBuffer: counts });
           if (i === 0) made = 0;
         }
       } finally {
@@ -1157,9 +1158,97 @@ const GROUPS = {
       for (const b of [inBuf, counts, out, staging]) b.destroy();
       if (submitError) return `submit: ${submitError.message}`;
       if (!made) return 'no ring was replaced: the test did not reach what it tests';
-      const want = referenceReduce(input.subarray(0, n - 7), 'u32', 'add').value;
-      for (let i = 0; i < runs; i++) if (all[(i * stride) / 4] !== want) return `run ${i}: ${all[(i * stride) / 4]}, not ${want}`;
+      for (let i = 0; i < runs; i++) {
+        const want = referenceReduce(input.subarray(0, Math.min(n - 7, n - i)), 'u32', 'add').value;
+        if (all[(i * stride) / 4] !== want) return `run ${i}: ${all[(i * stride) / 4]}, not ${want}`;
+      }
       return '';
+    });
+    // The library keeps each dispatch's bind group for the next encode of the same
+    // arguments (bindings.c), keyed on the buffers' identities: buffers destroyed and new
+    // ones made (whose per-call handles are the old ones') are bound afresh each time.
+    await check('plans: buffers destroyed and made again between encodes: each encode binds its own', async () => {
+      const n = 3000;
+      const plan = wg.createScanPlan({ capacity: n, kind: 'inclusive' });
+      try {
+        for (let round = 0; round < 4; round++) {
+          const input = smallValues('u32', n).map((x) => x + round);
+          const inBuf = dev.createBuffer({ size: n * 4, usage: U.STORAGE | U.COPY_DST });
+          dev.queue.writeBuffer(inBuf, 0, input);
+          const out = dev.createBuffer({ size: n * 4, usage: U.STORAGE | U.COPY_SRC });
+          const staging = dev.createBuffer({ size: n * 4, usage: U.MAP_READ | U.COPY_DST });
+          const enc = dev.createCommandEncoder();
+          plan.encode(enc, { input: inBuf, output: out, n });
+          enc.copyBufferToBuffer(out, 0, staging, 0, n * 4);
+          dev.pushErrorScope('validation');
+          dev.queue.submit([enc.finish()]);
+          const submitError = await dev.popErrorScope();
+          await wg.errors();
+          await staging.mapAsync(GPUMapMode.READ);
+          const got = new Uint32Array(staging.getMappedRange().slice(0));
+          staging.unmap();
+          for (const b of [inBuf, out, staging]) b.destroy();
+          if (submitError) return `round ${round}: submit: ${submitError.message}`;
+          const sums = [];
+          input.reduce((t, x, i) => { sums[i] = (t + x) >>> 0; return sums[i]; }, 0);
+          const bad = sameArray(got, sums, `round ${round}`);
+          if (bad) return bad;
+        }
+        return '';
+      } finally {
+        plan.destroy();
+      }
+    });
+    // A repeated encode (same plan, buffers, arguments) creates no bind group and writes
+    // nothing: its records and count rules are on the GPU already. Results stay right.
+    await check('plans: an encode repeated creates no bind group and writes nothing (scan, reduce, sort with nBuffer)', async () => {
+      const n = 2000, c = 1500;
+      const keys = smallValues('u32', n);
+      const buf = (size, data) => {
+        const b = dev.createBuffer({ size: Math.max(16, size), usage: U.STORAGE | U.COPY_SRC | U.COPY_DST });
+        if (data) dev.queue.writeBuffer(b, 0, data);
+        return b;
+      };
+      const inBuf = buf(n * 4, keys), out = buf(n * 4), red = buf(16), idx = buf(n * 4), cnt = buf(4, new Uint32Array([c]));
+      const scan = wg.createScanPlan({ capacity: n }), reduce = wg.createReducePlan({ capacity: n });
+      const sort = wg.createSortPlan({ capacity: n, payload: 'index' });
+      const counted = { createBindGroup: 0, writeBuffer: 0 };
+      const cbg = dev.createBindGroup, wb = dev.queue.writeBuffer;
+      const runs = [
+        () => scan.encode(enc, { input: inBuf, output: out, n }),
+        () => reduce.encode(enc, { input: inBuf, output: red, n }),
+        () => sort.encode(enc, { keysIn: inBuf, keysOut: idx, valuesOut: out, n, nBuffer: cnt }),
+      ];
+      let enc = dev.createCommandEncoder();
+      try {
+        for (const run of runs) run(); // first encodes: bind groups made, records written
+        dev.createBindGroup = function (d) { counted.createBindGroup++; return cbg.call(this, d); };
+        dev.queue.writeBuffer = function (...a) { counted.writeBuffer++; return wb.apply(this, a); };
+        for (let k = 0; k < 2; k++) {
+          if (k === 1) { dev.queue.submit([enc.finish()]); enc = dev.createCommandEncoder(); }
+          for (const run of runs) run();
+        }
+      } finally {
+        delete dev.createBindGroup;
+        delete dev.queue.writeBuffer;
+      }
+      const staging = dev.createBuffer({ size: 2 * n * 4 + 16, usage: U.MAP_READ | U.COPY_DST });
+      enc.copyBufferToBuffer(idx, 0, staging, 0, n * 4);
+      enc.copyBufferToBuffer(out, 0, staging, n * 4, n * 4);
+      enc.copyBufferToBuffer(red, 0, staging, 2 * n * 4, 16);
+      dev.queue.submit([enc.finish()]);
+      await wg.errors();
+      await staging.mapAsync(GPUMapMode.READ);
+      const all = new Uint32Array(staging.getMappedRange().slice(0));
+      staging.unmap();
+      for (const p of [scan, reduce, sort]) p.destroy();
+      for (const b of [inBuf, out, red, idx, cnt, staging]) b.destroy();
+      if (counted.createBindGroup || counted.writeBuffer)
+        return `repeated encodes: ${counted.createBindGroup} createBindGroup, ${counted.writeBuffer} writeBuffer calls`;
+      const order = [...keys.subarray(0, c).keys()].sort((a, b) => keys[a] - keys[b] || a - b);
+      return sameArray(all.subarray(0, c), order.map((i) => keys[i]), 'sorted keys')
+        || sameArray(all.subarray(n, n + c), order, 'sorted indices')
+        || sameArray(all.subarray(2 * n, 2 * n + 1), [referenceReduce(keys, 'u32', 'add').value], 'reduce');
     });
     // An encode's WebGPU errors are caught by one set of error scopes around the call
     // (a sort's steps open several in the library): a sort recorded into a finished

@@ -103,6 +103,14 @@ typedef struct gpu_binding {
 WGPUBindGroup wgs__gpu_bind_group_create(gpu_device *dev, WGPUComputePipeline pipeline,
                                     const gpu_binding *bindings, uint32_t count);
 void wgs__gpu_bind_group_release(gpu_device *dev, WGPUBindGroup group);
+/* A buffer's identity for the bind group cache (bindings.c): equal for two handles of
+ * one buffer and never equal for two buffers that exist at once. Natively the handle
+ * itself; in the browser a serial number of the GPUBuffer object (handles there are
+ * per call and reused). With wgs__gpu_buffer_hold, which keeps the buffer (and so its
+ * identity) alive until wgs__gpu_buffer_unhold, no later buffer takes it over. */
+uint64_t wgs__gpu_buffer_id(gpu_device *dev, WGPUBuffer buffer);
+void wgs__gpu_buffer_hold(gpu_device *dev, WGPUBuffer buffer);
+void wgs__gpu_buffer_unhold(gpu_device *dev, WGPUBuffer buffer);
 
 /* Recording. query_set may be NULL. */
 WGPUComputePassEncoder wgs__gpu_pass_begin(gpu_device *dev, WGPUCommandEncoder encoder,

@@ -26,6 +26,7 @@ WGPU_IMPORT(bufferCreate) uint32_t js_buffer_create(double size, double usage);
 WGPU_IMPORT(release) void js_release(uint32_t handle);
 WGPU_IMPORT(bufferSize) double js_buffer_size(uint32_t buffer);
 WGPU_IMPORT(bufferUsage) double js_buffer_usage(uint32_t buffer);
+WGPU_IMPORT(objectId) double js_object_id(uint32_t handle);
 WGPU_IMPORT(queueWrite) void js_queue_write(uint32_t buffer, double offset, const void *data, uint32_t size);
 WGPU_IMPORT(pipelineCreate) uint32_t js_pipeline_create(const char *wgsl, uint32_t wgsl_len, const char *entry,
                                                          uint32_t entry_len);
@@ -222,6 +223,16 @@ void wgs__gpu_bind_group_release(gpu_device *d, WGPUBindGroup g) {
     (void)d;
     if (g) js_release(H(g));
 }
+
+uint64_t wgs__gpu_buffer_id(gpu_device *d, WGPUBuffer b) {
+    (void)d;
+    return b ? (uint64_t)js_object_id(H(b)) : 0;
+}
+
+/* A cached GPUBindGroup references its GPUBuffers itself, and identities are never
+ * reused: nothing to hold here (the handle is the caller's, per call). */
+void wgs__gpu_buffer_hold(gpu_device *d, WGPUBuffer b) { (void)d; (void)b; }
+void wgs__gpu_buffer_unhold(gpu_device *d, WGPUBuffer b) { (void)d; (void)b; }
 
 WGPUComputePassEncoder wgs__gpu_pass_begin(gpu_device *d, WGPUCommandEncoder enc, WGPUQuerySet qs,
                                       uint32_t begin_index, uint32_t end_index) {

@@ -63,6 +63,7 @@
     X(BufferGetMappedRange, void *, (WGPUBuffer, size_t, size_t))                              \
     X(BufferUnmap, void, (WGPUBuffer))                                                         \
     X(BufferDestroy, void, (WGPUBuffer))                                                       \
+    X(BufferAddRef, void, (WGPUBuffer))                                                        \
     X(BufferRelease, void, (WGPUBuffer))                                                       \
     X(ShaderModuleRelease, void, (WGPUShaderModule))                                           \
     X(ComputePipelineGetBindGroupLayout, WGPUBindGroupLayout, (WGPUComputePipeline, uint32_t)) \

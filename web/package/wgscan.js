@@ -489,6 +489,13 @@ const modules = new Map(); // compiled wgscan.wasm by URL: instances share the c
 // Each pipeline's bind group layout, asked once: getBindGroupLayout returns a new object
 // each call, and every dispatch of every encode creates a bind group.
 const layouts = new WeakMap();
+// The error scopes the library's calls open, and the code each one's error reports.
+const SCOPES = ['internal', 'out-of-memory', 'validation'];
+const SCOPE_CODES = { internal: ErrorCode.GPU_INTERNAL, 'out-of-memory': ErrorCode.GPU_OUT_OF_MEMORY, validation: ErrorCode.GPU_VALIDATION };
+// Each buffer's identity for the library's bind group cache (wgs__gpu_buffer_id): a
+// serial number, never reused, where handles are per call and reused.
+const objectIds = new WeakMap();
+let objectSerial = 0;
 
 export class Wgscan {
   // Loads wgscan.wasm and opens the library on `device`. Options: wasm (its URL, its
@@ -523,7 +530,8 @@ export class Wgscan {
   #free = [];
   #owned = new Set(); // handles of buffers the library created (see #drop)
   #destroying = false; // a plan's or the instance's destroy() is running
-  #callScope = 0;      // within #call: 1, and 2 once its error scopes are open
+  #callScope = 0;      // within #call: 1, and 2 once the library asked for its errors
+  #open = [];          // the error scopes open (filters, in the order pushed)
   #pending = [];      // error-scope promises not yet awaited
   #plans = new Set(); // live plans, destroyed with the instance
   #compiling = null;  // while prepare() creates plans: its pipelines' promises
@@ -631,24 +639,43 @@ export class Wgscan {
     try {
       this.#check(e[fn](ptr, ...args));
     } finally {
-      if (this.#callScope === 2) this.#popScopes();
+      this.#popScopes();
       this.#callScope = 0;
       for (const h of handles.values()) this.#drop(h);
     }
   }
 
-  #pushScopes() {
+  #pushScopes(filters) {
+    for (const f of filters) {
+      if (this.#open.includes(f)) continue;
+      this.#device.pushErrorScope(f);
+      this.#open.push(f);
+    }
+  }
+
+  #popThree() {
     const dev = this.#device;
-    dev.pushErrorScope('internal');
-    dev.pushErrorScope('out-of-memory');
-    dev.pushErrorScope('validation');
+    for (const f of [...SCOPES].reverse()) {
+      const code = SCOPE_CODES[f];
+      this.#pending.push(dev.popErrorScope().then((e) => (e ? { code, message: e.message } : null)));
+    }
   }
 
   #popScopes() {
     const dev = this.#device;
-    for (const code of [ErrorCode.GPU_VALIDATION, ErrorCode.GPU_OUT_OF_MEMORY, ErrorCode.GPU_INTERNAL]) {
+    while (this.#open.length) {
+      const code = SCOPE_CODES[this.#open.pop()];
       this.#pending.push(dev.popErrorScope().then((e) => (e ? { code, message: e.message } : null)));
     }
+  }
+
+  // Within an encode (#call), the scopes the library asked for open only before the
+  // WebGPU calls that can raise what they catch: a pass (validation: an ended
+  // encoder) takes one, a creation or a queue write all three. An encode whose bind
+  // groups and records are all cached (bindings.c) so pays one scope, not three: each
+  // push and pop is a call into Dawn for Node (3 + 3 took 37-50 us there).
+  #scopesFor(filters) {
+    if (this.#callScope === 2) this.#pushScopes(filters);
   }
 
   // A user's operator (wgscan.h, "Your own operator") for the next create: its strings
@@ -720,16 +747,17 @@ export class Wgscan {
       },
       // Here a scope's errors are reported by errors(), never by the C call that pops
       // it, so within an encode (#call) the library's scopes, one per step of a
-      // sort, are one: opened at the first push, closed when the call returns.
+      // sort, are one set: opened as needed (#scopesFor) after the first push, closed
+      // when the call returns. Outside a call each push and pop is three scopes.
       pushScope: () => {
-        if (self.#callScope === 2) return;
-        if (self.#callScope === 1) self.#callScope = 2;
-        self.#pushScopes();
+        if (self.#callScope === 0) for (const f of SCOPES) dev.pushErrorScope(f);
+        else self.#callScope = 2;
       },
       popScope: () => {
-        if (self.#callScope === 0) self.#popScopes();
+        if (self.#callScope === 0) self.#popThree();
       },
       bufferCreate: (size, usage) => {
+        self.#scopesFor(SCOPES);
         const h = self.#put(dev.createBuffer({ size, usage, label: 'wgscan' }));
         self.#owned.add(h);
         return h;
@@ -737,10 +765,18 @@ export class Wgscan {
       release: (h) => self.#drop(h),
       bufferSize: (h) => self.#get(h).size,
       bufferUsage: (h) => self.#get(h).usage,
+      objectId: (h) => {
+        const o = self.#get(h);
+        let id = objectIds.get(o);
+        if (id === undefined) objectIds.set(o, (id = ++objectSerial));
+        return id;
+      },
       queueWrite: (h, offset, ptr, size) => {
+        self.#scopesFor(SCOPES);
         dev.queue.writeBuffer(self.#get(h), offset, self.#exports.memory.buffer, ptr, size);
       },
       pipelineCreate: (wgsl, wgslLen, entry, entryLen) => {
+        self.#scopesFor(SCOPES);
         const module = dev.createShaderModule({ code: self.#string(wgsl, wgslLen) });
         const desc = { layout: 'auto', compute: { module, entryPoint: self.#string(entry, entryLen) } };
         if (!self.#compiling) {
@@ -759,6 +795,7 @@ export class Wgscan {
         return h;
       },
       bindGroupCreate: (pipeline, idsPtr, rangesPtr, n) => {
+        self.#scopesFor(SCOPES);
         const ids = new Uint32Array(self.#exports.memory.buffer, idsPtr, 2 * n);
         const ranges = new Float64Array(self.#exports.memory.buffer, rangesPtr, 2 * n);
         const entries = [];
@@ -771,6 +808,7 @@ export class Wgscan {
         return self.#put(dev.createBindGroup({ layout, entries }));
       },
       passBegin: (encoder, querySet, begin, end) => {
+        self.#scopesFor(['validation']);
         const desc = { label: 'wgscan' };
         if (querySet) {
           // Multi-pass primitives time the first pass's begin and the last pass's end:

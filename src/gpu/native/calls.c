@@ -241,6 +241,19 @@ void wgs__gpu_bind_group_release(gpu_device *d, WGPUBindGroup g) {
     if (g) d->p.BindGroupRelease(g);
 }
 
+uint64_t wgs__gpu_buffer_id(gpu_device *d, WGPUBuffer b) {
+    (void)d;
+    return (uint64_t)(uintptr_t)b;
+}
+
+void wgs__gpu_buffer_hold(gpu_device *d, WGPUBuffer b) {
+    if (b) d->p.BufferAddRef(b);
+}
+
+void wgs__gpu_buffer_unhold(gpu_device *d, WGPUBuffer b) {
+    if (b) d->p.BufferRelease(b);
+}
+
 WGPUComputePassEncoder wgs__gpu_pass_begin(gpu_device *d, WGPUCommandEncoder enc, WGPUQuerySet qs,
                                       uint32_t begin_index, uint32_t end_index) {
     WGPUPassTimestampWrites tw;
