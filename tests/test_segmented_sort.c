@@ -126,10 +126,11 @@ static uint64_t boundary_lengths(uint32_t tile, uint32_t *lens) {
     return sizeof l / sizeof l[0];
 }
 
+static const wgs_type types[] = {WGS_TYPE_U32, WGS_TYPE_I32, WGS_TYPE_F32, WGS_TYPE_U64, WGS_TYPE_I64};
+
 TEST(segmented_sort_small_every_type) {
     wgs_context *ctx = test_context();
     if (!ctx) return;
-    static const wgs_type types[] = {WGS_TYPE_U32, WGS_TYPE_I32, WGS_TYPE_F32, WGS_TYPE_U64, WGS_TYPE_I64};
     int turn = 0;
     for (int t = 0; t < 5; t++)
         for (int o = 0; o < 2; o++, turn++) {
@@ -194,7 +195,6 @@ TEST(segmented_sort_block_path) {
     /* Segments past the tile up to the CPU class's bound (1024 keys) take a workgroup
      * each through global memory (ss_block); a plan whose capacity is at most the bound
      * has no large path. Every key type in both orders, lengths tile + 1 to four tiles. */
-    static const wgs_type types[] = {WGS_TYPE_U32, WGS_TYPE_I32, WGS_TYPE_F32, WGS_TYPE_U64, WGS_TYPE_I64};
     int turn = 0;
     for (int t = 0; t < 5; t++)
         for (int o = 0; o < 2; o++, turn++) {
