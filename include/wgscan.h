@@ -389,11 +389,11 @@ typedef struct wgs_experimental {
      * with a segment start), so that every look-back walks back to one of those: a test
      * of the walk and of the order it folds in. Slow (each walk is long). */
     int chain_withhold_inclusive;
-    /* Tile 0 of the chained passes built on the look-back files' tile_chain (the scan
-     * by key, the segmented scan, select's single pass, the scan without subgroups; not
-     * the persistent scan) publishes nothing, so that the first look-back to reach it
-     * rebuilds it (a fallback, after its spins): a test of that rebuild, where the scan
-     * by key's carry-in lives. */
+    /* Tile 0 of the chained passes (the scan by key, the segmented scan, select's
+     * single pass, the scan with and without subgroups) publishes nothing, so that the
+     * first look-back to reach it rebuilds it (a fallback, after its spins): a test of
+     * that rebuild, where the scan by key's carry-in lives. A look-back cannot rebuild
+     * a tile of an earlier chunk, so the first chunk must hold two tiles or more. */
     int chain_withhold_first;
     /* Tile shapes instead of the tuning table's. */
     wgs_tile_shape scan_single_pass, scan_multilevel, select, reduce;
@@ -622,10 +622,11 @@ typedef enum wgs_scan_algorithm {
  * WGS_ERROR_OPERATOR_COMPILE, the log carrying the compiler's message with the line
  * in your `source`. All of these are found before any GPU work is recorded.
  *
- * A commutative operator whose element is u32, i32 or f32 runs the built-in operators'
- * scan kernels (row tiles and subgroup scans where the device has subgroups); other
- * custom operators run on the portable tiles (workgroup memory, no subgroup row
- * tiles): correct on every device, not yet tuned for speed. The description and its
+ * The scan and reduce of a custom operator run the built-in operators' scan kernels
+ * (row tiles and subgroup scans where the device has subgroups; a vector or struct
+ * element is shuffled as its 32-bit words), in input order unless `commutative` says
+ * otherwise; without subgroups, the portable tiles (workgroup memory). The other
+ * primitives run a custom operator on their portable kernels. The description and its
  * strings are read during the call that takes it and need not outlive it. */
 typedef struct wgs_operator_desc {
     const char *source;

@@ -431,13 +431,6 @@ typedef struct wgs__operator {
     int scalar; /* the element is u32, i32 or f32 itself (no struct, no vector) */
 } wgs__operator;
 
-/* Whether a scan's subgroup kernels (row tiles of vec4<T>, shuffles, the subgroup
- * look-back) take the operator, as they take every built-in (NULL): its element must be
- * a scalar, which vec4 and the subgroup operations hold, and it must commute, since
- * the row tiles' tile total folds each lane's words across rows before its
- * neighbours'. A u32 add of the user's then runs the built-in add's kernels. */
-static inline int wgs__operator_subgroups(const wgs__operator *op) { return !op || (op->scalar && op->commutative); }
-
 /* Checks `desc` (before any GPU work: the type's form and size, the identity's size,
  * reserved names; then a test compilation of the text on its own, whose errors name
  * the user's lines) and makes the operator. */

@@ -102,6 +102,87 @@ static int sb_add_n(strbuf *b, const char *s, size_t n) {
 
 static int sb_add(strbuf *b, const char *s) { return sb_add_n(b, s, strlen(s)); }
 
+/* shuffle_up_t and shuffle_t: WGSL's subgroupShuffleUp and subgroupShuffle over T, so
+ * that the subgroup scans and look-back serve every element with one source. A scalar
+ * is shuffled as it is; a user's vector or struct as its ELEMENT_WORDS words, in one
+ * shuffle of a u32 vector that wide (the words past them are zero, never moved). */
+static int write_shuffles(strbuf *b, const wgs__operator *op) {
+    char buf[1024];
+    if (!op || op->scalar)
+        return sb_add(b, "fn shuffle_up_t(v: T, d: u32) -> T { return subgroupShuffleUp(v, d); }\n"
+                         "fn shuffle_t(v: T, l: u32) -> T { return subgroupShuffle(v, l); }\n");
+    static const char *const swizzle[] = {"x", "xy", "xyz", "xyzw"};
+    static const char *const pad[] = {", 0u, 0u, 0u", ", 0u, 0u", ", 0u", ""};
+    uint32_t e = op->words - 1;
+    snprintf(buf, sizeof buf,
+             "fn shuffle_up_t(v: T, d: u32) -> T {\n"
+             "    return from_words(vec4<u32>(subgroupShuffleUp(to_words(v).%s, d)%s));\n}\n"
+             "fn shuffle_t(v: T, l: u32) -> T {\n"
+             "    return from_words(vec4<u32>(subgroupShuffle(to_words(v).%s, l)%s));\n}\n",
+             swizzle[e], pad[e], swizzle[e], pad[e]);
+    return sb_add(b, buf);
+}
+
+/* The row tiles' data views (tile_rows.wgsl) for a user's vector or struct, which
+ * vec4<T> cannot hold: the word view is raw 16-byte words, and each group of four
+ * elements (T4) is its ELEMENT_WORDS whole vec4<u32> in a row, so every load and
+ * store stays a coalesced 16-byte access; element j's word k is the group's word
+ * ELEMENT_WORDS * j + k. The scalar rest is array<T>, as for the built-ins. */
+static int write_word_views(strbuf *b, uint32_t words, int in_place) {
+    char buf[256];
+    int ok = 1;
+    const char *src = in_place ? "dst4" : "src4";
+    if (!in_place)
+        ok &= sb_add(b, "@group(0) @binding(0) var<storage, read> src4: array<vec4<u32>>;\n"
+                        "@group(0) @binding(4) var<storage, read> src_tail: array<T>;\n");
+    ok &= sb_add(b, "@group(0) @binding(1) var<storage, read_write> dst4: array<vec4<u32>>;\n"
+                    "@group(0) @binding(5) var<storage, read_write> dst_tail: array<T>;\n"
+                    "fn store_tail(i: u32, v: T) { dst_tail[i] = v; }\n");
+    snprintf(buf, sizeof buf, "fn load_tail(i: u32) -> T { return %s_tail[i]; }\n", in_place ? "dst" : "src");
+    ok &= sb_add(b, buf);
+    ok &= sb_add(b, "fn load4_full(q: u32) -> T4 {\n");
+    for (uint32_t i = 0; i < words; i++) {
+        snprintf(buf, sizeof buf, "    let w%u = %s[%uu * q + %uu];\n", i, src, words, i);
+        ok &= sb_add(b, buf);
+    }
+    ok &= sb_add(b, "    return T4(");
+    for (uint32_t j = 0; j < 4; j++) {
+        ok &= sb_add(b, j ? ", from_words(vec4<u32>(" : "from_words(vec4<u32>(");
+        for (uint32_t k = 0; k < 4; k++) {
+            uint32_t f = words * j + k;
+            if (k < words)
+                snprintf(buf, sizeof buf, "%sw%u.%c", k ? ", " : "", f / 4, "xyzw"[f % 4]);
+            else
+                snprintf(buf, sizeof buf, ", 0u");
+            ok &= sb_add(b, buf);
+        }
+        ok &= sb_add(b, "))");
+    }
+    ok &= sb_add(b, ");\n}\nfn store4_full(q: u32, v: T4) {\n");
+    for (uint32_t j = 0; j < 4; j++) {
+        snprintf(buf, sizeof buf, "    let e%u = to_words(v[%u]);\n", j, j);
+        ok &= sb_add(b, buf);
+    }
+    for (uint32_t i = 0; i < words; i++) {
+        snprintf(buf, sizeof buf, "    dst4[%uu * q + %uu] = vec4<u32>(", words, i);
+        ok &= sb_add(b, buf);
+        for (uint32_t c = 0; c < 4; c++) {
+            uint32_t f = 4 * i + c;
+            snprintf(buf, sizeof buf, "%se%u.%c", c ? ", " : "", f / words, "xyzw"[f % words]);
+            ok &= sb_add(b, buf);
+        }
+        ok &= sb_add(b, ");\n");
+    }
+    ok &= sb_add(b, "}\n"
+                    "fn store1_word(q: u32, j: u32, v: T) {\n"
+                    "    let w = to_words(v);\n"
+                    "    for (var k = 0u; k < ELEMENT_WORDS; k++) {\n"
+                    "        let f = ELEMENT_WORDS * j + k;\n"
+                    "        dst4[ELEMENT_WORDS * q + f / 4u][f % 4u] = w[k];\n"
+                    "    }\n}\n");
+    return ok;
+}
+
 static int write_prelude(strbuf *b, const wgs_kernel_spec *s) {
     char buf[2048];
     const wgs__operator *op = s->custom;
@@ -243,6 +324,7 @@ static int write_prelude(strbuf *b, const wgs_kernel_spec *s) {
         snprintf(buf, sizeof buf, "const %s: u32 = %uu;\n", s->consts[i].name, s->consts[i].value);
         ok &= sb_add(b, buf);
     }
+    if (s->subgroups) ok &= write_shuffles(b, op);
     if (s->primitive) {
         /* OP and the type kinds (0 u32, 1 i32, 2 f32) let one kernel file choose its
          * atomic per operator at compile time. */
@@ -255,7 +337,9 @@ static int write_prelude(strbuf *b, const wgs_kernel_spec *s) {
         ok &= sb_add(b, buf);
         return ok;
     }
-    if (s->subgroups) {
+    if (s->subgroups && op && !op->scalar) {
+        ok &= write_word_views(b, op->words, s->in_place);
+    } else if (s->subgroups) {
         /* Row tiles (tile_rows.wgsl) move 16-byte words: a word view of the data up to
          * the last aligned offset and a scalar view of the rest (Params.c words in the
          * first), two ranges that do not overlap, so both may be writable. */
@@ -264,12 +348,12 @@ static int write_prelude(strbuf *b, const wgs_kernel_spec *s) {
                             "@group(0) @binding(4) var<storage, read> src_tail: array<T>;\n");
         ok &= sb_add(b, "@group(0) @binding(1) var<storage, read_write> dst4: array<vec4<T>>;\n"
                         "@group(0) @binding(5) var<storage, read_write> dst_tail: array<T>;\n"
-                        "fn store4_full(q: u32, v: vec4<T>) { dst4[q] = v; }\n"
+                        "fn store4_full(q: u32, v: T4) { dst4[q] = v; }\n"
                         "fn store1_word(q: u32, j: u32, v: T) { dst4[q][j] = v; }\n"
                         "fn store_tail(i: u32, v: T) { dst_tail[i] = v; }\n");
-        ok &= sb_add(b, s->in_place ? "fn load4_full(q: u32) -> vec4<T> { return dst4[q]; }\n"
+        ok &= sb_add(b, s->in_place ? "fn load4_full(q: u32) -> T4 { return dst4[q]; }\n"
                                       "fn load_tail(i: u32) -> T { return dst_tail[i]; }\n"
-                                    : "fn load4_full(q: u32) -> vec4<T> { return src4[q]; }\n"
+                                    : "fn load4_full(q: u32) -> T4 { return src4[q]; }\n"
                                       "fn load_tail(i: u32) -> T { return src_tail[i]; }\n");
     } else if (s->in_place) {
         ok &= sb_add(b, "@group(0) @binding(1) var<storage, read_write> dst: array<T>;\n"
@@ -369,8 +453,6 @@ wgs_result wgs__pipeline(wgs_context *ctx, const wgs_kernel_spec *spec, WGPUComp
     char key[WGS_PIPELINE_KEY_MAX];
     WGS_FAIL_IF(ctx, !spec_key(spec, key, sizeof key), WGS_ERROR_GPU_INTERNAL,
                 "kernel key of %s:%s longer than %d characters", spec->file, spec->entry, WGS_PIPELINE_KEY_MAX - 1);
-    WGS_FAIL_IF(ctx, spec->subgroups && !wgs__operator_subgroups(spec->custom), WGS_ERROR_GPU_INTERNAL,
-                "kernel %s: this user's operator runs on the portable tiles only", spec->file);
     for (size_t i = 0; i < ctx->pipeline_count; i++) {
         const char *ck = ctx->pipelines[i].custom_key;
         if (strcmp(ctx->pipelines[i].key, key) == 0 &&

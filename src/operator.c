@@ -408,9 +408,14 @@ static char *make_glue(const wgs__operator *op, const word_field *f) {
     else
         g = appendf(g, "fn carry_words() -> vec4<u32> { return vec4<u32>(0u); }\n");
     /* Four elements in a row, and a select over T (kernels.c's write_prelude says why):
-     * a struct is moved as an array and picked by its words. */
-    g = appendf(g, "alias T4 = array<T, 4>;\n"
-                   "fn select_t(f: T, t: T, c: bool) -> T { return from_words(select(to_words(f), to_words(t), c)); }\n");
+     * a scalar as the built-ins' vec4 and select, so that its row tiles compile as
+     * theirs; a vector or struct is moved as an array and picked by its words. */
+    if (op->scalar)
+        g = appendf(g, "alias T4 = vec4<T>;\n"
+                       "fn select_t(f: T, t: T, c: bool) -> T { return select(f, t, c); }\n");
+    else
+        g = appendf(g, "alias T4 = array<T, 4>;\n"
+                       "fn select_t(f: T, t: T, c: bool) -> T { return from_words(select(to_words(f), to_words(t), c)); }\n");
     /* One identity: the operator's, whatever bits a kernel passes. */
     g = appendf(g, "fn identity_from_bits(bits: u32) -> T { return from_words(IDENTITY_WORDS); }\n");
     return g;

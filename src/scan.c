@@ -48,7 +48,7 @@ struct wgs_scan_plan {
     int deterministic;
     uint64_t capacity;
     uint32_t es; /* element size in bytes */
-    uint32_t word_align; /* where the word view of row tiles ends: a multiple of this */
+    uint32_t word_align; /* bytes: the word view of row tiles is a multiple of this */
     uint32_t max_dim;
     /* multi-level */
     tiling ml;
@@ -102,6 +102,15 @@ static ml_layout ml_layout_for(const wgs_scan_plan *p, uint64_t n) {
     return L;
 }
 
+static uint32_t gcd_u32(uint32_t a, uint32_t b) {
+    while (b) {
+        uint32_t r = a % b;
+        a = b;
+        b = r;
+    }
+    return a;
+}
+
 /* Workgroup memory a tile kernel needs: the padded tile (workgroup-memory tiles) or
  * the segment table (row tiles), plus the scan's scratch. */
 static uint64_t tile_storage(uint32_t wg, uint32_t items, uint32_t es, int rows) {
@@ -114,19 +123,18 @@ static uint64_t tile_storage(uint32_t wg, uint32_t items, uint32_t es, int rows)
 typedef struct storage_arg {
     const wgs_context_info *ci;
     uint32_t es;
-    int rows_ok; /* the operator runs on row tiles (wgs__operator_subgroups) */
 } storage_arg;
 
 static uint64_t shape_storage(uint32_t wg, uint32_t items, const void *arg) {
     const storage_arg *a = arg;
-    return tile_storage(wg, items, a->es, a->rows_ok && wgs__chain_subgroups(a->ci, wg));
+    return tile_storage(wg, items, a->es, wgs__chain_subgroups(a->ci, wg));
 }
 
 /* Row tiles (16-byte words) take 4 items or more; the tuning table's shape otherwise. */
-static wgs_result choose_tiling(wgs_context *ctx, uint32_t es, int rows_ok, int single_pass, tiling *t) {
+static wgs_result choose_tiling(wgs_context *ctx, uint32_t es, int single_pass, tiling *t) {
     const wgs_context_info *ci = &ctx->caps.info;
     const wgs__tuning *tu = wgs__tuning_of(ctx);
-    storage_arg arg = {ci, es, rows_ok};
+    storage_arg arg = {ci, es};
     wgs_tile_shape s;
     wgs_result r = single_pass ? wgs__shape(ctx, "scan_single_pass", ctx->exp.scan_single_pass,
                                             tu->scan_single_pass, 4, 256, shape_storage, &arg, &s)
@@ -136,7 +144,7 @@ static wgs_result choose_tiling(wgs_context *ctx, uint32_t es, int rows_ok, int 
     t->wg = s.wg;
     t->items = s.items;
     t->tile = t->wg * t->items;
-    t->rows = rows_ok && wgs__chain_subgroups(ci, t->wg);
+    t->rows = wgs__chain_subgroups(ci, t->wg);
     return WGS_OK;
 }
 
@@ -187,7 +195,7 @@ static wgs_result make_pipelines(wgs_scan_plan *p) {
                           .helper = "element/scan_carry.wgsl",
                           .inclusive = p->kind == WGS_SCAN_INCLUSIVE, .custom = p->custom};
     wgs__chain_spec(ctx, &sp);
-    sp.subgroups = p->sp.rows; /* a user's operator too, where it runs on row tiles */
+    sp.subgroups = p->sp.rows; /* a user's operator too (wgs__chain_spec leaves it portable) */
     r = wgs__pipeline(ctx, &sp, &p->sp_scan);
     if (r == WGS_OK)
         r = wgs__chain_create(ctx, &sp, wgs__div_up(p->capacity, p->sp.tile), "wgscan scan tile states", &p->chain);
@@ -245,11 +253,13 @@ wgs_result wgs_scan_plan_create(wgs_context *ctx, const wgs_scan_plan_desc *user
     p->capacity = desc->capacity;
     p->es = custom ? custom->size : (uint32_t)wgs_type_size(type);
     p->max_dim = ci->max_workgroups_per_dimension;
-    p->word_align = ci->min_storage_offset_alignment < 16 ? 16 : ci->min_storage_offset_alignment;
+    /* The word view holds whole groups of four elements (16 * words bytes) and ends
+     * where the tail binding may start: at a multiple of the offset alignment. */
+    uint32_t align = ci->min_storage_offset_alignment < 16 ? 16 : ci->min_storage_offset_alignment;
+    p->word_align = align / gcd_u32(align, 4 * p->es) * 4 * p->es;
     p->has_sp = p->algorithm != WGS_SCAN_ALGORITHM_MULTILEVEL && !p->deterministic;
-    int rows_ok = wgs__operator_subgroups(custom);
-    if ((r = choose_tiling(ctx, p->es, rows_ok, 0, &p->ml)) != WGS_OK ||
-        (p->has_sp && (r = choose_tiling(ctx, p->es, rows_ok, 1, &p->sp)) != WGS_OK)) {
+    if ((r = choose_tiling(ctx, p->es, 0, &p->ml)) != WGS_OK ||
+        (p->has_sp && (r = choose_tiling(ctx, p->es, 1, &p->sp)) != WGS_OK)) {
         wgs__operator_destroy(custom);
         free(p);
         return r;

@@ -1044,3 +1044,47 @@ TEST(operator_errors) {
     CHECK(plan == NULL);
     wgs_context_destroy(ctx);
 }
+
+/* Structs of 2, 3 and 4 words through the subgroup kernels on row tiles of 4 rows
+ * (32 x 16: a lane's words a row apart, so any fold out of input order shows): the
+ * persistent single pass in 3 workgroups with no inclusive prefix published by an
+ * owner and a fallback after each fruitless look-back step (every walk reaches back to
+ * tile 0, which a helper must rebuild from the input), the multi-level's tile totals and
+ * the reduce, bindings of 64 KiB (chunks of 4 to 8 tiles; 12-byte elements end their
+ * 16-byte view at a multiple of 768 bytes) and grids of 3 x 3. Its context replaces
+ * small_context()'s (test_main.c keeps one experimental context), so it comes last. */
+TEST(operator_scan_row_tiles_forced_fallbacks) {
+    wgs_experimental e = {.max_workgroups_per_dimension = 3,
+                          .max_storage_binding_size = 65536,
+                          .lookback_spins = 1,
+                          .chain_withhold_inclusive = 1,
+                          .chain_withhold_first = 1,
+                          .scan_single_pass_groups = 3,
+                          .scan_single_pass = {32, 16},
+                          .scan_multilevel = {32, 16}};
+    wgs_context *ctx = test_context_experimental(&e);
+    if (!ctx) return;
+    const op_case *cases[] = {&affine, &heis, &mat2};
+    const uint64_t sizes[] = {1, 511, 512, 513, 4097, 18949};
+    uint32_t seed = 4711;
+    for (int c = 0; c < 3; c++)
+        for (int al = 0; al < 2; al++)
+            for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++)
+                if (!check_scan(ctx, cases[c], s & 1 ? WGS_SCAN_INCLUSIVE : WGS_SCAN_EXCLUSIVE,
+                                al ? WGS_SCAN_ALGORITHM_SINGLE_PASS : WGS_SCAN_ALGORITHM_MULTILEVEL, sizes[s],
+                                (int)((s + (size_t)c) % 3), seed++))
+                    return;
+    const uint64_t n = 18949;
+    uint32_t *in = malloc(4 * 4 * n), want[4], got[4];
+    for (int c = 0; c < 3; c++) {
+        const op_case *oc = cases[c];
+        for (uint64_t i = 0; i < n; i++) oc->gen(in + i * oc->words, &seed);
+        fold(oc, in, 0, n, want);
+        memset(got, 0, sizeof got);
+        CHECK_RESULT(wgs_reduce_host(ctx, &(wgs_reduce_plan_desc){.custom = &oc->desc}, in, n, got), WGS_OK);
+        if (memcmp(got, want, 4 * oc->words) != 0)
+            test_fail(__FILE__, __LINE__, "%s reduce of %llu: got %08x %08x, want %08x %08x", oc->name,
+                      (unsigned long long)n, got[0], got[1], want[0], want[1]);
+    }
+    free(in);
+}

@@ -50,7 +50,9 @@ fn scan_persistent(ids: Ids) {
         let total = scan_segments(lane, size, ident, 0u);
         let g = params.tile_base + t;
         if (lane == 0u) {
-            publish(g, select(AGGREGATE, INCLUSIVE, g == 0u), total);
+            if (!(g == 0u && WITHHOLD_FIRST)) { // (the experiment: tests only)
+                publish(g, select(AGGREGATE, INCLUSIVE, g == 0u), total);
+            }
             ahead_total[0] = total;
         }
     }

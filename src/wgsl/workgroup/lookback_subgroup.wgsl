@@ -46,8 +46,8 @@ fn fold_forward(lane: u32, size: u32, c: u32, base: T, t: u32, n: u32, ident: T)
                 used = l;
                 break;
             }
-            let vl = subgroupShuffle(v, l);
-            prefix = select(combine(prefix, vl), vl, fl == INCLUSIVE);
+            let vl = shuffle_t(v, l);
+            prefix = select_t(combine(prefix, vl), vl, fl == INCLUSIVE);
         }
         k += used;
         if (used < m) {
@@ -111,7 +111,7 @@ fn look_back_subgroup(lane: u32, size: u32, t: u32, aggregate: TileAgg, n: u32, 
         }
         if (done) {
             if (LOOKBACK_ORDERED) {
-                base = subgroupShuffle(vs[inc % LOOKBACK_PER_LANE], inc / LOOKBACK_PER_LANE);
+                base = shuffle_t(vs[inc % LOOKBACK_PER_LANE], inc / LOOKBACK_PER_LANE);
                 j = j - inc;
             }
             break;

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // subgroup_scan.wgsl: exclusive scan of one value per invocation across the workgroup,
-// built on subgroup shuffles (used when the device offers subgroups). Each subgroup
+// built on subgroup shuffles (used when the device offers subgroups; shuffle_up_t and
+// shuffle_t, the prelude's, move any T: a user's struct as its words). Each subgroup
 // scans its lanes in log2(subgroup size) shuffle steps without barriers; invocation 0
 // scans the few subgroup totals; two barriers in all, against 2*log2(WG) for Blelloch.
 //
@@ -20,7 +21,7 @@ fn subgroup_inclusive_scan(lane: u32, size: u32, value: T) -> T {
     var x = value;
     if (SG_FIXED != 0u) { // the same steps, unrolled (the device has one subgroup size)
         for (var d = 1u; d < SG_FIXED; d = d << 1u) {
-            let y = subgroupShuffleUp(x, d);
+            let y = shuffle_up_t(x, d);
             if (lane >= d) {
                 x = combine(y, x);
             }
@@ -28,7 +29,7 @@ fn subgroup_inclusive_scan(lane: u32, size: u32, value: T) -> T {
         return x;
     }
     for (var d = 1u; d < size; d = d << 1u) {
-        let y = subgroupShuffleUp(x, d);
+        let y = shuffle_up_t(x, d);
         if (lane >= d) {
             x = combine(y, x);
         }
@@ -39,7 +40,7 @@ fn subgroup_inclusive_scan(lane: u32, size: u32, value: T) -> T {
 // All lanes' values combined, in lane order, on every lane: the inclusive scan taken at
 // the last lane, so that it has the same bits as that scan's last value.
 fn subgroup_reduce(lane: u32, size: u32, value: T) -> T {
-    return subgroupShuffle(subgroup_inclusive_scan(lane, size, value), size - 1u);
+    return shuffle_t(subgroup_inclusive_scan(lane, size, value), size - 1u);
 }
 
 // With sg_totals[s] holding subgroup s's total (written before the call), turns them
@@ -70,7 +71,7 @@ fn workgroup_exclusive_scan(ids: Ids, value: T, ident: T) -> T {
         sg_totals[sg] = inclusive;
     }
     scan_subgroup_totals(ids, ident);
-    var exclusive = subgroupShuffleUp(inclusive, 1u);
+    var exclusive = shuffle_up_t(inclusive, 1u);
     if (lane == 0u) {
         exclusive = ident;
     }

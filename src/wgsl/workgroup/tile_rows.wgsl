@@ -20,12 +20,12 @@
 
 const ROWS: u32 = ITEMS / 4u;
 
-var<private> words: array<vec4<T>, ROWS>; // this lane's words, each scanned inclusively
+var<private> words: array<T4, ROWS>; // this lane's words, each scanned inclusively
 var<private> lane_prefix: array<T, ROWS>; // exclusive prefix of the lane within its segment
 // The tile being loaded and scanned while `words` waits to be stored (the persistent
 // single pass): module-scope arrays like `words`, not arrays passed to functions, which
 // an H200 ran at half speed (1970 against 870 µs a 2^28 scan).
-var<private> ahead: array<vec4<T>, ROWS>;
+var<private> ahead: array<T4, ROWS>;
 var<private> ahead_prefix: array<T, ROWS>;
 // Segment totals, then prefixes: two tables, at 0 and TABLE, so the persistent single
 // pass (scan_persistent.wgsl) can scan its next tile's rows while it stores the current.
@@ -48,7 +48,7 @@ fn whole_before(base: u32, n: u32) -> bool {
 }
 
 // Word q of the chunk: a plain 16-byte load in whole tiles, else load4.
-fn load_word(q: u32, n: u32, ident: T, whole: bool) -> vec4<T> {
+fn load_word(q: u32, n: u32, ident: T, whole: bool) -> T4 {
     if (whole) {
         return load4_full(q);
     }
@@ -59,22 +59,22 @@ fn load_word(q: u32, n: u32, ident: T, whole: bool) -> vec4<T> {
 // subgroup operations that follow need every lane to have come the same way (Vulkan
 // does not promise reconvergence after divergent code, and an H200 returned wrong
 // scans of tail tiles when a branch stood here). Indices are clamped into the views.
-fn load4(q: u32, n: u32, ident: T) -> vec4<T> {
+fn load4(q: u32, n: u32, ident: T) -> T4 {
     let in_view = params.words; // words in the 16-byte view
     let full = load4_full(min(q, max(in_view, 1u) - 1u));
     let tail_first = 4u * in_view;
     let tail_len = max(n, tail_first) - tail_first;
-    var v: vec4<T>;
+    var v: T4;
     for (var j = 0u; j < 4u; j++) {
         let i = 4u * q + j;
         let t = load_tail(min(max(i, tail_first) - tail_first, max(tail_len, 1u) - 1u));
-        v[j] = select(select(t, full[j], q < in_view), ident, i >= n);
+        v[j] = select_t(select_t(t, full[j], q < in_view), ident, i >= n);
     }
     return v;
 }
 
 // Word q of a tile that whole_before does not clear: by elements where n cuts it.
-fn store4(q: u32, n: u32, v: vec4<T>) {
+fn store4(q: u32, n: u32, v: T4) {
     if (q < params.words && 4u * q + 4u <= n) {
         store4_full(q, v);
         return;
@@ -93,10 +93,10 @@ fn store4(q: u32, n: u32, v: vec4<T>) {
 
 // This invocation's word of every row of the tile at element `base`. All loads are
 // issued before any is used, so ROWS of them are in flight at once (as in the copy).
-fn load_rows(ids: Ids, base: u32, n: u32, ident: T) -> array<vec4<T>, ROWS> {
+fn load_rows(ids: Ids, base: u32, n: u32, ident: T) -> array<T4, ROWS> {
     let q0 = base / 4u + ids.lid;
     let whole = tile_is_whole(base);
-    var w: array<vec4<T>, ROWS>;
+    var w: array<T4, ROWS>;
     for (var k = 0u; k < ROWS; k++) {
         w[k] = load_word(q0 + k * WG, n, ident, whole);
     }
@@ -104,11 +104,11 @@ fn load_rows(ids: Ids, base: u32, n: u32, ident: T) -> array<vec4<T>, ROWS> {
 }
 
 // Inclusive scan of one word, in element order.
-fn scan_word(v: vec4<T>) -> vec4<T> {
+fn scan_word(v: T4) -> T4 {
     var w = v;
-    w.y = combine(w.x, w.y);
-    w.z = combine(w.y, w.z);
-    w.w = combine(w.z, w.w);
+    w[1] = combine(w[0], w[1]);
+    w[2] = combine(w[1], w[2]);
+    w[3] = combine(w[2], w[3]);
     return w;
 }
 
@@ -123,8 +123,8 @@ fn rows_scan_ahead(ids: Ids, tb: u32, ident: T) {
     let sg = ids.lid / size;
     for (var k = 0u; k < ROWS; k++) {
         ahead[k] = scan_word(ahead[k]);
-        let inc = subgroup_inclusive_scan(lane, size, ahead[k].w);
-        var exc = subgroupShuffleUp(inc, 1u);
+        let inc = subgroup_inclusive_scan(lane, size, ahead[k][3]);
+        var exc = shuffle_up_t(inc, 1u);
         if (lane == 0u) {
             exc = ident;
         }
@@ -164,7 +164,7 @@ fn scan_segments(lane: u32, size: u32, ident: T, tb: u32) -> T {
         }
     }
     let inc = subgroup_inclusive_scan(lane, size, acc);
-    var run = subgroupShuffleUp(inc, 1u);
+    var run = shuffle_up_t(inc, 1u);
     if (lane == 0u) {
         run = ident;
     }
@@ -176,7 +176,7 @@ fn scan_segments(lane: u32, size: u32, ident: T, tb: u32) -> T {
             run = combine(run, x);
         }
     }
-    return subgroupShuffle(inc, size - 1u);
+    return shuffle_t(inc, size - 1u);
 }
 
 // The single pass's fallback (lookback_subgroup.wgsl): the aggregate of tile j read
@@ -200,7 +200,7 @@ fn fallback_aggregate(lane: u32, size: u32, j: u32, n: u32, ident: T) -> TileAgg
             let q = k * size + lane;
             if (q < TILE / 4u) {
                 let w = load_word(base4 + q, n, ident, whole);
-                acc = combine(acc, combine(combine(w.x, w.y), combine(w.z, w.w)));
+                acc = combine(acc, combine(combine(w[0], w[1]), combine(w[2], w[3])));
             }
         }
         return TileAgg(subgroup_reduce(lane, size, acc), false);
@@ -213,8 +213,8 @@ fn fallback_aggregate(lane: u32, size: u32, j: u32, n: u32, ident: T) -> TileAgg
     for (var k = 0u; k < ROWS; k++) {
         for (var s = 0u; s < nsg; s++) {
             let w = load_word(base / 4u + k * WG + s * size + lane, n, ident, whole);
-            let inc = subgroup_inclusive_scan(lane, size, scan_word(w).w);
-            let segment = subgroupShuffle(inc, size - 1u);
+            let inc = subgroup_inclusive_scan(lane, size, scan_word(w)[3]);
+            let segment = shuffle_t(inc, size - 1u);
             let e = k * nsg + s;
             if (e / per == lane) {
                 acc = combine(acc, segment);
@@ -222,7 +222,7 @@ fn fallback_aggregate(lane: u32, size: u32, j: u32, n: u32, ident: T) -> TileAgg
         }
     }
     let inc = subgroup_inclusive_scan(lane, size, acc);
-    return TileAgg(subgroupShuffle(inc, size - 1u), false);
+    return TileAgg(shuffle_t(inc, size - 1u), false);
 }
 
 // The single pass's tile aggregate (lookback_subgroup.wgsl): the table's scan.
@@ -240,11 +240,11 @@ fn rows_store(ids: Ids, base: u32, n: u32, prefix: T, tb: u32, inclusive: bool) 
     for (var k = 0u; k < ROWS; k++) {
         let p = combine(combine(prefix, segments[tb + k * nsg + sg]), lane_prefix[k]);
         let w = words[k];
-        var out: vec4<T>;
+        var out: T4;
         if (inclusive) {
-            out = vec4<T>(combine(p, w.x), combine(p, w.y), combine(p, w.z), combine(p, w.w));
+            out = T4(combine(p, w[0]), combine(p, w[1]), combine(p, w[2]), combine(p, w[3]));
         } else {
-            out = vec4<T>(p, combine(p, w.x), combine(p, w.y), combine(p, w.z));
+            out = T4(p, combine(p, w[0]), combine(p, w[1]), combine(p, w[2]));
         }
         if (whole) {
             store4_full(q0 + k * WG, out);
@@ -279,7 +279,7 @@ fn tile_add_prefix(ids: Ids, base: u32, n: u32, p: T) {
     let whole = whole_before(base, n);
     for (var k = 0u; k < ROWS; k++) {
         let x = w[k];
-        let out = vec4<T>(combine(p, x.x), combine(p, x.y), combine(p, x.z), combine(p, x.w));
+        let out = T4(combine(p, x[0]), combine(p, x[1]), combine(p, x[2]), combine(p, x[3]));
         if (whole) {
             store4_full(q0 + k * WG, out);
         } else {
@@ -290,19 +290,38 @@ fn tile_add_prefix(ids: Ids, base: u32, n: u32, p: T) {
 
 // The tile's total, left in wg_total (multi-level first pass: reads, writes nothing):
 // each lane folds its words' totals, each subgroup reduces its lanes, invocation 0
-// folds the subgroups' totals. Every invocation calls it (barriers). Elements at or
+// folds the subgroups' totals; an operator that does not commute folds in the input's
+// order instead. Every invocation calls it (barriers). Elements at or
 // past n count as ident even in a whole tile (a count from the GPU), since a user's
 // reduce (scan.c) takes the last tile's total as its result.
 fn tile_reduce(ids: Ids, base: u32, n: u32, ident: T) {
     let q0 = base / 4u + ids.lid;
     let whole = whole_before(base, n);
-    var w: array<vec4<T>, ROWS>;
+    if (!COMMUTATIVE) {
+        // A lane's words lie a row apart, so its fold would pass over its neighbours':
+        // the rows are scanned as a scan's tile is, and the segment table folded in
+        // order by the first subgroup (the tile's total has the bits of the scan's).
+        for (var k = 0u; k < ROWS; k++) {
+            ahead[k] = load_word(q0 + k * WG, n, ident, whole);
+        }
+        rows_scan_ahead(ids, 0u, ident);
+        workgroupBarrier();
+        if (ids.lid < ids.sg_size) { // the first subgroup
+            let total = scan_segments(ids.sg_lane, ids.sg_size, ident, 0u);
+            if (ids.lid == 0u) {
+                wg_total = total;
+            }
+        }
+        workgroupBarrier();
+        return;
+    }
+    var w: array<T4, ROWS>;
     for (var k = 0u; k < ROWS; k++) {
         w[k] = load_word(q0 + k * WG, n, ident, whole);
     }
     var acc = ident;
     for (var k = 0u; k < ROWS; k++) {
-        acc = combine(acc, scan_word(w[k]).w);
+        acc = combine(acc, scan_word(w[k])[3]);
     }
     let s = subgroup_reduce(ids.sg_lane, ids.sg_size, acc);
     if (ids.sg_lane == 0u) {
