@@ -147,10 +147,11 @@ static void reference(const op_case *c, int inclusive, const uint32_t *in, uint6
     }
 }
 
-/* carry_mode: 0 none, 1 init_value, 2 init_buffer. Returns 1 when the GPU's result
- * equals the reference bit for bit (failures recorded). */
-static int check_scan(wgs_context *ctx, const op_case *c, wgs_scan_kind kind, wgs_scan_algorithm algo, uint64_t n,
-                      int carry_mode, uint32_t seed) {
+/* carry_mode: 0 none, 1 init_value, 2 init_buffer; in_place: the output is the input's
+ * buffer. Returns 1 when the GPU's result equals the reference bit for bit (failures
+ * recorded). */
+static int check_scan_into(wgs_context *ctx, const op_case *c, wgs_scan_kind kind, wgs_scan_algorithm algo,
+                           uint64_t n, int carry_mode, uint32_t seed, int in_place) {
     uint64_t words = n * c->words, bytes = 4 * (words ? words : 1);
     uint32_t *in = malloc(bytes), *want = malloc(bytes), *got = malloc(bytes);
     uint32_t carry[4];
@@ -165,7 +166,7 @@ static int check_scan(wgs_context *ctx, const op_case *c, wgs_scan_kind kind, wg
     WGPUBuffer bi = NULL, bo = NULL, bc = NULL;
     if (ok) {
         bi = test_upload(ctx, in, bytes);
-        bo = test_buffer(ctx, bytes);
+        bo = in_place ? bi : test_buffer(ctx, bytes);
         if (carry_mode == 2) bc = test_upload(ctx, carry, 4 * c->words);
         WGPUCommandEncoder enc = NULL;
         ok = bi && bo && wgs_encoder_create(ctx, &enc) == WGS_OK;
@@ -192,13 +193,18 @@ static int check_scan(wgs_context *ctx, const op_case *c, wgs_scan_kind kind, wg
         ok = 0;
     }
     wgs_buffer_release(ctx, bi);
-    wgs_buffer_release(ctx, bo);
+    if (!in_place) wgs_buffer_release(ctx, bo);
     wgs_buffer_release(ctx, bc);
     wgs_scan_plan_destroy(plan);
     free(in);
     free(want);
     free(got);
     return ok;
+}
+
+static int check_scan(wgs_context *ctx, const op_case *c, wgs_scan_kind kind, wgs_scan_algorithm algo, uint64_t n,
+                      int carry_mode, uint32_t seed) {
+    return check_scan_into(ctx, c, kind, algo, n, carry_mode, seed, 0);
 }
 
 /* Small tiles (128 elements: the scans', the segmented reduce's, the scan by key's), a
@@ -1049,10 +1055,11 @@ TEST(operator_errors) {
  * (32 x 16: a lane's words a row apart, so any fold out of input order shows): the
  * persistent single pass in 3 workgroups with no inclusive prefix published by an
  * owner and a fallback after each fruitless look-back step (every walk reaches back to
- * tile 0, which a helper must rebuild from the input), the multi-level's tile totals and
- * the reduce, bindings of 64 KiB (chunks of 4 to 8 tiles; 12-byte elements end their
- * 16-byte view at a multiple of 768 bytes) and grids of 3 x 3. Its context replaces
- * small_context()'s (test_main.c keeps one experimental context), so it comes last. */
+ * tile 0, which a helper must rebuild from the input), the multi-level's tile totals,
+ * in place too, and the reduce, with bindings of 64 KiB (chunks of 4 to 8 tiles;
+ * 12-byte elements end their 16-byte view at a multiple of 768 bytes) and grids of
+ * 3 x 3. Its context replaces small_context()'s (test_main.c keeps one experimental
+ * context), so it comes last. */
 TEST(operator_scan_row_tiles_forced_fallbacks) {
     wgs_experimental e = {.max_workgroups_per_dimension = 3,
                           .max_storage_binding_size = 65536,
@@ -1074,6 +1081,11 @@ TEST(operator_scan_row_tiles_forced_fallbacks) {
                                 al ? WGS_SCAN_ALGORITHM_SINGLE_PASS : WGS_SCAN_ALGORITHM_MULTILEVEL, sizes[s],
                                 (int)((s + (size_t)c) % 3), seed++))
                     return;
+    for (int c = 0; c < 3; c++) /* in place: the word and tail views both read and written */
+        for (size_t s = 1; s < sizeof sizes / sizeof sizes[0]; s += 2)
+            if (!check_scan_into(ctx, cases[c], WGS_SCAN_INCLUSIVE, WGS_SCAN_ALGORITHM_MULTILEVEL, sizes[s], (int)(s % 3),
+                                 seed++, 1))
+                return;
     const uint64_t n = 18949;
     uint32_t *in = malloc(4 * 4 * n), want[4], got[4];
     for (int c = 0; c < 3; c++) {
