@@ -112,11 +112,12 @@ static uint32_t gcd_u32(uint32_t a, uint32_t b) {
 }
 
 /* Workgroup memory a tile kernel needs: the padded tile (workgroup-memory tiles) or
- * the segment table (row tiles), plus the scan's scratch. */
+ * the two segment tables of subgroups of 4 (row tiles, whose tables a user's element
+ * of 16 bytes makes the largest part), plus the scan's scratch. */
 static uint64_t tile_storage(uint32_t wg, uint32_t items, uint32_t es, int rows) {
     uint64_t tile = (uint64_t)wg * items;
     uint64_t es4 = es < 4 ? 4 : es;
-    uint64_t data = rows ? (uint64_t)items / 4 * (wg / 4) * es4 : (tile + tile / 32) * es;
+    uint64_t data = rows ? 2 * ((uint64_t)items / 4) * (wg / 4) * es4 : (tile + tile / 32) * es;
     return data + (wg + wg / 32 + 64) * es4 + 64;
 }
 
