@@ -1100,3 +1100,28 @@ TEST(operator_scan_row_tiles_forced_fallbacks) {
     }
     free(in);
 }
+
+/* A shape whose two segment tables of 16-byte elements (subgroups of 4) pass the
+ * workgroup memory limit, and one table does not, is refused at plan creation (the
+ * estimate counted one table, and the kernel failed to compile). */
+TEST(operator_row_tiles_shape_too_large) {
+    wgs_context_info ci;
+    wgs_context *probe = test_context();
+    if (!probe) return;
+    CHECK_RESULT(wgs_context_get_info(probe, &ci), WGS_OK);
+    /* 256 x items: ROWS = items / 4 rows x 64 subgroups x 16 bytes a table */
+    const uint32_t items = (uint32_t)(ci.max_workgroup_storage_size / 512);
+    if (!ci.has_subgroups || ci.subgroup_min_size != 4 || ci.max_invocations_per_workgroup < 256 || items < 8 ||
+        items > 256 || (items & (items - 1))) {
+        test_skip("needs subgroups of 4, workgroups of 256 and 4 to 128 KiB of workgroup memory");
+        return;
+    }
+    wgs_experimental e = {.scan_multilevel = {256, items}};
+    wgs_context *ctx = test_context_experimental(&e);
+    if (!ctx) return;
+    wgs_scan_plan *plan = NULL;
+    wgs_scan_plan_desc d = {.algorithm = WGS_SCAN_ALGORITHM_MULTILEVEL, .capacity = 1024, .custom = &mat2.desc};
+    CHECK_RESULT(wgs_scan_plan_create(ctx, &d, &plan), WGS_ERROR_INVALID_ARGUMENT);
+    CHECK(plan == NULL);
+    wgs_scan_plan_destroy(plan);
+}
