@@ -1,9 +1,13 @@
 // SPDX-License-Identifier: MIT
 // tile_rows.wgsl: one tile of TILE = WG * ITEMS elements scanned in registers, for
-// devices with subgroups. The tile is ROWS = ITEMS / 4 rows of WG 16-byte words: in row
-// k invocation lid holds word k * WG + lid, so every load and store is a coalesced
-// 16-byte access, the same as the copy kernel's: that is what lets a pass over rows run
-// at copy speed (docs/design.md).
+// devices with subgroups. The tile is ROWS = ITEMS / 4 rows of WG words of 4 elements
+// (T4): in row k invocation lid holds word k * WG + lid, so every load and store is a
+// coalesced 16-byte access, the same as the copy kernel's (a user's element of several
+// 32-bit words: that many adjacent 16-byte accesses), which is what lets a pass over
+// rows run at copy speed (docs/design.md). Subgroup operations go through the
+// prelude's shuffle_up_t and shuffle_t, which move any T; every step combines in input
+// order (tile_reduce only where COMMUTATIVE allows another), so an operator need not
+// commute.
 //
 // A lane scans its word (4 elements, in order), each subgroup scans its lanes' word
 // totals in the row, and a table of ROWS x subgroups segment totals in workgroup memory,
