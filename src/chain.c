@@ -12,9 +12,10 @@ int wgs__chain_subgroups(const wgs_context_info *ci, uint32_t wg) {
 
 void wgs__chain_spec(const wgs_context *ctx, wgs_kernel_spec *spec) {
     spec->chained = 1;
-    /* A user's operator: portable tiles (its T may be a struct, which subgroup
-     * operations do not take), its look-back folded in tile order (deterministic, and
-     * the order a non-commutative operator needs). */
+    /* A user's operator: portable tiles here, for the primitives whose subgroup kernels
+     * are not yet checked for a non-commutative order (the scan takes its row tiles,
+     * which move a T as its words: scan.c), and its look-back folded in tile order
+     * (deterministic, and the order a non-commutative operator needs). */
     spec->subgroups = !spec->custom && wgs__chain_subgroups(&ctx->caps.info, spec->wg);
     if (spec->custom) spec->ordered_lookback = 1;
     spec->max_spins = ctx->exp.lookback_spins;

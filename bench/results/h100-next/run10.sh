@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
 # Run 10 (prepared 2026-12-05, fifth session, extended in the sixth; not yet run): what
-# the sessions left for the GPU, in one call of at most 420 s, the most needed first:
+# the sessions left for the GPU, in one call of at most 300 s, the most needed first:
 #   0. issue 32: the sort's tile shapes at 2^28 (6f147b4 lets the tile take 384 x 23,
 #      512 x 16, ...) for keys and pairs, each beside the copy;
 #   1. the whole suite (-j12): 6f147b4's sort tile, e1c36c8's top-k row path (its tests
@@ -22,21 +22,21 @@ for f in .gl/*.deb; do dpkg -x $f /; done; ldconfig
 L=$OUT/run10.log
 export WGSCAN_WEBGPU_LIB=$PWD/node_modules/bun-webgpu-linux-x64/libwebgpu_wrapper.so
 start=$(date +%s)
-left() { echo $(( 420 - ($(date +%s) - start) )); }
+left() { echo $(( 300 - ($(date +%s) - start) )); }
 build/wgscan info | head -2 > $L
 # Issue 32: the sort's tile shapes at 2^28 beside the copy (workgroups past 256 and
 # items no power of two run since the tile's digit steps take any workgroup).
-for s in 256,8 256,16 384,23 384,16 512,16 512,12 1024,8; do
-  [ $(left) -gt 330 ] || break
+for s in 256,8 384,23 256,16 512,16 384,16; do
+  [ $(left) -gt 240 ] || break
   echo "sort-keys $s: $(WGSCAN_TUNE_SORT=$s timeout 40 build/wgscan bench --series none --primitives sort-keys \
     --min 268435456 --max 268435456 --csv /dev/stdout 2>&1 | grep -E ',sort-|rror' | tr '\n' ' ') ($(( $(date +%s) - start )) s)" >> $L
 done
-for s in 256,8 384,12 512,8; do
-  [ $(left) -gt 310 ] || break
+for s in 256,8 384,12; do
+  [ $(left) -gt 225 ] || break
   echo "sort-pairs $s: $(WGSCAN_TUNE_SORT=$s timeout 40 build/wgscan bench --series none --primitives sort-pairs \
     --min 268435456 --max 268435456 --csv /dev/stdout 2>&1 | grep -E ',sort-|rror' | tr '\n' ' ') ($(( $(date +%s) - start )) s)" >> $L
 done
-CTEST_ARGS=-j12 timeout 200 bash scripts/gpu-test.sh build > $OUT/suite.log 2>&1
+CTEST_ARGS=-j12 timeout 170 bash scripts/gpu-test.sh build > $OUT/suite.log 2>&1
 echo "suite rc=$? t=$(( $(date +%s) - start )) s" >> $L
 grep -E "tests passed|Failed|SEGFAULT|CRASH|Exception|\*\*\*" $OUT/suite.log >> $L
 C() { # label, env, command...: the lines with a GPU time
@@ -46,12 +46,14 @@ C() { # label, env, command...: the lines with a GPU time
   echo "$l [$e] $*: $t ($(( $(date +%s) - start )) s)" >> $L
 }
 for l in 16 256 4096 65536; do C segsort X=0 segmented-sort --n 67108864 --segments $l --repeat 10; done
+R="--n 131072 --rows 64 --k 50 --type f32 --payload index"
+for p in multi rows; do C topk WGSCAN_TOPK_PATH=$p topk $R --repeat 50 --verify; done
+for s in 256,16 256,8 512,8; do C affine WGSCAN_TUNE_SP=$s scan --operator examples/operators/affine.wgsl --n 268435456 --inclusive --algorithm single-pass --repeat 20 --verify; done
+C affine X=0 scan --operator examples/operators/affine.wgsl --n 268435456 --inclusive --algorithm multilevel --repeat 20
 for l in 4096 65536; do C segsort X=0 segmented-sort --n 67108864 --segments $l --repeat 1 --verify; done
 for t in 256,8 256,16,128,16,1048576 256,8,256,16,1048576; do
   for l in 4096 65536; do C segsort WGSCAN_TUNE_SEGSORT=$t segmented-sort --n 67108864 --segments $l --repeat 10; done
 done
-R="--n 131072 --rows 64 --k 50 --type f32 --payload index"
-for p in multi rows; do C topk WGSCAN_TOPK_PATH=$p topk $R --repeat 50 --verify; done
 for s in 1024,4 1024,8 512,8 256,16; do C topk "WGSCAN_TOPK_PATH=rows WGSCAN_TUNE_TOPK_ROWS=$s" topk $R --repeat 50; done
 for p in multi rows; do C topk WGSCAN_TOPK_PATH=$p topk --n 262144 --rows 64 --k 1024 --type f32 --repeat 20; done
 for p in multi rows; do C topk WGSCAN_TOPK_PATH=$p topk --n 262144 --k 1024 --repeat 20; done
@@ -61,7 +63,6 @@ for s in 256,8,1 256,16,1 384,23,1; do
     bash bench/lab/dump-spirv.sh $OUT/spirv-$s sort --n 1048576 --repeat 1 > $OUT/spirv-$s.log 2>&1
   echo "dump-spirv $s rc=$?" >> $L; grep -iE "sort_(count|scatter|pass)|register|spill|local" $OUT/spirv-$s.log | head -20 >> $L
 done
-for s in 256,8 256,4 128,8 128,4; do C affine WGSCAN_TUNE_ML=$s scan --operator examples/operators/affine.wgsl --n 268435456 --inclusive --repeat 20; done
 [ $(left) -gt 150 ] && OUT=$OUT/pace timeout $(( $(left) - 10 )) bash scripts/gpu-pace.sh > $OUT/pace.log 2>&1
 echo "pace rc=$? t=$(( $(date +%s) - start )) s" >> $L
 (cd $OUT && tar czf spirv.tgz spirv-* 2>/dev/null && rm -rf spirv-*/)
