@@ -1211,8 +1211,11 @@ const GROUPS = {
         return b;
       };
       const inBuf = buf(n * 4, keys), out = buf(n * 4), red = buf(16), idx = buf(n * 4), cnt = buf(4, new Uint32Array([c]));
-      const scan = wg.createScanPlan({ capacity: n }), reduce = wg.createReducePlan({ capacity: n });
-      const sort = wg.createSortPlan({ capacity: n, payload: 'index' });
+      // An instance of its own: a parameter ring that earlier groups left nearly full
+      // would be replaced during the repeats, and a new ring is rightly written again.
+      const own = await Wgscan.create(dev, { adapterInfo: theAdapterInfo });
+      const scan = own.createScanPlan({ capacity: n }), reduce = own.createReducePlan({ capacity: n });
+      const sort = own.createSortPlan({ capacity: n, payload: 'index' });
       const counted = { createBindGroup: 0, writeBuffer: 0 };
       const cbg = dev.createBindGroup, wb = dev.queue.writeBuffer;
       const runs = [
@@ -1242,7 +1245,7 @@ const GROUPS = {
       await staging.mapAsync(GPUMapMode.READ);
       const all = new Uint32Array(staging.getMappedRange().slice(0));
       staging.unmap();
-      for (const p of [scan, reduce, sort]) p.destroy();
+      own.destroy();
       for (const b of [inBuf, out, red, idx, cnt, staging]) b.destroy();
       if (counted.createBindGroup || counted.writeBuffer)
         return `repeated encodes: ${counted.createBindGroup} createBindGroup, ${counted.writeBuffer} writeBuffer calls`;
