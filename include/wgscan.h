@@ -422,10 +422,12 @@ typedef struct wgs_experimental {
     uint32_t select_phases;
     /* The sort's tile (the reduce-then-scan sort with subgroups: any workgroup of
      * whole subgroups and 32-invocation groups, any items up to 64; else a workgroup
-     * dividing 256) and tiles per group (1..64, a power of two), and the phases it records (the same bits: count, the scan of the
+     * dividing 256) and tiles per group (1..64, a power of two), groups a workgroup of
+     * its count kernel (1..16, a power of two), and the phases it records (the same bits: count, the scan of the
      * counts, scatter; 0: all; the output is then wrong). */
     wgs_tile_shape sort;
     uint32_t sort_group_tiles;
+    uint32_t sort_count_groups;
     uint32_t sort_phases;
     /* The top-k's tile, and the tiles each workgroup of its first pass (the top
      * digit's histogram) counts before it adds to the row's counts (1..64, a power of

@@ -29,6 +29,7 @@ struct wgs_sort_plan {
     uint64_t capacity;
     int onesweep;
     uint32_t tile, group_tiles_max;
+    uint32_t count_groups; /* groups a workgroup of the count kernel */
     uint32_t phases; /* WGS_EXPERIMENTAL_PHASE_* recorded (all but in experiments) */
     WGPUComputePipeline count, scatter;           /* REDUCE_SCAN */
     WGPUComputePipeline reset, histogram, sweep;  /* ONESWEEP */
@@ -139,6 +140,12 @@ wgs_result wgs_sort_plan_create(wgs_context *ctx, const wgs_sort_plan_desc *desc
     uint32_t group_tiles = ctx->exp.sort_group_tiles;
     WGS_FAIL_IF(ctx, group_tiles && (group_tiles > 64 || group_tiles & (group_tiles - 1)), WGS_ERROR_INVALID_ARGUMENT,
                 "experimental sort_group_tiles %u is not a power of two up to 64", group_tiles);
+    uint32_t count_groups = ctx->exp.sort_count_groups;
+    WGS_FAIL_IF(ctx, count_groups && (count_groups > 16 || count_groups & (count_groups - 1)),
+                WGS_ERROR_INVALID_ARGUMENT, "experimental sort_count_groups %u is not a power of two up to 16",
+                count_groups);
+    if (!count_groups) count_groups = tu->sort_count_groups ? tu->sort_count_groups : 1;
+    while (count_groups > 1 && count_groups * RADIX * 4 > ci->max_workgroup_storage_size) count_groups /= 2;
     int keys_only = key_words == 1 && !value_words;
     wgs_tile_shape tuned = onesweep ? (!subgroups ? tu->sort_onesweep_portable
                                        : keys_only ? tu->sort_onesweep_keys
@@ -180,6 +187,7 @@ wgs_result wgs_sort_plan_create(wgs_context *ctx, const wgs_sort_plan_desc *desc
     p->onesweep = onesweep;
     p->tile = shape.wg * shape.items;
     p->group_tiles_max = group_tiles ? group_tiles : tu->sort_group_tiles;
+    p->count_groups = onesweep ? 1 : count_groups;
     p->phases = ctx->exp.sort_phases & 7u ? ctx->exp.sort_phases & 7u : 7u;
     /* The most digit passes an encode of this plan makes, which bounds the one-sweep
      * histogram's loop. */
@@ -198,7 +206,8 @@ wgs_result wgs_sort_plan_create(wgs_context *ctx, const wgs_sort_plan_desc *desc
                             .consts = {{"KEY_KIND", (uint32_t)key_kind(type) + (p->descending ? 16u : 0u)},
                                        {"VALUE_WORDS", value_words},
                                        {"SORT_SKIP", ctx->exp.sort_phases >> 3},
-                                       {"HIST_PASSES", hist_passes}}};
+                                       {"HIST_PASSES", hist_passes},
+                                       {"COUNT_GROUPS", p->count_groups}}};
     if (onesweep) {
         spec.entry = "sort_reset";
         r = wgs__pipeline(ctx, &spec, &p->reset);
@@ -306,15 +315,17 @@ static uint32_t pass_digit_bits(const wgs_sort_plan *p, uint32_t shift, uint32_t
     return shift >= p->end_bit ? 0 : p->end_bit - shift < width ? p->end_bit - shift : width;
 }
 
-/* A dispatch of `groups` workgroups with the record `rec` (at po). With the count on
- * the GPU, n follows the count, and so do the groups (`per` elements each) of the grid
- * and of the record, which lays out the digit counts (so the scan of the bound's counts
- * finds the count's first, and the stale rest after them). */
+/* A dispatch of `groups` workgroups with the record `rec` (at po), each workgroup
+ * taking `span` of the record's groups. With the count on the GPU, n follows the
+ * count, and so do the groups (`per` elements each) of the record, which lays out the
+ * digit counts (so the scan of the bound's counts finds the count's first, and the
+ * stale rest after them), and the grid. */
 static void dispatch(wgs_context *ctx, WGPUComputePassEncoder cp, WGPUComputePipeline pipe, const gpu_binding *b,
-                     uint32_t nb, const wgs_params *rec, uint64_t po, uint64_t groups, uint64_t per) {
-    wgs__count_rule rule = wgs__count_follow(0, per);
+                     uint32_t nb, const wgs_params *rec, uint64_t po, uint64_t groups, uint64_t per,
+                     uint32_t span) {
+    wgs__count_rule rule = wgs__count_follow(0, per * span);
     rule.ops[0] = (wgs__count_op){WGS_COUNT_OP_DIV_UP, 1, (uint32_t)per, 0}; /* groups */
-    wgs__dispatch(ctx, cp, pipe, b, nb, rec, po, groups, &rule);
+    wgs__dispatch(ctx, cp, pipe, b, nb, rec, po, wgs__div_up(groups, span), &rule);
 }
 
 /* The one-sweep passes (sort_onesweep.wgsl) into one compute pass. */
@@ -338,7 +349,7 @@ static wgs_result encode_onesweep(wgs_sort_plan *p, WGPUCommandEncoder encoder, 
     gpu_binding hb[2] = {first.kin, state};
     if (p->phases & WGS_EXPERIMENTAL_PHASE_COUNT)
         dispatch(ctx, cp, p->histogram, hb, 2, &hist, wgs__param_push(ctx, &hist), hist.sort.groups,
-                 (uint64_t)p->tile * group);
+                 (uint64_t)p->tile * group, 1);
     for (uint32_t pass = 0; pass < passes && (p->phases & WGS_EXPERIMENTAL_PHASE_SCATTER); pass++) {
         pass_buffers b = pass_bindings(p, a, pass, passes);
         uint32_t shift = p->begin_bit + pass * width, digit_bits = pass_digit_bits(p, shift, width);
@@ -347,7 +358,7 @@ static wgs_result encode_onesweep(wgs_sort_plan *p, WGPUCommandEncoder encoder, 
         wgs_params rec = {.sort = {.n = (uint32_t)a->n, .groups = (uint32_t)tiles, .shift = shift >= 64 ? 0 : shift,
                                    .bits = digit_bits, .flags = flags, .digit_pass = pass, .end_bit = p->end_bit}};
         gpu_binding sb[5] = {b.kin, b.kout, state, b.vin, b.vout};
-        dispatch(ctx, cp, p->sweep, sb, 5, &rec, wgs__param_push(ctx, &rec), tiles, p->tile);
+        dispatch(ctx, cp, p->sweep, sb, 5, &rec, wgs__param_push(ctx, &rec), tiles, p->tile, 1);
     }
     wgs_result r = wgs__dispatch_end(ctx, cp);
     wgs__gpu_pass_end(ctx->gpu, cp);
@@ -381,7 +392,7 @@ static wgs_result encode_reduce_scan(wgs_sort_plan *p, WGPUCommandEncoder encode
         gpu_binding b1[2] = {b.kin, counts_b};
         wgs__dispatch_begin(ctx, a->n_buffer, a->n_offset, a->n);
         if (p->phases & WGS_EXPERIMENTAL_PHASE_COUNT)
-            dispatch(ctx, cp, p->count, b1, 2, &rec, po, groups, (uint64_t)p->tile * group);
+            dispatch(ctx, cp, p->count, b1, 2, &rec, po, groups, (uint64_t)p->tile * group, p->count_groups);
         if ((r = wgs__dispatch_end(ctx, cp)) != WGS_OK) break;
         wgs_scan_args sa = {.input = p->counts, .output = p->offsets, .n = groups * RADIX};
         if ((p->phases & WGS_EXPERIMENTAL_PHASE_SCAN) && (r = wgs__scan_encode_in(p->scan, encoder, cp, &sa)) != WGS_OK)
@@ -389,7 +400,7 @@ static wgs_result encode_reduce_scan(wgs_sort_plan *p, WGPUCommandEncoder encode
         gpu_binding b2[5] = {b.kin, b.kout, offsets_b, b.vin, b.vout};
         wgs__dispatch_begin(ctx, a->n_buffer, a->n_offset, a->n);
         if (p->phases & WGS_EXPERIMENTAL_PHASE_SCATTER)
-            dispatch(ctx, cp, p->scatter, b2, 5, &rec, po, groups, (uint64_t)p->tile * group);
+            dispatch(ctx, cp, p->scatter, b2, 5, &rec, po, groups, (uint64_t)p->tile * group, 1);
         r = wgs__dispatch_end(ctx, cp);
     }
     wgs__gpu_pass_end(ctx->gpu, cp);

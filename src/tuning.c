@@ -34,6 +34,7 @@ static const wgs__tuning table[WGS__CLASS_COUNT] = {
         .sort_keys = {32, 32},
         .sort_portable = {16, 16},
         .sort_group_tiles = 8,
+        .sort_count_groups = 4, /* the tests' small sorts end in a partial count workgroup */
         .sort_onesweep = {32, 32},
         .sort_onesweep_keys = {32, 32},
         .sort_onesweep_portable = {16, 16},
@@ -93,6 +94,8 @@ static const wgs__tuning table[WGS__CLASS_COUNT] = {
         .sort_keys = {256, 8},
         .sort_portable = {16, 16},
         .sort_group_tiles = 1,
+        /* A digit's counts of 8 groups in one 32-byte sector; not yet measured. */
+        .sort_count_groups = 8,
         /* One tile a workgroup: the largest that fits (fewer tiles to look back over). */
         .sort_onesweep = {256, 16},
         .sort_onesweep_keys = {256, 16},
@@ -107,12 +110,15 @@ static const wgs__tuning table[WGS__CLASS_COUNT] = {
          * counts added to once in 8 tiles, not each tile: 1.766 against 2.635 at 256 x 8. */
         .topk = {256, 16},
         .topk_hist_tiles = 8,
-        /* One workgroup streams a row: as many loads in flight as a workgroup holds; not
-         * yet measured. */
+        /* One workgroup streams a row: as many loads in flight as a workgroup holds. H100,
+         * 64 rows of 128k f32, k = 50 (bench/results/h100-2026-12-06/run13.log): 1024 x 4
+         * 0.101 ms, 512 x 8 0.120, 256 x 16 0.174. */
         .topk_rows = {1024, 4},
-        /* Off until a GPU run times it against the multi-pass path (H100: 64 rows of
-         * 128k f32, k = 50, 0.192-0.248 ms multi-pass); WGSCAN_TOPK_PATH=rows forces it. */
-        .topk_rows_auto = 0,
+        /* The row path against the passes, H100 (run13.log, rows 0.100/0.101 ms and passes
+         * 0.246 in run10/run12): 64 rows of 128k, k = 50: 0.101 / 0.246 ms; 8 rows 0.097 /
+         * 0.141, one 0.096 / 0.135; rows of 256k, k = 1024: 64 rows 0.305 / 0.409, 32
+         * 0.169 / 0.242, 8 0.164 / 0.167, one 0.161 / 0.144 (the one loss, by 12%). */
+        .topk_rows_auto = 1,
         .segmented_sort = {256, 16}, /* 4096 keys: segments of 4096 in a workgroup; not yet measured */
         .segmented_sort_medium = {128, 4}, /* 512 keys in 4 KiB: many workgroups a core; not yet measured */
         /* 2^20 keys, 256 tiles: 1024 segments of 65536 fill the GPU; one segment of the
@@ -139,6 +145,7 @@ static const wgs__tuning table[WGS__CLASS_COUNT] = {
         .sort_keys = {256, 8},
         .sort_portable = {16, 16},
         .sort_group_tiles = 1, /* as gpu-sg32 */
+        .sort_count_groups = 8, /* as gpu-sg32 */
         .sort_onesweep = {256, 16},
         .sort_onesweep_keys = {256, 16},
         .sort_onesweep_portable = {16, 16},
@@ -148,7 +155,7 @@ static const wgs__tuning table[WGS__CLASS_COUNT] = {
         .topk = {256, 16}, /* as gpu-sg32 */
         .topk_hist_tiles = 8,
         .topk_rows = {1024, 4}, /* as gpu-sg32 */
-        .topk_rows_auto = 0,
+        .topk_rows_auto = 1,    /* as gpu-sg32 */
         .segmented_sort = {256, 8}, /* not yet measured on a GPU */
         .segmented_sort_medium = {128, 4}, /* as gpu-sg32 */
         .segmented_sort_block_max = 1u << 20, /* as gpu-sg32 */

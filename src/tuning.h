@@ -43,6 +43,7 @@ typedef struct wgs__tuning {
     wgs_tile_shape sort_keys;     /* the same for 32-bit keys without values */
     wgs_tile_shape sort_portable; /* without: every invocation keeps 256 counters */
     uint32_t sort_group_tiles;    /* tiles a workgroup takes in turn, at most */
+    uint32_t sort_count_groups;   /* groups a workgroup of the reduce-then-scan count pass */
     /* The one-sweep sort: one tile a workgroup (with and without subgroups: their
      * ranking as above), whether DEFAULT takes it, fruitless look-back reads before a
      * fallback. */

@@ -85,10 +85,11 @@ int wgs_experiment_from_env(wgs_context_desc *desc, wgs_experimental *e, char *e
         any = 1;
     }
     if ((s = getenv("WGSCAN_TUNE_SORT")) && *s) {
-        int k = parse_list(s, v, 3);
-        if (k < 2) return bad(err, errlen, "WGSCAN_TUNE_SORT", s, "wg,items[,group tiles]");
+        int k = parse_list(s, v, 4);
+        if (k < 2) return bad(err, errlen, "WGSCAN_TUNE_SORT", s, "wg,items[,group tiles[,count groups]]");
         e->sort = (wgs_tile_shape){v[0], v[1]};
-        if (k == 3) e->sort_group_tiles = v[2];
+        if (k >= 3) e->sort_group_tiles = v[2];
+        if (k == 4) e->sort_count_groups = v[3];
         any = 1;
     }
     if ((s = getenv("WGSCAN_TUNE_TOPK")) && *s) {

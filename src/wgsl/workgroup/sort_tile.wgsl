@@ -26,8 +26,20 @@ const OWNERS_MAX: u32 = WG / SG_MIN;
 // else rounded up, and one where the workgroup is wider (384 x 23 keys is CUB's tile on
 // sm90); slot_digit says RADIX for the slots past the last digit, which then idle.
 const DIGITS_PER_INVOCATION: u32 = (RADIX + WG - 1u) / WG;
+// Where the workgroup divides the radix every slot holds a digit, and the code below is
+// the plain product with no test: the clamp and the tests cost a 256 x 8 scatter 11
+// registers on an H100 (64 to 75), a workgroup a core fewer, 6% of the sort (12.81 to
+// 13.62 ms at 2^28; BENCHMARKS.md, 2026-12-06).
+const SLOTS_FULL: bool = RADIX % WG == 0u;
 
-fn slot_digit(ids: Ids, k: u32) -> u32 { return min(ids.lid * DIGITS_PER_INVOCATION + k, RADIX); }
+fn slot_digit(ids: Ids, k: u32) -> u32 {
+    if (SLOTS_FULL) {
+        return ids.lid * DIGITS_PER_INVOCATION + k;
+    }
+    return min(ids.lid * DIGITS_PER_INVOCATION + k, RADIX);
+}
+
+fn slot_live(d: u32) -> bool { return SLOTS_FULL || d < RADIX; }
 
 // The tile's room in workgroup memory, used twice: first a row of counters per owner
 // (a subgroup, or an invocation) at owner * RADIX + digit, the owner's count, then its
@@ -59,7 +71,7 @@ var<private> key_dst#: u32;
 
 fn tile_clear(ids: Ids) {
     for (var k = 0u; k < (OWNERS_MAX * RADIX + WG - 1u) / WG; k++) { // counted (sort.wgsl, sort_count)
-        if (k * WG + ids.lid < OWNERS_MAX * RADIX) {
+        if ((OWNERS_MAX * RADIX) % WG == 0u || k * WG + ids.lid < OWNERS_MAX * RADIX) {
             atomicStore(&tile_room[k * WG + ids.lid], 0u);
         }
     }
@@ -97,7 +109,7 @@ fn tile_totals(ids: Ids) -> u32 {
     var sum = 0u;
     for (var k = 0u; k < DIGITS_PER_INVOCATION; k++) {
         let d = slot_digit(ids, k);
-        if (d == RADIX) {
+        if (!slot_live(d)) {
             break;
         }
         var total = 0u;
@@ -119,7 +131,7 @@ fn tile_offsets(ids: Ids, sum: u32) {
     var start = workgroup_exclusive_scan(ids, sum, 0u);
     for (var k = 0u; k < DIGITS_PER_INVOCATION; k++) {
         let d = slot_digit(ids, k);
-        if (d == RADIX) {
+        if (!slot_live(d)) {
             break;
         }
         digit_start[d] = start;
