@@ -311,6 +311,35 @@ TEST(sort_tile_shapes) {
     }
 }
 
+/* The count kernel's groups a workgroup (COUNT_GROUPS: its digit counts of consecutive
+ * groups written together) forced to one and to sixteen, with two tiles a group, at the
+ * sizes where the last count workgroup takes one group, all but one, or a partial
+ * tile: the counts of groups past the end must not be written over the scan's input. */
+TEST(sort_count_groups) {
+    for (int s = 0; s < 2; s++) {
+        const uint32_t count_groups = s ? 16 : 1;
+        wgs_experimental e = {.sort_group_tiles = 2, .sort_count_groups = count_groups};
+        wgs_context *ctx = test_context_experimental(&e);
+        if (!ctx) return;
+        wgs_context_info info;
+        CHECK_RESULT(wgs_context_get_info(ctx, &info), WGS_OK);
+        /* The tile of u32 keys (tuning.c: 32 x 32 on CPU drivers, 256 x 8 on GPUs); 2048
+         * tiles or more take two tiles a group (sort.c), fewer one. */
+        const uint64_t tile = strcmp(info.adapter_type, "cpu") == 0 ? 1024 : 2048;
+        const uint64_t span = tile * count_groups;
+        const uint64_t sizes[] = {1, tile + 1, span - 1, span + 1, 3 * span + tile / 2};
+        const enum dist dists[] = {D_UNIFORM, D_FEW};
+        sort_case keys = {.type = WGS_TYPE_U32, .algorithm = WGS_SORT_ALGORITHM_REDUCE_SCAN};
+        run_case(ctx, &keys, sizes, 5, dists, 2, 0);
+        if (!s || (test_sanitized() && !test_long())) continue;
+        const uint64_t grouped[] = {2048 * tile + span + 5};
+        run_case(ctx, &keys, grouped, 1, dists, 1, 0);
+        sort_case pairs = {.type = WGS_TYPE_I64, .order = WGS_SORT_DESCENDING, .payload = WGS_PAYLOAD_INDEX,
+                           .algorithm = WGS_SORT_ALGORITHM_REDUCE_SCAN};
+        run_case_rotating(ctx, &pairs, sizes, 5, dists, 2, 1, 1);
+    }
+}
+
 /* One plan, many sorts in a row (no stale counts or offsets between encodes), two of
  * them in one command encoder. At 2^20 keys (hundreds of tiles) stale state shows as it
  * would at 2^22, for a quarter of the time; sort_large sorts the largest size, and
