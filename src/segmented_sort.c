@@ -54,16 +54,17 @@ static void plan_release(wgs_segmented_sort_plan *p) {
 
 /* Workgroup memory of ss_small: sort_tile.wgsl's room (the owners' counter rows, then
  * the tile's keys), its three digit tables and the workgroup scan's room, as the
- * radix sort's scatter takes them, then a place a key and the range and key bits. */
+ * radix sort's scatter takes them, then a place a key where the plan moves values
+ * (SS_PLACES; one word for keys alone) and the range and key bits. */
 typedef struct small_room {
-    uint32_t sg_min, key_words;
+    uint32_t sg_min, key_words, places;
 } small_room;
 
 static uint64_t small_storage(uint32_t wg, uint32_t items, const void *arg) {
     const small_room *a = arg;
     const uint64_t tile = (uint64_t)wg * items, rows = (uint64_t)(wg / a->sg_min) * 256;
     const uint64_t exchange = tile * a->key_words;
-    return 4ull * ((rows > exchange ? rows : exchange) + 3 * 256 + wg + 64 + tile + 8);
+    return 4ull * ((rows > exchange ? rows : exchange) + 3 * 256 + wg + 64 + (a->places ? tile : 1) + 8);
 }
 
 /* Workgroup memory of ss_block: the same room, wide enough for the values, its digit
@@ -131,7 +132,7 @@ wgs_result wgs_segmented_sort_plan_create(wgs_context *ctx, const wgs_segmented_
     wgs_tile_shape tuned_medium = wgs__tuning_of(ctx)->segmented_sort_medium;
     const int subgroups = wgs__chain_subgroups(ci, tuned.wg < tuned_medium.wg ? tuned.wg : tuned_medium.wg) &&
                           ci->subgroup_max_size <= 128;
-    const small_room room = {subgroups ? ci->subgroup_min_size : 1, key_words};
+    const small_room room = {subgroups ? ci->subgroup_min_size : 1, key_words, d.payload != WGS_PAYLOAD_NONE};
     while (!subgroups && tuned.wg > 4 && small_storage(tuned.wg, 1, &room) > ci->max_workgroup_storage_size)
         tuned.wg /= 2;
     while (!subgroups && tuned_medium.wg > 4 &&
@@ -184,7 +185,8 @@ wgs_result wgs_segmented_sort_plan_create(wgs_context *ctx, const wgs_segmented_
                             .subgroups = subgroups, .wg = shape.wg, .items = shape.items,
                             .params = WGS_PARAMS_KIND_SEGSORT,
                             .consts = {{"KEY_KIND", key_kind(d.type, d.order)}, {"VALUE_WORDS", 0}, {"SORT_SKIP", 0},
-                                       {"BLOCK_MAX", block_max}}};
+                                       {"BLOCK_MAX", block_max},
+                                       {"SS_PLACES", room.places}}};
     struct {
         const char *entry;
         WGPUComputePipeline *pipe;

@@ -42,7 +42,10 @@
 // their bounds).
 // Plan constants: KEY_KIND (sort_key.wgsl), VALUE_WORDS and SORT_SKIP (sort_tile.wgsl's;
 // VALUE_WORDS 0 but in ss_block: ss_small moves its values itself), BLOCK_MAX (the
-// longest segment ss_block takes).
+// longest segment ss_block takes), SS_PLACES (1: the plan moves values or indices, so
+// ss_small follows each key's place in its segment; 0: keys alone, which saves the
+// tile's words of workgroup memory: 4096 keys in 19 KiB instead of 35, two workgroups a
+// core instead of one on a GPU of 48 KiB).
 // Bindings: 0 keys_in, 1 keys_out, 3 status, 4 begins (CSR: the n_segments + 1
 // offsets), 5 ends (BEGIN_END), 6 values_in, 7 values_out, 8 large_len, 9 large_end
 // (large_len's inclusive scan), 10 cseg, 11 cpos, 12 ckeys, 13 sorted_idx, 14 seg2,
@@ -70,7 +73,7 @@
 // ss_small: where each key of the current order was in the segment (wplace), the
 // segment's range, the ordered keys' OR and AND (low, high words) and the bits where
 // its keys differ; the keys themselves sit in sort_tile.wgsl's room.
-var<workgroup> wplace: array<u32, TILE>;
+var<workgroup> wplace: array<u32, select(1u, TILE, SS_PLACES != 0u)>;
 var<workgroup> wrange: vec2<u32>;
 var<workgroup> wbits: array<atomic<u32>, 4>;
 var<workgroup> wdiff: vec2<u32>;
@@ -275,7 +278,9 @@ fn ss_small(ids: Ids, @builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgr
                 if (KEY_WORDS == 2u) {
                     key_hi# = atomicLoad(&tile_room[tile_place_of(ids, #u) * KEY_WORDS + 1u]);
                 }
-                key_place# = wplace[tile_place_of(ids, #u)];
+                if (SS_PLACES != 0u) {
+                    key_place# = wplace[tile_place_of(ids, #u)];
+                }
             }
             // @end
             workgroupBarrier();
@@ -293,11 +298,13 @@ fn ss_small(ids: Ids, @builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgr
         tile_ranks(ids, len);
         workgroupBarrier();
         tile_place(ids, len);
-        // @each item
-        if (tile_place_of(ids, #u) < len) {
-            wplace[key_rank#] = key_place#;
+        if (SS_PLACES != 0u) {
+            // @each item
+            if (tile_place_of(ids, #u) < len) {
+                wplace[key_rank#] = key_place#;
+            }
+            // @end
         }
-        // @end
         workgroupBarrier();
     }
     // Out in sorted order (coalesced writes): the keys from the room, the values from
@@ -311,7 +318,9 @@ fn ss_small(ids: Ids, @builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgr
                 if (KEY_WORDS == 2u) {
                     keys_out[o * KEY_WORDS + 1u] = atomicLoad(&tile_room[i * KEY_WORDS + 1u]);
                 }
-                move_value(r.x + wplace[i], o);
+                if (SS_PLACES != 0u) {
+                    move_value(r.x + wplace[i], o);
+                }
             } else {
                 move_element(o, o);
             }
