@@ -6,7 +6,9 @@
 #     256 x 8 scatter from 64 to 75 registers: 12.81 -> 13.62 ms, run13);
 #   - the count kernel takes COUNT_GROUPS groups a workgroup (WGSCAN_TUNE_SORT's fourth
 #     value), so that each digit's counts leave in whole sectors (count 0.80 ms a pass
-#     at 256 x 8 against 0.39 at 384 x 23 in run13).
+#     at 256 x 8 against 0.39 at 384 x 23 in run13);
+#   - the segmented sort of keys alone without its places (segments of 4096: 4.05 ms in
+#     run13, one workgroup a core).
 # Carry: .gl, build (with build/lab: spirv-as, spirv-val), node_modules/bun-webgpu-linux-x64.
 set -u
 for f in .gl/*.deb; do dpkg -x $f /; done; ldconfig
@@ -29,6 +31,8 @@ for s in 384,23,1,8; do S shape "WGSCAN_TUNE_SORT=$s" sort $N; done
 S pairs X=0 sort $N --payload index
 S u64 X=0 sort $N --type u64
 S f32 X=0 sort $N --type f32
+for l in 4096 65536; do S segsort X=0 segmented-sort --n 67108864 --segments $l --repeat 10; done
+S verify X=0 segmented-sort --n 16777216 --segments 4096 --repeat 1 --verify
 S verify X=0 sort --n 16777216 --repeat 1 --verify
 S verify X=0 sort --n 16777221 --repeat 1 --type u64 --payload index --verify
 S verify WGSCAN_TUNE_SORT=384,23,1,8 sort --n 16777221 --repeat 1 --verify
