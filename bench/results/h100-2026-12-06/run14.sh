@@ -32,6 +32,7 @@ S pairs X=0 sort $N --payload index
 S u64 X=0 sort $N --type u64
 S f32 X=0 sort $N --type f32
 for l in 4096 65536; do S segsort X=0 segmented-sort --n 67108864 --segments $l --repeat 10; done
+S segsort WGSCAN_TUNE_SEGSORT=256,16,256,8,1048576 segmented-sort --n 67108864 --segments 65536 --repeat 10
 S verify X=0 segmented-sort --n 16777216 --segments 4096 --repeat 1 --verify
 S verify X=0 sort --n 16777216 --repeat 1 --verify
 S verify X=0 sort --n 16777221 --repeat 1 --type u64 --payload index --verify
