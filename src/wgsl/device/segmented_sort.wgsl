@@ -73,7 +73,8 @@
 // ss_small: where each key of the current order was in the segment (wplace), the
 // segment's range, the ordered keys' OR and AND (low, high words) and the bits where
 // its keys differ; the keys themselves sit in sort_tile.wgsl's room.
-var<workgroup> wplace: array<u32, select(1u, TILE, SS_PLACES != 0u)>;
+const PLACES: u32 = 1u + (TILE - 1u) * SS_PLACES; // TILE, or one word for keys alone
+var<workgroup> wplace: array<u32, PLACES>;
 var<workgroup> wrange: vec2<u32>;
 var<workgroup> wbits: array<atomic<u32>, 4>;
 var<workgroup> wdiff: vec2<u32>;
