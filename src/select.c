@@ -121,10 +121,9 @@ wgs_result wgs_select_plan_create(wgs_context *ctx, const wgs_select_plan_desc *
         tu->select_single_pass.wg <= ci->max_invocations_per_workgroup)
         shape = tu->select_single_pass;
     r = wgs__shape(ctx, "select", ctx->exp.select, shape, 8, 16, select_storage, NULL, &shape);
-    uint32_t group = ctx->exp.select_group_tiles;
-    if (r == WGS_OK && group && (group > 16 || (group & (group - 1))))
-        r = wgs__fail(ctx, WGS_ERROR_INVALID_ARGUMENT,
-                      "experimental select_group_tiles %u is not a power of two up to 16", group);
+    uint32_t group = 0;
+    if (r == WGS_OK)
+        r = wgs__tuned_pow2(ctx, "select_group_tiles", ctx->exp.select_group_tiles, tu->select_group_tiles, 16, &group);
     if (r != WGS_OK) {
         free(p);
         return r;
@@ -132,8 +131,8 @@ wgs_result wgs_select_plan_create(wgs_context *ctx, const wgs_select_plan_desc *
     p->wg = shape.wg;
     p->items = shape.items;
     p->tile = p->wg * p->items;
-    p->group_tiles = group ? group : tu->select_group_tiles;
-    p->group_forced = group != 0;
+    p->group_tiles = group;
+    p->group_forced = ctx->exp.select_group_tiles != 0;
     uint32_t phases = ctx->exp.select_phases ? ctx->exp.select_phases : 7u;
     p->do_count = (phases & WGS_EXPERIMENTAL_PHASE_COUNT) != 0;
     p->do_scan = (phases & WGS_EXPERIMENTAL_PHASE_SCAN) != 0;

@@ -137,14 +137,12 @@ wgs_result wgs_sort_plan_create(wgs_context *ctx, const wgs_sort_plan_desc *desc
     uint32_t sg_min = subgroups ? ci->subgroup_min_size : 1;
     const scatter_room room = {sg_min, key_words, value_words};
     wgs_tile_shape shape;
-    uint32_t group_tiles = ctx->exp.sort_group_tiles;
-    WGS_FAIL_IF(ctx, group_tiles && (group_tiles > 64 || group_tiles & (group_tiles - 1)), WGS_ERROR_INVALID_ARGUMENT,
-                "experimental sort_group_tiles %u is not a power of two up to 64", group_tiles);
-    uint32_t count_groups = ctx->exp.sort_count_groups;
-    WGS_FAIL_IF(ctx, count_groups && (count_groups > 16 || count_groups & (count_groups - 1)),
-                WGS_ERROR_INVALID_ARGUMENT, "experimental sort_count_groups %u is not a power of two up to 16",
-                count_groups);
-    if (!count_groups) count_groups = tu->sort_count_groups ? tu->sort_count_groups : 1;
+    uint32_t group_tiles, count_groups;
+    r = wgs__tuned_pow2(ctx, "sort_group_tiles", ctx->exp.sort_group_tiles, tu->sort_group_tiles, 64, &group_tiles);
+    if (r == WGS_OK)
+        r = wgs__tuned_pow2(ctx, "sort_count_groups", ctx->exp.sort_count_groups, tu->sort_count_groups, 16,
+                            &count_groups);
+    if (r != WGS_OK) return r;
     while (count_groups > 1 && count_groups * RADIX * 4 > ci->max_workgroup_storage_size) count_groups /= 2;
     int keys_only = key_words == 1 && !value_words;
     wgs_tile_shape tuned = onesweep ? (!subgroups ? tu->sort_onesweep_portable
@@ -186,7 +184,7 @@ wgs_result wgs_sort_plan_create(wgs_context *ctx, const wgs_sort_plan_desc *desc
     p->capacity = capacity;
     p->onesweep = onesweep;
     p->tile = shape.wg * shape.items;
-    p->group_tiles_max = group_tiles ? group_tiles : tu->sort_group_tiles;
+    p->group_tiles_max = group_tiles;
     p->count_groups = onesweep ? 1 : count_groups;
     p->phases = ctx->exp.sort_phases & 7u ? ctx->exp.sort_phases & 7u : 7u;
     /* The most digit passes an encode of this plan makes, which bounds the one-sweep

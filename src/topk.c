@@ -108,9 +108,9 @@ wgs_result wgs_topk_plan_create(wgs_context *ctx, const wgs_topk_plan_desc *desc
     const wgs__tuning *tu = wgs__tuning_of(ctx);
     wgs_result r = wgs__shape(ctx, "topk", ctx->exp.topk, tu->topk, 1, 64, topk_storage, NULL, &shape);
     if (r != WGS_OK) return r;
-    uint32_t hist_tiles = ctx->exp.topk_hist_tiles ? ctx->exp.topk_hist_tiles : tu->topk_hist_tiles;
-    WGS_FAIL_IF(ctx, !hist_tiles || hist_tiles > 64 || (hist_tiles & (hist_tiles - 1)), WGS_ERROR_INVALID_ARGUMENT,
-                "experimental topk_hist_tiles %u is not a power of two up to 64", hist_tiles);
+    uint32_t hist_tiles;
+    r = wgs__tuned_pow2(ctx, "topk_hist_tiles", ctx->exp.topk_hist_tiles, tu->topk_hist_tiles, 64, &hist_tiles);
+    if (r != WGS_OK) return r;
     const uint32_t path = ctx->exp.topk_path;
     WGS_FAIL_IF(ctx, path > PATH_ROWS, WGS_ERROR_INVALID_ARGUMENT,
                 "experimental topk_path %u is not 0 (auto), 1 (multi-pass) or 2 (rows)", path);

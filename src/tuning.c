@@ -212,3 +212,11 @@ wgs_result wgs__shape_any(wgs_context *ctx, const char *what, wgs_tile_shape for
                           wgs_tile_shape *out) {
     return shape_of(ctx, what, forced, tuned, min_items, max_items, storage, arg, 1, out);
 }
+
+wgs_result wgs__tuned_pow2(wgs_context *ctx, const char *what, uint32_t forced, uint32_t tuned, uint32_t max,
+                           uint32_t *out) {
+    WGS_FAIL_IF(ctx, forced && (forced > max || !pow2(forced)), WGS_ERROR_INVALID_ARGUMENT,
+                "experimental %s %u is not a power of two up to %u", what, forced, max);
+    *out = forced ? forced : tuned;
+    return WGS_OK;
+}

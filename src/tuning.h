@@ -74,6 +74,10 @@ typedef uint64_t (*wgs__storage_fn)(uint32_t wg, uint32_t items, const void *arg
 wgs_result wgs__shape(wgs_context *ctx, const char *what, wgs_tile_shape forced, wgs_tile_shape tuned,
                       uint32_t min_items, uint32_t max_items, wgs__storage_fn storage, const void *arg,
                       wgs_tile_shape *out);
+/* A count an experiment may force (tiles a group and the like): `forced` where it is
+ * set, refused unless a power of two up to `max`, else the tuning row's `tuned`. */
+wgs_result wgs__tuned_pow2(wgs_context *ctx, const char *what, uint32_t forced, uint32_t tuned, uint32_t max,
+                           uint32_t *out);
 /* The same, for a kernel that takes any workgroup of whole 32-invocation groups and any
  * number of items (the sort's tile): a forced shape is checked against that instead of
  * powers of two. */
