@@ -423,8 +423,8 @@ typedef struct wgs_experimental {
     /* The sort's tile (the reduce-then-scan sort with subgroups: any workgroup of
      * whole subgroups and 32-invocation groups, any items up to 64; else a workgroup
      * dividing 256) and tiles per group (1..64, a power of two), groups a workgroup of
-     * its count kernel (1..16, a power of two), and the phases it records (the same bits: count, the scan of the
-     * counts, scatter; 0: all; the output is then wrong). */
+     * its count kernel (1..16, a power of two), and the phases it records (the same
+     * bits: count, the scan of the counts, scatter; 0: all; the output is then wrong). */
     wgs_tile_shape sort;
     uint32_t sort_group_tiles;
     uint32_t sort_count_groups;
