@@ -133,11 +133,10 @@ wgs_result wgs_segmented_sort_plan_create(wgs_context *ctx, const wgs_segmented_
     const int subgroups = wgs__chain_subgroups(ci, tuned.wg < tuned_medium.wg ? tuned.wg : tuned_medium.wg) &&
                           ci->subgroup_max_size <= 128;
     const small_room room = {subgroups ? ci->subgroup_min_size : 1, key_words, d.payload != WGS_PAYLOAD_NONE};
-    while (!subgroups && tuned.wg > 4 && small_storage(tuned.wg, 1, &room) > ci->max_workgroup_storage_size)
-        tuned.wg /= 2;
-    while (!subgroups && tuned_medium.wg > 4 &&
-           small_storage(tuned_medium.wg, 1, &room) > ci->max_workgroup_storage_size)
-        tuned_medium.wg /= 2;
+    if (!subgroups) {
+        tuned = wgs__rows_fit(tuned, small_storage, &room, ci->max_workgroup_storage_size);
+        tuned_medium = wgs__rows_fit(tuned_medium, small_storage, &room, ci->max_workgroup_storage_size);
+    }
     wgs_tile_shape shape;
     wgs_result r = wgs__shape(ctx, "segmented sort", ctx->exp.segmented_sort, tuned, 1, 64, small_storage, &room,
                               &shape);
@@ -208,9 +207,10 @@ wgs_result wgs_segmented_sort_plan_create(wgs_context *ctx, const wgs_segmented_
     }
     if (r == WGS_OK && p->block) { /* ss_block: the tile's shape where its values fit */
         const block_room broom = {room.sg_min, key_words > value_bytes / 4 ? key_words : value_bytes / 4};
-        wgs_tile_shape bshape;
-        r = wgs__shape(ctx, "segmented sort block", ctx->exp.segmented_sort_block, shape, 1, 64, block_storage, &broom,
-                       &bshape);
+        wgs_tile_shape btuned = wgs__tuning_of(ctx)->segmented_sort_block, bshape;
+        if (!subgroups) btuned = wgs__rows_fit(btuned, block_storage, &broom, ci->max_workgroup_storage_size);
+        r = wgs__shape(ctx, "segmented sort block", ctx->exp.segmented_sort_block, btuned, 1, 64, block_storage,
+                       &broom, &bshape);
         if (r == WGS_OK && (bshape.wg > 256 || 256 % bshape.wg || (subgroups && bshape.wg < ci->subgroup_max_size) ||
                             block_storage(bshape.wg, bshape.items, &broom) > ci->max_workgroup_storage_size))
             r = wgs__fail(ctx, WGS_ERROR_TOO_LARGE,

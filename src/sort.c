@@ -138,21 +138,21 @@ wgs_result wgs_sort_plan_create(wgs_context *ctx, const wgs_sort_plan_desc *desc
     const scatter_room room = {sg_min, key_words, value_words};
     wgs_tile_shape shape;
     uint32_t group_tiles, count_groups;
-    r = wgs__tuned_pow2(ctx, "sort_group_tiles", ctx->exp.sort_group_tiles, tu->sort_group_tiles, 64, &group_tiles);
+    int keys_only = key_words == 1 && !value_words;
+    r = wgs__tuned_pow2(ctx, "sort_group_tiles", ctx->exp.sort_group_tiles,
+                        keys_only ? tu->sort_keys_group_tiles : tu->sort_group_tiles, 64, &group_tiles);
     if (r == WGS_OK)
         r = wgs__tuned_pow2(ctx, "sort_count_groups", ctx->exp.sort_count_groups, tu->sort_count_groups, 16,
                             &count_groups);
     if (r != WGS_OK) return r;
     while (count_groups > 1 && count_groups * RADIX * 4 > ci->max_workgroup_storage_size) count_groups /= 2;
-    int keys_only = key_words == 1 && !value_words;
     wgs_tile_shape tuned = onesweep ? (!subgroups ? tu->sort_onesweep_portable
                                        : keys_only ? tu->sort_onesweep_keys
                                                    : tu->sort_onesweep)
                                     : (!subgroups ? tu->sort_portable : keys_only ? tu->sort_keys : tu->sort);
     /* Without subgroups every invocation keeps a row of counters: on a device of little
      * workgroup memory (WebGPU's default 16 KiB) fewer invocations, not only fewer items. */
-    while (!subgroups && tuned.wg > 4 && scatter_storage(tuned.wg, 1, &room) > ci->max_workgroup_storage_size)
-        tuned.wg /= 2;
+    if (!subgroups) tuned = wgs__rows_fit(tuned, scatter_storage, &room, ci->max_workgroup_storage_size);
     r = wgs__shape_any(ctx, "sort", ctx->exp.sort, tuned, 1, 64, scatter_storage, &room, &shape);
     if (r != WGS_OK) return r;
     /* The one-sweep pass and the portable ranking (a Blelloch scan of the digits) take a

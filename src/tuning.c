@@ -34,6 +34,7 @@ static const wgs__tuning table[WGS__CLASS_COUNT] = {
         .sort_keys = {32, 32},
         .sort_portable = {16, 16},
         .sort_group_tiles = 8,
+        .sort_keys_group_tiles = 8,
         .sort_count_groups = 4, /* the tests' small sorts end in a partial count workgroup */
         .sort_onesweep = {32, 32},
         .sort_onesweep_keys = {32, 32},
@@ -48,6 +49,7 @@ static const wgs__tuning table[WGS__CLASS_COUNT] = {
         .topk_hist_tiles = 4, /* the loop over tiles runs in the tests */
         .segmented_sort = {64, 4},
         .segmented_sort_medium = {64, 1}, /* 64 keys: both lists run on small tests */
+        .segmented_sort_block = {64, 4},
         .segmented_sort_block_max = 1024, /* four tiles: the tests reach past it */
     },
     [WGS__CLASS_GPU_SG32] = {
@@ -89,11 +91,14 @@ static const wgs__tuning table[WGS__CLASS_COUNT] = {
          * One tile a workgroup: more workgroups in flight hide the ranking's latency.
          * H100, 2^28 (bench/results/h100-2026-12-05e/run7.log): u32 keys 12.82 ms at
          * 256 x 8 x 1 tile, 14.60 at 16 tiles, 17.9-18.9 at 256 x 16; pairs 23.4 at
-         * 256 x 8 x 1, 33.8 at 256 x 16 x 16. */
+         * 256 x 8 x 1, 33.8 at 256 x 16 x 16. Keys alone take two tiles a workgroup,
+         * pairs one (H100, 2^28, bench/results/h100-2026-12-06/run20.log): u32 keys
+         * 10.88 ms at 2 tiles against 11.27 at 1; pairs 18.10 at 1 against 21.24 at 2. */
         .sort = {256, 8},
         .sort_keys = {256, 8},
         .sort_portable = {16, 16},
         .sort_group_tiles = 1,
+        .sort_keys_group_tiles = 2,
         /* A digit's counts of 8 groups in one 32-byte sector; not yet measured. */
         .sort_count_groups = 8,
         /* One tile a workgroup: the largest that fits (fewer tiles to look back over). */
@@ -121,6 +126,9 @@ static const wgs__tuning table[WGS__CLASS_COUNT] = {
         .topk_rows_auto = 1,
         .segmented_sort = {256, 16}, /* 4096 keys: segments of 4096 in a workgroup; not yet measured */
         .segmented_sort_medium = {128, 4}, /* 512 keys in 4 KiB: many workgroups a core; not yet measured */
+        /* H100, 2^26 keys in segments of 65536 (run14.log, run19.log): 256 x 8 4.87-4.89 ms,
+         * the tile's 256 x 16 8.13 (80 registers against more: a workgroup a core more). */
+        .segmented_sort_block = {256, 8},
         /* 2^20 keys, 256 tiles: 1024 segments of 65536 fill the GPU; one segment of the
          * bound alone on one core is slow, past it the two global sorts; not yet measured. */
         .segmented_sort_block_max = 1u << 20,
@@ -145,6 +153,7 @@ static const wgs__tuning table[WGS__CLASS_COUNT] = {
         .sort_keys = {256, 8},
         .sort_portable = {16, 16},
         .sort_group_tiles = 1, /* as gpu-sg32 */
+        .sort_keys_group_tiles = 2, /* as gpu-sg32 */
         .sort_count_groups = 8, /* as gpu-sg32 */
         .sort_onesweep = {256, 16},
         .sort_onesweep_keys = {256, 16},
@@ -158,6 +167,7 @@ static const wgs__tuning table[WGS__CLASS_COUNT] = {
         .topk_rows_auto = 1,    /* as gpu-sg32 */
         .segmented_sort = {256, 8}, /* not yet measured on a GPU */
         .segmented_sort_medium = {128, 4}, /* as gpu-sg32 */
+        .segmented_sort_block = {256, 8}, /* as gpu-sg32 */
         .segmented_sort_block_max = 1u << 20, /* as gpu-sg32 */
     },
 };
@@ -211,6 +221,11 @@ wgs_result wgs__shape_any(wgs_context *ctx, const char *what, wgs_tile_shape for
                           uint32_t min_items, uint32_t max_items, wgs__storage_fn storage, const void *arg,
                           wgs_tile_shape *out) {
     return shape_of(ctx, what, forced, tuned, min_items, max_items, storage, arg, 1, out);
+}
+
+wgs_tile_shape wgs__rows_fit(wgs_tile_shape tuned, wgs__storage_fn storage, const void *arg, uint64_t limit) {
+    while (tuned.wg > 4 && storage(tuned.wg, 1, arg) > limit) tuned.wg /= 2;
+    return tuned;
 }
 
 wgs_result wgs__tuned_pow2(wgs_context *ctx, const char *what, uint32_t forced, uint32_t tuned, uint32_t max,

@@ -43,6 +43,7 @@ typedef struct wgs__tuning {
     wgs_tile_shape sort_keys;     /* the same for 32-bit keys without values */
     wgs_tile_shape sort_portable; /* without: every invocation keeps 256 counters */
     uint32_t sort_group_tiles;    /* tiles a workgroup takes in turn, at most */
+    uint32_t sort_keys_group_tiles; /* the same for 32-bit keys without values */
     uint32_t sort_count_groups;   /* groups a workgroup of the reduce-then-scan count pass */
     /* The one-sweep sort: one tile a workgroup (with and without subgroups: their
      * ranking as above), whether DEFAULT takes it, fruitless look-back reads before a
@@ -57,6 +58,7 @@ typedef struct wgs__tuning {
     int topk_rows_auto;       /* whether plans take that kernel by themselves where it applies */
     wgs_tile_shape segmented_sort; /* its tile: the longest segment one workgroup sorts */
     wgs_tile_shape segmented_sort_medium; /* the smaller workgroups of shorter segments */
+    wgs_tile_shape segmented_sort_block; /* the block path's tile (a workgroup a segment, a pass a digit) */
     uint32_t segmented_sort_block_max; /* past the tile up to this, a workgroup a segment through global memory */
 } wgs__tuning;
 
@@ -74,6 +76,10 @@ typedef uint64_t (*wgs__storage_fn)(uint32_t wg, uint32_t items, const void *arg
 wgs_result wgs__shape(wgs_context *ctx, const char *what, wgs_tile_shape forced, wgs_tile_shape tuned,
                       uint32_t min_items, uint32_t max_items, wgs__storage_fn storage, const void *arg,
                       wgs_tile_shape *out);
+/* `tuned` with its workgroup halved (not below 4) until one item an invocation fits
+ * `storage` in `limit` bytes: for tiles whose every invocation keeps a row of counters
+ * (no subgroups), where fewer invocations, not only fewer items, make room. */
+wgs_tile_shape wgs__rows_fit(wgs_tile_shape tuned, wgs__storage_fn storage, const void *arg, uint64_t limit);
 /* A count an experiment may force (tiles a group and the like): `forced` where it is
  * set, refused unless a power of two up to `max`, else the tuning row's `tuned`. */
 wgs_result wgs__tuned_pow2(wgs_context *ctx, const char *what, uint32_t forced, uint32_t tuned, uint32_t max,

@@ -289,9 +289,7 @@ fn ss_small(ids: Ids, @builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgr
         ran = true;
         tile_clear(ids);
         workgroupBarrier();
-        // @each item
-        key_digit# = select(0u, digit_at(key_lo#, key_hi#, shift, 8u), tile_place_of(ids, #u) < len);
-        // @end
+        tile_digits(ids, len, shift, 8u);
         rank_keys(ids, owner_of(ids), len);
         workgroupBarrier();
         tile_offsets(ids, tile_totals(ids));

@@ -13,7 +13,7 @@ fn owner_lane(ids: Ids) -> u32 { return 0u; }
 fn rank_keys(ids: Ids, owner: u32, tile_n: u32) {
     // @each item
     if (tile_place_of(ids, #u) < tile_n) {
-        let i# = owner * RADIX + key_digit#;
+        let i# = owner * RADIX + key_digit_of(key_digit#, key_lo#, key_hi#);
         key_rank# = atomicLoad(&tile_room[i#]);
         atomicStore(&tile_room[i#], key_rank# + 1u);
     }

@@ -88,7 +88,7 @@ fn rank_keys(ids: Ids, owner: u32, tile_n: u32) {
     let below = lanes_below(lane);
     // @each item
     let valid# = tile_place_of(ids, #u) < tile_n;
-    let peers# = peers_of(valid_lanes(ids, #u, tile_n), key_digit#);
+    let peers# = peers_of(valid_lanes(ids, #u, tile_n), key_digit_of(key_digit#, key_lo#, key_hi#));
     // A key past the tile's end is never placed, so its rank is free to say it: not
     // 0, which is how sweep 2 tells the leaders.
     key_rank# = select(1u, bits_in(peers# & below), valid#);
@@ -96,7 +96,7 @@ fn rank_keys(ids: Ids, owner: u32, tile_n: u32) {
     // @end
     // @each item
     if (key_rank# == 0u) { // a valid key without peers in lower lanes: a leader
-        let old# = atomicAdd(&tile_room[owner * RADIX + key_digit#], lead# >> 8u);
+        let old# = atomicAdd(&tile_room[owner * RADIX + key_digit_of(key_digit#, key_lo#, key_hi#)], lead# >> 8u);
         lead# = (lead# & 255u) | (old# << 8u);
     }
     // @end

@@ -69,6 +69,22 @@ var<private> key_rank#: u32;
 var<private> key_dst#: u32;
 // @end
 
+// A key's digit is held in key_digit# from tile_digits to tile_ranks, or, with values
+// beside 32-bit keys, computed again where it is used: there the registers it frees
+// are worth more than the instructions (H100, 2^28 pairs at 256 x 8: 18.08 ms against
+// 22.13; keys alone 11.67 against 11.27, u64 keys 35.57 against 34.00; BENCHMARKS.md,
+// 2026-12-06, eighth session).
+const DIGIT_HELD: bool = VALUE_WORDS == 0u || KEY_WORDS == 2u;
+var<private> tile_shift: u32; // this pass's digit, as digit_at takes it
+var<private> tile_bits: u32;
+
+fn key_digit_of(held: u32, lo: u32, hi: u32) -> u32 {
+    if (DIGIT_HELD) {
+        return held;
+    }
+    return digit_at(lo, hi, tile_shift, tile_bits);
+}
+
 fn tile_clear(ids: Ids) {
     for (var k = 0u; k < (OWNERS_MAX * RADIX + WG - 1u) / WG; k++) { // counted (sort.wgsl, sort_count)
         if ((OWNERS_MAX * RADIX) % WG == 0u || k * WG + ids.lid < OWNERS_MAX * RADIX) {
@@ -84,6 +100,17 @@ fn tile_place_of(ids: Ids, r: u32) -> u32 {
     return owner_of(ids) * owner_size(ids) * ITEMS + r * owner_size(ids) + owner_lane(ids);
 }
 
+// This pass's digit for key_digit_of, from the keys in key_lo# and key_hi#.
+fn tile_digits(ids: Ids, tile_n: u32, shift: u32, bits: u32) {
+    tile_shift = shift;
+    tile_bits = bits;
+    if (DIGIT_HELD) {
+        // @each item
+        key_digit# = select(0u, digit_at(key_lo#, key_hi#, shift, bits), tile_place_of(ids, #u) < tile_n);
+        // @end
+    }
+}
+
 fn tile_rank(ids: Ids, tile_first: u32, tile_n: u32, shift: u32, bits: u32) {
     // Every key is loaded first, so that the loads overlap (the ballots keep the rounds
     // apart).
@@ -95,9 +122,7 @@ fn tile_rank(ids: Ids, tile_first: u32, tile_n: u32, shift: u32, bits: u32) {
         }
     }
     // @end
-    // @each item
-    key_digit# = select(0u, digit_at(key_lo#, key_hi#, shift, bits), tile_place_of(ids, #u) < tile_n);
-    // @end
+    tile_digits(ids, tile_n, shift, bits);
     if ((SORT_SKIP & 2u) == 0u) { // an experiment's timing without the ranking
         rank_keys(ids, owner_of(ids), tile_n);
     }
@@ -145,7 +170,8 @@ fn tile_ranks(ids: Ids, tile_n: u32) {
     let owner = owner_of(ids);
     // @each item
     if (tile_place_of(ids, #u) < tile_n) {
-        key_rank# += digit_start[key_digit#] + atomicLoad(&tile_room[owner * RADIX + key_digit#]);
+        key_rank# += digit_start[key_digit_of(key_digit#, key_lo#, key_hi#)] +
+                     atomicLoad(&tile_room[owner * RADIX + key_digit_of(key_digit#, key_lo#, key_hi#)]);
     }
     // @end
 }
