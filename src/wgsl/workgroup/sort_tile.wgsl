@@ -73,7 +73,7 @@ var<private> key_dst#: u32;
 // beside 32-bit keys, computed again where it is used: there the registers it frees
 // are worth more than the instructions (H100, 2^28 pairs at 256 x 8: u32 18.10 ms
 // against 22.05, but f32, whose mapping costs more, 23.27 against 22.54; keys alone
-// 11.67 against 11.27, u64 keys 35.57 against 34.00; BENCHMARKS.md, 2026-12-06, eighth
+// 11.67 against 11.27, u64 keys 35.57 against 34.13; BENCHMARKS.md, 2026-12-06, eighth
 // session).
 const DIGIT_HELD: bool = VALUE_WORDS == 0u || KEY_WORDS == 2u;
 var<private> tile_shift: u32; // this pass's digit, as digit_at takes it
