@@ -153,37 +153,50 @@ export async function benchmark(device, options = {}) {
   for (const n of sizes) {
     if (n % 64) throw new Error(`size ${n} is no multiple of 64`);
     const buf = (bytes, usage = U.STORAGE | U.COPY_DST | U.COPY_SRC) => device.createBuffer({ size: Math.max(256, bytes), usage });
-    // Two input and two output slots, alternated run by run, so that consecutive runs do
-    // not find each other's data in the cache at small n.
-    const slots = [0, 1].map(() => ({ input: buf(4 * n), output: buf(4 * n) }));
-    const shared = {
-      small: buf(1024), values: buf(4 * n), valuesOut: buf(4 * n), keys: buf(4 * n), offsets: buf(4 * (n / 256 + 2)),
-      depths: buf(4 * n), count: buf(4),
-    };
-    device.queue.writeBuffer(shared.count, 0, new Uint32Array([n]));
+    const CHUNK = 1 << 20;
+    const randomWords = new Uint32Array(Math.min(n, CHUNK));
     let seed = 12345;
-    const words = new Uint32Array(Math.min(n, 1 << 20));
-    for (let i = 0; i < words.length; i++) { seed = (Math.imul(seed, 1664525) + 1013904223) >>> 0; words[i] = seed; }
-    for (let at = 0; at < n; at += words.length) {
-      const k = Math.min(words.length, n - at);
-      for (const s of slots) device.queue.writeBuffer(s.input, 4 * at, words, 0, k);
-      device.queue.writeBuffer(shared.values, 4 * at, words, 0, k);
-      const keys = new Uint32Array(k);
-      for (let i = 0; i < k; i++) keys[i] = Math.floor((at + i) / 256);
-      device.queue.writeBuffer(shared.keys, 4 * at, keys);
-      const depths = new Float32Array(k);
-      for (let i = 0; i < k; i++) depths[i] = 0.05 + 4 * (words[i] / 2 ** 32);
-      device.queue.writeBuffer(shared.depths, 4 * at, depths);
-    }
-    const segs = Math.ceil(n / 256);
-    device.queue.writeBuffer(shared.offsets, 0, Uint32Array.from({ length: segs + 1 }, (_, i) => Math.min(n, 256 * i)));
+    for (let i = 0; i < randomWords.length; i++) { seed = (Math.imul(seed, 1664525) + 1013904223) >>> 0; randomWords[i] = seed; }
+    // Written data, 2^20 words at a time: fill(i0, count) gives words i0.. of a buffer.
+    const written = (fill) => {
+      const b = buf(4 * n);
+      for (let at = 0; at < n; at += CHUNK) device.queue.writeBuffer(b, 4 * at, fill(at, Math.min(CHUNK, n - at)));
+      return b;
+    };
+    const random = (at, k) => randomWords.subarray(0, k);
+    // Two input and two output slots, alternated run by run, so that consecutive runs do
+    // not find each other's data in the cache at small n; one past the L2 caches (64 MiB
+    // of input), where that cannot happen, so that the process writes as little memory as
+    // it can: under Dawn for Node every kernel runs at 0.57 of its speed for the rest of a
+    // process once it has written about 4 GiB (README, "How fast on your GPU").
+    const slots = Array.from({ length: 4 * n >= 64 * 2 ** 20 ? 1 : 2 }, () => ({ input: written(random), output: buf(4 * n) }));
+    // The other buffers a primitive binds, made when one first asks for them.
+    const makers = {
+      small: () => buf(1024),
+      values: () => written(random),
+      valuesOut: () => buf(4 * n),
+      keys: () => written((at, k) => Uint32Array.from({ length: k }, (_, i) => Math.floor((at + i) / 256))),
+      depths: () => written((at, k) => Float32Array.from({ length: k }, (_, i) => 0.05 + 4 * (randomWords[i] / 2 ** 32))),
+      offsets: () => {
+        const segs = Math.ceil(n / 256), b = buf(4 * (segs + 2));
+        device.queue.writeBuffer(b, 0, Uint32Array.from({ length: segs + 1 }, (_, i) => Math.min(n, 256 * i)));
+        return b;
+      },
+      count: () => {
+        const b = buf(4);
+        device.queue.writeBuffer(b, 0, new Uint32Array([n]));
+        return b;
+      },
+    };
+    const shared = {};
+    const sharedOr = new Proxy(shared, { get: (t, k) => (t[k] ??= makers[k]?.()) });
     const copyGroups = slots.map((s) => device.createBindGroup({
       layout: copyPipe.getBindGroupLayout(0), entries: [{ binding: 0, resource: { buffer: s.input, size: 4 * n } }, { binding: 1, resource: { buffer: s.output, size: 4 * n } }],
     }));
     const copy = await timeRuns((enc, i, tw) => {
       const pass = enc.beginComputePass({ timestampWrites: tw });
       pass.setPipeline(copyPipe);
-      pass.setBindGroup(0, copyGroups[i & 1]);
+      pass.setBindGroup(0, copyGroups[i % slots.length]);
       pass.dispatchWorkgroups(Math.min(65535, Math.ceil(n / 1024)));
       pass.end();
     });
@@ -201,14 +214,14 @@ export async function benchmark(device, options = {}) {
         t0 = performance.now();
         plan = p.create(fresh, n);
         const warmMs = performance.now() - t0;
-        const args = slots.map((s) => ({ ...p.args({ ...shared, ...s }, n), n }));
+        const args = slots.map((s) => ({ ...p.args(Object.assign(Object.create(sharedOr), s), n), n }));
         // The host time is that of an encode in steady use (a frame loop's): first
         // HOST_WARMUP encodes into an encoder never submitted, so that the engine has
         // compiled the wasm and JavaScript on the path at its upper tier.
         const idle = device.createCommandEncoder();
-        for (let i = 0; i < HOST_WARMUP; i++) plan.encode(idle, { ...args[i & 1], timestampWrites: { ...tw0 } });
+        for (let i = 0; i < HOST_WARMUP; i++) plan.encode(idle, { ...args[i % args.length], timestampWrites: { ...tw0 } });
         idle.finish();
-        const r = await timeRuns((enc, i, tw) => plan.encode(enc, { ...args[i & 1], timestampWrites: tw }));
+        const r = await timeRuns((enc, i, tw) => plan.encode(enc, { ...args[i % args.length], timestampWrites: tw }));
         await fresh.errors();
         const gpuUs = median(r.gpu);
         const row = {
