@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: MIT
 # Run 23 (2026-12-06, eighth session), at most 120 s: js-probe.mjs (why bench.mjs's copy
 # of 2^28 u32 takes 1285 us under Dawn for Node against 724 for js-copy.mjs's same
-# kernel), with the native copy beside it.
+# kernel), with the native copy beside it. Run 24 is this script again after js-probe.mjs
+# took its present form (0-6 GiB more, written or not, then freed; one device): run24.log.
 # Carry: .gl .jsrt build/wgscan node_modules/bun-webgpu-linux-x64
 set -u
 for f in .gl/*.deb; do dpkg -x $f /; done; ldconfig
