@@ -374,6 +374,15 @@ enum {
     WGS_EXPERIMENTAL_PHASE_SKIP_WRITE = 32u,
 };
 
+/* The top-k's multi-pass phases (wgs_experimental.topk_phases). */
+enum {
+    WGS_EXPERIMENTAL_TOPK_HISTOGRAM = 1u,  /* the first read: the top digit's counts, its pick */
+    WGS_EXPERIMENTAL_TOPK_FILTER = 2u,     /* the second read: the candidates, the second pick */
+    WGS_EXPERIMENTAL_TOPK_CANDIDATES = 4u, /* the candidates' digits and tile counts */
+    WGS_EXPERIMENTAL_TOPK_SCAN = 8u,       /* the scan of the tile counts */
+    WGS_EXPERIMENTAL_TOPK_WRITE = 16u,     /* the write, and the ranking or sort of the k */
+};
+
 typedef struct wgs_experimental {
     /* Lower (never raise) the limits the algorithms plan with, so that the
      * multi-binding and two-dimensional grid paths run on small inputs. The binding
@@ -434,6 +443,9 @@ typedef struct wgs_experimental {
      * two). */
     wgs_tile_shape topk;
     uint32_t topk_hist_tiles;
+    /* The multi-pass top-k records only these phases (WGS_EXPERIMENTAL_TOPK_*; 0: all),
+     * so that a benchmark can time each: the output is then wrong. */
+    uint32_t topk_phases;
     /* The top-k's path: 0 the plan's choice, 1 always the multi-pass radix select, 2
      * always one workgroup a row (a plan of capacity or k_capacity past what that path
      * takes is then refused). The row kernel's shape (its workgroup, and keys an

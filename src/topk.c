@@ -319,33 +319,40 @@ wgs_result wgs_topk_encode(wgs_topk_plan *p, WGPUCommandEncoder encoder, const w
                              : p->sorted ? (gpu_binding){6, p->values_tmp, 0, out_bytes}
                                          : (gpu_binding){6, a->values_out, a->values_out_offset, out_bytes};
     const uint64_t row_tiles = rows * tiles, cand_groups = wgs__div_up(n * rows, p->tile);
+    /* An experiment may leave phases out to time the others (the init always runs). */
+    const uint32_t ph = ctx->exp.topk_phases ? ctx->exp.topk_phases : 31u;
     wgs__gpu_scope_push(ctx->gpu);
     const uint32_t none = 0xFFFFFFFFu; /* WGPU_QUERY_SET_INDEX_UNDEFINED */
     WGPUComputePassEncoder cp = wgs__gpu_pass_begin(ctx->gpu, encoder, a->timestamp_query_set,
                                                     a->timestamp_begin_index, none);
     wgs__dispatch(ctx, cp, p->init, &state, 1, &recs[3], at[3], rows, NULL);
     gpu_binding hb[2] = {kin, state};
-    wgs__dispatch(ctx, cp, p->histogram, hb, 2, &recs[0], at[0], rows * wgs__div_up(tiles, p->hist_tiles), NULL);
-    wgs__dispatch(ctx, cp, p->pick, &state, 1, &recs[0], at[0], rows, NULL);
+    if (ph & WGS_EXPERIMENTAL_TOPK_HISTOGRAM) {
+        wgs__dispatch(ctx, cp, p->histogram, hb, 2, &recs[0], at[0], rows * wgs__div_up(tiles, p->hist_tiles), NULL);
+        wgs__dispatch(ctx, cp, p->pick, &state, 1, &recs[0], at[0], rows, NULL);
+    }
     gpu_binding fb[4] = {kin, state, counts, cands};
-    wgs__dispatch(ctx, cp, p->filter, fb, 4, &recs[1], at[1], row_tiles, NULL);
-    wgs__dispatch(ctx, cp, p->pick, &state, 1, &recs[1], at[1], rows, NULL);
+    if (ph & WGS_EXPERIMENTAL_TOPK_FILTER) {
+        wgs__dispatch(ctx, cp, p->filter, fb, 4, &recs[1], at[1], row_tiles, NULL);
+        wgs__dispatch(ctx, cp, p->pick, &state, 1, &recs[1], at[1], rows, NULL);
+    }
     /* The candidates' dispatches follow their count, which the filter left after the
      * rows' states. */
     const wgs__count_rule follow = wgs__count_follow(0, p->tile);
     wgs__dispatch_begin(ctx, p->state, rows * ROW_BYTES, n * rows);
     gpu_binding cb[3] = {kin, state, cands};
-    for (uint32_t d = 2; d < DIGITS; d++) {
+    for (uint32_t d = 2; d < DIGITS && (ph & WGS_EXPERIMENTAL_TOPK_CANDIDATES); d++) {
         wgs__dispatch(ctx, cp, p->cand_histogram, cb, 3, &recs[d], at[d], cand_groups, &follow);
         wgs__dispatch(ctx, cp, p->pick, &state, 1, &recs[d], at[d], rows, NULL);
     }
-    wgs__dispatch(ctx, cp, p->cand_tiles, fb, 4, &recs[3], at[3], cand_groups, &follow);
+    if (ph & WGS_EXPERIMENTAL_TOPK_CANDIDATES)
+        wgs__dispatch(ctx, cp, p->cand_tiles, fb, 4, &recs[3], at[3], cand_groups, &follow);
     r = wgs__dispatch_end(ctx, cp);
     wgs__gpu_pass_end(ctx->gpu, cp);
     wgs_result rs = wgs__scope_end(ctx, "recording the top-k");
     if (r == WGS_OK) r = rs;
     wgs_scan_args sa = {.input = p->tile_counts, .output = p->tile_offsets, .n = 2 * rows * tiles};
-    if (r == WGS_OK) r = wgs_scan_encode(p->scan, encoder, &sa);
+    if (r == WGS_OK && (ph & WGS_EXPERIMENTAL_TOPK_SCAN)) r = wgs_scan_encode(p->scan, encoder, &sa);
     /* The write's and the ranking's records now: the scan wrote its own into the ring. */
     if (r == WGS_OK) r = wgs__params_reserve(ctx, 2);
     if (r != WGS_OK) return r;
@@ -357,8 +364,9 @@ wgs_result wgs_topk_encode(wgs_topk_plan *p, WGPUCommandEncoder encoder, const w
     cp = wgs__gpu_pass_begin(ctx->gpu, encoder, a->timestamp_query_set, none,
                              by_sort ? none : a->timestamp_end_index);
     gpu_binding wb[7] = {kin, kout, state, counts, offsets, vin, vout};
-    wgs__dispatch(ctx, cp, p->write, wb, 7, &recs[3], write_at, row_tiles, NULL);
-    if (p->sorted && !by_sort) {
+    const int write = (ph & WGS_EXPERIMENTAL_TOPK_WRITE) != 0;
+    if (write) wgs__dispatch(ctx, cp, p->write, wb, 7, &recs[3], write_at, row_tiles, NULL);
+    if (write && p->sorted && !by_sort) {
         gpu_binding rb[4] = {{0, p->keys_tmp, 0, out_bytes}, {1, a->keys_out, a->keys_out_offset, out_bytes},
                              vals ? (gpu_binding){5, p->values_tmp, 0, out_bytes} : wgs__binding_or_dummy(ctx, 5, NULL, 0, 0, 0),
                              vals ? (gpu_binding){6, a->values_out, a->values_out_offset, out_bytes}
@@ -367,7 +375,7 @@ wgs_result wgs_topk_encode(wgs_topk_plan *p, WGPUCommandEncoder encoder, const w
     }
     wgs__gpu_pass_end(ctx->gpu, cp);
     r = wgs__scope_end(ctx, "recording the top-k");
-    if (r == WGS_OK && by_sort) {
+    if (r == WGS_OK && by_sort && write) {
         wgs_sort_args so = {.keys_in = p->keys_tmp, .keys_out = a->keys_out, .keys_out_offset = a->keys_out_offset,
                             .values_in = p->values_tmp, .values_out = vals ? a->values_out : NULL,
                             .values_out_offset = a->values_out_offset, .n = k,

@@ -286,6 +286,10 @@ expect 2 "bench --creation with --min" -- "$cli" bench --creation --min 2^10
 expect 2 "bench --creation with --transfers" -- "$cli" bench --creation --transfers
 expect 3 "bench --transfers with a bad WGSCAN_TRANSFER" -- env WGSCAN_TRANSFER=64,4 "$cli" bench --transfers --min 4 --max 4096
 check "the variable's form is said" -- grep -q "chunk_kib,slots,threads" "$tmp/err.txt"
+expect 3 "top-k with a bad WGSCAN_TOPK_PHASES" -- env WGSCAN_TOPK_PHASES=histogram,bogus "$cli" topk --n 4096 --k 8
+check "the phases' names are said" -- grep -q "histogram,filter,candidates,scan,write" "$tmp/err.txt"
+expect 0 "top-k timed without its later phases" -- env WGSCAN_TOPK_PATH=multi WGSCAN_TOPK_PHASES=histogram,filter "$cli" topk --n 100000 --k 16 --repeat 2
+expect 0 "top-k with every phase named" -- env WGSCAN_TOPK_PATH=multi WGSCAN_TOPK_PHASES=histogram,filter,candidates,scan,write "$cli" topk --n 100000 --k 16 --repeat 1 --verify
 expect 3 "bench --transfers with a shape no device runs" -- env WGSCAN_TRANSFER=100,4,4 "$cli" bench --transfers --min 4 --max 4096
 expect 0 "bench --transfers, small" -- "$cli" bench --transfers --min 4 --max 2^20 --runs 3 --json "$tmp/t.json" --csv "$tmp/t.csv"
 check "transfers CSV: both directions at every size" -- bash -c '[ "$(grep -c "^up," "$0")" = 19 ] && [ "$(grep -c "^down," "$0")" = 19 ]' "$tmp/t.csv"

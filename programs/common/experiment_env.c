@@ -143,6 +143,19 @@ int wgs_experiment_from_env(wgs_context_desc *desc, wgs_experimental *e, char *e
         }
         any = 1;
     }
+    if ((s = getenv("WGSCAN_TOPK_PHASES")) && *s) {
+        static const char *const names[] = {"histogram", "filter", "candidates", "scan", "write"};
+        char buf[64];
+        snprintf(buf, sizeof buf, "%s", s);
+        for (char *save = NULL, *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+            size_t i = 0;
+            while (i < sizeof names / sizeof names[0] && strcmp(t, names[i])) i++;
+            if (i == sizeof names / sizeof names[0])
+                return bad(err, errlen, "WGSCAN_TOPK_PHASES", s, "some of histogram,filter,candidates,scan,write");
+            e->topk_phases |= 1u << i;
+        }
+        any = 1;
+    }
     if ((s = getenv("WGSCAN_TRANSFER")) && *s) {
         unsigned t[4] = {0};
         if (!strcmp(s, "legacy")) {

@@ -16,6 +16,9 @@
  *   WGSCAN_LOOKBACK=1..8          states per look-back lane   WGSCAN_LOOKBACK_SPINS=N
  *   WGSCAN_COPY=scalar            4-byte copy kernel          WGSCAN_DAWN_TOGGLES=a,b
  *   WGSCAN_SELECT_PHASES=count,scan,scatter (some of: the output is then wrong)
+ *   WGSCAN_SORT_PHASES=count,scan,scatter[,no-lookback,no-rank,no-write]  the same for the sort
+ *   WGSCAN_TOPK_PHASES=histogram,filter,candidates,scan,write  the multi-pass top-k's
+ *                                 (some of: the output is then wrong)
  *   WGSCAN_WAIT_TIMEOUT_S=S       the context's wait limit
  *   WGSCAN_TRANSFER=chunk_kib,slots,threads[,direct_kib] host transfers' staging (0: default),
  *                                 or legacy (the path before the staging rings)
