@@ -143,6 +143,12 @@ int wgs_experiment_from_env(wgs_context_desc *desc, wgs_experimental *e, char *e
         }
         any = 1;
     }
+    if ((s = getenv("WGSCAN_SEGSORT_TINY")) && *s) {
+        if (!strcmp(s, "input")) e->segmented_sort_tiny = 0;
+        else if (!strcmp(s, "staged")) e->segmented_sort_tiny = 1;
+        else return bad(err, errlen, "WGSCAN_SEGSORT_TINY", s, "input or staged");
+        any = 1;
+    }
     if ((s = getenv("WGSCAN_TOPK_PHASES")) && *s) {
         static const char *const names[] = {"histogram", "filter", "candidates", "scan", "write"};
         char buf[64];

@@ -2,9 +2,11 @@
 # SPDX-License-Identifier: MIT
 # Run 28 (prepared in the eighth session, 2026-12-06), at most 120 s: where top-k's
 # 1.432 ms for k = 1024 of 2^28 u32 go (issue 36, target 1.05; two reads of the keys are
-# 0.70): WGSCAN_TOPK_PHASES with its phases added one at a time, beside the copy; then
-# the sort at the defaults (10.94 ms keys, 18.16 pairs at 3e043af) as a check of the
-# machine. Carry: .gl, build, node_modules/bun-webgpu-linux-x64.
+# 0.70): WGSCAN_TOPK_PHASES with its phases added one at a time, beside the copy; the
+# segmented sort's segments of at most 32 keys ranked from the input (1.235 ms for 2^26
+# in segments of 16, CUB 0.321) against staged in workgroup memory
+# (WGSCAN_SEGSORT_TINY=staged); then the sort at the defaults (10.94 ms keys, 18.16
+# pairs at 3e043af) as a check of the machine. Carry: .gl, build, node_modules/bun-webgpu-linux-x64.
 set -u
 for f in .gl/*.deb; do dpkg -x $f /; done; ldconfig
 L=$OUT/run28.log
@@ -26,6 +28,10 @@ S topk-f32-index X=0 $K --type f32 --payload index
 S verify X=0 topk --n 16777216 --k 1024 --repeat 1 --verify
 timeout 30 build/wgscan bench --series none --primitives topk-1024 --min 2^28 --max 2^28 --runs 20 \
   --csv /dev/stdout --json /tmp/b.json --svg /tmp/b.svg 2>&1 | grep -E "^u32|rror" >> $L
+for l in 16 1 32; do
+  for m in input staged; do S segsort-tiny WGSCAN_SEGSORT_TINY=$m segmented-sort --n 67108864 --segments $l --repeat 10; done
+done
+S verify WGSCAN_SEGSORT_TINY=staged segmented-sort --n 16777216 --segments 16 --repeat 1 --verify --payload index
 S sort X=0 sort --n 268435456 --repeat 10
 S sort-pairs X=0 sort --n 268435456 --repeat 10 --payload index
 cat $L

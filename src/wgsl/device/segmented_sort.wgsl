@@ -14,6 +14,7 @@
 //               segments' places)
 //   ss_tiny     SS_TINY_LANES invocations a segment of at most SS_TINY_MAX keys: each
 //               key's rank counted over the segment's keys, then its move there
+//               (ss_tiny_staged: the same from keys staged in workgroup memory)
 //   ss_small    (n: the listed segments, a count from the GPU) a workgroup a segment
 //               of one list (compiled twice: the medium tile and the full one), at
 //               most TILE keys, sorted in workgroup memory by an LSD radix sort of
@@ -210,6 +211,61 @@ fn ss_tiny(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: 
             }
         }
         move_element(r.x + i, r.x + rank);
+    }
+}
+
+// ss_tiny with the segments' keys staged in workgroup memory (an experiment's choice,
+// wgs_experimental.segmented_sort_tiny, until a GPU has timed both): each lane loads its
+// keys (at most SS_TINY_MAX / SS_TINY_LANES) once, the segment's lanes rank them
+// against the staged keys, each staged key read once a lane. A word of padding a slot
+// puts the slots' j-th keys in different banks.
+const TINY_SLOTS: u32 = WG / SS_TINY_LANES;
+const TINY_STRIDE: u32 = SS_TINY_MAX + 1u;
+const TINY_KEYS: u32 = SS_TINY_MAX / SS_TINY_LANES;
+var<workgroup> tiny_keys: array<vec2<u32>, TINY_SLOTS * TINY_STRIDE>;
+
+@compute @workgroup_size(WG)
+fn ss_tiny_staged(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
+                  @builtin(local_invocation_index) lid: u32) {
+    let slot = lid / SS_TINY_LANES;
+    let lane = lid % SS_TINY_LANES;
+    let s = tile_index(wid, nwg) * TINY_SLOTS + slot;
+    // No return before the barrier: a slot without a segment to sort has no keys.
+    var first = 0u;
+    var len = 0u;
+    if (s < params.segments) {
+        let r = seg_range(s);
+        if (r.x <= r.y && r.y <= params.n && r.y - r.x <= min(SS_TINY_MAX, params.small_max)) {
+            first = r.x;
+            len = r.y - r.x;
+        }
+    }
+    var mine: array<vec2<u32>, TINY_KEYS>;
+    var rank: array<u32, TINY_KEYS>;
+    for (var m = 0u; m < TINY_KEYS; m++) {
+        let i = lane + m * SS_TINY_LANES;
+        rank[m] = 0u;
+        if (i < len) {
+            mine[m] = key_at(first + i);
+            tiny_keys[slot * TINY_STRIDE + i] = mine[m];
+        }
+    }
+    workgroupBarrier();
+    // A key's rank: the keys below it, and the equal ones before it (stable).
+    for (var j = 0u; j < len; j++) {
+        let y = tiny_keys[slot * TINY_STRIDE + j];
+        for (var m = 0u; m < TINY_KEYS; m++) {
+            let i = lane + m * SS_TINY_LANES;
+            if (key_less(y, mine[m]) || (j < i && all(y == mine[m]))) {
+                rank[m]++;
+            }
+        }
+    }
+    for (var m = 0u; m < TINY_KEYS; m++) {
+        let i = lane + m * SS_TINY_LANES;
+        if (i < len) {
+            move_element(first + i, first + rank[m]);
+        }
     }
 }
 
