@@ -438,6 +438,10 @@ typedef struct wgs_experimental {
     uint32_t sort_group_tiles;
     uint32_t sort_count_groups;
     uint32_t sort_phases;
+    /* A tile's digit of each key (the sorts' and the segmented sort's tiles): 0 the
+     * plan's choice (held in a register for keys alone and 64-bit keys, else computed
+     * again where it is used), 1 always held, 2 always computed again. */
+    uint32_t sort_digits;
     /* The top-k's tile, and the tiles each workgroup of its first pass (the top
      * digit's histogram) counts before it adds to the row's counts (1..64, a power of
      * two). */

@@ -340,6 +340,25 @@ TEST(sort_count_groups) {
     }
 }
 
+/* A tile's digits forced the other way than the plan's choice (wgs_experimental.
+ * sort_digits): held beside values with 32-bit keys, computed again for keys alone and
+ * 64-bit keys (the segmented sort's tiles: test_segmented_sort). */
+TEST(sort_digits_forced) {
+    for (int mode = test_sanitized() && !test_long() ? 2 : 1; mode <= 2; mode++) { /* sanitized: one host path */
+        wgs_experimental e = {.sort_digits = (uint32_t)mode};
+        wgs_context *ctx = test_context_experimental(&e);
+        if (!ctx) return;
+        const uint64_t sizes[] = {1, 4097, 3 * 2048 + 5};
+        const enum dist dists[] = {D_UNIFORM, D_FEW};
+        const sort_case cases[] = {
+            {.type = WGS_TYPE_U32, .payload = WGS_PAYLOAD_INDEX},
+            {.type = WGS_TYPE_F32, .order = WGS_SORT_DESCENDING, .payload = WGS_PAYLOAD_BUFFER, .value_bytes = 8},
+            {.type = WGS_TYPE_U32},
+            {.type = WGS_TYPE_U64, .payload = WGS_PAYLOAD_INDEX, .algorithm = WGS_SORT_ALGORITHM_REDUCE_SCAN}};
+        for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) run_case(ctx, &cases[i], sizes, 3, dists, 2, 0);
+    }
+}
+
 /* One plan, many sorts in a row (no stale counts or offsets between encodes), two of
  * them in one command encoder. At 2^20 keys (hundreds of tiles) stale state shows as it
  * would at 2^22, for a quarter of the time; sort_large sorts the largest size, and

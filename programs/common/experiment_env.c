@@ -143,6 +143,13 @@ int wgs_experiment_from_env(wgs_context_desc *desc, wgs_experimental *e, char *e
         }
         any = 1;
     }
+    if ((s = getenv("WGSCAN_SORT_DIGITS")) && *s) {
+        if (!strcmp(s, "auto")) e->sort_digits = 0;
+        else if (!strcmp(s, "held")) e->sort_digits = 1;
+        else if (!strcmp(s, "computed")) e->sort_digits = 2;
+        else return bad(err, errlen, "WGSCAN_SORT_DIGITS", s, "auto, held or computed");
+        any = 1;
+    }
     if ((s = getenv("WGSCAN_SEGSORT_TINY")) && *s) {
         if (!strcmp(s, "input")) e->segmented_sort_tiny = 0;
         else if (!strcmp(s, "staged")) e->segmented_sort_tiny = 1;

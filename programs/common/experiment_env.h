@@ -13,6 +13,8 @@
  *   WGSCAN_TOPK_PATH=auto|multi|rows  the top-k's path (multi-pass, a workgroup a row)
  *   WGSCAN_TUNE_SEGSORT=wg,items[,block wg,block items[,block max]]  the segmented sort's
  *                                 tile, its block path's tile and bound
+ *   WGSCAN_SORT_DIGITS=auto|held|computed  a sort tile's digit of each key held in a
+ *                                 register or computed again where it is used
  *   WGSCAN_SEGSORT_TINY=input|staged  its segments of at most 32 keys ranked from the
  *                                 input or from keys staged in workgroup memory
  *   WGSCAN_LOOKBACK=1..8          states per look-back lane   WGSCAN_LOOKBACK_SPINS=N

@@ -18,7 +18,7 @@
 // the tile's first key of each digit goes, less the digit's digit_start.
 //
 // Plan constants: VALUE_WORDS (0, 1 or 2), SORT_SKIP (experiments: parts left out for
-// timing; 0); from the prelude SG_MIN (the device's smallest subgroup; 1 without
+// timing; 0), SORT_DIGITS (below); from the prelude SG_MIN (the device's smallest subgroup; 1 without
 // subgroups).
 
 const OWNERS_MAX: u32 = WG / SG_MIN;
@@ -74,8 +74,9 @@ var<private> key_dst#: u32;
 // are worth more than the instructions (H100, 2^28 pairs at 256 x 8: u32 18.10 ms
 // against 22.05, but f32, whose mapping costs more, 23.27 against 22.54; keys alone
 // 11.67 against 11.27, u64 keys 35.57 against 34.13; BENCHMARKS.md, 2026-12-06, eighth
-// session).
-const DIGIT_HELD: bool = VALUE_WORDS == 0u || KEY_WORDS == 2u;
+// session). SORT_DIGITS, a plan constant, lets an experiment choose (1 held, 2
+// computed; 0 this rule).
+const DIGIT_HELD: bool = select(VALUE_WORDS == 0u || KEY_WORDS == 2u, SORT_DIGITS == 1u, SORT_DIGITS != 0u);
 var<private> tile_shift: u32; // this pass's digit, as digit_at takes it
 var<private> tile_bits: u32;
 
