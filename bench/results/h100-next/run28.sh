@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
-# Run 28 (prepared in the eighth session, 2026-12-06), at most 120 s: where top-k's
+# Run 28 (prepared in the eighth session, 2026-12-06): where top-k's
 # 1.432 ms for k = 1024 of 2^28 u32 go (issue 36, target 1.05; two reads of the keys are
 # 0.70): WGSCAN_TOPK_PHASES with its phases added one at a time, beside the copy; the
 # segmented sort's segments of at most 32 keys ranked from the input (1.235 ms for 2^26
 # in segments of 16, CUB 0.321) against staged in workgroup memory
-# (WGSCAN_SEGSORT_TINY=staged); then the sort at the defaults (10.94 ms keys, 18.16
-# pairs at 3e043af) as a check of the machine. Carry: .gl, build, node_modules/bun-webgpu-linux-x64.
+# (WGSCAN_SEGSORT_TINY=staged); pairs of each key type with the digits held and computed
+# (WGSCAN_SORT_DIGITS); then the sort of u32 keys at the defaults (10.94 ms at 3e043af)
+# as a check of the machine. At most about 150 s. Carry: .gl, build, node_modules/bun-webgpu-linux-x64.
 set -u
 for f in .gl/*.deb; do dpkg -x $f /; done; ldconfig
 L=$OUT/run28.log
@@ -32,6 +33,13 @@ for l in 16 1 32; do
   for m in input staged; do S segsort-tiny WGSCAN_SEGSORT_TINY=$m segmented-sort --n 67108864 --segments $l --repeat 10; done
 done
 S verify WGSCAN_SEGSORT_TINY=staged segmented-sort --n 16777216 --segments 16 --repeat 1 --verify --payload index
+# A tile's digits held or computed again (WGSCAN_SORT_DIGITS; 3e043af: computed beside
+# values with 32-bit keys, held otherwise; f32 pairs 23.27 computed against 22.54 held).
+for t in u32 i32 f32 u64; do
+  for m in held computed; do S digits WGSCAN_SORT_DIGITS=$m sort --n 268435456 --repeat 10 --payload index --type $t; done
+done
+for m in held computed; do
+  S digits WGSCAN_SORT_DIGITS=$m segmented-sort --n 67108864 --segments 4096 --repeat 10 --payload index
+done
 S sort X=0 sort --n 268435456 --repeat 10
-S sort-pairs X=0 sort --n 268435456 --repeat 10 --payload index
 cat $L
