@@ -467,7 +467,7 @@ typedef struct wgs_experimental {
     uint32_t segmented_sort_block_max;
     /* The segmented sort's segments of at most 32 keys: 0 each key's rank from the
      * input (ss_tiny), 1 from the segment's keys staged in workgroup memory. */
-    int segmented_sort_tiny;
+    uint32_t segmented_sort_tiny;
     /* Dawn device toggles to enable, comma-separated (NULL: none). */
     const char *dawn_toggles;
     /* Fault injection for the tests: the parameter ring's creation fails. */

@@ -341,12 +341,13 @@ wgs_result wgs_topk_encode(wgs_topk_plan *p, WGPUCommandEncoder encoder, const w
     const wgs__count_rule follow = wgs__count_follow(0, p->tile);
     wgs__dispatch_begin(ctx, p->state, rows * ROW_BYTES, n * rows);
     gpu_binding cb[3] = {kin, state, cands};
-    for (uint32_t d = 2; d < DIGITS && (ph & WGS_EXPERIMENTAL_TOPK_CANDIDATES); d++) {
-        wgs__dispatch(ctx, cp, p->cand_histogram, cb, 3, &recs[d], at[d], cand_groups, &follow);
-        wgs__dispatch(ctx, cp, p->pick, &state, 1, &recs[d], at[d], rows, NULL);
-    }
-    if (ph & WGS_EXPERIMENTAL_TOPK_CANDIDATES)
+    if (ph & WGS_EXPERIMENTAL_TOPK_CANDIDATES) {
+        for (uint32_t d = 2; d < DIGITS; d++) {
+            wgs__dispatch(ctx, cp, p->cand_histogram, cb, 3, &recs[d], at[d], cand_groups, &follow);
+            wgs__dispatch(ctx, cp, p->pick, &state, 1, &recs[d], at[d], rows, NULL);
+        }
         wgs__dispatch(ctx, cp, p->cand_tiles, fb, 4, &recs[3], at[3], cand_groups, &follow);
+    }
     r = wgs__dispatch_end(ctx, cp);
     wgs__gpu_pass_end(ctx->gpu, cp);
     wgs_result rs = wgs__scope_end(ctx, "recording the top-k");

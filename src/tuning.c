@@ -99,7 +99,9 @@ static const wgs__tuning table[WGS__CLASS_COUNT] = {
         .sort_portable = {16, 16},
         .sort_group_tiles = 1,
         .sort_keys_group_tiles = 2,
-        /* A digit's counts of 8 groups in one 32-byte sector; not yet measured. */
+        /* A digit's counts of 8 groups in one 32-byte sector. H100, 2^28 u32 keys
+         * (bench/results/h100-2026-12-06/run14.log): 1 group 12.82 ms, 4 11.73, 8 11.25,
+         * 16 11.73. */
         .sort_count_groups = 8,
         /* One tile a workgroup: the largest that fits (fewer tiles to look back over). */
         .sort_onesweep = {256, 16},
@@ -124,10 +126,13 @@ static const wgs__tuning table[WGS__CLASS_COUNT] = {
          * 0.141, one 0.096 / 0.135; rows of 256k, k = 1024: 64 rows 0.305 / 0.409, 32
          * 0.169 / 0.242, 8 0.164 / 0.167, one 0.161 / 0.144 (the one loss, by 12%). */
         .topk_rows_auto = 1,
-        .segmented_sort = {256, 16}, /* 4096 keys: segments of 4096 in a workgroup; not yet measured */
+        /* 4096 keys: segments of 4096 in a workgroup. H100, 2^26 keys in segments of 4096
+         * (bench/results/h100-2026-12-06/run20.log): 2.79 ms keys alone, 4.03 with
+         * indices. */
+        .segmented_sort = {256, 16},
         .segmented_sort_medium = {128, 4}, /* 512 keys in 4 KiB: many workgroups a core; not yet measured */
-        /* H100, 2^26 keys in segments of 65536 (run14.log, run19.log): 256 x 8 4.87-4.89 ms,
-         * the tile's 256 x 16 8.13 (80 registers against more: a workgroup a core more). */
+        /* H100, 2^26 keys in segments of 65536 (run14.log, run19.log): 256 x 8 4.87-4.89 ms
+         * (ss_block 80 registers), the small tile's 256 x 16 8.13. */
         .segmented_sort_block = {256, 8},
         /* 2^20 keys, 256 tiles: 1024 segments of 65536 fill the GPU; one segment of the
          * bound alone on one core is slow, past it the two global sorts; not yet measured. */

@@ -27,6 +27,13 @@ static int parse_list(const char *s, unsigned *v, int max) {
     return -1;
 }
 
+/* Index of `t` among the `count` names, or -1. */
+static int name_index(const char *t, const char *const *names, int count) {
+    for (int i = 0; i < count; i++)
+        if (!strcmp(t, names[i])) return i;
+    return -1;
+}
+
 static int bad(char *err, size_t errlen, const char *name, const char *value, const char *want) {
     snprintf(err, errlen, "%s='%s' is not %s", name, value, want);
     return -1;
@@ -115,57 +122,49 @@ int wgs_experiment_from_env(wgs_context_desc *desc, wgs_experimental *e, char *e
         if (k == 3) e->topk_rows_candidates = v[2];
         any = 1;
     }
-    if ((s = getenv("WGSCAN_TOPK_PATH")) && *s) {
-        if (!strcmp(s, "auto")) e->topk_path = 0;
-        else if (!strcmp(s, "multi")) e->topk_path = 1;
-        else if (!strcmp(s, "rows")) e->topk_path = 2;
-        else return bad(err, errlen, "WGSCAN_TOPK_PATH", s, "auto, multi or rows");
+    /* Variables that name one choice (the field takes its index) or several phases (bit
+     * i for the i-th name: the names are in the order of WGS_EXPERIMENTAL_PHASE_* and
+     * WGS_EXPERIMENTAL_TOPK_*). */
+    static const char *const topk_paths[] = {"auto", "multi", "rows"};
+    static const char *const digit_modes[] = {"auto", "held", "computed"};
+    static const char *const tiny_modes[] = {"input", "staged"};
+    static const char *const select_phases[] = {"count", "scan", "scatter"};
+    static const char *const sort_phases[] = {"count", "scan", "scatter", "no-lookback", "no-rank", "no-write"};
+    static const char *const topk_phases[] = {"histogram", "filter", "candidates", "scan", "write"};
+    _Static_assert(WGS_EXPERIMENTAL_PHASE_SCATTER == 1u << 2 && WGS_EXPERIMENTAL_PHASE_SKIP_WRITE == 1u << 5 &&
+                       WGS_EXPERIMENTAL_TOPK_SCAN == 1u << 3 && WGS_EXPERIMENTAL_TOPK_WRITE == 1u << 4,
+                   "the phases' names are in the order of their bits");
+    struct named {
+        const char *name;
+        const char *const *names;
+        int count;
+        const char *want;
+        uint32_t *field;
+    };
+    const struct named choices[] = {
+        {"WGSCAN_TOPK_PATH", topk_paths, 3, "auto, multi or rows", &e->topk_path},
+        {"WGSCAN_SORT_DIGITS", digit_modes, 3, "auto, held or computed", &e->sort_digits},
+        {"WGSCAN_SEGSORT_TINY", tiny_modes, 2, "input or staged", &e->segmented_sort_tiny}};
+    const struct named phases[] = {
+        {"WGSCAN_SELECT_PHASES", select_phases, 3, "some of count,scan,scatter", &e->select_phases},
+        {"WGSCAN_SORT_PHASES", sort_phases, 6, "some of count,scan,scatter,no-lookback,no-rank,no-write",
+         &e->sort_phases},
+        {"WGSCAN_TOPK_PHASES", topk_phases, 5, "some of histogram,filter,candidates,scan,write", &e->topk_phases}};
+    for (size_t i = 0; i < sizeof choices / sizeof choices[0]; i++) {
+        if (!(s = getenv(choices[i].name)) || !*s) continue;
+        int k = name_index(s, choices[i].names, choices[i].count);
+        if (k < 0) return bad(err, errlen, choices[i].name, s, choices[i].want);
+        *choices[i].field = (uint32_t)k;
         any = 1;
     }
-    struct {
-        const char *name;
-        uint32_t *phases;
-    } phases[] = {{"WGSCAN_SELECT_PHASES", &e->select_phases}, {"WGSCAN_SORT_PHASES", &e->sort_phases}};
     for (size_t i = 0; i < sizeof phases / sizeof phases[0]; i++) {
         if (!(s = getenv(phases[i].name)) || !*s) continue;
         char buf[64];
         snprintf(buf, sizeof buf, "%s", s);
         for (char *save = NULL, *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
-            if (!strcmp(t, "count")) *phases[i].phases |= WGS_EXPERIMENTAL_PHASE_COUNT;
-            else if (!strcmp(t, "scan")) *phases[i].phases |= WGS_EXPERIMENTAL_PHASE_SCAN;
-            else if (!strcmp(t, "scatter")) *phases[i].phases |= WGS_EXPERIMENTAL_PHASE_SCATTER;
-            else if (!strcmp(t, "no-lookback") && i == 1) *phases[i].phases |= WGS_EXPERIMENTAL_PHASE_SKIP_LOOKBACK;
-            else if (!strcmp(t, "no-rank") && i == 1) *phases[i].phases |= WGS_EXPERIMENTAL_PHASE_SKIP_RANK;
-            else if (!strcmp(t, "no-write") && i == 1) *phases[i].phases |= WGS_EXPERIMENTAL_PHASE_SKIP_WRITE;
-            else return bad(err, errlen, phases[i].name, s,
-                            i == 1 ? "some of count,scan,scatter,no-lookback,no-rank,no-write"
-                                   : "some of count,scan,scatter");
-        }
-        any = 1;
-    }
-    if ((s = getenv("WGSCAN_SORT_DIGITS")) && *s) {
-        if (!strcmp(s, "auto")) e->sort_digits = 0;
-        else if (!strcmp(s, "held")) e->sort_digits = 1;
-        else if (!strcmp(s, "computed")) e->sort_digits = 2;
-        else return bad(err, errlen, "WGSCAN_SORT_DIGITS", s, "auto, held or computed");
-        any = 1;
-    }
-    if ((s = getenv("WGSCAN_SEGSORT_TINY")) && *s) {
-        if (!strcmp(s, "input")) e->segmented_sort_tiny = 0;
-        else if (!strcmp(s, "staged")) e->segmented_sort_tiny = 1;
-        else return bad(err, errlen, "WGSCAN_SEGSORT_TINY", s, "input or staged");
-        any = 1;
-    }
-    if ((s = getenv("WGSCAN_TOPK_PHASES")) && *s) {
-        static const char *const names[] = {"histogram", "filter", "candidates", "scan", "write"};
-        char buf[64];
-        snprintf(buf, sizeof buf, "%s", s);
-        for (char *save = NULL, *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
-            size_t i = 0;
-            while (i < sizeof names / sizeof names[0] && strcmp(t, names[i])) i++;
-            if (i == sizeof names / sizeof names[0])
-                return bad(err, errlen, "WGSCAN_TOPK_PHASES", s, "some of histogram,filter,candidates,scan,write");
-            e->topk_phases |= 1u << i;
+            int k = name_index(t, phases[i].names, phases[i].count);
+            if (k < 0) return bad(err, errlen, phases[i].name, s, phases[i].want);
+            *phases[i].field |= 1u << k;
         }
         any = 1;
     }
