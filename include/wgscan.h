@@ -442,11 +442,12 @@ typedef struct wgs_experimental {
      * plan's choice (held in a register for keys alone and 64-bit keys, else computed
      * again where it is used), 1 always held, 2 always computed again. */
     uint32_t sort_digits;
-    /* The top-k's tile, and the tiles each workgroup of its first pass (the top
-     * digit's histogram) counts before it adds to the row's counts (1..64, a power of
-     * two). */
+    /* The top-k's tile, the tiles each workgroup of its first pass (the top digit's
+     * histogram) counts before it adds to the row's counts (1..64, a power of two), and
+     * the tiles each workgroup of its write takes (1..32, a power of two). */
     wgs_tile_shape topk;
     uint32_t topk_hist_tiles;
+    uint32_t topk_write_tiles;
     /* The multi-pass top-k records only these phases (WGS_EXPERIMENTAL_TOPK_*; 0: all),
      * so that a benchmark can time each: the output is then wrong. */
     uint32_t topk_phases;
@@ -465,9 +466,6 @@ typedef struct wgs_experimental {
      * most the tile: none, the radix sorts take every segment past the tile). */
     wgs_tile_shape segmented_sort, segmented_sort_block;
     uint32_t segmented_sort_block_max;
-    /* The segmented sort's segments of at most 32 keys: 0 each key's rank from the
-     * input (ss_tiny), 1 from the segment's keys staged in workgroup memory. */
-    uint32_t segmented_sort_tiny;
     /* Dawn device toggles to enable, comma-separated (NULL: none). */
     const char *dawn_toggles;
     /* Fault injection for the tests: the parameter ring's creation fails. */

@@ -192,7 +192,7 @@ wgs_result wgs_segmented_sort_plan_create(wgs_context *ctx, const wgs_segmented_
         WGPUComputePipeline *pipe;
         int want;
     } entries[] = {{"ss_clear", &p->clear, 1},          {"ss_check", &p->check, 1},
-                   {ctx->exp.segmented_sort_tiny ? "ss_tiny_staged" : "ss_tiny", &p->tiny, p->small},
+                   {"ss_tiny", &p->tiny, p->small},
                    {"ss_small", &p->sort_small, p->small},
                    {"ss_gather", &p->gather, p->large},
                    {"ss_relabel", &p->relabel, p->large},  {"ss_scatter", &p->scatter, p->large}};

@@ -40,7 +40,7 @@ struct wgs_topk_plan {
     int sorted;
     uint64_t capacity;
     uint32_t k_capacity, row_capacity;
-    uint32_t wg, tile, hist_tiles;
+    uint32_t wg, tile, hist_tiles, write_tiles;
     WGPUComputePipeline init, histogram, pick, filter, cand_histogram, cand_tiles, write, rank;
     WGPUComputePipeline row; /* the row path's kernel, or NULL */
     uint32_t row_k;          /* the largest k it takes */
@@ -111,6 +111,11 @@ wgs_result wgs_topk_plan_create(wgs_context *ctx, const wgs_topk_plan_desc *desc
     uint32_t hist_tiles;
     r = wgs__tuned_pow2(ctx, "topk_hist_tiles", ctx->exp.topk_hist_tiles, tu->topk_hist_tiles, 64, &hist_tiles);
     if (r != WGS_OK) return r;
+    /* The write's tiles a workgroup: a bit each in a word, an invocation each to test. */
+    uint32_t write_tiles;
+    r = wgs__tuned_pow2(ctx, "topk_write_tiles", ctx->exp.topk_write_tiles, tu->topk_write_tiles, 32, &write_tiles);
+    if (r != WGS_OK) return r;
+    if (write_tiles > shape.wg) write_tiles = shape.wg;
     const uint32_t path = ctx->exp.topk_path;
     WGS_FAIL_IF(ctx, path > PATH_ROWS, WGS_ERROR_INVALID_ARGUMENT,
                 "experimental topk_path %u is not 0 (auto), 1 (multi-pass) or 2 (rows)", path);
@@ -159,6 +164,7 @@ wgs_result wgs_topk_plan_create(wgs_context *ctx, const wgs_topk_plan_desc *desc
     p->wg = shape.wg;
     p->tile = shape.wg * shape.items;
     p->hist_tiles = hist_tiles;
+    p->write_tiles = write_tiles;
     p->row_k = cand ? row_k : 0;
     uint32_t value_mode = desc->payload == WGS_PAYLOAD_BUFFER ? 1u : desc->payload == WGS_PAYLOAD_INDEX ? 2u : 0u;
     wgs_kernel_spec spec = {.file = "device/topk.wgsl", .helper = "element/sort_key.wgsl", .primitive = 1,
@@ -167,7 +173,8 @@ wgs_result wgs_topk_plan_create(wgs_context *ctx, const wgs_topk_plan_desc *desc
                             .consts = {{"KEY_KIND", (uint32_t)key_kind(type) +
                                                         (desc->select == WGS_TOPK_LARGEST ? 16u : 0u)},
                                        {"VALUE_MODE", value_mode},
-                                       {"HIST_TILES", hist_tiles}}};
+                                       {"HIST_TILES", hist_tiles},
+                                       {"WRITE_TILES", write_tiles}}};
     struct {
         const char *entry;
         WGPUComputePipeline *pipe;
@@ -366,7 +373,8 @@ wgs_result wgs_topk_encode(wgs_topk_plan *p, WGPUCommandEncoder encoder, const w
                              by_sort ? none : a->timestamp_end_index);
     gpu_binding wb[7] = {kin, kout, state, counts, offsets, vin, vout};
     const int write = (ph & WGS_EXPERIMENTAL_TOPK_WRITE) != 0;
-    if (write) wgs__dispatch(ctx, cp, p->write, wb, 7, &recs[3], write_at, row_tiles, NULL);
+    if (write)
+        wgs__dispatch(ctx, cp, p->write, wb, 7, &recs[3], write_at, rows * wgs__div_up(tiles, p->write_tiles), NULL);
     if (write && p->sorted && !by_sort) {
         gpu_binding rb[4] = {{0, p->keys_tmp, 0, out_bytes}, {1, a->keys_out, a->keys_out_offset, out_bytes},
                              vals ? (gpu_binding){5, p->values_tmp, 0, out_bytes} : wgs__binding_or_dummy(ctx, 5, NULL, 0, 0, 0),

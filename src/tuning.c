@@ -47,6 +47,7 @@ static const wgs__tuning table[WGS__CLASS_COUNT] = {
         .topk_rows = {64, 4}, /* not measured: the CPU class's usual workgroup */
         .topk_rows_auto = 1,
         .topk_hist_tiles = 4, /* the loop over tiles runs in the tests */
+        .topk_write_tiles = 4, /* the same, and rows that end in a partial group */
         .segmented_sort = {64, 4},
         .segmented_sort_medium = {64, 1}, /* 64 keys: both lists run on small tests */
         .segmented_sort_block = {64, 4},
@@ -117,6 +118,9 @@ static const wgs__tuning table[WGS__CLASS_COUNT] = {
          * counts added to once in 8 tiles, not each tile: 1.766 against 2.635 at 256 x 8. */
         .topk = {256, 16},
         .topk_hist_tiles = 8,
+        /* H200, 2^28 u32, k = 1024: a workgroup a tile of the write, nearly all leaving at
+         * once, took 0.19 ms; 16 tiles test their counts at once (not yet measured). */
+        .topk_write_tiles = 16,
         /* One workgroup streams a row: as many loads in flight as a workgroup holds. H100,
          * 64 rows of 128k f32, k = 50 (bench/results/h100-2026-12-06/run13.log): 1024 x 4
          * 0.101 ms, 512 x 8 0.120, 256 x 16 0.174. */
@@ -168,6 +172,7 @@ static const wgs__tuning table[WGS__CLASS_COUNT] = {
         .sort_lookback = 8,
         .topk = {256, 16}, /* as gpu-sg32 */
         .topk_hist_tiles = 8,
+        .topk_write_tiles = 16, /* as gpu-sg32 */
         .topk_rows = {1024, 4}, /* as gpu-sg32 */
         .topk_rows_auto = 1,    /* as gpu-sg32 */
         .segmented_sort = {256, 8}, /* not yet measured on a GPU */

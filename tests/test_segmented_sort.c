@@ -239,23 +239,6 @@ TEST(segmented_sort_without_subgroups) {
     check_case(portable, &d, lens, 9, 60, "block path without subgroups");
 }
 
-TEST(segmented_sort_tiny_staged) {
-    /* The tiny segments' experimental kernel (keys staged in workgroup memory), every
-     * length up to 32 and past it, with 8-byte keys and values: more slots than
-     * segments in the last workgroup, empty segments and gaps between them. */
-    wgs_experimental e = {.segmented_sort_tiny = 1};
-    wgs_context *ctx = test_context_experimental(&e);
-    if (!ctx) return;
-    uint32_t lens[40];
-    for (uint32_t i = 0; i < 40; i++) lens[i] = (i * 7) % 35; /* 0..34, each once, in an odd order */
-    wgs_segmented_sort_plan_desc ds[3] = {
-        {.type = WGS_TYPE_U32, .payload = WGS_PAYLOAD_INDEX},
-        {.type = WGS_TYPE_I64, .order = WGS_SORT_DESCENDING, .payload = WGS_PAYLOAD_BUFFER, .value_bytes = 8,
-         .segments = WGS_SEGMENTS_BEGIN_END},
-        {.type = WGS_TYPE_F32}};
-    for (int i = 0; i < 3; i++) check_case(ctx, &ds[i], lens, 40 - (uint64_t)i, 70u + (uint64_t)i, "tiny, staged");
-}
-
 TEST(segmented_sort_large_path_alone) {
     wgs_context *ctx = test_context();
     if (!ctx) return;

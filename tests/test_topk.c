@@ -356,35 +356,51 @@ TEST(topk_folded_grids_and_binding_limit) {
     wgs_topk_plan_destroy(plan);
 }
 
-TEST(topk_histogram_tile_groups) {
-    /* Tiles of 64 keys, 8 to a workgroup of the first histogram: rows of 16 tiles and
-     * more end in a partial group; k small, so that most tiles of the write hold no
-     * winner and skip their keys, and ties, so that tiles of equal keys past the ones
-     * taken skip too. */
+TEST(topk_tile_groups) {
+    /* Tiles of 64 keys, 8 to a workgroup of the first histogram and 4 (the CPU class's),
+     * 1 or 32 (a whole word of flags) to one of the write: rows of 16 tiles and more end
+     * in a partial group of each, rows of 16 are one partial write group of 32; k small,
+     * so that most tiles of the write hold no winner and skip their keys, and ties, so
+     * that tiles of equal keys past the ones taken skip too. */
+    static const uint32_t write_tiles[] = {0, 1, 32};
     wgs_experimental e = {.topk = {32, 2}, .topk_hist_tiles = 8, .topk_path = 1};
-    wgs_context *ctx = test_context_experimental(&e);
-    if (!ctx) return;
     topk_case c = {WGS_TYPE_U32, WGS_TOPK_SMALLEST, WGS_TOPK_INPUT_ORDER, WGS_PAYLOAD_INDEX};
     wgs_topk_plan_desc d = {.type = c.type, .select = c.select, .output = c.output, .payload = c.payload,
                             .capacity = 3000, .k_capacity = 700, .row_capacity = 3};
     wgs_topk_plan *plan = NULL;
-    CHECK_RESULT(wgs_topk_plan_create(ctx, &d, &plan), WGS_OK);
-    if (plan) {
-        static const uint64_t ns[] = {64, 1000, 1024, 1025, 3000};
-        static const uint32_t ks[] = {1, 5, 63, 700};
-        for (size_t i = 0; i < sizeof ns / sizeof ns[0]; i++)
-            for (size_t j = 0; j < sizeof ks / sizeof ks[0]; j++)
-                if (ks[j] <= ns[i])
-                    check_topk(ctx, plan, &c, (enum dist)((i + j) % 3), ns[i], 1 + (uint32_t)(j % 3), ks[j],
-                               100 + i * 8 + j);
+    for (size_t w = 0; w < sizeof write_tiles / sizeof write_tiles[0]; w++) {
+        e.topk_write_tiles = write_tiles[w];
+        wgs_context *ctx = test_context_experimental(&e);
+        if (!ctx) return;
+        CHECK_RESULT(wgs_topk_plan_create(ctx, &d, &plan), WGS_OK);
+        if (plan) {
+            static const uint64_t ns[] = {64, 1000, 1024, 1025, 3000};
+            static const uint32_t ks[] = {1, 5, 63, 700};
+            for (size_t i = 0; i < sizeof ns / sizeof ns[0]; i++)
+                for (size_t j = 0; j < sizeof ks / sizeof ks[0]; j++)
+                    if (ks[j] <= ns[i])
+                        check_topk(ctx, plan, &c, (enum dist)((i + j + w) % 3), ns[i], 1 + (uint32_t)(j % 3),
+                                   ks[j], 100 + i * 8 + j + w * 64);
+        }
+        wgs_topk_plan_destroy(plan);
+        plan = NULL;
     }
-    wgs_topk_plan_destroy(plan);
-    /* Tiles a histogram workgroup: a power of two up to 64. */
+    /* Tiles a histogram workgroup: a power of two up to 64; a write workgroup: up to 32. */
+    e.topk_write_tiles = 0;
     e.topk_hist_tiles = 3;
-    ctx = test_context_experimental(&e);
+    wgs_context *ctx = test_context_experimental(&e);
     if (!ctx) return;
     CHECK_RESULT(wgs_topk_plan_create(ctx, &d, &plan), WGS_ERROR_INVALID_ARGUMENT);
     wgs_topk_plan_destroy(plan);
+    e.topk_hist_tiles = 8;
+    static const uint32_t bad_write[] = {3, 64};
+    for (size_t w = 0; w < 2; w++) {
+        e.topk_write_tiles = bad_write[w];
+        ctx = test_context_experimental(&e);
+        if (!ctx) return;
+        CHECK_RESULT(wgs_topk_plan_create(ctx, &d, &plan), WGS_ERROR_INVALID_ARGUMENT);
+        wgs_topk_plan_destroy(plan);
+    }
 }
 
 TEST(topk_scratch_query) {

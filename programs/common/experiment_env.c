@@ -100,10 +100,11 @@ int wgs_experiment_from_env(wgs_context_desc *desc, wgs_experimental *e, char *e
         any = 1;
     }
     if ((s = getenv("WGSCAN_TUNE_TOPK")) && *s) {
-        int k = parse_list(s, v, 3);
-        if (k < 2) return bad(err, errlen, "WGSCAN_TUNE_TOPK", s, "wg,items[,histogram tiles]");
+        int k = parse_list(s, v, 4);
+        if (k < 2) return bad(err, errlen, "WGSCAN_TUNE_TOPK", s, "wg,items[,histogram tiles[,write tiles]]");
         e->topk = (wgs_tile_shape){v[0], v[1]};
-        if (k == 3) e->topk_hist_tiles = v[2];
+        if (k >= 3) e->topk_hist_tiles = v[2];
+        if (k == 4) e->topk_write_tiles = v[3];
         any = 1;
     }
     if ((s = getenv("WGSCAN_TUNE_SEGSORT")) && *s) {
@@ -127,7 +128,6 @@ int wgs_experiment_from_env(wgs_context_desc *desc, wgs_experimental *e, char *e
      * WGS_EXPERIMENTAL_TOPK_*). */
     static const char *const topk_paths[] = {"auto", "multi", "rows"};
     static const char *const digit_modes[] = {"auto", "held", "computed"};
-    static const char *const tiny_modes[] = {"input", "staged"};
     static const char *const select_phases[] = {"count", "scan", "scatter"};
     static const char *const sort_phases[] = {"count", "scan", "scatter", "no-lookback", "no-rank", "no-write"};
     static const char *const topk_phases[] = {"histogram", "filter", "candidates", "scan", "write"};
@@ -143,8 +143,7 @@ int wgs_experiment_from_env(wgs_context_desc *desc, wgs_experimental *e, char *e
     };
     const struct named choices[] = {
         {"WGSCAN_TOPK_PATH", topk_paths, 3, "auto, multi or rows", &e->topk_path},
-        {"WGSCAN_SORT_DIGITS", digit_modes, 3, "auto, held or computed", &e->sort_digits},
-        {"WGSCAN_SEGSORT_TINY", tiny_modes, 2, "input or staged", &e->segmented_sort_tiny}};
+        {"WGSCAN_SORT_DIGITS", digit_modes, 3, "auto, held or computed", &e->sort_digits}};
     const struct named phases[] = {
         {"WGSCAN_SELECT_PHASES", select_phases, 3, "some of count,scan,scatter", &e->select_phases},
         {"WGSCAN_SORT_PHASES", sort_phases, 6, "some of count,scan,scatter,no-lookback,no-rank,no-write",

@@ -8,15 +8,14 @@
  *   WGSCAN_TUNE_ML=wg,items       multi-level scan tile
  *   WGSCAN_TUNE_SELECT=wg,items[,group tiles]                  WGSCAN_TUNE_REDUCE=wg,items,groups
  *   WGSCAN_TUNE_SEGMENTED=wg,items  segmented reduce tile
- *   WGSCAN_TUNE_SORT=wg,items[,group tiles]  WGSCAN_TUNE_TOPK=wg,items[,histogram tiles]
+ *   WGSCAN_TUNE_SORT=wg,items[,group tiles]
+ *   WGSCAN_TUNE_TOPK=wg,items[,histogram tiles[,write tiles]]  the top-k's passes
  *   WGSCAN_TUNE_TOPK_ROWS=wg,items[,candidates]  the top-k's row kernel
  *   WGSCAN_TOPK_PATH=auto|multi|rows  the top-k's path (multi-pass, a workgroup a row)
  *   WGSCAN_TUNE_SEGSORT=wg,items[,block wg,block items[,block max]]  the segmented sort's
  *                                 tile, its block path's tile and bound
  *   WGSCAN_SORT_DIGITS=auto|held|computed  a sort tile's digit of each key held in a
  *                                 register or computed again where it is used
- *   WGSCAN_SEGSORT_TINY=input|staged  its segments of at most 32 keys ranked from the
- *                                 input or from keys staged in workgroup memory
  *   WGSCAN_LOOKBACK=1..8          states per look-back lane   WGSCAN_LOOKBACK_SPINS=N
  *   WGSCAN_COPY=scalar            4-byte copy kernel          WGSCAN_DAWN_TOGGLES=a,b
  *   WGSCAN_SELECT_PHASES=count,scan,scatter (some of: the output is then wrong)

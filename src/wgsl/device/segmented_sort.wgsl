@@ -14,7 +14,6 @@
 //               segments' places)
 //   ss_tiny     SS_TINY_LANES invocations a segment of at most SS_TINY_MAX keys: each
 //               key's rank counted over the segment's keys, then its move there
-//               (ss_tiny_staged: the same from keys staged in workgroup memory)
 //   ss_small    (n: the listed segments, a count from the GPU) a workgroup a segment
 //               of one list (compiled twice: the medium tile and the full one), at
 //               most TILE keys, sorted in workgroup memory by an LSD radix sort of
@@ -90,12 +89,6 @@ fn seg_range(s: u32) -> vec2<u32> {
         return vec2<u32>(begins[s], begins[s + 1u]);
     }
     return vec2<u32>(begins[s], ends[s]);
-}
-
-// (low, high) as an ascending order: the sort's mapping, inverted when descending.
-fn mapped(lo: u32, hi: u32) -> vec2<u32> {
-    let k = ordered_key(lo, hi);
-    return select(k, ~k, DESCENDING);
 }
 
 fn key_less(a: vec2<u32>, b: vec2<u32>) -> bool {
@@ -182,9 +175,9 @@ fn ss_check(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg:
 
 fn key_at(g: u32) -> vec2<u32> {
     if (KEY_WORDS == 2u) {
-        return mapped(keys_in[2u * g], keys_in[2u * g + 1u]);
+        return sort_form(keys_in[2u * g], keys_in[2u * g + 1u]);
     }
-    return mapped(keys_in[g], 0u);
+    return sort_form(keys_in[g], 0u);
 }
 
 @compute @workgroup_size(WG)
@@ -214,61 +207,6 @@ fn ss_tiny(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: 
     }
 }
 
-// ss_tiny with the segments' keys staged in workgroup memory (an experiment's choice,
-// wgs_experimental.segmented_sort_tiny, until a GPU has timed both): each lane loads its
-// keys (at most SS_TINY_MAX / SS_TINY_LANES) once, the segment's lanes rank them
-// against the staged keys, each staged key read once a lane. A word of padding a slot
-// puts the slots' j-th keys in different banks.
-const TINY_SLOTS: u32 = WG / SS_TINY_LANES;
-const TINY_STRIDE: u32 = SS_TINY_MAX + 1u;
-const TINY_KEYS: u32 = SS_TINY_MAX / SS_TINY_LANES;
-var<workgroup> tiny_keys: array<vec2<u32>, TINY_SLOTS * TINY_STRIDE>;
-
-@compute @workgroup_size(WG)
-fn ss_tiny_staged(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
-                  @builtin(local_invocation_index) lid: u32) {
-    let slot = lid / SS_TINY_LANES;
-    let lane = lid % SS_TINY_LANES;
-    let s = tile_index(wid, nwg) * TINY_SLOTS + slot;
-    // No return before the barrier: a slot without a segment to sort has no keys.
-    var first = 0u;
-    var len = 0u;
-    if (s < params.segments) {
-        let r = seg_range(s);
-        if (r.x <= r.y && r.y <= params.n && r.y - r.x <= min(SS_TINY_MAX, params.small_max)) {
-            first = r.x;
-            len = r.y - r.x;
-        }
-    }
-    var mine: array<vec2<u32>, TINY_KEYS>;
-    var rank: array<u32, TINY_KEYS>;
-    for (var m = 0u; m < TINY_KEYS; m++) {
-        let i = lane + m * SS_TINY_LANES;
-        rank[m] = 0u;
-        if (i < len) {
-            mine[m] = key_at(first + i);
-            tiny_keys[slot * TINY_STRIDE + i] = mine[m];
-        }
-    }
-    workgroupBarrier();
-    // A key's rank: the keys below it, and the equal ones before it (stable).
-    for (var j = 0u; j < len; j++) {
-        let y = tiny_keys[slot * TINY_STRIDE + j];
-        for (var m = 0u; m < TINY_KEYS; m++) {
-            let i = lane + m * SS_TINY_LANES;
-            if (key_less(y, mine[m]) || (j < i && all(y == mine[m]))) {
-                rank[m]++;
-            }
-        }
-    }
-    for (var m = 0u; m < TINY_KEYS; m++) {
-        let i = lane + m * SS_TINY_LANES;
-        if (i < len) {
-            move_element(first + i, first + rank[m]);
-        }
-    }
-}
-
 @compute @workgroup_size(WG)
 fn ss_small(ids: Ids, @builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
     let w = tile_index(wid, nwg);
@@ -291,9 +229,9 @@ fn ss_small(ids: Ids, @builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgr
     if (len == 0u) {
         return;
     }
-    // The keys into registers in the ranking's strip order (tile_place_of), and the
-    // OR and AND of their ordered forms: a digit where they agree is one every key
-    // shares, and its pass is left out.
+    // The keys into registers in the ranking's strip order (tile_place_of) as their
+    // sort forms (as sort_tile.wgsl holds them), and the OR and AND of those: a digit
+    // where they agree is one every key shares, and its pass is left out.
     var bits_or = vec2<u32>(0u);
     var bits_and = vec2<u32>(0xFFFFFFFFu);
     // @each item
@@ -304,7 +242,9 @@ fn ss_small(ids: Ids, @builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgr
         if (KEY_WORDS == 2u) {
             key_hi# = keys_in[(r.x + key_place#) * KEY_WORDS + 1u];
         }
-        let m# = ordered_key(key_lo#, key_hi#);
+        let m# = sort_form(key_lo#, key_hi#);
+        key_lo# = m#.x;
+        key_hi# = m#.y;
         bits_or |= m#;
         bits_and &= m#;
     }
@@ -369,9 +309,14 @@ fn ss_small(ids: Ids, @builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgr
         if (i < len) {
             let o = r.x + i;
             if (ran) {
-                keys_out[o * KEY_WORDS] = atomicLoad(&tile_room[i * KEY_WORDS]);
+                var hi = 0u;
                 if (KEY_WORDS == 2u) {
-                    keys_out[o * KEY_WORDS + 1u] = atomicLoad(&tile_room[i * KEY_WORDS + 1u]);
+                    hi = atomicLoad(&tile_room[i * KEY_WORDS + 1u]);
+                }
+                let key = key_of_form(vec2<u32>(atomicLoad(&tile_room[i * KEY_WORDS]), hi));
+                keys_out[o * KEY_WORDS] = key.x;
+                if (KEY_WORDS == 2u) {
+                    keys_out[o * KEY_WORDS + 1u] = key.y;
                 }
                 if (SS_PLACES != 0u) {
                     move_value(r.x + wplace[i], o);

@@ -24,18 +24,24 @@
 //   keys equal to T are taken (the first ones by index).
 //   topk_cand_tiles per candidate: its tile's counts of keys below T and equal to it
 //   (then the plan's scan plan: the exclusive prefixes of all the counts, in order)
-//   topk_write      per (row, tile): a key below T, or one of the first `want` equal to
-//                   it, goes to place less_before + min(equal_before, want), which
-//                   keeps the input order. Only tiles that hold one read their keys
-//                   (their counts say which): for k much below n this is no third read
+//   topk_write      per (row, WRITE_TILES tiles): a key below T, or one of the first
+//                   `want` equal to it, goes to place less_before + min(equal_before,
+//                   want), which keeps the input order. Only tiles that hold one read
+//                   their keys (their counts say which, an invocation a tile): for k
+//                   much below n this is no third read
 //   topk_rank       (sorted output) per row and WG of its k: each result's rank among
 //                   the row's k (mapped key, then place), and its move there
+//
+// The passes over keys write their per-key code out per item (`// @each item`, as
+// device/sort.wgsl): a tile's keys, or the candidates' places and then the keys at
+// them, are all loaded before the first is used, so that the loads overlap; a load
+// and an atomic in turn kept one load in flight an invocation.
 //
 // Params (src/params.h): n (the candidate kernels: the candidates, else unused), row_n
 // (keys a row), rows, k, shift (a digit's lowest bit), tiles (tiles a row; topk_rank:
 // groups a row).
 // Plan constants: KEY_KIND (sort_key.wgsl), VALUE_MODE (0 none, 1 values, 2 indices),
-// HIST_TILES.
+// HIST_TILES, WRITE_TILES (at most 32: a bit of a word each).
 // Bindings: 0 keys_in, 1 keys_out, 3 state (ROW_WORDS a row: digit counts, prefix,
 // want; after the rows the candidates' counter), 4 tile_counts (a word a tile of each
 // row: the keys below T; then as many: those equal to T), 5 values_in, 6 values_out,
@@ -60,7 +66,7 @@ var<workgroup> chunk: array<u32, WG>;
 var<workgroup> wg_count: atomic<u32>;
 var<workgroup> wg_less: atomic<u32>;
 var<workgroup> wg_base: u32;
-var<workgroup> wg_skip: u32;
+var<workgroup> wg_live: u32; // topk_write: a bit a tile that writes
 
 fn mapped(bits: u32) -> u32 {
     let u = ordered_key(bits, 0u).x;
@@ -116,14 +122,27 @@ fn topk_histogram(ids: Ids, @builtin(workgroup_id) wid: vec3<u32>, @builtin(num_
     }
     clear_bins(ids.lid);
     workgroupBarrier();
+    let row_n = params.row_n;
+    let row_base = row * row_n;
     let first = (g - row * groups) * HIST_TILES * TILE;
-    let end = min(params.row_n, first + HIST_TILES * TILE);
-    let row_base = row * params.row_n;
-    for (var j = 0u; j < HIST_TILES * ITEMS; j++) {
-        let i = first + j * WG + ids.lid;
-        if (i < end) {
-            atomicAdd(&bins[mapped(keys_in[row_base + i]) >> 24u], 1u);
+    // Tile by tile, as the sort's count pass: a counted loop (docs/design.md, 3).
+    for (var t = 0u; t < HIST_TILES; t++) {
+        let tile_first = first + t * TILE;
+        if (tile_first >= row_n) { // uniform: the row's last group may end early
+            break;
         }
+        let tile_n = min(TILE, row_n - tile_first);
+        // @each item
+        var hist_key# = 0u;
+        if (#u * WG + ids.lid < tile_n) {
+            hist_key# = keys_in[row_base + tile_first + #u * WG + ids.lid];
+        }
+        // @end
+        // @each item
+        if (#u * WG + ids.lid < tile_n) {
+            atomicAdd(&bins[mapped(hist_key#) >> 24u], 1u);
+        }
+        // @end
     }
     workgroupBarrier();
     flush_bins(ids.lid, row);
@@ -206,31 +225,36 @@ fn topk_filter(ids: Ids, @builtin(workgroup_id) wid: vec3<u32>, @builtin(num_wor
     if (rt.x >= params.rows) {
         return;
     }
+    let top = atomicLoad(&state[rt.x * ROW_WORDS + PREFIX]) >> 24u;
+    let first = rt.y * TILE;
+    let tile_n = min(TILE, params.row_n - first);
+    let row_base = rt.x * params.row_n;
+    // The keys' loads go out before the clearing and its barrier.
+    // @each item
+    var filter_key# = 0u;
+    if (#u * WG + ids.lid < tile_n) {
+        filter_key# = keys_in[row_base + first + #u * WG + ids.lid];
+    }
+    // @end
     clear_bins(ids.lid);
     if (ids.lid == 0u) {
         atomicStore(&wg_count, 0u);
         atomicStore(&wg_less, 0u);
     }
     workgroupBarrier();
-    let top = atomicLoad(&state[rt.x * ROW_WORDS + PREFIX]) >> 24u;
-    let first = rt.y * TILE;
-    let end = min(params.row_n, first + TILE);
-    let row_base = rt.x * params.row_n;
-    var slot: array<u32, ITEMS>;
     var less = 0u;
-    for (var j = 0u; j < ITEMS; j++) {
-        let i = first + j * WG + ids.lid;
-        slot[j] = NO_SLOT;
-        if (i < end) {
-            let u = mapped(keys_in[row_base + i]);
-            if ((u >> 24u) < top) {
-                less++;
-            } else if ((u >> 24u) == top) {
-                slot[j] = atomicAdd(&wg_count, 1u);
-                atomicAdd(&bins[(u >> 16u) & 255u], 1u);
-            }
+    // @each item
+    var slot# = NO_SLOT;
+    if (#u * WG + ids.lid < tile_n) {
+        let u = mapped(filter_key#);
+        if ((u >> 24u) < top) {
+            less++;
+        } else if ((u >> 24u) == top) {
+            slot# = atomicAdd(&wg_count, 1u);
+            atomicAdd(&bins[(u >> 16u) & 255u], 1u);
         }
     }
+    // @end
     if (less != 0u) {
         atomicAdd(&wg_less, less);
     }
@@ -248,11 +272,11 @@ fn topk_filter(ids: Ids, @builtin(workgroup_id) wid: vec3<u32>, @builtin(num_wor
     }
     workgroupBarrier();
     let base = wg_base;
-    for (var j = 0u; j < ITEMS; j++) {
-        if (slot[j] != NO_SLOT) {
-            candidates[base + slot[j]] = row_base + first + j * WG + ids.lid;
-        }
+    // @each item
+    if (slot# != NO_SLOT) {
+        candidates[base + slot#] = row_base + first + #u * WG + ids.lid;
     }
+    // @end
     flush_bins(ids.lid, rt.x);
 }
 
@@ -266,27 +290,43 @@ fn topk_cand_histogram(ids: Ids, @builtin(workgroup_id) wid: vec3<u32>, @builtin
     if (first >= count) {
         return;
     }
+    let cand_n = min(TILE, count - first);
+    // @each item
+    var hist_at# = 0u;
+    if (#u * WG + ids.lid < cand_n) {
+        hist_at# = candidates[first + #u * WG + ids.lid];
+    }
+    // @end
+    // @each item
+    var hist_key# = 0u;
+    if (#u * WG + ids.lid < cand_n) {
+        hist_key# = keys_in[hist_at#];
+    }
+    // @end
     clear_bins(ids.lid);
     workgroupBarrier();
     let shift = params.shift;
     let high = 0xFFFFFFFFu << (shift + 8u);
     let lead_row = candidates[first] / params.row_n;
-    for (var j = 0u; j < ITEMS; j++) {
-        let c = first + j * WG + ids.lid;
-        if (c < count) {
-            let at = candidates[c];
-            let row = at / params.row_n;
-            let u = mapped(keys_in[at]);
-            if ((u & high) == atomicLoad(&state[row * ROW_WORDS + PREFIX])) {
-                let d = (u >> shift) & 255u;
-                if (row == lead_row) {
-                    atomicAdd(&bins[d], 1u);
-                } else {
-                    atomicAdd(&state[row * ROW_WORDS + d], 1u);
-                }
+    let lead_prefix = atomicLoad(&state[lead_row * ROW_WORDS + PREFIX]);
+    // @each item
+    if (#u * WG + ids.lid < cand_n) {
+        let row = hist_at# / params.row_n;
+        var prefix = lead_prefix;
+        if (row != lead_row) {
+            prefix = atomicLoad(&state[row * ROW_WORDS + PREFIX]);
+        }
+        let u = mapped(hist_key#);
+        if ((u & high) == prefix) {
+            let d = (u >> shift) & 255u;
+            if (row == lead_row) {
+                atomicAdd(&bins[d], 1u);
+            } else {
+                atomicAdd(&state[row * ROW_WORDS + d], 1u);
             }
         }
     }
+    // @end
     workgroupBarrier();
     flush_bins(ids.lid, lead_row);
 }
@@ -298,33 +338,49 @@ fn topk_cand_tiles(ids: Ids, @builtin(workgroup_id) wid: vec3<u32>, @builtin(num
     if (first >= count) {
         return;
     }
+    let cand_n = min(TILE, count - first);
+    // @each item
+    var tiles_at# = 0u;
+    if (#u * WG + ids.lid < cand_n) {
+        tiles_at# = candidates[first + #u * WG + ids.lid];
+    }
+    // @end
+    // @each item
+    var tiles_key# = 0u;
+    if (#u * WG + ids.lid < cand_n) {
+        tiles_key# = keys_in[tiles_at#];
+    }
+    // @end
     if (ids.lid == 0u) {
         atomicStore(&wg_count, 0u);
         atomicStore(&wg_less, 0u);
     }
     workgroupBarrier();
     let lead = candidates[first];
-    let lead_tile = (lead / params.row_n) * params.tiles + (lead % params.row_n) / TILE;
-    for (var j = 0u; j < ITEMS; j++) {
-        let c = first + j * WG + ids.lid;
-        if (c < count) {
-            let at = candidates[c];
-            let row = at / params.row_n;
-            let tile = row * params.tiles + (at - row * params.row_n) / TILE;
-            let u = mapped(keys_in[at]);
-            let kth = atomicLoad(&state[row * ROW_WORDS + PREFIX]);
-            if (u <= kth) {
-                let w = select(1u, 0u, u < kth);
-                if (tile == lead_tile && w == 0u) {
-                    atomicAdd(&wg_less, 1u);
-                } else if (tile == lead_tile) {
-                    atomicAdd(&wg_count, 1u);
-                } else {
-                    atomicAdd(&tile_counts[w * params.rows * params.tiles + tile], 1u);
-                }
+    let lead_row = lead / params.row_n;
+    let lead_tile = lead_row * params.tiles + (lead % params.row_n) / TILE;
+    let lead_kth = atomicLoad(&state[lead_row * ROW_WORDS + PREFIX]);
+    // @each item
+    if (#u * WG + ids.lid < cand_n) {
+        let row = tiles_at# / params.row_n;
+        let tile = row * params.tiles + (tiles_at# - row * params.row_n) / TILE;
+        var kth = lead_kth;
+        if (row != lead_row) {
+            kth = atomicLoad(&state[row * ROW_WORDS + PREFIX]);
+        }
+        let u = mapped(tiles_key#);
+        if (u <= kth) {
+            let w = select(1u, 0u, u < kth);
+            if (tile == lead_tile && w == 0u) {
+                atomicAdd(&wg_less, 1u);
+            } else if (tile == lead_tile) {
+                atomicAdd(&wg_count, 1u);
+            } else {
+                atomicAdd(&tile_counts[w * params.rows * params.tiles + tile], 1u);
             }
         }
     }
+    // @end
     workgroupBarrier();
     if (ids.lid == 0u) {
         let l = atomicLoad(&wg_less);
@@ -348,50 +404,84 @@ fn put(row: u32, place: u32, key: u32, i: u32) {
     }
 }
 
+// A tile's keys below T, and the first `want` equal to it, to their places (`before`:
+// the row's keys below T and equal to it before the tile). Each invocation takes ITEMS
+// keys in a row, so that the workgroup's prefix of its counts is each key's count of
+// those before it.
+fn write_tile(lid: u32, row: u32, tile: u32, kth: u32, want: u32, before_tile: vec2<u32>) {
+    let first = tile * TILE + lid * ITEMS;
+    let end = min(params.row_n, tile * TILE + TILE);
+    let row_base = row * params.row_n;
+    // @each item
+    var write_key# = 0u;
+    if (first + #u < end) {
+        write_key# = keys_in[row_base + first + #u];
+    }
+    // @end
+    var c = vec2<u32>(0u);
+    // @each item
+    if (first + #u < end) {
+        let u = mapped(write_key#);
+        c += vec2<u32>(select(0u, 1u, u < kth), select(0u, 1u, u == kth));
+    }
+    // @end
+    var before = before_tile + wg_exclusive(lid, c).xy;
+    // @each item
+    if (first + #u < end) {
+        let u = mapped(write_key#);
+        if (u < kth || (u == kth && before.y < want)) {
+            put(row, before.x + min(before.y, want), write_key#, first + #u);
+        }
+        before += vec2<u32>(select(0u, 1u, u < kth), select(0u, 1u, u == kth));
+    }
+    // @end
+}
+
+// Per (row, WRITE_TILES tiles): for k much below n nearly every tile writes nothing,
+// and a workgroup a tile spent its time starting and leaving; the group's tiles are
+// tested at once, an invocation each, and those that write are taken in turn.
 @compute @workgroup_size(WG)
 fn topk_write(ids: Ids, @builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
-    let rt = row_tile(wid, nwg);
-    if (rt.x >= params.rows) {
+    let groups = (params.tiles + WRITE_TILES - 1u) / WRITE_TILES;
+    let g = tile_index(wid, nwg);
+    let row = g / groups;
+    if (row >= params.rows) {
         return;
     }
-    let kth = atomicLoad(&state[rt.x * ROW_WORDS + PREFIX]);
-    let want = atomicLoad(&state[rt.x * ROW_WORDS + WANT]);
-    let t = rt.x * params.tiles;
+    let first_tile = (g - row * groups) * WRITE_TILES;
+    let kth = atomicLoad(&state[row * ROW_WORDS + PREFIX]);
+    let want = atomicLoad(&state[row * ROW_WORDS + WANT]);
+    let t = row * params.tiles;
     let eq = params.rows * params.tiles;
     // A tile with no key below T, and none equal to it that is taken, writes nothing.
-    if (ids.lid == 0u) {
-        let taken_eq = atomicLoad(&tile_counts[eq + t + rt.y]) != 0u &&
-                       tile_offsets[eq + t + rt.y] - tile_offsets[eq + t] < want;
-        wg_skip = select(0u, 1u, atomicLoad(&tile_counts[t + rt.y]) == 0u && !taken_eq);
-    }
-    if (workgroupUniformLoad(&wg_skip) != 0u) {
-        return;
-    }
-    // Each invocation takes ITEMS keys in a row, so that the workgroup's prefix of
-    // its counts is each key's count of those before it.
-    let first = rt.y * TILE + ids.lid * ITEMS;
-    let end = min(params.row_n, rt.y * TILE + TILE);
-    var c = vec2<u32>(0u);
-    for (var j = 0u; j < ITEMS; j++) {
-        let i = first + j;
-        if (i < end) {
-            let u = mapped(keys_in[rt.x * params.row_n + i]);
-            c += vec2<u32>(select(0u, 1u, u < kth), select(0u, 1u, u == kth));
+    // Its words read at once: none waits on another (WRITE_TILES <= 32 <= WG).
+    if (ids.lid < WRITE_TILES) {
+        let tile = first_tile + ids.lid;
+        var live = 0u;
+        if (tile < params.tiles) {
+            let less = atomicLoad(&tile_counts[t + tile]);
+            let equal = atomicLoad(&tile_counts[eq + t + tile]);
+            let equal_before = tile_offsets[eq + t + tile] - tile_offsets[eq + t];
+            live = select(0u, 1u, less != 0u || (equal != 0u && equal_before < want));
         }
+        chunk[ids.lid] = live << ids.lid;
     }
-    let e = wg_exclusive(ids.lid, c);
-    // The scan ran over every row: a row's prefixes start at its first tile's.
-    var before = vec2<u32>(tile_offsets[t + rt.y] - tile_offsets[t],
-                           tile_offsets[eq + t + rt.y] - tile_offsets[eq + t]) + e.xy;
-    for (var j = 0u; j < ITEMS; j++) {
-        let i = first + j;
-        if (i < end) {
-            let key = keys_in[rt.x * params.row_n + i];
-            let u = mapped(key);
-            if (u < kth || (u == kth && before.y < want)) {
-                put(rt.x, before.x + min(before.y, want), key, i);
-            }
-            before += vec2<u32>(select(0u, 1u, u < kth), select(0u, 1u, u == kth));
+    workgroupBarrier();
+    if (ids.lid == 0u) {
+        var mask = 0u;
+        for (var j = 0u; j < WRITE_TILES; j++) {
+            mask |= chunk[j];
+        }
+        wg_live = mask;
+    }
+    let live = workgroupUniformLoad(&wg_live);
+    for (var j = 0u; j < WRITE_TILES; j++) {
+        if ((live & (1u << j)) != 0u) {
+            // The scan ran over every row: a row's prefixes start at its first tile's.
+            let tile = first_tile + j;
+            let before = vec2<u32>(tile_offsets[t + tile] - tile_offsets[t],
+                                   tile_offsets[eq + t + tile] - tile_offsets[eq + t]);
+            write_tile(ids.lid, row, tile, kth, want, before);
         }
     }
 }

@@ -55,12 +55,13 @@ var<workgroup> digit_start: array<u32, RADIX>; // the tile's first place of each
 var<workgroup> digit_total: array<u32, RADIX>; // the tile's keys of each digit
 var<workgroup> run_base: array<u32, RADIX>;    // the output's place of the digit's keys, less digit_start
 
-// The invocation's keys of the tile, one variable a key (written out per item by the
-// kernel composer: constant names, which the driver keeps in registers, where arrays
-// indexed by a loop's counter go to local memory unless it unrolls the loop).
-// tile_rank fills them. key_hi: the high word of 64-bit keys; key_rank: the key's place
-// among its owner's keys of its digit, then (tile_place) in the tile's digit-sorted
-// order; key_dst: its place in the output (tile_write), where its value goes.
+// The invocation's keys of the tile in their sort forms (sort_key.wgsl), one variable a
+// key (written out per item by the kernel composer: constant names, which the driver
+// keeps in registers, where arrays indexed by a loop's counter go to local memory unless
+// it unrolls the loop). tile_rank fills them. key_hi: the high word of 64-bit keys;
+// key_rank: the key's place among its owner's keys of its digit, then (tile_place) in
+// the tile's digit-sorted order; key_dst: its place in the output (tile_write), where
+// its value goes.
 // @each item
 var<private> key_lo#: u32;
 var<private> key_hi#: u32;
@@ -70,21 +71,21 @@ var<private> key_dst#: u32;
 // @end
 
 // A key's digit is held in key_digit# from tile_digits to tile_ranks, or, with values
-// beside 32-bit keys, computed again where it is used: there the registers it frees
-// are worth more than the instructions (H100, 2^28 pairs at 256 x 8: u32 18.10 ms
-// against 22.05, but f32, whose mapping costs more, 23.27 against 22.54; keys alone
-// 11.67 against 11.27, u64 keys 35.57 against 34.13; BENCHMARKS.md, 2026-12-06, eighth
-// session). SORT_DIGITS, a plan constant, lets an experiment choose (1 held, 2
-// computed; 0 this rule).
+// beside 32-bit keys, computed again from the key's sort form where it is used: there
+// the registers it frees are worth more than the instructions (H100, 2^28 pairs with
+// indices at 256 x 8: u32 18.08 ms against 22.06 held, i32 18.03, f32 18.19, 80
+// registers; keys alone 11.67 against 11.27, u64 keys 35.57 against 34.13;
+// BENCHMARKS.md, 2026-12-06). SORT_DIGITS, a plan constant, lets an experiment choose
+// (1 held, 2 computed; 0 this rule).
 const DIGIT_HELD: bool = select(VALUE_WORDS == 0u || KEY_WORDS == 2u, SORT_DIGITS == 1u, SORT_DIGITS != 0u);
-var<private> tile_shift: u32; // this pass's digit, as digit_at takes it
+var<private> tile_shift: u32; // this pass's digit, as form_digit takes it
 var<private> tile_bits: u32;
 
 fn key_digit_of(held: u32, lo: u32, hi: u32) -> u32 {
     if (DIGIT_HELD) {
         return held;
     }
-    return digit_at(lo, hi, tile_shift, tile_bits);
+    return form_digit(vec2<u32>(lo, hi), tile_shift, tile_bits);
 }
 
 fn tile_clear(ids: Ids) {
@@ -108,7 +109,7 @@ fn tile_digits(ids: Ids, tile_n: u32, shift: u32, bits: u32) {
     tile_bits = bits;
     if (DIGIT_HELD) {
         // @each item
-        key_digit# = select(0u, digit_at(key_lo#, key_hi#, shift, bits), tile_place_of(ids, #u) < tile_n);
+        key_digit# = select(0u, form_digit(vec2<u32>(key_lo#, key_hi#), shift, bits), tile_place_of(ids, #u) < tile_n);
         // @end
     }
 }
@@ -123,6 +124,12 @@ fn tile_rank(ids: Ids, tile_first: u32, tile_n: u32, shift: u32, bits: u32) {
             key_hi# = keys_in[(tile_first + tile_place_of(ids, #u)) * KEY_WORDS + 1u];
         }
     }
+    // @end
+    // Then into their sort forms (sort_key.wgsl), where they stay until tile_write.
+    // @each item
+    let form# = sort_form(key_lo#, key_hi#);
+    key_lo# = form#.x;
+    key_hi# = form#.y;
     // @end
     tile_digits(ids, tile_n, shift, bits);
     if ((SORT_SKIP & 2u) == 0u) { // an experiment's timing without the ranking
@@ -197,11 +204,12 @@ fn tile_write_key(s: u32, shift: u32, bits: u32) -> u32 {
     if (KEY_WORDS == 2u) {
         k_hi = atomicLoad(&tile_room[s * KEY_WORDS + 1u]);
     }
-    let d = digit_at(k_lo, k_hi, shift, bits);
+    let d = form_digit(vec2<u32>(k_lo, k_hi), shift, bits);
     let dst = run_base[d] + s;
-    keys_out[dst * KEY_WORDS] = k_lo;
+    let key = key_of_form(vec2<u32>(k_lo, k_hi));
+    keys_out[dst * KEY_WORDS] = key.x;
     if (KEY_WORDS == 2u) {
-        keys_out[dst * KEY_WORDS + 1u] = k_hi;
+        keys_out[dst * KEY_WORDS + 1u] = key.y;
     }
     return dst;
 }
