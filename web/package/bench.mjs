@@ -120,10 +120,20 @@ export async function benchmark(device, options = {}) {
   const copyPipe = device.createComputePipeline({
     layout: 'auto', compute: { module: device.createShaderModule({ code: COPY_WGSL }), entryPoint: 'main' },
   });
+  const probe = await Wgscan.create(device, { wasm, adapterInfo: options.adapterInfo });
+  const pointWarmMs = probe.info.adapterType === 'cpu' ? 0 : 250;
+  probe.destroy();
+  const timeRuns = async (record) => {
+    // The point's own work first, for a while on a GPU: clocks drop in the host's
+    // pauses between points, and compute-bound points came out up to five times slow
+    // (the native bench does the same, programs/wgscan/cmd_bench.c).
+    for (const t0 = performance.now(); performance.now() - t0 < pointWarmMs;) await batch(record);
+    return batch(record);
+  };
   // One timed batch: record(enc, i, timestampWrites) for 3 warm-up runs then `runs`, one
   // submit; returns the timed runs' GPU microseconds, the host time of each record call,
   // and whether every timestamp was a multiple of QUANTUM_NS (quantized).
-  const timeRuns = async (record) => {
+  const batch = async (record) => {
     const enc = device.createCommandEncoder();
     const host = [];
     for (let i = 0; i < runs + 3; i++) {
@@ -154,29 +164,39 @@ export async function benchmark(device, options = {}) {
     if (n % 64) throw new Error(`size ${n} is no multiple of 64`);
     const buf = (bytes, usage = U.STORAGE | U.COPY_DST | U.COPY_SRC) => device.createBuffer({ size: Math.max(256, bytes), usage });
     const CHUNK = 1 << 20;
-    const randomWords = new Uint32Array(Math.min(n, CHUNK));
-    let seed = 12345;
-    for (let i = 0; i < randomWords.length; i++) { seed = (Math.imul(seed, 1664525) + 1013904223) >>> 0; randomWords[i] = seed; }
+    // Word i of a buffer: a 32-bit mix of i and the buffer's salt (murmur3's finalizer),
+    // uniform and unrepeated at every size, as the native bench's words are: a pattern
+    // that repeats, or a generator's weak low bits, changes what a sort's ranking or a
+    // top-k's candidates cost.
+    const mixed = (salt) => (at, k) => {
+      const w = new Uint32Array(k);
+      for (let i = 0; i < k; i++) {
+        let h = Math.imul(at + i, 0x9e3779b9) ^ salt;
+        h = Math.imul(h ^ (h >>> 16), 0x85ebca6b);
+        h = Math.imul(h ^ (h >>> 13), 0xc2b2ae35);
+        w[i] = h ^ (h >>> 16);
+      }
+      return w;
+    };
     // Written data, 2^20 words at a time: fill(i0, count) gives words i0.. of a buffer.
     const written = (fill) => {
       const b = buf(4 * n);
       for (let at = 0; at < n; at += CHUNK) device.queue.writeBuffer(b, 4 * at, fill(at, Math.min(CHUNK, n - at)));
       return b;
     };
-    const random = (at, k) => randomWords.subarray(0, k);
     // Two input and two output slots, alternated run by run, so that consecutive runs do
     // not find each other's data in the cache at small n; one past the L2 caches (64 MiB
     // of input), where that cannot happen, so that the process writes as little memory as
     // it can: under Dawn for Node every kernel runs at 0.57 of its speed for the rest of a
     // process once it has written about 4 GiB (README, "How fast on your GPU").
-    const slots = Array.from({ length: 4 * n >= 64 * 2 ** 20 ? 1 : 2 }, () => ({ input: written(random), output: buf(4 * n) }));
+    const slots = Array.from({ length: 4 * n >= 64 * 2 ** 20 ? 1 : 2 }, (_, slot) => ({ input: written(mixed(0x1234567 + slot)), output: buf(4 * n) }));
     // The other buffers a primitive binds, made when one first asks for them.
     const makers = {
       small: () => buf(1024),
-      values: () => written(random),
+      values: () => written(mixed(0x7654321)),
       valuesOut: () => buf(4 * n),
       keys: () => written((at, k) => Uint32Array.from({ length: k }, (_, i) => Math.floor((at + i) / 256))),
-      depths: () => written((at, k) => Float32Array.from({ length: k }, (_, i) => 0.05 + 4 * (randomWords[i] / 2 ** 32))),
+      depths: () => written((at, k) => Float32Array.from(mixed(0x5555)(at, k), (w) => 0.05 + 4 * (w / 2 ** 32))),
       offsets: () => {
         const segs = Math.ceil(n / 256), b = buf(4 * (segs + 2));
         device.queue.writeBuffer(b, 0, Uint32Array.from({ length: segs + 1 }, (_, i) => Math.min(n, 256 * i)));
