@@ -15,7 +15,7 @@ export WGSCAN_WEBGPU_LIB=$PWD/node_modules/bun-webgpu-linux-x64/libwebgpu_wrappe
 start=$(date +%s)
 build/wgscan info | head -1 > $L
 S() { # label, env, args: the GPU line
-  lab=$1 e=$2; shift 2
+  local lab=$1 e=$2 t; shift 2
   t=$(env $e timeout 20 build/wgscan "$@" 2>&1 | grep -E "GPU|rror|verify" | head -3 | tr -s ' ' | tr '\n' ' ')
   echo "$lab [$e] $*: $t ($(( $(date +%s) - start )) s)" >> $L
 }
