@@ -325,7 +325,7 @@ wgs_result wgs_topk_encode(wgs_topk_plan *p, WGPUCommandEncoder encoder, const w
     const gpu_binding vout = !vals      ? wgs__binding_or_dummy(ctx, 6, NULL, 0, 0, 1)
                              : p->sorted ? (gpu_binding){6, p->values_tmp, 0, out_bytes}
                                          : (gpu_binding){6, a->values_out, a->values_out_offset, out_bytes};
-    const uint64_t row_tiles = rows * tiles, cand_groups = wgs__div_up(n * rows, p->tile);
+    const uint64_t cand_groups = wgs__div_up(n * rows, p->tile);
     /* An experiment may leave phases out to time the others (the init always runs). */
     const uint32_t ph = ctx->exp.topk_phases ? ctx->exp.topk_phases : 31u;
     wgs__gpu_scope_push(ctx->gpu);
@@ -334,13 +334,14 @@ wgs_result wgs_topk_encode(wgs_topk_plan *p, WGPUCommandEncoder encoder, const w
                                                     a->timestamp_begin_index, none);
     wgs__dispatch(ctx, cp, p->init, &state, 1, &recs[3], at[3], rows, NULL);
     gpu_binding hb[2] = {kin, state};
+    const uint64_t key_groups = rows * wgs__div_up(tiles, p->hist_tiles); /* the passes over the keys */
     if (ph & WGS_EXPERIMENTAL_TOPK_HISTOGRAM) {
-        wgs__dispatch(ctx, cp, p->histogram, hb, 2, &recs[0], at[0], rows * wgs__div_up(tiles, p->hist_tiles), NULL);
+        wgs__dispatch(ctx, cp, p->histogram, hb, 2, &recs[0], at[0], key_groups, NULL);
         wgs__dispatch(ctx, cp, p->pick, &state, 1, &recs[0], at[0], rows, NULL);
     }
     gpu_binding fb[4] = {kin, state, counts, cands};
     if (ph & WGS_EXPERIMENTAL_TOPK_FILTER) {
-        wgs__dispatch(ctx, cp, p->filter, fb, 4, &recs[1], at[1], row_tiles, NULL);
+        wgs__dispatch(ctx, cp, p->filter, fb, 4, &recs[1], at[1], key_groups, NULL);
         wgs__dispatch(ctx, cp, p->pick, &state, 1, &recs[1], at[1], rows, NULL);
     }
     /* The candidates' dispatches follow their count, which the filter left after the

@@ -52,8 +52,8 @@ typedef struct wgs__tuning {
     int sort_onesweep_default;
     uint32_t sort_spins;
     uint32_t sort_lookback; /* predecessor states a digit reads at once (1..8) */
-    wgs_tile_shape topk;    /* top-k: one tile a workgroup in its passes over the keys */
-    uint32_t topk_hist_tiles; /* but the top digit's histogram: this many tiles a workgroup */
+    wgs_tile_shape topk;    /* top-k: the tile of its passes */
+    uint32_t topk_hist_tiles; /* the passes over the keys (histogram, filter): tiles a workgroup */
     uint32_t topk_write_tiles; /* and the write: this many tiles a workgroup (1..32) */
     wgs_tile_shape topk_rows; /* top-k of short rows: a workgroup a row, keys an invocation a step */
     int topk_rows_auto;       /* whether plans take that kernel by themselves where it applies */

@@ -15,9 +15,10 @@
 //                   the prefix (a scan of the counts over the workgroup, not a loop of
 //                   256 dependent reads); want drops by the keys of smaller digits; the
 //                   counts are zeroed
-//   topk_filter     per (row, tile) (the second read): the keys of the picked top digit
-//                   become candidates (their places appended to `candidates`), their
-//                   second digit counted; per tile the keys below that digit counted
+//   topk_filter     per (row, HIST_TILES tiles) (the second read), tile by tile: the
+//                   keys of the picked top digit become candidates (their places
+//                   appended to `candidates`), their second digit counted; per tile
+//                   the keys below that digit counted
 //   topk_cand_histogram  per candidate (n: their count, from the GPU): the third and
 //                   fourth digits' counts of those that agree with the prefix
 //   After four picks the prefix is the row's k-th mapped key T, and want is how many
@@ -221,63 +222,76 @@ const NO_SLOT: u32 = 0xFFFFFFFFu;
 
 @compute @workgroup_size(WG)
 fn topk_filter(ids: Ids, @builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
-    let rt = row_tile(wid, nwg);
-    if (rt.x >= params.rows) {
+    let groups = (params.tiles + HIST_TILES - 1u) / HIST_TILES;
+    let g = tile_index(wid, nwg);
+    let row = g / groups;
+    if (row >= params.rows) {
         return;
     }
-    let top = atomicLoad(&state[rt.x * ROW_WORDS + PREFIX]) >> 24u;
-    let first = rt.y * TILE;
-    let tile_n = min(TILE, params.row_n - first);
-    let row_base = rt.x * params.row_n;
-    // The keys' loads go out before the clearing and its barrier.
-    // @each item
-    var filter_key# = 0u;
-    if (#u * WG + ids.lid < tile_n) {
-        filter_key# = keys_in[row_base + first + #u * WG + ids.lid];
-    }
-    // @end
+    let top = atomicLoad(&state[row * ROW_WORDS + PREFIX]) >> 24u;
+    let row_base = row * params.row_n;
+    let first_tile = (g - row * groups) * HIST_TILES;
     clear_bins(ids.lid);
-    if (ids.lid == 0u) {
-        atomicStore(&wg_count, 0u);
-        atomicStore(&wg_less, 0u);
-    }
-    workgroupBarrier();
-    var less = 0u;
-    // @each item
-    var slot# = NO_SLOT;
-    if (#u * WG + ids.lid < tile_n) {
-        let u = mapped(filter_key#);
-        if ((u >> 24u) < top) {
-            less++;
-        } else if ((u >> 24u) == top) {
-            slot# = atomicAdd(&wg_count, 1u);
-            atomicAdd(&bins[(u >> 16u) & 255u], 1u);
+    // Tile by tile as the histogram (a workgroup a tile spent a third of the pass in
+    // starting and clearing workgroups; H100, 2^28), the second digit's counts kept
+    // over the group, each tile's candidates placed before the next.
+    for (var t = 0u; t < HIST_TILES; t++) {
+        let tile = first_tile + t;
+        let first = tile * TILE;
+        if (first >= params.row_n) { // uniform: the row's last group may end early
+            break;
         }
-    }
-    // @end
-    if (less != 0u) {
-        atomicAdd(&wg_less, less);
-    }
-    workgroupBarrier();
-    if (ids.lid == 0u) {
-        let c = atomicLoad(&wg_count);
-        var base = 0u;
-        if (c != 0u) {
-            base = atomicAdd(&state[params.rows * ROW_WORDS], c);
+        let tile_n = min(TILE, params.row_n - first);
+        // The keys' loads go out before the barrier.
+        // @each item
+        var filter_key# = 0u;
+        if (#u * WG + ids.lid < tile_n) {
+            filter_key# = keys_in[row_base + first + #u * WG + ids.lid];
         }
-        wg_base = base;
-        let t = rt.x * params.tiles + rt.y;
-        atomicStore(&tile_counts[t], atomicLoad(&wg_less));
-        atomicStore(&tile_counts[params.rows * params.tiles + t], 0u);
+        // @end
+        if (ids.lid == 0u) { // the last tile's counts: read by this invocation already
+            atomicStore(&wg_count, 0u);
+            atomicStore(&wg_less, 0u);
+        }
+        workgroupBarrier();
+        var less = 0u;
+        // @each item
+        var slot# = NO_SLOT;
+        if (#u * WG + ids.lid < tile_n) {
+            let u = mapped(filter_key#);
+            if ((u >> 24u) < top) {
+                less++;
+            } else if ((u >> 24u) == top) {
+                slot# = atomicAdd(&wg_count, 1u);
+                atomicAdd(&bins[(u >> 16u) & 255u], 1u);
+            }
+        }
+        // @end
+        if (less != 0u) {
+            atomicAdd(&wg_less, less);
+        }
+        workgroupBarrier();
+        if (ids.lid == 0u) {
+            let c = atomicLoad(&wg_count);
+            var base = 0u;
+            if (c != 0u) {
+                base = atomicAdd(&state[params.rows * ROW_WORDS], c);
+            }
+            wg_base = base;
+            let at = row * params.tiles + tile;
+            atomicStore(&tile_counts[at], atomicLoad(&wg_less));
+            atomicStore(&tile_counts[params.rows * params.tiles + at], 0u);
+        }
+        workgroupBarrier();
+        let base = wg_base;
+        // @each item
+        if (slot# != NO_SLOT) {
+            candidates[base + slot#] = row_base + first + #u * WG + ids.lid;
+        }
+        // @end
     }
     workgroupBarrier();
-    let base = wg_base;
-    // @each item
-    if (slot# != NO_SLOT) {
-        candidates[base + slot#] = row_base + first + #u * WG + ids.lid;
-    }
-    // @end
-    flush_bins(ids.lid, rt.x);
+    flush_bins(ids.lid, row);
 }
 
 // The workgroup's candidates: their rows and places. Counts go to workgroup atomics
