@@ -442,8 +442,9 @@ typedef struct wgs_experimental {
      * plan's choice (held in a register for keys alone and 64-bit keys, else computed
      * again where it is used), 1 always held, 2 always computed again. */
     uint32_t sort_digits;
-    /* The top-k's tile, the tiles each workgroup of its first pass (the top digit's
-     * histogram) counts before it adds to the row's counts (1..64, a power of two), and
+    /* The top-k's tile, the tiles each workgroup of its passes over the keys (the top
+     * digit's histogram, the filter) takes before it adds to the row's counts (1..64, a
+     * power of two), and
      * the tiles each workgroup of its write takes (1..32, a power of two). */
     wgs_tile_shape topk;
     uint32_t topk_hist_tiles;

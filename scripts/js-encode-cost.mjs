@@ -13,7 +13,8 @@ const { create, globals } = await import(`${root}/node_modules/webgpu/index.js`)
 Object.assign(globalThis, globals);
 const { Wgscan } = await import(`${root}/web/package/wgscan.js`);
 const { readFileSync } = await import('node:fs');
-const gpu = create([]);
+// DAWN_FLAGS: Dawn for Node's flags, comma-separated (e.g. enable-dawn-features=skip_validation).
+const gpu = create(process.env.DAWN_FLAGS ? process.env.DAWN_FLAGS.split(',') : []);
 const adapter = await gpu.requestAdapter();
 const device = await adapter.requestDevice({ requiredFeatures: ['timestamp-query', 'subgroups'].filter((f) => adapter.features.has(f)) });
 const wg = await Wgscan.create(device, { wasm: readFileSync(`${root}/build/web/wgscan.wasm`), adapterInfo: adapter.info });
