@@ -12,7 +12,8 @@
  *              context's count ring (Storage | Uniform | Indirect)
  *   dispatches in order, each with its record (binding 2, a uniform range of the
  *              region) and its grid read from the region (dispatchWorkgroupsIndirect);
- *              dispatches without a rule keep their grid and dispatch directly
+ *              dispatches without a rule, and those whose rule's direct_max takes
+ *              their grid, keep the recorded grid and dispatch directly
  *
  * What the host decides from n (algorithms, tile groups, chunks over bindings, the
  * buffer checks) it decides for the bound, so every binding is as without a count
@@ -41,7 +42,7 @@ struct wgs__deferred {
     gpu_binding b[12];
     uint32_t nb;
     int has_record;
-    int fixed; /* no rule: the recorded grid, dispatched directly */
+    int fixed; /* no rule, or a grid within its direct_max: the recorded grid, dispatched directly */
     uint64_t groups;
     uint32_t rule[COUNT_RULE_WORDS];
 };
@@ -115,7 +116,7 @@ void wgs__counts_defer(wgs_context *ctx, WGPUComputePipeline pipe, const gpu_bin
     d->nb = nb;
     d->has_record = record != NULL;
     d->groups = groups;
-    d->fixed = !record || !rule;
+    d->fixed = !record || !rule || (rule->direct_max && groups <= rule->direct_max);
     d->rule[12] = (uint32_t)groups; /* at most max_dim^2 < 2^32 */
 }
 

@@ -64,6 +64,13 @@ typedef struct wgs__count_rule {
     uint32_t lo;
     uint64_t per;
     uint32_t grid_min; /* with per: at least this many workgroups (at most the recorded grid) */
+    /* With per: a recorded grid of at most this many workgroups is dispatched as
+     * recorded, not through dispatchWorkgroupsIndirect, its workgroups past the count
+     * returning by the record's fields. For kernels whose every workgroup first tests
+     * a field that follows the count: an idle workgroup costs the GPU a few ns, an
+     * indirect dispatch cost Dawn 0.24 ms of host time on an H100 (BENCHMARKS.md,
+     * 2026-12-06, ninth session). 0: always indirect. */
+    uint32_t direct_max;
     wgs__count_op ops[4];
     /* 1: the dispatch is recorded only in a pass whose count is on the GPU (select's
      * zeroing of its count output, which the passes leave unwritten for a count of 0). */

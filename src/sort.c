@@ -17,6 +17,12 @@
 #define RADIX 256u
 /* The chained pass's states hold 30-bit counts. */
 #define ONESWEEP_MAX_N ((1ull << 30) - 1)
+/* With the count on the GPU, the reduce-then-scan's count and scatter grids up to this
+ * many workgroups (a sort of 2^24 pairs at 256 x 8, a tile a group) stay the bound's
+ * instead of indirect: at most about 25 us of idle workgroups a dispatch where the
+ * count is far below the bound, against 0.24 ms of host time an indirect dispatch
+ * cost under Dawn for Node on an H100 (the splat sort's encode 1.2-5 ms). */
+#define DIRECT_MAX 8192u
 
 struct wgs_sort_plan {
     wgs_context *ctx;
@@ -318,12 +324,15 @@ static uint32_t pass_digit_bits(const wgs_sort_plan *p, uint32_t shift, uint32_t
  * taking `span` of the record's groups. With the count on the GPU, n follows the
  * count, and so do the groups (`per` elements each) of the record, which lays out the
  * digit counts (so the scan of the bound's counts finds the count's first, and the
- * stale rest after them), and the grid. */
+ * stale rest after them), and the grid; `direct_max` (the reduce-then-scan's kernels,
+ * whose workgroups past the record's groups return first): a grid up to that many
+ * workgroups stays the bound's, dispatched directly. */
 static void dispatch(wgs_context *ctx, WGPUComputePassEncoder cp, WGPUComputePipeline pipe, const gpu_binding *b,
                      uint32_t nb, const wgs_params *rec, uint64_t po, uint64_t groups, uint64_t per,
-                     uint32_t span) {
+                     uint32_t span, uint32_t direct_max) {
     wgs__count_rule rule = wgs__count_follow(0, per * span);
     rule.ops[0] = (wgs__count_op){WGS_COUNT_OP_DIV_UP, 1, (uint32_t)per, 0}; /* groups */
+    rule.direct_max = direct_max;
     wgs__dispatch(ctx, cp, pipe, b, nb, rec, po, wgs__div_up(groups, span), &rule);
 }
 
@@ -348,7 +357,7 @@ static wgs_result encode_onesweep(wgs_sort_plan *p, WGPUCommandEncoder encoder, 
     gpu_binding hb[2] = {first.kin, state};
     if (p->phases & WGS_EXPERIMENTAL_PHASE_COUNT)
         dispatch(ctx, cp, p->histogram, hb, 2, &hist, wgs__param_push(ctx, &hist), hist.sort.groups,
-                 (uint64_t)p->tile * group, 1);
+                 (uint64_t)p->tile * group, 1, 0);
     for (uint32_t pass = 0; pass < passes && (p->phases & WGS_EXPERIMENTAL_PHASE_SCATTER); pass++) {
         pass_buffers b = pass_bindings(p, a, pass, passes);
         uint32_t shift = p->begin_bit + pass * width, digit_bits = pass_digit_bits(p, shift, width);
@@ -357,7 +366,7 @@ static wgs_result encode_onesweep(wgs_sort_plan *p, WGPUCommandEncoder encoder, 
         wgs_params rec = {.sort = {.n = (uint32_t)a->n, .groups = (uint32_t)tiles, .shift = shift >= 64 ? 0 : shift,
                                    .bits = digit_bits, .flags = flags, .digit_pass = pass, .end_bit = p->end_bit}};
         gpu_binding sb[5] = {b.kin, b.kout, state, b.vin, b.vout};
-        dispatch(ctx, cp, p->sweep, sb, 5, &rec, wgs__param_push(ctx, &rec), tiles, p->tile, 1);
+        dispatch(ctx, cp, p->sweep, sb, 5, &rec, wgs__param_push(ctx, &rec), tiles, p->tile, 1, 0);
     }
     wgs_result r = wgs__dispatch_end(ctx, cp);
     wgs__gpu_pass_end(ctx->gpu, cp);
@@ -391,7 +400,8 @@ static wgs_result encode_reduce_scan(wgs_sort_plan *p, WGPUCommandEncoder encode
         gpu_binding b1[2] = {b.kin, counts_b};
         wgs__dispatch_begin(ctx, a->n_buffer, a->n_offset, a->n);
         if (p->phases & WGS_EXPERIMENTAL_PHASE_COUNT)
-            dispatch(ctx, cp, p->count, b1, 2, &rec, po, groups, (uint64_t)p->tile * group, p->count_groups);
+            dispatch(ctx, cp, p->count, b1, 2, &rec, po, groups, (uint64_t)p->tile * group, p->count_groups,
+                     DIRECT_MAX);
         if ((r = wgs__dispatch_end(ctx, cp)) != WGS_OK) break;
         wgs_scan_args sa = {.input = p->counts, .output = p->offsets, .n = groups * RADIX};
         if ((p->phases & WGS_EXPERIMENTAL_PHASE_SCAN) && (r = wgs__scan_encode_in(p->scan, encoder, cp, &sa)) != WGS_OK)
@@ -399,7 +409,7 @@ static wgs_result encode_reduce_scan(wgs_sort_plan *p, WGPUCommandEncoder encode
         gpu_binding b2[5] = {b.kin, b.kout, offsets_b, b.vin, b.vout};
         wgs__dispatch_begin(ctx, a->n_buffer, a->n_offset, a->n);
         if (p->phases & WGS_EXPERIMENTAL_PHASE_SCATTER)
-            dispatch(ctx, cp, p->scatter, b2, 5, &rec, po, groups, (uint64_t)p->tile * group, 1);
+            dispatch(ctx, cp, p->scatter, b2, 5, &rec, po, groups, (uint64_t)p->tile * group, 1, DIRECT_MAX);
         r = wgs__dispatch_end(ctx, cp);
     }
     wgs__gpu_pass_end(ctx->gpu, cp);
