@@ -18,10 +18,11 @@
 /* The chained pass's states hold 30-bit counts. */
 #define ONESWEEP_MAX_N ((1ull << 30) - 1)
 /* With the count on the GPU, the reduce-then-scan's count and scatter grids up to this
- * many workgroups (a sort of 2^24 pairs at 256 x 8, a tile a group) stay the bound's
- * instead of indirect: at most about 25 us of idle workgroups a dispatch where the
- * count is far below the bound, against 0.24 ms of host time an indirect dispatch
- * cost under Dawn for Node on an H100 (the splat sort's encode 1.2-5 ms). */
+ * many workgroups stay the bound's instead of indirect (the scatter's: a sort of 2^24
+ * pairs at 256 x 8, a tile a group; the count's, 8 groups a workgroup: 2^27): at most
+ * about 25 us of idle workgroups a dispatch where the count is far below the bound,
+ * against 0.24 ms of host time an indirect dispatch cost under Dawn for Node on an
+ * H100 (the splat sort's encode 1.2-5 ms). */
 #define DIRECT_MAX 8192u
 
 struct wgs_sort_plan {

@@ -604,8 +604,8 @@ TEST(sort_count_from_gpu_indirect) {
     /* A bound whose count and scatter grids pass sort.c's DIRECT_MAX (8192 workgroups),
      * so that they follow the count through indirect dispatches, as the large sorts'
      * do (sort_count_from_gpu's bound keeps them direct): a tile of 128 keys, a group a
-     * tile. */
-    wgs_experimental e = {.sort = {32, 4}, .sort_group_tiles = 1};
+     * tile, a group a count workgroup. */
+    wgs_experimental e = {.sort = {32, 4}, .sort_group_tiles = 1, .sort_count_groups = 1};
     wgs_context *ctx = test_context_experimental(&e);
     if (!ctx) return;
     const sort_case c = {WGS_TYPE_U32, WGS_SORT_ASCENDING, WGS_PAYLOAD_INDEX, 0, 0, 0, WGS_SORT_ALGORITHM_REDUCE_SCAN};

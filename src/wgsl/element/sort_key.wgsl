@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // sort_key.wgsl: a radix sort's view of its keys, shared by the sort's kernels
-// (device/sort.wgsl, device/sort_onesweep.wgsl). Keys are KEY_WORDS words (64-bit keys:
+// (device/sort.wgsl, device/sort_onesweep.wgsl), the segmented sort's and top-k's. Keys are KEY_WORDS words (64-bit keys:
 // low word first); a digit is taken from the key mapped to an unsigned number of the
 // same order (ordered_key) and reversed for a descending sort (sort_form). Keys leave
 // as they came: the forms stay in a tile's registers and workgroup memory.
