@@ -444,8 +444,8 @@ typedef struct wgs_experimental {
     uint32_t sort_digits;
     /* The top-k's tile, the tiles each workgroup of its passes over the keys (the top
      * digit's histogram, the filter) takes before it adds to the row's counts (1..64, a
-     * power of two), and
-     * the tiles each workgroup of its write takes (1..32, a power of two). */
+     * power of two), and the tiles each workgroup of its write takes (1..32, a power of
+     * two; at most the workgroup's invocations). */
     wgs_tile_shape topk;
     uint32_t topk_hist_tiles;
     uint32_t topk_write_tiles;
