@@ -16,11 +16,14 @@ const { readFileSync } = await import('node:fs');
 // DAWN_FLAGS: Dawn for Node's flags, comma-separated (e.g. enable-dawn-features=skip_validation).
 const gpu = create(process.env.DAWN_FLAGS ? process.env.DAWN_FLAGS.split(',') : []);
 const adapter = await gpu.requestAdapter();
-const device = await adapter.requestDevice({ requiredFeatures: ['timestamp-query', 'subgroups'].filter((f) => adapter.features.has(f)) });
+const device = await adapter.requestDevice({
+  requiredFeatures: ['timestamp-query', 'subgroups'].filter((f) => adapter.features.has(f)),
+  requiredLimits: { maxComputeWorkgroupStorageSize: adapter.limits.maxComputeWorkgroupStorageSize }, // the segmented sort's tile
+});
 const wg = await Wgscan.create(device, { wasm: readFileSync(`${root}/build/web/wgscan.wasm`), adapterInfo: adapter.info });
 const n = 1 << 20, U = GPUBufferUsage;
 const b = () => device.createBuffer({ size: 4 * n, usage: U.STORAGE | U.COPY_DST | U.COPY_SRC });
-const [input, output, small, values, vo, depths] = [b(), b(), b(), b(), b(), b()];
+const [input, output, small, values, vo, depths, offsets] = [b(), b(), b(), b(), b(), b(), b()];
 const count = device.createBuffer({ size: 4, usage: U.STORAGE | U.COPY_DST });
 device.queue.writeBuffer(count, 0, new Uint32Array([n]));
 const qs = device.createQuerySet({ type: 'timestamp', count: 2 });
@@ -31,6 +34,10 @@ const cases = {
   'sort-keys': [wg.createSortPlan({ capacity: n }), { keysIn: input, keysOut: output }],
   'sort-splat': [wg.createSortPlan({ type: 'f32', order: 'descending', payload: 'buffer', capacity: n }),
     { keysIn: depths, keysOut: output, valuesIn: values, valuesOut: vo, nBuffer: count }],
+  // Counts of candidates and segment lists on the GPU: indirect dispatches.
+  'topk-1024': [wg.createTopkPlan({ capacity: n, kCapacity: 1024, output: 'input-order' }), { keysIn: input, keysOut: output, n, rows: 1, k: 1024 }],
+  'segmented-sort-256': [wg.createSegmentedSortPlan({ capacity: n, segmentCapacity: n / 256 }),
+    { keysIn: input, keysOut: output, offsets, nSegments: n / 256 }],
 };
 const calls = new Map();
 if (process.argv.includes('--count')) {

@@ -116,9 +116,13 @@ typedef struct wgs__counts {
 #define WGS_PARAM_OLD_RINGS 4
 
 /* The bind group cache (bindings.c): sets of ways, a group of up to WGS_BIND_MAX
- * bindings in each. */
-#define WGS_BIND_SETS 64
-#define WGS_BIND_WAYS 4
+ * bindings in each. Few sets of many ways: a frame's plans bind about a hundred groups
+ * (the segmented sort alone some 60), and at 64 sets of 4 ways a set that five of them
+ * shared missed on every encode (the package under Node: 5 bind groups created an
+ * encode of a reused segmented sort plan, 10 in web/test.js's repeats); 16 x 16 holds
+ * them in the same 256 entries. The parameter records' table (below) is built alike. */
+#define WGS_BIND_SETS 16
+#define WGS_BIND_WAYS 16
 #define WGS_BIND_MAX 12
 typedef struct wgs__bind_entry {
     uint64_t hash;
@@ -132,8 +136,8 @@ typedef struct wgs__bind_entry {
 
 /* Parameter records already in the current ring, by content (dispatch.c): sets of
  * ways, as the bind groups'. */
-#define WGS_PARAM_SEEN_SETS 64
-#define WGS_PARAM_SEEN_WAYS 4
+#define WGS_PARAM_SEEN_SETS 16
+#define WGS_PARAM_SEEN_WAYS 16
 typedef struct wgs__param_seen {
     wgs_params rec;
     uint64_t offset; /* as wgs__param_push returns it */

@@ -237,6 +237,75 @@ done:
     free(idx);
 }
 
+/* Many bind groups live at once: a segmented sort whose segments take every path (its
+ * encode binds some 60 groups), a sort with its count on the GPU and a scan, encoded
+ * in turn and then again: the repeats create no bind group and write no record. The
+ * cache's sets once held too few ways, and the groups that shared a set missed on
+ * every encode. */
+TEST(plans_encode_repeated_many_groups) {
+    wgs_context *ctx = test_context();
+    if (!ctx) return;
+    enum { N = 60000, SEGS_MAX = 64 };
+    static const uint32_t lens[] = {5, 40, 300, 3000, 20000, 1, 0, 33};
+    uint32_t *in = malloc(N * 4), offs[SEGS_MAX + 1];
+    uint64_t segs = 0;
+    offs[0] = 0;
+    while (segs < SEGS_MAX && offs[segs] + lens[segs % 8] <= N) {
+        offs[segs + 1] = offs[segs] + lens[segs % 8];
+        segs++;
+    }
+    wgs_segmented_sort_plan *ss = NULL;
+    wgs_sort_plan *sort = NULL;
+    wgs_scan_plan *scan = NULL;
+    CHECK_RESULT(wgs_segmented_sort_plan_create(ctx, &(wgs_segmented_sort_plan_desc){.payload = WGS_PAYLOAD_INDEX,
+                                                    .capacity = N, .segment_capacity = SEGS_MAX}, &ss),
+                 WGS_OK);
+    CHECK_RESULT(wgs_sort_plan_create(ctx, &(wgs_sort_plan_desc){.type = WGS_TYPE_U32, .payload = WGS_PAYLOAD_INDEX,
+                                                                 .capacity = N}, &sort),
+                 WGS_OK);
+    CHECK_RESULT(wgs_scan_plan_create(ctx, &(wgs_scan_plan_desc){.type = WGS_TYPE_U32, .op = WGS_OP_ADD,
+                                                                 .kind = WGS_SCAN_EXCLUSIVE, .capacity = N}, &scan),
+                 WGS_OK);
+    WGPUBuffer bin = NULL, bout = NULL, bidx = NULL, boffs = NULL, cnt = NULL;
+    if (!in || !ss || !sort || !scan) goto done;
+    ref_fill_random(in, WGS_TYPE_U32, WGS_OP_ADD, N, 93);
+    bin = test_upload(ctx, in, N * 4);
+    bout = test_buffer(ctx, N * 4);
+    bidx = test_buffer(ctx, N * 4);
+    boffs = test_upload(ctx, offs, (segs + 1) * 4);
+    cnt = test_count_buffer(ctx, N - 7, 0);
+    WGPUCommandEncoder enc = NULL;
+    if (!bin || !bout || !bidx || !boffs || !cnt || wgs_encoder_create(ctx, &enc) != WGS_OK) goto done;
+    const wgs_segmented_sort_args sa = {.keys_in = bin, .keys_out = bout, .values_out = bidx, .n = offs[segs],
+                                        .offsets = boffs, .n_segments = segs};
+    const wgs_sort_args so = {.keys_in = bin, .keys_out = bout, .values_out = bidx, .n = N, .n_buffer = cnt};
+    const wgs_scan_args sc = {.input = bin, .output = bout, .n = N};
+    for (int round = 0; round < 2; round++) {
+        wgs_experimental_encode_counts before = wgs_experimental_encodes(ctx);
+        CHECK_RESULT(wgs_segmented_sort_encode(ss, enc, &sa), WGS_OK);
+        CHECK_RESULT(wgs_sort_encode(sort, enc, &so), WGS_OK);
+        CHECK_RESULT(wgs_scan_encode(scan, enc, &sc), WGS_OK);
+        wgs_experimental_encode_counts d = encode_counts_since(ctx, before);
+        if (round == 1 && (d.bind_groups_created || d.records_written))
+            test_fail(__FILE__, __LINE__, "repeated: %" PRIu64 " bind groups created, %" PRIu64 " records written",
+                      d.bind_groups_created, d.records_written);
+        if (round == 0 && d.bind_groups_created < 40)
+            test_fail(__FILE__, __LINE__, "the first round bound %" PRIu64 " groups: too few to test the cache",
+                      d.bind_groups_created);
+    }
+    CHECK_RESULT(wgs_submit(ctx, enc), WGS_OK);
+done:
+    wgs_buffer_release(ctx, bin);
+    wgs_buffer_release(ctx, bout);
+    wgs_buffer_release(ctx, bidx);
+    wgs_buffer_release(ctx, boffs);
+    wgs_buffer_release(ctx, cnt);
+    wgs_segmented_sort_plan_destroy(ss);
+    wgs_sort_plan_destroy(sort);
+    wgs_scan_plan_destroy(scan);
+    free(in);
+}
+
 /* Buffers released and new ones created between encodes of one plan (a new handle may
  * equal a freed one): every encode binds the buffers it is given, and a destroyed
  * plan's bind groups go with it. */
