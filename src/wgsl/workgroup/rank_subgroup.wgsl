@@ -83,9 +83,29 @@ fn peers_of(valid: vec4<u32>, digit: u32) -> vec4<u32> {
 // that orders the rounds), then each lane's rank from its leader's old count. Between
 // sweeps a round's state is one word a lane: below 256 the leader's lane, above it the
 // count of peers (sweep 1) or, at a leader, the owner's count before them (sweep 2).
+//
+// SORT_RANK (a plan constant) chooses: 2 these sweeps, 1 a round at a time (each round's
+// ballots, its leaders' counter updates and its shuffle before the next round: a
+// round's state is dead once its rank is known, so the registers do not grow with the
+// keys an invocation), 0 the plan's rule: RANK_SWEEPS.
+const RANK_SWEEPS: bool = select(true, SORT_RANK == 2u, SORT_RANK != 0u);
+
 fn rank_keys(ids: Ids, owner: u32, tile_n: u32) {
     let lane = owner_lane(ids);
     let below = lanes_below(lane);
+    if (!RANK_SWEEPS) {
+        // @each item
+        let round_peers# = peers_of(valid_lanes(ids, #u, tile_n), key_digit_of(key_digit#, key_lo#, key_hi#));
+        let round_before# = bits_in(round_peers# & below);
+        var round_old# = 0u;
+        if (round_before# == 0u && tile_place_of(ids, #u) < tile_n) {
+            round_old# = atomicAdd(&tile_room[owner * RADIX + key_digit_of(key_digit#, key_lo#, key_hi#)],
+                                   bits_in(round_peers#));
+        }
+        key_rank# = subgroupShuffle(round_old#, lowest_lane(round_peers#)) + round_before#;
+        // @end
+        return;
+    }
     // @each item
     let valid# = tile_place_of(ids, #u) < tile_n;
     let peers# = peers_of(valid_lanes(ids, #u, tile_n), key_digit_of(key_digit#, key_lo#, key_hi#));
