@@ -438,6 +438,11 @@ typedef struct wgs_experimental {
     uint32_t sort_group_tiles;
     uint32_t sort_count_groups;
     uint32_t sort_phases;
+    /* With the count on the GPU, the reduce-then-scan's count and scatter grids of at
+     * most this many workgroups are dispatched as the bound's (their spare workgroups
+     * return), larger ones indirect; 0: the tuning table's (CPU drivers: always
+     * indirect), 1: indirect past a workgroup. */
+    uint32_t sort_direct_max;
     /* A tile's digit of each key (the sorts' and the segmented sort's tiles): 0 the
      * plan's choice (held in a register for keys alone and 64-bit keys, else computed
      * again where it is used), 1 always held, 2 always computed again. */

@@ -17,13 +17,6 @@
 #define RADIX 256u
 /* The chained pass's states hold 30-bit counts. */
 #define ONESWEEP_MAX_N ((1ull << 30) - 1)
-/* With the count on the GPU, the reduce-then-scan's count and scatter grids up to this
- * many workgroups stay the bound's instead of indirect (the scatter's: a sort of 2^24
- * pairs at 256 x 8, a tile a group; the count's, 8 groups a workgroup: 2^27): at most
- * about 25 us of idle workgroups a dispatch where the count is far below the bound,
- * against 0.24 ms of host time an indirect dispatch cost under Dawn for Node on an
- * H100 (the splat sort's encode 1.2-5 ms). */
-#define DIRECT_MAX 8192u
 
 struct wgs_sort_plan {
     wgs_context *ctx;
@@ -37,6 +30,7 @@ struct wgs_sort_plan {
     int onesweep;
     uint32_t tile, group_tiles_max;
     uint32_t count_groups; /* groups a workgroup of the count kernel */
+    uint32_t direct_max;   /* the tuning row's sort_direct_max, or the experiment's */
     uint32_t phases; /* WGS_EXPERIMENTAL_PHASE_* recorded (all but in experiments) */
     WGPUComputePipeline count, scatter;           /* REDUCE_SCAN */
     WGPUComputePipeline reset, histogram, sweep;  /* ONESWEEP */
@@ -193,6 +187,7 @@ wgs_result wgs_sort_plan_create(wgs_context *ctx, const wgs_sort_plan_desc *desc
     p->tile = shape.wg * shape.items;
     p->group_tiles_max = group_tiles;
     p->count_groups = onesweep ? 1 : count_groups;
+    p->direct_max = ctx->exp.sort_direct_max ? ctx->exp.sort_direct_max : tu->sort_direct_max;
     p->phases = ctx->exp.sort_phases & 7u ? ctx->exp.sort_phases & 7u : 7u;
     /* The most digit passes an encode of this plan makes, which bounds the one-sweep
      * histogram's loop. */
@@ -403,7 +398,7 @@ static wgs_result encode_reduce_scan(wgs_sort_plan *p, WGPUCommandEncoder encode
         wgs__dispatch_begin(ctx, a->n_buffer, a->n_offset, a->n);
         if (p->phases & WGS_EXPERIMENTAL_PHASE_COUNT)
             dispatch(ctx, cp, p->count, b1, 2, &rec, po, groups, (uint64_t)p->tile * group, p->count_groups,
-                     DIRECT_MAX);
+                     p->direct_max);
         if ((r = wgs__dispatch_end(ctx, cp)) != WGS_OK) break;
         wgs_scan_args sa = {.input = p->counts, .output = p->offsets, .n = groups * RADIX};
         if ((p->phases & WGS_EXPERIMENTAL_PHASE_SCAN) && (r = wgs__scan_encode_in(p->scan, encoder, cp, &sa)) != WGS_OK)
@@ -411,7 +406,7 @@ static wgs_result encode_reduce_scan(wgs_sort_plan *p, WGPUCommandEncoder encode
         gpu_binding b2[5] = {b.kin, b.kout, offsets_b, b.vin, b.vout};
         wgs__dispatch_begin(ctx, a->n_buffer, a->n_offset, a->n);
         if (p->phases & WGS_EXPERIMENTAL_PHASE_SCATTER)
-            dispatch(ctx, cp, p->scatter, b2, 5, &rec, po, groups, (uint64_t)p->tile * group, 1, DIRECT_MAX);
+            dispatch(ctx, cp, p->scatter, b2, 5, &rec, po, groups, (uint64_t)p->tile * group, 1, p->direct_max);
         r = wgs__dispatch_end(ctx, cp);
     }
     wgs__gpu_pass_end(ctx->gpu, cp);

@@ -36,6 +36,10 @@ static const wgs__tuning table[WGS__CLASS_COUNT] = {
         .sort_group_tiles = 8,
         .sort_keys_group_tiles = 8,
         .sort_count_groups = 4, /* the tests' small sorts end in a partial count workgroup */
+        /* Always indirect: an idle workgroup still zeroes its workgroup memory, and a
+         * CPU runs them one by one (SwiftShader, a sort of count 0 on a bound of 2^20:
+         * 1.3 s with the grids direct, 0.09 s indirect). */
+        .sort_direct_max = 0,
         .sort_onesweep = {32, 32},
         .sort_onesweep_keys = {32, 32},
         .sort_onesweep_portable = {16, 16},
@@ -104,6 +108,12 @@ static const wgs__tuning table[WGS__CLASS_COUNT] = {
          * (bench/results/h100-2026-12-06/run14.log): 1 group 12.82 ms, 4 11.73, 8 11.25,
          * 16 11.73. */
         .sort_count_groups = 8,
+        /* The scatter's grid of a sort of 2^24 pairs at 256 x 8, a tile a group, and the
+         * count's at 8 groups a workgroup of 2^27: at most about 25 us of idle
+         * workgroups a dispatch where the count is far below the bound, against 0.24 ms
+         * of host time an indirect dispatch cost under Dawn for Node on an H100 (the
+         * splat sort's encode 1.2-5 ms). */
+        .sort_direct_max = 8192,
         /* One tile a workgroup: the largest that fits (fewer tiles to look back over). */
         .sort_onesweep = {256, 16},
         .sort_onesweep_keys = {256, 16},
@@ -164,6 +174,7 @@ static const wgs__tuning table[WGS__CLASS_COUNT] = {
         .sort_group_tiles = 1, /* as gpu-sg32 */
         .sort_keys_group_tiles = 2, /* as gpu-sg32 */
         .sort_count_groups = 8, /* as gpu-sg32 */
+        .sort_direct_max = 8192, /* as gpu-sg32 */
         .sort_onesweep = {256, 16},
         .sort_onesweep_keys = {256, 16},
         .sort_onesweep_portable = {16, 16},

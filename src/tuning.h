@@ -45,6 +45,9 @@ typedef struct wgs__tuning {
     uint32_t sort_group_tiles;    /* tiles a workgroup takes in turn, at most */
     uint32_t sort_keys_group_tiles; /* the same for 32-bit keys without values */
     uint32_t sort_count_groups;   /* groups a workgroup of the reduce-then-scan count pass */
+    /* With the count on the GPU, the reduce-then-scan's count and scatter grids up to
+     * this many workgroups are dispatched as the bound's, not indirect (sort.c). */
+    uint32_t sort_direct_max;
     /* The one-sweep sort: one tile a workgroup (with and without subgroups: their
      * ranking as above), whether DEFAULT takes it, fruitless look-back reads before a
      * fallback. */

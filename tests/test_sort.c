@@ -631,21 +631,26 @@ TEST(sort_count_from_gpu) {
     }
 }
 
-TEST(sort_count_from_gpu_indirect) {
-    /* A bound whose count and scatter grids pass sort.c's DIRECT_MAX (8192 workgroups),
-     * so that they follow the count through indirect dispatches, as the large sorts'
-     * do (sort_count_from_gpu's bound keeps them direct): a tile of 128 keys, a group a
-     * tile, a group a count workgroup. */
-    wgs_experimental e = {.sort = {32, 4}, .sort_group_tiles = 1, .sort_count_groups = 1};
-    wgs_context *ctx = test_context_experimental(&e);
-    if (!ctx) return;
-    const sort_case c = {WGS_TYPE_U32, WGS_SORT_ASCENDING, WGS_PAYLOAD_INDEX, 0, 0, 0, WGS_SORT_ALGORITHM_REDUCE_SCAN};
-    const uint64_t bound = 8193 * 128 + 5;
-    wgs_sort_plan_desc d = {.type = c.type, .payload = c.payload, .algorithm = c.algorithm, .capacity = bound};
-    wgs_sort_plan *plan = NULL;
-    CHECK_RESULT(wgs_sort_plan_create(ctx, &d, &plan), WGS_OK);
-    if (!plan) return;
-    const uint32_t counts[] = {0, 3000, (uint32_t)bound};
-    for (size_t i = 0; i < sizeof counts / sizeof counts[0]; i++) check_sort_count(ctx, plan, &c, bound, counts[i], 0);
-    wgs_sort_plan_destroy(plan);
+TEST(sort_count_from_gpu_direct_and_indirect) {
+    /* The count and scatter grids both ways whatever the device's tuning: dispatched
+     * as the bound's with their spare workgroups returning (GPUs), or indirect past
+     * one workgroup (CPU drivers, and the large sorts' grids on GPUs). Two tiles a
+     * group, 4 groups a count workgroup: the last workgroups' groups past the count. */
+    const uint32_t direct_max[] = {1, 1u << 30};
+    for (int m = 0; m < 2; m++) {
+        wgs_experimental e = {.sort_direct_max = direct_max[m], .sort_group_tiles = 2, .sort_count_groups = 4};
+        wgs_context *ctx = test_context_experimental(&e);
+        if (!ctx) return;
+        const sort_case c = {WGS_TYPE_U32, WGS_SORT_ASCENDING, WGS_PAYLOAD_INDEX, 0, 0, 0,
+                             WGS_SORT_ALGORITHM_REDUCE_SCAN};
+        const uint64_t bound = 19 * 4096 + 5;
+        wgs_sort_plan_desc d = {.type = c.type, .payload = c.payload, .algorithm = c.algorithm, .capacity = bound};
+        wgs_sort_plan *plan = NULL;
+        CHECK_RESULT(wgs_sort_plan_create(ctx, &d, &plan), WGS_OK);
+        if (!plan) return;
+        const uint32_t counts[] = {0, 3000, 9 * 4096 + 1, (uint32_t)bound};
+        for (size_t i = 0; i < sizeof counts / sizeof counts[0]; i++)
+            check_sort_count(ctx, plan, &c, bound, counts[i], 0);
+        wgs_sort_plan_destroy(plan);
+    }
 }

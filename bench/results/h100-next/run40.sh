@@ -59,5 +59,12 @@ S f32 WGSCAN_SORT_RANK=rounds $K --type f32
 S f32 "WGSCAN_SORT_RANK=rounds WGSCAN_TUNE_SORT=384,23,1" $K --type f32
 S verify "WGSCAN_SORT_RANK=rounds WGSCAN_TUNE_SORT=384,23,1" sort --n 16777216 --repeat 1 --payload index --type f32 --verify
 S verify "WGSCAN_SORT_RANK=rounds WGSCAN_TUNE_SORT=256,23" sort --n 16777219 --repeat 1 --algorithm onesweep --verify
+# The segmented sort's large path with nothing to sort (every benchmark's segments fit
+# the block path): its scans over the bound's counts, against a plan without it (block
+# bound = n).
+for l in 16 256 4096 65536; do
+  S segsort X=0 segmented-sort --n 67108864 --segments $l --repeat 10
+  S segsort-nolarge WGSCAN_TUNE_SEGSORT=256,16,256,8,67108864 segmented-sort --n 67108864 --segments $l --repeat 10
+done
 echo "done t=$(( $(date +%s) - start )) s" >> $L
 cat $L
