@@ -75,17 +75,18 @@ static wgs_result run_batches(bench *b, record_fn record, void *user, int total,
 }
 
 /* Times `runs + warmup` recordings of `record`; returns the median, minimum and maximum
- * of the timed runs in seconds (max may be NULL). Each point first runs its own work for
- * point_warm_s: a GPU lowers its clocks in the host's pauses between points (making
+ * of the timed runs in seconds (max may be NULL). A point's own work first runs for
+ * `warm_s` (point_warm_s; 0 for the copy timed right after it, and for warm_up's
+ * calls, which keep the GPU busy anyway): a GPU lowers its clocks in the host's pauses between points (making
  * data, compiling plans), and compute-bound points came out up to five times slow
  * (H100, 2^24, two runs of one bench in one process: a segmented sort 7.3 and 1.5 ms,
  * a sort of pairs 2.66 and 1.29; memory-bound points within 1%). */
-static wgs_result time_runs(bench *b, record_fn record, void *user, double *median, double *min,
-                            double *max) {
+static wgs_result time_runs(bench *b, record_fn record, void *user, double warm_s, double *median,
+                            double *min, double *max) {
     int total = b->runs + b->warmup;
     double t[MAX_RUNS + 64];
     wgs_result r = WGS_OK;
-    for (double t0 = cli_now(); r == WGS_OK && cli_now() - t0 < b->point_warm_s;)
+    for (double t0 = cli_now(); r == WGS_OK && cli_now() - t0 < warm_s;)
         r = run_batches(b, record, user, total, t);
     if (r == WGS_OK) r = run_batches(b, record, user, total, t);
     if (r != WGS_OK) return r;
@@ -255,7 +256,7 @@ static wgs_result warm_up(bench *b) {
     job_layout(b, j.n, 4, &j);
     double t0 = cli_now(), med, mn;
     wgs_result r = WGS_OK;
-    while (r == WGS_OK && cli_now() - t0 < 1.0) r = time_runs(b, record_copy, &j, &med, &mn, NULL);
+    while (r == WGS_OK && cli_now() - t0 < 1.0) r = time_runs(b, record_copy, &j, 0, &med, &mn, NULL);
     return r;
 }
 
@@ -688,8 +689,8 @@ static int bench_primitives(bench *b, const int *prims, int nprims, int kmin, in
             pj.topk_ids = NULL;
             if (r == WGS_OK && pj.prim == PRIM_TOPK_ROWS) /* 50 of each row (rows of 128K, or one) */
                 r = wgs_buffer_create(b->ctx, (p->n / TOPK_ROW + 1) * 50 * 4, WGPUBufferUsage_Storage, &pj.topk_ids);
-            if (r == WGS_OK) r = time_runs(b, record_prim, &pj, &p->median, &p->min, &p->max);
-            if (r == WGS_OK) r = time_runs(b, record_copy, &pj.copy, &p->copy_median, &cmin, NULL);
+            if (r == WGS_OK) r = time_runs(b, record_prim, &pj, b->point_warm_s, &p->median, &p->min, &p->max);
+            if (r == WGS_OK) r = time_runs(b, record_copy, &pj.copy, 0, &p->copy_median, &cmin, NULL);
             p->copy_bytes = copy_size(&pj.copy);
             if (r == WGS_OK) copy_check(b, p, copy_bytes), print_point(p), np++;
         }
@@ -1231,8 +1232,8 @@ int cmd_bench(const bench_options *o) {
                 scan_job j = {plan, p->n, 0, 0, 0};
                 job_layout(&b, p->n, wgs_type_size(p->s.type), &j);
                 double cmin;
-                r = time_runs(&b, record_scan, &j, &p->median, &p->min, &p->max);
-                if (r == WGS_OK) r = time_runs(&b, record_copy, &j, &p->copy_median, &cmin, NULL);
+                r = time_runs(&b, record_scan, &j, b.point_warm_s, &p->median, &p->min, &p->max);
+                if (r == WGS_OK) r = time_runs(&b, record_copy, &j, 0, &p->copy_median, &cmin, NULL);
                 if (r != WGS_OK) {
                     rc = cli_gpu_error(b.ctx, r, "a benchmark run");
                     break;
