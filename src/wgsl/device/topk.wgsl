@@ -134,14 +134,14 @@ fn topk_histogram(ids: Ids, @builtin(workgroup_id) wid: vec3<u32>, @builtin(num_
         }
         let tile_n = min(TILE, row_n - tile_first);
         // @each item
-        var hist_key# = 0u;
+        var cand_key# = 0u;
         if (#u * WG + ids.lid < tile_n) {
-            hist_key# = keys_in[row_base + tile_first + #u * WG + ids.lid];
+            cand_key# = keys_in[row_base + tile_first + #u * WG + ids.lid];
         }
         // @end
         // @each item
         if (#u * WG + ids.lid < tile_n) {
-            atomicAdd(&bins[mapped(hist_key#) >> 24u], 1u);
+            atomicAdd(&bins[mapped(cand_key#) >> 24u], 1u);
         }
         // @end
     }
@@ -294,6 +294,29 @@ fn topk_filter(ids: Ids, @builtin(workgroup_id) wid: vec3<u32>, @builtin(num_wor
     flush_bins(ids.lid, row);
 }
 
+// A workgroup's candidates (TILE places from `first`, cand_n of them) and their keys, one
+// variable an item (the composer's: registers), the places all loaded before the keys
+// so that the loads overlap.
+// @each item
+var<private> cand_at#: u32;
+var<private> cand_key#: u32;
+// @end
+
+fn load_candidates(lid: u32, first: u32, cand_n: u32) {
+    // @each item
+    cand_at# = 0u;
+    if (#u * WG + lid < cand_n) {
+        cand_at# = candidates[first + #u * WG + lid];
+    }
+    // @end
+    // @each item
+    cand_key# = 0u;
+    if (#u * WG + lid < cand_n) {
+        cand_key# = keys_in[cand_at#];
+    }
+    // @end
+}
+
 // The workgroup's candidates: their rows and places. Counts go to workgroup atomics
 // for the row (or tile) of the workgroup's first candidate, where a filter workgroup's
 // candidates lie together, and straight to the row's (tile's) counts otherwise.
@@ -305,18 +328,7 @@ fn topk_cand_histogram(ids: Ids, @builtin(workgroup_id) wid: vec3<u32>, @builtin
         return;
     }
     let cand_n = min(TILE, count - first);
-    // @each item
-    var hist_at# = 0u;
-    if (#u * WG + ids.lid < cand_n) {
-        hist_at# = candidates[first + #u * WG + ids.lid];
-    }
-    // @end
-    // @each item
-    var hist_key# = 0u;
-    if (#u * WG + ids.lid < cand_n) {
-        hist_key# = keys_in[hist_at#];
-    }
-    // @end
+    load_candidates(ids.lid, first, cand_n);
     clear_bins(ids.lid);
     workgroupBarrier();
     let shift = params.shift;
@@ -325,12 +337,12 @@ fn topk_cand_histogram(ids: Ids, @builtin(workgroup_id) wid: vec3<u32>, @builtin
     let lead_prefix = atomicLoad(&state[lead_row * ROW_WORDS + PREFIX]);
     // @each item
     if (#u * WG + ids.lid < cand_n) {
-        let row = hist_at# / params.row_n;
+        let row = cand_at# / params.row_n;
         var prefix = lead_prefix;
         if (row != lead_row) {
             prefix = atomicLoad(&state[row * ROW_WORDS + PREFIX]);
         }
-        let u = mapped(hist_key#);
+        let u = mapped(cand_key#);
         if ((u & high) == prefix) {
             let d = (u >> shift) & 255u;
             if (row == lead_row) {
@@ -353,18 +365,7 @@ fn topk_cand_tiles(ids: Ids, @builtin(workgroup_id) wid: vec3<u32>, @builtin(num
         return;
     }
     let cand_n = min(TILE, count - first);
-    // @each item
-    var tiles_at# = 0u;
-    if (#u * WG + ids.lid < cand_n) {
-        tiles_at# = candidates[first + #u * WG + ids.lid];
-    }
-    // @end
-    // @each item
-    var tiles_key# = 0u;
-    if (#u * WG + ids.lid < cand_n) {
-        tiles_key# = keys_in[tiles_at#];
-    }
-    // @end
+    load_candidates(ids.lid, first, cand_n);
     if (ids.lid == 0u) {
         atomicStore(&wg_count, 0u);
         atomicStore(&wg_less, 0u);
@@ -376,13 +377,13 @@ fn topk_cand_tiles(ids: Ids, @builtin(workgroup_id) wid: vec3<u32>, @builtin(num
     let lead_kth = atomicLoad(&state[lead_row * ROW_WORDS + PREFIX]);
     // @each item
     if (#u * WG + ids.lid < cand_n) {
-        let row = tiles_at# / params.row_n;
-        let tile = row * params.tiles + (tiles_at# - row * params.row_n) / TILE;
+        let row = cand_at# / params.row_n;
+        let tile = row * params.tiles + (cand_at# - row * params.row_n) / TILE;
         var kth = lead_kth;
         if (row != lead_row) {
             kth = atomicLoad(&state[row * ROW_WORDS + PREFIX]);
         }
-        let u = mapped(tiles_key#);
+        let u = mapped(cand_key#);
         if (u <= kth) {
             let w = select(1u, 0u, u < kth);
             if (tile == lead_tile && w == 0u) {
