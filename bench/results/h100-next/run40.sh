@@ -65,6 +65,7 @@ S verify "WGSCAN_SORT_RANK=rounds WGSCAN_TUNE_SORT=256,23" sort --n 16777219 --r
 for l in 16 256 4096 65536; do
   S segsort X=0 segmented-sort --n 67108864 --segments $l --repeat 10
   S segsort-nolarge WGSCAN_TUNE_SEGSORT=256,16,256,8,67108864 segmented-sort --n 67108864 --segments $l --repeat 10
+  S segsort-rounds WGSCAN_SORT_RANK=rounds segmented-sort --n 67108864 --segments $l --repeat 10
 done
 echo "done t=$(( $(date +%s) - start )) s" >> $L
 cat $L
