@@ -26,15 +26,6 @@ R() { # label, env, args: the driver's registers of the sort's passes
   echo "== regs $lab [$e]: $(grep -A4 -E 'sort_(scatter|onesweep).spv:' $d.log | grep -iE 'register|shared' | tr -s ' ' | tr '\n' ' ')" >> $L
   rm -rf $d $d.log
 }
-D="sort --n 1048576 --repeat 1"
-for m in sweeps rounds; do
-  R k-default WGSCAN_SORT_RANK=$m $D
-  R k-384x23 "WGSCAN_SORT_RANK=$m WGSCAN_TUNE_SORT=384,23,1" $D
-  R k-256x16 "WGSCAN_SORT_RANK=$m WGSCAN_TUNE_SORT=256,16,1" $D
-  R p-default WGSCAN_SORT_RANK=$m $D --payload index
-  R os-default WGSCAN_SORT_RANK=$m $D --algorithm onesweep
-done
-R k-384x23-computed "WGSCAN_SORT_RANK=rounds WGSCAN_SORT_DIGITS=computed WGSCAN_TUNE_SORT=384,23,1" $D
 N=268435456
 K="sort --n $N --repeat 10"
 for sh in "" 256,8,1 256,16,1 384,12,1 384,23,1 384,23,4 512,16,1; do
@@ -67,6 +58,15 @@ for l in 16 256 4096 65536; do
   S segsort-nolarge WGSCAN_TUNE_SEGSORT=256,16,256,8,67108864 segmented-sort --n 67108864 --segments $l --repeat 10
   S segsort-rounds WGSCAN_SORT_RANK=rounds segmented-sort --n 67108864 --segments $l --repeat 10
 done
+D="sort --n 1048576 --repeat 1"
+for m in sweeps rounds; do
+  R k-default WGSCAN_SORT_RANK=$m $D
+  R k-384x23 "WGSCAN_SORT_RANK=$m WGSCAN_TUNE_SORT=384,23,1" $D
+  R k-256x16 "WGSCAN_SORT_RANK=$m WGSCAN_TUNE_SORT=256,16,1" $D
+  R p-default WGSCAN_SORT_RANK=$m $D --payload index
+  R os-default WGSCAN_SORT_RANK=$m $D --algorithm onesweep
+done
+R k-384x23-computed "WGSCAN_SORT_RANK=rounds WGSCAN_SORT_DIGITS=computed WGSCAN_TUNE_SORT=384,23,1" $D
 echo "done t=$(( $(date +%s) - start )) s" >> $L
 # The whole suite with the ranking a round at a time (the tests read WGSCAN_SORT_RANK),
 # in what time the call has left.
