@@ -447,10 +447,6 @@ typedef struct wgs_experimental {
      * plan's choice (held in a register for keys alone and 64-bit keys, else computed
      * again where it is used), 1 always held, 2 always computed again. */
     uint32_t sort_digits;
-    /* A tile's ranking by subgroup ballots: 0 the plan's choice, 1 a round of keys at a
-     * time (each round's ballots, counter and shuffle), 2 in three sweeps over the
-     * rounds (every round's ballots, then the counters, then the shuffles). */
-    uint32_t sort_rank;
     /* The top-k's tile, the tiles each workgroup of its passes over the keys (the top
      * digit's histogram, the filter) takes before it adds to the row's counts (1..64, a
      * power of two), and the tiles each workgroup of its write takes (1..32, a power of

@@ -186,8 +186,7 @@ wgs_result wgs_segmented_sort_plan_create(wgs_context *ctx, const wgs_segmented_
                             .consts = {{"KEY_KIND", key_kind(d.type, d.order)}, {"VALUE_WORDS", 0}, {"SORT_SKIP", 0},
                                        {"BLOCK_MAX", block_max},
                                        {"SS_PLACES", room.places},
-                                       {"SORT_DIGITS", ctx->exp.sort_digits},
-                                       {"SORT_RANK", ctx->exp.sort_rank}}};
+                                       {"SORT_DIGITS", ctx->exp.sort_digits}}};
     struct {
         const char *entry;
         WGPUComputePipeline *pipe;
@@ -231,16 +230,24 @@ wgs_result wgs_segmented_sort_plan_create(wgs_context *ctx, const wgs_segmented_
                                  .capacity = d.segment_capacity, .label = "wgscan segmented sort places"};
         r = wgs_scan_plan_create(ctx, &cd, &p->scan);
     }
+    /* The large path's sorts follow a count that is 0 wherever no segment is past the
+     * block bound, the usual case: one-sweep's passes then dispatch nothing, where the
+     * reduce-then-scan's scans of the bound's digit counts cost 0.4-0.55 ms on every
+     * sort of 2^26 keys (H100, BENCHMARKS.md, tenth session). */
+    const wgs_sort_algorithm large_algorithm =
+        d.capacity < (1ull << 30) ? WGS_SORT_ALGORITHM_ONESWEEP : WGS_SORT_ALGORITHM_DEFAULT;
     if (r == WGS_OK && p->large) {
         wgs_sort_plan_desc sd = {.type = d.type, .order = d.order, .payload = WGS_PAYLOAD_INDEX,
-                                 .capacity = d.capacity, .label = "wgscan segmented sort by key"};
+                                 .algorithm = large_algorithm, .capacity = d.capacity,
+                                 .label = "wgscan segmented sort by key"};
         r = wgs_sort_plan_create(ctx, &sd, &p->by_key);
     }
     if (r == WGS_OK && p->large) {
         /* Segment numbers are below segment_capacity: only their bits need sorting. */
         wgs_sort_plan_desc sd = {.type = WGS_TYPE_U32, .payload = WGS_PAYLOAD_BUFFER, .value_bytes = 4,
                                  .begin_bit = 0, .end_bit = bits_for(d.segment_capacity - 1),
-                                 .capacity = d.capacity, .label = "wgscan segmented sort by segment"};
+                                 .algorithm = large_algorithm, .capacity = d.capacity,
+                                 .label = "wgscan segmented sort by segment"};
         r = wgs_sort_plan_create(ctx, &sd, &p->by_segment);
     }
     const uint64_t list_bytes = wgs__round_up((4 * d.segment_capacity + 4) * 4, 256);

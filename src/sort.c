@@ -208,8 +208,7 @@ wgs_result wgs_sort_plan_create(wgs_context *ctx, const wgs_sort_plan_desc *desc
                                        {"SORT_SKIP", ctx->exp.sort_phases >> 3},
                                        {"HIST_PASSES", hist_passes},
                                        {"COUNT_GROUPS", p->count_groups},
-                                       {"SORT_DIGITS", ctx->exp.sort_digits},
-                                       {"SORT_RANK", ctx->exp.sort_rank}}};
+                                       {"SORT_DIGITS", ctx->exp.sort_digits}}};
     if (onesweep) {
         spec.entry = "sort_reset";
         r = wgs__pipeline(ctx, &spec, &p->reset);

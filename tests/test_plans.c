@@ -289,7 +289,10 @@ TEST(plans_encode_repeated_many_groups) {
         if (round == 1 && (d.bind_groups_created || d.records_written))
             test_fail(__FILE__, __LINE__, "repeated: %" PRIu64 " bind groups created, %" PRIu64 " records written",
                       d.bind_groups_created, d.records_written);
-        if (round == 0 && d.bind_groups_created < 40)
+        /* More than a set's 16 ways (src/internal.h), so that groups sharing a set
+         * would miss (an H100 bound 32 here, SwiftShader more: its sorts dispatch
+         * indirectly). */
+        if (round == 0 && d.bind_groups_created <= 16)
             test_fail(__FILE__, __LINE__, "the first round bound %" PRIu64 " groups: too few to test the cache",
                       d.bind_groups_created);
     }

@@ -359,37 +359,6 @@ TEST(sort_digits_forced) {
     }
 }
 
-/* The ballot ranking both ways (wgs_experimental.sort_rank: a round of keys at a time,
- * or three sweeps over the rounds), at the default tile and at 3 subgroups x 23 keys,
- * both algorithms: the same places either way, past a tile's end included. */
-TEST(sort_rank_forced) {
-    wgs_context *probe = test_context();
-    if (!probe) return;
-    wgs_context_info info;
-    CHECK_RESULT(wgs_context_get_info(probe, &info), WGS_OK);
-    if (!info.has_subgroups) return; /* the ranking by an invocation's counters has one way */
-    uint32_t unit = info.subgroup_max_size > 32 ? info.subgroup_max_size : 32;
-    for (uint32_t mode = 1; mode <= 2; mode++) {
-        for (int s = 0; s < 2; s++) {
-            if (s == 1 && test_sanitized() && !test_long()) continue; /* the shape is a GPU matter */
-            wgs_experimental e = {.sort_rank = mode};
-            if (s == 1) e.sort = (wgs_tile_shape){3 * unit, 23};
-            wgs_context *ctx = test_context_experimental(&e);
-            if (!ctx) return;
-            const uint64_t tile = s == 1 ? 3 * unit * 23 : 4096;
-            const uint64_t sizes[] = {1, tile + 1, 3 * tile + 7};
-            const enum dist dists[] = {D_UNIFORM, D_FEW};
-            const sort_case cases[] = {
-                {.type = WGS_TYPE_U32, .algorithm = WGS_SORT_ALGORITHM_REDUCE_SCAN},
-                {.type = WGS_TYPE_F32, .order = WGS_SORT_DESCENDING, .payload = WGS_PAYLOAD_INDEX,
-                 .algorithm = WGS_SORT_ALGORITHM_REDUCE_SCAN},
-                {.type = WGS_TYPE_U32, .payload = WGS_PAYLOAD_INDEX, .algorithm = WGS_SORT_ALGORITHM_ONESWEEP}};
-            /* One-sweep takes a workgroup that divides 256: the default tile only. */
-            for (size_t i = 0; i < (s == 1 ? 2u : 3u); i++) run_case(ctx, &cases[i], sizes, 3, dists, 2, 0);
-        }
-    }
-}
-
 /* One plan, many sorts in a row (no stale counts or offsets between encodes), two of
  * them in one command encoder. At 2^20 keys (hundreds of tiles) stale state shows as it
  * would at 2^22, for a quarter of the time; sort_large sorts the largest size, and

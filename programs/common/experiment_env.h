@@ -16,8 +16,6 @@
  *                                 tile, its block path's tile and bound
  *   WGSCAN_SORT_DIGITS=auto|held|computed  a sort tile's digit of each key held in a
  *                                 register or computed again where it is used
- *   WGSCAN_SORT_RANK=auto|rounds|sweeps  a sort tile's ballot ranking a round at a time
- *                                 or in three sweeps over the rounds
  *   WGSCAN_LOOKBACK=1..8          states per look-back lane   WGSCAN_LOOKBACK_SPINS=N
  *   WGSCAN_COPY=scalar            4-byte copy kernel          WGSCAN_DAWN_TOGGLES=a,b
  *   WGSCAN_SELECT_PHASES=count,scan,scatter (some of: the output is then wrong)

@@ -77,50 +77,23 @@ fn peers_of(valid: vec4<u32>, digit: u32) -> vec4<u32> {
 }
 
 // Ranks the invocation's keys of every round, filling key_rank#; every lane of the
-// subgroup calls this, whatever its keys. Three sweeps over the rounds rather than one
-// round at a time: the ballots of all rounds first (independent of each other, so their
-// latencies overlap), then the leaders' counter updates in round order (the one thing
-// that orders the rounds), then each lane's rank from its leader's old count. Between
-// sweeps a round's state is one word a lane: below 256 the leader's lane, above it the
-// count of peers (sweep 1) or, at a leader, the owner's count before them (sweep 2).
-//
-// SORT_RANK (a plan constant) chooses: 2 these sweeps, 1 a round at a time (each round's
-// ballots, its leaders' counter updates and its shuffle before the next round: a
-// round's state is dead once its rank is known, so the registers do not grow with the
-// keys an invocation), 0 the plan's rule: RANK_SWEEPS.
-const RANK_SWEEPS: bool = select(true, SORT_RANK == 2u, SORT_RANK != 0u);
-
+// subgroup calls this, whatever its keys. A round at a time: its ballots, its leaders'
+// counter updates (a leader is a valid key without peers in lower lanes) and the
+// shuffle that hands each lane its leader's old count, before the next round, so that
+// a round's state dies with it. Three sweeps over the rounds (every round's ballots,
+// then the counters, then the shuffles) overlapped the ballots' latencies but held
+// every round's peers and counts at once: on an H100 at 2^28 the scatter of pairs took
+// 80 registers against 64, 18.16 ms against 17.38; keys at 256 x 16 152 against 126,
+// 18.44 ms against 11.75 (BENCHMARKS.md, tenth session).
 fn rank_keys(ids: Ids, owner: u32, tile_n: u32) {
-    let lane = owner_lane(ids);
-    let below = lanes_below(lane);
-    if (!RANK_SWEEPS) {
-        // @each item
-        let round_peers# = peers_of(valid_lanes(ids, #u, tile_n), key_digit_of(key_digit#, key_lo#, key_hi#));
-        let round_before# = bits_in(round_peers# & below);
-        var round_old# = 0u;
-        if (round_before# == 0u && tile_place_of(ids, #u) < tile_n) {
-            round_old# = atomicAdd(&tile_room[owner * RADIX + key_digit_of(key_digit#, key_lo#, key_hi#)],
-                                   bits_in(round_peers#));
-        }
-        key_rank# = subgroupShuffle(round_old#, lowest_lane(round_peers#)) + round_before#;
-        // @end
-        return;
-    }
+    let below = lanes_below(owner_lane(ids));
     // @each item
-    let valid# = tile_place_of(ids, #u) < tile_n;
     let peers# = peers_of(valid_lanes(ids, #u, tile_n), key_digit_of(key_digit#, key_lo#, key_hi#));
-    // A key past the tile's end is never placed, so its rank is free to say it: not
-    // 0, which is how sweep 2 tells the leaders.
-    key_rank# = select(1u, bits_in(peers# & below), valid#);
-    var lead# = select(lane, lowest_lane(peers#), valid#) | (bits_in(peers#) << 8u);
-    // @end
-    // @each item
-    if (key_rank# == 0u) { // a valid key without peers in lower lanes: a leader
-        let old# = atomicAdd(&tile_room[owner * RADIX + key_digit_of(key_digit#, key_lo#, key_hi#)], lead# >> 8u);
-        lead# = (lead# & 255u) | (old# << 8u);
+    let before# = bits_in(peers# & below);
+    var old# = 0u;
+    if (before# == 0u && tile_place_of(ids, #u) < tile_n) {
+        old# = atomicAdd(&tile_room[owner * RADIX + key_digit_of(key_digit#, key_lo#, key_hi#)], bits_in(peers#));
     }
-    // @end
-    // @each item
-    key_rank# += subgroupShuffle(lead#, lead# & 255u) >> 8u;
+    key_rank# = subgroupShuffle(old#, lowest_lane(peers#)) + before#;
     // @end
 }
