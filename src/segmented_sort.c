@@ -234,21 +234,17 @@ wgs_result wgs_segmented_sort_plan_create(wgs_context *ctx, const wgs_segmented_
      * block bound, the usual case: one-sweep's passes then dispatch nothing, where the
      * reduce-then-scan's scans of the bound's digit counts cost 0.4-0.55 ms on every
      * sort of 2^26 keys (H100, BENCHMARKS.md, tenth session). */
-    const wgs_sort_algorithm large_algorithm =
-        d.capacity < (1ull << 30) ? WGS_SORT_ALGORITHM_ONESWEEP : WGS_SORT_ALGORITHM_DEFAULT;
     if (r == WGS_OK && p->large) {
         wgs_sort_plan_desc sd = {.type = d.type, .order = d.order, .payload = WGS_PAYLOAD_INDEX,
-                                 .algorithm = large_algorithm, .capacity = d.capacity,
-                                 .label = "wgscan segmented sort by key"};
-        r = wgs_sort_plan_create(ctx, &sd, &p->by_key);
+                                 .capacity = d.capacity, .label = "wgscan segmented sort by key"};
+        r = wgs__sort_plan_create(ctx, &sd, 1, &p->by_key);
     }
     if (r == WGS_OK && p->large) {
         /* Segment numbers are below segment_capacity: only their bits need sorting. */
         wgs_sort_plan_desc sd = {.type = WGS_TYPE_U32, .payload = WGS_PAYLOAD_BUFFER, .value_bytes = 4,
                                  .begin_bit = 0, .end_bit = bits_for(d.segment_capacity - 1),
-                                 .algorithm = large_algorithm, .capacity = d.capacity,
-                                 .label = "wgscan segmented sort by segment"};
-        r = wgs_sort_plan_create(ctx, &sd, &p->by_segment);
+                                 .capacity = d.capacity, .label = "wgscan segmented sort by segment"};
+        r = wgs__sort_plan_create(ctx, &sd, 1, &p->by_segment);
     }
     const uint64_t list_bytes = wgs__round_up((4 * d.segment_capacity + 4) * 4, 256);
     if (r == WGS_OK) {

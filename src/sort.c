@@ -111,6 +111,11 @@ static wgs_result desc_check(wgs_context *ctx, const wgs_sort_plan_desc *d, wgs_
 }
 
 wgs_result wgs_sort_plan_create(wgs_context *ctx, const wgs_sort_plan_desc *desc, wgs_sort_plan **out) {
+    return wgs__sort_plan_create(ctx, desc, 0, out);
+}
+
+wgs_result wgs__sort_plan_create(wgs_context *ctx, const wgs_sort_plan_desc *desc, int prefer_onesweep,
+                                 wgs_sort_plan **out) {
     WGS_CREATE_BEGIN(ctx, desc, out);
     wgs_type type = WGS_TYPE_U32;
     uint32_t begin = 0, end = 0, value_bytes = 0;
@@ -131,13 +136,12 @@ wgs_result wgs_sort_plan_create(wgs_context *ctx, const wgs_sort_plan_desc *desc
                 WGS_ERROR_TOO_LARGE, "capacity %llu: the one-sweep sort takes n < 2^30",
                 (unsigned long long)capacity);
     int onesweep = desc->algorithm == WGS_SORT_ALGORITHM_ONESWEEP ||
-                   (desc->algorithm == WGS_SORT_ALGORITHM_DEFAULT && tu->sort_onesweep_default &&
-                    capacity <= ONESWEEP_MAX_N);
+                   (desc->algorithm == WGS_SORT_ALGORITHM_DEFAULT &&
+                    (tu->sort_onesweep_default || prefer_onesweep) && capacity <= ONESWEEP_MAX_N);
     /* Subgroups rank where every subgroup fits the workgroup; else each invocation. */
     int subgroups = wgs__chain_subgroups(ci, tu->sort.wg) && ci->subgroup_max_size <= 128;
     uint32_t sg_min = subgroups ? ci->subgroup_min_size : 1;
     const scatter_room room = {sg_min, key_words, value_words};
-    wgs_tile_shape shape;
     uint32_t group_tiles, count_groups;
     int keys_only = key_words == 1 && !value_words;
     r = wgs__tuned_pow2(ctx, "sort_group_tiles", ctx->exp.sort_group_tiles,
@@ -147,28 +151,40 @@ wgs_result wgs_sort_plan_create(wgs_context *ctx, const wgs_sort_plan_desc *desc
                             &count_groups);
     if (r != WGS_OK) return r;
     while (count_groups > 1 && count_groups * RADIX * 4 > ci->max_workgroup_storage_size) count_groups /= 2;
-    wgs_tile_shape tuned = onesweep ? (!subgroups ? tu->sort_onesweep_portable
-                                       : keys_only ? tu->sort_onesweep_keys
-                                                   : tu->sort_onesweep)
-                                    : (!subgroups ? tu->sort_portable : keys_only ? tu->sort_keys : tu->sort);
-    /* Without subgroups every invocation keeps a row of counters: on a device of little
-     * workgroup memory (WebGPU's default 16 KiB) fewer invocations, not only fewer items. */
-    if (!subgroups) tuned = wgs__rows_fit(tuned, scatter_storage, &room, ci->max_workgroup_storage_size);
-    r = wgs__shape_any(ctx, "sort", ctx->exp.sort, tuned, 1, 64, scatter_storage, &room, &shape);
-    if (r != WGS_OK) return r;
-    /* The one-sweep pass and the portable ranking (a Blelloch scan of the digits) take a
-     * workgroup that divides the radix; the subgroups' reduce-then-scan any workgroup of
-     * whole subgroups (sort_tile.wgsl's slot_digit). */
-    int any_wg = subgroups && !onesweep;
-    WGS_FAIL_IF(ctx, any_wg ? shape.wg % ci->subgroup_max_size : shape.wg > RADIX || RADIX % shape.wg,
-                WGS_ERROR_INVALID_ARGUMENT,
-                "a sort workgroup of %u invocations cannot run here (%s)", shape.wg,
-                any_wg ? "a multiple of the largest subgroup" : "one dividing 256");
-    WGS_FAIL_IF(ctx, scatter_storage(shape.wg, shape.items, &room) > ci->max_workgroup_storage_size,
-                WGS_ERROR_TOO_LARGE, "the sort's tile does not fit this device's workgroup memory (%u bytes)",
-                ci->max_workgroup_storage_size);
-    uint64_t max_tiles = wgs__div_up(capacity, (uint64_t)shape.wg * shape.items);
-    uint64_t state_bytes = onesweep_state_bytes(max_tiles);
+    /* DEFAULT's one-sweep gives way to reduce-then-scan where its tile states would not
+     * fit one storage binding (two words a key at small tiles: WebGPU's default 128 MiB
+     * binding holds a few million keys' states). */
+    wgs_tile_shape shape;
+    uint64_t max_tiles, state_bytes;
+    for (;;) {
+        wgs_tile_shape tuned = onesweep ? (!subgroups ? tu->sort_onesweep_portable
+                                           : keys_only ? tu->sort_onesweep_keys
+                                                       : tu->sort_onesweep)
+                                        : (!subgroups ? tu->sort_portable : keys_only ? tu->sort_keys : tu->sort);
+        /* Without subgroups every invocation keeps a row of counters: on a device of little
+         * workgroup memory (WebGPU's default 16 KiB) fewer invocations, not only fewer items. */
+        if (!subgroups) tuned = wgs__rows_fit(tuned, scatter_storage, &room, ci->max_workgroup_storage_size);
+        r = wgs__shape_any(ctx, "sort", ctx->exp.sort, tuned, 1, 64, scatter_storage, &room, &shape);
+        if (r != WGS_OK) return r;
+        /* The one-sweep pass and the portable ranking (a Blelloch scan of the digits) take a
+         * workgroup that divides the radix; the subgroups' reduce-then-scan any workgroup of
+         * whole subgroups (sort_tile.wgsl's slot_digit). */
+        int any_wg = subgroups && !onesweep;
+        WGS_FAIL_IF(ctx, any_wg ? shape.wg % ci->subgroup_max_size : shape.wg > RADIX || RADIX % shape.wg,
+                    WGS_ERROR_INVALID_ARGUMENT,
+                    "a sort workgroup of %u invocations cannot run here (%s)", shape.wg,
+                    any_wg ? "a multiple of the largest subgroup" : "one dividing 256");
+        WGS_FAIL_IF(ctx, scatter_storage(shape.wg, shape.items, &room) > ci->max_workgroup_storage_size,
+                    WGS_ERROR_TOO_LARGE, "the sort's tile does not fit this device's workgroup memory (%u bytes)",
+                    ci->max_workgroup_storage_size);
+        max_tiles = wgs__div_up(capacity, (uint64_t)shape.wg * shape.items);
+        state_bytes = onesweep_state_bytes(max_tiles);
+        if (onesweep && desc->algorithm == WGS_SORT_ALGORITHM_DEFAULT && state_bytes > ci->max_storage_binding_size) {
+            onesweep = 0;
+            continue;
+        }
+        break;
+    }
     WGS_FAIL_IF(ctx, onesweep && state_bytes > ci->max_storage_binding_size, WGS_ERROR_TOO_LARGE,
                 "the one-sweep sort's tile states (%llu bytes) do not fit one storage binding",
                 (unsigned long long)state_bytes);

@@ -237,6 +237,16 @@ TEST(segmented_sort_without_subgroups) {
     wgs_segmented_sort_plan_destroy(plan);
     uint32_t lens[9] = {tile - 1, tile, tile + 1, 0, 33, 2 * tile + 3, 5, 1, 40};
     check_case(portable, &d, lens, 9, 60, "block path without subgroups");
+    /* The large path's sorts prefer one-sweep, whose tile states take 8 bytes a key at
+     * the portable 256-key tiles: under a 1 MiB binding, 150000 keys fit and their
+     * states do not, so those sorts are reduce-then-scan (a plan, not an error). */
+    wgs_experimental capped = {.disable_subgroups = 1, .max_storage_binding_size = 1u << 20};
+    wgs_context *small = test_context_experimental(&capped);
+    if (!small) return;
+    wgs_segmented_sort_plan_desc dl = {.type = WGS_TYPE_U32, .payload = WGS_PAYLOAD_INDEX,
+                                       .path = WGS_SEGMENTED_SORT_PATH_LARGE};
+    uint32_t one[2] = {150000, 7};
+    check_case(small, &dl, one, 2, 61, "large path, one-sweep states past the binding");
 }
 
 TEST(segmented_sort_large_path_alone) {
