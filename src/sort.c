@@ -151,9 +151,10 @@ wgs_result wgs__sort_plan_create(wgs_context *ctx, const wgs_sort_plan_desc *des
                             &count_groups);
     if (r != WGS_OK) return r;
     while (count_groups > 1 && count_groups * RADIX * 4 > ci->max_workgroup_storage_size) count_groups /= 2;
-    /* DEFAULT's one-sweep gives way to reduce-then-scan where its tile states would not
-     * fit one storage binding (two words a key at small tiles: WebGPU's default 128 MiB
-     * binding holds a few million keys' states). */
+    /* DEFAULT's one-sweep gives way to reduce-then-scan where it cannot run: its tile
+     * states past one storage binding (two words a key at small tiles: WebGPU's default
+     * 128 MiB binding holds a few million keys' states), or an experiment's tile shape
+     * that it does not take. */
     wgs_tile_shape shape;
     uint64_t max_tiles, state_bytes;
     for (;;) {
@@ -170,19 +171,22 @@ wgs_result wgs__sort_plan_create(wgs_context *ctx, const wgs_sort_plan_desc *des
          * workgroup that divides the radix; the subgroups' reduce-then-scan any workgroup of
          * whole subgroups (sort_tile.wgsl's slot_digit). */
         int any_wg = subgroups && !onesweep;
-        WGS_FAIL_IF(ctx, any_wg ? shape.wg % ci->subgroup_max_size : shape.wg > RADIX || RADIX % shape.wg,
-                    WGS_ERROR_INVALID_ARGUMENT,
-                    "a sort workgroup of %u invocations cannot run here (%s)", shape.wg,
-                    any_wg ? "a multiple of the largest subgroup" : "one dividing 256");
-        WGS_FAIL_IF(ctx, scatter_storage(shape.wg, shape.items, &room) > ci->max_workgroup_storage_size,
-                    WGS_ERROR_TOO_LARGE, "the sort's tile does not fit this device's workgroup memory (%u bytes)",
-                    ci->max_workgroup_storage_size);
+        int wg_bad = any_wg ? shape.wg % ci->subgroup_max_size != 0 : shape.wg > RADIX || RADIX % shape.wg;
+        int room_bad = scatter_storage(shape.wg, shape.items, &room) > ci->max_workgroup_storage_size;
         max_tiles = wgs__div_up(capacity, (uint64_t)shape.wg * shape.items);
         state_bytes = onesweep_state_bytes(max_tiles);
-        if (onesweep && desc->algorithm == WGS_SORT_ALGORITHM_DEFAULT && state_bytes > ci->max_storage_binding_size) {
+        /* An experiment's shape that one-sweep cannot take, or states past a binding. */
+        if (onesweep && desc->algorithm == WGS_SORT_ALGORITHM_DEFAULT &&
+            (wg_bad || room_bad || state_bytes > ci->max_storage_binding_size)) {
             onesweep = 0;
             continue;
         }
+        WGS_FAIL_IF(ctx, wg_bad, WGS_ERROR_INVALID_ARGUMENT,
+                    "a sort workgroup of %u invocations cannot run here (%s)", shape.wg,
+                    any_wg ? "a multiple of the largest subgroup" : "one dividing 256");
+        WGS_FAIL_IF(ctx, room_bad, WGS_ERROR_TOO_LARGE,
+                    "the sort's tile does not fit this device's workgroup memory (%u bytes)",
+                    ci->max_workgroup_storage_size);
         break;
     }
     WGS_FAIL_IF(ctx, onesweep && state_bytes > ci->max_storage_binding_size, WGS_ERROR_TOO_LARGE,
