@@ -413,15 +413,16 @@ const char *wgs_wgsl_source(const char *name);
 /* The i-th embedded file's text, NULL past the last. */
 const char *wgs_wgsl_source_at(size_t i);
 
-/* wgs_scan_encode, recorded into the caller's open compute pass `pass` (the args'
- * timestamps are then the caller's to place), or into a pass of its own (NULL). */
 /* wgs_sort_plan_create, where prefer_onesweep makes DEFAULT take the one-sweep sort
- * wherever it can (n < 2^30 and its tile states fit one binding; else reduce-then-scan):
- * for sorts whose count on the GPU is often 0 (the segmented sort's large path), since
- * its passes then dispatch nothing. */
+ * wherever it can run (n < 2^30, a tile shape it takes, tile states that fit one
+ * binding; else reduce-then-scan): for sorts whose count on the GPU is often 0 (the
+ * segmented sort's large path), since its passes then dispatch nothing. */
 struct wgs_sort_plan;
 wgs_result wgs__sort_plan_create(wgs_context *ctx, const wgs_sort_plan_desc *desc, int prefer_onesweep,
                                  struct wgs_sort_plan **out);
+
+/* wgs_scan_encode, recorded into the caller's open compute pass `pass` (the args'
+ * timestamps are then the caller's to place), or into a pass of its own (NULL). */
 wgs_result wgs__scan_encode_in(struct wgs_scan_plan *p, WGPUCommandEncoder encoder, WGPUComputePassEncoder pass,
                                const wgs_scan_args *args);
 /* Bytes of one element of the scan plan's type or operator. */

@@ -77,10 +77,10 @@ static wgs_result run_batches(bench *b, record_fn record, void *user, int total,
 /* Times `runs + warmup` recordings of `record`; returns the median, minimum and maximum
  * of the timed runs in seconds (max may be NULL). A point's own work first runs for
  * `warm_s` (point_warm_s; 0 for the copy timed right after it, and for warm_up's
- * calls, which keep the GPU busy anyway): a GPU lowers its clocks in the host's pauses between points (making
- * data, compiling plans), and compute-bound points came out up to five times slow
- * (H100, 2^24, two runs of one bench in one process: a segmented sort 7.3 and 1.5 ms,
- * a sort of pairs 2.66 and 1.29; memory-bound points within 1%). */
+ * calls, which keep the GPU busy anyway): a GPU lowers its clocks in the host's pauses
+ * between points (making data, compiling plans), and compute-bound points came out up
+ * to five times slow (H100, 2^24, two runs of one bench in one process: a segmented
+ * sort 7.3 and 1.5 ms, a sort of pairs 2.66 and 1.29; memory-bound points within 1%). */
 static wgs_result time_runs(bench *b, record_fn record, void *user, double warm_s, double *median,
                             double *min, double *max) {
     int total = b->runs + b->warmup;

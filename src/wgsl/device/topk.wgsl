@@ -134,14 +134,14 @@ fn topk_histogram(ids: Ids, @builtin(workgroup_id) wid: vec3<u32>, @builtin(num_
         }
         let tile_n = min(TILE, row_n - tile_first);
         // @each item
-        var cand_key# = 0u;
+        var hist_key# = 0u;
         if (#u * WG + ids.lid < tile_n) {
-            cand_key# = keys_in[row_base + tile_first + #u * WG + ids.lid];
+            hist_key# = keys_in[row_base + tile_first + #u * WG + ids.lid];
         }
         // @end
         // @each item
         if (#u * WG + ids.lid < tile_n) {
-            atomicAdd(&bins[mapped(cand_key#) >> 24u], 1u);
+            atomicAdd(&bins[mapped(hist_key#) >> 24u], 1u);
         }
         // @end
     }
