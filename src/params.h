@@ -66,7 +66,7 @@
 #define WGS_PARAMS_TOPK(X) X(n) X(row_n) X(rows) X(k) X(shift) X(tiles)
 #define WGS_CONSTS_TOPK(X) X(ROW_WORDS, 260u)
 
-/* Segmented sort (segmented_sort.wgsl): n the keys (the large path's relabel and
+/* Segmented sort (segmented_sort.wgsl): n the keys (the large path's gather, relabel and
  * scatter: the compacted keys, a count the GPU may set), segments, flags (the SS_FLAG_
  * constants), small_max (the longest segment a workgroup sorts; longer ones go to the
  * large path, or are refused in the status without it), segment_bound (n_segments of

@@ -246,7 +246,7 @@ wgs_result wgs_segmented_sort_plan_create(wgs_context *ctx, const wgs_segmented_
                                  .capacity = d.capacity, .label = "wgscan segmented sort by segment"};
         r = wgs__sort_plan_create(ctx, &sd, 1, &p->by_segment);
     }
-    const uint64_t list_bytes = wgs__round_up((4 * d.segment_capacity + 4) * 4, 256);
+    const uint64_t list_bytes = wgs__round_up((3 * d.segment_capacity + 4) * 4, 256);
     if (r == WGS_OK) {
         p->scratch_bytes = list_bytes;
         wgs__gpu_scope_push(ctx->gpu);
@@ -383,7 +383,7 @@ wgs_result wgs_segmented_sort_encode(wgs_segmented_sort_plan *p, WGPUCommandEnco
     const gpu_binding vout = wgs__binding_or_dummy(ctx, 7, a->values_out, a->values_out_offset,
                                                    p->payload != WGS_PAYLOAD_NONE ? vb : 0, 1);
     const gpu_binding llen = wgs__binding_or_dummy(ctx, 8, p->large_len, 0, large ? segs * 4 : 0, 1);
-    const gpu_binding list = {16, p->small_list, 0, (4 * segs + 4) * 4};
+    const gpu_binding list = {16, p->small_list, 0, (3 * segs + 4) * 4};
 
     const int listed = p->small && segs > 0;
     wgs__gpu_scope_push(ctx->gpu);
@@ -436,10 +436,10 @@ wgs_result wgs_segmented_sort_encode(wgs_segmented_sort_plan *p, WGPUCommandEnco
         cp = wgs__gpu_pass_begin(ctx->gpu, encoder, a->timestamp_query_set, none,
                                  large ? none : a->timestamp_end_index);
         const wgs__count_rule one_each = wgs__count_follow(0, 1);
-        wgs__dispatch_begin(ctx, p->small_list, 12, segs);
+        wgs__dispatch_begin(ctx, p->small_list, 8, segs);
         for (uint32_t pass = 0; pass < passes; pass++) {
             wgs_params rb = rec_list[0];
-            rb.segsort.list_base = 4 + 3 * (uint32_t)segs;
+            rb.segsort.list_base = 4 + 2 * (uint32_t)segs;
             rb.segsort.shift = 8 * pass;
             if (pass == 0 && p->payload == WGS_PAYLOAD_INDEX) rb.segsort.flags |= WGS_SS_FLAG_INDEX_FIRST;
             const uint64_t rb_at = wgs__param_push(ctx, &rb);
@@ -465,11 +465,8 @@ wgs_result wgs_segmented_sort_encode(wgs_segmented_sort_plan *p, WGPUCommandEnco
     const uint64_t count_at = (segs - 1) * 4;
     wgs_scan_args sa = {.input = p->large_len, .output = p->large_end, .n = segs};
     if ((r = wgs_scan_encode(p->scan, encoder, &sa)) != WGS_OK) return r;
-    /* The gather's record: a workgroup a listed large segment, as ss_small's. */
-    wgs_params rec_gather = rec_list[0];
-    rec_gather.segsort.list_base = 4 + 2 * (uint32_t)segs;
     if ((r = wgs__params_reserve(ctx, 1)) != WGS_OK) return r;
-    const uint64_t rec2_at = wgs__param_push(ctx, &rec_gather);
+    const uint64_t rec2_at = wgs__param_push(ctx, &rec);
     const uint64_t eb_bytes = n * 4;
     const gpu_binding lend = {9, p->large_end, 0, segs * 4};
     const gpu_binding cseg = wgs__binding_or_dummy(ctx, 10, p->cseg, 0, eb_bytes, 1);
@@ -480,10 +477,10 @@ wgs_result wgs_segmented_sort_encode(wgs_segmented_sort_plan *p, WGPUCommandEnco
     const gpu_binding pos2 = wgs__binding_or_dummy(ctx, 15, p->pos2, 0, eb_bytes, 1);
     wgs__gpu_scope_push(ctx->gpu);
     cp = wgs__gpu_pass_begin(ctx->gpu, encoder, NULL, none, none);
-    const wgs__count_rule one_each = wgs__count_follow(0, 1);
-    wgs__dispatch_begin(ctx, p->small_list, 8, segs);
-    gpu_binding gb[8] = {kin, bb, llen, lend, ckeys, cseg, cpos, list};
-    wgs__dispatch(ctx, cp, p->gather, gb, 8, &rec_gather, rec2_at, segs, &one_each);
+    const wgs__count_rule follow = wgs__count_follow(0, p->wg);
+    wgs__dispatch_begin(ctx, p->large_end, count_at, n);
+    gpu_binding gb[7] = {kin, bb, llen, lend, ckeys, cseg, cpos};
+    wgs__dispatch(ctx, cp, p->gather, gb, 7, &rec, rec2_at, wgs__div_up(n, p->wg), &follow);
     r = wgs__dispatch_end(ctx, cp);
     wgs__gpu_pass_end(ctx->gpu, cp);
     wgs_result rs1 = wgs__scope_end(ctx, "recording the segmented sort");
@@ -494,7 +491,6 @@ wgs_result wgs_segmented_sort_encode(wgs_segmented_sort_plan *p, WGPUCommandEnco
                         .n_buffer = p->large_end, .n_offset = count_at};
     if ((r = wgs_sort_encode(p->by_key, encoder, &s1)) != WGS_OK) return r;
 
-    const wgs__count_rule follow = wgs__count_follow(0, p->wg);
     if ((r = wgs__params_reserve(ctx, 1)) != WGS_OK) return r;
     const uint64_t rec3_at = wgs__param_push(ctx, &rec);
     wgs__gpu_scope_push(ctx->gpu);
