@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# Run 43 (issue 36, 32): where the segmented sort's large path spends 1.4-2.3 ms when
+# no segment is large (run40-42: segments of 16 at 2^26, 0.67 ms without the path):
+# its sorts' phases cut, Dawn's validation (of the indirect dispatches) skipped, a
+# small n to tell a fixed cost from a per-key one; the sorts at 2^24 and 2^20.
+# Carry: .gl, build, node_modules/bun-webgpu-linux-x64.
+set -u
+for f in .gl/*.deb; do dpkg -x $f /; done; ldconfig
+out=${OUT:-out}
+L=$out/run43.log
+export WGSCAN_WEBGPU_LIB=$PWD/node_modules/bun-webgpu-linux-x64/libwebgpu_wrapper.so
+start=$(date +%s)
+{ nvidia-smi --query-gpu=name,driver_version --format=csv,noheader; git log -1 --format=%h 2>/dev/null; } > $L
+S() { # label, env assignments (or -), args: the GPU line
+  local lab=$1 envs=$2 t; shift 2
+  [ "$envs" = - ] && envs=
+  t=$(env $envs timeout 60 build/wgscan "$@" 2>&1 | grep -E "GPU|rror|verify" | head -3 | tr -s ' ' | tr '\n' ' ')
+  echo "$lab [$envs] $*: $t ($(( $(date +%s) - start )) s)" >> $L
+}
+NL=WGSCAN_TUNE_SEGSORT=256,16,256,8,67108864
+for n in 67108864 65536; do
+  G="segmented-sort --n $n --segments 16 --repeat 20"
+  S seg16 - $G
+  S seg16 $NL $G
+  S seg16 WGSCAN_SORT_PHASES=count $G
+  S seg16 WGSCAN_SORT_PHASES=scatter $G
+  S seg16 WGSCAN_DAWN_TOGGLES=skip_validation $G
+  S seg16 "WGSCAN_DAWN_TOGGLES=skip_validation $NL" $G
+  S seg16 WGSCAN_SORT_PHASES=count,scan,scatter,no-lookback $G
+done
+S seg4096 - segmented-sort --n 67108864 --segments 4096 --repeat 20
+S seg4096 WGSCAN_DAWN_TOGGLES=skip_validation segmented-sort --n 67108864 --segments 4096 --repeat 20
+for n in 16777216 1048576; do
+  S keys - sort --n $n --repeat 50
+  S keys WGSCAN_DAWN_TOGGLES=skip_validation sort --n $n --repeat 50
+  S keys - sort --n $n --repeat 50 --algorithm onesweep
+  S keys WGSCAN_LOOKBACK=4 sort --n $n --repeat 50 --algorithm onesweep
+  S pairs - sort --n $n --repeat 50 --payload index
+done
+S keys WGSCAN_DAWN_TOGGLES=skip_validation sort --n 268435456 --repeat 10
+cat $L
