@@ -18,8 +18,8 @@ void wgs__chain_spec(const wgs_context *ctx, wgs_kernel_spec *spec) {
      * (deterministic, and the order a non-commutative operator needs). */
     spec->subgroups = !spec->custom && wgs__chain_subgroups(&ctx->caps.info, spec->wg);
     if (spec->custom) spec->ordered_lookback = 1;
-    spec->max_spins = ctx->exp.lookback_spins;
-    spec->lookback_per_lane = ctx->exp.lookback_per_lane;
+    spec->max_spins = ctx->exp.lookback_spins ? ctx->exp.lookback_spins : 16;
+    spec->lookback_per_lane = ctx->exp.lookback_per_lane ? ctx->exp.lookback_per_lane : 1;
     spec->withhold_inclusive = ctx->exp.chain_withhold_inclusive;
     spec->withhold_first = ctx->exp.chain_withhold_first;
 }

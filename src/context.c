@@ -32,8 +32,6 @@ static wgs_result experimental_defaults(const wgs_context_desc *desc, wgs_experi
         return wgs__fail_desc(desc, WGS_ERROR_INVALID_ARGUMENT,
                           "experimental transfer_slots %u or transfer_threads %u is outside 1..16",
                           e->transfer_slots, e->transfer_threads);
-    if (!e->lookback_spins) e->lookback_spins = 16;
-    if (!e->lookback_per_lane) e->lookback_per_lane = 1;
     e->dawn_toggles = NULL; /* used while the device is created, not kept */
     return WGS_OK;
 }
