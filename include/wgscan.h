@@ -390,8 +390,9 @@ typedef struct wgs_experimental {
     uint32_t max_workgroups_per_dimension;
     uint64_t max_storage_binding_size;
     int disable_subgroups; /* the portable workgroup-memory kernels even with subgroups */
-    /* Chained passes: fruitless look-back steps before a fallback (0: 16; 1 makes
-     * fallbacks common), and predecessor states read per lane and step (1..8). */
+    /* Chained passes: fruitless look-back steps before a fallback (0: 16, the one-sweep
+     * sort the tuning table's; 1 makes fallbacks common), and predecessor states read
+     * per lane and step (1..8; 0: 1, the one-sweep sort the tuning table's). */
     uint32_t lookback_spins;
     uint32_t lookback_per_lane;
     /* Chained passes publish no inclusive prefix but tile 0's and closed tiles' (a tile
@@ -1646,8 +1647,10 @@ WGS_API wgs_result wgs_alloc_host(wgs_context *ctx, const wgs_alloc_plan_desc *d
  *                digits itself, so no workgroup waits for ever). n < 2^30.
  *   REDUCE_SCAN  per digit pass a counting pass, a scan of the counts and a scatter;
  *                no workgroup waits for another; n < 2^32.
- * DEFAULT takes the one the tuning table names for the device class: REDUCE_SCAN on
- * every class measured so far (an H200, 2^28 u32 keys: 17.5 ms against ONESWEEP's 29.8).
+ * DEFAULT takes ONESWEEP for plans of capacity up to the tuning table's bound for the
+ * device class (GPUs 2^21 keys: an H100 sorts 2^20 u32 keys in 97 µs so, 127 by
+ * REDUCE_SCAN), REDUCE_SCAN past it (2^28 keys 10.84 ms, ONESWEEP 13.16) and on CPU
+ * drivers.
  * Both are deterministic. Records 1 + 2 x digits (ONESWEEP) or 4 x digits dispatches.
  * Limits: n keys (and values) fit one storage binding; n < 2^32 (ONESWEEP: 2^30).
  * ------------------------------------------------------------------------- */

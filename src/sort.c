@@ -137,7 +137,7 @@ wgs_result wgs__sort_plan_create(wgs_context *ctx, const wgs_sort_plan_desc *des
                 (unsigned long long)capacity);
     int onesweep = desc->algorithm == WGS_SORT_ALGORITHM_ONESWEEP ||
                    (desc->algorithm == WGS_SORT_ALGORITHM_DEFAULT &&
-                    (tu->sort_onesweep_default || prefer_onesweep) && capacity <= ONESWEEP_MAX_N);
+                    (capacity <= tu->sort_onesweep_max || prefer_onesweep) && capacity <= ONESWEEP_MAX_N);
     /* Subgroups rank where every subgroup fits the workgroup; else each invocation. */
     int subgroups = wgs__chain_subgroups(ci, tu->sort.wg) && ci->subgroup_max_size <= 128;
     uint32_t sg_min = subgroups ? ci->subgroup_min_size : 1;

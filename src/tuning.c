@@ -43,7 +43,7 @@ static const wgs__tuning table[WGS__CLASS_COUNT] = {
         .sort_onesweep = {32, 32},
         .sort_onesweep_keys = {32, 32},
         .sort_onesweep_portable = {16, 16},
-        .sort_onesweep_default = 0, /* SwiftShader, 2^18 u32 keys: 132 ms against 138, a tie */
+        .sort_onesweep_max = 0, /* SwiftShader, 2^18 u32 keys: 132 ms against 138, a tie */
         .sort_spins = 64,
         .sort_lookback = 4,
         /* Top-k: few invocations, as the histogram; not measured beyond correctness. */
@@ -118,11 +118,14 @@ static const wgs__tuning table[WGS__CLASS_COUNT] = {
         .sort_onesweep = {256, 16},
         .sort_onesweep_keys = {256, 16},
         .sort_onesweep_portable = {16, 16},
-        /* H200, 2^28: u32 keys 29.8 ms against 17.5 for reduce-then-scan, pairs 37.1 / 33.3,
-         * u64 64.2 / 56.4; one tile a workgroup costs more than the look-back saves. */
-        .sort_onesweep_default = 0,
+        /* Large sorts lose by it (H100, 2^28 u32 keys, run42: 13.16 ms at four states a
+         * read against 10.84 for reduce-then-scan); small ones gain (run44: 2^20 97 µs
+         * against 127, 2^21 0.167 ms against 0.175; 2^22 a tie, 2^24 0.91 against
+         * 0.78). Four states a read beat one (run42, 2^28: 13.16 against 14.32 ms); two,
+         * four and eight tie at 2^20-2^24 (run43, run44). */
+        .sort_onesweep_max = 1u << 21,
         .sort_spins = 256,
-        .sort_lookback = 8,
+        .sort_lookback = 4,
         /* H100, 2^28 u32, k = 1024 (bench/results/h100-2026-12-05e/run8/run8.log):
          * 256 x 16 1.507 ms, 512 x 16 1.529, 256 x 32 1.596, 256 x 8 1.766; a row's 256
          * counts added to once in 8 tiles, not each tile: 1.766 against 2.635 at 256 x 8. */
@@ -178,9 +181,9 @@ static const wgs__tuning table[WGS__CLASS_COUNT] = {
         .sort_onesweep = {256, 16},
         .sort_onesweep_keys = {256, 16},
         .sort_onesweep_portable = {16, 16},
-        .sort_onesweep_default = 0, /* as gpu-sg32 */
+        .sort_onesweep_max = 1u << 21, /* as gpu-sg32 */
         .sort_spins = 256,
-        .sort_lookback = 8,
+        .sort_lookback = 4, /* as gpu-sg32 */
         .topk = {256, 16}, /* as gpu-sg32 */
         .topk_hist_tiles = 8,
         .topk_write_tiles = 16, /* as gpu-sg32 */

@@ -49,10 +49,10 @@ typedef struct wgs__tuning {
      * this many workgroups are dispatched as the bound's, not indirect (sort.c). */
     uint32_t sort_direct_max;
     /* The one-sweep sort: one tile a workgroup (with and without subgroups: their
-     * ranking as above), whether DEFAULT takes it, fruitless look-back reads before a
-     * fallback. */
+     * ranking as above), the largest capacity for which DEFAULT takes it (0: none),
+     * fruitless look-back reads before a fallback. */
     wgs_tile_shape sort_onesweep, sort_onesweep_keys, sort_onesweep_portable;
-    int sort_onesweep_default;
+    uint64_t sort_onesweep_max;
     uint32_t sort_spins;
     uint32_t sort_lookback; /* predecessor states a digit reads at once (1..8) */
     wgs_tile_shape topk;    /* top-k: the tile of its passes */
