@@ -1648,9 +1648,9 @@ WGS_API wgs_result wgs_alloc_host(wgs_context *ctx, const wgs_alloc_plan_desc *d
  *   REDUCE_SCAN  per digit pass a counting pass, a scan of the counts and a scatter;
  *                no workgroup waits for another; n < 2^32.
  * DEFAULT takes ONESWEEP for plans of capacity up to the tuning table's bound for the
- * device class (GPUs 2^21 keys: an H100 sorts 2^20 u32 keys in 97 µs so, 127 by
- * REDUCE_SCAN), REDUCE_SCAN past it (2^28 keys 10.84 ms, ONESWEEP 13.16) and on CPU
- * drivers.
+ * device class (GPUs of 32-lane subgroups 2^20 keys: an H100 sorts 2^20 u32 keys in
+ * 97 µs so, 127 by REDUCE_SCAN), REDUCE_SCAN past it (2^28 keys 10.84 ms, ONESWEEP 13.16), on CPU
+ * drivers, and where ONESWEEP's tile states would not fit one storage binding.
  * Both are deterministic. Records 1 + 2 x digits (ONESWEEP) or 4 x digits dispatches.
  * Limits: n keys (and values) fit one storage binding; n < 2^32 (ONESWEEP: 2^30).
  * ------------------------------------------------------------------------- */
@@ -1869,8 +1869,9 @@ WGS_API wgs_result wgs_topk_host(wgs_context *ctx, const wgs_topk_plan_desc *des
  * segment's digit counts, then its tiles in order ranked and scattered from the input
  * through two scratch arrays to the output.
  * Segments past the bound take the large path: the plan's scan plan turns their lengths
- * into places, a workgroup per large segment (listed by the check, dispatched for
- * their count) copies its keys to a compacted array with their segment and position, the plan's first radix sort plan sorts them stably by
+ * into places, a gather over their keys (dispatched for their count, each key finding
+ * its segment by a binary search of the places) copies them to a compacted array with
+ * their segment and position, the plan's first radix sort plan sorts them stably by
  * key carrying their compacted index, a relabel gives each its segment and position,
  * the second sort plan sorts them stably by segment (only the bits that segment_capacity
  * needs) carrying the position, and a scatter writes the i-th key of that order to the
@@ -1883,8 +1884,8 @@ WGS_API wgs_result wgs_topk_host(wgs_context *ctx, const wgs_topk_plan_desc *des
  * a pass of 2 (the count's and the gather), the first sort's passes, a pass of 2 (the
  * count's and the relabel), the second sort's passes and a pass of 2 (the count's and
  * the scatter).
- * Scratch (wgs_segmented_sort_plan_scratch_size): the lists, 16 bytes a segment and
- * 16 more; where capacity is past the tile (PATH_DEFAULT) two copies of capacity keys
+ * Scratch (wgs_segmented_sort_plan_scratch_size): the lists, 12 bytes a segment and
+ * 16 more, rounded up to 256; where capacity is past the tile (PATH_DEFAULT) two copies of capacity keys
  * and values; where a segment can be past the bound also 4 bytes a segment twice, the
  * compacted keys (key bytes a key) and five u32 arrays of capacity, the scan plan's and
  * the two sort plans' scratch (each a copy of capacity keys and values).

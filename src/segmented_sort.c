@@ -360,8 +360,8 @@ wgs_result wgs_segmented_sort_encode(wgs_segmented_sort_plan *p, WGPUCommandEnco
                                         .small_max = p->small_max, .segment_bound = (uint32_t)segs,
                                         .medium_max = p->medium_max}};
     /* ss_small's records: n is the bound of a list's segments, which its count
-     * replaces; the medium list's numbers begin after the four counts, the other's
-     * after the medium list. */
+     * replaces; the medium list's numbers begin after the three counts and a spare
+     * word, the small list's after the medium list. */
     wgs_params rec_list[2] = {rec, rec};
     rec_list[0].segsort.n = rec_list[1].segsort.n = (uint32_t)segs;
     rec_list[0].segsort.list_base = 4;

@@ -119,11 +119,13 @@ static const wgs__tuning table[WGS__CLASS_COUNT] = {
         .sort_onesweep_keys = {256, 16},
         .sort_onesweep_portable = {16, 16},
         /* Large sorts lose by it (H100, 2^28 u32 keys, run42: 13.16 ms at four states a
-         * read against 10.84 for reduce-then-scan); small ones gain (run44: 2^20 97 µs
-         * against 127, 2^21 0.167 ms against 0.175; 2^22 a tie, 2^24 0.91 against
-         * 0.78). Four states a read beat one (run42, 2^28: 13.16 against 14.32 ms); two,
-         * four and eight tie at 2^20-2^24 (run43, run44). */
-        .sort_onesweep_max = 1u << 21,
+         * read against 10.84 for reduce-then-scan); small ones gain (run44, eight states
+         * a read: keys 2^18 68 µs against 101, 2^20 97 against 127, 2^21 167 against
+         * 175; one state a read: pairs with indices 2^20 124 against 144, 2^21 229
+         * against 217; 2^22 a tie, 2^24 0.91 ms against 0.78). Four states a read beat
+         * one (run42, 2^28: 13.16 against 14.32 ms); two and eight tie at 2^20-2^24
+         * (run43: four at 2^24 0.898 ms; run44). */
+        .sort_onesweep_max = 1u << 20,
         .sort_spins = 256,
         .sort_lookback = 4,
         /* H100, 2^28 u32, k = 1024 (bench/results/h100-2026-12-05e/run8/run8.log):
@@ -181,7 +183,7 @@ static const wgs__tuning table[WGS__CLASS_COUNT] = {
         .sort_onesweep = {256, 16},
         .sort_onesweep_keys = {256, 16},
         .sort_onesweep_portable = {16, 16},
-        .sort_onesweep_max = 1u << 21, /* as gpu-sg32 */
+        .sort_onesweep_max = 0, /* its portable 16 x 16 tiles not yet measured against reduce-then-scan */
         .sort_spins = 256,
         .sort_lookback = 4, /* as gpu-sg32 */
         .topk = {256, 16}, /* as gpu-sg32 */

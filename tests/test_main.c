@@ -116,9 +116,11 @@ wgs_context *test_context_capped(uint32_t max_dim, uint64_t max_binding) {
     return debug_context((wgs_context_desc){.experimental = &e}, "capped");
 }
 
+/* One fruitless read before each fallback, one state a read (the sorts' tuning rows
+ * read more: the shared context runs those). */
 wgs_context *test_context_forced_fallback(int without_subgroups) {
     static wgs_experimental e;
-    e = (wgs_experimental){.lookback_spins = 1, .disable_subgroups = without_subgroups};
+    e = (wgs_experimental){.lookback_spins = 1, .lookback_per_lane = 1, .disable_subgroups = without_subgroups};
     return debug_context((wgs_context_desc){.experimental = &e}, "forced-fallback");
 }
 

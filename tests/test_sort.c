@@ -249,8 +249,11 @@ TEST(sort_without_subgroups) {
 
 /* The one-sweep pass with a fallback whenever a predecessor's state is not ready at the
  * first read (so tiles count their predecessors from the input, publish for others and
- * meet the owners' own publications), with and without subgroups; and the
- * reduce-then-scan sort, which DEFAULT takes only past 2^30 keys. The sanitized build
+ * meet the owners' own publications), with and without subgroups; the look-back at
+ * eight states a read (the forced contexts take one, the shared one the tuning row's
+ * four); and the
+ * reduce-then-scan sort (DEFAULT's past the tuning row's sort_onesweep_max, on CPU
+ * drivers always). The sanitized build
  * takes one case a forced context (the fallback is the kernels' own) and the
  * reduce-then-scan sort of each payload once (i32 pairs, f32 indices in place, u64
  * keys): each case compiles its own pipelines, on ASan's allocator there. */
@@ -266,6 +269,13 @@ TEST(sort_algorithms_and_forced_fallbacks) {
         sort_case wide = {.type = WGS_TYPE_I64, .order = WGS_SORT_DESCENDING, .payload = WGS_PAYLOAD_BUFFER,
                           .value_bytes = 8, .begin_bit = 3, .end_bit = 50, .algorithm = WGS_SORT_ALGORITHM_ONESWEEP};
         if (!one || without) run_case(ctx, &wide, sizes, 4, dists, 2, 1);
+    }
+    if (!test_sanitized() || test_long()) {
+        wgs_experimental e = {.lookback_per_lane = 8};
+        wgs_context *wide_ctx = test_context_experimental(&e);
+        if (!wide_ctx) return;
+        sort_case keys = {.type = WGS_TYPE_U32, .algorithm = WGS_SORT_ALGORITHM_ONESWEEP};
+        run_case(wide_ctx, &keys, sizes, 4, dists, 1, 0);
     }
     wgs_context *ctx = test_context();
     if (!ctx) return;

@@ -3,7 +3,7 @@
 // the passes). Keys are compared as element/sort_key.wgsl orders them, inverted for a
 // descending sort, so that every pass sorts ascending; equal keys keep their order.
 //
-//   ss_clear    one invocation: the status word and the two lists' counts zeroed
+//   ss_clear    one invocation: the status word and the three lists' counts zeroed
 //   ss_check    per segment: its offsets checked (begin <= end <= the next begin, both
 //               <= n; a code into the status by atomicMax); a valid segment longer
 //               than SS_TINY_MAX appended to the medium list up to medium_max keys,
@@ -436,7 +436,13 @@ fn ss_gather(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg
         return;
     }
     let s = large_segment(c, gather_span[0], gather_span[1]);
-    let g = begins[s] + c - (large_end[s] - large_len[s]);
+    // The check leaves only disjoint segments within n, so the places are consistent;
+    // were they not, the key stays in range (its own compacted index).
+    let off = c - (large_end[s] - large_len[s]);
+    var g = begins[s] + off;
+    if (off >= large_len[s] || g >= arrayLength(&keys_in) / KEY_WORDS) {
+        g = c;
+    }
     if (KEY_WORDS == 2u) {
         ckeys[2u * c] = keys_in[2u * g];
         ckeys[2u * c + 1u] = keys_in[2u * g + 1u];
