@@ -6,19 +6,7 @@
 # indices) beside the default for every key and value width it would govern; where
 # the one-sweep pass loses its time (phases, spins, look-back width, shapes); then the
 # whole suite. Carry: .gl, build, node_modules/bun-webgpu-linux-x64.
-set -u
-for f in .gl/*.deb; do dpkg -x $f /; done; ldconfig
-out=${OUT:-out}
-L=$out/run42.log
-export WGSCAN_WEBGPU_LIB=$PWD/node_modules/bun-webgpu-linux-x64/libwebgpu_wrapper.so
-start=$(date +%s)
-{ nvidia-smi --query-gpu=name,driver_version --format=csv,noheader; git log -1 --format=%h 2>/dev/null; } > $L
-S() { # label, env assignments (or -), args: the GPU line
-  local lab=$1 envs=$2 t; shift 2
-  [ "$envs" = - ] && envs=
-  t=$(env $envs timeout 60 build/wgscan "$@" 2>&1 | grep -E "GPU|rror|verify" | head -3 | tr -s ' ' | tr '\n' ' ')
-  echo "$lab [$envs] $*: $t ($(( $(date +%s) - start )) s)" >> $L
-}
+. bench/results/h100-next/lib.sh run42
 for l in 16 256 4096 65536 1048576 67108864; do
   S segsort - segmented-sort --n 67108864 --segments $l --repeat 10
 done
@@ -50,7 +38,5 @@ S os "WGSCAN_TUNE_SORT=256,8 WGSCAN_SORT_PHASES=count,scan,scatter,no-lookback" 
 S os WGSCAN_TUNE_SORT=256,12 $O
 S rts WGSCAN_SORT_PHASES=scatter $K
 S rts WGSCAN_SORT_PHASES=scatter,no-write $K
-CTEST_ARGS=-j12 timeout $(( 590 - ($(date +%s) - start) )) bash scripts/gpu-test.sh build > $out/suite.log 2>&1
-echo "suite rc=$? t=$(( $(date +%s) - start )) s" >> $L
-grep -E "tests passed|Failed|SEGFAULT|CRASH|Exception|\*\*\*" $out/suite.log >> $L
+suite
 cat $L

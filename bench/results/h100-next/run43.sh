@@ -6,19 +6,7 @@
 # small n to tell a fixed cost from a per-key one; ss_tiny's two forms; the sorts at
 # 2^24 and 2^20.
 # Carry: .gl, build, node_modules/bun-webgpu-linux-x64.
-set -u
-for f in .gl/*.deb; do dpkg -x $f /; done; ldconfig
-out=${OUT:-out}
-L=$out/run43.log
-export WGSCAN_WEBGPU_LIB=$PWD/node_modules/bun-webgpu-linux-x64/libwebgpu_wrapper.so
-start=$(date +%s)
-{ nvidia-smi --query-gpu=name,driver_version --format=csv,noheader; git log -1 --format=%h 2>/dev/null; } > $L
-S() { # label, env assignments (or -), args: the GPU line
-  local lab=$1 envs=$2 t; shift 2
-  [ "$envs" = - ] && envs=
-  t=$(env $envs timeout 60 build/wgscan "$@" 2>&1 | grep -E "GPU|rror|verify" | head -3 | tr -s ' ' | tr '\n' ' ')
-  echo "$lab [$envs] $*: $t ($(( $(date +%s) - start )) s)" >> $L
-}
+. bench/results/h100-next/lib.sh run43
 NL=WGSCAN_TUNE_SEGSORT=256,16,256,8,67108864
 for n in 67108864 65536; do
   G="segmented-sort --n $n --segments 16 --repeat 20"

@@ -5,19 +5,7 @@
 # runs disagreed by more than their difference); the sort of 2^18-2^24 keys by
 # one-sweep (now DEFAULT's up to 2^21, four states a read) and reduce-then-scan; then
 # the whole suite. Carry: .gl, build, node_modules/bun-webgpu-linux-x64.
-set -u
-for f in .gl/*.deb; do dpkg -x $f /; done; ldconfig
-out=${OUT:-out}
-L=$out/run44.log
-export WGSCAN_WEBGPU_LIB=$PWD/node_modules/bun-webgpu-linux-x64/libwebgpu_wrapper.so
-start=$(date +%s)
-{ nvidia-smi --query-gpu=name,driver_version --format=csv,noheader; git log -1 --format=%h 2>/dev/null; } > $L
-S() { # label, env assignments (or -), args: the GPU line
-  local lab=$1 envs=$2 t; shift 2
-  [ "$envs" = - ] && envs=
-  t=$(env $envs timeout 60 build/wgscan "$@" 2>&1 | grep -E "GPU|rror|verify" | head -3 | tr -s ' ' | tr '\n' ' ')
-  echo "$lab [$envs] $*: $t ($(( $(date +%s) - start )) s)" >> $L
-}
+. bench/results/h100-next/lib.sh run44
 S warm - sort --n 268435456 --repeat 10
 for l in 1 5 16 32; do
   for k in 1 2; do
@@ -39,7 +27,5 @@ for e in 18 20 21 22 23 24; do
 done
 S verify - sort --n 2097152 --repeat 1 --pairs --type u64 --value-bytes 8 --verify
 S sort - sort --n 268435456 --repeat 10 --algorithm onesweep
-CTEST_ARGS=-j12 timeout $(( 590 - ($(date +%s) - start) )) bash scripts/gpu-test.sh build > $out/suite.log 2>&1
-echo "suite rc=$? t=$(( $(date +%s) - start )) s" >> $L
-grep -E "tests passed|Failed|SEGFAULT|CRASH|Exception|\*\*\*" $out/suite.log >> $L
+suite
 cat $L

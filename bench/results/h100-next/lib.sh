@@ -1,0 +1,29 @@
+# SPDX-License-Identifier: MIT
+# lib.sh: what every run script of this folder starts with, sourced as
+#   . bench/results/h100-next/lib.sh NAME
+# on the device machine, in the repository root: the GL and Vulkan loader packages
+# carried in .gl unpacked, the pinned Dawn named, the log $L ($OUT/NAME.log) begun with
+# the GPU, its driver and the commit, and two helpers:
+#   S label envs args...  one `wgscan` command (envs: assignments, or - for none), its
+#                         GPU time, errors and verification on one line of $L
+#   suite [until]         the whole suite (scripts/gpu-test.sh, -j12) into
+#                         $OUT/suite.log, ended by `until` seconds from the start
+#                         (default 590), its result in $L
+set -u
+for f in .gl/*.deb; do dpkg -x $f /; done; ldconfig
+out=${OUT:-out}
+L=$out/$1.log
+export WGSCAN_WEBGPU_LIB=$PWD/node_modules/bun-webgpu-linux-x64/libwebgpu_wrapper.so
+start=$(date +%s)
+{ nvidia-smi --query-gpu=name,driver_version --format=csv,noheader; git log -1 --format=%h 2>/dev/null; } > $L
+S() {
+  local lab=$1 envs=$2 t; shift 2
+  [ "$envs" = - ] && envs=
+  t=$(env $envs timeout 60 build/wgscan "$@" 2>&1 | grep -E "GPU|rror|verify" | head -3 | tr -s ' ' | tr '\n' ' ')
+  echo "$lab [$envs] $*: $t ($(( $(date +%s) - start )) s)" >> $L
+}
+suite() {
+  CTEST_ARGS=-j12 timeout $(( ${1:-590} - ($(date +%s) - start) )) bash scripts/gpu-test.sh build > $out/suite.log 2>&1
+  echo "suite rc=$? t=$(( $(date +%s) - start )) s" >> $L
+  grep -E "tests passed|Failed|SEGFAULT|CRASH|Exception|\*\*\*" $out/suite.log >> $L
+}
