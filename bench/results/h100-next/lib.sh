@@ -19,7 +19,7 @@ start=$(date +%s)
 S() {
   local lab=$1 envs=$2 t; shift 2
   [ "$envs" = - ] && envs=
-  t=$(env $envs timeout 60 build/wgscan "$@" 2>&1 | grep -E "GPU|rror|verify" | head -3 | tr -s ' ' | tr '\n' ' ')
+  t=$(env $envs timeout 60 build/wgscan "$@" 2>&1 | grep -E "GPU|rror|verify|^wgscan:" | head -3 | tr -s ' ' | tr '\n' ' ')
   echo "$lab [$envs] $*: $t ($(( $(date +%s) - start )) s)" >> $L
 }
 suite() {

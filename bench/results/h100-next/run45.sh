@@ -16,6 +16,6 @@ for e in 20 21 24; do
   S pairs - sort --n $((1 << e)) --repeat 50 --payload index
 done
 S verify - sort --n 1048573 --repeat 1 --payload index --type f32 --verify
-S segsort-verify - segmented-sort --n 16777219 --segments 16777219 --repeat 1 --verify --pairs --type u64
+S segsort-verify - segmented-sort --n 16777219 --segments 16777219 --repeat 1 --verify --payload index --type u64
 suite ${SUITE_UNTIL:-590}
 cat $L
