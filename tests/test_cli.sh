@@ -204,6 +204,10 @@ expect 2 "segmented-reduce --segments FILE with offsets past n" -- "$cli" segmen
 # drivers) against the stable CPU sort, the offsets of a file, the GPU's status.
 expect 0 "segmented-sort random f32 descending with indices" -- "$cli" segmented-sort --n 30001 --segments random:300 --type f32 --descending --payload index --repeat 1 --verify
 check "segmented-sort says OK with indices" -- grep -q "verify: OK, every segment's keys and indices" "$tmp/out.txt"
+expect 0 "segmented-sort random i64 descending with 8-byte values" -- "$cli" segmented-sort --n 30001 --segments random:300 --type i64 --descending --pairs --value-bytes 8 --repeat 1 --verify
+check "segmented-sort says OK with values" -- grep -q "verify: OK, every segment's keys and values" "$tmp/out.txt"
+expect 2 "segmented-sort --pairs with --payload" -- "$cli" segmented-sort --n 100 --segments 4 --pairs --payload index
+expect 2 "segmented-sort --value-bytes without --pairs" -- "$cli" segmented-sort --n 100 --segments 4 --value-bytes 8
 expect 0 "segmented-sort u64 segments of 16 --out --json" -- "$cli" segmented-sort --n 5000 --segments 16 --type u64 --repeat 1 --verify --out "$tmp/ss.bin" --json "$tmp/ss.json"
 check "segmented-sort --out holds n u64 keys" -- test "$(wc -c <"$tmp/ss.bin")" -eq 40000
 check "segmented-sort --json: 313 segments, verified" -- bash -c 'grep -q "\"segments\": 313" "$0" && grep -q "\"verify\": \"ok\"" "$0"' "$tmp/ss.json"

@@ -161,7 +161,8 @@ typedef struct segsort_options {
     const char *json_path;
     wgs_type type;                  /* u32, i32, f32, u64, i64 */
     int descending;
-    wgs_payload payload;            /* NONE or INDEX */
+    wgs_payload payload;            /* NONE, INDEX, or BUFFER (--pairs: random values) */
+    uint32_t value_bytes;           /* BUFFER: 4 or 8 */
     uint64_t seg_len;               /* --segments L (fixed) or random:L (lengths 0..2L) */
     int seg_random;
     const char *seg_path;           /* --segments FILE, u32 CSR offsets (read when run) */

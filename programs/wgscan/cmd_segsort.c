@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * wgscan segmented-sort: random keys sorted within segments of fixed or random lengths
- * (or the CSR offsets of a file), timed on the GPU (median of timestamp pairs, wall
+ * wgscan segmented-sort: random keys (and their indices or random values) sorted within
+ * segments of fixed or random lengths (or the CSR offsets of a file), timed on the GPU (median of timestamp pairs, wall
  * clock beside), checked with --verify against reference/segmented_sort.c.
  */
 #include "cli.h"
@@ -15,18 +15,19 @@ typedef struct segsort_run {
     wgs_context *ctx;
     const segsort_options *o;
     uint64_t n_segments, key_bytes;
+    uint32_t value_bytes; /* of what values_out holds: 4 for indices, --value-bytes for --pairs */
     uint32_t *offsets;
     void *keys, *keys_got;
-    uint32_t *index_got;
+    void *values, *values_got; /* --pairs: the random values; the indices or values back */
     wgs_segmented_sort_plan *plan;
-    WGPUBuffer keys_in, keys_out, values_out, offsets_buf, status;
+    WGPUBuffer keys_in, keys_out, values_in, values_out, offsets_buf, status;
 } segsort_run;
 
 static void run_free(segsort_run *t) {
     wgs_segmented_sort_plan_destroy(t->plan);
-    WGPUBuffer all[] = {t->keys_in, t->keys_out, t->values_out, t->offsets_buf, t->status};
+    WGPUBuffer all[] = {t->keys_in, t->keys_out, t->values_in, t->values_out, t->offsets_buf, t->status};
     for (size_t i = 0; i < sizeof all / sizeof all[0]; i++) wgs_buffer_release(t->ctx, all[i]);
-    free(t->offsets), free(t->keys), free(t->keys_got), free(t->index_got);
+    free(t->offsets), free(t->keys), free(t->keys_got), free(t->values), free(t->values_got);
 }
 
 /* --segments L or random:L: CSR offsets of segments of L keys (the last one shorter),
@@ -66,41 +67,46 @@ static int make_offsets(segsort_run *t) {
 /* One segmented sort into enc (cli_time_runs submits and times it). */
 static wgs_result segsort_encode(void *state, WGPUCommandEncoder enc, WGPUQuerySet qs, uint32_t pair) {
     const segsort_run *t = state;
-    wgs_segmented_sort_args a = {.keys_in = t->keys_in, .keys_out = t->keys_out, .values_out = t->values_out,
+    wgs_segmented_sort_args a = {.keys_in = t->keys_in, .keys_out = t->keys_out, .values_in = t->values_in,
+                                 .values_out = t->values_out,
                                  .n = t->o->n, .offsets = t->offsets_buf, .n_segments = t->n_segments,
                                  .status = t->status, .timestamp_query_set = qs,
                                  .timestamp_begin_index = 2u * pair, .timestamp_end_index = 2u * pair + 1u};
     return wgs_segmented_sort_encode(t->plan, enc, &a);
 }
 
-/* Every place's key (and index) against the reference; prints the first difference.
- * 1 when all match. */
+/* Every place's key (and index or value) against the reference; prints the first
+ * difference. 1 when all match. */
 static int verify(const segsort_run *t, double *cpu_seconds) {
     const segsort_options *o = t->o;
-    const uint64_t n = o->n, kb = t->key_bytes;
-    /* Places in no segment keep what the outputs held: the input's keys (uploaded to
-     * keys_out too) and zero indices (a new buffer). */
-    char *want = malloc(n * kb + 8);
-    uint32_t *want_i = calloc(n + 1, 4);
-    int ok = want && want_i;
+    const uint64_t n = o->n, kb = t->key_bytes, vb = t->value_bytes;
+    const int pairs = o->payload == WGS_PAYLOAD_BUFFER;
+    /* Places in no segment keep what the outputs held: the input's keys and values
+     * (uploaded to the outputs too) and zero indices (a new buffer). */
+    char *want = malloc(n * kb + 8), *want_v = calloc(n + 1, 8);
+    int ok = want && want_v;
     if (want) memcpy(want, t->keys, n * kb);
+    if (want_v && pairs) memcpy(want_v, t->values, n * vb);
     double t0 = cli_now();
     if (ok)
-        ok = ref_segmented_sort(o->type, o->descending, t->keys, NULL, 0, 1, t->offsets, NULL, n, t->n_segments, want,
-                                want_i) == 0;
+        ok = ref_segmented_sort(o->type, o->descending, t->keys, pairs ? t->values : NULL, pairs ? vb : 0,
+                                o->payload == WGS_PAYLOAD_INDEX, t->offsets, NULL, n, t->n_segments, want,
+                                want_v) == 0;
     *cpu_seconds = cli_now() - t0;
     if (!ok) printf("  verify: FAILED, no host memory for the CPU reference\n");
     for (uint64_t i = 0; ok && i < n; i++) {
         int key_bad = memcmp((const char *)t->keys_got + i * kb, want + i * kb, kb) != 0;
-        if (key_bad || (t->index_got && t->index_got[i] != want_i[i])) {
+        if (key_bad || (t->values_got && memcmp((const char *)t->values_got + i * vb, want_v + i * vb, vb) != 0)) {
             uint64_t g = 0, w = 0;
-            memcpy(&g, (const char *)t->keys_got + i * kb, kb), memcpy(&w, want + i * kb, kb);
+            memcpy(&g, key_bad ? (const char *)t->keys_got + i * kb : (const char *)t->values_got + i * vb,
+                   key_bad ? kb : vb);
+            memcpy(&w, key_bad ? want + i * kb : want_v + i * vb, key_bad ? kb : vb);
             printf("  verify: FAILED, place %" PRIu64 ": got %s 0x%" PRIx64 ", want 0x%" PRIx64 "\n", i,
-                   key_bad ? "key" : "index", key_bad ? g : t->index_got[i], key_bad ? w : want_i[i]);
+                   key_bad ? "key" : pairs ? "value" : "index", g, w);
             ok = 0;
         }
     }
-    free(want), free(want_i);
+    free(want), free(want_v);
     return ok;
 }
 
@@ -110,43 +116,56 @@ static int run_segsort(wgs_context *ctx, const segsort_options *o) {
     t.ctx = ctx;
     t.o = o;
     t.key_bytes = wgs_type_size(o->type);
-    const uint64_t n = o->n, kb = n * t.key_bytes;
+    t.value_bytes = o->payload == WGS_PAYLOAD_BUFFER ? o->value_bytes : o->payload == WGS_PAYLOAD_INDEX ? 4 : 0;
+    const uint64_t n = o->n, kb = n * t.key_bytes, vb = n * t.value_bytes;
     const int repeat = o->repeat < 1 ? 1 : o->repeat > CLI_MAX_REPEAT ? CLI_MAX_REPEAT : o->repeat;
     int rc = make_offsets(&t);
     if (rc != EXIT_OK) return run_free(&t), rc;
     wgs_context_info info;
     wgs_context_get_info(ctx, &info);
     wgs_segmented_sort_plan_desc pd = {.type = o->type, .order = o->descending ? WGS_SORT_DESCENDING : WGS_SORT_ASCENDING,
-                                       .payload = o->payload, .capacity = n, .segment_capacity = t.n_segments,
+                                       .payload = o->payload, .value_bytes = o->value_bytes, .capacity = n,
+                                       .segment_capacity = t.n_segments,
                                        .label = "wgscan cli"};
     cli_progress_stage("compiling the pipelines", 0, 0);
     wgs_result r = wgs_segmented_sort_plan_create(ctx, &pd, &t.plan);
     if (r != WGS_OK) return run_free(&t), cli_gpu_error(ctx, r, "creating the segmented sort plan");
     cli_progress_stage(NULL, 0, 0);
     printf("segmented-sort: n = %" PRIu64 " %s keys%s in %" PRIu64 " segments, %s, on %s\n", n,
-           wgs_type_name(o->type), o->payload == WGS_PAYLOAD_INDEX ? " with indices" : "", t.n_segments,
-           o->descending ? "descending" : "ascending", info.device);
+           wgs_type_name(o->type),
+           o->payload == WGS_PAYLOAD_INDEX    ? " with indices"
+           : o->payload == WGS_PAYLOAD_BUFFER ? (o->value_bytes == 8 ? " with 8-byte values" : " with u32 values")
+                                              : "",
+           t.n_segments, o->descending ? "descending" : "ascending", info.device);
     cli_progress_stage("preparing the input", 0, 0);
     t.keys = malloc(kb + 8);
     t.keys_got = calloc(1, kb + 8);
-    t.index_got = o->payload == WGS_PAYLOAD_INDEX ? calloc(n + 1, 4) : NULL;
-    if (!t.keys || !t.keys_got || (o->payload == WGS_PAYLOAD_INDEX && !t.index_got))
-        return run_free(&t), cli_usage_error("cannot allocate %" PRIu64 " bytes", 2 * kb + 4 * n);
+    t.values = o->payload == WGS_PAYLOAD_BUFFER ? malloc(vb + 8) : NULL;
+    t.values_got = vb ? calloc(1, vb + 8) : NULL;
+    if (!t.keys || !t.keys_got || (o->payload == WGS_PAYLOAD_BUFFER && !t.values) || (vb && !t.values_got))
+        return run_free(&t), cli_usage_error("cannot allocate %" PRIu64 " bytes", 2 * kb + 3 * vb);
     uint64_t state = o->seed * 0x9E3779B97F4A7C15ull + 7;
     for (uint64_t i = 0; i < kb / 4; i++) {
         state = state * 6364136223846793005ull + 1442695040888963407ull;
         ((uint32_t *)t.keys)[i] = (uint32_t)(state >> 32);
     }
+    for (uint64_t i = 0; t.values && i < vb / 4; i++) { /* the same stream, after the keys */
+        state = state * 6364136223846793005ull + 1442695040888963407ull;
+        ((uint32_t *)t.values)[i] = (uint32_t)(state >> 32);
+    }
     const WGPUBufferUsage usage = WGPUBufferUsage_Storage | WGPUBufferUsage_CopyDst | WGPUBufferUsage_CopySrc;
     r = wgs_buffer_create(ctx, kb ? kb : 4, usage, &t.keys_in);
     if (r == WGS_OK) r = wgs_buffer_create(ctx, kb ? kb : 4, usage, &t.keys_out);
-    if (r == WGS_OK && t.index_got) r = wgs_buffer_create(ctx, n ? n * 4 : 4, usage, &t.values_out);
+    if (r == WGS_OK && t.values) r = wgs_buffer_create(ctx, vb ? vb : 4, usage, &t.values_in);
+    if (r == WGS_OK && t.values_got) r = wgs_buffer_create(ctx, vb ? vb : 4, usage, &t.values_out);
     if (r == WGS_OK) r = wgs_buffer_create(ctx, (t.n_segments + 1) * 4, usage, &t.offsets_buf);
     if (r == WGS_OK) r = wgs_buffer_create(ctx, 4, usage, &t.status);
     if (r != WGS_OK) return run_free(&t), cli_gpu_error(ctx, r, "allocating GPU buffers");
     cli_progress_stage("uploading", 0, 0);
     if (kb) r = wgs_buffer_write(ctx, t.keys_in, 0, t.keys, kb);
     if (r == WGS_OK && kb) r = wgs_buffer_write(ctx, t.keys_out, 0, t.keys, kb);
+    if (r == WGS_OK && t.values && vb) r = wgs_buffer_write(ctx, t.values_in, 0, t.values, vb);
+    if (r == WGS_OK && t.values && vb) r = wgs_buffer_write(ctx, t.values_out, 0, t.values, vb);
     if (r == WGS_OK) r = wgs_buffer_write(ctx, t.offsets_buf, 0, t.offsets, (t.n_segments + 1) * 4);
     if (r == WGS_OK) r = wgs_wait(ctx);
     if (r != WGS_OK) return run_free(&t), cli_gpu_error(ctx, r, "uploading the input");
@@ -160,7 +179,7 @@ static int run_segsort(wgs_context *ctx, const segsort_options *o) {
     uint32_t status = 0;
     r = wgs_buffer_read(ctx, t.status, 0, &status, 4);
     if (r == WGS_OK && kb) r = wgs_buffer_read(ctx, t.keys_out, 0, t.keys_got, kb);
-    if (r == WGS_OK && t.index_got && n) r = wgs_buffer_read(ctx, t.values_out, 0, t.index_got, n * 4);
+    if (r == WGS_OK && t.values_got && vb) r = wgs_buffer_read(ctx, t.values_out, 0, t.values_got, vb);
     if (r != WGS_OK) return run_free(&t), cli_gpu_error(ctx, r, "downloading the result");
     cli_progress_stage(NULL, 0, 0);
     if (status) {
@@ -181,7 +200,8 @@ static int run_segsort(wgs_context *ctx, const segsort_options *o) {
         cli_progress_stage(NULL, 0, 0);
         cli_print_time("CPU reference (qsort), 1 thread", cpu, n);
         if (ok)
-            printf("  verify: OK, every segment's keys%s equal a stable CPU sort's\n", t.index_got ? " and indices" : "");
+            printf("  verify: OK, every segment's keys%s equal a stable CPU sort's\n",
+                   o->payload == WGS_PAYLOAD_INDEX ? " and indices" : t.values ? " and values" : "");
         else rc = EXIT_VERIFY_FAILED;
         verdict = ok;
     }

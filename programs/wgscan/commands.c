@@ -256,11 +256,14 @@ static const char segsort_help[] =
     "  --type T             u32 (default), i32, f32, u64, i64\n"
     "  --descending         largest first (default: ascending); stable either way\n"
     "  --payload none|index index: also write each key's index in the whole input\n"
+    "  --pairs              sort keys with values: random u32 values (or --value-bytes)\n"
+    "                       move with their keys; not with --payload\n"
+    "  --value-bytes 4|8    --pairs: bytes per value (default 4)\n"
     "  --verify             check every segment against a CPU reference (a stable sort)\n"
     "  --repeat K           timed runs after warm-up, 1..2048 (default 10)\n"
     "  --out FILE           write the raw sorted keys (n of them)\n"
     "  --json FILE          write what ran, where, the median times and the verdict\n"
-    "  --seed S             seed of the random keys and lengths (default 1)\n"
+    "  --seed S             seed of the random keys, values and lengths (default 1)\n"
     "  default input (from --seed): every bit random (f32: any bit pattern, NaN and inf\n"
     "  included). Order: the sort's (wgscan.h, Sort).\n";
 

@@ -231,8 +231,8 @@ static const struct opt_def {
     {"--transfers", OPT_TRANSFERS, CMD(CLI_BENCH), 0},
     {"--creation", OPT_CREATION, CMD(CLI_BENCH), 0},
     {"--verbose", OPT_VERBOSE, CMD(CLI_INFO), 0},
-    {"--pairs", OPT_PAIRS, CMD(CLI_SORT), 0},
-    {"--value-bytes", OPT_VALUE_BYTES, CMD(CLI_SORT), 1},
+    {"--pairs", OPT_PAIRS, CMD(CLI_SORT) | SEGSORT, 0},
+    {"--value-bytes", OPT_VALUE_BYTES, CMD(CLI_SORT) | SEGSORT, 1},
     {"--descending", OPT_DESCENDING, CMD(CLI_SORT) | SEGSORT, 0},
     {"--bits", OPT_BITS, CMD(CLI_SORT), 1},
     {"--distribution", OPT_DISTRIBUTION, RUNS, 1},
@@ -430,7 +430,7 @@ static int set_option(cli_options *o, const struct opt_def *d, const char *v) {
         so->out_values_path = v;
         return 0;
     case OPT_PARTITION: p->partition = 1; return 0;
-    case OPT_PAIRS: so->payload = WGS_PAYLOAD_BUFFER; return 0;
+    case OPT_PAIRS: *(segsort ? &o->segsort.payload : &so->payload) = WGS_PAYLOAD_BUFFER; return 0;
     case OPT_DESCENDING: *(segsort ? &o->segsort.descending : &so->descending) = 1; return 0;
     case OPT_SMALLEST: o->topk.smallest = 1; return 0;
     case OPT_INPUT_ORDER: o->topk.input_order = 1; return 0;
@@ -453,7 +453,7 @@ static int set_option(cli_options *o, const struct opt_def *d, const char *v) {
         return 0;
     case OPT_VALUE_BYTES:
         if (cli_parse_u64(v, &u) || (u != 4 && u != 8)) return bad(name, v, "4 or 8");
-        so->value_bytes = (uint32_t)u;
+        *(segsort ? &o->segsort.value_bytes : &so->value_bytes) = (uint32_t)u;
         return 0;
     case OPT_BITS:
         if (parse_bits(v, &so->begin_bit, &so->end_bit)) return bad(name, v, "B:E, bits B up to E of the key, e.g. 0:16");
@@ -694,14 +694,21 @@ static int finish_prim(prim_options *p, uint64_t seen) {
     return 0;
 }
 
-static int finish_sort(sort_options *s, uint64_t seen) {
-    const uint32_t width = (uint32_t)wgs_type_size(s->type) * 8;
-    if (!s->have_n && !s->in_path) return cli_usage_error("sort needs --n N or --in FILE");
+/* --pairs, --payload and --value-bytes of sort and segmented-sort. */
+static int finish_payload(wgs_payload payload, uint32_t *value_bytes, uint64_t seen) {
     if (SEEN(OPT_PAIRS) && SEEN(OPT_PAYLOAD))
         return cli_usage_error("--pairs and --payload are exclusive (--pairs moves random values with the keys, "
                                "--payload index writes each key's input index)");
     if (SEEN(OPT_VALUE_BYTES) && !SEEN(OPT_PAIRS)) return cli_usage_error("--value-bytes does nothing without --pairs");
-    if (s->payload == WGS_PAYLOAD_BUFFER && !s->value_bytes) s->value_bytes = 4;
+    if (payload == WGS_PAYLOAD_BUFFER && !*value_bytes) *value_bytes = 4;
+    return 0;
+}
+
+static int finish_sort(sort_options *s, uint64_t seen) {
+    const uint32_t width = (uint32_t)wgs_type_size(s->type) * 8;
+    if (!s->have_n && !s->in_path) return cli_usage_error("sort needs --n N or --in FILE");
+    const int payload_rc = finish_payload(s->payload, &s->value_bytes, seen);
+    if (payload_rc) return payload_rc;
     if (SEEN(OPT_OUT_VALUES) && s->payload == WGS_PAYLOAD_NONE)
         return cli_usage_error("--out-values does nothing without --payload index or --pairs (a sort of keys alone)");
     if (SEEN(OPT_BITS) && !(s->begin_bit < s->end_bit && s->end_bit <= width))
@@ -732,7 +739,7 @@ static int finish_segsort(segsort_options *t, uint64_t seen) {
     if (!t->have_n) return cli_usage_error("segmented-sort needs --n N");
     if (!SEEN(OPT_SEGMENTS)) return cli_usage_error("segmented-sort needs --segments L, random:L or FILE");
     if (t->n >= (1ull << 31)) return cli_usage_error("segmented-sort takes n below 2^31");
-    return 0;
+    return finish_payload(t->payload, &t->value_bytes, seen);
 }
 
 static int finish_bench(bench_options *b, uint64_t seen) {
