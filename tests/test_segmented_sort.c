@@ -370,6 +370,21 @@ TEST(segmented_sort_bad_offsets_in_the_status) {
     const uint32_t b[2] = {0, 400}, e[2] = {500, 900};
     CHECK_RESULT(wgs_segmented_sort_host(ctx, &be, keys, NULL, b, e, 1000, 2, out, idx),
                  WGS_ERROR_SEGMENTS_UNORDERED);
+    /* The large path alone (every segment past the tile): overlapping segments are
+     * reported; its gather finds each compacted key's segment by the valid ones'
+     * places. The same plan's next sort, of valid segments, is whole. */
+    wgs_segmented_sort_plan_desc lg = be;
+    lg.path = WGS_SEGMENTED_SORT_PATH_LARGE;
+    const uint32_t lb[3] = {0, 300, 700}, le[3] = {600, 1000, 1000};
+    CHECK_RESULT(wgs_segmented_sort_host(ctx, &lg, keys, NULL, lb, le, 1000, 3, out, idx),
+                 WGS_ERROR_SEGMENTS_UNORDERED);
+    const uint32_t vb[2] = {0, 400}, ve[2] = {400, 1000};
+    CHECK_RESULT(wgs_segmented_sort_host(ctx, &lg, keys, NULL, vb, ve, 1000, 2, out, idx), WGS_OK);
+    for (uint32_t i = 1; i < 1000; i++)
+        if (i != 400 && (out[i - 1] > out[i] || out[i] != keys[idx[i]])) {
+            CHECK(!"large path: keys in order within each segment, each its index's");
+            break;
+        }
     /* The small kernel alone refuses a segment one key past its tile, whose size is the
      * device's (256 keys on SwiftShader, more on the H200). */
     wgs_segmented_sort_plan_desc sm = d;
