@@ -343,6 +343,29 @@ static wgs_result check_args(wgs_segmented_sort_plan *p, const wgs_segmented_sor
     return WGS_OK;
 }
 
+/* One of the large path's passes over the compacted keys (the gather, the relabel, the
+ * scatter): a dispatch that follows their count, large_end's word at count_at, with a
+ * record of its own, in a compute pass of its own; end_index (in qs) where it is the
+ * segmented sort's last pass. */
+static wgs_result large_pass(wgs_segmented_sort_plan *p, WGPUCommandEncoder encoder, WGPUComputePipeline pipe,
+                             const gpu_binding *b, uint32_t nb, const wgs_params *rec, uint64_t count_at,
+                             uint64_t n, WGPUQuerySet qs, uint32_t end_index) {
+    wgs_context *ctx = p->ctx;
+    wgs_result r = wgs__params_reserve(ctx, 1);
+    if (r != WGS_OK) return r;
+    const uint64_t rec_at = wgs__param_push(ctx, rec);
+    const wgs__count_rule follow = wgs__count_follow(0, p->wg);
+    wgs__gpu_scope_push(ctx->gpu);
+    WGPUComputePassEncoder cp =
+        wgs__gpu_pass_begin(ctx->gpu, encoder, qs, WGPU_QUERY_SET_INDEX_UNDEFINED, end_index);
+    wgs__dispatch_begin(ctx, p->large_end, count_at, n);
+    wgs__dispatch(ctx, cp, pipe, b, nb, rec, rec_at, wgs__div_up(n, p->wg), &follow);
+    r = wgs__dispatch_end(ctx, cp);
+    wgs__gpu_pass_end(ctx->gpu, cp);
+    wgs_result rs = wgs__scope_end(ctx, "recording the segmented sort");
+    return r != WGS_OK ? r : rs;
+}
+
 wgs_result wgs_segmented_sort_encode(wgs_segmented_sort_plan *p, WGPUCommandEncoder encoder,
                                      const wgs_segmented_sort_args *a) {
     if (!p) return WGS_ERROR_INVALID_ARGUMENT;
@@ -465,8 +488,6 @@ wgs_result wgs_segmented_sort_encode(wgs_segmented_sort_plan *p, WGPUCommandEnco
     const uint64_t count_at = (segs - 1) * 4;
     wgs_scan_args sa = {.input = p->large_len, .output = p->large_end, .n = segs};
     if ((r = wgs_scan_encode(p->scan, encoder, &sa)) != WGS_OK) return r;
-    if ((r = wgs__params_reserve(ctx, 1)) != WGS_OK) return r;
-    const uint64_t rec2_at = wgs__param_push(ctx, &rec);
     const uint64_t eb_bytes = n * 4;
     const gpu_binding lend = {9, p->large_end, 0, segs * 4};
     const gpu_binding cseg = wgs__binding_or_dummy(ctx, 10, p->cseg, 0, eb_bytes, 1);
@@ -475,48 +496,21 @@ wgs_result wgs_segmented_sort_encode(wgs_segmented_sort_plan *p, WGPUCommandEnco
     const gpu_binding idx = wgs__binding_or_dummy(ctx, 13, p->idx, 0, eb_bytes, 0);
     const gpu_binding seg2 = wgs__binding_or_dummy(ctx, 14, p->seg2, 0, eb_bytes, 1);
     const gpu_binding pos2 = wgs__binding_or_dummy(ctx, 15, p->pos2, 0, eb_bytes, 1);
-    wgs__gpu_scope_push(ctx->gpu);
-    cp = wgs__gpu_pass_begin(ctx->gpu, encoder, NULL, none, none);
-    const wgs__count_rule follow = wgs__count_follow(0, p->wg);
-    wgs__dispatch_begin(ctx, p->large_end, count_at, n);
-    gpu_binding gb[7] = {kin, bb, llen, lend, ckeys, cseg, cpos};
-    wgs__dispatch(ctx, cp, p->gather, gb, 7, &rec, rec2_at, wgs__div_up(n, p->wg), &follow);
-    r = wgs__dispatch_end(ctx, cp);
-    wgs__gpu_pass_end(ctx->gpu, cp);
-    wgs_result rs1 = wgs__scope_end(ctx, "recording the segmented sort");
-    if (r == WGS_OK) r = rs1;
-    if (r != WGS_OK) return r;
+    const gpu_binding gb[7] = {kin, bb, llen, lend, ckeys, cseg, cpos};
+    if ((r = large_pass(p, encoder, p->gather, gb, 7, &rec, count_at, n, NULL, none)) != WGS_OK) return r;
 
     wgs_sort_args s1 = {.keys_in = p->ckeys, .keys_out = p->ckeys, .values_out = p->idx, .n = n,
                         .n_buffer = p->large_end, .n_offset = count_at};
     if ((r = wgs_sort_encode(p->by_key, encoder, &s1)) != WGS_OK) return r;
 
-    if ((r = wgs__params_reserve(ctx, 1)) != WGS_OK) return r;
-    const uint64_t rec3_at = wgs__param_push(ctx, &rec);
-    wgs__gpu_scope_push(ctx->gpu);
-    cp = wgs__gpu_pass_begin(ctx->gpu, encoder, NULL, none, none);
-    wgs__dispatch_begin(ctx, p->large_end, count_at, n);
-    gpu_binding rb[5] = {idx, cseg, cpos, seg2, pos2};
-    wgs__dispatch(ctx, cp, p->relabel, rb, 5, &rec, rec3_at, wgs__div_up(n, p->wg), &follow);
-    r = wgs__dispatch_end(ctx, cp);
-    wgs__gpu_pass_end(ctx->gpu, cp);
-    wgs_result rs = wgs__scope_end(ctx, "recording the segmented sort");
-    if (r == WGS_OK) r = rs;
-    if (r != WGS_OK) return r;
+    const gpu_binding rb[5] = {idx, cseg, cpos, seg2, pos2};
+    if ((r = large_pass(p, encoder, p->relabel, rb, 5, &rec, count_at, n, NULL, none)) != WGS_OK) return r;
 
     wgs_sort_args s2 = {.keys_in = p->seg2, .keys_out = p->seg2, .values_in = p->pos2, .values_out = p->pos2,
                         .n = n, .n_buffer = p->large_end, .n_offset = count_at};
     if ((r = wgs_sort_encode(p->by_segment, encoder, &s2)) != WGS_OK) return r;
 
-    if ((r = wgs__params_reserve(ctx, 1)) != WGS_OK) return r;
-    const uint64_t rec4_at = wgs__param_push(ctx, &rec);
-    wgs__gpu_scope_push(ctx->gpu);
-    cp = wgs__gpu_pass_begin(ctx->gpu, encoder, a->timestamp_query_set, none, a->timestamp_end_index);
-    wgs__dispatch_begin(ctx, p->large_end, count_at, n);
-    gpu_binding xb[6] = {kin, kout, vin, vout, cpos, pos2};
-    wgs__dispatch(ctx, cp, p->scatter, xb, 6, &rec, rec4_at, wgs__div_up(n, p->wg), &follow);
-    r = wgs__dispatch_end(ctx, cp);
-    wgs__gpu_pass_end(ctx->gpu, cp);
-    rs = wgs__scope_end(ctx, "recording the segmented sort");
-    return r != WGS_OK ? r : rs;
+    const gpu_binding xb[6] = {kin, kout, vin, vout, cpos, pos2};
+    return large_pass(p, encoder, p->scatter, xb, 6, &rec, count_at, n, a->timestamp_query_set,
+                      a->timestamp_end_index);
 }
