@@ -1649,8 +1649,9 @@ WGS_API wgs_result wgs_alloc_host(wgs_context *ctx, const wgs_alloc_plan_desc *d
  *                no workgroup waits for another; n < 2^32.
  * DEFAULT takes ONESWEEP for plans of capacity up to the tuning table's bound for the
  * device class (GPUs of 32-lane subgroups 2^20 keys: an H100 sorts 2^20 u32 keys in
- * 97 µs so, 127 by REDUCE_SCAN), REDUCE_SCAN past it (2^28 keys 10.84 ms, ONESWEEP 13.16), on CPU
- * drivers, and where ONESWEEP's tile states would not fit one storage binding.
+ * 97 µs so, 127 by REDUCE_SCAN), REDUCE_SCAN past it (2^28 keys 10.84 ms, ONESWEEP
+ * 13.16), on CPU drivers, and where ONESWEEP's tile states would not fit one storage
+ * binding.
  * Both are deterministic. Records 1 + 2 x digits (ONESWEEP) or 4 x digits dispatches.
  * Limits: n keys (and values) fit one storage binding; n < 2^32 (ONESWEEP: 2^30).
  * ------------------------------------------------------------------------- */
@@ -1885,8 +1886,8 @@ WGS_API wgs_result wgs_topk_host(wgs_context *ctx, const wgs_topk_plan_desc *des
  * count's and the relabel), the second sort's passes and a pass of 2 (the count's and
  * the scatter).
  * Scratch (wgs_segmented_sort_plan_scratch_size): the lists, 12 bytes a segment and
- * 16 more, rounded up to 256; where capacity is past the tile (PATH_DEFAULT) two copies of capacity keys
- * and values; where a segment can be past the bound also 4 bytes a segment twice, the
+ * 16 more, rounded up to 256; where capacity is past the tile (PATH_DEFAULT) two
+ * copies of capacity keys and values; where a segment can be past the bound also 4 bytes a segment twice, the
  * compacted keys (key bytes a key) and five u32 arrays of capacity, the scan plan's and
  * the two sort plans' scratch (each a copy of capacity keys and values).
  * Limits: n keys (and values) in one storage binding and n < 2^31; n_segments <

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * wgscan segmented-sort: random keys (and their indices or random values) sorted within
- * segments of fixed or random lengths (or the CSR offsets of a file), timed on the GPU (median of timestamp pairs, wall
- * clock beside), checked with --verify against reference/segmented_sort.c.
+ * segments of fixed or random lengths (or the CSR offsets of a file), timed on the GPU
+ * (median of timestamp pairs, wall clock beside), checked with --verify against
+ * reference/segmented_sort.c.
  */
 #include "cli.h"
 #include "reference.h"
@@ -95,11 +96,12 @@ static int verify(const segsort_run *t, double *cpu_seconds) {
     *cpu_seconds = cli_now() - t0;
     if (!ok) printf("  verify: FAILED, no host memory for the CPU reference\n");
     for (uint64_t i = 0; ok && i < n; i++) {
-        int key_bad = memcmp((const char *)t->keys_got + i * kb, want + i * kb, kb) != 0;
-        if (key_bad || (t->values_got && memcmp((const char *)t->values_got + i * vb, want_v + i * vb, vb) != 0)) {
+        const char *got_k = (const char *)t->keys_got + i * kb;
+        const char *got_v = t->values_got ? (const char *)t->values_got + i * vb : NULL;
+        int key_bad = memcmp(got_k, want + i * kb, kb) != 0;
+        if (key_bad || (got_v && memcmp(got_v, want_v + i * vb, vb) != 0)) {
             uint64_t g = 0, w = 0;
-            memcpy(&g, key_bad ? (const char *)t->keys_got + i * kb : (const char *)t->values_got + i * vb,
-                   key_bad ? kb : vb);
+            memcpy(&g, key_bad ? got_k : got_v, key_bad ? kb : vb);
             memcpy(&w, key_bad ? want + i * kb : want_v + i * vb, key_bad ? kb : vb);
             printf("  verify: FAILED, place %" PRIu64 ": got %s 0x%" PRIx64 ", want 0x%" PRIx64 "\n", i,
                    key_bad ? "key" : pairs ? "value" : "index", g, w);
