@@ -10,7 +10,7 @@
 #                         $OUT/suite.log, ended by `until` seconds from the start
 #                         (default 590), its result in $L
 set -u
-for f in .gl/*.deb; do dpkg -x $f /; done; ldconfig
+[ -d .gl ] && { for f in .gl/*.deb; do dpkg -x $f /; done; ldconfig; }
 out=${OUT:-out}
 L=$out/$1.log
 export WGSCAN_WEBGPU_LIB=$PWD/node_modules/bun-webgpu-linux-x64/libwebgpu_wrapper.so
