@@ -14,7 +14,9 @@
  * `const NAME: u32 = VALUEu;` inserted at the line `//DEFINES` (else at the top); a line
  * `//DEFAULT NAME=VALUE` in the file gives NAME a value when no -D names it (so the
  * experiments of one kernel need not pass the knobs of all the others).
- * --check scan compares dst with the exclusive u32 sum of src after the last run.
+ * --check scan compares dst with the exclusive u32 sum of src after the last run;
+ * --check digits:T each T words of dst with the same T words of src stably ordered by
+ * their low byte (sort_lab.wgsl's STAGE 3: a tile ranked and put back in its place).
  */
 #include "experiment_env.h"
 #include "internal.h"
@@ -85,7 +87,7 @@ int main(int argc, char **argv) {
             pass_entry[passes] = s;
             pass_groups[passes++] = strtoull(colon + 1, NULL, 0);
         } else if (a[0] != '-' && !file) file = a;
-        else return fail("usage: wgscan-lab FILE.wgsl --n N [--runs R] [--aux W] [--check scan|copy|none] "
+        else return fail("usage: wgscan-lab FILE.wgsl --n N [--runs R] [--aux W] [--check scan|copy|digits:T|none] "
                          "[--params a,b,..] [-D NAME=VALUE].. --pass ENTRY:GROUPS..", NULL);
     }
     if (!file || !n || !passes || runs < 1) return fail("need a file, --n and at least one --pass", NULL);
@@ -186,6 +188,24 @@ int main(int argc, char **argv) {
         }
         if (bad < n) {
             printf("WRONG at %llu: got %u\n", (unsigned long long)bad, back[bad]);
+            verdict = "WRONG";
+        } else {
+            verdict = "ok";
+        }
+    } else if (!strncmp(check, "digits:", 7)) {
+        uint64_t t = strtoull(check + 7, NULL, 0), bad = n;
+        uint32_t *want = t ? malloc(4 * t) : NULL;
+        for (uint64_t first = 0; want && first + t <= n && bad == n; first += t) {
+            uint64_t start[257] = {0};
+            for (uint64_t i = 0; i < t; i++) start[(host[first + i] & 255u) + 1]++;
+            for (int d = 0; d < 256; d++) start[d + 1] += start[d];
+            for (uint64_t i = 0; i < t; i++) want[start[host[first + i] & 255u]++] = host[first + i];
+            for (uint64_t i = 0; i < t && bad == n; i++)
+                if (back[first + i] != want[i]) bad = first + i;
+        }
+        free(want);
+        if (!t || bad < n) {
+            printf("WRONG at %llu: got %u\n", (unsigned long long)bad, bad < n ? back[bad] : 0);
             verdict = "WRONG";
         } else {
             verdict = "ok";

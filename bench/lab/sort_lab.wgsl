@@ -22,6 +22,9 @@
 // SGW (32) also sets the owners' strips and the scan's subgroup sums, so SGW 4 with
 // WG 32 runs the same pass on SwiftShader (bench/lab/tint-vs-glslang.sh; bench/lab/
 // sort_tile.comp is this pass's default path in GLSL).
+// ROOM 1: the keys staged in the counters' room (atomic words, as the library's tile:
+// each key's place completed in registers first, a barrier, then the keys move in);
+// 0: in an array of plain words of their own.
 // n must be a multiple of WG * ITEMS; WG divides 256.
 enable subgroups;
 //DEFINES
@@ -34,6 +37,7 @@ enable subgroups;
 //DEFAULT RANK=1
 //DEFAULT TOT=1
 //DEFAULT PEERS=0
+//DEFAULT ROOM=0
 
 struct Params { n: u32, a: u32, b: u32, c: u32, d: u32, e: u32, f: u32, g: u32 }
 @group(0) @binding(0) var<storage, read> src: array<u32>;
@@ -45,11 +49,12 @@ const TILE: u32 = WG * ITEMS;
 const OWNERS: u32 = WG / SGW;
 const DPI: u32 = 256u / WG; // digits an invocation sums and scans
 
-var<workgroup> counts: array<atomic<u32>, OWNERS * 256u>; // per owner and digit
+// per owner and digit (with ROOM 1, then the staged keys)
+var<workgroup> counts: array<atomic<u32>, select(OWNERS * 256u, max(OWNERS * 256u, TILE), ROOM == 1u)>;
 var<workgroup> digit_start: array<u32, 256>;
 var<workgroup> digit_total: array<u32, 256>;
 var<workgroup> run_base: array<u32, 256>;
-var<workgroup> tile_keys: array<u32, TILE>;
+var<workgroup> tile_keys: array<u32, select(TILE, 1u, ROOM == 1u)>;
 var<workgroup> sg_sums: array<u32, OWNERS>;
 
 // Exclusive sum over the workgroup (subgroups of SGW); a barrier is due before the next
@@ -257,13 +262,28 @@ fn tile_pass(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) w
         }
         }
         workgroupBarrier();
-        for (var r = 0u; r < ITEMS; r++) {
-            tile_keys[atomicLoad(&counts[owner * 256u + (keys[r] & 255u)]) + rank[r]] = keys[r];
+        if (ROOM == 1u) {
+            for (var r = 0u; r < ITEMS; r++) {
+                rank[r] += atomicLoad(&counts[owner * 256u + (keys[r] & 255u)]);
+            }
+            workgroupBarrier();
+            for (var r = 0u; r < ITEMS; r++) {
+                atomicStore(&counts[rank[r]], keys[r]);
+            }
+        } else {
+            for (var r = 0u; r < ITEMS; r++) {
+                tile_keys[atomicLoad(&counts[owner * 256u + (keys[r] & 255u)]) + rank[r]] = keys[r];
+            }
         }
         workgroupBarrier();
         for (var k = 0u; k < ITEMS; k++) {
             let s = k * WG + lid;
-            let key = tile_keys[s];
+            var key = 0u;
+            if (ROOM == 1u) {
+                key = atomicLoad(&counts[s]);
+            } else {
+                key = tile_keys[s];
+            }
             let d = key & 255u;
             if (STAGE == 3u) {
                 dst[first + s] = key;

@@ -6,7 +6,7 @@
 # process of its own, in two rounds (the second in reverse order); the host time of one
 # encode, plan reused (scripts/js-encode-cost.mjs, the splat sort's counts on the GPU);
 # the splat sort and the sort of pairs through the package at 2^20 to 2^24; the
-# package's Node test on the GPU. About 380 s. Carry: .gl .jsrt build/wgscan
+# package's Node test on the GPU; first lab48.sh. About 400 s. Carry: .gl .jsrt build/wgscan build/wgscan-lab
 # build/web/wgscan.wasm node_modules/bun-webgpu-linux-x64.
 set -u
 out=${OUT:-out}
@@ -21,6 +21,7 @@ L=$out/run48.log
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader > $L
 git log -1 --format=%h >> $L
 start=$(date +%s)
+. bench/results/h100-next/lab48.sh
 P="scan-single-pass:single-pass reduce:reduce-tree count:count-tree select-if:select-if histogram-256:histogram-256
 sort-keys:sort-keys sort-pairs:sort-pairs segmented-reduce-256:segmented-reduce-256 segmented-scan-256:segmented-scan-256
 scan-by-key-256:scan-by-key-256 reduce-by-key-256:reduce-by-key-256 topk-1024:topk-1024 segmented-sort-256:segmented-sort-256"
