@@ -448,6 +448,10 @@ typedef struct wgs_experimental {
      * plan's choice (held in a register for keys alone and 64-bit keys, else computed
      * again where it is used), 1 always held, 2 always computed again. */
     uint32_t sort_digits;
+    /* DEFAULT's one-sweep bound (keys) instead of the tuning row's sort_onesweep_max: a
+     * plan of that many keys or fewer sorts by one-sweep; a larger plan keeps a one-sweep
+     * plan of the bound beside it for sorts of n at most the bound known on the host. */
+    uint32_t sort_onesweep_max;
     /* The top-k's tile, the tiles each workgroup of its passes over the keys (the top
      * digit's histogram, the filter) takes before it adds to the row's counts (1..64, a
      * power of two), and the tiles each workgroup of its write takes (1..32, a power of
@@ -1664,6 +1668,9 @@ typedef enum wgs_sort_order {
 } wgs_sort_order;
 
 typedef enum wgs_sort_algorithm {
+    /* One-sweep for n up to the device's bound (2^20 keys on GPUs of 32-lane subgroups,
+     * none on CPU drivers), reduce-then-scan past it and for counts on the GPU: a plan
+     * past the bound holds a one-sweep plan of the bound too (its scratch counts it). */
     WGS_SORT_ALGORITHM_DEFAULT = 0,
     WGS_SORT_ALGORITHM_ONESWEEP = 1,    /* capacity < 2^30, else TOO_LARGE */
     WGS_SORT_ALGORITHM_REDUCE_SCAN = 2,

@@ -37,9 +37,13 @@ struct wgs_sort_plan {
     wgs_scan_plan *scan; /* REDUCE_SCAN: the digit-major counts into their places */
     WGPUBuffer keys_alt, values_alt, counts, offsets;
     WGPUBuffer state; /* ONESWEEP: histograms, tile counters, two regions of tile states */
+    /* DEFAULT's reduce-then-scan plan past the one-sweep bound: a one-sweep plan of the
+     * bound, for the encodes whose n the host knows to be within it (NULL: none). */
+    wgs_sort_plan *small;
 };
 
 static void plan_release(wgs_sort_plan *p) {
+    wgs_sort_plan_destroy(p->small);
     wgs_scan_plan_destroy(p->scan);
     WGPUBuffer bufs[] = {p->keys_alt, p->values_alt, p->counts, p->offsets, p->state};
     for (size_t i = 0; i < sizeof bufs / sizeof bufs[0]; i++) wgs__gpu_buffer_release(p->ctx->gpu, bufs[i]);
@@ -135,9 +139,10 @@ wgs_result wgs__sort_plan_create(wgs_context *ctx, const wgs_sort_plan_desc *des
     WGS_FAIL_IF(ctx, desc->algorithm == WGS_SORT_ALGORITHM_ONESWEEP && capacity > ONESWEEP_MAX_N,
                 WGS_ERROR_TOO_LARGE, "capacity %llu: the one-sweep sort takes n < 2^30",
                 (unsigned long long)capacity);
+    const uint64_t onesweep_max = ctx->exp.sort_onesweep_max ? ctx->exp.sort_onesweep_max : tu->sort_onesweep_max;
     int onesweep = desc->algorithm == WGS_SORT_ALGORITHM_ONESWEEP ||
                    (desc->algorithm == WGS_SORT_ALGORITHM_DEFAULT &&
-                    (capacity <= tu->sort_onesweep_max || prefer_onesweep) && capacity <= ONESWEEP_MAX_N);
+                    (capacity <= onesweep_max || prefer_onesweep) && capacity <= ONESWEEP_MAX_N);
     /* Subgroups rank where every subgroup fits the workgroup; else each invocation. */
     int subgroups = wgs__chain_subgroups(ci, tu->sort.wg) && ci->subgroup_max_size <= 128;
     uint32_t sg_min = subgroups ? ci->subgroup_min_size : 1;
@@ -263,6 +268,21 @@ wgs_result wgs__sort_plan_create(wgs_context *ctx, const wgs_sort_plan_desc *des
             p->offsets = wgs__gpu_buffer_create(ctx->gpu, RADIX * max_tiles * 4, u, "wgscan sort digit offsets");
         }
         r = wgs__scope_end(ctx, "allocating the sort plan's scratch");
+    }
+    /* CUB chooses its sort by n at each call; a plan chooses by its capacity, so one of
+     * many keys would sort few by reduce-then-scan (2^20 keys on an H200: 128 µs against
+     * one-sweep's 95). It keeps a one-sweep plan of the bound beside it; the GPU memory
+     * that costs is the bound's keys, values and states. */
+    if (r == WGS_OK && !onesweep && desc->algorithm == WGS_SORT_ALGORITHM_DEFAULT && !prefer_onesweep &&
+        onesweep_max && capacity > onesweep_max) {
+        wgs_sort_plan_desc sd = *desc;
+        sd.capacity = onesweep_max;
+        r = wgs__sort_plan_create(ctx, &sd, 0, &p->small);
+        if (r == WGS_OK && !p->small->onesweep) { /* it could not run one-sweep either */
+            wgs_sort_plan_destroy(p->small);
+            p->small = NULL;
+        }
+        if (p->small) p->scratch_bytes += p->small->scratch_bytes;
     }
     WGS_CREATE_END(ctx, r, p, plan_release(p), out);
 }
@@ -434,6 +454,7 @@ static wgs_result encode_reduce_scan(wgs_sort_plan *p, WGPUCommandEncoder encode
 
 wgs_result wgs_sort_encode(wgs_sort_plan *p, WGPUCommandEncoder encoder, const wgs_sort_args *a) {
     if (!p) return WGS_ERROR_INVALID_ARGUMENT;
+    if (p->small && a && !a->n_buffer && a->n <= p->small->capacity) return wgs_sort_encode(p->small, encoder, a);
     wgs_context *ctx = p->ctx;
     wgs_result r = wgs__encode_begin(ctx, encoder, a, a ? a->n : 0, p->capacity, a ? a->timestamp_query_set : NULL);
     if (r != WGS_OK || (r = check_args(p, a)) != WGS_OK) return r;

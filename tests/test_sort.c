@@ -610,6 +610,38 @@ TEST(sort_count_from_gpu) {
     }
 }
 
+/* DEFAULT chooses by n where the host knows it: a plan past the one-sweep bound (here
+ * 5000 keys whatever the tuning row says) keeps a one-sweep plan of the bound beside it
+ * (its scratch more than the reduce-then-scan's alone) and sorts n up to the bound
+ * with it, n past it by reduce-then-scan, and a count on the GPU by reduce-then-scan
+ * whatever the count. */
+TEST(sort_default_by_n) {
+    wgs_experimental e = {.sort_onesweep_max = 5000};
+    wgs_context *ctx = test_context_experimental(&e);
+    if (!ctx) return;
+    const uint64_t sizes[] = {1, 5000, 5001, 20011};
+    const enum dist dists[] = {D_UNIFORM, D_FEW};
+    const sort_case cases[] = {{.type = WGS_TYPE_U32, .payload = WGS_PAYLOAD_BUFFER},
+                               {.type = WGS_TYPE_F32, .order = WGS_SORT_DESCENDING, .payload = WGS_PAYLOAD_INDEX}};
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        const sort_case *c = &cases[k];
+        if (k && !test_long()) break; /* each case compiles its own pipelines */
+        wgs_sort_plan_desc d = {.type = c->type, .order = c->order, .payload = c->payload, .capacity = 20011};
+        wgs_sort_plan *by_n = NULL, *rts = NULL;
+        CHECK_RESULT(wgs_sort_plan_create(ctx, &d, &by_n), WGS_OK);
+        d.algorithm = WGS_SORT_ALGORITHM_REDUCE_SCAN;
+        CHECK_RESULT(wgs_sort_plan_create(ctx, &d, &rts), WGS_OK);
+        CHECK(wgs_sort_plan_scratch_size(by_n) > wgs_sort_plan_scratch_size(rts));
+        wgs_sort_plan_destroy(rts);
+        if (!by_n) continue;
+        for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++)
+            check_sort(ctx, by_n, c, dists[i % 2], sizes[i], sizes[i] * 7, i == 1);
+        const uint32_t counts[] = {3000, 20011};
+        for (size_t i = 0; i < 2; i++) check_sort_count(ctx, by_n, c, 20011, counts[i], 0);
+        wgs_sort_plan_destroy(by_n);
+    }
+}
+
 TEST(sort_count_from_gpu_direct_and_indirect) {
     /* The count and scatter grids both ways whatever the device's tuning: dispatched
      * as the bound's with their spare workgroups returning (GPUs), or indirect past

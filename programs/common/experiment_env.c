@@ -86,6 +86,12 @@ int wgs_experiment_from_env(wgs_context_desc *desc, wgs_experimental *e, char *e
         e->lookback_spins = v[0];
         any = 1;
     }
+    if ((s = getenv("WGSCAN_SORT_ONESWEEP_MAX")) && *s) {
+        if (parse_list(s, v, 1) != 1 || v[0] < 1)
+            return bad(err, errlen, "WGSCAN_SORT_ONESWEEP_MAX", s, "a count of keys >= 1");
+        e->sort_onesweep_max = v[0];
+        any = 1;
+    }
     if ((s = getenv("WGSCAN_COPY")) && *s) {
         if (strcmp(s, "scalar") != 0) return bad(err, errlen, "WGSCAN_COPY", s, "'scalar'");
         e->copy_scalar = 1;
