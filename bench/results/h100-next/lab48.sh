@@ -4,7 +4,7 @@
 # with the keys staged in plain words of their own (ROOM 0) against the counters' room
 # of atomic words (ROOM 1, the library's tile), 2^28 keys, 256 x 8, 1 and 16 tiles a
 # workgroup; STAGE 3 checked against the CPU (each tile stably by its low byte),
-# STAGE 4 the real pass's writes. Sourced by run48-js.sh; $L its log.
+# STAGE 4 the real pass's writes. Sourced by run48-js.sh and run49.sh; $L their log.
 N=268435456
 for gt in 1 16; do
   for room in 0 1; do

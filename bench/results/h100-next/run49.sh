@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# Run 49 (issues 32 and 36, for the next session, on an H200): the whole suite at the
+# sort's choice by n (a plan past the one-sweep bound sorts n up to it by one-sweep),
+# the bench's sort sweep 2^20 .. 2^24 under one plan (2^20 was reduce-then-scan's 128
+# µs in run46), the top-k rows run46 left out (k = 1024 of 2^28; 64 rows of 128k f32,
+# k = 50), the laboratory's atomic staging against plain (lab48.sh), CUB's top-k
+# stand-in (its radix sort) from run46's log. About 330 s. Carry: .gl, build,
+# node_modules/bun-webgpu-linux-x64.
+. bench/results/h100-next/lib.sh run49
+B() { # min max primitives: the CSV rows
+  timeout 120 build/wgscan bench --series none --primitives $3 --min $1 --max $2 --runs 20 \
+    --csv /dev/stdout --json /tmp/b.json --svg /tmp/b.svg 2>&1 | grep -E "^[a-z0-9]*,|rror|warning" | grep -v "^type," >> $L
+  echo "($(( $(date +%s) - start )) s)" >> $L
+}
+B 2^20 2^24 sort-keys
+B 2^28 2^28 topk-1024
+B 2^23 2^23 topk-rows-50
+B 2^28 2^28 sort-f32,sort-u64
+. bench/results/h100-next/lab48.sh
+suite ${SUITE_UNTIL:-590}
+cat $L
