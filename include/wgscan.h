@@ -452,6 +452,10 @@ typedef struct wgs_experimental {
      * plan of that many keys or fewer sorts by one-sweep; a larger plan keeps a one-sweep
      * plan of the bound beside it for sorts of n at most the bound known on the host. */
     uint32_t sort_onesweep_max;
+    /* Where a sort tile stages its keys and values between ranking and writing: 0 in
+     * its counters' room of atomic words (the default: one room, less workgroup
+     * memory), 1 in plain words of their own beside the counters. */
+    uint32_t sort_stage;
     /* The top-k's tile, the tiles each workgroup of its passes over the keys (the top
      * digit's histogram, the filter) takes before it adds to the row's counts (1..64, a
      * power of two), and the tiles each workgroup of its write takes (1..32, a power of

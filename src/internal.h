@@ -379,7 +379,7 @@ typedef struct wgs_kernel_spec {
     struct {
         const char *name;
         uint32_t value;
-    } consts[6];
+    } consts[8];
     wgs_type type;
     wgs_op op;
     int in_place;  /* 1: only binding 1 (read-write) holds the data */

@@ -186,7 +186,8 @@ wgs_result wgs_segmented_sort_plan_create(wgs_context *ctx, const wgs_segmented_
                             .consts = {{"KEY_KIND", key_kind(d.type, d.order)}, {"VALUE_WORDS", 0}, {"SORT_SKIP", 0},
                                        {"BLOCK_MAX", block_max},
                                        {"SS_PLACES", room.places},
-                                       {"SORT_DIGITS", ctx->exp.sort_digits}}};
+                                       {"SORT_DIGITS", ctx->exp.sort_digits},
+                                       {"SORT_STAGE", 0}}};
     struct {
         const char *entry;
         WGPUComputePipeline *pipe;

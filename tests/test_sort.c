@@ -369,6 +369,25 @@ TEST(sort_digits_forced) {
     }
 }
 
+/* A tile's keys and values staged in plain words of their own (wgs_experimental.
+ * sort_stage) rather than the counters' atomic room: both algorithms, keys alone, 8-byte
+ * values beside f32 keys (two words staged a value), 64-bit keys with indices. */
+TEST(sort_stage_plain) {
+    wgs_experimental e = {.sort_stage = 1};
+    wgs_context *ctx = test_context_experimental(&e);
+    if (!ctx) return;
+    const uint64_t sizes[] = {1, 3 * 2048 + 5};
+    const enum dist dists[] = {D_UNIFORM, D_FEW};
+    const sort_case cases[] = {
+        {.type = WGS_TYPE_U32, .algorithm = WGS_SORT_ALGORITHM_ONESWEEP},
+        {.type = WGS_TYPE_F32, .order = WGS_SORT_DESCENDING, .payload = WGS_PAYLOAD_BUFFER, .value_bytes = 8},
+        {.type = WGS_TYPE_U64, .payload = WGS_PAYLOAD_INDEX, .algorithm = WGS_SORT_ALGORITHM_REDUCE_SCAN}};
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        if (test_sanitized() && !test_long() && i != 1) continue; /* each case compiles its own pipelines */
+        run_case(ctx, &cases[i], sizes, 2, dists, 2, 0);
+    }
+}
+
 /* One plan, many sorts in a row (no stale counts or offsets between encodes), two of
  * them in one command encoder. At 2^20 keys (hundreds of tiles) stale state shows as it
  * would at 2^22, for a quarter of the time; sort_large sorts the largest size, and

@@ -18,7 +18,7 @@
 // the tile's first key of each digit goes, less the digit's digit_start.
 //
 // Plan constants: VALUE_WORDS (0, 1 or 2), SORT_SKIP (experiments: parts left out for
-// timing; 0), SORT_DIGITS (below); from the prelude SG_MIN (the device's smallest
+// timing; 0), SORT_DIGITS and SORT_STAGE (below); from the prelude SG_MIN (the device's smallest
 // subgroup; 1 without subgroups).
 
 const OWNERS_MAX: u32 = WG / SG_MIN;
@@ -47,10 +47,29 @@ fn slot_live(d: u32) -> bool { return SLOTS_FULL || d < RADIX; }
 // tile's keys in digit-sorted order, then its values. One room, not two, because on an
 // H200 a core holds workgroups of 48 KiB in all (docs/design.md, section 3): at 256 x 8
 // the tile takes 11 KiB instead of 19, four workgroups a core instead of two. Atomic
-// for the counters; the keys are moved with atomic loads and stores as well.
+// for the counters; the keys are moved with atomic loads and stores as well. SORT_STAGE
+// 1 (an experiment's) stages them in plain words of their own instead, beside the
+// counters: what the atomic moves cost, at the price of the memory.
 const EXCHANGE_WORDS: u32 = max(KEY_WORDS, VALUE_WORDS);
-const TILE_ROOM: u32 = max(OWNERS_MAX * RADIX, TILE * EXCHANGE_WORDS);
+const STAGE_PLAIN: bool = SORT_STAGE == 1u;
+const TILE_ROOM: u32 = select(max(OWNERS_MAX * RADIX, TILE * EXCHANGE_WORDS), OWNERS_MAX * RADIX, STAGE_PLAIN);
 var<workgroup> tile_room: array<atomic<u32>, TILE_ROOM>;
+var<workgroup> tile_plain: array<u32, select(1u, TILE * EXCHANGE_WORDS, STAGE_PLAIN)>;
+
+fn stage_store(i: u32, v: u32) {
+    if (STAGE_PLAIN) {
+        tile_plain[i] = v;
+    } else {
+        atomicStore(&tile_room[i], v);
+    }
+}
+
+fn stage_load(i: u32) -> u32 {
+    if (STAGE_PLAIN) {
+        return tile_plain[i];
+    }
+    return atomicLoad(&tile_room[i]);
+}
 var<workgroup> digit_start: array<u32, RADIX>; // the tile's first place of each digit
 var<workgroup> digit_total: array<u32, RADIX>; // the tile's keys of each digit
 var<workgroup> run_base: array<u32, RADIX>;    // the output's place of the digit's keys, less digit_start
@@ -189,9 +208,9 @@ fn tile_ranks(ids: Ids, tile_n: u32) {
 fn tile_place(ids: Ids, tile_n: u32) {
     // @each item
     if (tile_place_of(ids, #u) < tile_n) {
-        atomicStore(&tile_room[key_rank# * KEY_WORDS], key_lo#);
+        stage_store(key_rank# * KEY_WORDS, key_lo#);
         if (KEY_WORDS == 2u) {
-            atomicStore(&tile_room[key_rank# * KEY_WORDS + 1u], key_hi#);
+            stage_store(key_rank# * KEY_WORDS + 1u, key_hi#);
         }
     }
     // @end
@@ -199,10 +218,10 @@ fn tile_place(ids: Ids, tile_n: u32) {
 
 // Key s = row * WG + lid of the tile's digit-sorted order to its place; returns it.
 fn tile_write_key(s: u32, shift: u32, bits: u32) -> u32 {
-    let k_lo = atomicLoad(&tile_room[s * KEY_WORDS]);
+    let k_lo = stage_load(s * KEY_WORDS);
     var k_hi = 0u;
     if (KEY_WORDS == 2u) {
-        k_hi = atomicLoad(&tile_room[s * KEY_WORDS + 1u]);
+        k_hi = stage_load(s * KEY_WORDS + 1u);
     }
     let d = form_digit(vec2<u32>(k_lo, k_hi), shift, bits);
     let dst = run_base[d] + s;
@@ -222,13 +241,13 @@ fn tile_stage_value(p: u32, at: u32, tile_first: u32, index_values: bool) {
         if (!index_values) {
             v = values_in[(tile_first + p) * VALUE_WORDS + w];
         }
-        atomicStore(&tile_room[at * VALUE_WORDS + w], v);
+        stage_store(at * VALUE_WORDS + w, v);
     }
 }
 
 fn tile_write_value(s: u32, dst: u32) {
     for (var w = 0u; w < VALUE_WORDS; w++) {
-        values_out[dst * VALUE_WORDS + w] = atomicLoad(&tile_room[s * VALUE_WORDS + w]);
+        values_out[dst * VALUE_WORDS + w] = stage_load(s * VALUE_WORDS + w);
     }
 }
 
