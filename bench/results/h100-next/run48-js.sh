@@ -8,19 +8,11 @@
 # the splat sort and the sort of pairs through the package at 2^20 to 2^24; the
 # package's Node test on the GPU where NODE_TEST=1; first lab48.sh. About 220 s. Carry: .gl .jsrt build/wgscan build/wgscan-lab
 # build/web/wgscan.wasm node_modules/bun-webgpu-linux-x64.
-set -u
-out=${OUT:-out}
-mkdir -p "$out" /tmp/jsrt
-for f in .gl/*.deb; do dpkg -x "$f" /; done
-ldconfig
-export WGSCAN_WEBGPU_LIB="$PWD/node_modules/bun-webgpu-linux-x64/libwebgpu_wrapper.so"
+. bench/results/h100-next/lib.sh run48
+mkdir -p /tmp/jsrt
 xz -dc .jsrt/node.xz > /tmp/jsrt/node && chmod +x /tmp/jsrt/node
 xz -dc .jsrt/webgpu.tar.xz | tar -C node_modules -xf -
 node=/tmp/jsrt/node
-L=$out/run48.log
-nvidia-smi --query-gpu=name,driver_version --format=csv,noheader > $L
-git log -1 --format=%h >> $L
-start=$(date +%s)
 . bench/results/h100-next/lab48.sh
 P="scan-single-pass:single-pass reduce:reduce-tree count:count-tree select-if:select-if histogram-256:histogram-256
 sort-keys:sort-keys sort-pairs:sort-pairs segmented-reduce-256:segmented-reduce-256 segmented-scan-256:segmented-scan-256
