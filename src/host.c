@@ -569,9 +569,9 @@ wgs_result wgs_sort_host(wgs_context *ctx, const wgs_sort_plan_desc *desc, const
                            (desc->payload != WGS_PAYLOAD_NONE && !values_out)),
                 WGS_ERROR_INVALID_ARGUMENT, "values (payload BUFFER) and values_out (BUFFER, INDEX) are required");
     wgs_sort_plan_desc d = *desc;
-    if (d.capacity < n) d.capacity = n;
+    d.capacity = n; /* the one n it sorts: DEFAULT chooses by it */
     wgs_sort_plan *plan = NULL;
-    wgs_result r = wgs_sort_plan_create(ctx, &d, &plan);
+    wgs_result r = wgs__sort_plan_create(ctx, &d, WGS__SORT_N_IS_CAPACITY, &plan);
     if (r != WGS_OK || n == 0) {
         wgs_sort_plan_destroy(plan);
         return r;

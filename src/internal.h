@@ -413,12 +413,20 @@ const char *wgs_wgsl_source(const char *name);
 /* The i-th embedded file's text, NULL past the last. */
 const char *wgs_wgsl_source_at(size_t i);
 
-/* wgs_sort_plan_create, where prefer_onesweep makes DEFAULT take the one-sweep sort
+/* wgs_sort_plan_create with flags for DEFAULT. PREFER_ONESWEEP: the one-sweep sort
  * wherever it can run (n < 2^30, a tile shape it takes, tile states that fit one
- * binding; else reduce-then-scan): for sorts whose count on the GPU is often 0 (the
- * segmented sort's large path), since its passes then dispatch nothing. */
+ * binding; else reduce-then-scan), for sorts whose count on the GPU is often 0 (the
+ * segmented sort's large path), since its passes then dispatch nothing. ONESWEEP_ONLY:
+ * one-sweep or no plan at all (WGS_OK, *out NULL), decided before anything is created.
+ * N_IS_CAPACITY: every encode sorts the capacity's n (wgs_sort_host), so no one-sweep
+ * plan of the bound beside a larger one. */
+enum {
+    WGS__SORT_PREFER_ONESWEEP = 1,
+    WGS__SORT_ONESWEEP_ONLY = 2,
+    WGS__SORT_N_IS_CAPACITY = 4,
+};
 struct wgs_sort_plan;
-wgs_result wgs__sort_plan_create(wgs_context *ctx, const wgs_sort_plan_desc *desc, int prefer_onesweep,
+wgs_result wgs__sort_plan_create(wgs_context *ctx, const wgs_sort_plan_desc *desc, unsigned flags,
                                  struct wgs_sort_plan **out);
 
 /* wgs_scan_encode, recorded into the caller's open compute pass `pass` (the args'

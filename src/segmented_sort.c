@@ -238,14 +238,14 @@ wgs_result wgs_segmented_sort_plan_create(wgs_context *ctx, const wgs_segmented_
     if (r == WGS_OK && p->large) {
         wgs_sort_plan_desc sd = {.type = d.type, .order = d.order, .payload = WGS_PAYLOAD_INDEX,
                                  .capacity = d.capacity, .label = "wgscan segmented sort by key"};
-        r = wgs__sort_plan_create(ctx, &sd, 1, &p->by_key);
+        r = wgs__sort_plan_create(ctx, &sd, WGS__SORT_PREFER_ONESWEEP, &p->by_key);
     }
     if (r == WGS_OK && p->large) {
         /* Segment numbers are below segment_capacity: only their bits need sorting. */
         wgs_sort_plan_desc sd = {.type = WGS_TYPE_U32, .payload = WGS_PAYLOAD_BUFFER, .value_bytes = 4,
                                  .begin_bit = 0, .end_bit = bits_for(d.segment_capacity - 1),
                                  .capacity = d.capacity, .label = "wgscan segmented sort by segment"};
-        r = wgs__sort_plan_create(ctx, &sd, 1, &p->by_segment);
+        r = wgs__sort_plan_create(ctx, &sd, WGS__SORT_PREFER_ONESWEEP, &p->by_segment);
     }
     const uint64_t list_bytes = wgs__round_up((3 * d.segment_capacity + 4) * 4, 256);
     if (r == WGS_OK) {

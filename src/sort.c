@@ -119,7 +119,7 @@ wgs_result wgs_sort_plan_create(wgs_context *ctx, const wgs_sort_plan_desc *desc
     return wgs__sort_plan_create(ctx, desc, 0, out);
 }
 
-wgs_result wgs__sort_plan_create(wgs_context *ctx, const wgs_sort_plan_desc *desc, int prefer_onesweep,
+wgs_result wgs__sort_plan_create(wgs_context *ctx, const wgs_sort_plan_desc *desc, unsigned flags,
                                  wgs_sort_plan **out) {
     WGS_CREATE_BEGIN(ctx, desc, out);
     wgs_type type = WGS_TYPE_U32;
@@ -143,7 +143,8 @@ wgs_result wgs__sort_plan_create(wgs_context *ctx, const wgs_sort_plan_desc *des
     const uint64_t onesweep_max = ctx->exp.sort_onesweep_max ? ctx->exp.sort_onesweep_max : tu->sort_onesweep_max;
     int onesweep = desc->algorithm == WGS_SORT_ALGORITHM_ONESWEEP ||
                    (desc->algorithm == WGS_SORT_ALGORITHM_DEFAULT &&
-                    (capacity <= onesweep_max || prefer_onesweep) && capacity <= ONESWEEP_MAX_N);
+                    (capacity <= onesweep_max || (flags & WGS__SORT_PREFER_ONESWEEP)) &&
+                    capacity <= ONESWEEP_MAX_N);
     /* Subgroups rank where every subgroup fits the workgroup; else each invocation. */
     int subgroups = wgs__chain_subgroups(ci, tu->sort.wg) && ci->subgroup_max_size <= 128;
     uint32_t sg_min = subgroups ? ci->subgroup_min_size : 1;
@@ -184,6 +185,7 @@ wgs_result wgs__sort_plan_create(wgs_context *ctx, const wgs_sort_plan_desc *des
         /* An experiment's shape that one-sweep cannot take, or states past a binding. */
         if (onesweep && desc->algorithm == WGS_SORT_ALGORITHM_DEFAULT &&
             (wg_bad || room_bad || state_bytes > ci->max_storage_binding_size)) {
+            if (flags & WGS__SORT_ONESWEEP_ONLY) return WGS_OK; /* *out is NULL */
             onesweep = 0;
             continue;
         }
@@ -275,15 +277,12 @@ wgs_result wgs__sort_plan_create(wgs_context *ctx, const wgs_sort_plan_desc *des
      * many keys would sort few by reduce-then-scan (2^20 keys on an H200: 128 µs against
      * one-sweep's 95). It keeps a one-sweep plan of the bound beside it; the GPU memory
      * that costs is the bound's keys, values and states. */
-    if (r == WGS_OK && !onesweep && desc->algorithm == WGS_SORT_ALGORITHM_DEFAULT && !prefer_onesweep &&
-        onesweep_max && capacity > onesweep_max) {
+    if (r == WGS_OK && !onesweep && desc->algorithm == WGS_SORT_ALGORITHM_DEFAULT &&
+        !(flags & (WGS__SORT_PREFER_ONESWEEP | WGS__SORT_N_IS_CAPACITY)) && onesweep_max &&
+        capacity > onesweep_max && onesweep_max <= ONESWEEP_MAX_N) {
         wgs_sort_plan_desc sd = *desc;
         sd.capacity = onesweep_max;
-        r = wgs__sort_plan_create(ctx, &sd, 0, &p->small);
-        if (r == WGS_OK && !p->small->onesweep) { /* it could not run one-sweep either */
-            wgs_sort_plan_destroy(p->small);
-            p->small = NULL;
-        }
+        r = wgs__sort_plan_create(ctx, &sd, WGS__SORT_ONESWEEP_ONLY, &p->small);
         if (p->small) p->scratch_bytes += p->small->scratch_bytes;
     }
     WGS_CREATE_END(ctx, r, p, plan_release(p), out);

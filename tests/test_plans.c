@@ -100,6 +100,18 @@ TEST(plans_scratch_size_is_what_creation_allocates) {
                       (&(wgs_segmented_sort_plan_desc){.payload = WGS_PAYLOAD_INDEX, .capacity = n,
                                                        .segment_capacity = 7}), wgs_segmented_sort_plan);
     }
+    /* A sort plan past DEFAULT's one-sweep bound holds a one-sweep plan of the bound
+     * beside it; where one-sweep cannot run at the bound (no subgroups: its tile states
+     * past a 1 MiB binding), none, and nothing of it allocated. */
+    const wgs_experimental bounds[] = {{.sort_onesweep_max = 5000},
+                                       {.sort_onesweep_max = 200000, .disable_subgroups = 1,
+                                        .max_storage_binding_size = 1u << 20}};
+    for (size_t b = 0; b < sizeof bounds / sizeof bounds[0]; b++) {
+        wgs_context *bctx = test_context_experimental(&bounds[b]);
+        if (!bctx) break;
+        CHECK_SCRATCH(bctx, "sort past the one-sweep bound", sort,
+                      (&(wgs_sort_plan_desc){.payload = WGS_PAYLOAD_INDEX, .capacity = 250000}), wgs_sort_plan);
+    }
     /* Nothing for NULL. */
     CHECK(wgs_sort_plan_scratch_size(NULL) == 0 && wgs_select_plan_scratch_size(NULL) == 0 &&
           wgs_reduce_plan_scratch_size(NULL) == 0 && wgs_alloc_plan_scratch_size(NULL) == 0 &&

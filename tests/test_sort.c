@@ -629,19 +629,41 @@ TEST(sort_count_from_gpu) {
     }
 }
 
+/* The bind groups an encode of n keys through a plan creates (fresh buffers for the
+ * keys and values; records are reused by their contents, so they do not count here),
+ * which tells one-sweep's passes from reduce-then-scan's. */
+static uint64_t encode_asks(wgs_context *ctx, wgs_sort_plan *plan, uint64_t n) {
+    const WGPUBufferUsage u = WGPUBufferUsage_Storage | WGPUBufferUsage_CopyDst | WGPUBufferUsage_CopySrc;
+    WGPUBuffer in = NULL, out = NULL, idx = NULL;
+    WGPUCommandEncoder enc = NULL;
+    uint64_t asks = 0;
+    if (wgs_buffer_create(ctx, 4 * n, u, &in) == WGS_OK && wgs_buffer_create(ctx, 4 * n, u, &out) == WGS_OK &&
+        wgs_buffer_create(ctx, 4 * n, u, &idx) == WGS_OK && wgs_encoder_create(ctx, &enc) == WGS_OK) {
+        wgs_experimental_encode_counts a = wgs_experimental_encodes(ctx);
+        CHECK_RESULT(wgs_sort_encode(plan, enc, &(wgs_sort_args){.keys_in = in, .keys_out = out, .values_out = idx,
+                                                                 .n = n}),
+                     WGS_OK);
+        wgs_experimental_encode_counts b = wgs_experimental_encodes(ctx);
+        asks = b.bind_groups_created - a.bind_groups_created;
+        CHECK_RESULT(wgs_submit(ctx, enc), WGS_OK);
+    }
+    wgs_buffer_release(ctx, in), wgs_buffer_release(ctx, out), wgs_buffer_release(ctx, idx);
+    return asks;
+}
+
 /* DEFAULT chooses by n where the host knows it: a plan past the one-sweep bound (here
  * 5000 keys whatever the tuning row says) keeps a one-sweep plan of the bound beside it
  * (its scratch more than the reduce-then-scan's alone) and sorts n up to the bound
- * with it, n past it by reduce-then-scan, and a count on the GPU by reduce-then-scan
- * whatever the count. */
+ * with it (its encode asks what a one-sweep plan's does), n past it by
+ * reduce-then-scan, and a count on the GPU by reduce-then-scan whatever the count. */
 TEST(sort_default_by_n) {
     wgs_experimental e = {.sort_onesweep_max = 5000};
     wgs_context *ctx = test_context_experimental(&e);
     if (!ctx) return;
     const uint64_t sizes[] = {1, 5000, 5001, 20011};
     const enum dist dists[] = {D_UNIFORM, D_FEW};
-    const sort_case cases[] = {{.type = WGS_TYPE_U32, .payload = WGS_PAYLOAD_BUFFER},
-                               {.type = WGS_TYPE_F32, .order = WGS_SORT_DESCENDING, .payload = WGS_PAYLOAD_INDEX}};
+    const sort_case cases[] = {{.type = WGS_TYPE_F32, .order = WGS_SORT_DESCENDING, .payload = WGS_PAYLOAD_INDEX},
+                               {.type = WGS_TYPE_U32, .payload = WGS_PAYLOAD_BUFFER}};
     for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
         const sort_case *c = &cases[k];
         if (k && !test_long()) break; /* each case compiles its own pipelines */
@@ -651,7 +673,18 @@ TEST(sort_default_by_n) {
         d.algorithm = WGS_SORT_ALGORITHM_REDUCE_SCAN;
         CHECK_RESULT(wgs_sort_plan_create(ctx, &d, &rts), WGS_OK);
         CHECK(wgs_sort_plan_scratch_size(by_n) > wgs_sort_plan_scratch_size(rts));
+        d.algorithm = WGS_SORT_ALGORITHM_ONESWEEP;
+        wgs_sort_plan *os = NULL;
+        CHECK_RESULT(wgs_sort_plan_create(ctx, &d, &os), WGS_OK);
+        if (k == 0 && by_n && rts && os) { /* indices: an output of values to bind */
+            /* Each plan's first encode (a plan's own bind groups are cached after it). */
+            uint64_t one = encode_asks(ctx, os, 5000), two = encode_asks(ctx, rts, 5001);
+            CHECK(one != two);
+            CHECK(encode_asks(ctx, by_n, 5000) == one);
+            CHECK(encode_asks(ctx, by_n, 5001) == two);
+        }
         wgs_sort_plan_destroy(rts);
+        wgs_sort_plan_destroy(os);
         if (!by_n) continue;
         for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++)
             check_sort(ctx, by_n, c, dists[i % 2], sizes[i], sizes[i] * 7, i == 1);
