@@ -1655,11 +1655,14 @@ WGS_API wgs_result wgs_alloc_host(wgs_context *ctx, const wgs_alloc_plan_desc *d
  *                digits itself, so no workgroup waits for ever). n < 2^30.
  *   REDUCE_SCAN  per digit pass a counting pass, a scan of the counts and a scatter;
  *                no workgroup waits for another; n < 2^32.
- * DEFAULT takes ONESWEEP for plans of capacity up to the tuning table's bound for the
- * device class (GPUs of 32-lane subgroups 2^20 keys: an H100 sorts 2^20 u32 keys in
- * 97 µs so, 127 by REDUCE_SCAN), REDUCE_SCAN past it (2^28 keys 10.84 ms, ONESWEEP
- * 13.16), on CPU drivers, and where ONESWEEP's tile states would not fit one storage
- * binding.
+ * DEFAULT takes ONESWEEP for n up to the tuning table's bound for the device class
+ * (GPUs of 32-lane subgroups 2^20 keys: an H100 sorts 2^20 u32 keys in 97 µs so, 127 by
+ * REDUCE_SCAN), REDUCE_SCAN past it (2^28 keys 10.84 ms, ONESWEEP 13.16), on CPU
+ * drivers, and where ONESWEEP's tile states would not fit one storage binding. It
+ * chooses by n at each encode where the host knows n: a plan past the bound holds a
+ * ONESWEEP plan of the bound too (its scratch counts it) for n up to the bound, and
+ * sorts a count on the GPU by REDUCE_SCAN; a plan within the bound is ONESWEEP
+ * throughout.
  * Both are deterministic. Records 1 + 2 x digits (ONESWEEP) or 4 x digits dispatches.
  * Limits: n keys (and values) fit one storage binding; n < 2^32 (ONESWEEP: 2^30).
  * ------------------------------------------------------------------------- */
@@ -1672,10 +1675,7 @@ typedef enum wgs_sort_order {
 } wgs_sort_order;
 
 typedef enum wgs_sort_algorithm {
-    /* One-sweep for n up to the device's bound (2^20 keys on GPUs of 32-lane subgroups,
-     * none on CPU drivers), reduce-then-scan past it and for counts on the GPU: a plan
-     * past the bound holds a one-sweep plan of the bound too (its scratch counts it). */
-    WGS_SORT_ALGORITHM_DEFAULT = 0,
+    WGS_SORT_ALGORITHM_DEFAULT = 0,     /* by n: the section's comment above */
     WGS_SORT_ALGORITHM_ONESWEEP = 1,    /* capacity < 2^30, else TOO_LARGE */
     WGS_SORT_ALGORITHM_REDUCE_SCAN = 2,
     WGS_SORT_ALGORITHM_FORCE32 = 0x7FFFFFFF
@@ -1898,9 +1898,10 @@ WGS_API wgs_result wgs_topk_host(wgs_context *ctx, const wgs_topk_plan_desc *des
  * the scatter).
  * Scratch (wgs_segmented_sort_plan_scratch_size): the lists, 12 bytes a segment and
  * 16 more, rounded up to 256; where capacity is past the tile (PATH_DEFAULT) two
- * copies of capacity keys and values; where a segment can be past the bound also 4 bytes a segment twice, the
- * compacted keys (key bytes a key) and five u32 arrays of capacity, the scan plan's and
- * the two sort plans' scratch (each a copy of capacity keys and values).
+ * copies of capacity keys and values; where a segment can be past the bound also 4
+ * bytes a segment twice, the compacted keys (key bytes a key) and five u32 arrays of
+ * capacity, the scan plan's and the two sort plans' scratch (each a copy of capacity
+ * keys and values).
  * Limits: n keys (and values) in one storage binding and n < 2^31; n_segments <
  * 2^31. The outputs are buffers of their own, apart from every input.
  * Counts from the GPU (n_buffer, n_segments_buffer) are followed by the dispatch layer

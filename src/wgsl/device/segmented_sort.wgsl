@@ -270,9 +270,9 @@ fn ss_small(ids: Ids, @builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgr
         if (ran) {
             // @each item
             if (tile_place_of(ids, #u) < len) {
-                key_lo# = atomicLoad(&tile_room[tile_place_of(ids, #u) * KEY_WORDS]);
+                key_lo# = stage_load(tile_place_of(ids, #u) * KEY_WORDS);
                 if (KEY_WORDS == 2u) {
-                    key_hi# = atomicLoad(&tile_room[tile_place_of(ids, #u) * KEY_WORDS + 1u]);
+                    key_hi# = stage_load(tile_place_of(ids, #u) * KEY_WORDS + 1u);
                 }
                 if (SS_PLACES != 0u) {
                     key_place# = wplace[tile_place_of(ids, #u)];
@@ -310,9 +310,9 @@ fn ss_small(ids: Ids, @builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgr
             if (ran) {
                 var hi = 0u;
                 if (KEY_WORDS == 2u) {
-                    hi = atomicLoad(&tile_room[i * KEY_WORDS + 1u]);
+                    hi = stage_load(i * KEY_WORDS + 1u);
                 }
-                let key = key_of_form(vec2<u32>(atomicLoad(&tile_room[i * KEY_WORDS]), hi));
+                let key = key_of_form(vec2<u32>(stage_load(i * KEY_WORDS), hi));
                 keys_out[o * KEY_WORDS] = key.x;
                 if (KEY_WORDS == 2u) {
                     keys_out[o * KEY_WORDS + 1u] = key.y;

@@ -18,8 +18,8 @@
 // the tile's first key of each digit goes, less the digit's digit_start.
 //
 // Plan constants: VALUE_WORDS (0, 1 or 2), SORT_SKIP (experiments: parts left out for
-// timing; 0), SORT_DIGITS and SORT_STAGE (below); from the prelude SG_MIN (the device's smallest
-// subgroup; 1 without subgroups).
+// timing; 0), SORT_DIGITS and SORT_STAGE (below); from the prelude SG_MIN (the
+// device's smallest subgroup; 1 without subgroups).
 
 const OWNERS_MAX: u32 = WG / SG_MIN;
 // The digits an invocation answers for, consecutive: RADIX / WG where WG divides RADIX,
