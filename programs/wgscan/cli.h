@@ -166,6 +166,7 @@ typedef struct segsort_options {
     uint64_t seg_len;               /* --segments L (fixed) or random:L (lengths 0..2L) */
     int seg_random;
     const char *seg_path;           /* --segments FILE, u32 CSR offsets (read when run) */
+    wgs_segmented_sort_path path;   /* --path: DEFAULT, SMALL or LARGE */
 } segsort_options;
 
 typedef struct bench_series {

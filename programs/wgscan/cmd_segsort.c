@@ -127,7 +127,7 @@ static int run_segsort(wgs_context *ctx, const segsort_options *o) {
     wgs_context_get_info(ctx, &info);
     wgs_segmented_sort_plan_desc pd = {.type = o->type, .order = o->descending ? WGS_SORT_DESCENDING : WGS_SORT_ASCENDING,
                                        .payload = o->payload, .value_bytes = o->value_bytes, .capacity = n,
-                                       .segment_capacity = t.n_segments,
+                                       .segment_capacity = t.n_segments, .path = o->path,
                                        .label = "wgscan cli"};
     cli_progress_stage("compiling the pipelines", 0, 0);
     wgs_result r = wgs_segmented_sort_plan_create(ctx, &pd, &t.plan);
@@ -184,6 +184,11 @@ static int run_segsort(wgs_context *ctx, const segsort_options *o) {
     if (r == WGS_OK && t.values_got && vb) r = wgs_buffer_read(ctx, t.values_out, 0, t.values_got, vb);
     if (r != WGS_OK) return run_free(&t), cli_gpu_error(ctx, r, "downloading the result");
     cli_progress_stage(NULL, 0, 0);
+    if (status == WGS_ERROR_TOO_LARGE && o->path == WGS_SEGMENTED_SORT_PATH_SMALL) {
+        rc = cli_usage_error("--path small: a segment of '%s' is longer than a workgroup's tile (the GPU's status "
+                             "is %s)", o->seg_path ? o->seg_path : "--segments", wgs_result_name((wgs_result)status));
+        return run_free(&t), rc;
+    }
     if (status) {
         rc = cli_usage_error("the offsets of '%s' break the rules of wgscan.h (segmented sort): the GPU's status is %s",
                              o->seg_path ? o->seg_path : "--segments", wgs_result_name((wgs_result)status));

@@ -185,7 +185,7 @@ typedef enum opt_id {
     OPT_MIN, OPT_MAX, OPT_SERIES, OPT_ALGORITHMS, OPT_PRIMITIVES, OPT_RUNS, OPT_JSON, OPT_CSV, OPT_SVG,
     OPT_VERBOSE, OPT_PAIRS, OPT_VALUE_BYTES, OPT_DESCENDING, OPT_BITS, OPT_DISTRIBUTION,
     OPT_TRANSFERS, OPT_CREATION, OPT_SEGMENTS, OPT_EXCLUSIVE, OPT_GPU_COUNT, OPT_KEYS,
-    OPT_OUT_VALUES, OPT_OPERATOR, OPT_K, OPT_ROWS, OPT_SMALLEST, OPT_INPUT_ORDER,
+    OPT_OUT_VALUES, OPT_OPERATOR, OPT_K, OPT_ROWS, OPT_SMALLEST, OPT_INPUT_ORDER, OPT_SEGSORT_PATH,
     OPT_COUNT
 } opt_id;
 
@@ -243,6 +243,7 @@ static const struct opt_def {
     {"--rows", OPT_ROWS, TOPK, 1},
     {"--smallest", OPT_SMALLEST, TOPK, 0},
     {"--input-order", OPT_INPUT_ORDER, TOPK, 0},
+    {"--path", OPT_SEGSORT_PATH, SEGSORT, 1},
 };
 /* getopt_long's value for options[k]: past every character and its 1, ':' and '?'. */
 #define OPT_VAL(k) (0x100 + (int)(k))
@@ -512,6 +513,12 @@ static int set_option(cli_options *o, const struct opt_def *d, const char *v) {
         return 0;
     case OPT_PREDICATE:
         if (parse_predicate(v, &p->pred)) return bad(name, v, "nonzero, eq:A, ne:A, lt:A, gt:A, range:A:B");
+        return 0;
+    case OPT_SEGSORT_PATH:
+        if (!strcmp(v, "default")) o->segsort.path = WGS_SEGMENTED_SORT_PATH_DEFAULT;
+        else if (!strcmp(v, "small")) o->segsort.path = WGS_SEGMENTED_SORT_PATH_SMALL;
+        else if (!strcmp(v, "large")) o->segsort.path = WGS_SEGMENTED_SORT_PATH_LARGE;
+        else return bad(name, v, "default, small, large");
         return 0;
     case OPT_MODE:
         if (!strcmp(v, "flagged")) p->mode = WGS_SELECT_FLAGGED;
