@@ -213,7 +213,7 @@ check "segmented-sort --out holds n u64 keys" -- test "$(wc -c <"$tmp/ss.bin")" 
 check "segmented-sort --json: 313 segments, verified" -- bash -c 'grep -q "\"segments\": 313" "$0" && grep -q "\"verify\": \"ok\"" "$0"' "$tmp/ss.json"
 expect 0 "segmented-sort --path large" -- "$cli" segmented-sort --n 3001 --segments random:40 --path large --payload index --repeat 1 --verify
 expect 0 "segmented-sort --path small within the tile" -- "$cli" segmented-sort --n 3001 --segments 40 --path small --repeat 1 --verify
-expect 2 "segmented-sort --path small past the tile" -- "$cli" segmented-sort --n 3001 --segments 1000 --path small --repeat 1
+expect 2 "segmented-sort --path small past the tile" -- "$cli" segmented-sort --n 10001 --segments 5000 --path small --repeat 1
 check "segmented-sort --path small names the tile" -- grep -q "longer than a workgroup.s tile" "$tmp/err.txt"
 expect 2 "segmented-sort --path bad" -- "$cli" segmented-sort --n 100 --segments 4 --path medium
 expect 0 "segmented-sort --segments FILE (gaps before and after)" -- "$cli" segmented-sort --n 1000 --segments "$tmp/offsets.bin" --type i32 --repeat 1 --verify

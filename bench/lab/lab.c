@@ -7,6 +7,8 @@
  *
  *   wgscan-lab FILE.wgsl --n N [--runs R] [--aux WORDS] [--check scan|copy|none]
  *              [-D NAME=VALUE]... --pass ENTRY:GROUPS [--pass ...]
+ *   wgscan-lab --subgroups    the device's subgroup sizes, "MIN MAX" (for scripts that
+ *                             give a kernel its subgroup width)
  *
  * Every entry point sees the same group 0: 0 src (N random u32, read-only), 1 dst (N
  * u32), 2 Params (uniform, 8 u32: n, then --params a,b,c,... ), 3 aux (WORDS u32,
@@ -62,6 +64,19 @@ int main(int argc, char **argv) {
     char *pass_entry[MAX_PASSES];
     uint64_t pass_groups[MAX_PASSES];
     int passes = 0;
+    if (argc == 2 && !strcmp(argv[1], "--subgroups")) {
+        wgs_context *ctx = NULL;
+        wgs_context_desc cd = {0};
+        wgs_experimental exp;
+        char env_err[256];
+        if (wgs_experiment_from_env(&cd, &exp, env_err, sizeof env_err) != 0) return fail(env_err, NULL);
+        if (wgs_context_create(&cd, &ctx) != WGS_OK) return fail("no context", ctx);
+        wgs_context_info info;
+        wgs_context_get_info(ctx, &info);
+        printf("%u %u\n", info.subgroup_min_size, info.subgroup_max_size);
+        wgs_context_destroy(ctx);
+        return 0;
+    }
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         if (!strcmp(a, "--n") && v) n = strtoull(argv[++i], NULL, 0);
