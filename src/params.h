@@ -76,7 +76,8 @@
  * past the tile up to BLOCK_MAX keys a workgroup each (ss_block); SS_FLAG_INDEX_FIRST:
  * ss_block's first pass, whose values are the keys' indices.
  * SS_TINY_MAX: the longest segment SS_TINY_LANES invocations sort alone (a workgroup
- * holds WG / SS_TINY_LANES of them). */
+ * holds WG / SS_TINY_LANES of them), each invocation holding 4 keys at most (ss_tiny's
+ * x0..x3: SS_TINY_MAX <= 4 * SS_TINY_LANES). */
 #define WGS_PARAMS_SEGSORT(X)                                                                  \
     X(n) X(segments) X(flags) X(small_max) X(segment_bound) X(medium_max) X(list_base) X(shift)
 #define WGS_CONSTS_SEGSORT(X)                                                                 \
@@ -133,6 +134,7 @@ enum { WGS_CONSTS_HISTOGRAM(WGS_CONST_ENUM_) };
 enum { WGS_CONSTS_SORT(WGS_CONST_ENUM_) };
 enum { WGS_CONSTS_TOPK(WGS_CONST_ENUM_) };
 enum { WGS_CONSTS_SEGSORT(WGS_CONST_ENUM_) };
+_Static_assert(WGS_SS_TINY_MAX <= 4 * WGS_SS_TINY_LANES, "ss_tiny holds four keys an invocation");
 
 /* Which interface a kernel has (wgs_kernel_spec.params). */
 typedef enum wgs_params_kind {

@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# Run 52 (issue 36, thirteenth session): ss_tiny's one walk a lane as one loop with
+# branches on the held keys (run50's loop a shape lost where a warp's segments differ
+# in length) against the walk a key (build/wgscan-diag, the tree before the change),
+# the small path alone at 2^26 u32 keys; the default path beside; then the suite.
+# Carry: .gl, build, node_modules/bun-webgpu-linux-x64.
+. bench/results/h100-next/lib.sh run52
+D() { # label envs args...: as S, with build/wgscan-diag
+  local lab=$1 envs=$2 t; shift 2
+  [ "$envs" = - ] && envs=
+  t=$(env $envs timeout 60 build/wgscan-diag "$@" 2>&1 | grep -E "GPU|rror|verify|^wgscan:" | head -3 | tr -s ' ' | tr '\n' ' ')
+  echo "$lab [$envs] $*: $t ($(( $(date +%s) - start )) s)" >> $L
+}
+S warm - segmented-sort --n 1048576 --segments 4096 --repeat 2
+D warm - segmented-sort --n 1048576 --segments 4096 --repeat 2
+for len in 8 16 32 random:16 random:8; do
+  D tiny-old - segmented-sort --n 67108864 --segments $len --repeat 20 --path small
+  S tiny-new - segmented-sort --n 67108864 --segments $len --repeat 20 --path small
+done
+for len in 16 256 4096 65536; do
+  S default - segmented-sort --n 67108864 --segments $len --repeat 20
+done
+S verify - segmented-sort --n 16777219 --segments random:12 --repeat 1 --verify --pairs --type i64 --value-bytes 8
+suite ${SUITE_UNTIL:-590}
+cat $L
