@@ -103,7 +103,7 @@ int main(int argc, char **argv) {
             pass_groups[passes++] = strtoull(colon + 1, NULL, 0);
         } else if (a[0] != '-' && !file) file = a;
         else return fail("usage: wgscan-lab FILE.wgsl --n N [--runs R] [--aux W] [--check scan|copy|digits:T|none] "
-                         "[--params a,b,..] [-D NAME=VALUE].. --pass ENTRY:GROUPS..", NULL);
+                         "[--params a,b,..] [-D NAME=VALUE].. --pass ENTRY:GROUPS.. | wgscan-lab --subgroups", NULL);
     }
     if (!file || !n || !passes || runs < 1) return fail("need a file, --n and at least one --pass", NULL);
     char *body = read_text(file);

@@ -28,11 +28,15 @@ for v in "STAGE=1" "STAGE=2" "STAGE=3" "ROOM=1" "RANK=0" "RANK=2" "RANK=4" "RANK
   "$L" "$S" --n $N --runs 2 -D WG=128 -D $v --pass tile_pass:16 | head -1 | grep -q "^tile_pass"
 done
 # The ranked tile checked at the device's subgroup width (4 lanes on SwiftShader, 32 on
-# NVIDIA): 8 subgroups a workgroup, 8 keys an invocation, 16 tiles a workgroup.
-read -r sg sg_max < <("$L" --subgroups)
-[ "$sg" = "$sg_max" ] || { echo "lab: subgroups of $sg to $sg_max lanes: the checked tile needs one width"; exit 1; }
+# NVIDIA): 8 subgroups a workgroup of at most 256, 8 keys an invocation, 16 tiles a
+# workgroup. A device whose subgroups vary in width cannot give the kernel its width:
+# the test is skipped there (77, ctest's SKIP_RETURN_CODE).
+sizes=$("$L" --subgroups) || { echo "lab: wgscan-lab --subgroups failed"; exit 1; }
+read -r sg sg_max <<<"$sizes"
+[ "$sg" = "$sg_max" ] || { echo "lab: subgroups of $sg to $sg_max lanes: the ranked tile's check skipped"; exit 77; }
+wg=$((8 * sg > 256 ? 256 : 8 * sg))
 for room in 0 1; do
-  "$L" "$S" --n 65536 --runs 2 -D WG=$((8 * sg)) -D SGW=$sg -D STAGE=3 -D ROOM=$room --check digits:$((64 * sg)) \
-    --pass tile_pass:$((65536 / (64 * sg) / 16)) | head -1 | grep -q " ok |"
+  "$L" "$S" --n 65536 --runs 2 -D WG=$wg -D SGW=$sg -D ITEMS=8 -D GT=16 -D STAGE=3 -D ROOM=$room \
+    --check digits:$((8 * wg)) --pass tile_pass:$((65536 / (8 * wg) / 16)) | head -1 | grep -q " ok |"
 done
 echo "lab: all variants equal the CPU scan; the sort tile's variants run, its ranking equals the CPU's"

@@ -133,12 +133,16 @@ static int run_segsort(wgs_context *ctx, const segsort_options *o) {
     wgs_result r = wgs_segmented_sort_plan_create(ctx, &pd, &t.plan);
     if (r != WGS_OK) return run_free(&t), cli_gpu_error(ctx, r, "creating the segmented sort plan");
     cli_progress_stage(NULL, 0, 0);
-    printf("segmented-sort: n = %" PRIu64 " %s keys%s in %" PRIu64 " segments, %s, on %s\n", n,
+    printf("segmented-sort: n = %" PRIu64 " %s keys%s in %" PRIu64 " segments, %s%s, on %s\n", n,
            wgs_type_name(o->type),
            o->payload == WGS_PAYLOAD_INDEX    ? " with indices"
            : o->payload == WGS_PAYLOAD_BUFFER ? (o->value_bytes == 8 ? " with 8-byte values" : " with u32 values")
                                               : "",
-           t.n_segments, o->descending ? "descending" : "ascending", info.device);
+           t.n_segments, o->descending ? "descending" : "ascending",
+           o->path == WGS_SEGMENTED_SORT_PATH_SMALL   ? ", the small path alone"
+           : o->path == WGS_SEGMENTED_SORT_PATH_LARGE ? ", every segment by the large path"
+                                                      : "",
+           info.device);
     cli_progress_stage("preparing the input", 0, 0);
     t.keys = malloc(kb + 8);
     t.keys_got = calloc(1, kb + 8);
@@ -185,8 +189,9 @@ static int run_segsort(wgs_context *ctx, const segsort_options *o) {
     if (r != WGS_OK) return run_free(&t), cli_gpu_error(ctx, r, "downloading the result");
     cli_progress_stage(NULL, 0, 0);
     if (status == WGS_ERROR_TOO_LARGE && o->path == WGS_SEGMENTED_SORT_PATH_SMALL) {
-        rc = cli_usage_error("--path small: a segment of '%s' is longer than a workgroup's tile (the GPU's status "
-                             "is %s)", o->seg_path ? o->seg_path : "--segments", wgs_result_name((wgs_result)status));
+        rc = cli_usage_error("--path small: a segment of the offsets is longer than a workgroup's tile of %u keys "
+                             "(the GPU's status is %s)", wgs_segmented_sort_plan_tile_size(t.plan),
+                             wgs_result_name((wgs_result)status));
         return run_free(&t), rc;
     }
     if (status) {
