@@ -55,6 +55,17 @@ static int fail(const char *what, wgs_context *ctx) {
     return 1;
 }
 
+/* The context every run uses, with WGSCAN_DAWN_TOGGLES and the rest read as the CLI
+ * reads them; 0, or 1 with the reason printed. */
+static int lab_context(wgs_context **ctx) {
+    wgs_context_desc cd = {0};
+    wgs_experimental exp;
+    char env_err[256];
+    if (wgs_experiment_from_env(&cd, &exp, env_err, sizeof env_err) != 0) return fail(env_err, NULL);
+    if (wgs_context_create(&cd, ctx) != WGS_OK) return fail("no context", *ctx);
+    return 0;
+}
+
 int main(int argc, char **argv) {
     const char *file = NULL, *check = "none";
     uint64_t n = 0, aux_words = 16;
@@ -66,11 +77,7 @@ int main(int argc, char **argv) {
     int passes = 0;
     if (argc == 2 && !strcmp(argv[1], "--subgroups")) {
         wgs_context *ctx = NULL;
-        wgs_context_desc cd = {0};
-        wgs_experimental exp;
-        char env_err[256];
-        if (wgs_experiment_from_env(&cd, &exp, env_err, sizeof env_err) != 0) return fail(env_err, NULL);
-        if (wgs_context_create(&cd, &ctx) != WGS_OK) return fail("no context", ctx);
+        if (lab_context(&ctx) != 0) return 1;
         wgs_context_info info;
         wgs_context_get_info(ctx, &info);
         printf("%u %u\n", info.subgroup_min_size, info.subgroup_max_size);
@@ -124,11 +131,7 @@ int main(int argc, char **argv) {
     strcat(src, body + pre);
 
     wgs_context *ctx = NULL;
-    wgs_context_desc cd = {0};
-    wgs_experimental exp; /* WGSCAN_DAWN_TOGGLES and the rest, as the CLI */
-    char env_err[256];
-    if (wgs_experiment_from_env(&cd, &exp, env_err, sizeof env_err) != 0) return fail(env_err, NULL);
-    if (wgs_context_create(&cd, &ctx) != WGS_OK) return fail("no context", ctx);
+    if (lab_context(&ctx) != 0) return 1;
     gpu_device *g = ctx->gpu;
     WGPUComputePipeline pipe[MAX_PASSES];
     for (int p = 0; p < passes; p++) {
