@@ -238,13 +238,13 @@ fn ss_tiny(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: 
         }
     }
     move_element(r.x + lane, r.x + r0);
-    if (i1 < len) {
+    if (held > 1u) {
         move_element(r.x + i1, r.x + r1);
     }
-    if (i2 < len) {
+    if (held > 2u) {
         move_element(r.x + i2, r.x + r2);
     }
-    if (i3 < len) {
+    if (held > 3u) {
         move_element(r.x + i3, r.x + r3);
     }
 }
