@@ -2,7 +2,7 @@
 // rank_subgroup.wgsl: stable ranking of digits by subgroup ballots (a subgroup is an
 // owner). In each round every lane holds one key; eight ballots, one per digit bit, find
 // the lanes whose key has the same digit (its peers); a key's rank is its peers in lower
-// lanes plus what the owner counted of that digit in earlier rounds. The lowest peer
+// lanes plus what the owner counted of that digit in earlier rounds. One peer, the leader,
 // adds the round's peers to the owner's count and passes the old count to the others.
 // Lanes are lid % subgroup size, as subgroup_scan.wgsl assumes; up to 128 lanes. Only
 // the ballot's words that the device's widest subgroup (SG_MAX) can set are looked at:
@@ -54,19 +54,9 @@ fn valid_lanes(ids: Ids, r: u32, tile_n: u32) -> vec4<u32> {
     return lanes_below(select(0u, min(tile_n - first, owner_size(ids)), tile_n > first));
 }
 
-// The lanes whose key has the same digit as this lane's, among `valid`: eight ballots,
-// one per digit bit. On a device whose subgroups have at most 32 lanes only the
-// ballot's first word is computed.
+// The lanes whose key has the same digit as this lane's, among `valid`, on a device
+// whose subgroups may have more than 32 lanes: eight ballots of every word.
 fn peers_of(valid: vec4<u32>, digit: u32) -> vec4<u32> {
-    if (SG_WORDS == 1u) {
-        var m = valid.x;
-        for (var b = 0u; b < 8u; b++) {
-            let one = ((digit >> b) & 1u) != 0u;
-            let ballot = subgroupBallot(one).x;
-            m &= select(~ballot, ballot, one);
-        }
-        return vec4<u32>(m, 0u, 0u, 0u);
-    }
     var peers = valid;
     for (var b = 0u; b < 8u; b++) {
         let one = ((digit >> b) & 1u) != 0u;
@@ -76,16 +66,67 @@ fn peers_of(valid: vec4<u32>, digit: u32) -> vec4<u32> {
     return peers;
 }
 
+// One ballot word's peers of `digit` among `valid`: eight ballots, one a digit bit,
+// written out with constant bits and joined in a tree (the driver's three-input logic
+// takes two a step), so that nothing waits on a loop's counter or a chain of ands.
+fn same_bit(digit: u32, bit: u32) -> u32 {
+    let one = (digit & bit) != 0u;
+    let ballot = subgroupBallot(one).x;
+    return select(~ballot, ballot, one);
+}
+
+fn peers_word(valid: u32, digit: u32) -> u32 {
+    return (valid & same_bit(digit, 1u) & same_bit(digit, 2u)) &
+           (same_bit(digit, 4u) & same_bit(digit, 8u) & same_bit(digit, 16u)) &
+           (same_bit(digit, 32u) & same_bit(digit, 64u) & same_bit(digit, 128u));
+}
+
+// A key's rank among its owner's keys of its digit, for subgroups of at most 32 lanes,
+// as CUB's BlockRadixRankMatch: the highest peer is the leader, so one count of the
+// peers at or below a lane (`upto`) gives both a key's place among them and, at the
+// leader, their number; the leader adds it to the owner's counter and hands the old
+// count to its peers by shuffle. A lane without a key has no bit in `valid`: it is
+// nobody's peer, never the leader (it is not among its own peers), and its rank is not
+// used; its shuffle reads a lane of the subgroup (`last`), whatever it holds.
+fn rank_word(peers: u32, lane: u32, upto_mask: u32, last: u32, counter: u32) -> u32 {
+    let upto = countOneBits(peers & upto_mask);
+    let top = firstLeadingBit(peers) & last;
+    var old = 0u;
+    if (lane == top) {
+        old = atomicAdd(&tile_room[counter], upto);
+    }
+    return subgroupShuffle(old, top) + upto - 1u;
+}
+
 // Ranks the invocation's keys of every round, filling key_rank#; every lane of the
-// subgroup calls this, whatever its keys. A round at a time: its ballots, its leaders'
-// counter updates (a leader is a valid key without peers in lower lanes) and the
-// shuffle that hands each lane its leader's old count, before the next round, so that
-// a round's state dies with it. Three sweeps over the rounds (every round's ballots,
-// then the counters, then the shuffles) overlapped the ballots' latencies but held
-// every round's peers and counts at once: on an H100 at 2^28 the scatter of pairs took
-// 80 registers against 64, 18.16 ms against 17.38; keys at 256 x 16 152 against 126,
-// 18.44 ms against 11.75 (BENCHMARKS.md, tenth session).
+// subgroup calls this, whatever its keys. A round at a time: its ballots, its leader's
+// counter update and the shuffle that hands each lane its leader's old count, before the
+// next round, so that a round's state dies with it. Three sweeps over the rounds (every
+// round's ballots, then the counters, then the shuffles) overlapped the ballots'
+// latencies but held every round's peers and counts at once: on an H100 at 2^28 the
+// scatter of pairs took 80 registers against 64, 18.16 ms against 17.38; keys at 256 x
+// 16 152 against 126, 18.44 ms against 11.75 (BENCHMARKS.md, tenth session). A round is
+// throughput-bound on the integer units (two warp instructions a clock a core on an
+// H100, the bit counts and leading-bit finds a quarter of that): at 256 x 8 its 1.2 ms
+// a pass at 2^28 is about 65 instructions a key, so a whole tile skips the valid lanes'
+// arithmetic, and one bit count and one leading-bit find serve a key.
 fn rank_keys(ids: Ids, owner: u32, tile_n: u32) {
+    if (SG_WORDS == 1u) {
+        let lane = owner_lane(ids);
+        let upto_mask = (2u << lane) - 1u; // lane 31: 2 << 31 is 0
+        let last = owner_size(ids) - 1u;
+        let all = lanes_below(owner_size(ids)).x;
+        let whole = tile_n >= TILE;
+        // @each item
+        var valid# = all;
+        if (!whole) {
+            valid# = valid_lanes(ids, #u, tile_n).x;
+        }
+        let digit# = key_digit_of(key_digit#, key_lo#, key_hi#);
+        key_rank# = rank_word(peers_word(valid#, digit#), lane, upto_mask, last, owner * RADIX + digit#);
+        // @end
+        return;
+    }
     let below = lanes_below(owner_lane(ids));
     // @each item
     let peers# = peers_of(valid_lanes(ids, #u, tile_n), key_digit_of(key_digit#, key_lo#, key_hi#));

@@ -1,0 +1,59 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# Run 53 (fourteenth session, issues 32 and 36): the sort tile's ranking with fewer
+# instructions a key (rank_subgroup.wgsl: a whole tile skips the valid lanes'
+# arithmetic, the highest peer leads so one bit count and one leading-bit find serve a
+# key, the eight ballots written out and joined in a tree) against the tree before it
+# (cmp/wgscan-base, a build of e6a200a); the driver's registers of both scatters; the
+# other sorts and shapes; the segmented sort (its block path ranks the same way, ss_tiny
+# in its landed form); CUB beside where the machine is an H200; the whole suite.
+# Carry: .gl, build, node_modules/bun-webgpu-linux-x64 (cmp/ travels untracked).
+. bench/results/h100-next/lib.sh run53
+B() { # as S, with the base build
+  local lab=$1 envs=$2 t; shift 2
+  [ "$envs" = - ] && envs=
+  t=$(env $envs timeout 60 cmp/wgscan-base "$@" 2>&1 | grep -E "GPU|rror|verify|^wgscan:" | head -3 | tr -s ' ' | tr '\n' ' ')
+  echo "$lab [$envs] $*: $t ($(( $(date +%s) - start )) s)" >> $L
+}
+R() { # label program: the driver's registers and workgroup memory of the sort's passes
+  local lab=$1 d=$out/spirv-$1
+  PROGRAM=$2 BUILD=build SPIRV_AS=build/lab/spirv-as SPIRV_VAL=build/lab/spirv-val \
+    timeout 60 bash bench/lab/dump-spirv.sh $d sort --n 65536 --repeat 1 > $d.log 2>&1
+  echo "== regs $lab: $(grep -A4 -E 'sort_(scatter|onesweep|count).spv:' $d.log | grep -iE 'spv:|register|shared' | tr -s ' ' | tr '\n' ' ')" >> $L
+  rm -rf $d
+}
+N=268435456
+K="sort --n $N --repeat 10"
+S warm - sort --n 16777216 --repeat 3
+B base - $K
+S new - $K
+B base - $K --pairs
+S new - $K --pairs
+S new - $K --type f32
+S new - $K --type i32
+S new - $K --type u64
+S new - $K --payload index
+B base - sort --n 16777216 --repeat 20
+S new - sort --n 16777216 --repeat 20
+B base - sort --n 1048576 --repeat 50
+S new - sort --n 1048576 --repeat 50
+S new-onesweep - $K --algorithm onesweep
+S verify - sort --n 16777219 --verify --repeat 1
+S verify - sort --n 16777219 --verify --repeat 1 --type f32 --pairs --descending
+for sh in 384,23,1 384,12,1 256,16,1 512,16,1; do
+  S shape WGSCAN_TUNE_SORT=$sh $K
+done
+R new build/wgscan
+R base cmp/wgscan-base
+for len in 16 256 4096 65536; do
+  S segsort - segmented-sort --n 67108864 --segments $len --repeat 20
+done
+S segsort-small - segmented-sort --n 67108864 --segments 16 --repeat 20 --path small
+S segsort-small - segmented-sort --n 67108864 --segments 32 --repeat 20 --path small
+if nvidia-smi --query-gpu=name --format=csv,noheader | grep -q H200; then
+  timeout 150 bash bench/cub/run_primitives.sh 20 28 > $out/cub.csv 2>&1
+  echo "cub rc=$? ($(( $(date +%s) - start )) s)" >> $L
+  grep -iE "sort|topk" $out/cub.csv >> $L
+fi
+suite ${SUITE_UNTIL:-590}
+cat $L
