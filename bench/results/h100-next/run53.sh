@@ -38,6 +38,9 @@ S new - sort --n 16777216 --repeat 20
 B base - sort --n 1048576 --repeat 50
 S new - sort --n 1048576 --repeat 50
 S new-onesweep - $K --algorithm onesweep
+B base-no-rank WGSCAN_SORT_PHASES=count,scan,scatter,no-rank $K
+S new-no-rank WGSCAN_SORT_PHASES=count,scan,scatter,no-rank $K
+S new-count-scan WGSCAN_SORT_PHASES=count,scan $K
 S verify - sort --n 16777219 --verify --repeat 1
 S verify - sort --n 16777219 --verify --repeat 1 --type f32 --pairs --descending
 for sh in 384,23,1 384,12,1 256,16,1 512,16,1; do
