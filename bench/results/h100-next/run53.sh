@@ -30,33 +30,24 @@ S new - $K
 B base - $K --pairs
 S new - $K --pairs
 S new - $K --type f32
-S new - $K --type i32
 S new - $K --type u64
-S new - $K --payload index
-B base - sort --n 16777216 --repeat 20
-S new - sort --n 16777216 --repeat 20
-B base - sort --n 1048576 --repeat 50
-S new - sort --n 1048576 --repeat 50
-S new-onesweep - $K --algorithm onesweep
 B base-no-rank WGSCAN_SORT_PHASES=count,scan,scatter,no-rank $K
 S new-no-rank WGSCAN_SORT_PHASES=count,scan,scatter,no-rank $K
-S new-count-scan WGSCAN_SORT_PHASES=count,scan $K
-S verify - sort --n 16777219 --verify --repeat 1
-S verify - sort --n 16777219 --verify --repeat 1 --type f32 --pairs --descending
-for sh in 384,23,1 384,12,1 256,16,1 512,16,1; do
-  S shape WGSCAN_TUNE_SORT=$sh $K
-done
+B base - sort --n 16777216 --repeat 20
+S new - sort --n 16777216 --repeat 20
+S new - sort --n 1048576 --repeat 50
 R new build/wgscan
 R base cmp/wgscan-base
-for len in 16 256 4096 65536; do
-  S segsort - segmented-sort --n 67108864 --segments $len --repeat 20
+for sh in 384,12,1 256,16,1; do
+  S shape WGSCAN_TUNE_SORT=$sh $K
 done
+S segsort - segmented-sort --n 67108864 --segments 16 --repeat 20
+S segsort - segmented-sort --n 67108864 --segments 4096 --repeat 20
 S segsort-small - segmented-sort --n 67108864 --segments 16 --repeat 20 --path small
-S segsort-small - segmented-sort --n 67108864 --segments 32 --repeat 20 --path small
+suite ${SUITE_UNTIL:-470}
 if nvidia-smi --query-gpu=name --format=csv,noheader | grep -q H200; then
-  timeout 150 bash bench/cub/run_primitives.sh 20 28 > $out/cub.csv 2>&1
+  timeout 110 bash bench/cub/run_primitives.sh 24 28 > $out/cub.csv 2>&1
   echo "cub rc=$? ($(( $(date +%s) - start )) s)" >> $L
   grep -iE "sort|topk" $out/cub.csv >> $L
 fi
-suite ${SUITE_UNTIL:-590}
 cat $L
