@@ -29,22 +29,22 @@ B base - $K
 S new - $K
 B base - $K --pairs
 S new - $K --pairs
-S new - $K --type f32
-S new - $K --type u64
 B base-no-rank WGSCAN_SORT_PHASES=count,scan,scatter,no-rank $K
 S new-no-rank WGSCAN_SORT_PHASES=count,scan,scatter,no-rank $K
 B base - sort --n 16777216 --repeat 20
 S new - sort --n 16777216 --repeat 20
-S new - sort --n 1048576 --repeat 50
 R new build/wgscan
 R base cmp/wgscan-base
+suite ${SUITE_UNTIL:-400}
+S new - $K --type f32
+S new - $K --type u64
+S new - sort --n 1048576 --repeat 50
 for sh in 384,12,1 256,16,1; do
   S shape WGSCAN_TUNE_SORT=$sh $K
 done
 S segsort - segmented-sort --n 67108864 --segments 16 --repeat 20
 S segsort - segmented-sort --n 67108864 --segments 4096 --repeat 20
 S segsort-small - segmented-sort --n 67108864 --segments 16 --repeat 20 --path small
-suite ${SUITE_UNTIL:-470}
 if nvidia-smi --query-gpu=name --format=csv,noheader | grep -q H200; then
   timeout 110 bash bench/cub/run_primitives.sh 24 28 > $out/cub.csv 2>&1
   echo "cub rc=$? ($(( $(date +%s) - start )) s)" >> $L
