@@ -454,7 +454,8 @@ typedef struct wgs_experimental {
     uint32_t sort_onesweep_max;
     /* Where a sort tile stages its keys and values between ranking and writing: 0 in
      * its counters' room of atomic words (the default: one room, less workgroup
-     * memory), 1 in plain words of their own beside the counters. */
+     * memory), 1 in plain words of their own beside the counters, 2 in the room half
+     * a tile at a time (tiles of an even count of rows; others stage as 0). */
     uint32_t sort_stage;
     /* The top-k's tile, the tiles each workgroup of its passes over the keys (the top
      * digit's histogram, the filter) takes before it adds to the row's counts (1..64, a

@@ -77,15 +77,19 @@ static uint32_t digit_passes(uint32_t bits, int in_place) {
  * the workgroup scan's room; the one-sweep's histogram kernel needs less. */
 typedef struct scatter_room {
     uint32_t sg_min, key_words, value_words;
-    int plain; /* the staged keys in words of their own (wgs_experimental.sort_stage) */
+    uint32_t stage; /* wgs_experimental.sort_stage */
 } scatter_room;
+
+/* The tile's staging (sort_tile.wgsl's SORT_STAGE): halves need an even count of rows. */
+static uint32_t stage_of(uint32_t stage, uint32_t items) { return stage == 2 && items % 2 ? 0 : stage; }
 
 static uint64_t scatter_storage(uint32_t wg, uint32_t items, const void *arg) {
     const scatter_room *a = arg;
-    uint64_t tile = (uint64_t)wg * items;
-    uint64_t exchange = tile * (a->key_words > a->value_words ? a->key_words : a->value_words);
+    uint32_t stage = stage_of(a->stage, items);
+    uint64_t staged = (uint64_t)wg * items / (stage == 2 ? 2 : 1);
+    uint64_t exchange = staged * (a->key_words > a->value_words ? a->key_words : a->value_words);
     uint64_t rows = (uint64_t)(wg / a->sg_min) * RADIX;
-    return 4ull * ((a->plain ? rows + exchange : rows > exchange ? rows : exchange) + 5 * RADIX + wg + 64);
+    return 4ull * ((stage == 1 ? rows + exchange : rows > exchange ? rows : exchange) + 5 * RADIX + wg + 64);
 }
 
 static wgs_result desc_check(wgs_context *ctx, const wgs_sort_plan_desc *d, wgs_type *type, uint32_t *begin,
@@ -148,7 +152,7 @@ wgs_result wgs__sort_plan_create(wgs_context *ctx, const wgs_sort_plan_desc *des
     /* Subgroups rank where every subgroup fits the workgroup; else each invocation. */
     int subgroups = wgs__chain_subgroups(ci, tu->sort.wg) && ci->subgroup_max_size <= 128;
     uint32_t sg_min = subgroups ? ci->subgroup_min_size : 1;
-    const scatter_room room = {sg_min, key_words, value_words, ctx->exp.sort_stage == 1};
+    const scatter_room room = {sg_min, key_words, value_words, ctx->exp.sort_stage};
     uint32_t group_tiles, count_groups;
     int keys_only = key_words == 1 && !value_words;
     r = wgs__tuned_pow2(ctx, "sort_group_tiles", ctx->exp.sort_group_tiles,
@@ -237,7 +241,7 @@ wgs_result wgs__sort_plan_create(wgs_context *ctx, const wgs_sort_plan_desc *des
                                        {"HIST_PASSES", hist_passes},
                                        {"COUNT_GROUPS", p->count_groups},
                                        {"SORT_DIGITS", ctx->exp.sort_digits},
-                                       {"SORT_STAGE", ctx->exp.sort_stage}}};
+                                       {"SORT_STAGE", stage_of(ctx->exp.sort_stage, shape.items)}}};
     if (onesweep) {
         spec.entry = "sort_reset";
         r = wgs__pipeline(ctx, &spec, &p->reset);

@@ -134,7 +134,7 @@ int wgs_experiment_from_env(wgs_context_desc *desc, wgs_experimental *e, char *e
      * WGS_EXPERIMENTAL_TOPK_*). */
     static const char *const topk_paths[] = {"auto", "multi", "rows"};
     static const char *const digit_modes[] = {"auto", "held", "computed"};
-    static const char *const stage_modes[] = {"room", "plain"};
+    static const char *const stage_modes[] = {"room", "plain", "halves"};
     static const char *const select_phases[] = {"count", "scan", "scatter"};
     static const char *const sort_phases[] = {"count", "scan", "scatter", "no-lookback", "no-rank", "no-write"};
     static const char *const topk_phases[] = {"histogram", "filter", "candidates", "scan", "write"};
@@ -151,7 +151,7 @@ int wgs_experiment_from_env(wgs_context_desc *desc, wgs_experimental *e, char *e
     const struct named choices[] = {
         {"WGSCAN_TOPK_PATH", topk_paths, 3, "auto, multi or rows", &e->topk_path},
         {"WGSCAN_SORT_DIGITS", digit_modes, 3, "auto, held or computed", &e->sort_digits},
-        {"WGSCAN_SORT_STAGE", stage_modes, 2, "room or plain", &e->sort_stage}};
+        {"WGSCAN_SORT_STAGE", stage_modes, 3, "room, plain or halves", &e->sort_stage}};
     const struct named phases[] = {
         {"WGSCAN_SELECT_PHASES", select_phases, 3, "some of count,scan,scatter", &e->select_phases},
         {"WGSCAN_SORT_PHASES", sort_phases, 6, "some of count,scan,scatter,no-lookback,no-rank,no-write",

@@ -42,6 +42,9 @@ S new - sort --n 1048576 --repeat 50
 for sh in 384,12,1 256,16,1; do
   S shape WGSCAN_TUNE_SORT=$sh $K
 done
+S halves "WGSCAN_SORT_STAGE=halves WGSCAN_TUNE_SORT=256,16,1" $K
+S halves "WGSCAN_SORT_STAGE=halves WGSCAN_TUNE_SORT=256,16,2" $K
+S halves "WGSCAN_SORT_STAGE=halves" $K
 S segsort - segmented-sort --n 67108864 --segments 16 --repeat 20
 S segsort - segmented-sort --n 67108864 --segments 4096 --repeat 20
 S segsort-small - segmented-sort --n 67108864 --segments 16 --repeat 20 --path small

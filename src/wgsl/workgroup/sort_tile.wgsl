@@ -49,10 +49,15 @@ fn slot_live(d: u32) -> bool { return SLOTS_FULL || d < RADIX; }
 // the tile takes 11 KiB instead of 19, four workgroups a core instead of two. Atomic
 // for the counters; the keys are moved with atomic loads and stores as well. SORT_STAGE
 // 1 (an experiment's) stages them in plain words of their own instead, beside the
-// counters: what the atomic moves cost, at the price of the memory.
+// counters: what the atomic moves cost, at the price of the memory. SORT_STAGE 2 (an
+// experiment's, ITEMS even) stages half a tile at a time (the keys ranked in the first
+// half placed, written, then the second's), so that a tile of twice the keys takes the
+// room of one: 256 x 16 in the 11 KiB of 256 x 8.
 const EXCHANGE_WORDS: u32 = max(KEY_WORDS, VALUE_WORDS);
 const STAGE_PLAIN: bool = SORT_STAGE == 1u;
-const TILE_ROOM: u32 = select(max(OWNERS_MAX * RADIX, TILE * EXCHANGE_WORDS), OWNERS_MAX * RADIX, STAGE_PLAIN);
+const STAGE_HALVES: bool = SORT_STAGE == 2u;
+const STAGE_SLOTS: u32 = select(TILE, TILE / 2u, STAGE_HALVES); // the keys staged at once
+const TILE_ROOM: u32 = select(max(OWNERS_MAX * RADIX, STAGE_SLOTS * EXCHANGE_WORDS), OWNERS_MAX * RADIX, STAGE_PLAIN);
 var<workgroup> tile_room: array<atomic<u32>, TILE_ROOM>;
 var<workgroup> tile_plain: array<u32, select(1u, TILE * EXCHANGE_WORDS, STAGE_PLAIN)>;
 
@@ -204,24 +209,32 @@ fn tile_ranks(ids: Ids, tile_n: u32) {
     // @end
 }
 
-// The keys into the room in digit-sorted order. A barrier is due before tile_write.
+// The keys into the room in digit-sorted order (with STAGE_HALVES those of the first
+// half; tile_write places the others). A barrier is due before tile_write.
 fn tile_place(ids: Ids, tile_n: u32) {
+    tile_place_half(ids, tile_n, 0u);
+}
+
+// The keys whose places are `first` .. `first` + STAGE_SLOTS - 1 into the room, each at
+// its place less `first`.
+fn tile_place_half(ids: Ids, tile_n: u32, first: u32) {
     // @each item
-    if (tile_place_of(ids, #u) < tile_n) {
-        stage_store(key_rank# * KEY_WORDS, key_lo#);
+    if (tile_place_of(ids, #u) < tile_n && (!STAGE_HALVES || key_rank# - first < STAGE_SLOTS)) {
+        stage_store((key_rank# - first) * KEY_WORDS, key_lo#);
         if (KEY_WORDS == 2u) {
-            stage_store(key_rank# * KEY_WORDS + 1u, key_hi#);
+            stage_store((key_rank# - first) * KEY_WORDS + 1u, key_hi#);
         }
     }
     // @end
 }
 
-// Key s = row * WG + lid of the tile's digit-sorted order to its place; returns it.
-fn tile_write_key(s: u32, shift: u32, bits: u32) -> u32 {
-    let k_lo = stage_load(s * KEY_WORDS);
+// Key s = row * WG + lid of the tile's digit-sorted order to its place, from the room's
+// slot s - first; returns the place.
+fn tile_write_key(s: u32, first: u32, shift: u32, bits: u32) -> u32 {
+    let k_lo = stage_load((s - first) * KEY_WORDS);
     var k_hi = 0u;
     if (KEY_WORDS == 2u) {
-        k_hi = stage_load(s * KEY_WORDS + 1u);
+        k_hi = stage_load((s - first) * KEY_WORDS + 1u);
     }
     let d = form_digit(vec2<u32>(k_lo, k_hi), shift, bits);
     let dst = run_base[d] + s;
@@ -251,13 +264,53 @@ fn tile_write_value(s: u32, dst: u32) {
     }
 }
 
+// tile_write with STAGE_HALVES: the rows of the first half (0 .. ITEMS / 2 - 1), whose
+// keys tile_place staged, then the second's, each staged after the first's are out.
+fn tile_write_halves(ids: Ids, tile_first: u32, tile_n: u32, shift: u32, bits: u32, index_values: bool) {
+    const HALF_ROWS: u32 = ITEMS / 2u;
+    // @each item
+    if (#u < HALF_ROWS && #u * WG + ids.lid < tile_n) {
+        key_dst# = tile_write_key(#u * WG + ids.lid, 0u, shift, bits);
+    }
+    // @end
+    workgroupBarrier();
+    tile_place_half(ids, tile_n, STAGE_SLOTS);
+    workgroupBarrier();
+    // @each item
+    if (#u >= HALF_ROWS && #u * WG + ids.lid < tile_n) {
+        key_dst# = tile_write_key(#u * WG + ids.lid, STAGE_SLOTS, shift, bits);
+    }
+    // @end
+    if (VALUE_WORDS > 0u) {
+        for (var half = 0u; half < 2u; half++) {
+            let first = half * STAGE_SLOTS;
+            workgroupBarrier(); // the room's last keys or values read
+            // @each item
+            if (tile_place_of(ids, #u) < tile_n && key_rank# - first < STAGE_SLOTS) {
+                tile_stage_value(tile_place_of(ids, #u), key_rank# - first, tile_first, index_values);
+            }
+            // @end
+            workgroupBarrier();
+            // @each item
+            if ((#u < HALF_ROWS) == (half == 0u) && #u * WG + ids.lid < tile_n) {
+                tile_write_value(#u * WG + ids.lid - first, key_dst#);
+            }
+            // @end
+        }
+    }
+}
+
 // The keys out in runs of a digit from workgroup memory, then the values the same way:
 // read in the input's order (coalesced), staged in digit-sorted order, written in runs.
 // index_values: the values are the keys' input indices. Every invocation calls it.
 fn tile_write(ids: Ids, tile_first: u32, tile_n: u32, shift: u32, bits: u32, index_values: bool) {
+    if (STAGE_HALVES) {
+        tile_write_halves(ids, tile_first, tile_n, shift, bits, index_values);
+        return;
+    }
     // @each item
     if (#u * WG + ids.lid < tile_n) {
-        key_dst# = tile_write_key(#u * WG + ids.lid, shift, bits);
+        key_dst# = tile_write_key(#u * WG + ids.lid, 0u, shift, bits);
     }
     // @end
     if (VALUE_WORDS > 0u) {
