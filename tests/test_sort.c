@@ -388,6 +388,30 @@ TEST(sort_stage_plain) {
     }
 }
 
+/* A tile staged half at a time (wgs_experimental.sort_stage 2) at 32 x 8 keys: both
+ * algorithms, 64-bit keys, a tile of an odd count of rows (staged whole), and, in the long
+ * run (SwiftShader takes minutes to compile its kernels), values beside the keys. */
+TEST(sort_stage_halves) {
+    wgs_experimental e = {.sort_stage = 2, .sort = {32, 8}};
+    wgs_context *ctx = test_context_experimental(&e);
+    if (!ctx) return;
+    const uint64_t sizes[] = {1, 255, 3 * 256 + 5};
+    const enum dist dists[] = {D_UNIFORM, D_FEW};
+    const sort_case cases[] = {
+        {.type = WGS_TYPE_U32, .algorithm = WGS_SORT_ALGORITHM_ONESWEEP},
+        {.type = WGS_TYPE_I64, .order = WGS_SORT_DESCENDING, .algorithm = WGS_SORT_ALGORITHM_REDUCE_SCAN},
+        {.type = WGS_TYPE_F32, .payload = WGS_PAYLOAD_BUFFER, .value_bytes = 8},
+        {.type = WGS_TYPE_U32, .payload = WGS_PAYLOAD_INDEX, .algorithm = WGS_SORT_ALGORITHM_ONESWEEP}};
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        if (i >= 2 && !test_long()) break;
+        run_case(ctx, &cases[i], sizes, 3, dists, 2, 0);
+    }
+    e.sort = (wgs_tile_shape){32, 7};
+    ctx = test_context_experimental(&e); /* replaces the context above */
+    if (!ctx) return;
+    run_case(ctx, &(sort_case){.type = WGS_TYPE_U32}, sizes, 3, dists, 2, 0);
+}
+
 /* One plan, many sorts in a row (no stale counts or offsets between encodes), two of
  * them in one command encoder. At 2^20 keys (hundreds of tiles) stale state shows as it
  * would at 2^22, for a quarter of the time; sort_large sorts the largest size, and
