@@ -35,7 +35,7 @@ B base - sort --n 16777216 --repeat 20
 S new - sort --n 16777216 --repeat 20
 R new build/wgscan
 R base cmp/wgscan-base
-suite ${SUITE_UNTIL:-400}
+suite ${SUITE_UNTIL:-330}
 S new - $K --type f32
 S new - $K --type u64
 S new - sort --n 1048576 --repeat 50
