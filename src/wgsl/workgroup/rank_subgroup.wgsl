@@ -54,9 +54,19 @@ fn valid_lanes(ids: Ids, r: u32, tile_n: u32) -> vec4<u32> {
     return lanes_below(select(0u, min(tile_n - first, owner_size(ids)), tile_n > first));
 }
 
-// The lanes whose key has the same digit as this lane's, among `valid`, on a device
-// whose subgroups may have more than 32 lanes: eight ballots of every word.
+// The lanes whose key has the same digit as this lane's, among `valid`: eight ballots,
+// one per digit bit. On a device whose subgroups have at most 32 lanes only the
+// ballot's first word is computed.
 fn peers_of(valid: vec4<u32>, digit: u32) -> vec4<u32> {
+    if (SG_WORDS == 1u) {
+        var m = valid.x;
+        for (var b = 0u; b < 8u; b++) {
+            let one = ((digit >> b) & 1u) != 0u;
+            let ballot = subgroupBallot(one).x;
+            m &= select(~ballot, ballot, one);
+        }
+        return vec4<u32>(m, 0u, 0u, 0u);
+    }
     var peers = valid;
     for (var b = 0u; b < 8u; b++) {
         let one = ((digit >> b) & 1u) != 0u;
@@ -108,10 +118,14 @@ fn rank_word(peers: u32, lane: u32, upto_mask: u32, last: u32, counter: u32) -> 
 // 16 152 against 126, 18.44 ms against 11.75 (BENCHMARKS.md, tenth session). A round is
 // throughput-bound on the integer units (two warp instructions a clock a core on an
 // H100, the bit counts and leading-bit finds a quarter of that): at 256 x 8 its 1.2 ms
-// a pass at 2^28 is about 65 instructions a key, so a whole tile skips the valid lanes'
-// arithmetic, and one bit count and one leading-bit find serve a key.
+// a pass at 2^28 is about 65 instructions a key, so where the digits are held a whole
+// tile skips the valid lanes' arithmetic, and one bit count and one leading-bit find
+// serve a key (H100, 2^28 u32 keys 10.83 -> 10.70 ms, 2^24 0.785 -> 0.735). Where the
+// digits are computed again at each use (values beside 32-bit keys) that form lost:
+// pairs 18.07 -> 19.25 ms (run53b, BENCHMARKS.md, fourteenth session), so they keep the
+// lowest peer as leader and the valid lanes counted each round.
 fn rank_keys(ids: Ids, owner: u32, tile_n: u32) {
-    if (SG_WORDS == 1u) {
+    if (SG_WORDS == 1u && DIGIT_HELD) {
         let lane = owner_lane(ids);
         let upto_mask = (2u << lane) - 1u; // lane 31: 2 << 31 is 0
         let last = owner_size(ids) - 1u;
