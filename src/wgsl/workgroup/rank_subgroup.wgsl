@@ -115,15 +115,13 @@ fn rank_word(peers: u32, lane: u32, upto_mask: u32, last: u32, counter: u32) -> 
 // round's ballots, then the counters, then the shuffles) overlapped the ballots'
 // latencies but held every round's peers and counts at once: on an H100 at 2^28 the
 // scatter of pairs took 80 registers against 64, 18.16 ms against 17.38; keys at 256 x
-// 16 152 against 126, 18.44 ms against 11.75 (BENCHMARKS.md, tenth session). A round is
-// throughput-bound on the integer units (two warp instructions a clock a core on an
-// H100, the bit counts and leading-bit finds a quarter of that): at 256 x 8 its 1.2 ms
-// a pass at 2^28 is about 65 instructions a key, so where the digits are held a whole
-// tile skips the valid lanes' arithmetic, and one bit count and one leading-bit find
-// serve a key (H100, 2^28 u32 keys 10.83 -> 10.70 ms, 2^24 0.785 -> 0.735). Where the
-// digits are computed again at each use (values beside 32-bit keys) that form lost:
-// pairs 18.07 -> 19.25 ms (run53b, BENCHMARKS.md, fourteenth session), so they keep the
-// lowest peer as leader and the valid lanes counted each round.
+// 16 152 against 126, 18.44 ms against 11.75 (BENCHMARKS.md, tenth session). Where the
+// digits are held, a whole tile skips the valid lanes' arithmetic and the highest peer
+// leads, so one bit count and one leading-bit find serve a key: H100, 2^28 u32 keys
+// 10.83 -> 10.70 ms, 2^24 0.785 -> 0.735. Where the digits are computed again at each
+// use (values beside 32-bit keys) that form lost, pairs 18.07 -> 19.25 ms (run53b,
+// BENCHMARKS.md, fourteenth session), so they keep the lowest peer as leader and the
+// valid lanes counted each round.
 fn rank_keys(ids: Ids, owner: u32, tile_n: u32) {
     if (SG_WORDS == 1u && DIGIT_HELD) {
         let lane = owner_lane(ids);
