@@ -8,6 +8,8 @@
 # other sorts and shapes; the segmented sort (its block path ranks the same way, ss_tiny
 # in its landed form); CUB beside where the machine is an H200; the whole suite.
 # Carry: .gl, build, node_modules/bun-webgpu-linux-x64 (cmp/ travels untracked).
+# Not run in the fourteenth session (its device time went on failed starts); run53b.sh
+# ran its first part. For the next: cmp/wgscan-base a build of the tree to compare with.
 . bench/results/h100-next/lib.sh run53
 B() { # as S, with the base build
   local lab=$1 envs=$2 t; shift 2
