@@ -388,14 +388,20 @@ TEST(sort_stage_plain) {
     }
 }
 
-/* A tile staged half at a time (wgs_experimental.sort_stage 2) at 32 x 8 keys: both
- * algorithms, 64-bit keys, a tile of an odd count of rows (staged whole), and, in the long
- * run (SwiftShader takes minutes to compile its kernels), values beside the keys. */
+/* A tile staged half at a time (wgs_experimental.sort_stage 2) at a subgroup's worth of
+ * invocations (32, or the device's widest subgroup) x 8 keys: both algorithms, 64-bit
+ * keys, a tile of an odd count of rows (staged whole), and, in the long run (SwiftShader
+ * takes minutes to compile its kernels), values beside the keys. */
 TEST(sort_stage_halves) {
-    wgs_experimental e = {.sort_stage = 2, .sort = {32, 8}};
+    wgs_context *probe = test_context();
+    if (!probe) return;
+    wgs_context_info info;
+    CHECK_RESULT(wgs_context_get_info(probe, &info), WGS_OK);
+    uint32_t unit = info.has_subgroups && info.subgroup_max_size > 32 ? info.subgroup_max_size : 32;
+    wgs_experimental e = {.sort_stage = 2, .sort = {unit, 8}};
     wgs_context *ctx = test_context_experimental(&e);
     if (!ctx) return;
-    const uint64_t sizes[] = {1, 255, 3 * 256 + 5};
+    const uint64_t tile = 8ull * unit, sizes[] = {1, tile - 1, 3 * tile + 5};
     const enum dist dists[] = {D_UNIFORM, D_FEW};
     const sort_case cases[] = {
         {.type = WGS_TYPE_U32, .algorithm = WGS_SORT_ALGORITHM_ONESWEEP},
@@ -406,7 +412,7 @@ TEST(sort_stage_halves) {
         if (i >= 2 && !test_long()) break;
         run_case(ctx, &cases[i], sizes, 3, dists, 2, 0);
     }
-    e.sort = (wgs_tile_shape){32, 7};
+    e.sort = (wgs_tile_shape){unit, 7};
     ctx = test_context_experimental(&e); /* replaces the context above */
     if (!ctx) return;
     run_case(ctx, &(sort_case){.type = WGS_TYPE_U32}, sizes, 3, dists, 2, 0);
