@@ -180,9 +180,11 @@ wgs_result wgs__sort_plan_create(wgs_context *ctx, const wgs_sort_plan_desc *des
         if (r != WGS_OK) return r;
         /* The one-sweep pass and the portable ranking (a Blelloch scan of the digits) take a
          * workgroup that divides the radix; the subgroups' reduce-then-scan any workgroup of
-         * whole subgroups (sort_tile.wgsl's slot_digit). */
+         * whole subgroups (sort_tile.wgsl's slot_digit). Ranking by subgroups, one-sweep
+         * too needs whole subgroups: a subgroup wider than the workgroup owns nothing. */
         int any_wg = subgroups && !onesweep;
-        int wg_bad = any_wg ? shape.wg % ci->subgroup_max_size != 0 : shape.wg > RADIX || RADIX % shape.wg;
+        int whole_subgroups = !subgroups || shape.wg % ci->subgroup_max_size == 0;
+        int wg_bad = !whole_subgroups || (!any_wg && (shape.wg > RADIX || RADIX % shape.wg));
         int room_bad = scatter_storage(shape.wg, shape.items, &room) > ci->max_workgroup_storage_size;
         max_tiles = wgs__div_up(capacity, (uint64_t)shape.wg * shape.items);
         state_bytes = onesweep_state_bytes(max_tiles);
@@ -195,7 +197,9 @@ wgs_result wgs__sort_plan_create(wgs_context *ctx, const wgs_sort_plan_desc *des
         }
         WGS_FAIL_IF(ctx, wg_bad, WGS_ERROR_INVALID_ARGUMENT,
                     "a sort workgroup of %u invocations cannot run here (%s)", shape.wg,
-                    any_wg ? "a multiple of the largest subgroup" : "one dividing 256");
+                    any_wg      ? "a multiple of the largest subgroup"
+                    : subgroups ? "one dividing 256, a multiple of the largest subgroup"
+                                : "one dividing 256");
         WGS_FAIL_IF(ctx, room_bad, WGS_ERROR_TOO_LARGE,
                     "the sort's tile does not fit this device's workgroup memory (%u bytes)",
                     ci->max_workgroup_storage_size);
