@@ -288,16 +288,25 @@ TEST(sort_algorithms_and_forced_fallbacks) {
     }
 }
 
+/* The shared context's description, and a subgroup's worth of invocations (32, or the
+ * device's widest subgroup past that) for tile shapes of whole subgroups; 0 without a
+ * device. */
+static int device_unit(wgs_context_info *info, uint32_t *unit) {
+    wgs_context *probe = test_context();
+    if (!probe) return 0;
+    CHECK_RESULT(wgs_context_get_info(probe, info), WGS_OK);
+    *unit = info->has_subgroups && info->subgroup_max_size > 32 ? info->subgroup_max_size : 32;
+    return 1;
+}
+
 /* Tiles whose workgroup does not divide the radix (an invocation answers for several
  * digits, or for none) and whose items are no power of two: three subgroups' worth of
  * invocations x 23 keys everywhere, and CUB's sm90 tile of 384 x 23 where the device
  * takes it, at the tile's boundaries, for each key width and payload. */
 TEST(sort_tile_shapes) {
-    wgs_context *probe = test_context();
-    if (!probe) return;
     wgs_context_info info;
-    CHECK_RESULT(wgs_context_get_info(probe, &info), WGS_OK);
-    uint32_t unit = info.has_subgroups && info.subgroup_max_size > 32 ? info.subgroup_max_size : 32;
+    uint32_t unit;
+    if (!device_unit(&info, &unit)) return;
     const uint32_t shapes[][2] = {{3 * unit, 23}, {384, 23}};
     for (int s = 0; s < 2; s++) {
         if (s == 1 && (shapes[1][0] == shapes[0][0] || info.max_invocations_per_workgroup < 384)) continue;
@@ -393,11 +402,9 @@ TEST(sort_stage_plain) {
  * keys, a tile of an odd count of rows (staged whole), and, in the long run (SwiftShader
  * takes minutes to compile its kernels), values beside the keys. */
 TEST(sort_stage_halves) {
-    wgs_context *probe = test_context();
-    if (!probe) return;
     wgs_context_info info;
-    CHECK_RESULT(wgs_context_get_info(probe, &info), WGS_OK);
-    uint32_t unit = info.has_subgroups && info.subgroup_max_size > 32 ? info.subgroup_max_size : 32;
+    uint32_t unit;
+    if (!device_unit(&info, &unit)) return;
     wgs_experimental e = {.sort_stage = 2, .sort = {unit, 8}};
     wgs_context *ctx = test_context_experimental(&e);
     if (!ctx) return;
