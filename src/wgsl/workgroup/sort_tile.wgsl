@@ -264,23 +264,24 @@ fn tile_write_value(s: u32, dst: u32) {
     }
 }
 
-// tile_write with STAGE_HALVES: the rows of the first half (0 .. ITEMS / 2 - 1), whose
-// keys tile_place staged, then the second's, each staged after the first's are out.
-fn tile_write_halves(ids: Ids, tile_first: u32, tile_n: u32, shift: u32, bits: u32, index_values: bool) {
-    const HALF_ROWS: u32 = ITEMS / 2u;
+// With STAGE_HALVES, the invocation's rows of half `half` of the tile's digit-sorted
+// order (rows 0 .. ITEMS / 2 - 1, then the rest), whose keys are staged, to their places.
+fn tile_write_keys_half(ids: Ids, tile_n: u32, half: u32, shift: u32, bits: u32) {
     // @each item
-    if (#u < HALF_ROWS && #u * WG + ids.lid < tile_n) {
-        key_dst# = tile_write_key(#u * WG + ids.lid, 0u, shift, bits);
+    if ((#u < ITEMS / 2u) == (half == 0u) && #u * WG + ids.lid < tile_n) {
+        key_dst# = tile_write_key(#u * WG + ids.lid, half * STAGE_SLOTS, shift, bits);
     }
     // @end
+}
+
+// tile_write with STAGE_HALVES: the first half's keys, which tile_place staged, then the
+// second's, each staged after the first's are out; then the values the same way.
+fn tile_write_halves(ids: Ids, tile_first: u32, tile_n: u32, shift: u32, bits: u32, index_values: bool) {
+    tile_write_keys_half(ids, tile_n, 0u, shift, bits);
     workgroupBarrier();
     tile_place_half(ids, tile_n, STAGE_SLOTS);
     workgroupBarrier();
-    // @each item
-    if (#u >= HALF_ROWS && #u * WG + ids.lid < tile_n) {
-        key_dst# = tile_write_key(#u * WG + ids.lid, STAGE_SLOTS, shift, bits);
-    }
-    // @end
+    tile_write_keys_half(ids, tile_n, 1u, shift, bits);
     if (VALUE_WORDS > 0u) {
         for (var half = 0u; half < 2u; half++) {
             let first = half * STAGE_SLOTS;
@@ -292,7 +293,7 @@ fn tile_write_halves(ids: Ids, tile_first: u32, tile_n: u32, shift: u32, bits: u
             // @end
             workgroupBarrier();
             // @each item
-            if ((#u < HALF_ROWS) == (half == 0u) && #u * WG + ids.lid < tile_n) {
+            if ((#u < ITEMS / 2u) == (half == 0u) && #u * WG + ids.lid < tile_n) {
                 tile_write_value(#u * WG + ids.lid - first, key_dst#);
             }
             // @end
