@@ -6,6 +6,7 @@
 # the GPU, its driver and the commit, and two helpers:
 #   S label envs args...  one `wgscan` command (envs: assignments, or - for none), its
 #                         GPU time, errors and verification on one line of $L
+#   P program label envs args...  the same with another build (a base to compare with)
 #   suite [until]         the whole suite (scripts/gpu-test.sh, -j12) into
 #                         $OUT/suite.log, ended by `until` seconds from the start
 #                         (default 590), its result in $L
@@ -16,12 +17,13 @@ L=$out/$1.log
 export WGSCAN_WEBGPU_LIB=$PWD/node_modules/bun-webgpu-linux-x64/libwebgpu_wrapper.so
 start=$(date +%s)
 { nvidia-smi --query-gpu=name,driver_version --format=csv,noheader; git log -1 --format=%h 2>/dev/null; } > $L
-S() {
-  local lab=$1 envs=$2 t; shift 2
+P() { # program label envs args...: as S, with another build of wgscan
+  local prog=$1 lab=$2 envs=$3 t; shift 3
   [ "$envs" = - ] && envs=
-  t=$(env $envs timeout 60 build/wgscan "$@" 2>&1 | grep -E "GPU|rror|verify|^wgscan:" | head -3 | tr -s ' ' | tr '\n' ' ')
+  t=$(env $envs timeout 60 $prog "$@" 2>&1 | grep -E "GPU|rror|verify|^wgscan:" | head -3 | tr -s ' ' | tr '\n' ' ')
   echo "$lab [$envs] $*: $t ($(( $(date +%s) - start )) s)" >> $L
 }
+S() { P build/wgscan "$@"; }
 suite() {
   CTEST_ARGS=-j12 timeout $(( ${1:-590} - ($(date +%s) - start) )) bash scripts/gpu-test.sh build > $out/suite.log 2>&1
   echo "suite rc=$? t=$(( $(date +%s) - start )) s" >> $L

@@ -8,11 +8,8 @@
 # Carry: .gl, build, node_modules/bun-webgpu-linux-x64.
 . bench/results/h100-next/lib.sh run52
 D() { # label envs args...: as S, with build/wgscan-diag (a local build; skipped without it)
-  local lab=$1 envs=$2 t; shift 2
-  [ -x build/wgscan-diag ] || { echo "$lab: no build/wgscan-diag" >> $L; return; }
-  [ "$envs" = - ] && envs=
-  t=$(env $envs timeout 60 build/wgscan-diag "$@" 2>&1 | grep -E "GPU|rror|verify|^wgscan:" | head -3 | tr -s ' ' | tr '\n' ' ')
-  echo "$lab [$envs] $*: $t ($(( $(date +%s) - start )) s)" >> $L
+  [ -x build/wgscan-diag ] || { echo "$1: no build/wgscan-diag" >> $L; return; }
+  P build/wgscan-diag "$@"
 }
 S warm - segmented-sort --n 1048576 --segments 4096 --repeat 2
 D warm - segmented-sort --n 1048576 --segments 4096 --repeat 2

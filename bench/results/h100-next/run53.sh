@@ -11,12 +11,7 @@
 # Not run in the fourteenth session (its device time went on failed starts); run53b.sh
 # ran its first part. For the next: cmp/wgscan-base a build of the tree to compare with.
 . bench/results/h100-next/lib.sh run53
-B() { # as S, with the base build
-  local lab=$1 envs=$2 t; shift 2
-  [ "$envs" = - ] && envs=
-  t=$(env $envs timeout 60 cmp/wgscan-base "$@" 2>&1 | grep -E "GPU|rror|verify|^wgscan:" | head -3 | tr -s ' ' | tr '\n' ' ')
-  echo "$lab [$envs] $*: $t ($(( $(date +%s) - start )) s)" >> $L
-}
+B() { P cmp/wgscan-base "$@"; } # the base build
 R() { # label program: the driver's registers and workgroup memory of the sort's passes
   local lab=$1 d=$out/spirv-$1
   PROGRAM=$2 BUILD=build SPIRV_AS=build/lab/spirv-as SPIRV_VAL=build/lab/spirv-val \

@@ -5,12 +5,7 @@
 # ranking in both, 2^24, the new scatter's registers, then the whole suite until the
 # end. Carry: .gl, build, node_modules/bun-webgpu-linux-x64 (cmp/ travels untracked).
 . bench/results/h100-next/lib.sh run53b
-B() { # as S, with the base build
-  local lab=$1 envs=$2 t; shift 2
-  [ "$envs" = - ] && envs=
-  t=$(env $envs timeout 60 cmp/wgscan-base "$@" 2>&1 | grep -E "GPU|rror|verify|^wgscan:" | head -3 | tr -s ' ' | tr '\n' ' ')
-  echo "$lab [$envs] $*: $t ($(( $(date +%s) - start )) s)" >> $L
-}
+B() { P cmp/wgscan-base "$@"; } # the base build
 K="sort --n 268435456 --repeat 10"
 S warm - sort --n 16777216 --repeat 3
 B base - $K
