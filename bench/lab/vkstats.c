@@ -15,7 +15,10 @@
  * has passed the module: drivers crash on bad SPIR-V). Where the device offers
  * VK_KHR_pipeline_executable_properties, every statistic of every executable is printed
  * (on NVIDIA: registers, spills, shared memory, ...) and --ir DIR writes each internal
- * representation to DIR/FILE.EXECUTABLE.NAME.txt; elsewhere one line says so.
+ * representation to DIR/FILE.EXECUTABLE.NAME.txt; elsewhere one line says so. --ir also
+ * writes the pipeline cache's data after the pipeline alone was compiled into it
+ * (DIR/FILE.cache): NVIDIA's driver gives no internal representation, but its cache
+ * holds the machine code, which bench/lab/sass.sh disassembles with the CUDA toolkit.
  *
  * --time binds a device-local buffer to every binding of set 0 (--buffer: BYTES with an
  * optional K, M, G or 2^N form, FILL zero (default), random (u32 xorshift) or iota, or
@@ -380,10 +383,12 @@ typedef struct pipeline {
     VkDescriptorSetLayout sets[8];
     VkPipelineLayout layout;
     VkPipeline pipe;
+    VkPipelineCache cache;
 } pipeline;
 
 static void pipeline_destroy(const gpu *g, pipeline *p) {
     if (p->pipe) vkDestroyPipeline(g->dev, p->pipe, NULL);
+    if (p->cache) vkDestroyPipelineCache(g->dev, p->cache, NULL);
     if (p->layout) vkDestroyPipelineLayout(g->dev, p->layout, NULL);
     for (int s = 0; s < 8; s++)
         if (p->sets[s]) vkDestroyDescriptorSetLayout(g->dev, p->sets[s], NULL);
@@ -396,7 +401,34 @@ static double now_ms(void) {
     return t.tv_sec * 1e3 + t.tv_nsec / 1e6;
 }
 
-static int pipeline_create(const gpu *g, const module *m, pipeline *p) {
+static void file_safe(char *s) {
+    for (; *s; s++)
+        if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') || (*s >= '0' && *s <= '9') || *s == '-' || *s == '.'))
+            *s = '_';
+}
+
+/* The cache's data as the driver gives it (the Vulkan header, then the driver's own). */
+static int write_cache(const gpu *g, const module *m, VkPipelineCache cache, const char *dir) {
+    size_t len = 0;
+    VK_CHECK(vkGetPipelineCacheData(g->dev, cache, &len, NULL));
+    void *data = malloc(len ? len : 1);
+    if (!data) return msg(EXIT_VULKAN, "out of memory");
+    int rc = 0;
+    if (vkGetPipelineCacheData(g->dev, cache, &len, data) < 0) rc = msg(EXIT_VULKAN, "reading the pipeline cache failed");
+    const char *base = strrchr(m->path, '/') ? strrchr(m->path, '/') + 1 : m->path;
+    char name[640], path[1280];
+    snprintf(name, sizeof name, "%s.cache", base);
+    file_safe(name);
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    FILE *f = rc ? NULL : fopen(path, "wb");
+    if (!rc && (!f || fwrite(data, 1, len, f) != len)) rc = msg(EXIT_USAGE, "%s: cannot write", path);
+    else if (!rc) printf("    wrote %s (the pipeline cache, %zu bytes)\n", path, len);
+    if (f) fclose(f);
+    free(data);
+    return rc;
+}
+
+static int pipeline_create(const gpu *g, const module *m, pipeline *p, const char *cache_dir) {
     VkShaderModuleCreateInfo smci = {.sType = VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO, .codeSize = m->n * 4,
                                      .pCode = m->words};
     VK_CHECK(vkCreateShaderModule(g->dev, &smci, NULL, &p->shader));
@@ -425,16 +457,14 @@ static int pipeline_create(const gpu *g, const module *m, pipeline *p) {
         .stage = {.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, .stage = VK_SHADER_STAGE_COMPUTE_BIT,
                   .module = p->shader, .pName = m->entry},
         .layout = p->layout};
+    if (cache_dir) {
+        VkPipelineCacheCreateInfo cci = {.sType = VK_STRUCTURE_TYPE_PIPELINE_CACHE_CREATE_INFO};
+        VK_CHECK(vkCreatePipelineCache(g->dev, &cci, NULL, &p->cache));
+    }
     double t0 = now_ms();
-    VK_CHECK(vkCreateComputePipelines(g->dev, VK_NULL_HANDLE, 1, &ci, NULL, &p->pipe));
+    VK_CHECK(vkCreateComputePipelines(g->dev, p->cache, 1, &ci, NULL, &p->pipe));
     printf("  pipeline compiled in %.1f ms\n", now_ms() - t0);
-    return 0;
-}
-
-static void file_safe(char *s) {
-    for (; *s; s++)
-        if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') || (*s >= '0' && *s <= '9') || *s == '-' || *s == '.'))
-            *s = '_';
+    return cache_dir ? write_cache(g, m, p->cache, cache_dir) : 0;
 }
 
 static int write_irs(const gpu *g, const module *m, const VkPipelineExecutableInfoKHR *ei, const char *dir) {
@@ -950,7 +980,7 @@ int main(int argc, char **argv) {
             printf(" %u.%u %s", m->b[k].set, m->b[k].binding, m->b[k].type == VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER ? "uniform" : "storage");
         printf("%s%s\n", m->nb ? "" : " none", m->push_constants ? ", push constants" : "");
         pipeline p = {0};
-        int prc = pipeline_create(&g, m, &p);
+        int prc = pipeline_create(&g, m, &p, ir_dir);
         if (!prc && g.exec_props) prc = print_stats(&g, m, p.pipe, ir_dir);
         if (!prc && timing) prc = time_module(&g, m, &p, specs, n_specs, groups, runs);
         pipeline_destroy(&g, &p);
