@@ -98,12 +98,16 @@ static const wgs__tuning table[WGS__CLASS_COUNT] = {
          * 256 x 8 x 1 tile, 14.60 at 16 tiles, 17.9-18.9 at 256 x 16; pairs 23.4 at
          * 256 x 8 x 1, 33.8 at 256 x 16 x 16. Keys alone take two tiles a workgroup,
          * pairs one (H100, 2^28, bench/results/h100-2026-12-06/run20.log): u32 keys
-         * 10.88 ms at 2 tiles against 11.27 at 1; pairs 18.10 at 1 against 21.24 at 2. */
+         * 10.88 ms at 2 tiles against 11.27 at 1; pairs 18.10 at 1 against 21.24 at 2.
+         * Keys alone at 256 x 12, a tile a group, once the ranking's leader took six
+         * instructions instead of 17 (H100, 2^28 u32 keys, run58, BENCHMARKS.md): 9.06 ms
+         * against 9.66 at 256 x 10, 10.11 at 256 x 14, 9.12 at 384 x 8 and 10.72 at 256 x 8
+         * x 2 tiles; 80 registers and 15 KiB, three workgroups a core. */
         .sort = {256, 8},
-        .sort_keys = {256, 8},
+        .sort_keys = {256, 12},
         .sort_portable = {16, 16},
         .sort_group_tiles = 1,
-        .sort_keys_group_tiles = 2,
+        .sort_keys_group_tiles = 1,
         /* A digit's counts of 8 groups in one 32-byte sector. H100, 2^28 u32 keys
          * (bench/results/h100-2026-12-06/run14.log): 1 group 12.82 ms, 4 11.73, 8 11.25,
          * 16 11.73. */
@@ -177,7 +181,7 @@ static const wgs__tuning table[WGS__CLASS_COUNT] = {
         .sort_keys = {256, 8},
         .sort_portable = {16, 16},
         .sort_group_tiles = 1, /* as gpu-sg32 */
-        .sort_keys_group_tiles = 2, /* as gpu-sg32 */
+        .sort_keys_group_tiles = 2, /* gpu-sg32's at 256 x 8 */
         .sort_count_groups = 8, /* as gpu-sg32 */
         .sort_direct_max = 8192, /* as gpu-sg32 */
         .sort_onesweep = {256, 16},

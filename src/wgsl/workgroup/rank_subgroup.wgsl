@@ -38,6 +38,14 @@ fn bits_in(m: vec4<u32>) -> u32 {
     return c;
 }
 
+// The highest set bit's index in six instructions: Tint writes firstLeadingBit out as
+// a five-step binary search, 17 instructions a round in NVIDIA's machine code
+// (bench/lab/sass.sh). The top bit of m & ~(m >> 1) is m's and no two of its bits are
+// adjacent, so its conversion to f32 cannot round up to the next power of two; that
+// f32's exponent less 127 is the index, taken mod 32 (127 is 31 mod 32: + 1, then & 31),
+// so highest_bit(0) is 1, a lane index like any other.
+fn highest_bit(m: u32) -> u32 { return ((bitcast<u32>(f32(m & ~(m >> 1u))) >> 23u) + 1u) & 31u; }
+
 fn lowest_lane(m: vec4<u32>) -> u32 {
     for (var c = 0u; c < SG_WORDS; c++) {
         if (m[c] != 0u) {
@@ -100,7 +108,7 @@ fn peers_word(valid: u32, digit: u32) -> u32 {
 // used; its shuffle reads a lane of the subgroup (`last`), whatever it holds.
 fn rank_word(peers: u32, lane: u32, upto_mask: u32, last: u32, counter: u32) -> u32 {
     let upto = countOneBits(peers & upto_mask);
-    let top = firstLeadingBit(peers) & last;
+    let top = highest_bit(peers) & last;
     var old = 0u;
     if (lane == top) {
         old = atomicAdd(&tile_room[counter], upto);

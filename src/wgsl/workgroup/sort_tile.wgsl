@@ -105,6 +105,18 @@ const DIGIT_HELD: bool = select(VALUE_WORDS == 0u || KEY_WORDS == 2u, SORT_DIGIT
 var<private> tile_shift: u32; // this pass's digit, as form_digit takes it
 var<private> tile_bits: u32;
 
+// A digit of a sort form where the digits are held: for 32-bit keys a shift and a mask,
+// not form_digit's branches, which keep computed digits apart on purpose (three
+// instructions more a key and a branch). With values (digits computed) this form and
+// the leader by highest_bit together lost (H100, 2^28 u32 pairs 18.00 -> 18.21 ms,
+// run58, BENCHMARKS.md), so there the written keys' digits keep form_digit.
+fn fresh_digit(lo: u32, hi: u32, shift: u32, bits: u32) -> u32 {
+    if (KEY_WORDS == 1u && DIGIT_HELD) {
+        return (lo >> shift) & ((1u << bits) - 1u);
+    }
+    return form_digit(vec2<u32>(lo, hi), shift, bits);
+}
+
 fn key_digit_of(held: u32, lo: u32, hi: u32) -> u32 {
     if (DIGIT_HELD) {
         return held;
@@ -133,7 +145,7 @@ fn tile_digits(ids: Ids, tile_n: u32, shift: u32, bits: u32) {
     tile_bits = bits;
     if (DIGIT_HELD) {
         // @each item
-        key_digit# = select(0u, form_digit(vec2<u32>(key_lo#, key_hi#), shift, bits), tile_place_of(ids, #u) < tile_n);
+        key_digit# = select(0u, fresh_digit(key_lo#, key_hi#, shift, bits), tile_place_of(ids, #u) < tile_n);
         // @end
     }
 }
@@ -236,8 +248,7 @@ fn tile_write_key(s: u32, first: u32, shift: u32, bits: u32) -> u32 {
     if (KEY_WORDS == 2u) {
         k_hi = stage_load((s - first) * KEY_WORDS + 1u);
     }
-    let d = form_digit(vec2<u32>(k_lo, k_hi), shift, bits);
-    let dst = run_base[d] + s;
+    let dst = run_base[fresh_digit(k_lo, k_hi, shift, bits)] + s;
     let key = key_of_form(vec2<u32>(k_lo, k_hi));
     keys_out[dst * KEY_WORDS] = key.x;
     if (KEY_WORDS == 2u) {
