@@ -96,9 +96,10 @@ static const wgs__tuning table[WGS__CLASS_COUNT] = {
          * One tile a workgroup: more workgroups in flight hide the ranking's latency.
          * H100, 2^28 (bench/results/h100-2026-12-05e/run7.log): u32 keys 12.82 ms at
          * 256 x 8 x 1 tile, 14.60 at 16 tiles, 17.9-18.9 at 256 x 16; pairs 23.4 at
-         * 256 x 8 x 1, 33.8 at 256 x 16 x 16. Keys alone take two tiles a workgroup,
-         * pairs one (H100, 2^28, bench/results/h100-2026-12-06/run20.log): u32 keys
-         * 10.88 ms at 2 tiles against 11.27 at 1; pairs 18.10 at 1 against 21.24 at 2.
+         * 256 x 8 x 1, 33.8 at 256 x 16 x 16. At 256 x 8 keys alone took two tiles a
+         * workgroup, pairs one (H100, 2^28, bench/results/h100-2026-12-06/run20.log):
+         * u32 keys 10.88 ms at 2 tiles against 11.27 at 1; pairs 18.10 at 1 against 21.24
+         * at 2.
          * Keys alone at 256 x 12, a tile a group, once the ranking's leader took six
          * instructions instead of 17 (H100, 2^28 u32 keys, run58, BENCHMARKS.md): 9.06 ms
          * against 9.66 at 256 x 10, 10.11 at 256 x 14, 9.12 at 384 x 8 and 10.72 at 256 x 8

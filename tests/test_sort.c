@@ -160,8 +160,9 @@ static const wgs_type key_types[] = {WGS_TYPE_U32, WGS_TYPE_I32, WGS_TYPE_F32, W
 TEST(sort_types_orders_payloads) {
     wgs_context *ctx = test_context();
     if (!ctx) return;
-    /* Tiles of 2048 keys (SwiftShader; the H200 for 32-bit keys) and 4096 (the H200 with values). */
-    const uint64_t sizes[] = {0, 1, 2, 3, 1023, 1024, 1025, 2047, 2048, 2049, 4095, 4096, 4097, 3 * 4096 + 5, 70001};
+    /* Tiles of 1024 keys (SwiftShader), 2048 (GPUs with values) and 3072 (GPUs of 32-lane
+     * subgroups, 32-bit keys alone). */
+    const uint64_t sizes[] = {0, 1, 2, 3, 1023, 1024, 1025, 2047, 2048, 2049, 3071, 3072, 3073, 4095, 4096, 4097, 3 * 4096 + 5, 70001};
     const enum dist dists[] = {D_UNIFORM, D_FEW, D_REVERSED, D_TOP_BITS};
     for (size_t t = 0; t < sizeof key_types / sizeof key_types[0]; t++)
         for (int order = 0; order < 2; order++)
@@ -337,14 +338,20 @@ TEST(sort_tile_shapes) {
 TEST(sort_count_groups) {
     for (int s = test_sanitized() && !test_long() ? 1 : 0; s < 2; s++) { /* sanitized: the host's one path */
         const uint32_t count_groups = s ? 16 : 1;
-        wgs_experimental e = {.sort_group_tiles = 2, .sort_count_groups = count_groups};
+        wgs_context *shared = test_context();
+        if (!shared) return;
+        wgs_context_info info;
+        CHECK_RESULT(wgs_context_get_info(shared, &info), WGS_OK);
+        /* The tile pinned, so that the sizes below meet its boundaries whatever the tuning
+         * row's keys take (gpu-sg32: 256 x 12): 32 x 32 on CPU drivers, 256 x 8 on GPUs;
+         * 2048 tiles or more take two tiles a group (sort.c), fewer one. */
+        const int cpu = strcmp(info.adapter_type, "cpu") == 0;
+        const uint64_t tile = cpu ? 1024 : 2048;
+        wgs_experimental e = {.sort = cpu ? (wgs_tile_shape){32, 32} : (wgs_tile_shape){256, 8},
+                              .sort_group_tiles = 2,
+                              .sort_count_groups = count_groups};
         wgs_context *ctx = test_context_experimental(&e);
         if (!ctx) return;
-        wgs_context_info info;
-        CHECK_RESULT(wgs_context_get_info(ctx, &info), WGS_OK);
-        /* The tile of u32 keys (tuning.c: 32 x 32 on CPU drivers, 256 x 8 on GPUs); 2048
-         * tiles or more take two tiles a group (sort.c), fewer one. */
-        const uint64_t tile = strcmp(info.adapter_type, "cpu") == 0 ? 1024 : 2048;
         const uint64_t span = tile * count_groups;
         const uint64_t sizes[] = {1, tile + 1, span - 1, span + 1, 3 * span + tile / 2};
         const enum dist dists[] = {D_UNIFORM, D_FEW};

@@ -105,7 +105,7 @@ fn peers_word(valid: u32, digit: u32) -> u32 {
 // leader, their number; the leader adds it to the owner's counter and hands the old
 // count to its peers by shuffle. A lane without a key has no bit in `valid`: it is
 // nobody's peer, never the leader (it is not among its own peers), and its rank is not
-// used; its shuffle reads a lane of the subgroup (`last`), whatever it holds.
+// used; its shuffle reads some lane of the subgroup (`& last`), whatever it holds.
 fn rank_word(peers: u32, lane: u32, upto_mask: u32, last: u32, counter: u32) -> u32 {
     let upto = countOneBits(peers & upto_mask);
     let top = highest_bit(peers) & last;

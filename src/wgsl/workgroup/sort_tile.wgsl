@@ -109,7 +109,8 @@ var<private> tile_bits: u32;
 // not form_digit's branches, which keep computed digits apart on purpose (three
 // instructions more a key and a branch). With values (digits computed) this form and
 // the leader by highest_bit together lost (H100, 2^28 u32 pairs 18.00 -> 18.21 ms,
-// run58, BENCHMARKS.md), so there the written keys' digits keep form_digit.
+// run58, BENCHMARKS.md), so there (SORT_DIGITS not forcing them held) the written keys'
+// digits keep form_digit.
 fn fresh_digit(lo: u32, hi: u32, shift: u32, bits: u32) -> u32 {
     if (KEY_WORDS == 1u && DIGIT_HELD) {
         return (lo >> shift) & ((1u << bits) - 1u);
