@@ -237,7 +237,13 @@ static wgs_result shape_of(wgs_context *ctx, const char *what, wgs_tile_shape fo
     }
     wgs_tile_shape s = tuned;
     while (s.wg > 32 && s.wg > ci->max_invocations_per_workgroup) s.wg /= 2;
-    while (s.items > min_items && storage && storage(s.wg, s.items, arg) > room) s.items /= 2;
+    /* Items that are not a power of two (a tuned 256 x 12) step down to the power of two
+     * below them first: on a device of WebGPU's default 16 KiB, 256 x 8, not 256 x 6. */
+    while (s.items > min_items && storage && storage(s.wg, s.items, arg) > room) {
+        uint32_t below = 1;
+        while (below * 2 < s.items) below *= 2;
+        s.items = below;
+    }
     *out = s;
     return WGS_OK;
 }
