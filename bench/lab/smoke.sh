@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
 # The laboratory checks itself (ctest `lab`): each variant of bench/lab/scan_lab.wgsl
-# that computes a whole scan is run on a small array and compared with the CPU. Usage:
+# that computes a whole scan is run on a small array and compared with the CPU, the sort
+# tile's variants run, and sass.sh's cut of a pipeline cache is checked. Usage:
 # bench/lab/smoke.sh path/to/wgscan-lab
 set -eu
 L=$1
@@ -27,6 +28,25 @@ S=$(dirname "$0")/sort_lab.wgsl
 for v in "STAGE=1" "STAGE=2" "STAGE=3" "ROOM=1" "RANK=0" "RANK=2" "RANK=4" "RANK=5" "RANK=6 -D PEERS=1" "TOT=0"; do
   "$L" "$S" --n $N --runs 2 -D WG=128 -D $v --pass tile_pass:16 | head -1 | grep -q "^tile_pass"
 done
+# sass.sh cuts the code out of a pipeline cache laid out as NVIDIA's driver writes it
+# (made up here: the Vulkan header, a zstd frame holding the object): the same bytes.
+if command -v zstd >/dev/null && command -v python3 >/dev/null; then
+  t=$(mktemp -d)
+  python3 - "$t" <<'PY'
+import struct, subprocess, sys
+d = sys.argv[1]
+code = bytes(range(256)) * 3
+obj = bytearray(b'NVDANVVMNVuc' + bytes(0x170 - 12))
+struct.pack_into('<II', obj, 0x4c, len(code), 0x170)
+obj += bytes(8) + code
+frame = subprocess.run(['zstd', '-q', '-c'], input=bytes(obj), capture_output=True, check=True).stdout
+open(d + '/x.spv.cache', 'wb').write(bytes(32) + bytes(64) + frame)
+open(d + '/want', 'wb').write(code)
+PY
+  bash "$(dirname "$0")/sass.sh" "$t" --cached x.spv > "$t/log" 2>&1
+  cmp -s "$t/x.spv.code" "$t/want" || { echo "lab: sass.sh cut the wrong bytes"; cat "$t/log"; exit 1; }
+  rm -rf "$t"
+fi
 # The ranked tile checked at the device's subgroup width (4 lanes on SwiftShader, 32 on
 # NVIDIA): 8 subgroups a workgroup of at most 256, 8 keys an invocation, 16 tiles a
 # workgroup. A device whose subgroups vary in width cannot give the kernel its width:
