@@ -336,20 +336,19 @@ TEST(sort_tile_shapes) {
  * sizes where the last count workgroup takes one group, all but one, or a partial
  * tile: the counts of groups past the end must not be written over the scan's input. */
 TEST(sort_count_groups) {
+    wgs_context *shared = test_context();
+    if (!shared) return;
+    wgs_context_info info;
+    CHECK_RESULT(wgs_context_get_info(shared, &info), WGS_OK);
+    /* The tile pinned, so that the sizes below meet its boundaries whatever the tuning
+     * row's keys take (gpu-sg32: 256 x 12): 32 x 32 on CPU drivers, 256 x 8 on GPUs;
+     * 2048 tiles or more take two tiles a group (sort.c), fewer one. */
+    const wgs_tile_shape shape = strcmp(info.adapter_type, "cpu") == 0 ? (wgs_tile_shape){32, 32}
+                                                                         : (wgs_tile_shape){256, 8};
+    const uint64_t tile = (uint64_t)shape.wg * shape.items;
     for (int s = test_sanitized() && !test_long() ? 1 : 0; s < 2; s++) { /* sanitized: the host's one path */
         const uint32_t count_groups = s ? 16 : 1;
-        wgs_context *shared = test_context();
-        if (!shared) return;
-        wgs_context_info info;
-        CHECK_RESULT(wgs_context_get_info(shared, &info), WGS_OK);
-        /* The tile pinned, so that the sizes below meet its boundaries whatever the tuning
-         * row's keys take (gpu-sg32: 256 x 12): 32 x 32 on CPU drivers, 256 x 8 on GPUs;
-         * 2048 tiles or more take two tiles a group (sort.c), fewer one. */
-        const int cpu = strcmp(info.adapter_type, "cpu") == 0;
-        const uint64_t tile = cpu ? 1024 : 2048;
-        wgs_experimental e = {.sort = cpu ? (wgs_tile_shape){32, 32} : (wgs_tile_shape){256, 8},
-                              .sort_group_tiles = 2,
-                              .sort_count_groups = count_groups};
+        wgs_experimental e = {.sort = shape, .sort_group_tiles = 2, .sort_count_groups = count_groups};
         wgs_context *ctx = test_context_experimental(&e);
         if (!ctx) return;
         const uint64_t span = tile * count_groups;

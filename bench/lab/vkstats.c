@@ -407,23 +407,31 @@ static void file_safe(char *s) {
             *s = '_';
 }
 
+/* Writes len bytes to DIR/NAME (NAME made safe for a file name, in place); what says
+ * what they are in the line that reports it. */
+static int write_out(const char *dir, char *name, const void *data, size_t len, const char *what) {
+    char path[1280];
+    file_safe(name);
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    FILE *f = data ? fopen(path, "wb") : NULL;
+    int rc = !f || fwrite(data, 1, len, f) != len ? msg(EXIT_USAGE, "%s: cannot write", path) : 0;
+    if (!rc) printf("    wrote %s (%s, %zu bytes)\n", path, what, len);
+    if (f) fclose(f);
+    return rc;
+}
+
+static const char *base_name(const module *m) { return strrchr(m->path, '/') ? strrchr(m->path, '/') + 1 : m->path; }
+
 /* The cache's data as the driver gives it (the Vulkan header, then the driver's own). */
 static int write_cache(const gpu *g, const module *m, VkPipelineCache cache, const char *dir) {
     size_t len = 0;
     VK_CHECK(vkGetPipelineCacheData(g->dev, cache, &len, NULL));
     void *data = malloc(len ? len : 1);
     if (!data) return msg(EXIT_VULKAN, "out of memory");
-    int rc = 0;
-    if (vkGetPipelineCacheData(g->dev, cache, &len, data) < 0) rc = msg(EXIT_VULKAN, "reading the pipeline cache failed");
-    const char *base = strrchr(m->path, '/') ? strrchr(m->path, '/') + 1 : m->path;
-    char name[640], path[1280];
-    snprintf(name, sizeof name, "%s.cache", base);
-    file_safe(name);
-    snprintf(path, sizeof path, "%s/%s", dir, name);
-    FILE *f = rc ? NULL : fopen(path, "wb");
-    if (!rc && (!f || fwrite(data, 1, len, f) != len)) rc = msg(EXIT_USAGE, "%s: cannot write", path);
-    else if (!rc) printf("    wrote %s (the pipeline cache, %zu bytes)\n", path, len);
-    if (f) fclose(f);
+    int rc = vkGetPipelineCacheData(g->dev, cache, &len, data) < 0 ? msg(EXIT_VULKAN, "reading the pipeline cache failed") : 0;
+    char name[640];
+    snprintf(name, sizeof name, "%s.cache", base_name(m));
+    if (!rc) rc = write_out(dir, name, data, len, "the pipeline cache");
     free(data);
     return rc;
 }
@@ -478,17 +486,11 @@ static int write_irs(const gpu *g, const module *m, const VkPipelineExecutableIn
         for (uint32_t i = 0; i < n; i++) ir[i].pData = malloc(ir[i].dataSize ? ir[i].dataSize : 1);
         if (g->ir_get(g->dev, ei, &n, ir) < 0) n = 0, rc = msg(EXIT_VULKAN, "reading the internal representations failed");
     }
-    const char *base = strrchr(m->path, '/') ? strrchr(m->path, '/') + 1 : m->path;
     for (uint32_t i = 0; i < n; i++) {
-        char name[640], path[1280];
-        snprintf(name, sizeof name, "%s.%u.%s.%s", base, ei->executableIndex, ir[i].name, ir[i].isText ? "txt" : "bin");
-        file_safe(name);
-        snprintf(path, sizeof path, "%s/%s", dir, name);
-        FILE *f = ir[i].pData ? fopen(path, "wb") : NULL;
-        size_t len = ir[i].isText ? strnlen(ir[i].pData, ir[i].dataSize) : ir[i].dataSize;
-        if (!f || fwrite(ir[i].pData, 1, len, f) != len) rc = msg(EXIT_USAGE, "%s: cannot write", path);
-        else printf("    wrote %s (%s, %zu bytes)\n", path, ir[i].description, len);
-        if (f) fclose(f);
+        char name[640];
+        snprintf(name, sizeof name, "%s.%u.%s.%s", base_name(m), ei->executableIndex, ir[i].name, ir[i].isText ? "txt" : "bin");
+        size_t len = !ir[i].pData ? 0 : ir[i].isText ? strnlen(ir[i].pData, ir[i].dataSize) : ir[i].dataSize;
+        if (write_out(dir, name, ir[i].pData, len, ir[i].description)) rc = EXIT_USAGE;
         free(ir[i].pData);
     }
     free(ir);
