@@ -433,14 +433,13 @@ fn ss_block(ids: Ids, @builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgr
         tile_rank(ids, tile_first, tile_n, shift, 8u);
         workgroupBarrier();
         tile_offsets(ids, tile_totals(ids));
-        for (var k = 0u; k < DIGITS_PER_INVOCATION; k++) {
-            let d = ids.lid * DIGITS_PER_INVOCATION + k;
-            run_base[d] = base[k] - digit_start[d];
-            base[k] += digit_total[d];
-        }
         workgroupBarrier();
         tile_ranks(ids, tile_n);
         workgroupBarrier();
+        for (var k = 0u; k < DIGITS_PER_INVOCATION; k++) {
+            tile_run(ids, k, base[k]);
+            base[k] += slot_total[k];
+        }
         tile_place(ids, tile_n);
         workgroupBarrier();
         tile_write(ids, tile_first, tile_n, shift, 8u, index_values);

@@ -124,16 +124,13 @@ fn sort_scatter(ids: Ids, @builtin(workgroup_id) wid: vec3<u32>, @builtin(num_wo
         tile_rank(ids, tile_first, tile_n, params.shift, params.bits);
         workgroupBarrier();
         tile_offsets(ids, tile_totals(ids));
-        for (var k = 0u; k < DIGITS_PER_INVOCATION; k++) {
-            let d = slot_digit(ids, k);
-            if (slot_live(d)) {
-                run_base[d] = group_base[k] - digit_start[d];
-                group_base[k] += digit_total[d];
-            }
-        }
         workgroupBarrier();
         tile_ranks(ids, tile_n);
         workgroupBarrier();
+        for (var k = 0u; k < DIGITS_PER_INVOCATION; k++) {
+            tile_run(ids, k, group_base[k]);
+            group_base[k] += slot_total[k];
+        }
         tile_place(ids, tile_n);
         workgroupBarrier();
         tile_write(ids, tile_first, tile_n, params.shift, params.bits, index_values);

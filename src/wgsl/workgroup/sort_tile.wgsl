@@ -7,15 +7,17 @@
 //   tile_rank     loads the tile's keys into registers and ranks them stably (rank_keys,
 //                 from the ranking file: subgroup ballots, or one counter row per
 //                 invocation); the owners' rows then hold their digit counts
-//   tile_totals   the tile's count of each digit (digit_total), and each owner's
-//                 first place among the tile's keys of its digit
-//   tile_offsets  the tile's first place of each digit (digit_start)
+//   tile_totals   the tile's count of each of the invocation's digits (slot_total), and
+//                 each owner's first place among the tile's keys of its digit
+//   tile_offsets  the tile's first place of each digit (digit_place, slot_start)
 //   tile_ranks    each key's place in the tile's digit-sorted order
+//   tile_run      (each slot, after the barrier that follows tile_ranks) where the
+//                 output's run of the digit starts, kept in digit_place as that place
+//                 less the digit's first place in the tile
 //   tile_place    the keys into workgroup memory in that order
-//   tile_write    out from there: key s of digit d goes to run_base[d] + s, so that the
-//                 keys of one digit leave in one run; then the values the same way
-// The kernel declares keys_in, keys_out, values_in, values_out and sets run_base: where
-// the tile's first key of each digit goes, less the digit's digit_start.
+//   tile_write    out from there: key s of digit d goes to digit_place[d] + s, so that
+//                 the keys of one digit leave in one run; then the values the same way
+// The kernel declares keys_in, keys_out, values_in and values_out.
 //
 // Plan constants: VALUE_WORDS (0, 1 or 2), SORT_SKIP (experiments: parts left out for
 // timing; 0), SORT_DIGITS and SORT_STAGE (below); from the prelude SG_MIN (the
@@ -75,9 +77,14 @@ fn stage_load(i: u32) -> u32 {
     }
     return atomicLoad(&tile_room[i]);
 }
-var<workgroup> digit_start: array<u32, RADIX>; // the tile's first place of each digit
-var<workgroup> digit_total: array<u32, RADIX>; // the tile's keys of each digit
-var<workgroup> run_base: array<u32, RADIX>;    // the output's place of the digit's keys, less digit_start
+// The tile's first place of each digit (for tile_ranks), then where the output's run of
+// the digit starts less that place (for tile_write): one array for both, since a
+// kilobyte of workgroup memory less can let one more workgroup share a core (about 48
+// KiB a core hold workgroups, docs/design.md, 3). A digit's count and first place are
+// only ever needed by the invocation that owns its slot, so they stay in its registers.
+var<workgroup> digit_place: array<u32, RADIX>;
+var<private> slot_total: array<u32, DIGITS_PER_INVOCATION>; // the tile's keys of slot k's digit
+var<private> slot_start: array<u32, DIGITS_PER_INVOCATION>; // the tile's first place of that digit
 
 // The invocation's keys of the tile in their sort forms (sort_key.wgsl), one variable a
 // key (written out per item by the kernel composer: constant names, which the driver
@@ -174,7 +181,7 @@ fn tile_rank(ids: Ids, tile_first: u32, tile_n: u32, shift: u32, bits: u32) {
     }
 }
 
-// After a barrier: digit_total of the invocation's digits (slot_digit), each owner's count
+// After a barrier: slot_total of the invocation's digits (slot_digit), each owner's count
 // turned into the owners' before it (one read of each count); returns the digits' sum.
 fn tile_totals(ids: Ids) -> u32 {
     var sum = 0u;
@@ -190,14 +197,14 @@ fn tile_totals(ids: Ids) -> u32 {
             atomicStore(&tile_room[o * RADIX + d], total);
             total += c;
         }
-        digit_total[d] = total;
+        slot_total[k] = total;
         sum += total;
     }
     return sum;
 }
 
-// digit_start of the invocation's digits, by a workgroup scan of tile_totals' sums. A
-// barrier is due before tile_ranks.
+// The tile's first place of the invocation's digits, by a workgroup scan of
+// tile_totals' sums. A barrier is due before tile_ranks.
 fn tile_offsets(ids: Ids, sum: u32) {
     var start = workgroup_exclusive_scan(ids, sum, 0u);
     for (var k = 0u; k < DIGITS_PER_INVOCATION; k++) {
@@ -205,8 +212,19 @@ fn tile_offsets(ids: Ids, sum: u32) {
         if (!slot_live(d)) {
             break;
         }
-        digit_start[d] = start;
-        start += digit_total[d];
+        digit_place[d] = start;
+        slot_start[k] = start;
+        start += slot_total[k];
+    }
+}
+
+// Slot k's digit's keys of this tile go to the output from `base` on. Called after the
+// barrier that follows tile_ranks (which reads the same words), with a barrier due
+// before tile_write.
+fn tile_run(ids: Ids, k: u32, base: u32) {
+    let d = slot_digit(ids, k);
+    if (slot_live(d)) {
+        digit_place[d] = base - slot_start[k];
     }
 }
 
@@ -216,7 +234,7 @@ fn tile_ranks(ids: Ids, tile_n: u32) {
     let owner = owner_of(ids);
     // @each item
     if (tile_place_of(ids, #u) < tile_n) {
-        key_rank# += digit_start[key_digit_of(key_digit#, key_lo#, key_hi#)] +
+        key_rank# += digit_place[key_digit_of(key_digit#, key_lo#, key_hi#)] +
                      atomicLoad(&tile_room[owner * RADIX + key_digit_of(key_digit#, key_lo#, key_hi#)]);
     }
     // @end
@@ -249,7 +267,7 @@ fn tile_write_key(s: u32, first: u32, shift: u32, bits: u32) -> u32 {
     if (KEY_WORDS == 2u) {
         k_hi = stage_load((s - first) * KEY_WORDS + 1u);
     }
-    let dst = run_base[fresh_digit(k_lo, k_hi, shift, bits)] + s;
+    let dst = digit_place[fresh_digit(k_lo, k_hi, shift, bits)] + s;
     let key = key_of_form(vec2<u32>(k_lo, k_hi));
     keys_out[dst * KEY_WORDS] = key.x;
     if (KEY_WORDS == 2u) {
