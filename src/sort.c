@@ -395,8 +395,8 @@ static wgs_result encode_onesweep(wgs_sort_plan *p, WGPUCommandEncoder encoder, 
     uint64_t reset_groups = wgs__div_up(reset_words, 1024); /* a grid-stride loop: any grid covers it */
     /* The histogram's own group, not the passes': each workgroup adds its 256 counts a
      * pass to the same few words with device atomics, so one tile a workgroup (keys'
-     * tuning) queued 2^28 / 3072 x 1024 of them on 1024 words, 1.02 ms on an H100
-     * against the keys' read of 0.32. About 1024 workgroups keep the GPU busy. */
+     * tuning) queued 2^28 / 3072 x 1024 of them on 1024 words (H100, 2^28 u32 at 256 x
+     * 12: 1.017 ms, 0.793 on about 1024 workgroups; BENCHMARKS.md, sixteenth session). */
     uint32_t hist_group = 1;
     while (tiles / ((uint64_t)hist_group * 2) >= 1024) hist_group *= 2;
     wgs__dispatch_begin(ctx, a->n_buffer, a->n_offset, a->n);

@@ -78,10 +78,14 @@ fn stage_load(i: u32) -> u32 {
     return atomicLoad(&tile_room[i]);
 }
 // The tile's first place of each digit (for tile_ranks), then where the output's run of
-// the digit starts less that place (for tile_write): one array for both, since a
-// kilobyte of workgroup memory less can let one more workgroup share a core (about 48
-// KiB a core hold workgroups, docs/design.md, 3). A digit's count and first place are
-// only ever needed by the invocation that owns its slot, so they stay in its registers.
+// the digit starts less that place (for tile_write): one array for both, and a digit's
+// count and first place in the registers of the invocation that owns its slot (no one
+// else reads them), since each kilobyte of workgroup memory counts where about 48 KiB a
+// core hold workgroups (docs/design.md, 3). H100, 2^28 u32 keys: one-sweep at 256 x 12
+// took 17456 bytes, two workgroups a core, now 15408 and three: 13.51 -> 11.14 ms; the
+// segmented sort in segments of 256 3.52 -> 3.37; the reduce-then-scan keys at 256 x 12,
+// three a core by their registers either way, 9.04 -> 9.13 (BENCHMARKS.md, sixteenth
+// session).
 var<workgroup> digit_place: array<u32, RADIX>;
 var<private> slot_total: array<u32, DIGITS_PER_INVOCATION>; // the tile's keys of slot k's digit
 var<private> slot_start: array<u32, DIGITS_PER_INVOCATION>; // the tile's first place of that digit
