@@ -6,7 +6,10 @@
 # wave may run part-empty; and one-sweep's 256 x 12 against its tuned 256 x 16 where it
 # is DEFAULT (2^20, 2^21); and the segmented sort's tiny segments walked in workgroup
 # memory (cmp/wgscan-t1, /work/notes/patches/t1-*.patch: each lane read every key of its
-# segment through the caches) against head. Build both with /work/notes/build-candidates.sh.
+# segment through the caches) against head; and pairs whose one-word values are loaded
+# into registers when the keys are placed (cmp/wgscan-v1, v1-*.patch: they were read
+# only after the keys were written). Build them with /work/notes/build-candidates.sh.
+# None is on main: a candidate that wins needs the whole suite on its build.
 # Carry: .gl, build, node_modules/bun-webgpu-linux-x64 (cmp/ travels untracked).
 . bench/results/h100-next/lib.sh run65
 H() { P cmp/wgscan-head "$@"; }
@@ -33,4 +36,12 @@ for l in 16 32 random:32 8; do
 done
 H head - segmented-sort --n 67108864 --segments 16 --repeat 20 --pairs
 T t1 - segmented-sort --n 67108864 --segments 16 --repeat 20 --pairs
+V() { P cmp/wgscan-v1 "$@"; }
+V warm - sort --n 16777216 --repeat 3 --pairs
+for a in "--pairs" "--pairs --type f32" "--pairs --type u64" "--payload index" "--pairs --algorithm onesweep"; do
+  H head - sort --n 268435456 --repeat 10 $a
+  V v1 - sort --n 268435456 --repeat 10 $a
+done
+H head - sort --n 16777216 --repeat 30 --pairs
+V v1 - sort --n 16777216 --repeat 30 --pairs
 cat $L
