@@ -9,7 +9,9 @@
 # segment through the caches) against head; and pairs whose one-word values are loaded
 # into registers when the keys are placed (cmp/wgscan-v1, v1-*.patch: they were read
 # only after the keys were written). Build them with /work/notes/build-candidates.sh.
-# None is on main: a candidate that wins needs the whole suite on its build.
+# And one-sweep's no-lookback experiment guessing places from uniform shares without the
+# per-tile scan of the histogram (cmp/wgscan-x1), to see what that scan cost run64's
+# 9.77 ms. None is on main: a candidate that wins needs the whole suite on its build.
 # Carry: .gl, build, node_modules/bun-webgpu-linux-x64 (cmp/ travels untracked).
 . bench/results/h100-next/lib.sh run65
 H() { P cmp/wgscan-head "$@"; }
@@ -22,6 +24,11 @@ for t in 256,12,1 256,16,1; do
   F h4096-hist "WGSCAN_TUNE_SORT=$t WGSCAN_SORT_PHASES=count" $K
   H head "WGSCAN_TUNE_SORT=$t" $K
   F h4096 "WGSCAN_TUNE_SORT=$t" $K
+done
+X() { P cmp/wgscan-x1 "$@"; }
+for t in 256,12,1 256,16,1; do
+  H head-no-lookback "WGSCAN_TUNE_SORT=$t WGSCAN_SORT_PHASES=count,scatter,no-lookback" $K
+  X x1-no-lookback "WGSCAN_TUNE_SORT=$t WGSCAN_SORT_PHASES=count,scatter,no-lookback" $K
 done
 for n in 1048576 2097152; do
   H head - sort --n $n --repeat 50
