@@ -73,7 +73,7 @@ static uint32_t digit_passes(uint32_t bits, int in_place) {
 
 /* Workgroup memory of a scatter (sort_tile.wgsl and its kernel): one room for the
  * owners' counter rows and then the tile's keys or values (the largest of the three),
- * the digit tables (three, the one-sweep's fallback counts, the count kernel's digits),
+ * the digit table (digit_place), the one-sweep's fallback counts, the count kernel's digits,
  * the workgroup scan's room; the one-sweep's histogram kernel needs less. */
 typedef struct scatter_room {
     uint32_t sg_min, key_words, value_words;
@@ -89,7 +89,7 @@ static uint64_t scatter_storage(uint32_t wg, uint32_t items, const void *arg) {
     uint64_t staged = (uint64_t)wg * items / (stage == 2 ? 2 : 1);
     uint64_t exchange = staged * (a->key_words > a->value_words ? a->key_words : a->value_words);
     uint64_t rows = (uint64_t)(wg / a->sg_min) * RADIX;
-    return 4ull * ((stage == 1 ? rows + exchange : rows > exchange ? rows : exchange) + 5 * RADIX + wg + 64);
+    return 4ull * ((stage == 1 ? rows + exchange : rows > exchange ? rows : exchange) + 3 * RADIX + wg + 64);
 }
 
 static wgs_result desc_check(wgs_context *ctx, const wgs_sort_plan_desc *d, wgs_type *type, uint32_t *begin,

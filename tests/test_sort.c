@@ -277,6 +277,12 @@ TEST(sort_algorithms_and_forced_fallbacks) {
         if (!wide_ctx) return;
         sort_case keys = {.type = WGS_TYPE_U32, .algorithm = WGS_SORT_ALGORITHM_ONESWEEP};
         run_case(wide_ctx, &keys, sizes, 4, dists, 1, 0);
+        /* Tiles enough that the one-sweep histogram takes several a workgroup (2049 of
+         * a CPU driver's 1024 keys: two a workgroup, the last group one partial tile). */
+        const uint64_t many[] = {(1u << 21) + 5};
+        wgs_context *plain = test_context();
+        if (!plain) return;
+        run_case(plain, &keys, many, 1, dists, 1, 0);
     }
     wgs_context *ctx = test_context();
     if (!ctx) return;
