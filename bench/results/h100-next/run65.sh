@@ -11,7 +11,8 @@
 # only after the keys were written). Build them with /work/notes/build-candidates.sh.
 # And one-sweep's no-lookback experiment guessing places from uniform shares without the
 # per-tile scan of the histogram (cmp/wgscan-x1), to see what that scan cost run64's
-# 9.77 ms. None is on main: a candidate that wins needs the whole suite on its build.
+# 9.77 ms, and without the tile's claim or its zeroing of the next pass's states (the
+# pass without look-back is 2.25 ms against the reduce-then-scan scatter's 1.73). None is on main: a candidate that wins needs the whole suite on its build.
 # Carry: .gl, build, node_modules/bun-webgpu-linux-x64 (cmp/ travels untracked).
 . bench/results/h100-next/lib.sh run65
 H() { P cmp/wgscan-head "$@"; }
@@ -29,6 +30,9 @@ X() { P cmp/wgscan-x1 "$@"; }
 for t in 256,12,1 256,16,1; do
   H head-no-lookback "WGSCAN_TUNE_SORT=$t WGSCAN_SORT_PHASES=count,scatter,no-lookback" $K
   X x1-no-lookback "WGSCAN_TUNE_SORT=$t WGSCAN_SORT_PHASES=count,scatter,no-lookback" $K
+  X x1-no-lookback-claim "WGSCAN_TUNE_SORT=$t WGSCAN_SORT_PHASES=count,scatter,no-lookback,no-claim" $K
+  X x1-no-lookback-zero "WGSCAN_TUNE_SORT=$t WGSCAN_SORT_PHASES=count,scatter,no-lookback,no-zero" $K
+  X x1-no-lookback-claim-zero "WGSCAN_TUNE_SORT=$t WGSCAN_SORT_PHASES=count,scatter,no-lookback,no-claim,no-zero" $K
 done
 for n in 1048576 2097152; do
   H head - sort --n $n --repeat 50
