@@ -381,6 +381,14 @@ static void dispatch(wgs_context *ctx, WGPUComputePassEncoder cp, WGPUComputePip
     wgs__dispatch(ctx, cp, pipe, b, nb, rec, po, wgs__div_up(groups, span), &rule);
 }
 
+/* Tiles a workgroup takes: doubled, up to `most`, while 1024 workgroups or more are
+ * left (the whole GPU busy). */
+static uint32_t tiles_a_group(uint64_t tiles, uint32_t most) {
+    uint32_t group = 1;
+    while (group < most && tiles / ((uint64_t)group * 2) >= 1024) group *= 2;
+    return group;
+}
+
 /* The one-sweep passes (sort_onesweep.wgsl) into one compute pass. */
 static wgs_result encode_onesweep(wgs_sort_plan *p, WGPUCommandEncoder encoder, const wgs_sort_args *a,
                             uint32_t passes, uint32_t width, uint64_t tiles) {
@@ -397,8 +405,7 @@ static wgs_result encode_onesweep(wgs_sort_plan *p, WGPUCommandEncoder encoder, 
      * pass to the same few words with device atomics, so one tile a workgroup (keys'
      * tuning) queued 2^28 / 3072 x 1024 of them on 1024 words (H100, 2^28 u32 at 256 x
      * 12: 1.017 ms, 0.793 on about 1024 workgroups; BENCHMARKS.md, sixteenth session). */
-    uint32_t hist_group = 1;
-    while (tiles / ((uint64_t)hist_group * 2) >= 1024) hist_group *= 2;
+    uint32_t hist_group = tiles_a_group(tiles, UINT32_MAX);
     wgs__dispatch_begin(ctx, a->n_buffer, a->n_offset, a->n);
     wgs__dispatch(ctx, cp, p->reset, &reset_state, 1, NULL, 0, reset_groups < max_dim ? reset_groups : max_dim, NULL);
     pass_buffers first = pass_bindings(p, a, 0, passes);
@@ -488,10 +495,7 @@ wgs_result wgs_sort_encode(wgs_sort_plan *p, WGPUCommandEncoder encoder, const w
     uint32_t passes = digit_passes(bits, in_place);
     uint32_t width = (bits + passes - 1) / passes;
     uint64_t tiles = wgs__div_up(n, p->tile);
-    /* The reduce-then-scan's tiles a group: as many as leave 1024 groups or more (the
-     * whole GPU busy). */
-    uint32_t group = 1;
-    while (group < p->group_tiles_max && tiles / (group * 2) >= 1024) group *= 2;
+    uint32_t group = tiles_a_group(tiles, p->group_tiles_max); /* the reduce-then-scan's */
     /* The one-sweep's records (a histogram's and a pass's each); the reduce-then-scan
      * reserves its own a pass at a time, between its scans. */
     if (p->onesweep && (r = wgs__params_reserve(ctx, passes + 1)) != WGS_OK) return r;
