@@ -448,7 +448,8 @@ typedef struct wgs_experimental {
      * plan's choice (held in a register for keys alone and 64-bit keys, else computed
      * again where it is used), 1 always held, 2 always computed again. */
     uint32_t sort_digits;
-    /* DEFAULT's one-sweep bound (keys) instead of the tuning row's sort_onesweep_max: a
+    /* DEFAULT's one-sweep bound instead of the tuning row's (sort_onesweep_max, or
+     * sort_onesweep_values_max for one-word values and indices): a
      * plan of that many keys or fewer sorts by one-sweep; a larger plan keeps a one-sweep
      * plan of the bound beside it for sorts of n at most the bound known on the host. */
     uint32_t sort_onesweep_max;

@@ -144,7 +144,9 @@ wgs_result wgs__sort_plan_create(wgs_context *ctx, const wgs_sort_plan_desc *des
     WGS_FAIL_IF(ctx, desc->algorithm == WGS_SORT_ALGORITHM_ONESWEEP && capacity > ONESWEEP_MAX_N,
                 WGS_ERROR_TOO_LARGE, "capacity %llu: the one-sweep sort takes n < 2^30",
                 (unsigned long long)capacity);
-    const uint64_t onesweep_max = ctx->exp.sort_onesweep_max ? ctx->exp.sort_onesweep_max : tu->sort_onesweep_max;
+    const uint64_t onesweep_max = ctx->exp.sort_onesweep_max ? ctx->exp.sort_onesweep_max
+                                  : value_words == 1             ? tu->sort_onesweep_values_max
+                                                                 : tu->sort_onesweep_max;
     int onesweep = desc->algorithm == WGS_SORT_ALGORITHM_ONESWEEP ||
                    (desc->algorithm == WGS_SORT_ALGORITHM_DEFAULT &&
                     (capacity <= onesweep_max || (flags & WGS__SORT_PREFER_ONESWEEP)) &&
@@ -381,11 +383,10 @@ static void dispatch(wgs_context *ctx, WGPUComputePassEncoder cp, WGPUComputePip
     wgs__dispatch(ctx, cp, pipe, b, nb, rec, po, wgs__div_up(groups, span), &rule);
 }
 
-/* Tiles a workgroup takes: doubled, up to `most`, while 1024 workgroups or more are
- * left (the whole GPU busy). */
-static uint32_t tiles_a_group(uint64_t tiles, uint32_t most) {
+/* Tiles a workgroup takes: doubled, up to `most`, while `workgroups` or more are left. */
+static uint32_t tiles_a_group(uint64_t tiles, uint32_t most, uint64_t workgroups) {
     uint32_t group = 1;
-    while (group < most && tiles / ((uint64_t)group * 2) >= 1024) group *= 2;
+    while (group < most && tiles / ((uint64_t)group * 2) >= workgroups) group *= 2;
     return group;
 }
 
@@ -404,8 +405,8 @@ static wgs_result encode_onesweep(wgs_sort_plan *p, WGPUCommandEncoder encoder, 
     /* The histogram's own group, not the passes': each workgroup adds its 256 counts a
      * pass to the same few words with device atomics, so one tile a workgroup (keys'
      * tuning) queued 2^28 / 3072 x 1024 of them on 1024 words (H100, 2^28 u32 at 256 x
-     * 12: 1.017 ms, 0.793 on about 1024 workgroups; BENCHMARKS.md, sixteenth session). */
-    uint32_t hist_group = tiles_a_group(tiles, UINT32_MAX);
+     * 12: 1.017 ms; BENCHMARKS.md, sixteenth session). */
+    uint32_t hist_group = tiles_a_group(tiles, UINT32_MAX, wgs__tuning_of(ctx)->sort_histogram_workgroups);
     wgs__dispatch_begin(ctx, a->n_buffer, a->n_offset, a->n);
     wgs__dispatch(ctx, cp, p->reset, &reset_state, 1, NULL, 0, reset_groups < max_dim ? reset_groups : max_dim, NULL);
     pass_buffers first = pass_bindings(p, a, 0, passes);
@@ -495,7 +496,8 @@ wgs_result wgs_sort_encode(wgs_sort_plan *p, WGPUCommandEncoder encoder, const w
     uint32_t passes = digit_passes(bits, in_place);
     uint32_t width = (bits + passes - 1) / passes;
     uint64_t tiles = wgs__div_up(n, p->tile);
-    uint32_t group = tiles_a_group(tiles, p->group_tiles_max); /* the reduce-then-scan's */
+    /* The reduce-then-scan's: 1024 workgroups or more keep the whole GPU busy. */
+    uint32_t group = tiles_a_group(tiles, p->group_tiles_max, 1024);
     /* The one-sweep's records (a histogram's and a pass's each); the reduce-then-scan
      * reserves its own a pass at a time, between its scans. */
     if (p->onesweep && (r = wgs__params_reserve(ctx, passes + 1)) != WGS_OK) return r;

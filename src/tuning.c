@@ -44,8 +44,10 @@ static const wgs__tuning table[WGS__CLASS_COUNT] = {
         .sort_onesweep_keys = {32, 32},
         .sort_onesweep_portable = {16, 16},
         .sort_onesweep_max = 0, /* SwiftShader, 2^18 u32 keys: 132 ms against 138, a tie */
+        .sort_onesweep_values_max = 0,
         .sort_spins = 64,
         .sort_lookback = 4,
+        .sort_histogram_workgroups = 1024, /* the tests' 2^21 + 5 keys: two tiles a workgroup, a partial last group */
         /* Top-k: few invocations, as the histogram; not measured beyond correctness. */
         .topk = {64, 8},
         .topk_rows = {64, 4}, /* not measured: the CPU class's usual workgroup */
@@ -123,16 +125,26 @@ static const wgs__tuning table[WGS__CLASS_COUNT] = {
         .sort_onesweep = {256, 16},
         .sort_onesweep_keys = {256, 16},
         .sort_onesweep_portable = {16, 16},
-        /* Large sorts lose by it (H100, 2^28 u32 keys, run42: 13.16 ms at four states a
-         * read against 10.84 for reduce-then-scan); small ones gain (run44, eight states
-         * a read: keys 2^18 68 µs against 101, 2^20 97 against 127, 2^21 167 against
-         * 175; one state a read: pairs with indices 2^20 124 against 144, 2^21 229
-         * against 217; 2^22 a tie, 2^24 0.91 ms against 0.78). Four states a read beat
-         * one (run42, 2^28: 13.16 against 14.32 ms); two and eight tie at 2^20-2^24
-         * (run43: four at 2^24 0.898 ms; run44). */
-        .sort_onesweep_max = 1u << 20,
+        /* Keys alone: large sorts lose by one-sweep, small ones gain (H100, u32 keys,
+         * reduce-then-scan against one-sweep, bench/results/h100-2026-12-07e/run67.log):
+         * 2^21 0.168 / 0.138 ms, 2^22 0.235 / 0.235, 2^28 9.13 / 11.32; u64 keys 2^28
+         * 32.04 / 38.19. Four states a read beat one (run42, 2^28: 13.16 against 14.32
+         * ms); two and eight tie at 2^20-2^24 (run43, run44). */
+        .sort_onesweep_max = 1u << 21,
+        /* Pairs gain by one-sweep at every size that counts since one-word values are
+         * loaded when the keys are placed, their reads under way through the look-back
+         * (run67, u32 keys and values, the same order): 2^20 0.149 / 0.116 ms, 2^21 0.211
+         * / 0.192, 2^22 0.336 / 0.329, 2^23 0.559 / 0.580, 2^24 1.088 / 1.076, 2^26 4.196
+         * / 4.032, 2^28 17.24 / 15.88; indices 2^28 16.41 / 15.70; f32 2^24 1.073 / 1.100,
+         * 2^28 17.07 / 16.35; u64 keys with u32 values 2^28 46.47 / 45.32. No bound:
+         * one-sweep wherever it runs. */
+        .sort_onesweep_values_max = UINT64_MAX,
         .sort_spins = 256,
         .sort_lookback = 4,
+        /* About 4096 workgroups of the one-sweep histogram, not 1024: 1024-2047 are one or two
+         * waves of the resident ones, the last part-empty (H100, 2^28 u32 at 256 x 12: 0.721
+         * ms against 0.793; bench/results/h100-2026-12-07e/run65.log). */
+        .sort_histogram_workgroups = 4096,
         /* H100, 2^28 u32, k = 1024 (bench/results/h100-2026-12-05e/run8/run8.log):
          * 256 x 16 1.507 ms, 512 x 16 1.529, 256 x 32 1.596, 256 x 8 1.766; a row's 256
          * counts added to once in 8 tiles, not each tile: 1.766 against 2.635 at 256 x 8. */
@@ -189,8 +201,10 @@ static const wgs__tuning table[WGS__CLASS_COUNT] = {
         .sort_onesweep_keys = {256, 16},
         .sort_onesweep_portable = {16, 16},
         .sort_onesweep_max = 0, /* its portable 16 x 16 tiles not yet measured against reduce-then-scan */
+        .sort_onesweep_values_max = 0, /* the same */
         .sort_spins = 256,
         .sort_lookback = 4, /* as gpu-sg32 */
+        .sort_histogram_workgroups = 4096, /* as gpu-sg32 */
         .topk = {256, 16}, /* as gpu-sg32 */
         .topk_hist_tiles = 8,
         .topk_write_tiles = 16, /* as gpu-sg32 */

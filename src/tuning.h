@@ -53,8 +53,10 @@ typedef struct wgs__tuning {
      * fruitless look-back reads before a fallback. */
     wgs_tile_shape sort_onesweep, sort_onesweep_keys, sort_onesweep_portable;
     uint64_t sort_onesweep_max;
+    uint64_t sort_onesweep_values_max; /* the same for sorts with one-word values or indices */
     uint32_t sort_spins;
     uint32_t sort_lookback; /* predecessor states a digit reads at once (1..8) */
+    uint32_t sort_histogram_workgroups; /* one-sweep's histogram: tiles a workgroup doubled while this many are left */
     wgs_tile_shape topk;    /* top-k: the tile of its passes */
     uint32_t topk_hist_tiles; /* the passes over the keys (histogram, filter): tiles a workgroup */
     uint32_t topk_write_tiles; /* and the write: this many tiles a workgroup (1..32) */

@@ -339,7 +339,7 @@ fn ss_small(ids: Ids, @builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgr
         workgroupBarrier();
         tile_ranks(ids, len);
         workgroupBarrier();
-        tile_place(ids, len);
+        tile_place(ids, 0u, len, true);
         if (SS_PLACES != 0u) {
             // @each item
             if (tile_place_of(ids, #u) < len) {
@@ -440,7 +440,7 @@ fn ss_block(ids: Ids, @builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgr
             tile_run(ids, k, base[k]);
             base[k] += slot_total[k];
         }
-        tile_place(ids, tile_n);
+        tile_place(ids, tile_first, tile_n, index_values);
         workgroupBarrier();
         tile_write(ids, tile_first, tile_n, shift, 8u, index_values);
         workgroupBarrier();

@@ -131,7 +131,7 @@ fn sort_scatter(ids: Ids, @builtin(workgroup_id) wid: vec3<u32>, @builtin(num_wo
             tile_run(ids, k, group_base[k]);
             group_base[k] += slot_total[k];
         }
-        tile_place(ids, tile_n);
+        tile_place(ids, tile_first, tile_n, index_values);
         workgroupBarrier();
         tile_write(ids, tile_first, tile_n, params.shift, params.bits, index_values);
         workgroupBarrier();

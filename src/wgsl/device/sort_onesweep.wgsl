@@ -284,7 +284,7 @@ fn sort_onesweep(ids: Ids) {
     workgroupBarrier();
     tile_ranks(ids, tile_n);
     workgroupBarrier();
-    tile_place(ids, tile_n);
+    tile_place(ids, tile_first, tile_n, (params.flags & FLAG_INDEX_VALUES) != 0u);
     if (t != 0u && (SORT_SKIP & 1u) != 0u) {
         // An experiment's timing without the look-back: each digit's place guessed as if
         // every tile held the input's share of it, so that the writes spread over the

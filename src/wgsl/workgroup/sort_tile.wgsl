@@ -103,6 +103,7 @@ var<private> key_hi#: u32;
 var<private> key_digit#: u32;
 var<private> key_rank#: u32;
 var<private> key_dst#: u32;
+var<private> key_value#: u32; // VALUES_EARLY: the key's value, loaded by tile_place
 // @end
 
 // A key's digit is held in key_digit# from tile_digits to tile_ranks, or, with values
@@ -244,9 +245,22 @@ fn tile_ranks(ids: Ids, tile_n: u32) {
     // @end
 }
 
+// One-word values are loaded into registers when the keys are placed, so that their
+// reads are under way while the keys are placed and written (and, in one-sweep, while
+// the tile looks back), not begun after the keys are out.
+const VALUES_EARLY: bool = VALUE_WORDS == 1u && !STAGE_HALVES;
+
 // The keys into the room in digit-sorted order (with STAGE_HALVES those of the first
-// half; tile_write places the others). A barrier is due before tile_write.
-fn tile_place(ids: Ids, tile_n: u32) {
+// half; tile_write places the others); with VALUES_EARLY the keys' values into
+// registers. A barrier is due before tile_write.
+fn tile_place(ids: Ids, tile_first: u32, tile_n: u32, index_values: bool) {
+    if (VALUES_EARLY && !index_values) {
+        // @each item
+        if (tile_place_of(ids, #u) < tile_n) {
+            key_value# = values_in[tile_first + tile_place_of(ids, #u)];
+        }
+        // @end
+    }
     tile_place_half(ids, tile_n, 0u);
 }
 
@@ -350,11 +364,19 @@ fn tile_write(ids: Ids, tile_first: u32, tile_n: u32, shift: u32, bits: u32, ind
     // @end
     if (VALUE_WORDS > 0u) {
         workgroupBarrier(); // every key read from workgroup memory
-        // @each item
-        if (tile_place_of(ids, #u) < tile_n) {
-            tile_stage_value(tile_place_of(ids, #u), key_rank#, tile_first, index_values);
+        if (VALUES_EARLY) {
+            // @each item
+            if (tile_place_of(ids, #u) < tile_n) {
+                stage_store(key_rank#, select(key_value#, tile_first + tile_place_of(ids, #u), index_values));
+            }
+            // @end
+        } else {
+            // @each item
+            if (tile_place_of(ids, #u) < tile_n) {
+                tile_stage_value(tile_place_of(ids, #u), key_rank#, tile_first, index_values);
+            }
+            // @end
         }
-        // @end
         workgroupBarrier();
         // @each item
         if (#u * WG + ids.lid < tile_n) {
