@@ -16,7 +16,7 @@
  *                                 tile, its block path's tile and bound
  *   WGSCAN_SORT_DIGITS=auto|held|computed  a sort tile's digit of each key held in a
  *                                 register or computed again where it is used
- *   WGSCAN_SORT_ONESWEEP_MAX=N    DEFAULT's one-sweep bound (keys) for the sort
+ *   WGSCAN_SORT_ONESWEEP_MAX=N    DEFAULT's one-sweep bound for the sort (keys and pairs)
  *   WGSCAN_SORT_STAGE=room|plain|halves  a sort tile's keys staged in its counters' atomic room
  *                                 or in plain words of their own
  *   WGSCAN_LOOKBACK=1..8          states per look-back lane   WGSCAN_LOOKBACK_SPINS=N
