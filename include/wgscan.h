@@ -448,11 +448,15 @@ typedef struct wgs_experimental {
      * plan's choice (held in a register for keys alone and 64-bit keys, else computed
      * again where it is used), 1 always held, 2 always computed again. */
     uint32_t sort_digits;
-    /* DEFAULT's one-sweep bound instead of the tuning row's (sort_onesweep_max, or
-     * sort_onesweep_values_max for one-word values and indices): a
-     * plan of that many keys or fewer sorts by one-sweep; a larger plan keeps a one-sweep
-     * plan of the bound beside it for sorts of n at most the bound known on the host. */
+    /* DEFAULT's one-sweep bound instead of the tuning row's sort_onesweep_max (and of its
+     * sort_onesweep_values_max too, unless the next field is set): a plan of that many
+     * keys or fewer sorts by one-sweep; a larger plan keeps a one-sweep plan of the bound
+     * beside it for sorts of n at most the bound known on the host. */
     uint32_t sort_onesweep_max;
+    /* The same for one-word values and indices ranked by subgroups, instead of the
+     * tuning row's sort_onesweep_values_max; past 2^30 - 1 the companion plan takes the
+     * keys' bound. */
+    uint32_t sort_onesweep_values_max;
     /* Where a sort tile stages its keys and values between ranking and writing: 0 in
      * its counters' room of atomic words (the default: one room, less workgroup
      * memory), 1 in plain words of their own beside the counters, 2 in the room half
@@ -1658,9 +1662,11 @@ WGS_API wgs_result wgs_alloc_host(wgs_context *ctx, const wgs_alloc_plan_desc *d
  *   REDUCE_SCAN  per digit pass a counting pass, a scan of the counts and a scatter;
  *                no workgroup waits for another; n < 2^32.
  * DEFAULT takes ONESWEEP for n up to the tuning table's bound for the device class
- * (GPUs of 32-lane subgroups 2^20 keys: an H100 sorts 2^20 u32 keys in 97 µs so, 127 by
- * REDUCE_SCAN), REDUCE_SCAN past it (2^28 keys 10.84 ms, ONESWEEP 13.16), on CPU
- * drivers, and where ONESWEEP's tile states would not fit one storage binding. It
+ * (GPUs of 32-lane subgroups: one-word values and indices at every n < 2^30, an H100
+ * sorting 2^28 u32 pairs in 15.88 ms so, 17.24 by REDUCE_SCAN; other sorts up to 2^21
+ * keys, 2^21 u32 keys in 138 µs so, 168 by REDUCE_SCAN), REDUCE_SCAN past it (2^28 u32
+ * keys 9.13 ms, ONESWEEP 11.32), on CPU drivers, and where ONESWEEP's tile states
+ * would not fit one storage binding. It
  * chooses by n at each encode where the host knows n: a plan past the bound holds a
  * ONESWEEP plan of the bound too (its scratch counts it) for n up to the bound, and
  * sorts a count on the GPU by REDUCE_SCAN; a plan within the bound is ONESWEEP

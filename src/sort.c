@@ -144,15 +144,22 @@ wgs_result wgs__sort_plan_create(wgs_context *ctx, const wgs_sort_plan_desc *des
     WGS_FAIL_IF(ctx, desc->algorithm == WGS_SORT_ALGORITHM_ONESWEEP && capacity > ONESWEEP_MAX_N,
                 WGS_ERROR_TOO_LARGE, "capacity %llu: the one-sweep sort takes n < 2^30",
                 (unsigned long long)capacity);
-    const uint64_t onesweep_max = ctx->exp.sort_onesweep_max ? ctx->exp.sort_onesweep_max
-                                  : value_words == 1             ? tu->sort_onesweep_values_max
-                                                                 : tu->sort_onesweep_max;
+    /* Subgroups rank where every subgroup fits the workgroup; else each invocation. */
+    int subgroups = wgs__chain_subgroups(ci, tu->sort.wg) && ci->subgroup_max_size <= 128;
+    /* DEFAULT's one-sweep bound: the keys' (an experiment's for both unless it names the
+     * values' too), or, for one-word values ranked by subgroups, the values' (measured
+     * there only). A plan past it keeps a one-sweep plan of small_max beside it: the
+     * bound, or the keys' where the bound is past what one-sweep takes. */
+    const uint64_t keys_max = ctx->exp.sort_onesweep_max ? ctx->exp.sort_onesweep_max : tu->sort_onesweep_max;
+    const uint64_t values_max = ctx->exp.sort_onesweep_values_max ? ctx->exp.sort_onesweep_values_max
+                                : ctx->exp.sort_onesweep_max      ? ctx->exp.sort_onesweep_max
+                                                                  : tu->sort_onesweep_values_max;
+    const uint64_t onesweep_max = value_words == 1 && subgroups ? values_max : keys_max;
+    const uint64_t small_max = onesweep_max <= ONESWEEP_MAX_N ? onesweep_max : keys_max;
     int onesweep = desc->algorithm == WGS_SORT_ALGORITHM_ONESWEEP ||
                    (desc->algorithm == WGS_SORT_ALGORITHM_DEFAULT &&
                     (capacity <= onesweep_max || (flags & WGS__SORT_PREFER_ONESWEEP)) &&
                     capacity <= ONESWEEP_MAX_N);
-    /* Subgroups rank where every subgroup fits the workgroup; else each invocation. */
-    int subgroups = wgs__chain_subgroups(ci, tu->sort.wg) && ci->subgroup_max_size <= 128;
     uint32_t sg_min = subgroups ? ci->subgroup_min_size : 1;
     const scatter_room room = {sg_min, key_words, value_words, ctx->exp.sort_stage};
     uint32_t group_tiles, count_groups;
@@ -288,10 +295,10 @@ wgs_result wgs__sort_plan_create(wgs_context *ctx, const wgs_sort_plan_desc *des
      * one-sweep's 95). It keeps a one-sweep plan of the bound beside it; the GPU memory
      * that costs is the bound's keys, values and states. */
     if (r == WGS_OK && !onesweep && desc->algorithm == WGS_SORT_ALGORITHM_DEFAULT &&
-        !(flags & (WGS__SORT_PREFER_ONESWEEP | WGS__SORT_N_IS_CAPACITY)) && onesweep_max &&
-        capacity > onesweep_max && onesweep_max <= ONESWEEP_MAX_N) {
+        !(flags & (WGS__SORT_PREFER_ONESWEEP | WGS__SORT_N_IS_CAPACITY)) && small_max && capacity > small_max &&
+        small_max <= ONESWEEP_MAX_N) {
         wgs_sort_plan_desc sd = *desc;
-        sd.capacity = onesweep_max;
+        sd.capacity = small_max;
         r = wgs__sort_plan_create(ctx, &sd, WGS__SORT_ONESWEEP_ONLY, &p->small);
         if (p->small) p->scratch_bytes += p->small->scratch_bytes;
     }
@@ -386,7 +393,7 @@ static void dispatch(wgs_context *ctx, WGPUComputePassEncoder cp, WGPUComputePip
 /* Tiles a workgroup takes: doubled, up to `most`, while `workgroups` or more are left. */
 static uint32_t tiles_a_group(uint64_t tiles, uint32_t most, uint64_t workgroups) {
     uint32_t group = 1;
-    while (group < most && tiles / ((uint64_t)group * 2) >= workgroups) group *= 2;
+    while (group < most && group < (1u << 31) && tiles / ((uint64_t)group * 2) >= workgroups) group *= 2;
     return group;
 }
 

@@ -112,6 +112,25 @@ TEST(plans_scratch_size_is_what_creation_allocates) {
         CHECK_SCRATCH(bctx, "sort past the one-sweep bound", sort,
                       (&(wgs_sort_plan_desc){.payload = WGS_PAYLOAD_INDEX, .capacity = 250000}), wgs_sort_plan);
     }
+    /* One-word values take their own bound where subgroups rank: past 2^30 - 1 (no
+     * bound) a DEFAULT plan of indices is one-sweep throughout, its scratch a forced
+     * one-sweep plan's, while keys alone past the keys' bound keep a companion. */
+    wgs_context_info vinfo;
+    CHECK_RESULT(wgs_context_get_info(ctx, &vinfo), WGS_OK);
+    wgs_context *vctx = vinfo.has_subgroups ? test_context_experimental(&(wgs_experimental){
+                                                  .sort_onesweep_max = 5000, .sort_onesweep_values_max = UINT32_MAX})
+                                            : NULL;
+    if (vctx) {
+        uint64_t sizes[4] = {0};
+        const wgs_sort_plan_desc vd[4] = {
+            {.payload = WGS_PAYLOAD_INDEX, .capacity = 250000},
+            {.payload = WGS_PAYLOAD_INDEX, .capacity = 250000, .algorithm = WGS_SORT_ALGORITHM_ONESWEEP},
+            {.capacity = 250000},
+            {.capacity = 250000, .algorithm = WGS_SORT_ALGORITHM_REDUCE_SCAN}};
+        for (int i = 0; i < 4; i++) CHECK_RESULT(wgs_sort_plan_desc_scratch_size(vctx, &vd[i], &sizes[i]), WGS_OK);
+        CHECK(sizes[0] == sizes[1]);
+        CHECK(sizes[2] > sizes[3]);
+    }
     /* Nothing for NULL. */
     CHECK(wgs_sort_plan_scratch_size(NULL) == 0 && wgs_select_plan_scratch_size(NULL) == 0 &&
           wgs_reduce_plan_scratch_size(NULL) == 0 && wgs_alloc_plan_scratch_size(NULL) == 0 &&

@@ -253,8 +253,8 @@ TEST(sort_without_subgroups) {
  * meet the owners' own publications), with and without subgroups; the look-back at
  * eight states a read (the forced contexts take one, the shared one the tuning row's
  * four); and the
- * reduce-then-scan sort (DEFAULT's past the tuning row's sort_onesweep_max, on CPU
- * drivers always). The sanitized build
+ * reduce-then-scan sort (DEFAULT's past the tuning row's bounds, on CPU drivers
+ * always). The sanitized build
  * takes one case a forced context (the fallback is the kernels' own) and the
  * reduce-then-scan sort of each payload once (i32 pairs, f32 indices in place, u64
  * keys): each case compiles its own pipelines, on ASan's allocator there. */

@@ -200,7 +200,7 @@ export interface SortPlanOptions extends PlanOptionsBase {
   payload?: 'none' | 'buffer' | 'index';
   /** 'buffer': 4 (the default) or 8; otherwise 0. */
   valueBytes?: 0 | 4 | 8;
-  /** 'auto' (on GPUs of 32-lane subgroups one-sweep for one-word values or indices, and up to 2^21 keys alone; else reduce-then-scan), 'onesweep' (decoupled look-back; capacity < 2^30), 'reduce-scan'. */
+  /** 'auto' (on GPUs of 32-lane subgroups one-sweep for one-word values or indices, and other sorts up to 2^21 keys; else reduce-then-scan), 'onesweep' (decoupled look-back; capacity < 2^30), 'reduce-scan'. */
   algorithm?: 'auto' | 'onesweep' | 'reduce-scan';
 }
 export interface TopkPlanOptions extends PlanOptionsBase {

@@ -14,7 +14,8 @@
 //   tile_run      (each slot, after the barrier that follows tile_ranks) where the
 //                 output's run of the digit starts, kept in digit_place as that place
 //                 less the digit's first place in the tile
-//   tile_place    the keys into workgroup memory in that order
+//   tile_place    the keys into workgroup memory in that order (one-word values into
+//                 registers, their reads under way while the keys are written)
 //   tile_write    out from there: key s of digit d goes to digit_place[d] + s, so that
 //                 the keys of one digit leave in one run; then the values the same way
 // The kernel declares keys_in, keys_out, values_in and values_out.
