@@ -1668,7 +1668,8 @@ WGS_API wgs_result wgs_alloc_host(wgs_context *ctx, const wgs_alloc_plan_desc *d
  * keys 9.13 ms, ONESWEEP 11.32), on CPU drivers, and where ONESWEEP's tile states
  * would not fit one storage binding. It
  * chooses by n at each encode where the host knows n: a plan past the bound holds a
- * ONESWEEP plan of the bound too (its scratch counts it) for n up to the bound, and
+ * ONESWEEP plan of the bound too (of the keys' bound where its own has none; its
+ * scratch counts it) for n up to that bound, and
  * sorts a count on the GPU by REDUCE_SCAN; a plan within the bound is ONESWEEP
  * throughout.
  * Both are deterministic. Records 1 + 2 x digits (ONESWEEP) or 4 x digits dispatches.
