@@ -7,7 +7,7 @@
 # 106 registers (two workgroups a core): so first what the driver made of each kernel
 # now (registers, local memory, SASS by bench/lab/sass.sh; zstd from cmp/bin), then
 # the single pass by shape and persistent grid beside the multi-level, the same for a
-# user's u32 add (same operator path, one word), and each with its own copy.
+# user's u32 add (same operator path, one word), and the copy of 2^28 u32 (bench).
 # Before the call: mkdir -p cmp/bin && cp /usr/bin/zstd cmp/bin/.
 # Carry: .gl, build, node_modules/bun-webgpu-linux-x64 (cmp/ travels untracked).
 . bench/results/h100-next/lib.sh run77
@@ -38,6 +38,7 @@ done
 for t in 256,16 512,8 256,8; do
   S add-sp WGSCAN_TUNE_SP=$t $U --algorithm single-pass
 done
-S copy - copy --n 536870912 --repeat 20
-S copy-u32 - copy --n 268435456 --repeat 20
+# The copy of 2^28 u32 beside the built-in scan (the affine pairs move twice its bytes).
+timeout 100 build/wgscan bench --series u32:add --algorithms single-pass --min 2^28 --max 2^28 --runs 20 \
+  --csv /dev/stdout --json /tmp/b.json --svg /tmp/b.svg 2>&1 | grep -E "^u32,|rror|warning" >> $L
 cat $L
