@@ -49,7 +49,8 @@ typedef struct bench {
     WGPUBuffer in_pool, out_pool;
     uint64_t pool_bytes;
     wgs_timer *timer;
-    /* The run's first copy median of each number of bytes (copy_check). */
+    /* The run's first copy medians, one for each size no earlier one lay within an eighth
+     * of (copy_check compares later copies with them). */
     struct {
         uint64_t bytes;
         double median;
