@@ -7,6 +7,10 @@
 #   S label envs args...  one `wgscan` command (envs: assignments, or - for none), its
 #                         GPU time, errors and verification on one line of $L
 #   P program label envs args...  the same with another build (a base to compare with)
+#   sass_archive          the SPIR-V modules put in $out/sass disassembled
+#                         (bench/lab/sass.sh), their registers, local and shared
+#                         memory and instruction counts in $L, all in
+#                         $out/sass.tar.gz
 #   suite [until]         the whole suite (scripts/gpu-test.sh, -j12) into
 #                         $OUT/suite.log, ended by `until` seconds from the start
 #                         (default 590), its result in $L
@@ -24,6 +28,12 @@ P() { # program label envs args...: as S, with another build of wgscan
   echo "$lab [$envs] $*: $t ($(( $(date +%s) - start )) s)" >> $L
 }
 S() { P build/wgscan "$@"; }
+sass_archive() {
+  (cd $out/sass && BUILD=$OLDPWD/build timeout 120 bash $OLDPWD/bench/lab/sass.sh . *.spv) > $out/sass.log 2>&1
+  grep -E "^==|instructions|Register Count|Local Memory|Shared Memory|not disass" $out/sass.log >> $L
+  rm -f $out/sass/*.cache $out/sass/*.code $out/sass/*.err
+  (cd $out && tar czf sass.tar.gz sass sass.log && rm -rf sass sass.log)
+}
 suite() {
   CTEST_ARGS=-j12 timeout $(( ${1:-590} - ($(date +%s) - start) )) bash scripts/gpu-test.sh build > $out/suite.log 2>&1
   echo "suite rc=$? t=$(( $(date +%s) - start )) s" >> $L

@@ -22,10 +22,7 @@ for v in keys:reduce-scan:-:- os16:onesweep:-:- os12:onesweep:-:256,12,1 pairs:r
   done
   rm -rf $d $d.log
 done
-(cd $out/sass && BUILD=$OLDPWD/build timeout 120 bash $OLDPWD/bench/lab/sass.sh . *.spv) > $out/sass.log 2>&1
-grep -E "instructions|Register Count|Shared Memory|not disass" $out/sass.log >> $L
-rm -f $out/sass/*.cache $out/sass/*.code $out/sass/*.err
-(cd $out && tar czf sass.tar.gz sass sass.log && rm -rf sass sass.log)
+sass_archive
 K="sort --n 268435456 --repeat 10"
 S warm - sort --n 16777216 --repeat 3
 S keys - $K

@@ -24,10 +24,7 @@ for v in aff-sp:affine:single-pass:256,16 aff-sp8:affine:single-pass:256,8 aff-m
   for s in $d/*.spv; do case $s in *dawn-internal*) ;; *) cp $s $out/sass/$name-$(basename $s);; esac; done
   rm -rf $d $d.log
 done
-(cd $out/sass && BUILD=$OLDPWD/build timeout 120 bash $OLDPWD/bench/lab/sass.sh . *.spv) > $out/sass.log 2>&1
-grep -E "^==|instructions|Register Count|Local Memory|Shared Memory|not disass" $out/sass.log >> $L
-rm -f $out/sass/*.cache $out/sass/*.code $out/sass/*.err
-(cd $out && tar czf sass.tar.gz sass sass.log && rm -rf sass sass.log)
+sass_archive
 A="scan --operator $ops/affine.wgsl --inclusive --n 268435456 --repeat 20"
 U="scan --operator $ops/add_u32.wgsl --n 268435456 --repeat 20"
 S warm - $A --repeat 3
