@@ -96,6 +96,23 @@ wgs_context *test_context(void) {
     return shared_ctx;
 }
 
+/* A debug context's sort tile, where its experiment leaves it to the device: the
+ * environment's WGSCAN_TUNE_SORT (the sanitized build's ctest sets it, tests/CMakeLists.txt
+ * says why), as the shared context takes it. Its other variables stay the shared
+ * context's alone: a debug context is the experiment its test describes. */
+static void env_sort_tile(wgs_experimental *e) {
+    static wgs_experimental env;
+    static int read;
+    if (!read) {
+        char err[256];
+        wgs_context_desc d = {0};
+        if (wgs_experiment_from_env(&d, &env, err, sizeof err) != 0) env = (wgs_experimental){0};
+        read = 1;
+    }
+    if (!e->sort.wg) e->sort = env.sort;
+    if (!e->sort_group_tiles) e->sort_group_tiles = env.sort_group_tiles;
+}
+
 /* The one debug context alive at a time: each call replaces the previous one. */
 static wgs_context *debug_context(wgs_context_desc d, const char *what) {
     if (capped_ctx) {
@@ -113,6 +130,7 @@ static wgs_context *debug_context(wgs_context_desc d, const char *what) {
 wgs_context *test_context_capped(uint32_t max_dim, uint64_t max_binding) {
     static wgs_experimental e;
     e = (wgs_experimental){.max_workgroups_per_dimension = max_dim, .max_storage_binding_size = max_binding};
+    env_sort_tile(&e);
     return debug_context((wgs_context_desc){.experimental = &e}, "capped");
 }
 
@@ -121,12 +139,14 @@ wgs_context *test_context_capped(uint32_t max_dim, uint64_t max_binding) {
 wgs_context *test_context_forced_fallback(int without_subgroups) {
     static wgs_experimental e;
     e = (wgs_experimental){.lookback_spins = 1, .lookback_per_lane = 1, .disable_subgroups = without_subgroups};
+    env_sort_tile(&e);
     return debug_context((wgs_context_desc){.experimental = &e}, "forced-fallback");
 }
 
 wgs_context *test_context_experimental(const wgs_experimental *e) {
     static wgs_experimental copy;
     copy = *e;
+    env_sort_tile(&copy);
     return debug_context((wgs_context_desc){.experimental = &copy}, "experimental");
 }
 
