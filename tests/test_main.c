@@ -98,8 +98,10 @@ wgs_context *test_context(void) {
 
 /* A debug context's sort tile, where its experiment leaves it to the device: the
  * environment's WGSCAN_TUNE_SORT (the sanitized build's ctest sets it, tests/CMakeLists.txt
- * says why), as the shared context takes it. Its other variables stay the shared
- * context's alone: a debug context is the experiment its test describes. */
+ * says why), as the shared context takes it. Not without subgroups: the portable
+ * ranking keeps a row of counters an invocation and takes its own tile (a shape it
+ * cannot hold is refused). Its other variables stay the shared context's alone: a debug
+ * context is the experiment its test describes. */
 static void env_sort_tile(wgs_experimental *e) {
     static wgs_experimental env;
     static int read;
@@ -109,6 +111,7 @@ static void env_sort_tile(wgs_experimental *e) {
         if (wgs_experiment_from_env(&d, &env, err, sizeof err) != 0) env = (wgs_experimental){0};
         read = 1;
     }
+    if (e->disable_subgroups) return;
     if (!e->sort.wg) e->sort = env.sort;
     if (!e->sort_group_tiles) e->sort_group_tiles = env.sort_group_tiles;
 }
