@@ -104,16 +104,14 @@ wgs_context *test_context(void) {
  * context is the experiment its test describes. */
 static void env_sort_tile(wgs_experimental *e) {
     static wgs_experimental env;
-    static int read;
-    if (!read) {
+    static int parsed;
+    if (!parsed) { /* a value that does not parse: the shared context's test reports it */
         char err[256];
         wgs_context_desc d = {0};
         if (wgs_experiment_from_env(&d, &env, err, sizeof err) != 0) env = (wgs_experimental){0};
-        read = 1;
+        parsed = 1;
     }
-    if (e->disable_subgroups) return;
-    if (!e->sort.wg) e->sort = env.sort;
-    if (!e->sort_group_tiles) e->sort_group_tiles = env.sort_group_tiles;
+    if (!e->disable_subgroups && !e->sort.wg) e->sort = env.sort;
 }
 
 /* The one debug context alive at a time: each call replaces the previous one. */

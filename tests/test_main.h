@@ -58,7 +58,9 @@ wgs_context *test_context_capped(uint32_t max_workgroups_per_dimension,
 /* A context whose single passes fall back after one fruitless look-back step, with or
  * without subgroups. Each of these two calls replaces the context the last one made. */
 wgs_context *test_context_forced_fallback(int without_subgroups);
-/* A debug context with these experiments (replacing the previous debug context). */
+/* A debug context with these experiments (replacing the previous debug context).
+ * Debug contexts with subgroups whose experiment leaves the sort's tile unset take
+ * WGSCAN_TUNE_SORT's from the environment, as the shared context does. */
 wgs_context *test_context_experimental(const wgs_experimental *e);
 
 #endif
