@@ -444,7 +444,7 @@ TEST(sort_stage_halves) {
 TEST(sort_many_in_a_row) {
     wgs_context *ctx = test_context();
     if (!ctx) return;
-    /* The sanitized build reuses the plan for three sorts of 2^17 + 3 keys (64 tiles and
+    /* The sanitized build reuses the plan for three sorts of 2^17 + 3 keys (512 tiles and
      * a part, both distributions, n changing between encodes): the host's part of a reuse
      * does not grow with n, and sort_large sorts the largest size there. */
     const int sanitized = test_sanitized() && !test_long();
