@@ -114,15 +114,18 @@ static void env_sort_tile(wgs_experimental *e) {
     if (!e->disable_subgroups && !e->sort.wg) e->sort = env.sort;
 }
 
-/* The one debug context alive at a time: each call replaces the previous one. */
-static wgs_context *debug_context(wgs_context_desc d, const char *what) {
+/* The one debug context alive at a time, of the experiment *e (static: the context
+ * keeps the pointer), with the environment's sort tile: each call replaces the
+ * previous one. */
+static wgs_context *debug_context(wgs_experimental *e, const char *what) {
     if (capped_ctx) {
         wgs_experimental_pipeline_counts c = wgs_experimental_pipelines(capped_ctx);
         retired_pipelines += c.created + c.prepared;
         wgs_context_destroy(capped_ctx);
     }
     capped_ctx = NULL;
-    d.log = log_msg;
+    env_sort_tile(e);
+    wgs_context_desc d = {.experimental = e, .log = log_msg};
     wgs_result r = wgs_context_create(&d, &capped_ctx);
     if (r != WGS_OK) test_fail(__FILE__, __LINE__, "no %s context: %s", what, wgs_result_name(r));
     return capped_ctx;
@@ -131,8 +134,7 @@ static wgs_context *debug_context(wgs_context_desc d, const char *what) {
 wgs_context *test_context_capped(uint32_t max_dim, uint64_t max_binding) {
     static wgs_experimental e;
     e = (wgs_experimental){.max_workgroups_per_dimension = max_dim, .max_storage_binding_size = max_binding};
-    env_sort_tile(&e);
-    return debug_context((wgs_context_desc){.experimental = &e}, "capped");
+    return debug_context(&e, "capped");
 }
 
 /* One fruitless read before each fallback, one state a read (the sorts' tuning rows
@@ -140,15 +142,13 @@ wgs_context *test_context_capped(uint32_t max_dim, uint64_t max_binding) {
 wgs_context *test_context_forced_fallback(int without_subgroups) {
     static wgs_experimental e;
     e = (wgs_experimental){.lookback_spins = 1, .lookback_per_lane = 1, .disable_subgroups = without_subgroups};
-    env_sort_tile(&e);
-    return debug_context((wgs_context_desc){.experimental = &e}, "forced-fallback");
+    return debug_context(&e, "forced-fallback");
 }
 
 wgs_context *test_context_experimental(const wgs_experimental *e) {
     static wgs_experimental copy;
     copy = *e;
-    env_sort_tile(&copy);
-    return debug_context((wgs_context_desc){.experimental = &copy}, "experimental");
+    return debug_context(&copy, "experimental");
 }
 
 static double now_s(void) {
